@@ -1,0 +1,7 @@
+/**
+ * The public API of cuda-graph.
+ */
+@NullMarked
+package cuda.graph;
+
+import org.jspecify.annotations.NullMarked;

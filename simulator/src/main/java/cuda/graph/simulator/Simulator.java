@@ -1,0 +1,107 @@
+package cuda.graph.simulator;
+
+import cuda.graph.simulator.internal.SimDriver;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * Entry point for building simulated drivers.
+ *
+ * <p>Each {@link SimulatedDriver} is independent: its own devices, memory, handles and sticky
+ * errors. The defaults model one NVIDIA H200 with asynchronous streams.
+ */
+public final class Simulator {
+
+  /** Default device memory size: 16 GiB (memory is only taken from the host as it is allocated). */
+  public static final long DEFAULT_DEVICE_MEMORY = 16L << 30;
+
+  private Simulator() {}
+
+  /** {@return a builder with the defaults: one device, 16 GiB, asynchronous streams} */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@return a simulator with the defaults} */
+  public static SimulatedDriver create() {
+    return builder().build();
+  }
+
+  /**
+   * Settings of a simulator. Not thread-safe; {@link #build()} may be called more than once, each
+   * call making an independent simulator.
+   */
+  public static final class Builder {
+    private int devices = 1;
+    private long deviceMemoryBytes = DEFAULT_DEVICE_MEMORY;
+    private String deviceName = "CUDA simulator (NVIDIA H200 model)";
+    private OptionalLong seed = OptionalLong.empty();
+    private Duration executionDelay = Duration.ZERO;
+
+    private Builder() {}
+
+    /** Sets the number of devices (at least 0; 0 models a machine whose driver sees no GPU). */
+    public Builder devices(int count) {
+      if (count < 0) {
+        throw new IllegalArgumentException("device count must be >= 0, got " + count);
+      }
+      this.devices = count;
+      return this;
+    }
+
+    /** Sets each device's memory size; allocations beyond it fail with CUDA_ERROR_OUT_OF_MEMORY. */
+    public Builder deviceMemoryBytes(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("device memory must be positive, got " + bytes);
+      }
+      this.deviceMemoryBytes = bytes;
+      return this;
+    }
+
+    /** Sets the name {@code cuDeviceGetName} reports. */
+    public Builder deviceName(String name) {
+      this.deviceName = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * Makes scheduling deterministic: no simulator threads; queued work runs on the calling
+     * thread, a seeded random amount at each driver call and all that is needed when the caller
+     * waits. With one host thread, the same seed and the same calls give the same interleaving.
+     * Host functions then run on the thread that made the driver call, and must not block on
+     * other host threads.
+     */
+    public Builder deterministic(long seed) {
+      this.seed = OptionalLong.of(seed);
+      return this;
+    }
+
+    /**
+     * Makes scheduling asynchronous (the default): each stream's work runs on simulator threads,
+     * concurrently with the caller and with other streams.
+     */
+    public Builder asynchronous() {
+      this.seed = OptionalLong.empty();
+      return this;
+    }
+
+    /**
+     * In asynchronous mode, holds each queued operation back this long before it runs, so that a
+     * caller that reads results without waiting for them sees stale data, as it would on a GPU.
+     */
+    public Builder executionDelay(Duration delay) {
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("execution delay must not be negative, got " + delay);
+      }
+      this.executionDelay = delay;
+      return this;
+    }
+
+    /** {@return a new simulated driver with these settings; call {@code init(0)} before use} */
+    public SimulatedDriver build() {
+      return new SimDriver(
+          new SimulatorSettings(devices, deviceMemoryBytes, deviceName, seed, executionDelay));
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package cuda.graph.simulator;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+
+/**
+ * The settings a simulator was built with.
+ *
+ * @param devices number of devices
+ * @param deviceMemoryBytes memory size of each device
+ * @param deviceName the name every device reports
+ * @param seed the seed of deterministic scheduling, or empty for asynchronous streams
+ * @param executionDelay how long each queued operation is held back in asynchronous mode
+ */
+public record SimulatorSettings(
+    int devices, long deviceMemoryBytes, String deviceName, OptionalLong seed, Duration executionDelay) {
+
+  /** {@return whether scheduling is deterministic} */
+  public boolean deterministic() {
+    return seed.isPresent();
+  }
+}

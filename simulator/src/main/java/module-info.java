@@ -1,0 +1,17 @@
+/**
+ * An in-process model of the CUDA driver, provider id {@code simulator}: the default where no GPU
+ * is present, and the driver that CI and property tests run against.
+ *
+ * <p>Package {@code cuda.graph.simulator} is the test-facing surface: building a simulator with
+ * chosen devices, memory and scheduling, and inspecting its handle ledger, call log and fault
+ * injection.
+ */
+module cuda.graph.simulator {
+  requires cuda.graph.spi;
+  requires static org.jspecify;
+
+  exports cuda.graph.simulator;
+
+  provides cuda.graph.spi.CudaDriverProvider with
+      cuda.graph.simulator.internal.SimulatorProvider;
+}

@@ -1,0 +1,20 @@
+package cuda.graph.spi;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@code cuStreamGetCaptureInfo_v3} reports for a stream.
+ *
+ * @param status the stream's capture status
+ * @param id the capture sequence's process-unique, non-zero id; 0 unless {@code status} is ACTIVE
+ * @param graph the graph under construction (borrowed: never destroy it); null unless ACTIVE
+ * @param dependencies the nodes the next captured operation on this stream will depend on
+ */
+public record CaptureInfo(
+    CaptureStatus status, long id, @Nullable CuGraph graph, List<CuGraphNode> dependencies) {
+
+  public CaptureInfo {
+    dependencies = List.copyOf(dependencies);
+  }
+}

@@ -1,0 +1,11 @@
+package cuda.graph.spi;
+
+/** {@code CUstreamCaptureStatus}: whether a stream is capturing, and whether its capture still can succeed. */
+public enum CaptureStatus {
+  /** Not capturing. */
+  NONE,
+  /** Capturing; work issued to the stream is recorded, not executed. */
+  ACTIVE,
+  /** Capturing, but an illegal call invalidated the capture: ending it returns no graph. */
+  INVALIDATED
+}

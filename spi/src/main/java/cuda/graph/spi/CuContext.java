@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** A primary context, from {@code cuDevicePrimaryCtxRetain}. */
+public record CuContext(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.CONTEXT;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

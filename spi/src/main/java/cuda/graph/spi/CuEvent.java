@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** An event, from {@code cuEventCreate}; destroyed with {@code cuEventDestroy_v2}. */
+public record CuEvent(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.EVENT;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

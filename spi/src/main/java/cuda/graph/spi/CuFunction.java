@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** A kernel of a loaded module, from {@code cuModuleGetFunction}; valid until its module is unloaded. */
+public record CuFunction(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.FUNCTION;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

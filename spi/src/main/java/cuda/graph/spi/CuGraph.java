@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** A graph, from {@code cuStreamEndCapture} or {@code cuGraphCreate}; destroyed with {@code cuGraphDestroy}. */
+public record CuGraph(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.GRAPH;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

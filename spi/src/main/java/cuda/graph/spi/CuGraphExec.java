@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** An executable graph, from {@code cuGraphInstantiateWithFlags}; destroyed with {@code cuGraphExecDestroy}. */
+public record CuGraphExec(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.GRAPH_EXEC;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** A node of a graph; valid while its graph lives. */
+public record CuGraphNode(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.GRAPH_NODE;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

@@ -1,0 +1,25 @@
+package cuda.graph.spi;
+
+/**
+ * An opaque driver handle: the value of a {@code CUcontext}, {@code CUstream}, {@code CUevent},
+ * {@code CUmodule}, {@code CUfunction}, {@code CUgraph}, {@code CUgraphExec} or {@code CUgraphNode}.
+ *
+ * <p>Handles are plain values: two handles are equal when their kind and address are equal.
+ * Holding one keeps nothing alive; the object behind it lives until its destroy call. Using a
+ * handle after it was destroyed is undefined behaviour (the real driver may crash the process),
+ * so callers must make that unreachable.
+ */
+public sealed interface CuHandle
+    permits CuContext, CuStream, CuEvent, CuModule, CuFunction, CuGraph, CuGraphExec, CuGraphNode {
+
+  /** {@return the raw handle value as the driver returned it} */
+  long address();
+
+  /** {@return which kind of driver object this handle names} */
+  HandleKind kind();
+
+  /** Formats a handle as {@code CUstream(0x1f40)}, the way all handle records print. */
+  static String format(HandleKind kind, long address) {
+    return kind.cudaType() + "(0x" + Long.toHexString(address) + ")";
+  }
+}

@@ -1,0 +1,15 @@
+package cuda.graph.spi;
+
+/** A loaded module, from {@code cuModuleLoadData}; destroyed with {@code cuModuleUnload}. */
+public record CuModule(long address) implements CuHandle {
+
+  @Override
+  public HandleKind kind() {
+    return HandleKind.MODULE;
+  }
+
+  @Override
+  public String toString() {
+    return CuHandle.format(kind(), address);
+  }
+}

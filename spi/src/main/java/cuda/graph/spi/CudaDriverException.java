@@ -1,0 +1,54 @@
+package cuda.graph.spi;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A driver call returned a {@code CUresult} other than {@code CUDA_SUCCESS}.
+ *
+ * <p>Carries the numeric status (CUDA's own value, see {@link CuResult}), the call that returned
+ * it, and optional detail from the provider (a JIT log, the reason a simulated kernel failed).
+ * Nothing else about the failure is implied: whether the call changed any state is what the
+ * driver specification says for that call and status.
+ */
+public class CudaDriverException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+  private final DriverCall call;
+  private final @Nullable String detail;
+
+  public CudaDriverException(int status, DriverCall call) {
+    this(status, call, null);
+  }
+
+  public CudaDriverException(int status, DriverCall call, @Nullable String detail) {
+    super(message(status, call, detail));
+    if (status == CuResult.SUCCESS) {
+      throw new IllegalArgumentException("CUDA_SUCCESS is not a failure of " + call.symbol());
+    }
+    this.status = status;
+    this.call = call;
+    this.detail = detail;
+  }
+
+  private static String message(int status, DriverCall call, @Nullable String detail) {
+    String base = call.symbol() + " returned " + CuResult.describe(status);
+    return detail == null || detail.isEmpty() ? base : base + ": " + detail;
+  }
+
+  /** {@return the {@code CUresult} the call returned, never {@code CUDA_SUCCESS}} */
+  public int status() {
+    return status;
+  }
+
+  /** {@return the driver entry point that failed} */
+  public DriverCall call() {
+    return call;
+  }
+
+  /** {@return provider-supplied detail (a JIT log, a simulator explanation), or null} */
+  public @Nullable String detail() {
+    return detail;
+  }
+}

@@ -1,0 +1,14 @@
+package cuda.graph.spi;
+
+/**
+ * A simulated kernel touched device memory outside every live allocation. The simulator turns it
+ * into a sticky {@code CUDA_ERROR_ILLEGAL_ADDRESS}, the way a GPU reports a bad access.
+ */
+public final class IllegalDeviceAccessException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  public IllegalDeviceAccessException(String message) {
+    super(message);
+  }
+}

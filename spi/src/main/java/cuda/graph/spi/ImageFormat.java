@@ -1,0 +1,11 @@
+package cuda.graph.spi;
+
+/** The kinds of module image {@code cuModuleLoadData} accepts. */
+public enum ImageFormat {
+  /** PTX assembly text, JIT-compiled for the context's device at load. */
+  PTX,
+  /** A cubin: an ELF image of machine code for one architecture. */
+  CUBIN,
+  /** A fat binary bundling cubins and PTX for several architectures. */
+  FATBIN
+}

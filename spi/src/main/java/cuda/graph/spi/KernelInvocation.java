@@ -1,0 +1,53 @@
+package cuda.graph.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One launch of a kernel as a {@link KernelBody} sees it: the launch shape, the argument values
+ * (copied when the launch was issued, as the driver copies them) and bounds-checked device memory.
+ */
+public interface KernelInvocation {
+
+  /** {@return the grid shape, in blocks} */
+  Dim3 grid();
+
+  /** {@return the block shape, in threads} */
+  Dim3 block();
+
+  /** {@return the dynamic shared memory size requested for the launch} */
+  int sharedMemoryBytes();
+
+  /** {@return the number of kernel parameters passed} */
+  int argumentCount();
+
+  /** {@return parameter {@code index} as an 8-bit value} */
+  byte i8(int index);
+
+  /** {@return parameter {@code index} as a 16-bit value} */
+  short i16(int index);
+
+  /** {@return parameter {@code index} as a 32-bit integer} */
+  int i32(int index);
+
+  /** {@return parameter {@code index} as a 64-bit integer} */
+  long i64(int index);
+
+  /** {@return parameter {@code index} as a float} */
+  float f32(int index);
+
+  /** {@return parameter {@code index} as a double} */
+  double f64(int index);
+
+  /** {@return parameter {@code index} as a device pointer ({@code CUdeviceptr})} */
+  default long pointer(int index) {
+    return i64(index);
+  }
+
+  /**
+   * Returns a view of {@code byteSize} bytes of device memory starting at {@code address}.
+   *
+   * @throws IllegalDeviceAccessException if the range is not inside one live allocation of this
+   *     launch's device; the launch then fails with {@code CUDA_ERROR_ILLEGAL_ADDRESS}
+   */
+  MemorySegment deviceMemory(long address, long byteSize);
+}

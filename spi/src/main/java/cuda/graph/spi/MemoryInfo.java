@@ -1,0 +1,9 @@
+package cuda.graph.spi;
+
+/**
+ * What {@code cuMemGetInfo_v2} reports for the current context's device.
+ *
+ * @param freeBytes bytes the device can still allocate
+ * @param totalBytes the device's memory size
+ */
+public record MemoryInfo(long freeBytes, long totalBytes) {}
