@@ -1,0 +1,42 @@
+package cuda.graph.simulator.internal;
+
+import cuda.graph.spi.CaptureMode;
+import cuda.graph.spi.CaptureStatus;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * One stream capture: begun on its origin stream by one thread in one mode, joined by the streams
+ * that waited on its events, building one graph.
+ */
+final class CaptureSequence {
+
+  final long id;
+  final SimStream origin;
+  final CaptureMode mode;
+  final Thread thread;
+  final SimGraph graph;
+  final Set<SimStream> members = new LinkedHashSet<>();
+  CaptureStatus status = CaptureStatus.ACTIVE;
+  boolean ended;
+
+  CaptureSequence(long id, SimStream origin, CaptureMode mode, Thread thread, SimGraph graph) {
+    this.id = id;
+    this.origin = origin;
+    this.mode = mode;
+    this.thread = thread;
+    this.graph = graph;
+    members.add(origin);
+  }
+
+  void invalidate() {
+    if (!ended) {
+      status = CaptureStatus.INVALIDATED;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "capture " + id + " (" + mode + ") on " + origin;
+  }
+}

@@ -1,0 +1,79 @@
+package cuda.graph.simulator.internal;
+
+import cuda.graph.spi.CuResult;
+import cuda.graph.spi.CudaDriverException;
+import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.ModuleImage;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Validates a module image the way the driver's loader rejects bad ones, and lists the kernels a
+ * PTX image declares. Cubin and fatbin images are checked by their magic numbers only: their
+ * kernels are the ones given Java implementations.
+ */
+final class ImageInspector {
+
+  private static final Pattern VERSION = Pattern.compile("^\\s*\\.version\\s+(\\d+)\\.(\\d+)", Pattern.MULTILINE);
+  private static final Pattern TARGET = Pattern.compile("^\\s*\\.target\\s+\\S+", Pattern.MULTILINE);
+  private static final Pattern ENTRY = Pattern.compile("\\.entry\\s+([A-Za-z_$][\\w$]*)");
+  /** The newest PTX ISA major version the modelled driver (CUDA 13.0) accepts. */
+  private static final int NEWEST_PTX_MAJOR = 9;
+  private static final int FATBIN_MAGIC = 0xBA55ED50;
+
+  private ImageInspector() {}
+
+  /** {@return the kernel names the image declares} */
+  static Set<String> inspect(ModuleImage image) {
+    byte[] bytes = image.bytes();
+    return switch (image.format()) {
+      case PTX -> ptxEntries(image.text());
+      case CUBIN -> {
+        if (bytes.length < 4 || bytes[0] != 0x7f || bytes[1] != 'E' || bytes[2] != 'L' || bytes[3] != 'F') {
+          throw invalidImage("a cubin must be an ELF image (it does not start with 0x7F 'E' 'L' 'F')");
+        }
+        yield Set.of();
+      }
+      case FATBIN -> {
+        if (bytes.length < 4 || littleEndianInt(bytes) != FATBIN_MAGIC) {
+          throw invalidImage("a fatbin must start with the magic number 0xBA55ED50");
+        }
+        yield Set.of();
+      }
+    };
+  }
+
+  private static Set<String> ptxEntries(String text) {
+    Matcher version = VERSION.matcher(text);
+    if (!version.find() || !TARGET.matcher(text).find()) {
+      throw new CudaDriverException(
+          CuResult.INVALID_PTX,
+          DriverCall.MODULE_LOAD_DATA,
+          "ptxas fatal: the PTX has no .version and .target directives");
+    }
+    int major = Integer.parseInt(version.group(1));
+    if (major > NEWEST_PTX_MAJOR) {
+      throw new CudaDriverException(
+          CuResult.UNSUPPORTED_PTX_VERSION,
+          DriverCall.MODULE_LOAD_DATA,
+          "PTX ISA " + version.group(1) + "." + version.group(2) + " is newer than this driver supports ("
+              + NEWEST_PTX_MAJOR + ".x)");
+    }
+    Set<String> entries = new LinkedHashSet<>();
+    Matcher entry = ENTRY.matcher(text);
+    while (entry.find()) {
+      entries.add(entry.group(1));
+    }
+    return entries;
+  }
+
+  private static int littleEndianInt(byte[] b) {
+    return (b[0] & 0xff) | (b[1] & 0xff) << 8 | (b[2] & 0xff) << 16 | (b[3] & 0xff) << 24;
+  }
+
+  private static CudaDriverException invalidImage(String detail) {
+    return new CudaDriverException(CuResult.INVALID_IMAGE, DriverCall.MODULE_LOAD_DATA, detail);
+  }
+}

@@ -1,0 +1,116 @@
+package cuda.graph.simulator.internal;
+
+import static cuda.graph.simulator.internal.SimState.fail;
+import static cuda.graph.simulator.internal.SimState.invalid;
+
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.CuModule;
+import cuda.graph.spi.CuResult;
+import cuda.graph.spi.CuStream;
+import cuda.graph.spi.Dim3;
+import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.KernelArguments;
+import cuda.graph.spi.KernelBody;
+import cuda.graph.spi.ModuleImage;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/** Module loading, kernel lookup and kernel launches with the driver's launch validation (§5). */
+final class ModuleCalls {
+
+  private static final int MAX_THREADS_PER_BLOCK = 1024;
+  private static final int MAX_BLOCK_X = 1024;
+  private static final int MAX_BLOCK_Y = 1024;
+  private static final int MAX_BLOCK_Z = 64;
+  private static final long MAX_GRID_X = Integer.MAX_VALUE;
+  private static final int MAX_GRID_YZ = 65535;
+  private static final int MAX_DYNAMIC_SHARED_MEMORY = 48 * 1024;
+
+  private final SimState state;
+
+  ModuleCalls(SimState state) {
+    this.state = state;
+  }
+
+  CuModule load(ModuleImage image) {
+    DriverCall call = DriverCall.MODULE_LOAD_DATA;
+    SimContext context = state.currentContext(call);
+    Set<String> names = new LinkedHashSet<>(ImageInspector.inspect(image));
+    names.addAll(image.javaKernels().keySet());
+    long address = state.handles.newAddress();
+    SimModule module = new SimModule(new CuModule(address), context);
+    state.adopt(address, HandleKind.MODULE, module, context, true);
+    for (String name : names) {
+      KernelBody body = image.javaKernels().get(name);
+      SimFunction function = new SimFunction(module, name, body);
+      function.handle = new CuFunction(state.register(HandleKind.FUNCTION, function, context, false));
+      module.functions.put(name, function);
+    }
+    return module.handle;
+  }
+
+  void unload(CuModule handle) {
+    DriverCall call = DriverCall.MODULE_UNLOAD;
+    SimModule module = state.resolve(handle, SimModule.class, call);
+    state.checkUnsafe(call);
+    for (SimFunction f : module.functions.values()) {
+      state.unregister(f.handle, f, module.context, "belonged to a module unloaded by cuModuleUnload");
+    }
+    state.unregister(handle, module, module.context, "was unloaded by cuModuleUnload");
+  }
+
+  CuFunction function(CuModule handle, String name) {
+    DriverCall call = DriverCall.MODULE_GET_FUNCTION;
+    SimModule module = state.resolve(handle, SimModule.class, call);
+    SimFunction f = module.functions.get(name);
+    if (f == null) {
+      throw fail(CuResult.NOT_FOUND, call, "the module has no kernel named '" + name + "'; it has " + module.functions.keySet());
+    }
+    return f.handle;
+  }
+
+  void launch(CuFunction handle, Dim3 grid, Dim3 block, int sharedMemBytes, CuStream streamHandle, KernelArguments arguments) {
+    DriverCall call = DriverCall.LAUNCH_KERNEL;
+    SimFunction function = state.resolve(handle, SimFunction.class, call);
+    SimStream stream = state.stream(streamHandle, call);
+    state.checkSticky(stream.context, call);
+    validateShape(grid, block, sharedMemBytes);
+    if (function.module.context != stream.context) {
+      throw fail(CuResult.INVALID_HANDLE, call, "kernel " + function.name + " belongs to another context than " + stream);
+    }
+    if (function.body == null) {
+      throw fail(CuResult.NOT_SUPPORTED, call,
+          "kernel '" + function.name + "' has no Java implementation; the simulator runs kernels through the Java"
+              + " implementations given with their module (ModuleImage.withJavaKernel)");
+    }
+    int count = arguments.count();
+    long[] offsets = new long[count];
+    int[] sizes = new int[count];
+    for (int i = 0; i < count; i++) {
+      offsets[i] = arguments.offset(i);
+      sizes[i] = arguments.size(i);
+    }
+    Op.Kernel op = new Op.Kernel(function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes);
+    state.submit(call, stream, op);
+  }
+
+  private static void validateShape(Dim3 grid, Dim3 block, int sharedMemBytes) {
+    DriverCall call = DriverCall.LAUNCH_KERNEL;
+    if (grid.x() <= 0 || grid.y() <= 0 || grid.z() <= 0 || block.x() <= 0 || block.y() <= 0 || block.z() <= 0) {
+      throw invalid(call, "grid " + grid + " and block " + block + " dimensions must all be at least 1");
+    }
+    if (block.x() > MAX_BLOCK_X || block.y() > MAX_BLOCK_Y || block.z() > MAX_BLOCK_Z) {
+      throw invalid(call, "block " + block + " exceeds the maximum block dimensions (1024, 1024, 64)");
+    }
+    if (block.volume() > MAX_THREADS_PER_BLOCK) {
+      throw invalid(call, "block " + block + " has " + block.volume() + " threads; the maximum is 1024");
+    }
+    if (grid.x() > MAX_GRID_X || grid.y() > MAX_GRID_YZ || grid.z() > MAX_GRID_YZ) {
+      throw invalid(call, "grid " + grid + " exceeds the maximum grid dimensions (2^31-1, 65535, 65535)");
+    }
+    if (sharedMemBytes < 0 || sharedMemBytes > MAX_DYNAMIC_SHARED_MEMORY) {
+      throw invalid(call, sharedMemBytes + " bytes of dynamic shared memory requested; the limit without opt-in is 49152");
+    }
+  }
+}

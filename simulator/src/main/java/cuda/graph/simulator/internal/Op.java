@@ -1,0 +1,184 @@
+package cuda.graph.simulator.internal;
+
+import cuda.graph.spi.Dim3;
+import cuda.graph.spi.GraphNodeType;
+import cuda.graph.spi.HostFunction;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * One unit of device work with its parameters fixed: what a stream command executes and what a
+ * graph node holds. Kernel arguments are copied when the op is made; host memory of copies is held
+ * by reference and read or written when the op executes, as the driver does.
+ */
+sealed interface Op {
+
+  /** {@return the graph node type an op of this kind becomes when captured} */
+  GraphNodeType type();
+
+  /** A short description for DOT output and diagnostics. */
+  String describe();
+
+  record Kernel(
+      SimFunction function, Dim3 grid, Dim3 block, int sharedMemBytes, byte[] arguments, long[] offsets, int[] sizes)
+      implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.KERNEL;
+    }
+
+    @Override
+    public String describe() {
+      return function.name + "<<<" + grid + ", " + block + ", " + sharedMemBytes + ">>>";
+    }
+  }
+
+  record HostToDevice(long dst, MemorySegment src, long bytes) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEMCPY;
+    }
+
+    @Override
+    public String describe() {
+      return "HtoD " + bytes + " bytes to 0x" + Long.toHexString(dst);
+    }
+  }
+
+  record DeviceToHost(MemorySegment dst, long src, long bytes) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEMCPY;
+    }
+
+    @Override
+    public String describe() {
+      return "DtoH " + bytes + " bytes from 0x" + Long.toHexString(src);
+    }
+  }
+
+  record DeviceToDevice(long dst, long src, long bytes) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEMCPY;
+    }
+
+    @Override
+    public String describe() {
+      return "DtoD " + bytes + " bytes 0x" + Long.toHexString(src) + " -> 0x" + Long.toHexString(dst);
+    }
+  }
+
+  record Memset(long dst, int value, int elementSize, long count) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEMSET;
+    }
+
+    @Override
+    public String describe() {
+      return "memset " + count + " x " + elementSize + " bytes at 0x" + Long.toHexString(dst);
+    }
+  }
+
+  record Host(HostFunction function) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.HOST;
+    }
+
+    @Override
+    public String describe() {
+      return "host function";
+    }
+  }
+
+  /** Does nothing; a stream command made of it exists only for its ordering (event waits, uploads). */
+  record Empty(String label) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.EMPTY;
+    }
+
+    @Override
+    public String describe() {
+      return label;
+    }
+  }
+
+  /** A captured external wait on an event recorded outside the capture. */
+  record WaitEvent(SimEvent event) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.WAIT_EVENT;
+    }
+
+    @Override
+    public String describe() {
+      return "wait " + event.handle;
+    }
+  }
+
+  /** A captured external event record. */
+  record RecordEvent(SimEvent event) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.EVENT_RECORD;
+    }
+
+    @Override
+    public String describe() {
+      return "record " + event.handle;
+    }
+  }
+
+  record MemAlloc(Allocation allocation) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEM_ALLOC;
+    }
+
+    @Override
+    public String describe() {
+      return "alloc " + allocation;
+    }
+  }
+
+  record MemFree(Allocation allocation) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEM_FREE;
+    }
+
+    @Override
+    public String describe() {
+      return "free " + allocation;
+    }
+  }
+
+  /** Stream-ordered release of an allocation ({@code cuMemFreeAsync} outside capture). */
+  record Free(Allocation allocation, boolean forget) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.MEM_FREE;
+    }
+
+    @Override
+    public String describe() {
+      return "free " + allocation;
+    }
+  }
+
+  /** One launch of an exec: its ops at launch time, after auto-freeing the previous launch's allocations. */
+  record GraphRun(SimExec exec, List<Op> ops, List<Allocation> autoFree) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.GRAPH;
+    }
+
+    @Override
+    public String describe() {
+      return "launch of " + exec.handle;
+    }
+  }
+}

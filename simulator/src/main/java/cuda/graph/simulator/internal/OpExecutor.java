@@ -1,0 +1,113 @@
+package cuda.graph.simulator.internal;
+
+import cuda.graph.spi.CuResult;
+import cuda.graph.spi.IllegalDeviceAccessException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Executes ops against simulated device memory. A fault (an illegal address, a kernel's Java code
+ * throwing) becomes the context's sticky error, as on a GPU; nothing escapes to the engine.
+ */
+final class OpExecutor {
+
+  private static final System.Logger LOG = System.getLogger("cuda.graph.simulator");
+
+  private final DeviceMemory memory;
+  private final ThreadLocal<Boolean> inHostFunction;
+
+  OpExecutor(DeviceMemory memory, ThreadLocal<Boolean> inHostFunction) {
+    this.memory = memory;
+    this.inHostFunction = inHostFunction;
+  }
+
+  /** Runs a command unless its context already has a sticky error, then completes it. */
+  void run(Command command) {
+    SimContext context = command.stream.context;
+    try {
+      if (context.stickyError == 0) {
+        execute(command.op, context);
+      }
+    } finally {
+      command.done.complete();
+    }
+  }
+
+  private void execute(Op op, SimContext context) {
+    try {
+      perform(op, context);
+    } catch (IllegalDeviceAccessException | IndexOutOfBoundsException e) {
+      context.fault(CuResult.ILLEGAL_ADDRESS, op.describe() + ": " + e.getMessage());
+    } catch (IllegalStateException e) {
+      // A closed arena: device memory freed under a running op, or host memory freed under a copy.
+      context.fault(CuResult.ILLEGAL_ADDRESS, op.describe() + ": memory was freed while in use (" + e.getMessage() + ")");
+    } catch (AssertionError e) {
+      context.fault(CuResult.ASSERT, op.describe() + ": assertion failed in the kernel's Java implementation: " + e.getMessage());
+    } catch (RuntimeException | Error e) {
+      context.fault(CuResult.LAUNCH_FAILED, op.describe() + ": the kernel's Java implementation threw " + e);
+    }
+  }
+
+  private void perform(Op op, SimContext context) {
+    switch (op) {
+      case Op.Kernel k -> {
+        var body = k.function().body;
+        if (body != null) {
+          body.execute(new KernelLaunchView(k, memory));
+        }
+      }
+      case Op.HostToDevice c -> MemorySegment.copy(c.src(), 0, memory.access(c.dst(), c.bytes(), null), 0, c.bytes());
+      case Op.DeviceToHost c -> MemorySegment.copy(memory.access(c.src(), c.bytes(), null), 0, c.dst(), 0, c.bytes());
+      case Op.DeviceToDevice c ->
+          MemorySegment.copy(memory.access(c.src(), c.bytes(), null), 0, memory.access(c.dst(), c.bytes(), null), 0, c.bytes());
+      case Op.Memset m -> memset(m);
+      case Op.Host h -> runHostFunction(h);
+      case Op.Empty e -> {}
+      case Op.WaitEvent w -> {}
+      case Op.RecordEvent r -> {}
+      case Op.MemAlloc a -> a.allocation().back();
+      case Op.MemFree f -> f.allocation().unback();
+      case Op.Free f -> {
+        f.allocation().unback();
+        if (f.forget()) {
+          memory.remove(f.allocation());
+        }
+      }
+      case Op.GraphRun run -> {
+        for (Allocation a : run.autoFree()) {
+          a.unback();
+        }
+        for (Op inner : run.ops()) {
+          if (context.stickyError != 0) {
+            return;
+          }
+          execute(inner, context);
+        }
+      }
+    }
+  }
+
+  private void memset(Op.Memset m) {
+    MemorySegment target = memory.access(m.dst(), m.count() * m.elementSize(), null);
+    if (m.elementSize() == 1) {
+      target.fill((byte) m.value());
+      return;
+    }
+    for (long i = 0; i < m.count(); i++) {
+      target.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, m.value());
+    }
+  }
+
+  private void runHostFunction(Op.Host h) {
+    boolean outer = inHostFunction.get();
+    inHostFunction.set(true);
+    try {
+      h.function().run();
+    } catch (RuntimeException | Error e) {
+      // Nothing can receive a host function's failure; the driver ignores it too.
+      LOG.log(System.Logger.Level.WARNING, "a host function threw; the exception is dropped, as the CUDA driver drops it", e);
+    } finally {
+      inHostFunction.set(outer);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package cuda.graph.simulator.internal;
+
+import org.jspecify.annotations.Nullable;
+
+/** A simulated GPU: its memory budget, address range and primary context. */
+final class SimDevice {
+
+  final int ordinal;
+  final String name;
+  final long totalMemory;
+  long usedMemory;
+  long nextAddress;
+  int primaryRetains;
+  @Nullable SimContext primary;
+  /** A sticky error that outlived its context: the process cannot use this device again. */
+  int poisoned;
+
+  SimDevice(int ordinal, String name, long totalMemory) {
+    this.ordinal = ordinal;
+    this.name = name;
+    this.totalMemory = totalMemory;
+    this.nextAddress = DeviceMemory.rangeStart(ordinal);
+  }
+}

@@ -1,0 +1,52 @@
+package cuda.graph.simulator.internal;
+
+import cuda.graph.spi.CuGraph;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/** A graph: nodes in creation order (which is a topological order). */
+final class SimGraph implements HandleTable.Handled {
+
+  CuGraph handle = new CuGraph(0);
+  final SimContext context;
+  final List<Node> nodes = new ArrayList<>();
+  /** Graph allocations freed by a free node of this graph. */
+  final Set<Allocation> freedInGraph = new HashSet<>();
+  /** The capture building this graph, while it is being captured. */
+  @Nullable CaptureSequence capturing;
+  /** Capture graphs are counted in the ledger only once handed to the caller. */
+  boolean handedOut;
+  int liveExecs;
+
+  SimGraph(SimContext context) {
+    this.context = context;
+  }
+
+  Node add(Op op, List<Node> dependencies) {
+    Node node = new Node(this, nodes.size(), op, dependencies);
+    nodes.add(node);
+    return node;
+  }
+
+  boolean hasMemoryNodes() {
+    for (Node n : nodes) {
+      if (n.op instanceof Op.MemAlloc || n.op instanceof Op.MemFree) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public CuGraph handle() {
+    return handle;
+  }
+
+  @Override
+  public boolean counted() {
+    return handedOut;
+  }
+}
