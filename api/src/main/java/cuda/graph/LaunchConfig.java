@@ -1,0 +1,49 @@
+package cuda.graph;
+
+import java.util.Objects;
+
+/**
+ * How a kernel launch is shaped: grid (in blocks), block (in threads) and dynamic shared memory.
+ * The driver checks the shape against the device's limits when the launch executes.
+ *
+ * @param grid the grid shape, in blocks
+ * @param block the block shape, in threads
+ * @param sharedMemoryBytes dynamic shared memory per block, in bytes
+ */
+public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
+
+  public LaunchConfig {
+    Objects.requireNonNull(grid, "grid");
+    Objects.requireNonNull(block, "block");
+    if (sharedMemoryBytes < 0) {
+      throw new IllegalArgumentException("shared memory must not be negative, got " + sharedMemoryBytes);
+    }
+  }
+
+  /** {@return a one-dimensional launch: {@code gridX} blocks of {@code blockX} threads} */
+  public static LaunchConfig of(int gridX, int blockX) {
+    return new LaunchConfig(Dim3.of(gridX), Dim3.of(blockX), 0);
+  }
+
+  /** {@return a launch with the given shapes and no dynamic shared memory} */
+  public static LaunchConfig of(Dim3 grid, Dim3 block) {
+    return new LaunchConfig(grid, block, 0);
+  }
+
+  /** {@return a one-dimensional launch with enough blocks of {@code blockX} threads to cover {@code n} items} */
+  public static LaunchConfig covering(long n, int blockX) {
+    if (n < 1 || blockX < 1) {
+      throw new IllegalArgumentException("covering needs n >= 1 and blockX >= 1, got n=" + n + ", blockX=" + blockX);
+    }
+    long blocks = (n + blockX - 1) / blockX;
+    if (blocks > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(n + " items need " + blocks + " blocks of " + blockX + "; use bigger blocks");
+    }
+    return of((int) blocks, blockX);
+  }
+
+  /** {@return this launch with {@code bytes} of dynamic shared memory} */
+  public LaunchConfig withSharedMemory(int bytes) {
+    return new LaunchConfig(grid, block, bytes);
+  }
+}
