@@ -1,0 +1,18 @@
+package cuda.graph;
+
+import java.io.Serial;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The root of the exceptions cuda-graph throws. It is unchecked, so Java and Kotlin callers need
+ * not declare it, and sealed: the subclasses this library defines are all there are, so a
+ * {@code switch} over them can be exhaustive.
+ */
+public abstract sealed class CudaException extends RuntimeException permits CudaProviderException {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  CudaException(String message, @Nullable Throwable cause) {
+    super(message, cause);
+  }
+}

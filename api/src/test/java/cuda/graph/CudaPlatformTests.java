@@ -1,0 +1,160 @@
+package cuda.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.internal.Fakes;
+import cuda.graph.internal.Fakes.DriverLog;
+import cuda.graph.internal.ProviderSelector.Failure;
+import cuda.graph.internal.ProviderSelector.Opened;
+import cuda.graph.internal.ProviderSelector.Outcome;
+import cuda.graph.spi.CudaDriver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class CudaPlatformTests {
+
+  private static final List<String> REPORT =
+      List.of(
+          "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the only one found:"
+              + " ok");
+
+  /** Counts how often the selection runs. */
+  private static Supplier<Outcome> counting(AtomicInteger runs, Supplier<Outcome> outcome) {
+    return () -> {
+      runs.incrementAndGet();
+      return outcome.get();
+    };
+  }
+
+  @Test
+  void theFirstCallSelectsAndEveryCallGetsTheSamePlatform() {
+    CudaDriver driver = Fakes.driver(new DriverLog());
+    AtomicInteger runs = new AtomicInteger();
+    CudaPlatform.Bootstrap bootstrap =
+        new CudaPlatform.Bootstrap(counting(runs, () -> new Opened(driver, "simulator", REPORT)));
+
+    CudaPlatform platform = bootstrap.get();
+
+    assertSame(platform, bootstrap.get());
+    assertEquals(1, runs.get());
+    assertEquals("simulator", platform.providerId());
+    assertEquals(REPORT, platform.selectionReport());
+    assertSame(driver, platform.driver());
+    assertThrows(UnsupportedOperationException.class, () -> platform.selectionReport().clear());
+    assertEquals("CudaPlatform[provider=simulator]", platform.toString());
+  }
+
+  @Test
+  void aFailedSelectionThrowsTheSameFailureOnEveryCallWithoutSelectingAgain() {
+    IllegalStateException cause = new IllegalStateException("no devices");
+    List<String> lines =
+        List.of(
+            "cuda.graph: provider 'cuda' (priority 100, x.Cuda): available: ok",
+            "cuda.graph: CUDA driver provider 'cuda' was chosen but failed to open: boom");
+    AtomicInteger runs = new AtomicInteger();
+    CudaPlatform.Bootstrap bootstrap =
+        new CudaPlatform.Bootstrap(counting(runs, () -> new Failure(lines, cause)));
+
+    CudaProviderException first = assertThrows(CudaProviderException.class, bootstrap::get);
+    CudaProviderException second = assertThrows(CudaProviderException.class, bootstrap::get);
+
+    assertEquals(1, runs.get(), "a failure is remembered, not retried");
+    assertEquals(String.join("\n", lines), first.getMessage());
+    assertEquals(first.getMessage(), second.getMessage());
+    assertSame(cause, first.getCause());
+    assertSame(cause, second.getCause());
+  }
+
+  @Test
+  void concurrentFirstCallsShareOneSelection() throws Exception {
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger runs = new AtomicInteger();
+    CudaPlatform.Bootstrap bootstrap =
+        new CudaPlatform.Bootstrap(
+            counting(runs, () -> new Opened(Fakes.driver(new DriverLog()), "simulator", REPORT)));
+    List<Future<CudaPlatform>> results = new ArrayList<>();
+    try (ExecutorService threads = Executors.newFixedThreadPool(8)) {
+      for (int i = 0; i < 8; i++) {
+        results.add(
+            threads.submit(
+                () -> {
+                  start.await();
+                  return bootstrap.get();
+                }));
+      }
+      start.countDown();
+      CudaPlatform platform = results.getFirst().get();
+      for (Future<CudaPlatform> result : results) {
+        assertSame(platform, result.get());
+      }
+    }
+    assertEquals(1, runs.get());
+  }
+
+  @Test
+  void aProviderThatUsesThePlatformWhileBeingChosenFailsClearly() {
+    AtomicReference<CudaPlatform.Bootstrap> self = new AtomicReference<>();
+    CudaPlatform.Bootstrap bootstrap =
+        new CudaPlatform.Bootstrap(
+            () -> {
+              self.get().get();
+              throw new AssertionError("unreachable");
+            });
+    self.set(bootstrap);
+
+    IllegalStateException e = assertThrows(IllegalStateException.class, bootstrap::get);
+    assertTrue(e.getMessage().startsWith("CudaPlatform.system() was called while"), e.getMessage());
+  }
+
+  @Test
+  void providerExceptionsAreTheOnlyCudaExceptionsSoFar() {
+    assertTrue(CudaException.class.isSealed());
+    assertEquals(
+        List.of(CudaProviderException.class),
+        List.of(CudaException.class.getPermittedSubclasses()));
+    assertInstanceOf(RuntimeException.class, new CudaProviderException("m", null));
+  }
+
+  /**
+   * The process-wide platform through the real ServiceLoader: the simulator is the only provider on
+   * the test module path, so it is chosen. Until the simulator's driver is written, its init(0)
+   * fails, so this accepts either a platform or the failure to initialize it, and checks that both
+   * report the simulator as the choice and repeat on a second call.
+   */
+  @Test
+  void theSystemPlatformChoosesTheSimulator() {
+    String chosen =
+        "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the only one found:";
+    CudaPlatform platform;
+    try {
+      platform = CudaPlatform.system();
+    } catch (CudaProviderException e) {
+      assertTrue(e.getMessage().startsWith(chosen), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .contains(
+                  "\ncuda.graph: CUDA driver provider 'simulator' was chosen but its driver failed"
+                      + " to initialize (init(0)): "),
+          e.getMessage());
+      CudaProviderException again =
+          assertThrows(CudaProviderException.class, CudaPlatform::system);
+      assertEquals(e.getMessage(), again.getMessage());
+      return;
+    }
+    assertEquals("simulator", platform.providerId());
+    assertTrue(platform.selectionReport().getFirst().startsWith(chosen));
+    assertSame(platform, CudaPlatform.system());
+  }
+}
