@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * not declare it, and sealed: the subclasses this library defines are all there are, so a
  * {@code switch} over them can be exhaustive.
  */
-public abstract sealed class CudaException extends RuntimeException permits CudaProviderException {
+public abstract sealed class CudaException extends RuntimeException permits CudaProviderException, CudaDriverError, ReentrantExecutionException, GraphCaptureException {
 
   @Serial private static final long serialVersionUID = 1L;
 

@@ -178,8 +178,17 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuMemsetD8Async}: sets {@code count} bytes. */
   void memsetD8Async(long dst, byte value, long count, CuStream stream);
 
+  /** {@code cuMemsetD16Async}: sets {@code count} 16-bit words; {@code dst} must be 2-byte aligned. */
+  void memsetD16Async(long dst, short value, long count, CuStream stream);
+
   /** {@code cuMemsetD32Async}: sets {@code count} 32-bit words; {@code dst} must be 4-byte aligned. */
   void memsetD32Async(long dst, int value, long count, CuStream stream);
+
+  /**
+   * {@code cuMemsetD2D32Async}: sets {@code width} 32-bit words in each of {@code height} rows that
+   * start {@code pitch} bytes apart; {@code dst} and {@code pitch} must be 4-byte aligned.
+   */
+  void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream);
 
   // ---- modules and kernels
 

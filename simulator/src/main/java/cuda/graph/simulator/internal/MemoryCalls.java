@@ -183,16 +183,21 @@ final class MemoryCalls {
     state.submit(call, stream, op);
   }
 
-  void memsetAsync(long dst, int value, int elementSize, long count, CuStream handle, DriverCall call) {
+  void memsetAsync(long dst, long pitch, int value, int elementSize, long width, long height, CuStream handle, DriverCall call) {
     SimStream stream = state.stream(handle, call);
     state.checkSticky(stream.context, call);
-    if (count < 0) {
-      throw invalid(call, "negative count " + count);
+    if (width < 0 || height < 0) {
+      throw invalid(call, "negative size " + width + " x " + height);
     }
-    if (elementSize == 4 && (dst & 3) != 0) {
-      throw invalid(call, "cuMemsetD32Async needs a 4-byte aligned address, got 0x" + Long.toHexString(dst));
+    if ((dst % elementSize) != 0 || (pitch % elementSize) != 0) {
+      throw invalid(call, call.symbol() + " needs " + elementSize + "-byte aligned addresses and pitch, got 0x"
+          + Long.toHexString(dst) + " and pitch " + pitch);
     }
-    state.checkDevice(dst, count * elementSize, call);
-    state.submit(call, stream, new Op.Memset(dst, value, elementSize, count));
+    if (height > 1 && pitch < width * elementSize) {
+      throw invalid(call, "pitch " + pitch + " is smaller than a row of " + width * elementSize + " bytes");
+    }
+    Op.Memset op = new Op.Memset(dst, pitch, value, elementSize, width, height);
+    state.checkDevice(dst, op.extent(), call);
+    state.submit(call, stream, op);
   }
 }

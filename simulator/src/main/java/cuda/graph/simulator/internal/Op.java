@@ -69,7 +69,8 @@ sealed interface Op {
     }
   }
 
-  record Memset(long dst, int value, int elementSize, long count) implements Op {
+  /** {@code height} rows of {@code width} elements, rows {@code pitch} bytes apart. */
+  record Memset(long dst, long pitch, int value, int elementSize, long width, long height) implements Op {
     @Override
     public GraphNodeType type() {
       return GraphNodeType.MEMSET;
@@ -77,7 +78,12 @@ sealed interface Op {
 
     @Override
     public String describe() {
-      return "memset " + count + " x " + elementSize + " bytes at 0x" + Long.toHexString(dst);
+      return "memset " + height + " x " + width + " x " + elementSize + " bytes at 0x" + Long.toHexString(dst);
+    }
+
+    /** {@return the bytes from the first to the last element set} */
+    long extent() {
+      return height == 0 || width == 0 ? 0 : (height - 1) * pitch + width * elementSize;
     }
   }
 

@@ -88,13 +88,22 @@ final class OpExecutor {
   }
 
   private void memset(Op.Memset m) {
-    MemorySegment target = memory.access(m.dst(), m.count() * m.elementSize(), null);
-    if (m.elementSize() == 1) {
-      target.fill((byte) m.value());
-      return;
-    }
-    for (long i = 0; i < m.count(); i++) {
-      target.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, m.value());
+    MemorySegment target = memory.access(m.dst(), m.extent(), null);
+    for (long row = 0; row < m.height(); row++) {
+      MemorySegment line = target.asSlice(row * m.pitch(), m.width() * m.elementSize());
+      switch (m.elementSize()) {
+        case 1 -> line.fill((byte) m.value());
+        case 2 -> {
+          for (long i = 0; i < m.width(); i++) {
+            line.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, (short) m.value());
+          }
+        }
+        default -> {
+          for (long i = 0; i < m.width(); i++) {
+            line.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, m.value());
+          }
+        }
+      }
     }
   }
 

@@ -480,14 +480,28 @@ public final class SimDriver implements SimulatedDriver {
   public void memsetD8Async(long dst, byte value, long count, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D8_ASYNC;
     run(call, () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
-        () -> memory.memsetAsync(dst, value & 0xff, 1, count, stream, call));
+        () -> memory.memsetAsync(dst, count, value & 0xff, 1, count, 1, stream, call));
+  }
+
+  @Override
+  public void memsetD16Async(long dst, short value, long count, CuStream stream) {
+    DriverCall call = DriverCall.MEMSET_D16_ASYNC;
+    run(call, () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
+        () -> memory.memsetAsync(dst, count * 2, value & 0xffff, 2, count, 1, stream, call));
   }
 
   @Override
   public void memsetD32Async(long dst, int value, long count, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D32_ASYNC;
     run(call, () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
-        () -> memory.memsetAsync(dst, value, 4, count, stream, call));
+        () -> memory.memsetAsync(dst, count * 4, value, 4, count, 1, stream, call));
+  }
+
+  @Override
+  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
+    DriverCall call = DriverCall.MEMSET_D2D32_ASYNC;
+    run(call, () -> hex(dst) + ", pitch " + pitch + ", " + value + ", " + width + " x " + height + ", " + stream,
+        () -> memory.memsetAsync(dst, pitch, value, 4, width, height, stream, call));
   }
 
   // ---- modules and kernels

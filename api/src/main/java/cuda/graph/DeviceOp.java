@@ -1,0 +1,161 @@
+package cuda.graph;
+
+import cuda.graph.internal.ExecutionLock;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A lazy description of GPU work that produces a {@code T}. Nothing runs until the op is executed
+ * with {@link #syncOn}, {@link #sync}, {@link #asyncOn} or {@link #async} (or recorded into a
+ * graph); an op executes at most once.
+ *
+ * <p><b>Ordering.</b> An op and everything composed into it ({@link #then}, {@link #map},
+ * {@link #zip}) runs on one stream, in composition order, so each part sees the results of the
+ * parts before it. Separately executed ops are ordered only if they run on the same stream.
+ *
+ * <p><b>Results.</b> A result is handed to the caller only once the GPU work producing it has
+ * completed: {@code syncOn} synchronizes the stream before returning, and a future completes only
+ * after its work. Buffers an op uses stay allocated until that work completed, even if closed
+ * meanwhile.
+ *
+ * <p><b>Nesting.</b> Execution holds a thread-local, non-reentrant lock: executing an op inside
+ * another op's function (or during a graph capture) fails with {@link
+ * ReentrantExecutionException}; compose the inner op instead.
+ *
+ * <p>The set of op kinds is closed ({@code sealed}): ops are made by this library's factories
+ * ({@link #value}, {@link DeviceBuffer}, {@link Kernel#launch}, ...). {@link GraphNode} is the
+ * sub-family of ops that can be recorded into a graph.
+ *
+ * @param <T> the result type
+ */
+public sealed interface DeviceOp<T extends @Nullable Object>
+    permits GraphNode, MapOp, ThenOp, ZipOp, ZipAllOp, SharedOp, AllocateOp, FreeOp, ArrayReadOp,
+        ArrayWriteOp, EventRecordOp, EventWaitOp, RawStreamOp, GraphLaunch {
+
+  // ---- composition
+
+  /** {@return an op that transforms this op's result on the host} */
+  default <R extends @Nullable Object> DeviceOp<R> map(Function<? super T, ? extends R> function) {
+    return new MapOp<>(this, Objects.requireNonNull(function, "function"));
+  }
+
+  /**
+   * {@return an op that runs this op, passes its result to {@code next}, and runs the op {@code
+   * next} returns on the same stream, after this op's work}
+   */
+  default <R extends @Nullable Object> DeviceOp<R> then(Function<? super T, ? extends DeviceOp<R>> next) {
+    return new ThenOp<>(this, Objects.requireNonNull(next, "next"));
+  }
+
+  /** {@return an op that runs this op, then {@code next}, on the same stream, with {@code next}'s result} */
+  default <R extends @Nullable Object> DeviceOp<R> andThen(DeviceOp<R> next) {
+    Objects.requireNonNull(next, "next");
+    return then(ignored -> next);
+  }
+
+  /** {@return an op that runs this op then {@code other} on the same stream, and combines their results} */
+  default <U extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
+      DeviceOp<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
+    return zip(this, other, combine);
+  }
+
+  /**
+   * {@return an op that executes this op once, however many consumers execute it, and gives every
+   * consumer the same result (or the same failure)}
+   *
+   * <p>The shared op may be executed any number of times, from any threads: the first execution
+   * runs this op; later ones wait for it and, on another stream, are ordered after its work on the
+   * GPU.
+   */
+  default DeviceOp<T> shared() {
+    return new SharedOp<>(this);
+  }
+
+  // ---- execution
+
+  /**
+   * Executes this op on {@code stream}, waits for its work to complete and returns its result.
+   *
+   * @throws CudaDriverError if the driver reports a failure; a failure of the stream's work is
+   *     reported in preference to a failure of the op's own code
+   * @throws ReentrantExecutionException if this thread is already executing an op or capturing
+   * @throws IllegalStateException if the op was already executed or the stream is closed
+   */
+  default T syncOn(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    return Executor.syncOn(this, stream);
+  }
+
+  /** Executes this op on the stream the current platform's {@link SchedulingPolicy} picks; see {@link #syncOn}. */
+  default T sync() {
+    CudaPlatform platform = CudaPlatform.current();
+    return syncOn(platform.schedulingPolicy().nextStream(platform.defaultDevice()));
+  }
+
+  /**
+   * Submits this op to {@code stream} and returns a future that completes with its result once
+   * its work has completed on the GPU. No thread is blocked per pending future. Failures complete
+   * the future exceptionally (with {@link CudaDriverError}, {@link ReentrantExecutionException},
+   * ...). Dependent stages of the future run on the platform's completion thread unless you use the
+   * {@code *Async} stage methods: keep them short and non-blocking.
+   */
+  default CompletableFuture<T> asyncOn(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    return Executor.asyncOn(this, stream);
+  }
+
+  /** Submits this op to the stream the current platform's policy picks; see {@link #asyncOn}. */
+  default CompletableFuture<T> async() {
+    CudaPlatform platform = CudaPlatform.current();
+    return asyncOn(platform.schedulingPolicy().nextStream(platform.defaultDevice()));
+  }
+
+  // ---- factories
+
+  /** {@return an op that produces {@code value} without GPU work; a graph node} */
+  static <T extends @Nullable Object> GraphNode<T> value(T value) {
+    return new ValueOp<>(value);
+  }
+
+  /** {@return an op that runs {@code a} then {@code b} on one stream and combines their results} */
+  static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
+      DeviceOp<A> a, DeviceOp<B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
+    return new ZipOp<>(Objects.requireNonNull(a, "a"), Objects.requireNonNull(b, "b"), Objects.requireNonNull(combine, "combine"));
+  }
+
+  /** {@return an op that runs every op of {@code ops} in order on one stream and lists their results} */
+  static <T extends @Nullable Object> DeviceOp<List<T>> zipAll(List<? extends DeviceOp<? extends T>> ops) {
+    return new ZipAllOp<>(List.copyOf(ops));
+  }
+
+  /**
+   * The escape hatch for calling other CUDA libraries (cuBLAS, NCCL, ...): an op whose function
+   * receives the raw stream at execution time and must only enqueue asynchronous work on it.
+   *
+   * <p>Unchecked: the library cannot see what the function does, so it can neither lease the
+   * memory the function touches nor keep it out of a graph capture. The function must not
+   * synchronize the stream, must not keep the raw handle past its return, and must leave the
+   * thread's current context as it found it (or the next op re-binds it).
+   */
+  static <T extends @Nullable Object> DeviceOp<T> withRawStream(RawStreamFunction<T> function) {
+    return new RawStreamOp<>(Objects.requireNonNull(function, "function"));
+  }
+
+  /**
+   * {@return a graph node that runs {@code callback} on a driver thread once the work before it on
+   * the stream is done}; the callback must not call CUDA or block for long, and what it throws is
+   * logged and dropped
+   */
+  static GraphNode<@Nullable Void> hostCallback(Runnable callback) {
+    return new HostCallbackOp(Objects.requireNonNull(callback, "callback"));
+  }
+
+  /** {@return whether the calling thread is executing an op or capturing a graph right now} */
+  static boolean isExecuting() {
+    return ExecutionLock.isHeld();
+  }
+}

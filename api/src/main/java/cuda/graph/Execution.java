@@ -1,0 +1,122 @@
+package cuda.graph;
+
+import cuda.graph.internal.RefCount;
+import cuda.graph.spi.CuStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One execution of an op tree on one stream: what the executor needs (driver, device, stream) and
+ * what must outlive the submitted work. Every buffer the work uses is leased here and released
+ * only after the work completed (after the synchronize of {@code syncOn}, when a future completes,
+ * or when a captured graph is closed), which is what keeps memory from being freed under queued
+ * work. Confined to the executing thread until it is finished.
+ */
+final class Execution {
+
+  final CudaPlatform platform;
+  final TranslatingDriver driver;
+  final Device device;
+  final Stream stream;
+  final CuStream cuStream;
+  /** What is being captured, when this execution records a graph instead of running work. */
+  final @Nullable String capturing;
+
+  private RefCount[] leases = new RefCount[8];
+  private int leaseCount;
+  private @Nullable List<Runnable> completionHooks;
+
+  Execution(Stream stream, @Nullable String capturing) {
+    this.stream = stream;
+    this.device = stream.device();
+    this.platform = device.platform();
+    this.driver = platform.driver();
+    this.cuStream = stream.handle();
+    this.capturing = capturing;
+  }
+
+  boolean isCapturing() {
+    return capturing != null;
+  }
+
+  /** Fails when the op cannot be recorded into a graph (it allocates, frees or stages memory). */
+  void requireNotCapturing(String what) {
+    if (capturing != null) {
+      throw new GraphCaptureException(
+          what + " cannot run inside a graph capture (" + capturing + "): a graph replays fixed addresses and"
+              + " recorded copies, so allocate, free and stage memory before capturing and record only GraphNodes",
+          null);
+    }
+  }
+
+  /** Leases a device buffer for this execution, after checking it lives on this execution's device. */
+  long use(DeviceBuffer<?> buffer) {
+    if (buffer.device() != device) {
+      throw new IllegalArgumentException(
+          buffer + " lives on device " + buffer.device().ordinal() + " but the op executes on " + stream
+              + "; copy it to this device first or execute on a stream of its device");
+    }
+    RefCount lifetime = buffer.lifetime();
+    lifetime.acquire(buffer);
+    hold(lifetime);
+    return buffer.address();
+  }
+
+  /** Leases a pinned host buffer for this execution. */
+  void use(HostBuffer<?> buffer) {
+    RefCount lifetime = buffer.lifetime();
+    lifetime.acquire(buffer);
+    hold(lifetime);
+  }
+
+  /** Keeps a reference the caller already acquired until this execution's work is done. */
+  void hold(RefCount lease) {
+    if (leaseCount == leases.length) {
+      leases = Arrays.copyOf(leases, leaseCount * 2);
+    }
+    leases[leaseCount++] = lease;
+  }
+
+  /** Runs {@code hook} on the host once the submitted work has completed successfully. */
+  void onComplete(Runnable hook) {
+    if (completionHooks == null) {
+      completionHooks = new ArrayList<>(2);
+    }
+    completionHooks.add(hook);
+  }
+
+  /** Hands the leases to a new owner (a captured graph); this execution no longer holds them. */
+  List<RefCount> transferLeases() {
+    List<RefCount> taken = new ArrayList<>(leaseCount);
+    for (int i = 0; i < leaseCount; i++) {
+      taken.add(leases[i]);
+      leases[i] = null;
+    }
+    leaseCount = 0;
+    return taken;
+  }
+
+  /**
+   * Called once the work is done (or known failed): runs the completion hooks when it succeeded,
+   * then releases every lease.
+   */
+  void finish(boolean succeeded) {
+    try {
+      if (succeeded && completionHooks != null) {
+        for (Runnable hook : completionHooks) {
+          hook.run();
+        }
+      }
+    } finally {
+      completionHooks = null;
+      for (int i = 0; i < leaseCount; i++) {
+        RefCount lease = leases[i];
+        leases[i] = null;
+        lease.release();
+      }
+      leaseCount = 0;
+    }
+  }
+}

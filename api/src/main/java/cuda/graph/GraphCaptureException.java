@@ -1,0 +1,19 @@
+package cuda.graph;
+
+import java.io.Serial;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A graph could not be captured for a reason of the library's own, not a driver error: an op that
+ * allocates, frees or stages through host memory was executed inside the capture (graphs replay
+ * fixed addresses, so none of these can be captured), or the driver ended a capture without
+ * producing a graph.
+ */
+public final class GraphCaptureException extends CudaException {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  GraphCaptureException(String message, @Nullable Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,53 @@
+package cuda.graph;
+
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An op that neither allocates nor frees memory, so it can be recorded into a CUDA graph and
+ * replayed: values, kernel launches, copies and fills between existing buffers, host callbacks,
+ * and compositions of graph nodes. Ops that allocate, free or stage through Java arrays are not
+ * graph nodes, so {@code Scope.record} and {@code CudaGraph.update} reject them at compile time.
+ *
+ * <p>Composing graph nodes with {@link #map}, {@link #andThen(GraphNode)}, {@link #thenNode} and
+ * {@link #zip(GraphNode, BiFunction)} keeps the property.
+ *
+ * @param <T> the result type
+ */
+public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>
+    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, NodeMapOp, NodeThenOp, NodeZipOp {
+
+  @Override
+  default <R extends @Nullable Object> GraphNode<R> map(Function<? super T, ? extends R> function) {
+    return new NodeMapOp<>(this, Objects.requireNonNull(function, "function"));
+  }
+
+  /** {@return a graph node that runs this node, then the graph node {@code next} returns for its result} */
+  default <R extends @Nullable Object> GraphNode<R> thenNode(Function<? super T, ? extends GraphNode<R>> next) {
+    return new NodeThenOp<>(this, Objects.requireNonNull(next, "next"));
+  }
+
+  /** {@return a graph node that runs this node then {@code next}, with {@code next}'s result} */
+  default <R extends @Nullable Object> GraphNode<R> andThen(GraphNode<R> next) {
+    Objects.requireNonNull(next, "next");
+    return thenNode(ignored -> next);
+  }
+
+  /** {@return a graph node that runs this node then {@code other} and combines their results} */
+  default <U extends @Nullable Object, R extends @Nullable Object> GraphNode<R> zip(
+      GraphNode<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
+    return new NodeZipOp<>(this, Objects.requireNonNull(other, "other"), Objects.requireNonNull(combine, "combine"));
+  }
+
+  /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
+  static GraphNode<@Nullable Void> sequence(GraphNode<?>... nodes) {
+    GraphNode<@Nullable Void> result = DeviceOp.value(null);
+    for (GraphNode<?> node : nodes) {
+      GraphNode<?> next = Objects.requireNonNull(node, "node");
+      result = result.andThen(next).map(ignored -> null);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,19 @@
+package cuda.graph;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The body of a {@link DeviceOp#withRawStream} op: enqueues work on the raw stream through another
+ * CUDA library and returns the op's result.
+ *
+ * @param <T> the result type
+ */
+@FunctionalInterface
+public interface RawStreamFunction<T extends @Nullable Object> {
+
+  /**
+   * @param stream the raw {@code CUstream} handle value to pass to the other library
+   * @param device the device whose context is current on the calling thread
+   */
+  T apply(long stream, Device device);
+}

@@ -1,0 +1,20 @@
+package cuda.graph;
+
+import java.io.Serial;
+
+/**
+ * An operation was executed while this thread was already executing one (or capturing a graph).
+ *
+ * <p>Execution is not reentrant: a {@code sync}, {@code syncOn} or {@code async} call inside a
+ * running op's closure, or inside a graph capture, would submit work on another stream while the
+ * outer op's results are still in flight. Compose the inner work into the outer op instead (with
+ * {@code then}, {@code zip}, or {@code Scope.record} during a capture).
+ */
+public final class ReentrantExecutionException extends CudaException {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  ReentrantExecutionException(String message) {
+    super(message, null);
+  }
+}

@@ -1,0 +1,133 @@
+package cuda.graph;
+
+import cuda.graph.spi.CuEvent;
+import cuda.graph.spi.EventFlags;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Executes its source once for any number of consumers. The first consumer runs the source on its
+ * stream and records an event after it; later consumers get the same result (or the same failure)
+ * and, when they run on another stream, make that stream wait for the event, so their GPU work is
+ * ordered after the producer's. Consumers on other threads wait until the producer has submitted.
+ */
+final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
+
+  private enum Phase { READY, RUNNING, DONE }
+
+  private final Object lock = new Object();
+  private @Nullable DeviceOp<T> source;
+  private Phase phase = Phase.READY;
+  private @Nullable Thread producer;
+  private @Nullable T result;
+  private @Nullable Throwable failure;
+  private @Nullable Stream producerStream;
+  private @Nullable String producedInCapture;
+  private @Nullable CuEvent event;
+
+  SharedOp(DeviceOp<T> source) {
+    this.source = source;
+  }
+
+  T run(Execution execution) {
+    DeviceOp<T> toRun = null;
+    synchronized (lock) {
+      while (phase == Phase.RUNNING) {
+        if (producer == Thread.currentThread()) {
+          throw new IllegalStateException(this + " consumes its own result: a shared op cannot be part of itself");
+        }
+        try {
+          lock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for " + this + " to be produced", e);
+        }
+      }
+      if (phase == Phase.READY) {
+        phase = Phase.RUNNING;
+        producer = Thread.currentThread();
+        toRun = source;
+        source = null;
+      }
+    }
+    if (toRun != null) {
+      produce(toRun, execution);
+    }
+    return consume(execution);
+  }
+
+  private void produce(DeviceOp<T> toRun, Execution execution) {
+    T value = null;
+    Throwable error = null;
+    CuEvent recorded = null;
+    try {
+      value = Executor.execute(toRun, execution);
+      if (!execution.isCapturing()) {
+        recorded = execution.driver.eventCreate(EventFlags.DISABLE_TIMING);
+        execution.driver.eventRecord(recorded, execution.cuStream);
+        registerCleanup(execution.device, recorded);
+      }
+    } catch (RuntimeException | Error e) {
+      error = e;
+    }
+    synchronized (lock) {
+      result = value;
+      failure = error;
+      event = recorded;
+      producerStream = execution.stream;
+      producedInCapture = execution.capturing;
+      phase = Phase.DONE;
+      producer = null;
+      lock.notifyAll();
+    }
+  }
+
+  private T consume(Execution execution) {
+    Throwable error;
+    T value;
+    Stream stream;
+    String capture;
+    CuEvent recorded;
+    synchronized (lock) {
+      error = failure;
+      value = result;
+      stream = producerStream;
+      capture = producedInCapture;
+      recorded = event;
+    }
+    if (error instanceof RuntimeException e) {
+      throw e;
+    }
+    if (error instanceof Error e) {
+      throw e;
+    }
+    if (capture != null && !capture.equals(execution.capturing)) {
+      throw new IllegalStateException(
+          this + " was executed while capturing a graph (" + capture + "): its result is computed only when the"
+              + " graph is launched, so it cannot be used outside that capture");
+    }
+    if (stream != execution.stream && recorded != null) {
+      execution.driver.streamWaitEvent(execution.cuStream, recorded, 0);
+    }
+    return value;
+  }
+
+  private void registerCleanup(Device device, CuEvent recorded) {
+    CudaPlatform platform = device.platform();
+    AtomicReference<CuEvent> handle = new AtomicReference<>(recorded);
+    CudaPlatform.CLEANER.register(this, () -> {
+      CuEvent e = handle.getAndSet(null);
+      if (e != null) {
+        platform.releases().release(() -> {
+          device.bind();
+          platform.driver().eventDestroy(e);
+        });
+      }
+    });
+  }
+
+  @Override
+  public String toString() {
+    return "shared op@" + Integer.toHexString(System.identityHashCode(this));
+  }
+}
