@@ -44,7 +44,7 @@ final class ModuleCalls {
     for (String name : names) {
       KernelBody body = image.javaKernels().get(name);
       SimFunction function = new SimFunction(module, name, body);
-      function.handle = new CuFunction(state.register(HandleKind.FUNCTION, function, context, false));
+      function.handle = new CuFunction(state.register(HandleKind.FUNCTION, function, context, true));
       module.functions.put(name, function);
     }
     return module.handle;

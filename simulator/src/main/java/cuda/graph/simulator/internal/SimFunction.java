@@ -22,9 +22,4 @@ final class SimFunction implements HandleTable.Handled {
   public CuFunction handle() {
     return handle;
   }
-
-  @Override
-  public boolean counted() {
-    return false;
-  }
 }
