@@ -51,6 +51,15 @@ final class Execution {
     }
   }
 
+  /** Fails unless {@code owner} lives on this execution's device. */
+  void requireSameDevice(Device owner, Object what) {
+    if (owner != device) {
+      throw new IllegalArgumentException(
+          what + " belongs to device " + owner.ordinal() + " but the op executes on " + stream
+              + "; use it on a stream of its own device");
+    }
+  }
+
   /** Leases a device buffer for this execution, after checking it lives on this execution's device. */
   long use(DeviceBuffer<?> buffer) {
     if (buffer.device() != device) {

@@ -30,7 +30,7 @@ public final class HostBuffer<T> implements AutoCloseable {
     this.device = device;
     this.type = type;
     this.length = length;
-    this.memory = memory.reinterpret(length * type.byteSize());
+    this.memory = memory.asSlice(0, length * type.byteSize());
     CudaPlatform platform = device.platform();
     this.lifetime = new RefCount(() -> platform.releases().release(() -> {
       device.bind();

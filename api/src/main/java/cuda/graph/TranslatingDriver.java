@@ -456,9 +456,27 @@ final class TranslatingDriver implements CudaDriver {
   }
 
   @Override
+  public void memsetD16Async(long dst, short value, long count, CuStream stream) {
+    try {
+      driver.memsetD16Async(dst, value, count, stream);
+    } catch (CudaDriverException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override
   public void memsetD32Async(long dst, int value, long count, CuStream stream) {
     try {
       driver.memsetD32Async(dst, value, count, stream);
+    } catch (CudaDriverException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override
+  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
+    try {
+      driver.memsetD2D32Async(dst, pitch, value, width, height, stream);
     } catch (CudaDriverException e) {
       throw translate(e);
     }

@@ -151,7 +151,7 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuMemFreeAsync}: stream-ordered free. */
   void memFreeAsync(long devicePointer, CuStream stream);
 
-  /** {@code cuMemAllocHost_v2}: page-locked host memory, usable by asynchronous copies. */
+  /** {@code cuMemAllocHost_v2}: page-locked host memory of exactly {@code bytes}, usable by asynchronous copies. */
   MemorySegment memAllocHost(long bytes);
 
   /** {@code cuMemFreeHost}: frees memory from {@link #memAllocHost}. */

@@ -28,6 +28,7 @@ import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.MemoryInfo;
 import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.RuntimeCompiler;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,6 +55,7 @@ public final class SimDriver implements SimulatedDriver {
   private final ModuleCalls modules;
   private final GraphCalls graphs;
   private final HandleLedger ledger;
+  private final RuntimeCompiler compiler = new SimulatedCompiler();
 
   public SimDriver(SimulatorSettings settings) {
     this.state = new SimState(settings);
@@ -505,6 +507,11 @@ public final class SimDriver implements SimulatedDriver {
   }
 
   // ---- modules and kernels
+
+  @Override
+  public Optional<RuntimeCompiler> runtimeCompiler() {
+    return Optional.of(compiler);
+  }
 
   @Override
   public CuModule moduleLoadData(ModuleImage image) {

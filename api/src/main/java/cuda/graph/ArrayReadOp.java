@@ -1,0 +1,24 @@
+package cuda.graph;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.Function;
+
+/**
+ * Reads a buffer into a new Java value, staged through pinned memory. The op waits for its stream
+ * before converting, so that whatever is composed after it sees the data.
+ */
+final class ArrayReadOp<A> extends OnceGuard implements DeviceOp<A> {
+
+  final DeviceBuffer<?> source;
+  final Function<MemorySegment, A> convert;
+
+  ArrayReadOp(DeviceBuffer<?> source, Function<MemorySegment, A> convert) {
+    this.source = source;
+    this.convert = convert;
+  }
+
+  @Override
+  public String toString() {
+    return "read " + source;
+  }
+}

@@ -1,0 +1,49 @@
+package cuda.graph;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One launch as a {@link JavaKernel} sees it: the launch shape, the argument values by parameter
+ * index, and the memory behind pointer parameters.
+ */
+public interface KernelCall {
+
+  /** {@return the grid shape, in blocks} */
+  Dim3 grid();
+
+  /** {@return the block shape, in threads} */
+  Dim3 block();
+
+  /** {@return the number of arguments} */
+  int argumentCount();
+
+  /** {@return scalar argument {@code index} as an {@code i8}} */
+  byte i8(int index);
+
+  /** {@return scalar argument {@code index} as an {@code i16}} */
+  short i16(int index);
+
+  /** {@return scalar argument {@code index} as an {@code i32}} */
+  int i32(int index);
+
+  /** {@return scalar argument {@code index} as an {@code i64}} */
+  long i64(int index);
+
+  /** {@return scalar argument {@code index} as an {@code f32}} */
+  float f32(int index);
+
+  /** {@return scalar argument {@code index} as an {@code f64}} */
+  double f64(int index);
+
+  /**
+   * {@return {@code byteSize} bytes of the memory pointer argument {@code index} points to}; an
+   * access beyond the memory's bounds fails the launch (on the simulator with
+   * {@code CUDA_ERROR_ILLEGAL_ADDRESS}, as on a GPU)
+   */
+  MemorySegment memory(int index, long byteSize);
+
+  /** {@return the total number of threads in the launch: grid volume times block volume} */
+  default long threadCount() {
+    return grid().volume() * block().volume();
+  }
+}

@@ -1,0 +1,79 @@
+package cuda.graph;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The declared type of one kernel parameter: a scalar passed by value, or a pointer passed as a
+ * {@link DeviceBuffer} (optionally of one element type). Launches are checked against the
+ * declaration when they are built, before any driver call.
+ */
+public final class KernelParam {
+
+  /** An 8-bit integer, passed as {@code Byte}. */
+  public static final KernelParam I8 = new KernelParam("i8", 1, Byte.class, null);
+  /** A 16-bit integer (or raw half), passed as {@code Short}. */
+  public static final KernelParam I16 = new KernelParam("i16", 2, Short.class, null);
+  /** A 32-bit integer, passed as {@code Integer}. */
+  public static final KernelParam I32 = new KernelParam("i32", 4, Integer.class, null);
+  /** A 64-bit integer, passed as {@code Long}. */
+  public static final KernelParam I64 = new KernelParam("i64", 8, Long.class, null);
+  /** A float, passed as {@code Float}. */
+  public static final KernelParam F32 = new KernelParam("f32", 4, Float.class, null);
+  /** A double, passed as {@code Double}. */
+  public static final KernelParam F64 = new KernelParam("f64", 8, Double.class, null);
+  /** A pointer to device memory of any element type, passed as a {@link DeviceBuffer}. */
+  public static final KernelParam POINTER = new KernelParam("ptr", 8, DeviceBuffer.class, null);
+
+  private final String name;
+  private final int size;
+  private final Class<?> javaType;
+  private final @Nullable ElementType<?> elementType;
+
+  private KernelParam(String name, int size, Class<?> javaType, @Nullable ElementType<?> elementType) {
+    this.name = name;
+    this.size = size;
+    this.javaType = javaType;
+    this.elementType = elementType;
+  }
+
+  /** {@return a pointer parameter that accepts only buffers of {@code type}} */
+  public static KernelParam pointer(ElementType<?> type) {
+    Objects.requireNonNull(type, "type");
+    return new KernelParam(type + "*", 8, DeviceBuffer.class, type);
+  }
+
+  /** {@return the size of the parameter's value in the argument block, in bytes} */
+  public int size() {
+    return size;
+  }
+
+  /** {@return whether the parameter is a device pointer} */
+  public boolean isPointer() {
+    return javaType == DeviceBuffer.class;
+  }
+
+  /** {@return the element type a pointer parameter requires, or null for scalars and untyped pointers} */
+  public @Nullable ElementType<?> elementType() {
+    return elementType;
+  }
+
+  /** {@return why {@code argument} does not fit this parameter, or null when it does} */
+  @Nullable String mismatch(@Nullable Object argument) {
+    if (argument == null) {
+      return "null";
+    }
+    if (!javaType.isInstance(argument)) {
+      return "a " + argument.getClass().getSimpleName() + " (" + argument + ")";
+    }
+    if (elementType != null && ((DeviceBuffer<?>) argument).elementType() != elementType) {
+      return argument.toString();
+    }
+    return null;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}
