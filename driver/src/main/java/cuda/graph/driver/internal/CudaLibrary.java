@@ -1,8 +1,10 @@
 package cuda.graph.driver.internal;
 
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,6 +77,15 @@ final class CudaLibrary {
       }
     }
     return null;
+  }
+
+  /**
+   * {@return the address of {@code symbol} in the bound library, by {@code dlsym}}; for checking
+   * the binding against the driver's own {@code cuGetProcAddress_v2}
+   */
+  static Optional<MemorySegment> address(CuSymbol symbol) {
+    Bound current = bound;
+    return current == null ? Optional.empty() : current.lookup().find(symbol.symbol());
   }
 
   /**

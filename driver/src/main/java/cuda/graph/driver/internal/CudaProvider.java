@@ -89,7 +89,9 @@ public final class CudaProvider implements CudaDriverProvider {
       LOG.log(
           System.Logger.Level.WARNING,
           NativeAccessAdvice.advice(
-              module, "the JVM warns at its first native call and will refuse it once it denies native access by default"));
+              module,
+              "the JVM warns about its calls into libcuda (and refuses them under"
+                  + " --illegal-native-access=deny, the future default)"));
     }
     String name = CudaLibrary.configuredName();
     try {
