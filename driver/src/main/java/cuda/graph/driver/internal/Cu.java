@@ -7,13 +7,13 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The {@code libcuda} entry points: one static method per bound symbol, named and shaped like the
- * C function (the prototype is in each method's documentation), in the style jextract generates.
+ * The {@code libcuda} entry points: one static method per bound symbol, named and shaped like the C
+ * function (the prototype is in each method's documentation), in the style jextract generates.
  *
  * <p>Each method invokes a downcall handle held in a static final of its own nested holder class.
  * The JVM initializes a holder on the method's first call, which is when its symbol is looked up
- * and linked; the JIT then treats the handle as a constant. Holders are only reached after
- * {@link CudaProvider#availability()} bound the library and checked every symbol exists.
+ * and linked; the JIT then treats the handle as a constant. Holders are only reached after {@link
+ * CudaProvider#availability()} bound the library and checked every symbol exists.
  *
  * <p>ABI choices: opaque handles ({@code CUstream}, {@code CUevent}, ...), device pointers and
  * {@code size_t} are passed as {@code long}, which x86-64 passes exactly like a pointer and which
@@ -49,7 +49,8 @@ final class Cu {
     return Abi.CAPTURE_INFO_V3
         ? cuStreamGetCaptureInfo_v3(
             hStream, captureStatus, id, graph, dependencies, edgeData, numDependencies)
-        : cuStreamGetCaptureInfo_v2(hStream, captureStatus, id, graph, dependencies, numDependencies);
+        : cuStreamGetCaptureInfo_v2(
+            hStream, captureStatus, id, graph, dependencies, numDependencies);
   }
 
   /** {@code cuEventElapsedTime} in the ABI the driver's version selects: {@code _v2} from 12.8. */
@@ -61,7 +62,9 @@ final class Cu {
 
   /** {@return the bound symbol for {@code cuStreamGetCaptureInfo} on this driver} */
   static CuSymbol captureInfoSymbol() {
-    return Abi.CAPTURE_INFO_V3 ? CuSymbol.cuStreamGetCaptureInfo_v3 : CuSymbol.cuStreamGetCaptureInfo_v2;
+    return Abi.CAPTURE_INFO_V3
+        ? CuSymbol.cuStreamGetCaptureInfo_v3
+        : CuSymbol.cuStreamGetCaptureInfo_v2;
   }
 
   /** {@return the bound symbol for {@code cuEventElapsedTime} on this driver} */
@@ -107,6 +110,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuInit}:
+   *
    * {@snippet lang=c :
    * CUresult cuInit(unsigned int Flags);
    * }
@@ -125,6 +130,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuDriverGetVersion}:
+   *
    * {@snippet lang=c :
    * CUresult cuDriverGetVersion(int *driverVersion);
    * }
@@ -143,6 +150,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuGetErrorName}:
+   *
    * {@snippet lang=c :
    * CUresult cuGetErrorName(CUresult error, const char **pStr);
    * }
@@ -158,11 +167,12 @@ final class Cu {
   private static final class cuGetErrorName {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGetErrorName,
-            FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
+            CuSymbol.cuGetErrorName, FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
   }
 
   /**
+   * Calls {@code cuGetErrorString}:
+   *
    * {@snippet lang=c :
    * CUresult cuGetErrorString(CUresult error, const char **pStr);
    * }
@@ -178,21 +188,26 @@ final class Cu {
   private static final class cuGetErrorString {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGetErrorString,
-            FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
+            CuSymbol.cuGetErrorString, FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
   }
 
   /**
+   * Calls {@code cuGetProcAddress_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
    *     CUdriverProcAddressQueryResult *symbolStatus);
    * }
    */
-  static int cuGetProcAddress_v2(MemorySegment symbol, MemorySegment pfn, int cudaVersion,
-      long flags, MemorySegment symbolStatus) {
+  static int cuGetProcAddress_v2(
+      MemorySegment symbol,
+      MemorySegment pfn,
+      int cudaVersion,
+      long flags,
+      MemorySegment symbolStatus) {
     try {
-      return (int) cuGetProcAddress_v2.MH.invokeExact(symbol, pfn, cudaVersion, flags,
-          symbolStatus);
+      return (int)
+          cuGetProcAddress_v2.MH.invokeExact(symbol, pfn, cudaVersion, flags, symbolStatus);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -206,6 +221,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuDeviceGetCount}:
+   *
    * {@snippet lang=c :
    * CUresult cuDeviceGetCount(int *count);
    * }
@@ -224,6 +241,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuDeviceGet}:
+   *
    * {@snippet lang=c :
    * CUresult cuDeviceGet(CUdevice *device, int ordinal);
    * }
@@ -242,6 +261,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuDeviceGetName}:
+   *
    * {@snippet lang=c :
    * CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
    * }
@@ -257,11 +278,12 @@ final class Cu {
   private static final class cuDeviceGetName {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuDeviceGetName,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+            CuSymbol.cuDeviceGetName, FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
   }
 
   /**
+   * Calls {@code cuDeviceGetAttribute}:
+   *
    * {@snippet lang=c :
    * CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
    * }
@@ -277,11 +299,12 @@ final class Cu {
   private static final class cuDeviceGetAttribute {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuDeviceGetAttribute,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+            CuSymbol.cuDeviceGetAttribute, FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
   }
 
   /**
+   * Calls {@code cuDeviceTotalMem_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
    * }
@@ -297,11 +320,12 @@ final class Cu {
   private static final class cuDeviceTotalMem_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuDeviceTotalMem_v2,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+            CuSymbol.cuDeviceTotalMem_v2, FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
   }
 
   /**
+   * Calls {@code cuDevicePrimaryCtxRetain}:
+   *
    * {@snippet lang=c :
    * CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
    * }
@@ -317,11 +341,12 @@ final class Cu {
   private static final class cuDevicePrimaryCtxRetain {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuDevicePrimaryCtxRetain,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+            CuSymbol.cuDevicePrimaryCtxRetain, FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
   }
 
   /**
+   * Calls {@code cuDevicePrimaryCtxRelease_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
    * }
@@ -337,11 +362,12 @@ final class Cu {
   private static final class cuDevicePrimaryCtxRelease_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuDevicePrimaryCtxRelease_v2,
-            FunctionDescriptor.of(C_INT, C_INT));
+            CuSymbol.cuDevicePrimaryCtxRelease_v2, FunctionDescriptor.of(C_INT, C_INT));
   }
 
   /**
+   * Calls {@code cuCtxSetCurrent}:
+   *
    * {@snippet lang=c :
    * CUresult cuCtxSetCurrent(CUcontext ctx);
    * }
@@ -360,6 +386,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuCtxGetCurrent}:
+   *
    * {@snippet lang=c :
    * CUresult cuCtxGetCurrent(CUcontext *pctx);
    * }
@@ -378,6 +406,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuStreamCreate}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags);
    * }
@@ -393,11 +423,12 @@ final class Cu {
   private static final class cuStreamCreate {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuStreamCreate,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+            CuSymbol.cuStreamCreate, FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
   }
 
   /**
+   * Calls {@code cuStreamDestroy_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamDestroy_v2(CUstream hStream);
    * }
@@ -416,6 +447,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuStreamSynchronize}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamSynchronize(CUstream hStream);
    * }
@@ -434,6 +467,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuStreamQuery}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamQuery(CUstream hStream);
    * }
@@ -452,6 +487,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuStreamWaitEvent}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
    * }
@@ -467,11 +504,12 @@ final class Cu {
   private static final class cuStreamWaitEvent {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuStreamWaitEvent,
-            FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_INT));
+            CuSymbol.cuStreamWaitEvent, FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_INT));
   }
 
   /**
+   * Calls {@code cuLaunchHostFunc}:
+   *
    * {@snippet lang=c :
    * CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
    * }
@@ -487,11 +525,12 @@ final class Cu {
   private static final class cuLaunchHostFunc {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuLaunchHostFunc,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_LONG));
+            CuSymbol.cuLaunchHostFunc, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_LONG));
   }
 
   /**
+   * Calls {@code cuStreamBeginCapture_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode);
    * }
@@ -507,11 +546,12 @@ final class Cu {
   private static final class cuStreamBeginCapture_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuStreamBeginCapture_v2,
-            FunctionDescriptor.of(C_INT, C_LONG, C_INT));
+            CuSymbol.cuStreamBeginCapture_v2, FunctionDescriptor.of(C_INT, C_LONG, C_INT));
   }
 
   /**
+   * Calls {@code cuStreamEndCapture}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
    * }
@@ -527,11 +567,12 @@ final class Cu {
   private static final class cuStreamEndCapture {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuStreamEndCapture,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
+            CuSymbol.cuStreamEndCapture, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
   }
 
   /**
+   * Calls {@code cuStreamIsCapturing}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
    * }
@@ -547,23 +588,30 @@ final class Cu {
   private static final class cuStreamIsCapturing {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuStreamIsCapturing,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
+            CuSymbol.cuStreamIsCapturing, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
   }
 
   /**
+   * Calls {@code cuStreamGetCaptureInfo_v3}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
    *     cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out,
    *     const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
    * }
    */
-  static int cuStreamGetCaptureInfo_v3(long hStream, MemorySegment captureStatus, MemorySegment id,
-      MemorySegment graph, MemorySegment dependencies, MemorySegment edgeData,
+  static int cuStreamGetCaptureInfo_v3(
+      long hStream,
+      MemorySegment captureStatus,
+      MemorySegment id,
+      MemorySegment graph,
+      MemorySegment dependencies,
+      MemorySegment edgeData,
       MemorySegment numDependencies) {
     try {
-      return (int) cuStreamGetCaptureInfo_v3.MH.invokeExact(hStream, captureStatus, id, graph,
-          dependencies, edgeData, numDependencies);
+      return (int)
+          cuStreamGetCaptureInfo_v3.MH.invokeExact(
+              hStream, captureStatus, id, graph, dependencies, edgeData, numDependencies);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -573,22 +621,30 @@ final class Cu {
     static final MethodHandle MH =
         CudaLibrary.downcall(
             CuSymbol.cuStreamGetCaptureInfo_v3,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_POINTER, C_POINTER, C_POINTER,
-                C_POINTER, C_POINTER));
+            FunctionDescriptor.of(
+                C_INT, C_LONG, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER));
   }
 
   /**
+   * Calls {@code cuStreamGetCaptureInfo_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
    *     cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out,
    *     size_t *numDependencies_out);
    * }
    */
-  static int cuStreamGetCaptureInfo_v2(long hStream, MemorySegment captureStatus, MemorySegment id,
-      MemorySegment graph, MemorySegment dependencies, MemorySegment numDependencies) {
+  static int cuStreamGetCaptureInfo_v2(
+      long hStream,
+      MemorySegment captureStatus,
+      MemorySegment id,
+      MemorySegment graph,
+      MemorySegment dependencies,
+      MemorySegment numDependencies) {
     try {
-      return (int) cuStreamGetCaptureInfo_v2.MH.invokeExact(hStream, captureStatus, id, graph,
-          dependencies, numDependencies);
+      return (int)
+          cuStreamGetCaptureInfo_v2.MH.invokeExact(
+              hStream, captureStatus, id, graph, dependencies, numDependencies);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -598,11 +654,13 @@ final class Cu {
     static final MethodHandle MH =
         CudaLibrary.downcall(
             CuSymbol.cuStreamGetCaptureInfo_v2,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_POINTER, C_POINTER, C_POINTER,
-                C_POINTER));
+            FunctionDescriptor.of(
+                C_INT, C_LONG, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER));
   }
 
   /**
+   * Calls {@code cuThreadExchangeStreamCaptureMode}:
+   *
    * {@snippet lang=c :
    * CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);
    * }
@@ -618,11 +676,12 @@ final class Cu {
   private static final class cuThreadExchangeStreamCaptureMode {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuThreadExchangeStreamCaptureMode,
-            FunctionDescriptor.of(C_INT, C_POINTER));
+            CuSymbol.cuThreadExchangeStreamCaptureMode, FunctionDescriptor.of(C_INT, C_POINTER));
   }
 
   /**
+   * Calls {@code cuEventCreate}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags);
    * }
@@ -638,11 +697,12 @@ final class Cu {
   private static final class cuEventCreate {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuEventCreate,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+            CuSymbol.cuEventCreate, FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
   }
 
   /**
+   * Calls {@code cuEventDestroy_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventDestroy_v2(CUevent hEvent);
    * }
@@ -661,6 +721,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuEventRecord}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventRecord(CUevent hEvent, CUstream hStream);
    * }
@@ -679,6 +741,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuEventRecordWithFlags}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
    * }
@@ -694,11 +758,12 @@ final class Cu {
   private static final class cuEventRecordWithFlags {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuEventRecordWithFlags,
-            FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_INT));
+            CuSymbol.cuEventRecordWithFlags, FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_INT));
   }
 
   /**
+   * Calls {@code cuEventQuery}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventQuery(CUevent hEvent);
    * }
@@ -717,6 +782,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuEventSynchronize}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventSynchronize(CUevent hEvent);
    * }
@@ -735,6 +802,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuEventElapsedTime_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);
    * }
@@ -755,6 +824,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuEventElapsedTime}:
+   *
    * {@snippet lang=c :
    * CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
    * }
@@ -770,11 +841,12 @@ final class Cu {
   private static final class cuEventElapsedTime {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuEventElapsedTime,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG));
+            CuSymbol.cuEventElapsedTime, FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemAlloc_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize);
    * }
@@ -790,11 +862,12 @@ final class Cu {
   private static final class cuMemAlloc_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemAlloc_v2,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+            CuSymbol.cuMemAlloc_v2, FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemFree_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemFree_v2(CUdeviceptr dptr);
    * }
@@ -813,6 +886,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuMemAllocAsync}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
    * }
@@ -828,11 +903,12 @@ final class Cu {
   private static final class cuMemAllocAsync {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemAllocAsync,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG));
+            CuSymbol.cuMemAllocAsync, FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemFreeAsync}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
    * }
@@ -851,6 +927,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuMemAllocHost_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemAllocHost_v2(void **pp, size_t bytesize);
    * }
@@ -866,11 +944,12 @@ final class Cu {
   private static final class cuMemAllocHost_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemAllocHost_v2,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+            CuSymbol.cuMemAllocHost_v2, FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemFreeHost}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemFreeHost(void *p);
    * }
@@ -889,6 +968,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuMemGetInfo_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
    * }
@@ -904,11 +985,12 @@ final class Cu {
   private static final class cuMemGetInfo_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemGetInfo_v2,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+            CuSymbol.cuMemGetInfo_v2, FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
   }
 
   /**
+   * Calls {@code cuMemcpyHtoD_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
    * }
@@ -924,11 +1006,12 @@ final class Cu {
   private static final class cuMemcpyHtoD_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemcpyHtoD_v2,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_LONG));
+            CuSymbol.cuMemcpyHtoD_v2, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemcpyDtoH_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
    * }
@@ -944,18 +1027,19 @@ final class Cu {
   private static final class cuMemcpyDtoH_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemcpyDtoH_v2,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG));
+            CuSymbol.cuMemcpyDtoH_v2, FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemcpyHtoDAsync_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
    *     CUstream hStream);
    * }
    */
-  static int cuMemcpyHtoDAsync_v2(long dstDevice, MemorySegment srcHost, long byteCount,
-      long hStream) {
+  static int cuMemcpyHtoDAsync_v2(
+      long dstDevice, MemorySegment srcHost, long byteCount, long hStream) {
     try {
       return (int) cuMemcpyHtoDAsync_v2.MH.invokeExact(dstDevice, srcHost, byteCount, hStream);
     } catch (Throwable t) {
@@ -971,13 +1055,15 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuMemcpyDtoHAsync_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
    *     CUstream hStream);
    * }
    */
-  static int cuMemcpyDtoHAsync_v2(MemorySegment dstHost, long srcDevice, long byteCount,
-      long hStream) {
+  static int cuMemcpyDtoHAsync_v2(
+      MemorySegment dstHost, long srcDevice, long byteCount, long hStream) {
     try {
       return (int) cuMemcpyDtoHAsync_v2.MH.invokeExact(dstHost, srcDevice, byteCount, hStream);
     } catch (Throwable t) {
@@ -993,6 +1079,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuMemcpyDtoDAsync_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
    *     CUstream hStream);
@@ -1014,6 +1102,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuMemsetD8Async}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
    * }
@@ -1029,11 +1119,12 @@ final class Cu {
   private static final class cuMemsetD8Async {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemsetD8Async,
-            FunctionDescriptor.of(C_INT, C_LONG, C_CHAR, C_LONG, C_LONG));
+            CuSymbol.cuMemsetD8Async, FunctionDescriptor.of(C_INT, C_LONG, C_CHAR, C_LONG, C_LONG));
   }
 
   /**
+   * Calls {@code cuMemsetD32Async}:
+   *
    * {@snippet lang=c :
    * CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);
    * }
@@ -1049,21 +1140,26 @@ final class Cu {
   private static final class cuMemsetD32Async {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuMemsetD32Async,
-            FunctionDescriptor.of(C_INT, C_LONG, C_INT, C_LONG, C_LONG));
+            CuSymbol.cuMemsetD32Async, FunctionDescriptor.of(C_INT, C_LONG, C_INT, C_LONG, C_LONG));
   }
 
   /**
+   * Calls {@code cuModuleLoadDataEx}:
+   *
    * {@snippet lang=c :
    * CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
    *     CUjit_option *options, void **optionValues);
    * }
    */
-  static int cuModuleLoadDataEx(MemorySegment module, MemorySegment image, int numOptions,
-      MemorySegment options, MemorySegment optionValues) {
+  static int cuModuleLoadDataEx(
+      MemorySegment module,
+      MemorySegment image,
+      int numOptions,
+      MemorySegment options,
+      MemorySegment optionValues) {
     try {
-      return (int) cuModuleLoadDataEx.MH.invokeExact(module, image, numOptions, options,
-          optionValues);
+      return (int)
+          cuModuleLoadDataEx.MH.invokeExact(module, image, numOptions, options, optionValues);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -1077,6 +1173,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuModuleUnload}:
+   *
    * {@snippet lang=c :
    * CUresult cuModuleUnload(CUmodule hmod);
    * }
@@ -1095,6 +1193,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuModuleGetFunction}:
+   *
    * {@snippet lang=c :
    * CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
    * }
@@ -1115,6 +1215,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuLaunchKernel}:
+   *
    * {@snippet lang=c :
    * CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
    *     unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
@@ -1122,12 +1224,32 @@ final class Cu {
    *     void **extra);
    * }
    */
-  static int cuLaunchKernel(long f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX,
-      int blockDimY, int blockDimZ, int sharedMemBytes, long hStream, MemorySegment kernelParams,
+  static int cuLaunchKernel(
+      long f,
+      int gridDimX,
+      int gridDimY,
+      int gridDimZ,
+      int blockDimX,
+      int blockDimY,
+      int blockDimZ,
+      int sharedMemBytes,
+      long hStream,
+      MemorySegment kernelParams,
       MemorySegment extra) {
     try {
-      return (int) cuLaunchKernel.MH.invokeExact(f, gridDimX, gridDimY, gridDimZ, blockDimX,
-          blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+      return (int)
+          cuLaunchKernel.MH.invokeExact(
+              f,
+              gridDimX,
+              gridDimY,
+              gridDimZ,
+              blockDimX,
+              blockDimY,
+              blockDimZ,
+              sharedMemBytes,
+              hStream,
+              kernelParams,
+              extra);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -1137,11 +1259,14 @@ final class Cu {
     static final MethodHandle MH =
         CudaLibrary.downcall(
             CuSymbol.cuLaunchKernel,
-            FunctionDescriptor.of(C_INT, C_LONG, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT,
-                C_LONG, C_POINTER, C_POINTER));
+            FunctionDescriptor.of(
+                C_INT, C_LONG, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_LONG, C_POINTER,
+                C_POINTER));
   }
 
   /**
+   * Calls {@code cuGraphCreate}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags);
    * }
@@ -1157,11 +1282,12 @@ final class Cu {
   private static final class cuGraphCreate {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGraphCreate,
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+            CuSymbol.cuGraphCreate, FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
   }
 
   /**
+   * Calls {@code cuGraphDestroy}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphDestroy(CUgraph hGraph);
    * }
@@ -1180,6 +1306,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuGraphInstantiateWithFlags}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
    *     unsigned long long flags);
@@ -1201,6 +1329,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuGraphUpload}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);
    * }
@@ -1219,6 +1349,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuGraphLaunch}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
    * }
@@ -1237,6 +1369,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuGraphExecDestroy}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphExecDestroy(CUgraphExec hGraphExec);
    * }
@@ -1255,6 +1389,8 @@ final class Cu {
   }
 
   /**
+   * Calls {@code cuGraphExecUpdate_v2}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
    *     CUgraphExecUpdateResultInfo *resultInfo);
@@ -1271,11 +1407,12 @@ final class Cu {
   private static final class cuGraphExecUpdate_v2 {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGraphExecUpdate_v2,
-            FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_POINTER));
+            CuSymbol.cuGraphExecUpdate_v2, FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_POINTER));
   }
 
   /**
+   * Calls {@code cuGraphGetNodes}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);
    * }
@@ -1291,11 +1428,12 @@ final class Cu {
   private static final class cuGraphGetNodes {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGraphGetNodes,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_POINTER));
+            CuSymbol.cuGraphGetNodes, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_POINTER));
   }
 
   /**
+   * Calls {@code cuGraphNodeGetType}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);
    * }
@@ -1311,11 +1449,12 @@ final class Cu {
   private static final class cuGraphNodeGetType {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGraphNodeGetType,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
+            CuSymbol.cuGraphNodeGetType, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
   }
 
   /**
+   * Calls {@code cuGraphDebugDotPrint}:
+   *
    * {@snippet lang=c :
    * CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);
    * }
@@ -1331,7 +1470,6 @@ final class Cu {
   private static final class cuGraphDebugDotPrint {
     static final MethodHandle MH =
         CudaLibrary.downcall(
-            CuSymbol.cuGraphDebugDotPrint,
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_INT));
+            CuSymbol.cuGraphDebugDotPrint, FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_INT));
   }
 }

@@ -10,13 +10,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@code cuda.h} renames most entry points with macros ({@code #define cuMemAlloc
  * cuMemAlloc_v2}); an FFM binding does not see those macros, and the unversioned exports are the
- * old ABIs (plain {@code cuMemAlloc} takes a 32-bit out-pointer). So each constant is named
- * exactly like the symbol to bind, taken from the driver specification's table (section 1.2).
- * {@link #base()} and {@link #introducedIn()} are what {@code cuGetProcAddress_v2} needs to find
- * the same ABI, so the binding can be cross-checked against the driver's own resolution.
+ * old ABIs (plain {@code cuMemAlloc} takes a 32-bit out-pointer). So each constant is named exactly
+ * like the symbol to bind, taken from the driver specification's table (section 1.2). {@link
+ * #base()} and {@link #introducedIn()} are what {@code cuGetProcAddress_v2} needs to find the same
+ * ABI, so the binding can be cross-checked against the driver's own resolution.
  *
- * <p>Two entry points changed ABI within the driver versions this provider supports; both
- * variants are listed, and {@link #usedWith(int)} says which one a driver version gets.
+ * <p>Two entry points changed ABI within the driver versions this provider supports; both variants
+ * are listed, and {@link #usedWith(int)} says which one a driver version gets.
  */
 // The constants break Java naming on purpose: each is spelled exactly like the C symbol it binds.
 enum CuSymbol {
@@ -49,7 +49,11 @@ enum CuSymbol {
   cuStreamIsCapturing("cuStreamIsCapturing", 10000, DriverCall.STREAM_IS_CAPTURING),
   /** The 12.3+ form, with edge data; the only one the 13.0 header declares. */
   cuStreamGetCaptureInfo_v3(
-      "cuStreamGetCaptureInfo", 12030, DriverCall.STREAM_GET_CAPTURE_INFO, 12030, Integer.MAX_VALUE),
+      "cuStreamGetCaptureInfo",
+      12030,
+      DriverCall.STREAM_GET_CAPTURE_INFO,
+      12030,
+      Integer.MAX_VALUE),
   /** The 11.3 to 12.2 form, without edge data; still exported by 13.0 drivers. */
   cuStreamGetCaptureInfo_v2(
       "cuStreamGetCaptureInfo", 11030, DriverCall.STREAM_GET_CAPTURE_INFO, 0, 12030),
@@ -62,7 +66,9 @@ enum CuSymbol {
   cuEventRecordWithFlags("cuEventRecordWithFlags", 11010, DriverCall.EVENT_RECORD_WITH_FLAGS),
   cuEventQuery("cuEventQuery", 2000, DriverCall.EVENT_QUERY),
   cuEventSynchronize("cuEventSynchronize", 2000, DriverCall.EVENT_SYNCHRONIZE),
-  /** The 12.8+ name; same signature, "not guaranteed to return the latest errors for pending work". */
+  /**
+   * The 12.8+ name; same signature, "not guaranteed to return the latest errors for pending work".
+   */
   cuEventElapsedTime_v2(
       "cuEventElapsedTime", 12080, DriverCall.EVENT_ELAPSED_TIME, 12080, Integer.MAX_VALUE),
   cuEventElapsedTime("cuEventElapsedTime", 2000, DriverCall.EVENT_ELAPSED_TIME, 0, 12080),
@@ -83,7 +89,9 @@ enum CuSymbol {
   cuMemsetD8Async("cuMemsetD8Async", 3020, DriverCall.MEMSET_D8_ASYNC),
   cuMemsetD32Async("cuMemsetD32Async", 3020, DriverCall.MEMSET_D32_ASYNC),
 
-  /** Bound for {@link DriverCall#MODULE_LOAD_DATA}: the {@code Ex} form carries the JIT error log. */
+  /**
+   * Bound for {@link DriverCall#MODULE_LOAD_DATA}: the {@code Ex} form carries the JIT error log.
+   */
   cuModuleLoadDataEx("cuModuleLoadDataEx", 2010, DriverCall.MODULE_LOAD_DATA),
   cuModuleUnload("cuModuleUnload", 2000, DriverCall.MODULE_UNLOAD),
   cuModuleGetFunction("cuModuleGetFunction", 2000, DriverCall.MODULE_GET_FUNCTION),
@@ -93,8 +101,8 @@ enum CuSymbol {
   cuGraphDestroy("cuGraphDestroy", 10000, DriverCall.GRAPH_DESTROY),
   /**
    * What {@code cuda.h} maps {@code cuGraphInstantiate} to. Asking {@code cuGetProcAddress} for
-   * {@code "cuGraphInstantiate"} yields the 5-argument {@code cuGraphInstantiate_v2} instead, so the
-   * base name here is the {@code WithFlags} one.
+   * {@code "cuGraphInstantiate"} yields the 5-argument {@code cuGraphInstantiate_v2} instead, so
+   * the base name here is the {@code WithFlags} one.
    */
   cuGraphInstantiateWithFlags("cuGraphInstantiateWithFlags", 11040, DriverCall.GRAPH_INSTANTIATE),
   cuGraphUpload("cuGraphUpload", 11010, DriverCall.GRAPH_UPLOAD),
@@ -106,8 +114,8 @@ enum CuSymbol {
   cuGraphDebugDotPrint("cuGraphDebugDotPrint", 11030, DriverCall.GRAPH_DEBUG_DOT_PRINT);
 
   /**
-   * The oldest driver this provider binds against: {@code cuGraphExecUpdate_v2} and
-   * {@code cuGetProcAddress_v2} first appear in CUDA 12.0.
+   * The oldest driver this provider binds against: {@code cuGraphExecUpdate_v2} and {@code
+   * cuGetProcAddress_v2} first appear in CUDA 12.0.
    */
   static final int MINIMUM_DRIVER_VERSION = 12000;
 
@@ -134,12 +142,16 @@ enum CuSymbol {
     return name();
   }
 
-  /** {@return the name {@code cuGetProcAddress_v2} resolves to this symbol, e.g. {@code cuMemAlloc}} */
+  /**
+   * {@return the name {@code cuGetProcAddress_v2} resolves to this symbol, e.g. {@code cuMemAlloc}}
+   */
   String base() {
     return base;
   }
 
-  /** {@return the CUDA version that introduced this ABI: {@code cuGetProcAddress_v2}'s cudaVersion} */
+  /**
+   * {@return the CUDA version that introduced this ABI: {@code cuGetProcAddress_v2}'s cudaVersion}
+   */
   int introducedIn() {
     return introducedIn;
   }

@@ -10,18 +10,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * Finds {@code libcuda} and is the one place downcall handles into it are made.
  *
- * <p>The library is opened and <em>bound</em> once per process, by
- * {@link CudaProvider#availability()}: from then on every handle in {@link Cu} links against that
- * library. Handles live in static finals of holder classes, which the JVM initializes on first
- * use, so no handle is ever made before the library is known to load and to export every symbol
- * the provider needs.
+ * <p>The library is opened and <em>bound</em> once per process, by {@link
+ * CudaProvider#availability()}: from then on every handle in {@link Cu} links against that library.
+ * Handles live in static finals of holder classes, which the JVM initializes on first use, so no
+ * handle is ever made before the library is known to load and to export every symbol the provider
+ * needs.
  */
 final class CudaLibrary {
 
   /** System property naming the driver library to load instead of {@link #DEFAULT_LIBRARY}. */
   static final String LIBRARY_PROPERTY = "cuda.graph.driver.library";
 
-  /** The driver library's soname: the unversioned {@code libcuda.so} only exists with dev packages. */
+  /**
+   * The driver library's soname: the unversioned {@code libcuda.so} only exists with dev packages.
+   */
   static final String DEFAULT_LIBRARY = "libcuda.so.1";
 
   private record Bound(String name, SymbolLookup lookup) {}
@@ -30,7 +32,10 @@ final class CudaLibrary {
 
   private CudaLibrary() {}
 
-  /** {@return the library to load: {@value #LIBRARY_PROPERTY} if set, else {@value #DEFAULT_LIBRARY}} */
+  /**
+   * {@return the library to load: {@value #LIBRARY_PROPERTY} if set, else {@value
+   * #DEFAULT_LIBRARY}}
+   */
   static String configuredName() {
     String name = System.getProperty(LIBRARY_PROPERTY);
     return name == null || name.isBlank() ? DEFAULT_LIBRARY : name.strip();
@@ -49,8 +54,8 @@ final class CudaLibrary {
   /**
    * Makes {@code lookup} the library all handles link against, unless one is bound already.
    *
-   * @return the name of the library bound now, which differs from {@code name} when another
-   *     library was bound first
+   * @return the name of the library bound now, which differs from {@code name} when another library
+   *     was bound first
    */
   static synchronized String bind(String name, SymbolLookup lookup) {
     Bound current = bound;
@@ -67,8 +72,8 @@ final class CudaLibrary {
   }
 
   /**
-   * {@return the first symbol a driver of {@code driverVersion} needs that {@code lookup} lacks,
-   * or null when it has them all}
+   * {@return the first symbol a driver of {@code driverVersion} needs that {@code lookup} lacks, or
+   * null when it has them all}
    */
   static @Nullable CuSymbol firstMissing(SymbolLookup lookup, int driverVersion) {
     for (CuSymbol symbol : CuSymbol.requiredBy(driverVersion)) {
@@ -91,14 +96,15 @@ final class CudaLibrary {
   /**
    * Links a downcall into the bound library. Called only from the holder classes in {@link Cu}.
    *
-   * @throws IllegalStateException when no library is bound yet (a provider bug: availability
-   *     binds before any driver exists)
+   * @throws IllegalStateException when no library is bound yet (a provider bug: availability binds
+   *     before any driver exists)
    */
   static MethodHandle downcall(CuSymbol symbol, FunctionDescriptor descriptor) {
     Bound current = bound;
     if (current == null) {
       throw new IllegalStateException(
-          "no CUDA driver library is bound yet; CudaProvider.availability() binds it before a driver is opened");
+          "no CUDA driver library is bound yet; CudaProvider.availability() binds it before a"
+              + " driver is opened");
     }
     return Ffm.downcall(current.lookup(), current.name(), symbol.symbol(), descriptor);
   }

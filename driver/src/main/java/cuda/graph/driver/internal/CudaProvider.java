@@ -32,7 +32,10 @@ public final class CudaProvider implements CudaDriverProvider {
   /** Above the simulator's 0, so a real GPU wins wherever one is present. */
   public static final int PRIORITY = 100;
 
-  /** {@code CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER}, which {@link CuResult} names but has no constant for. */
+  /**
+   * {@code CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER}, which {@link CuResult} names but has no constant
+   * for.
+   */
   private static final int CALL_REQUIRES_NEWER_DRIVER = 36;
 
   private static final System.Logger LOG = System.getLogger("cuda.graph.driver");
@@ -70,15 +73,16 @@ public final class CudaProvider implements CudaDriverProvider {
   /**
    * {@inheritDoc}
    *
-   * @throws CudaDriverException with the status that made the provider unavailable (e.g.
-   *     {@code CUDA_ERROR_NO_DEVICE}, or {@code CUDA_ERROR_NOT_INITIALIZED} when the library did
-   *     not load) and the availability reason as detail
+   * @throws CudaDriverException with the status that made the provider unavailable (e.g. {@code
+   *     CUDA_ERROR_NO_DEVICE}, or {@code CUDA_ERROR_NOT_INITIALIZED} when the library did not load)
+   *     and the availability reason as detail
    */
   @Override
   public CudaDriver open() {
     Verdict verdict = probe();
     if (!verdict.availability().available()) {
-      throw new CudaDriverException(verdict.status(), DriverCall.INIT, verdict.availability().reason());
+      throw new CudaDriverException(
+          verdict.status(), DriverCall.INIT, verdict.availability().reason());
     }
     return new FfmCudaDriver();
   }
@@ -116,27 +120,30 @@ public final class CudaProvider implements CudaDriverProvider {
       version = readVersion(lookup, name);
     } catch (UnsatisfiedLinkError notCuda) {
       return Verdict.unavailable(
-          CuResult.NOT_INITIALIZED, name + " is not the CUDA driver (it has no cuDriverGetVersion): " + loadFix(name));
+          CuResult.NOT_INITIALIZED,
+          name + " is not the CUDA driver (it has no cuDriverGetVersion): " + loadFix(name));
     }
     if (version < CuSymbol.MINIMUM_DRIVER_VERSION) {
       return Verdict.unavailable(
           CALL_REQUIRES_NEWER_DRIVER,
-          "the NVIDIA driver supports CUDA " + cudaVersion(version)
-              + ", older than the CUDA 12.0 this provider needs: update the NVIDIA driver");
+          "the NVIDIA driver supports CUDA %s, older than the CUDA 12.0 this provider needs:"
+                  .formatted(cudaVersion(version))
+              + " update the NVIDIA driver");
     }
     CuSymbol missing = CudaLibrary.firstMissing(lookup, version);
     if (missing != null) {
       return Verdict.unavailable(
           CALL_REQUIRES_NEWER_DRIVER,
-          name + " (CUDA " + cudaVersion(version) + ") does not export " + missing.symbol()
-              + ": update the NVIDIA driver");
+          "%s (CUDA %s) does not export %s: update the NVIDIA driver"
+              .formatted(name, cudaVersion(version), missing.symbol()));
     }
     String bound = CudaLibrary.bind(name, lookup);
     if (!bound.equals(name)) {
       return Verdict.unavailable(
           CuResult.NOT_INITIALIZED,
-          "-D" + CudaLibrary.LIBRARY_PROPERTY + "=" + name + " came too late: this process already bound "
-              + bound + "; set the property before the first CUDA call");
+          "-D%s=%s came too late: this process already bound %s; set the property before the"
+                  .formatted(CudaLibrary.LIBRARY_PROPERTY, name, bound)
+              + " first CUDA call");
     }
     int status = Cu.cuInit(0);
     if (status != CuResult.SUCCESS) {
@@ -147,15 +154,24 @@ public final class CudaProvider implements CudaDriverProvider {
     status = Cu.cuDeviceGetCount(out);
     if (status != CuResult.SUCCESS) {
       return Verdict.unavailable(
-          status, "cuDeviceGetCount failed with " + CuResult.describe(status) + ": " + initFix(status));
+          status,
+          "cuDeviceGetCount failed with " + CuResult.describe(status) + ": " + initFix(status));
     }
     int count = out.get(ValueLayout.JAVA_INT, 0);
     if (count == 0) {
-      return Verdict.unavailable(CuResult.NO_DEVICE, "the NVIDIA driver sees no CUDA device: " + initFix(CuResult.NO_DEVICE));
+      return Verdict.unavailable(
+          CuResult.NO_DEVICE,
+          "the NVIDIA driver sees no CUDA device: " + initFix(CuResult.NO_DEVICE));
     }
     return Verdict.available(
-        name + ": CUDA " + cudaVersion(version) + " driver, " + count + (count == 1 ? " device (" : " devices (")
-            + firstDeviceName() + (count == 1 ? ")" : ", ...)"));
+        "%s: CUDA %s driver, %d device%s (%s%s)"
+            .formatted(
+                name,
+                cudaVersion(version),
+                count,
+                count == 1 ? "" : "s",
+                firstDeviceName(),
+                count == 1 ? "" : ", ..."));
   }
 
   /**
@@ -187,7 +203,8 @@ public final class CudaProvider implements CudaDriverProvider {
       return "device 0 not readable";
     }
     MemorySegment text = scratch.text();
-    if (Cu.cuDeviceGetName(text, (int) text.byteSize(), device.get(ValueLayout.JAVA_INT, 0)) != CuResult.SUCCESS) {
+    if (Cu.cuDeviceGetName(text, (int) text.byteSize(), device.get(ValueLayout.JAVA_INT, 0))
+        != CuResult.SUCCESS) {
       return "device 0 unnamed";
     }
     return text.getString(0);
@@ -195,11 +212,15 @@ public final class CudaProvider implements CudaDriverProvider {
 
   private static String loadFix(String name) {
     if (name.equals(CudaLibrary.DEFAULT_LIBRARY)) {
-      return "install the NVIDIA driver (it provides " + CudaLibrary.DEFAULT_LIBRARY
+      return "install the NVIDIA driver (it provides "
+          + CudaLibrary.DEFAULT_LIBRARY
           + "), or run without a GPU through the simulator with -Dcuda.graph.provider=simulator";
     }
-    return "point -D" + CudaLibrary.LIBRARY_PROPERTY + " at the NVIDIA driver's "
-        + CudaLibrary.DEFAULT_LIBRARY + " (or remove it to use the loader path)";
+    return "point -D"
+        + CudaLibrary.LIBRARY_PROPERTY
+        + " at the NVIDIA driver's "
+        + CudaLibrary.DEFAULT_LIBRARY
+        + " (or remove it to use the loader path)";
   }
 
   private static String initFix(int status) {
@@ -214,7 +235,8 @@ public final class CudaProvider implements CudaDriverProvider {
           "the loaded kernel module and libcuda.so.1 come from different driver versions: reinstall"
               + " the driver or reboot";
       default ->
-          "check that the NVIDIA kernel module is loaded and matches the driver library (nvidia-smi)";
+          "check that the NVIDIA kernel module is loaded and matches the driver library"
+              + " (nvidia-smi)";
     };
   }
 

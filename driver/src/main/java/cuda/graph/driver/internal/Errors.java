@@ -11,15 +11,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * The one place a {@code CUresult} becomes an exception.
  *
- * <p>{@link #check} costs a compare on success; on failure the exception names the call, the
- * status with its {@code CUDA_ERROR_*} name, and the driver's own description from
- * {@code cuGetErrorString} (which also covers codes newer than {@link CuResult}'s table).
+ * <p>{@link #check} costs a compare on success; on failure the exception names the call, the status
+ * with its {@code CUDA_ERROR_*} name, and the driver's own description from {@code
+ * cuGetErrorString} (which also covers codes newer than {@link CuResult}'s table).
  */
 final class Errors {
 
   private Errors() {}
 
-  /** Throws {@link CudaDriverException} for {@code call} unless {@code status} is {@code CUDA_SUCCESS}. */
+  /**
+   * Throws {@link CudaDriverException} for {@code call} unless {@code status} is {@code
+   * CUDA_SUCCESS}.
+   */
   static void check(int status, DriverCall call) {
     if (status != CuResult.SUCCESS) {
       throw failure(status, call, null);
@@ -40,7 +43,10 @@ final class Errors {
    * driver's name for it when {@link CuResult} does not know the code, then {@code extra}.
    */
   static @Nullable String detail(
-      int status, Optional<String> driverName, Optional<String> driverString, @Nullable String extra) {
+      int status,
+      Optional<String> driverName,
+      Optional<String> driverString,
+      @Nullable String extra) {
     StringBuilder detail = new StringBuilder();
     if (CuResult.nameOf(status).isEmpty() && driverName.isPresent()) {
       detail.append(driverName.get());

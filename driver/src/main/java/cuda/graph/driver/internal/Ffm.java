@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
  * an upcall, and giving a raw native address a size. No other class in this module calls a
  * restricted method, so native access is needed (and refused, when the JVM refuses it) only here.
  *
- * <p>Every method may throw {@link IllegalCallerException} when the JVM runs with
- * {@code --illegal-native-access=deny} and this module was not granted native access; callers that
- * can degrade ({@link CudaProvider#availability()}) catch it and name the missing flag.
+ * <p>Every method may throw {@link IllegalCallerException} when the JVM runs with {@code
+ * --illegal-native-access=deny} and this module was not granted native access; callers that can
+ * degrade ({@link CudaProvider#availability()}) catch it and name the missing flag.
  */
 final class Ffm {
 
@@ -64,8 +64,8 @@ final class Ffm {
   }
 
   /**
-   * {@return a segment of {@code bytes} bytes at a native address the driver handed out}, alive
-   * for the whole process (the driver, not an arena, decides when the memory goes away)
+   * {@return a segment of {@code bytes} bytes at a native address the driver handed out}, alive for
+   * the whole process (the driver, not an arena, decides when the memory goes away)
    */
   @SuppressWarnings("restricted")
   static MemorySegment view(long address, long bytes) {

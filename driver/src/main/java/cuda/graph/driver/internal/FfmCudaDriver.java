@@ -38,23 +38,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link CudaDriver} over the real driver: each method is one {@code libcuda} call through
- * {@link Cu}, with its status checked by {@link Errors}.
+ * {@link CudaDriver} over the real driver: each method is one {@code libcuda} call through {@link
+ * Cu}, with its status checked by {@link Errors}.
  *
- * <p><b>Allocation.</b> The hot paths ({@link #launchKernel}, {@link #graphLaunch},
- * {@link #streamSynchronize}, {@link #streamQuery}, {@link #eventRecord}, {@link #eventQuery} and
- * the asynchronous copies and memsets) allocate nothing: handles travel as {@code long}s, host
- * buffers and kernel arguments as the caller's own native segments. Calls with out-parameters use
- * the thread's {@link Scratch}; only calls that must pass variable-sized input (a module image, a
+ * <p><b>Allocation.</b> The hot paths ({@link #launchKernel}, {@link #graphLaunch}, {@link
+ * #streamSynchronize}, {@link #streamQuery}, {@link #eventRecord}, {@link #eventQuery} and the
+ * asynchronous copies and memsets) allocate nothing: handles travel as {@code long}s, host buffers
+ * and kernel arguments as the caller's own native segments. Calls with out-parameters use the
+ * thread's {@link Scratch}; only calls that must pass variable-sized input (a module image, a
  * kernel name, a file path, a node array) take a confined arena for the duration of the call.
  *
- * <p><b>Arguments</b> that the driver would read through a raw host address are checked before
- * the call ({@link HostSegments}); everything else is the driver's to judge, so a bad handle fails
+ * <p><b>Arguments</b> that the driver would read through a raw host address are checked before the
+ * call ({@link HostSegments}); everything else is the driver's to judge, so a bad handle fails
  * exactly as it does in C.
  *
- * <p><b>Contexts.</b> Nothing here binds a context or synchronizes one: {@code cuCtxSynchronize}
- * is never called, since a context-wide sync breaks other threads' stream captures. Callers bind
- * with {@link #ctxSetCurrent}.
+ * <p><b>Contexts.</b> Nothing here binds a context or synchronizes one: {@code cuCtxSynchronize} is
+ * never called, since a context-wide sync breaks other threads' stream captures. Callers bind with
+ * {@link #ctxSetCurrent}.
  */
 final class FfmCudaDriver implements CudaDriver {
 
@@ -117,8 +117,7 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public int deviceGetAttribute(int attribute, int device) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(
-        Cu.cuDeviceGetAttribute(out, attribute, device), DriverCall.DEVICE_GET_ATTRIBUTE);
+    Errors.check(Cu.cuDeviceGetAttribute(out, attribute, device), DriverCall.DEVICE_GET_ATTRIBUTE);
     return out.get(JAVA_INT, 0);
   }
 
@@ -194,9 +193,9 @@ final class FfmCudaDriver implements CudaDriver {
   /**
    * {@inheritDoc}
    *
-   * <p>When the stream is capturing, the function becomes a host node that runs once per launch
-   * of the graph, so it stays registered until this driver is closed; otherwise it is forgotten
-   * once it ran.
+   * <p>When the stream is capturing, the function becomes a host node that runs once per launch of
+   * the graph, so it stays registered until this driver is closed; otherwise it is forgotten once
+   * it ran.
    */
   @Override
   public void launchHostFunc(CuStream stream, HostFunction function) {
@@ -210,9 +209,9 @@ final class FfmCudaDriver implements CudaDriver {
   }
 
   /**
-   * Whether work issued to {@code stream} now is captured. A failing query (the legacy stream
-   * while a blocking stream captures) counts as not capturing: the launch that follows then fails
-   * the same way, and its registration is removed.
+   * Whether work issued to {@code stream} now is captured. A failing query (the legacy stream while
+   * a blocking stream captures) counts as not capturing: the launch that follows then fails the
+   * same way, and its registration is removed.
    */
   private static boolean isCapturing(CuStream stream) {
     MemorySegment out = Scratch.get().zeroedSlot(0);
@@ -309,7 +308,8 @@ final class FfmCudaDriver implements CudaDriver {
       case 0 -> CaptureStatus.NONE;
       case 1 -> CaptureStatus.ACTIVE;
       case 2 -> CaptureStatus.INVALIDATED;
-      default -> throw new IllegalStateException("the driver reported CUstreamCaptureStatus " + code);
+      default ->
+          throw new IllegalStateException("the driver reported CUstreamCaptureStatus " + code);
     };
   }
 
@@ -479,9 +479,9 @@ final class FfmCudaDriver implements CudaDriver {
   /**
    * {@inheritDoc}
    *
-   * <p>Loads through {@code cuModuleLoadDataEx} with an 8 KiB JIT error log, so a PTX that fails
-   * to compile ({@code CUDA_ERROR_INVALID_PTX}, {@code CUDA_ERROR_UNSUPPORTED_PTX_VERSION}) fails
-   * with the JIT's own explanation as the exception's detail. The image's Java kernels are ignored.
+   * <p>Loads through {@code cuModuleLoadDataEx} with an 8 KiB JIT error log, so a PTX that fails to
+   * compile ({@code CUDA_ERROR_INVALID_PTX}, {@code CUDA_ERROR_UNSUPPORTED_PTX_VERSION}) fails with
+   * the JIT's own explanation as the exception's detail. The image's Java kernels are ignored.
    */
   @Override
   public CuModule moduleLoadData(ModuleImage image) {
@@ -636,7 +636,9 @@ final class FfmCudaDriver implements CudaDriver {
       throw new CudaDriverException(
           CuResult.INVALID_VALUE,
           DriverCall.GRAPH_DEBUG_DOT_PRINT,
-          "the driver writes through the operating system, so " + path + " must be on the default file system");
+          "the driver writes through the operating system, so "
+              + path
+              + " must be on the default file system");
     }
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment cPath = arena.allocateFrom(path.toString());
@@ -650,9 +652,9 @@ final class FfmCudaDriver implements CudaDriver {
   /**
    * {@inheritDoc}
    *
-   * <p>Drops the host functions this driver registered for captured graphs; after this, a launch
-   * of such a graph logs a warning instead of running them. One-shot host functions still queued
-   * run as usual. Libraries stay loaded: handles into them are process-wide.
+   * <p>Drops the host functions this driver registered for captured graphs; after this, a launch of
+   * such a graph logs a warning instead of running them. One-shot host functions still queued run
+   * as usual. Libraries stay loaded: handles into them are process-wide.
    */
   @Override
   public void close() {

@@ -92,7 +92,8 @@ final class HostFunctions {
       if (entry == null) {
         LOG.log(
             System.Logger.Level.WARNING,
-            "cuda.graph.driver: the driver ran host function #{0}, which is not registered (its driver was closed)",
+            "cuda.graph.driver: the driver ran host function #{0}, which is not registered (its"
+                + " driver was closed)",
             Long.toString(id));
         return;
       }
@@ -109,7 +110,8 @@ final class HostFunctions {
     try {
       LOG.log(
           System.Logger.Level.ERROR,
-          "cuda.graph.driver: host function #" + id
+          "cuda.graph.driver: host function #"
+              + id
               + " threw; nothing can receive an exception on the driver's thread, so it is dropped",
           thrown);
     } catch (Throwable loggingFailed) {

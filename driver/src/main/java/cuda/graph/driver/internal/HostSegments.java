@@ -6,14 +6,14 @@ import cuda.graph.spi.DriverCall;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Checks on host memory arguments, made before any native call so that a bad argument never
- * reaches the driver.
+ * Checks on host memory arguments, made before any native call so that a bad argument never reaches
+ * the driver.
  *
- * <p>The driver reads and writes host buffers by raw address, possibly long after the call
- * returned (asynchronous copies), so a heap segment (whose address the garbage collector may
- * change) can never be passed, and a byte count beyond the segment would let the driver touch
- * memory the segment does not own. Both fail the way the driver fails bad arguments: with
- * {@code CUDA_ERROR_INVALID_VALUE}.
+ * <p>The driver reads and writes host buffers by raw address, possibly long after the call returned
+ * (asynchronous copies), so a heap segment (whose address the garbage collector may change) can
+ * never be passed, and a byte count beyond the segment would let the driver touch memory the
+ * segment does not own. Both fail the way the driver fails bad arguments: with {@code
+ * CUDA_ERROR_INVALID_VALUE}.
  */
 final class HostSegments {
 
@@ -30,7 +30,10 @@ final class HostSegments {
       throw new CudaDriverException(
           CuResult.INVALID_VALUE,
           call,
-          "byte count " + bytes + " does not fit the " + segment.byteSize()
+          "byte count "
+              + bytes
+              + " does not fit the "
+              + segment.byteSize()
               + "-byte host segment; pass at most segment.byteSize() bytes");
     }
   }

@@ -61,15 +61,16 @@ final class ModuleImages {
 
     /** {@return the log the driver wrote, without trailing white space; empty when none} */
     String log() {
-      // The driver NUL-terminates what it writes; forcing the last byte keeps a full buffer readable.
+      // The driver NUL-terminates what it writes; forcing the last byte keeps a full buffer
+      // readable.
       buffer.set(ValueLayout.JAVA_BYTE, buffer.byteSize() - 1, (byte) 0);
       return buffer.getString(0).strip();
     }
   }
 
   /**
-   * {@return the exception detail for a failed load}: the JIT log when there is one, and a hint
-   * for the statuses whose cause is usually the toolchain rather than the code
+   * {@return the exception detail for a failed load}: the JIT log when there is one, and a hint for
+   * the statuses whose cause is usually the toolchain rather than the code
    */
   static String failureDetail(int status, ImageFormat format, String log) {
     String hint =

@@ -1,9 +1,8 @@
 package cuda.graph.driver.internal;
 
 /**
- * Says which {@code --enable-native-access} flag grants this provider native access, for the way
- * it was actually loaded: its module's name on the module path, {@code ALL-UNNAMED} on the class
- * path.
+ * Says which {@code --enable-native-access} flag grants this provider native access, for the way it
+ * was actually loaded: its module's name on the module path, {@code ALL-UNNAMED} on the class path.
  */
 final class NativeAccessAdvice {
 
@@ -20,12 +19,17 @@ final class NativeAccessAdvice {
   }
 
   /**
-   * {@return a one-line sentence telling the user to enable native access for {@code module}},
-   * e.g. {@code "... run java with --enable-native-access=cuda.graph.driver (the provider is on the
+   * {@return a one-line sentence telling the user to enable native access for {@code module}}, e.g.
+   * {@code "... run java with --enable-native-access=cuda.graph.driver (the provider is on the
    * module path)"}
    */
   static String advice(Module module, String consequence) {
-    return "native access is not enabled for the CUDA provider, so " + consequence
-        + ": run java with " + flagFor(module) + " (the provider is " + placeOf(module) + ")";
+    return "native access is not enabled for the CUDA provider, so "
+        + consequence
+        + ": run java with "
+        + flagFor(module)
+        + " (the provider is "
+        + placeOf(module)
+        + ")";
   }
 }

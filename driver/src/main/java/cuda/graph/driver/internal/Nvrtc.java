@@ -19,6 +19,8 @@ final class Nvrtc {
   private Nvrtc() {}
 
   /**
+   * Calls {@code nvrtcGetErrorString}:
+   *
    * {@snippet lang=c :
    * const char *nvrtcGetErrorString(nvrtcResult result);
    * }
@@ -49,6 +51,8 @@ final class Nvrtc {
   }
 
   /**
+   * Calls {@code nvrtcVersion}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcVersion(int *major, int *minor);
    * }
@@ -67,6 +71,8 @@ final class Nvrtc {
   }
 
   /**
+   * Calls {@code nvrtcCreateProgram}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *name,
    *     int numHeaders, const char * const *headers, const char * const *includeNames);
@@ -96,6 +102,8 @@ final class Nvrtc {
   }
 
   /**
+   * Calls {@code nvrtcDestroyProgram}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog);
    * }
@@ -114,6 +122,8 @@ final class Nvrtc {
   }
 
   /**
+   * Calls {@code nvrtcCompileProgram}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions,
    *     const char * const *options);
@@ -130,11 +140,12 @@ final class Nvrtc {
   private static final class nvrtcCompileProgram {
     static final MethodHandle MH =
         NvrtcLibrary.downcall(
-            "nvrtcCompileProgram",
-            FunctionDescriptor.of(C_INT, C_LONG, C_INT, C_POINTER));
+            "nvrtcCompileProgram", FunctionDescriptor.of(C_INT, C_LONG, C_INT, C_POINTER));
   }
 
   /**
+   * Calls {@code nvrtcGetPTXSize}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcGetPTXSize(nvrtcProgram prog, size_t *ptxSizeRet);
    * }
@@ -153,6 +164,8 @@ final class Nvrtc {
   }
 
   /**
+   * Calls {@code nvrtcGetPTX}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcGetPTX(nvrtcProgram prog, char *ptx);
    * }
@@ -171,6 +184,8 @@ final class Nvrtc {
   }
 
   /**
+   * Calls {@code nvrtcGetProgramLogSize}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, size_t *logSizeRet);
    * }
@@ -186,11 +201,12 @@ final class Nvrtc {
   private static final class nvrtcGetProgramLogSize {
     static final MethodHandle MH =
         NvrtcLibrary.downcall(
-            "nvrtcGetProgramLogSize",
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
+            "nvrtcGetProgramLogSize", FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
   }
 
   /**
+   * Calls {@code nvrtcGetProgramLog}:
+   *
    * {@snippet lang=c :
    * nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char *log);
    * }
@@ -206,7 +222,6 @@ final class Nvrtc {
   private static final class nvrtcGetProgramLog {
     static final MethodHandle MH =
         NvrtcLibrary.downcall(
-            "nvrtcGetProgramLog",
-            FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
+            "nvrtcGetProgramLog", FunctionDescriptor.of(C_INT, C_LONG, C_POINTER));
   }
 }

@@ -74,7 +74,8 @@ final class NvrtcCompiler implements RuntimeCompiler {
     }
   }
 
-  private static String compile(Arena arena, long program, String programName, List<String> options) {
+  private static String compile(
+      Arena arena, long program, String programName, List<String> options) {
     MemorySegment optionArray = arena.allocate(ADDRESS, Math.max(1, options.size()));
     for (int i = 0; i < options.size(); i++) {
       optionArray.setAtIndex(ADDRESS, i, arena.allocateFrom(options.get(i)));
@@ -85,7 +86,11 @@ final class NvrtcCompiler implements RuntimeCompiler {
       throw new RuntimeCompilationException(status, resultName(status), programName, log);
     }
     if (!log.isEmpty()) {
-      LOG.log(System.Logger.Level.DEBUG, "cuda.graph.driver: NVRTC compiled {0} with messages:\n{1}", programName, log);
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "cuda.graph.driver: NVRTC compiled {0} with messages:\n{1}",
+          programName,
+          log);
     }
     MemorySegment size = arena.allocate(JAVA_LONG);
     check(Nvrtc.nvrtcGetPTXSize(program, size), programName, log);

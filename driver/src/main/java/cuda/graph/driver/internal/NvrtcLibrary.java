@@ -54,7 +54,9 @@ final class NvrtcLibrary {
   static MethodHandle downcall(String symbol, FunctionDescriptor descriptor) {
     Found found = found();
     SymbolLookup lookup =
-        found.lookup().orElseThrow(() -> new IllegalStateException("NVRTC is not loaded: " + found.reason()));
+        found
+            .lookup()
+            .orElseThrow(() -> new IllegalStateException("NVRTC is not loaded: " + found.reason()));
     return Ffm.downcall(lookup, found.name().orElseThrow(), symbol, descriptor);
   }
 
@@ -73,12 +75,17 @@ final class NvrtcLibrary {
           LOG.log(System.Logger.Level.DEBUG, "cuda.graph.driver: NVRTC loaded from {0}", candidate);
           return new Found(Optional.of(candidate), Optional.of(lookup), "loaded " + candidate);
         } catch (IllegalArgumentException | IllegalCallerException notLoaded) {
-          failures.add(candidate + ": " + String.valueOf(notLoaded.getMessage()).replaceAll("\\s+", " "));
+          failures.add(
+              candidate + ": " + String.valueOf(notLoaded.getMessage()).replaceAll("\\s+", " "));
         }
       }
       String reason =
-          "NVRTC not found (tried " + String.join("; ", failures) + "): install the CUDA toolkit's"
-              + " NVRTC or set -D" + LIBRARY_PROPERTY + " to its libnvrtc.so";
+          "NVRTC not found (tried "
+              + String.join("; ", failures)
+              + "): install the CUDA toolkit's"
+              + " NVRTC or set -D"
+              + LIBRARY_PROPERTY
+              + " to its libnvrtc.so";
       LOG.log(System.Logger.Level.DEBUG, "cuda.graph.driver: {0}", reason);
       return new Found(Optional.empty(), Optional.empty(), reason);
     }

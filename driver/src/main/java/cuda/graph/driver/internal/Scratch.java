@@ -6,8 +6,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * Per-thread native memory for out-parameters, so a driver call allocates no arena of its own.
  *
- * <p>Each thread gets one block, allocated on its first use from an automatic arena (freed when
- * the thread and its {@code Scratch} are gone). A call takes the block with {@link #get()}, passes
+ * <p>Each thread gets one block, allocated on its first use from an automatic arena (freed when the
+ * thread and its {@code Scratch} are gone). A call takes the block with {@link #get()}, passes
  * slots to the driver and reads them back before it returns; nothing else runs on that thread in
  * between, so the block needs no locking. The driver never calls back into Java on the calling
  * thread (host functions run on the driver's own threads), so a call cannot re-enter and clobber
@@ -18,7 +18,9 @@ final class Scratch {
   /** Number of 8-byte out-parameter slots. */
   static final int SLOTS = 8;
 
-  /** Size of the text area, enough for a device name (the driver truncates at the length passed). */
+  /**
+   * Size of the text area, enough for a device name (the driver truncates at the length passed).
+   */
   static final int TEXT_BYTES = 256;
 
   private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
@@ -42,14 +44,17 @@ final class Scratch {
   }
 
   /**
-   * {@return slot {@code index}: 8-byte aligned, starting at byte {@code 8 * index} of the slot area
-   * and running to its end}
+   * {@return slot {@code index}: 8-byte aligned, starting at byte {@code 8 * index} of the slot
+   * area and running to its end}
    */
   MemorySegment slot(int index) {
     return slots[index];
   }
 
-  /** {@return slot {@code index} after zeroing all of it, for outputs the driver may leave unwritten} */
+  /**
+   * {@return slot {@code index} after zeroing all of it, for outputs the driver may leave
+   * unwritten}
+   */
   MemorySegment zeroedSlot(int index) {
     return slots[index].fill((byte) 0);
   }

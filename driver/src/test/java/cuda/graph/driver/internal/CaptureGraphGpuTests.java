@@ -128,7 +128,11 @@ class CaptureGraphGpuTests {
 
       List<CuGraphNode> nodes = driver.graphGetNodes(graph);
       assertEquals(
-          List.of(GraphNodeType.MEMSET, GraphNodeType.KERNEL, GraphNodeType.MEMCPY, GraphNodeType.MEMCPY),
+          List.of(
+              GraphNodeType.MEMSET,
+              GraphNodeType.KERNEL,
+              GraphNodeType.MEMCPY,
+              GraphNodeType.MEMCPY),
           nodes.stream().map(driver::graphNodeGetType).toList());
       assertEquals(List.of(nodes.get(3)), middle.dependencies(), "the copy to the host was last");
 
@@ -144,7 +148,8 @@ class CaptureGraphGpuTests {
         driver.graphLaunch(exec, stream);
         driver.streamSynchronize(stream);
         for (int i = 0; i < N; i++) {
-          assertEquals(15, pinned.getAtIndex(ValueLayout.JAVA_INT, i), "launch " + launch + ", word " + i);
+          assertEquals(
+              15, pinned.getAtIndex(ValueLayout.JAVA_INT, i), "launch " + launch + ", word " + i);
         }
       }
       driver.graphExecDestroy(exec);
@@ -177,7 +182,8 @@ class CaptureGraphGpuTests {
     for (CuStream legacy : new CuStream[] {CuStream.NULL, CuStream.LEGACY}) {
       CudaDriverException failure =
           assertThrows(
-              CudaDriverException.class, () -> driver.streamBeginCapture(legacy, CaptureMode.GLOBAL));
+              CudaDriverException.class,
+              () -> driver.streamBeginCapture(legacy, CaptureMode.GLOBAL));
       assertEquals(CuResult.STREAM_CAPTURE_UNSUPPORTED, failure.status(), legacy.toString());
     }
     CudaDriverException idle =
@@ -197,7 +203,8 @@ class CaptureGraphGpuTests {
   @Test
   void theThreadCaptureModeIsExchanged() {
     CaptureMode previous = driver.threadExchangeStreamCaptureMode(CaptureMode.RELAXED);
-    assertEquals(CaptureMode.RELAXED, driver.threadExchangeStreamCaptureMode(CaptureMode.THREAD_LOCAL));
+    assertEquals(
+        CaptureMode.RELAXED, driver.threadExchangeStreamCaptureMode(CaptureMode.THREAD_LOCAL));
     assertEquals(CaptureMode.THREAD_LOCAL, driver.threadExchangeStreamCaptureMode(previous));
   }
 
@@ -244,7 +251,8 @@ class CaptureGraphGpuTests {
         assertThrows(
             CudaDriverException.class,
             () -> driver.graphInstantiate(graph, GraphInstantiateFlags.UPLOAD));
-    assertEquals(CuResult.INVALID_VALUE, upload.status(), "UPLOAD needs cuGraphInstantiateWithParams");
+    assertEquals(
+        CuResult.INVALID_VALUE, upload.status(), "UPLOAD needs cuGraphInstantiateWithParams");
     driver.graphDestroy(graph);
     CudaDriverException flags =
         assertThrows(CudaDriverException.class, () -> driver.graphCreate(1));
@@ -280,7 +288,11 @@ class CaptureGraphGpuTests {
               driver.memFreeAsync(scratch, stream);
             });
     assertEquals(
-        List.of(GraphNodeType.MEM_ALLOC, GraphNodeType.MEMSET, GraphNodeType.MEMCPY, GraphNodeType.MEM_FREE),
+        List.of(
+            GraphNodeType.MEM_ALLOC,
+            GraphNodeType.MEMSET,
+            GraphNodeType.MEMCPY,
+            GraphNodeType.MEM_FREE),
         driver.graphGetNodes(graph).stream().map(driver::graphNodeGetType).toList());
     CuGraphExec exec = driver.graphInstantiate(graph, 0);
     driver.graphLaunch(exec, stream);

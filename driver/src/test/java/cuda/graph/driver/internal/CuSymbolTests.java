@@ -15,40 +15,100 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The symbol table against the driver specification (section 1.2, which exported name to bind)
- * and the CUDA 13.0 {@code cudaTypedefs.h} ({@code PFN_<name>_v<version>}, the ABI versions).
+ * The symbol table against the driver specification (section 1.2, which exported name to bind) and
+ * the CUDA 13.0 {@code cudaTypedefs.h} ({@code PFN_<name>_v<version>}, the ABI versions).
  */
 class CuSymbolTests {
 
   /** Section 1.2 of the driver specification: the names to bind for the calls this SPI has. */
   private static final Set<String> SPEC_SYMBOLS =
       Set.of(
-          "cuInit", "cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString",
-          "cuGetProcAddress_v2", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
-          "cuDeviceGetAttribute", "cuDeviceTotalMem_v2", "cuDevicePrimaryCtxRetain",
-          "cuDevicePrimaryCtxRelease_v2", "cuCtxSetCurrent", "cuCtxGetCurrent", "cuStreamCreate",
-          "cuStreamDestroy_v2", "cuStreamSynchronize", "cuStreamQuery", "cuStreamWaitEvent",
-          "cuLaunchHostFunc", "cuStreamBeginCapture_v2", "cuStreamEndCapture",
-          "cuStreamIsCapturing", "cuStreamGetCaptureInfo_v3", "cuStreamGetCaptureInfo_v2",
-          "cuThreadExchangeStreamCaptureMode", "cuEventCreate", "cuEventDestroy_v2",
-          "cuEventRecord", "cuEventRecordWithFlags", "cuEventQuery", "cuEventSynchronize",
-          "cuEventElapsedTime_v2", "cuEventElapsedTime", "cuMemAlloc_v2", "cuMemFree_v2",
-          "cuMemAllocAsync", "cuMemFreeAsync", "cuMemAllocHost_v2", "cuMemFreeHost",
-          "cuMemGetInfo_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2",
-          "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2", "cuMemsetD8Async", "cuMemsetD32Async",
-          "cuModuleLoadDataEx", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel",
-          "cuGraphCreate", "cuGraphDestroy", "cuGraphInstantiateWithFlags", "cuGraphUpload",
-          "cuGraphLaunch", "cuGraphExecDestroy", "cuGraphExecUpdate_v2", "cuGraphGetNodes",
-          "cuGraphNodeGetType", "cuGraphDebugDotPrint");
+          "cuInit",
+          "cuDriverGetVersion",
+          "cuGetErrorName",
+          "cuGetErrorString",
+          "cuGetProcAddress_v2",
+          "cuDeviceGetCount",
+          "cuDeviceGet",
+          "cuDeviceGetName",
+          "cuDeviceGetAttribute",
+          "cuDeviceTotalMem_v2",
+          "cuDevicePrimaryCtxRetain",
+          "cuDevicePrimaryCtxRelease_v2",
+          "cuCtxSetCurrent",
+          "cuCtxGetCurrent",
+          "cuStreamCreate",
+          "cuStreamDestroy_v2",
+          "cuStreamSynchronize",
+          "cuStreamQuery",
+          "cuStreamWaitEvent",
+          "cuLaunchHostFunc",
+          "cuStreamBeginCapture_v2",
+          "cuStreamEndCapture",
+          "cuStreamIsCapturing",
+          "cuStreamGetCaptureInfo_v3",
+          "cuStreamGetCaptureInfo_v2",
+          "cuThreadExchangeStreamCaptureMode",
+          "cuEventCreate",
+          "cuEventDestroy_v2",
+          "cuEventRecord",
+          "cuEventRecordWithFlags",
+          "cuEventQuery",
+          "cuEventSynchronize",
+          "cuEventElapsedTime_v2",
+          "cuEventElapsedTime",
+          "cuMemAlloc_v2",
+          "cuMemFree_v2",
+          "cuMemAllocAsync",
+          "cuMemFreeAsync",
+          "cuMemAllocHost_v2",
+          "cuMemFreeHost",
+          "cuMemGetInfo_v2",
+          "cuMemcpyHtoD_v2",
+          "cuMemcpyDtoH_v2",
+          "cuMemcpyHtoDAsync_v2",
+          "cuMemcpyDtoHAsync_v2",
+          "cuMemcpyDtoDAsync_v2",
+          "cuMemsetD8Async",
+          "cuMemsetD32Async",
+          "cuModuleLoadDataEx",
+          "cuModuleUnload",
+          "cuModuleGetFunction",
+          "cuLaunchKernel",
+          "cuGraphCreate",
+          "cuGraphDestroy",
+          "cuGraphInstantiateWithFlags",
+          "cuGraphUpload",
+          "cuGraphLaunch",
+          "cuGraphExecDestroy",
+          "cuGraphExecUpdate_v2",
+          "cuGraphGetNodes",
+          "cuGraphNodeGetType",
+          "cuGraphDebugDotPrint");
 
   /** Unversioned exports that are old ABIs (section 1.2): binding any of them is a silent bug. */
   private static final Set<String> OLD_ABIS =
       Set.of(
-          "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemGetInfo", "cuDeviceTotalMem",
-          "cuStreamBeginCapture", "cuStreamGetCaptureInfo", "cuGraphInstantiate",
-          "cuGraphInstantiate_v2", "cuGraphExecUpdate", "cuStreamDestroy", "cuEventDestroy",
-          "cuDevicePrimaryCtxRelease", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyHtoDAsync",
-          "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync", "cuGetProcAddress", "cuMemsetD8Async_v2",
+          "cuMemAlloc",
+          "cuMemFree",
+          "cuMemAllocHost",
+          "cuMemGetInfo",
+          "cuDeviceTotalMem",
+          "cuStreamBeginCapture",
+          "cuStreamGetCaptureInfo",
+          "cuGraphInstantiate",
+          "cuGraphInstantiate_v2",
+          "cuGraphExecUpdate",
+          "cuStreamDestroy",
+          "cuEventDestroy",
+          "cuDevicePrimaryCtxRelease",
+          "cuMemcpyHtoD",
+          "cuMemcpyDtoH",
+          "cuMemcpyHtoDAsync",
+          "cuMemcpyDtoHAsync",
+          "cuMemcpyDtoDAsync",
+          "cuGetProcAddress",
+          "cuMemsetD8Async_v2",
           "cuMemsetD32Async_v2");
 
   /** {@code PFN_<base>_v<version>} of the ABI each symbol is, from the 13.0 cudaTypedefs.h. */
@@ -79,7 +139,9 @@ class CuSymbolTests {
   @Test
   void theBoundSymbolsAreExactlyTheSpecificationsNames() {
     Set<String> bound =
-        Arrays.stream(CuSymbol.values()).map(CuSymbol::symbol).collect(Collectors.toCollection(TreeSet::new));
+        Arrays.stream(CuSymbol.values())
+            .map(CuSymbol::symbol)
+            .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(new TreeSet<>(SPEC_SYMBOLS), bound);
   }
 
@@ -113,7 +175,8 @@ class CuSymbolTests {
     }
     // The one deliberate difference: cuModuleLoadDataEx, the same load with a JIT error log.
     assertEquals(EnumSet.of(DriverCall.MODULE_LOAD_DATA), different);
-    assertEquals(CuSymbol.cuModuleLoadDataEx, CuSymbol.boundFor(DriverCall.MODULE_LOAD_DATA, 13000));
+    assertEquals(
+        CuSymbol.cuModuleLoadDataEx, CuSymbol.boundFor(DriverCall.MODULE_LOAD_DATA, 13000));
   }
 
   @Test
@@ -124,7 +187,8 @@ class CuSymbolTests {
     assertEquals(
         CuSymbol.cuStreamGetCaptureInfo_v3,
         CuSymbol.boundFor(DriverCall.STREAM_GET_CAPTURE_INFO, 12030));
-    assertEquals(CuSymbol.cuEventElapsedTime, CuSymbol.boundFor(DriverCall.EVENT_ELAPSED_TIME, 12060));
+    assertEquals(
+        CuSymbol.cuEventElapsedTime, CuSymbol.boundFor(DriverCall.EVENT_ELAPSED_TIME, 12060));
     assertEquals(
         CuSymbol.cuEventElapsedTime_v2, CuSymbol.boundFor(DriverCall.EVENT_ELAPSED_TIME, 12080));
   }

@@ -70,7 +70,8 @@ class CudaProviderTests {
     String reason = availability.reason();
     assertOneLine(reason);
     assertTrue(reason.startsWith("cannot load " + missing), reason);
-    assertTrue(reason.contains("-Dcuda.graph.driver.library"), "names the property to fix: " + reason);
+    assertTrue(
+        reason.contains("-Dcuda.graph.driver.library"), "names the property to fix: " + reason);
   }
 
   @Test
@@ -82,7 +83,9 @@ class CudaProviderTests {
             () -> assertThrows(CudaDriverException.class, () -> new CudaProvider().open()));
     assertEquals(CuResult.NOT_INITIALIZED, failure.status());
     assertEquals(DriverCall.INIT, failure.call());
-    assertTrue(String.valueOf(failure.detail()).startsWith("cannot load " + missing), failure.getMessage());
+    assertTrue(
+        String.valueOf(failure.detail()).startsWith("cannot load " + missing),
+        failure.getMessage());
   }
 
   @Test
@@ -92,7 +95,8 @@ class CudaProviderTests {
     assertFalse(availability.available());
     assertOneLine(availability.reason());
     assertTrue(
-        availability.reason().startsWith("libc.so.6 is not the CUDA driver"), availability.reason());
+        availability.reason().startsWith("libc.so.6 is not the CUDA driver"),
+        availability.reason());
   }
 
   @Test

@@ -100,7 +100,8 @@ class DeviceGpuTests {
     assertFalse(name.contains("\0"));
     assertEquals(32, driver.deviceGetAttribute(DeviceAttribute.WARP_SIZE, gpu.device));
     assertTrue(driver.deviceGetAttribute(DeviceAttribute.MAX_THREADS_PER_BLOCK, gpu.device) >= 512);
-    assertTrue(driver.deviceGetAttribute(DeviceAttribute.COMPUTE_CAPABILITY_MAJOR, gpu.device) >= 7);
+    assertTrue(
+        driver.deviceGetAttribute(DeviceAttribute.COMPUTE_CAPABILITY_MAJOR, gpu.device) >= 7);
     assertTrue(driver.deviceGetAttribute(DeviceAttribute.MULTIPROCESSOR_COUNT, gpu.device) > 0);
     assertEquals(1, driver.deviceGetAttribute(DeviceAttribute.MEMORY_POOLS_SUPPORTED, gpu.device));
     CudaDriverException failure =
@@ -139,11 +140,11 @@ class DeviceGpuTests {
     assertEquals(Optional.of("CUDA_ERROR_INVALID_VALUE"), driver.getErrorName(1));
     assertEquals(Optional.of("invalid argument"), driver.getErrorString(1));
     assertEquals(Optional.of("CUDA_SUCCESS"), driver.getErrorName(0));
-    assertEquals(
-        Optional.of("CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), driver.getErrorName(901));
+    assertEquals(Optional.of("CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), driver.getErrorName(901));
     assertEquals(Optional.empty(), driver.getErrorName(12345));
     assertEquals(Optional.empty(), driver.getErrorString(12345));
-    for (int code : new int[] {1, 2, 100, 101, 200, 201, 218, 222, 400, 401, 500, 600, 700, 900, 910}) {
+    for (int code :
+        new int[] {1, 2, 100, 101, 200, 201, 218, 222, 400, 401, 500, 600, 700, 900, 910}) {
       assertEquals(CuResult.nameOf(code), driver.getErrorName(code), "code " + code);
     }
   }
@@ -173,9 +174,19 @@ class DeviceGpuTests {
         long exported = CudaLibrary.address(symbol).orElseThrow().address();
         if (status != 0 || symbolStatus.get(ValueLayout.JAVA_INT, 0) != 0 || resolved != exported) {
           mismatches.add(
-              symbol + " (" + symbol.base() + " @" + symbol.introducedIn() + "): status " + status
-                  + ", symbolStatus " + symbolStatus.get(ValueLayout.JAVA_INT, 0) + ", resolved 0x"
-                  + Long.toHexString(resolved) + ", exported 0x" + Long.toHexString(exported));
+              symbol
+                  + " ("
+                  + symbol.base()
+                  + " @"
+                  + symbol.introducedIn()
+                  + "): status "
+                  + status
+                  + ", symbolStatus "
+                  + symbolStatus.get(ValueLayout.JAVA_INT, 0)
+                  + ", resolved 0x"
+                  + Long.toHexString(resolved)
+                  + ", exported 0x"
+                  + Long.toHexString(exported));
         }
       }
     }

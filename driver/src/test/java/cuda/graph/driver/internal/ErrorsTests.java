@@ -14,7 +14,8 @@ class ErrorsTests {
   @Test
   void aKnownCodeIsDescribedByTheDriversString() {
     String detail =
-        Errors.detail(2, Optional.of("CUDA_ERROR_OUT_OF_MEMORY"), Optional.of("out of memory"), null);
+        Errors.detail(
+            2, Optional.of("CUDA_ERROR_OUT_OF_MEMORY"), Optional.of("out of memory"), null);
     assertEquals("out of memory", detail);
     assertEquals(
         "cuMemAlloc_v2 returned CUDA_ERROR_OUT_OF_MEMORY (2): out of memory",
@@ -40,7 +41,8 @@ class ErrorsTests {
   void extraDetailFollowsTheDescription() {
     assertEquals(
         "named symbol not found; kernel \"nope\"",
-        Errors.detail(500, Optional.empty(), Optional.of("named symbol not found"), "kernel \"nope\""));
+        Errors.detail(
+            500, Optional.empty(), Optional.of("named symbol not found"), "kernel \"nope\""));
     assertEquals("JIT log", Errors.detail(12345, Optional.empty(), Optional.empty(), "JIT log"));
   }
 }

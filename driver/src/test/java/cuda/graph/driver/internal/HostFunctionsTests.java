@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The host-function registry and its upcall stub, driven the way the driver drives them: by
- * calling the stub's native address with the registration id as {@code userData}.
+ * The host-function registry and its upcall stub, driven the way the driver drives them: by calling
+ * the stub's native address with the registration id as {@code userData}.
  */
 class HostFunctionsTests {
 

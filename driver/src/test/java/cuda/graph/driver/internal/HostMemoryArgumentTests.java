@@ -18,8 +18,8 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 /**
- * Host memory arguments are checked before any native call: these run through a real
- * {@link FfmCudaDriver} on a machine without a driver, where any native call would fail to link.
+ * Host memory arguments are checked before any native call: these run through a real {@link
+ * FfmCudaDriver} on a machine without a driver, where any native call would fail to link.
  */
 class HostMemoryArgumentTests {
 
@@ -63,13 +63,15 @@ class HostMemoryArgumentTests {
               () -> driver.memcpyDtoHAsync(host, 0x1000, bytes, CuStream.NULL));
       assertEquals(CuResult.INVALID_VALUE, failure.status());
       assertEquals(DriverCall.MEMCPY_DTOH_ASYNC, failure.call());
-      assertTrue(String.valueOf(failure.detail()).contains("byte count " + bytes), failure.getMessage());
+      assertTrue(
+          String.valueOf(failure.detail()).contains("byte count " + bytes), failure.getMessage());
     }
   }
 
   @Property(tries = 50)
   void nativeSegmentsWithinBoundsPassTheCheck(
-      @ForAll @IntRange(min = 0, max = 4096) int size, @ForAll @IntRange(min = 0, max = 4096) int bytes) {
+      @ForAll @IntRange(min = 0, max = 4096) int size,
+      @ForAll @IntRange(min = 0, max = 4096) int bytes) {
     net.jqwik.api.Assume.that(bytes <= size);
     try (Arena arena = Arena.ofConfined()) {
       HostSegments.requireNative(arena.allocate(size), bytes, DriverCall.MEMCPY_HTOD);

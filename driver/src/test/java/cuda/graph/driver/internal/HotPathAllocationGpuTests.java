@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hot paths allocate nothing once compiled: rounds of calls are measured with the thread's
- * allocation counter until the JIT has done its work, and one round must come in under a byte
- * per call (the interpreter allocates; compiled code must not).
+ * allocation counter until the JIT has done its work, and one round must come in under a byte per
+ * call (the interpreter allocates; compiled code must not).
  */
 @Tag("gpu")
 class HotPathAllocationGpuTests {
@@ -62,7 +62,9 @@ class HotPathAllocationGpuTests {
   @Test
   void launchesQueriesRecordsAndCopiesAllocateNothingOnceCompiled() {
     AllocationCounter counter = AllocationCounter.find();
-    assumeTrue(counter != null, "this runtime has no per-thread allocation counter (module jdk.management)");
+    assumeTrue(
+        counter != null,
+        "this runtime has no per-thread allocation counter (module jdk.management)");
     CuStream stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
     CuEvent event = driver.eventCreate(EventFlags.DISABLE_TIMING);
     long device = driver.memAlloc(64);
@@ -97,7 +99,8 @@ class HotPathAllocationGpuTests {
         quiet = allocated < CALLS_PER_ROUND;
       }
       driver.graphExecDestroy(exec);
-      assertTrue(quiet, "bytes allocated per round of " + CALLS_PER_ROUND + " x 8 calls: " + perRound);
+      assertTrue(
+          quiet, "bytes allocated per round of " + CALLS_PER_ROUND + " x 8 calls: " + perRound);
     } finally {
       driver.streamSynchronize(stream);
       driver.memFreeHost(pinned);
@@ -117,7 +120,9 @@ class HotPathAllocationGpuTests {
     static @org.jspecify.annotations.Nullable AllocationCounter find() {
       try {
         Object bean =
-            Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            Class.forName("java.lang.management.ManagementFactory")
+                .getMethod("getThreadMXBean")
+                .invoke(null);
         Class<?> extended = Class.forName("com.sun.management.ThreadMXBean");
         if (!extended.isInstance(bean)) {
           return null;

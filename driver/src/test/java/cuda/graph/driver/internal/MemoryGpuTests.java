@@ -181,7 +181,8 @@ class MemoryGpuTests {
     long device = driver.memAlloc(16);
     try {
       CudaDriverException failure =
-          failure(() -> driver.memcpyHtoDAsync(device, MemorySegment.ofArray(new int[4]), 16, stream));
+          failure(
+              () -> driver.memcpyHtoDAsync(device, MemorySegment.ofArray(new int[4]), 16, stream));
       assertEquals(CuResult.INVALID_VALUE, failure.status());
     } finally {
       driver.memFree(device);

@@ -47,7 +47,8 @@ class ModuleImagesTests {
           ModuleImages.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
           log.options().getAtIndex(ValueLayout.JAVA_INT, 0));
       assertEquals(ModuleImages.ERROR_LOG_BYTES, log.values().getAtIndex(ValueLayout.JAVA_LONG, 0));
-      assertEquals(ModuleImages.CU_JIT_ERROR_LOG_BUFFER, log.options().getAtIndex(ValueLayout.JAVA_INT, 1));
+      assertEquals(
+          ModuleImages.CU_JIT_ERROR_LOG_BUFFER, log.options().getAtIndex(ValueLayout.JAVA_INT, 1));
       assertEquals(log.buffer().address(), log.values().getAtIndex(ValueLayout.JAVA_LONG, 1));
       assertEquals(8192, log.buffer().byteSize());
       assertEquals("", log.log());
@@ -68,8 +69,10 @@ class ModuleImagesTests {
   @Test
   void failureDetailsCarryTheLogAndAHintWhereTheCauseIsTheToolchain() {
     assertEquals(
-        "JIT log:\nptxas fatal", ModuleImages.failureDetail(CuResult.INVALID_PTX, ImageFormat.PTX, "ptxas fatal"));
-    String tooNew = ModuleImages.failureDetail(CuResult.UNSUPPORTED_PTX_VERSION, ImageFormat.PTX, "");
+        "JIT log:\nptxas fatal",
+        ModuleImages.failureDetail(CuResult.INVALID_PTX, ImageFormat.PTX, "ptxas fatal"));
+    String tooNew =
+        ModuleImages.failureDetail(CuResult.UNSUPPORTED_PTX_VERSION, ImageFormat.PTX, "");
     assertTrue(tooNew.contains("update the NVIDIA driver"), tooNew);
     assertEquals("", ModuleImages.failureDetail(CuResult.OUT_OF_MEMORY, ImageFormat.PTX, ""));
   }

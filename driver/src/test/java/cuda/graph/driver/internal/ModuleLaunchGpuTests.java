@@ -85,7 +85,8 @@ class ModuleLaunchGpuTests {
   void anUnknownKernelIsNotFound() {
     CudaDriverException failure =
         assertThrows(
-            CudaDriverException.class, () -> driver.moduleGetFunction(kernels.module, "no_such_kernel"));
+            CudaDriverException.class,
+            () -> driver.moduleGetFunction(kernels.module, "no_such_kernel"));
     assertEquals(CuResult.NOT_FOUND, failure.status());
     assertEquals(DriverCall.MODULE_GET_FUNCTION, failure.call());
     assertTrue(failure.getMessage().contains("no_such_kernel"), failure.getMessage());
@@ -95,7 +96,8 @@ class ModuleLaunchGpuTests {
   void brokenPtxFailsWithTheJitLog() {
     String broken = ".version 8.0\n.target sm_90\n.address_size 64\nnot ptx at all\n";
     CudaDriverException failure =
-        assertThrows(CudaDriverException.class, () -> driver.moduleLoadData(ModuleImage.ptx(broken)));
+        assertThrows(
+            CudaDriverException.class, () -> driver.moduleLoadData(ModuleImage.ptx(broken)));
     assertEquals(CuResult.INVALID_PTX, failure.status());
     assertEquals(DriverCall.MODULE_LOAD_DATA, failure.call());
     assertNotNull(failure.detail());
@@ -107,9 +109,12 @@ class ModuleLaunchGpuTests {
   void ptxFromTheFutureIsAnUnsupportedVersion() {
     String future = ".version 99.0\n.target sm_90\n.address_size 64\n";
     CudaDriverException failure =
-        assertThrows(CudaDriverException.class, () -> driver.moduleLoadData(ModuleImage.ptx(future)));
+        assertThrows(
+            CudaDriverException.class, () -> driver.moduleLoadData(ModuleImage.ptx(future)));
     assertEquals(CuResult.UNSUPPORTED_PTX_VERSION, failure.status());
-    assertTrue(String.valueOf(failure.detail()).contains("update the NVIDIA driver"), failure.getMessage());
+    assertTrue(
+        String.valueOf(failure.detail()).contains("update the NVIDIA driver"),
+        failure.getMessage());
   }
 
   @Test
@@ -184,7 +189,8 @@ class ModuleLaunchGpuTests {
                 () ->
                     driver.launchKernel(
                         kernels.spin, shape[0], 1, 1, shape[1], 1, 1, 0, stream, args));
-        assertEquals(CuResult.INVALID_VALUE, failure.status(), "grid " + shape[0] + " block " + shape[1]);
+        assertEquals(
+            CuResult.INVALID_VALUE, failure.status(), "grid " + shape[0] + " block " + shape[1]);
         assertEquals(DriverCall.LAUNCH_KERNEL, failure.call());
       }
     }
@@ -207,7 +213,8 @@ class ModuleLaunchGpuTests {
       driver.memsetD32Async(p, 21, 32, stream);
       KernelArguments args = KernelArguments.allocate(arena, 8);
       args.setI64(0, p);
-      driver.launchKernel(driver.moduleGetFunction(module, "twice"), 1, 1, 1, 32, 1, 1, 0, stream, args);
+      driver.launchKernel(
+          driver.moduleGetFunction(module, "twice"), 1, 1, 1, 32, 1, 1, 0, stream, args);
       MemorySegment host = arena.allocate(ValueLayout.JAVA_INT, 32);
       driver.streamSynchronize(stream);
       driver.memcpyDtoH(host, p, 32 * 4);

@@ -43,7 +43,8 @@ final class TestKernels implements AutoCloseable {
   static String ptx() {
     try (InputStream in = TestKernels.class.getResourceAsStream("kernels.ptx")) {
       if (in == null) {
-        throw new IllegalStateException("kernels.ptx is missing beside " + TestKernels.class.getName());
+        throw new IllegalStateException(
+            "kernels.ptx is missing beside " + TestKernels.class.getName());
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
