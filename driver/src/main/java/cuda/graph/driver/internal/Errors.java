@@ -1,0 +1,85 @@
+package cuda.graph.driver.internal;
+
+import cuda.graph.spi.CuResult;
+import cuda.graph.spi.CudaDriverException;
+import cuda.graph.spi.DriverCall;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one place a {@code CUresult} becomes an exception.
+ *
+ * <p>{@link #check} costs a compare on success; on failure the exception names the call, the status
+ * with its {@code CUDA_ERROR_*} name, and the driver's own description from {@code
+ * cuGetErrorString} (which also covers codes newer than {@link CuResult}'s table).
+ */
+final class Errors {
+
+  private Errors() {}
+
+  /**
+   * Throws {@link CudaDriverException} for {@code call} unless {@code status} is {@code
+   * CUDA_SUCCESS}.
+   */
+  static void check(int status, DriverCall call) {
+    if (status != CuResult.SUCCESS) {
+      throw failure(status, call, null);
+    }
+  }
+
+  /**
+   * {@return the exception for a failed call}, its detail being the driver's description of the
+   * status followed by {@code extra} (a JIT log, the symbol actually bound), when given
+   */
+  static CudaDriverException failure(int status, DriverCall call, @Nullable String extra) {
+    return new CudaDriverException(
+        status, call, detail(status, driverName(status), driverString(status), extra));
+  }
+
+  /**
+   * Composes an exception detail: the driver's description of the status, prefixed with the
+   * driver's name for it when {@link CuResult} does not know the code, then {@code extra}.
+   */
+  static @Nullable String detail(
+      int status,
+      Optional<String> driverName,
+      Optional<String> driverString,
+      @Nullable String extra) {
+    StringBuilder detail = new StringBuilder();
+    if (CuResult.nameOf(status).isEmpty() && driverName.isPresent()) {
+      detail.append(driverName.get());
+    }
+    String description = driverString.or(() -> CuResult.descriptionOf(status)).orElse("");
+    if (!description.isEmpty()) {
+      if (!detail.isEmpty()) {
+        detail.append(": ");
+      }
+      detail.append(description);
+    }
+    if (extra != null && !extra.isEmpty()) {
+      if (!detail.isEmpty()) {
+        detail.append("; ");
+      }
+      detail.append(extra);
+    }
+    return detail.isEmpty() ? null : detail.toString();
+  }
+
+  /** {@return {@code cuGetErrorName} of a status; empty for a code the driver does not know} */
+  static Optional<String> driverName(int status) {
+    MemorySegment out = Scratch.get().zeroedSlot(7);
+    return Cu.cuGetErrorName(status, out) == CuResult.SUCCESS
+        ? Optional.ofNullable(Ffm.cString(out.get(ValueLayout.JAVA_LONG, 0)))
+        : Optional.empty();
+  }
+
+  /** {@return {@code cuGetErrorString} of a status; empty for a code the driver does not know} */
+  static Optional<String> driverString(int status) {
+    MemorySegment out = Scratch.get().zeroedSlot(7);
+    return Cu.cuGetErrorString(status, out) == CuResult.SUCCESS
+        ? Optional.ofNullable(Ffm.cString(out.get(ValueLayout.JAVA_LONG, 0)))
+        : Optional.empty();
+  }
+}

@@ -1,0 +1,66 @@
+package cuda.graph.driver.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Per-thread native memory for out-parameters, so a driver call allocates no arena of its own.
+ *
+ * <p>Each thread gets one block, allocated on its first use from an automatic arena (freed when the
+ * thread and its {@code Scratch} are gone). A call takes the block with {@link #get()}, passes
+ * slots to the driver and reads them back before it returns; nothing else runs on that thread in
+ * between, so the block needs no locking. The driver never calls back into Java on the calling
+ * thread (host functions run on the driver's own threads), so a call cannot re-enter and clobber
+ * its own slots.
+ */
+final class Scratch {
+
+  /** Number of 8-byte out-parameter slots. */
+  static final int SLOTS = 8;
+
+  /**
+   * Size of the text area, enough for a device name (the driver truncates at the length passed).
+   */
+  static final int TEXT_BYTES = 256;
+
+  private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
+
+  private final MemorySegment[] slots = new MemorySegment[SLOTS];
+  private final MemorySegment text;
+
+  private Scratch() {
+    MemorySegment block = Arena.ofAuto().allocate(SLOTS * 8L + TEXT_BYTES, 16);
+    for (int i = 0; i < SLOTS; i++) {
+      // Slot i runs from byte 8i to the end of the slot area, so slot 0 can also hold a small
+      // struct such as the 24-byte CUgraphExecUpdateResultInfo.
+      slots[i] = block.asSlice(i * 8L, (SLOTS - i) * 8L);
+    }
+    text = block.asSlice(SLOTS * 8L, TEXT_BYTES);
+  }
+
+  /** {@return the calling thread's scratch block} */
+  static Scratch get() {
+    return PER_THREAD.get();
+  }
+
+  /**
+   * {@return slot {@code index}: 8-byte aligned, starting at byte {@code 8 * index} of the slot
+   * area and running to its end}
+   */
+  MemorySegment slot(int index) {
+    return slots[index];
+  }
+
+  /**
+   * {@return slot {@code index} after zeroing all of it, for outputs the driver may leave
+   * unwritten}
+   */
+  MemorySegment zeroedSlot(int index) {
+    return slots[index].fill((byte) 0);
+  }
+
+  /** {@return the {@value #TEXT_BYTES}-byte text area} */
+  MemorySegment text() {
+    return text;
+  }
+}

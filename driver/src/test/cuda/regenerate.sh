@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates the PTX the GPU tests load, from the .cu sources beside this script.
+# compute_90 PTX is JIT-compiled by the driver for the H200 (sm_90) and any newer GPU. The PTX ISA
+# version it declares follows the toolkit: PTX from nvcc 13.0 needs a driver that supports
+# CUDA 13.0 (an older driver fails the load with CUDA_ERROR_UNSUPPORTED_PTX_VERSION).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out="$here/../resources/cuda/graph/driver/internal"
+mkdir -p "$out"
+nvcc -ptx -arch=compute_90 -o "$out/kernels.ptx" "$here/kernels.cu"

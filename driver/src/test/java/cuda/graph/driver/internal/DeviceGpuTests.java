@@ -1,0 +1,195 @@
+package cuda.graph.driver.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.spi.Availability;
+import cuda.graph.spi.CuContext;
+import cuda.graph.spi.CuResult;
+import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.CudaDriverException;
+import cuda.graph.spi.DeviceAttribute;
+import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.MemoryInfo;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** Initialization, versions, devices, contexts, error names and the binding itself, on a GPU. */
+@Tag("gpu")
+class DeviceGpuTests {
+
+  private static GpuFixture gpu;
+  private static CudaDriver driver;
+
+  @BeforeAll
+  static void open() {
+    gpu = GpuFixture.open();
+    driver = gpu.driver;
+  }
+
+  @AfterAll
+  static void close() {
+    if (gpu != null) {
+      gpu.close();
+    }
+  }
+
+  @BeforeEach
+  void bind() {
+    gpu.bind();
+  }
+
+  @Test
+  void availabilityNamesTheDriverAndTheDevice() {
+    Availability availability = new CudaProvider().availability();
+    assertTrue(availability.available());
+    assertTrue(
+        availability.reason().contains(driver.deviceGetName(gpu.device)), availability.reason());
+    assertFalse(availability.reason().contains("\n"), availability.reason());
+  }
+
+  @Test
+  void initIsIdempotentAndRejectsFlags() {
+    driver.init(0);
+    driver.init(0);
+    CudaDriverException failure = assertThrows(CudaDriverException.class, () -> driver.init(1));
+    assertEquals(CuResult.INVALID_VALUE, failure.status());
+    assertEquals(DriverCall.INIT, failure.call());
+  }
+
+  @Test
+  void theDriverIsNewEnoughAndItsVersionChoseTheAbis() {
+    int version = driver.driverGetVersion();
+    assertTrue(version >= CuSymbol.MINIMUM_DRIVER_VERSION, "version " + version);
+    assertEquals(version, Cu.driverVersion());
+    assertEquals(version >= 12030, Cu.captureInfoSymbol() == CuSymbol.cuStreamGetCaptureInfo_v3);
+    assertEquals(version >= 12080, Cu.elapsedTimeSymbol() == CuSymbol.cuEventElapsedTime_v2);
+  }
+
+  @Test
+  void devicesAreCountedAndOrdinalsChecked() {
+    int count = driver.deviceGetCount();
+    assertTrue(count >= 1);
+    assertEquals(gpu.device, driver.deviceGet(0));
+    for (int bad : new int[] {count + 99, -1}) {
+      CudaDriverException failure =
+          assertThrows(CudaDriverException.class, () -> driver.deviceGet(bad));
+      assertEquals(CuResult.INVALID_DEVICE, failure.status());
+      assertEquals(
+          "cuDeviceGet returned CUDA_ERROR_INVALID_DEVICE (101): invalid device ordinal",
+          failure.getMessage());
+    }
+  }
+
+  @Test
+  void theDeviceHasANameAndTheAttributesOfACudaGpu() {
+    String name = driver.deviceGetName(gpu.device);
+    assertFalse(name.isBlank());
+    assertFalse(name.contains("\0"));
+    assertEquals(32, driver.deviceGetAttribute(DeviceAttribute.WARP_SIZE, gpu.device));
+    assertTrue(driver.deviceGetAttribute(DeviceAttribute.MAX_THREADS_PER_BLOCK, gpu.device) >= 512);
+    assertTrue(
+        driver.deviceGetAttribute(DeviceAttribute.COMPUTE_CAPABILITY_MAJOR, gpu.device) >= 7);
+    assertTrue(driver.deviceGetAttribute(DeviceAttribute.MULTIPROCESSOR_COUNT, gpu.device) > 0);
+    assertEquals(1, driver.deviceGetAttribute(DeviceAttribute.MEMORY_POOLS_SUPPORTED, gpu.device));
+    CudaDriverException failure =
+        assertThrows(
+            CudaDriverException.class, () -> driver.deviceGetAttribute(100_000, gpu.device));
+    assertEquals(CuResult.INVALID_VALUE, failure.status());
+  }
+
+  @Test
+  void totalMemoryAgreesWithMemGetInfo() {
+    MemoryInfo info = driver.memGetInfo();
+    assertEquals(driver.deviceTotalMem(gpu.device), info.totalBytes());
+    assertTrue(info.freeBytes() > 0 && info.freeBytes() <= info.totalBytes(), info.toString());
+  }
+
+  @Test
+  void thePrimaryContextIsSharedAndBoundPerThread() {
+    CuContext again = driver.devicePrimaryCtxRetain(gpu.device);
+    try {
+      assertEquals(gpu.context, again);
+      assertEquals(gpu.context, driver.ctxGetCurrent());
+      driver.ctxSetCurrent(null);
+      assertNull(driver.ctxGetCurrent());
+      CudaDriverException failure =
+          assertThrows(CudaDriverException.class, () -> driver.streamCreate(0));
+      assertEquals(CuResult.INVALID_CONTEXT, failure.status());
+    } finally {
+      gpu.bind();
+      driver.devicePrimaryCtxRelease(gpu.device);
+    }
+    assertEquals(gpu.context, driver.ctxGetCurrent());
+  }
+
+  @Test
+  void errorNamesAndStringsAreTheDrivers() {
+    assertEquals(Optional.of("CUDA_ERROR_INVALID_VALUE"), driver.getErrorName(1));
+    assertEquals(Optional.of("invalid argument"), driver.getErrorString(1));
+    assertEquals(Optional.of("CUDA_SUCCESS"), driver.getErrorName(0));
+    assertEquals(Optional.of("CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), driver.getErrorName(901));
+    assertEquals(Optional.empty(), driver.getErrorName(12345));
+    assertEquals(Optional.empty(), driver.getErrorString(12345));
+    for (int code :
+        new int[] {1, 2, 100, 101, 200, 201, 218, 222, 400, 401, 500, 600, 700, 900, 910}) {
+      assertEquals(CuResult.nameOf(code), driver.getErrorName(code), "code " + code);
+    }
+  }
+
+  /**
+   * Every symbol bound by name is the function the driver itself resolves for the same base name
+   * and ABI version through {@code cuGetProcAddress_v2} (legacy-stream flavour).
+   */
+  @Test
+  void everyBoundSymbolIsTheDriversOwnResolution() {
+    int version = driver.driverGetVersion();
+    List<String> mismatches = new ArrayList<>();
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment pfn = arena.allocate(ValueLayout.ADDRESS);
+      MemorySegment symbolStatus = arena.allocate(ValueLayout.JAVA_INT);
+      for (CuSymbol symbol : CuSymbol.requiredBy(version)) {
+        pfn.set(ValueLayout.JAVA_LONG, 0, 0);
+        symbolStatus.set(ValueLayout.JAVA_INT, 0, -1);
+        int status =
+            Cu.cuGetProcAddress_v2(
+                arena.allocateFrom(symbol.base()), // never NULL: the driver would crash
+                pfn,
+                symbol.introducedIn(),
+                1L, // CU_GET_PROC_ADDRESS_LEGACY_STREAM: the unsuffixed, legacy-stream entry points
+                symbolStatus);
+        long resolved = pfn.get(ValueLayout.JAVA_LONG, 0);
+        long exported = CudaLibrary.address(symbol).orElseThrow().address();
+        if (status != 0 || symbolStatus.get(ValueLayout.JAVA_INT, 0) != 0 || resolved != exported) {
+          mismatches.add(
+              symbol
+                  + " ("
+                  + symbol.base()
+                  + " @"
+                  + symbol.introducedIn()
+                  + "): status "
+                  + status
+                  + ", symbolStatus "
+                  + symbolStatus.get(ValueLayout.JAVA_INT, 0)
+                  + ", resolved 0x"
+                  + Long.toHexString(resolved)
+                  + ", exported 0x"
+                  + Long.toHexString(exported));
+        }
+      }
+    }
+    assertTrue(mismatches.isEmpty(), String.join("\n", mismatches));
+  }
+}
