@@ -25,6 +25,7 @@ final class Cu {
   private static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
   private static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfByte C_CHAR = ValueLayout.JAVA_BYTE;
+  private static final ValueLayout.OfShort C_SHORT = ValueLayout.JAVA_SHORT;
   private static final ValueLayout C_POINTER = ValueLayout.ADDRESS;
 
   private Cu() {}
@@ -1141,6 +1142,50 @@ final class Cu {
     static final MethodHandle MH =
         CudaLibrary.downcall(
             CuSymbol.cuMemsetD32Async, FunctionDescriptor.of(C_INT, C_LONG, C_INT, C_LONG, C_LONG));
+  }
+
+  /**
+   * Calls {@code cuMemsetD16Async}:
+   *
+   * {@snippet lang=c :
+   * CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);
+   * }
+   */
+  static int cuMemsetD16Async(long dstDevice, short us, long n, long hStream) {
+    try {
+      return (int) cuMemsetD16Async.MH.invokeExact(dstDevice, us, n, hStream);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  private static final class cuMemsetD16Async {
+    static final MethodHandle MH =
+        CudaLibrary.downcall(
+            CuSymbol.cuMemsetD16Async, FunctionDescriptor.of(C_INT, C_LONG, C_SHORT, C_LONG, C_LONG));
+  }
+
+  /**
+   * Calls {@code cuMemsetD2D32Async}:
+   *
+   * {@snippet lang=c :
+   * CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+   *     size_t Height, CUstream hStream);
+   * }
+   */
+  static int cuMemsetD2D32Async(long dstDevice, long dstPitch, int ui, long width, long height, long hStream) {
+    try {
+      return (int) cuMemsetD2D32Async.MH.invokeExact(dstDevice, dstPitch, ui, width, height, hStream);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  private static final class cuMemsetD2D32Async {
+    static final MethodHandle MH =
+        CudaLibrary.downcall(
+            CuSymbol.cuMemsetD2D32Async,
+            FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_INT, C_LONG, C_LONG, C_LONG));
   }
 
   /**

@@ -87,7 +87,9 @@ enum CuSymbol {
   cuMemcpyDtoDAsync_v2("cuMemcpyDtoDAsync", 3020, DriverCall.MEMCPY_DTOD_ASYNC),
   /** No {@code _v2}: the asynchronous memsets kept their original ABI. */
   cuMemsetD8Async("cuMemsetD8Async", 3020, DriverCall.MEMSET_D8_ASYNC),
+  cuMemsetD16Async("cuMemsetD16Async", 3020, DriverCall.MEMSET_D16_ASYNC),
   cuMemsetD32Async("cuMemsetD32Async", 3020, DriverCall.MEMSET_D32_ASYNC),
+  cuMemsetD2D32Async("cuMemsetD2D32Async", 3020, DriverCall.MEMSET_D2D32_ASYNC),
 
   /**
    * Bound for {@link DriverCall#MODULE_LOAD_DATA}: the {@code Ex} form carries the JIT error log.

@@ -463,9 +463,22 @@ final class FfmCudaDriver implements CudaDriver {
   }
 
   @Override
+  public void memsetD16Async(long dst, short value, long count, CuStream stream) {
+    Errors.check(
+        Cu.cuMemsetD16Async(dst, value, count, stream.address()), DriverCall.MEMSET_D16_ASYNC);
+  }
+
+  @Override
   public void memsetD32Async(long dst, int value, long count, CuStream stream) {
     Errors.check(
         Cu.cuMemsetD32Async(dst, value, count, stream.address()), DriverCall.MEMSET_D32_ASYNC);
+  }
+
+  @Override
+  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
+    Errors.check(
+        Cu.cuMemsetD2D32Async(dst, pitch, value, width, height, stream.address()),
+        DriverCall.MEMSET_D2D32_ASYNC);
   }
 
   // ---- modules and kernels
