@@ -1,0 +1,26 @@
+package cuda.graph;
+
+/**
+ * How a graph capture interacts with other threads' "potentially unsafe" CUDA calls (allocation,
+ * synchronous frees, queries of uncaptured work), as CUDA defines it.
+ *
+ * <p>{@link #RELAXED} (the default, as in the reference) lets every thread, the capturing one
+ * included, make such calls; {@link #THREAD_LOCAL} prohibits them on the capturing thread;
+ * {@link #GLOBAL} prohibits them on every thread in global mode, so another thread's allocation
+ * fails the capture. A prohibited call fails and invalidates the capture.
+ */
+public enum CaptureMode {
+  GLOBAL(cuda.graph.spi.CaptureMode.GLOBAL),
+  THREAD_LOCAL(cuda.graph.spi.CaptureMode.THREAD_LOCAL),
+  RELAXED(cuda.graph.spi.CaptureMode.RELAXED);
+
+  private final cuda.graph.spi.CaptureMode driverMode;
+
+  CaptureMode(cuda.graph.spi.CaptureMode driverMode) {
+    this.driverMode = driverMode;
+  }
+
+  cuda.graph.spi.CaptureMode driverMode() {
+    return driverMode;
+  }
+}

@@ -1,0 +1,53 @@
+package cuda.graph;
+
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Graph-backed inference: {@link #forward} puts the input into the graph's pre-allocated input
+ * buffer, replays the graph on the graph's own stream, waits, and returns the output. Because
+ * the copy and the launch are issued by the module on one stream, the launch always sees the new
+ * input: the "update, then launch on the same stream" protocol is guaranteed by construction.
+ *
+ * <p>Modules are made by {@link #capture} and composed with {@link #andThen}; each owns what it
+ * captured and {@link #close()} releases it. {@code forward} calls are serialized per module
+ * (concurrent callers wait). In Java, import this type with a single-type import
+ * ({@code import cuda.graph.Module;}), which shadows {@code java.lang.Module}.
+ *
+ * @param <I> the input type
+ * @param <O> the output type
+ */
+public sealed interface Module<I, O extends @Nullable Object> extends AutoCloseable
+    permits GraphModule, ChainedModule {
+
+  /**
+   * Runs the module on {@code input} and returns its output once the work is done.
+   *
+   * @throws IllegalStateException if the module is closed
+   */
+  O forward(I input);
+
+  /** {@return a module that runs this one, then {@code next} on this one's output; it owns both} */
+  default <R extends @Nullable Object> Module<I, R> andThen(Module<? super O, R> next) {
+    return new ChainedModule<>(this, Objects.requireNonNull(next, "next"));
+  }
+
+  /** Releases the module's graph(s) and what it owns. Idempotent. */
+  @Override
+  void close();
+
+  /**
+   * Captures a module on {@code stream}: {@code forward} is the op to replay, built over the
+   * pre-allocated input buffer that {@code input} copies into; {@code output} turns the captured
+   * op's output (handles) into each forward's result once the replay completed, e.g. {@code
+   * hostBuffer -> hostBuffer.toFloatArray()}.
+   */
+  static <I, C extends @Nullable Object, O extends @Nullable Object> Module<I, O> capture(
+      Stream stream, InputBinding<I> input, DeviceOp<C> forward, Function<? super C, ? extends O> output) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(output, "output");
+    CudaGraph<C> graph = CudaGraph.capture(stream, forward);
+    return new GraphModule<>(graph, input, graph.takeOutput(), output);
+  }
+}

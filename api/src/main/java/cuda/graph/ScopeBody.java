@@ -1,0 +1,7 @@
+package cuda.graph;
+
+/** What {@link CudaGraph#scope} records: a function of the {@link Scope}. */
+@FunctionalInterface
+public interface ScopeBody {
+  void record(Scope scope);
+}
