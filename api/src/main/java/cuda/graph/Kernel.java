@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A kernel of a {@link KernelImage} with its declared parameter list. {@link #launch} type-checks
@@ -19,6 +20,10 @@ public final class Kernel {
   private final List<KernelParam> parameters;
   private final int[] sizes;
   private final ThreadLocal<KernelArguments> argumentBlocks;
+  /** The function on the device it was last looked up for: launches rarely change device. */
+  private volatile @Nullable Resolved lastResolved;
+
+  private record Resolved(Device device, CuFunction function) {}
 
   Kernel(KernelImage image, String name, List<KernelParam> parameters) {
     this.image = image;
@@ -35,7 +40,7 @@ public final class Kernel {
    *
    * @throws IllegalArgumentException if the count or a type does not match the declaration
    */
-  public GraphNode<@org.jspecify.annotations.Nullable Void> launch(LaunchConfig config, Object... arguments) {
+  public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {
     Objects.requireNonNull(config, "config");
     check(arguments);
     return new KernelLaunchOp(this, config, arguments.clone());
@@ -85,7 +90,13 @@ public final class Kernel {
   }
 
   CuFunction function(Device device) {
-    return image.function(device, name);
+    Resolved last = lastResolved;
+    if (last != null && last.device == device) {
+      return last.function;
+    }
+    CuFunction function = image.function(device, name);
+    lastResolved = new Resolved(device, function);
+    return function;
   }
 
   KernelArguments argumentBlock() {
