@@ -147,6 +147,13 @@ final class Executor {
         }
         yield results;
       }
+      case NodeSequenceOp q -> {
+        q.claim();
+        for (GraphNode<?> node : q.nodes) {
+          execute(node, ex);
+        }
+        yield null;
+      }
       case SharedOp<?> s -> throw new AssertionError("handled above: " + s);
       case AllocateOp<?> a -> {
         a.claim();

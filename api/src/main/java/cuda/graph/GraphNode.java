@@ -1,5 +1,6 @@
 package cuda.graph;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -17,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  */
 public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>
-    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, NodeMapOp, NodeThenOp, NodeZipOp {
+    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, NodeMapOp, NodeThenOp, NodeZipOp, NodeSequenceOp {
 
   @Override
   default <R extends @Nullable Object> GraphNode<R> map(Function<? super T, ? extends R> function) {
@@ -43,11 +44,11 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
 
   /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
   static GraphNode<@Nullable Void> sequence(GraphNode<?>... nodes) {
-    GraphNode<@Nullable Void> result = DeviceOp.value(null);
-    for (GraphNode<?> node : nodes) {
-      GraphNode<?> next = Objects.requireNonNull(node, "node");
-      result = result.andThen(next).map(ignored -> null);
-    }
-    return result;
+    return sequence(List.of(nodes));
+  }
+
+  /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
+  static GraphNode<@Nullable Void> sequence(List<? extends GraphNode<?>> nodes) {
+    return new NodeSequenceOp(List.copyOf(nodes));
   }
 }
