@@ -1,0 +1,4 @@
+// The anchors' kernel: one thread adds 1 to one int. Regenerate the PTX with regenerate.sh.
+extern "C" __global__ void inc(int *counter) {
+  *counter += 1;
+}

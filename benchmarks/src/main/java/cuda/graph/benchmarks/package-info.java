@@ -1,0 +1,9 @@
+/**
+ * Benchmarks: the GPU launch-overhead application ({@link cuda.graph.benchmarks.LaunchOverhead}),
+ * the ratio table against the anchors ({@link cuda.graph.benchmarks.RatioTable}) and JMH
+ * host-side benchmarks (package {@code jmh}).
+ */
+@NullMarked
+package cuda.graph.benchmarks;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds one self-contained bundle (DEST, default .gpu) for a GPU host that has no JDK: a trimmed
+# Java 25 runtime, the class path of every module's classes and tests, the JUnit console launcher,
+# and the launch-overhead anchors (C++, raw FFM, JCuda, PyTorch) compiled or copied for that host.
+#
+# On the GPU host, from the repository root (see scripts/gpu-run.sh for the whole run):
+#   .gpu/junit --select-package=cuda.graph.driver.internal     the cuda provider's tests
+#   .gpu/junit --select-package=cuda.graph.conformance         the conformance kit on the GPU
+#   .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dest=${1:-.gpu}
+shared=${SHARED_DIR:-$(cd "$root/.." && pwd)/shared}
+junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
+jcuda=12.0.0
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+cd "$root"
+
+modules=(driver benchmarks)
+for m in conformance-tests examples-kotlin; do
+  [ -d "$m" ] && modules+=("$m")
+done
+list=$(IFS=,; echo "${modules[*]}")
+./mvnw -q -pl "$list" -am -DskipTests package
+classpath=""
+for m in "${modules[@]}"; do
+  ./mvnw -q -pl "$m" dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-classpath.txt
+  classpath="$classpath:$root/$m/target/test-classes:$root/$m/target/classes:$(cat "$m/target/gpu-classpath.txt")"
+done
+./mvnw -q -N dependency:get -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform"
+./mvnw -q -N dependency:get -Dartifact="org.jcuda:jcuda:$jcuda"
+./mvnw -q -N dependency:get -Dartifact="org.jcuda:jcuda-natives:$jcuda:jar:linux-x86_64"
+repo="$HOME/.m2/repository/org/jcuda"
+jcuda_jars="$repo/jcuda/$jcuda/jcuda-$jcuda.jar:$repo/jcuda-natives/$jcuda/jcuda-natives-$jcuda-linux-x86_64.jar"
+
+# The anchors: sources for the GPU host, and the two Java ones compiled here.
+anchors="$root/target/gpu-anchors"
+rm -rf "$anchors"; mkdir -p "$anchors/classes"
+cp "$shared"/gpu/anchors/{bench.cu,inc.ptx,bench_torch.py} "$anchors/"
+"$JAVA_HOME/bin/javac" -d "$anchors/classes" "$shared/gpu/anchors/Bench.java"
+"$JAVA_HOME/bin/javac" -cp "$jcuda_jars" -d "$anchors/classes" "$shared/gpu/anchors/BenchJCuda.java"
+
+# Deduplicate the class path, keeping the first occurrence.
+classpath=$(echo "$anchors/classes:$jcuda_jars$classpath" | tr ':' '\n' | awk 'NF && !seen[$0]++' | paste -sd:)
+JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management,java.compiler} \
+  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$shared/gpu/bundle.sh" "$dest" "$classpath"
+rm -rf "$dest/anchors"; cp -r "$anchors" "$dest/anchors"; rm -rf "$dest/anchors/classes"
+du -sh "$dest"

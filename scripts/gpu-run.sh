@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs on the GPU host, from the repository root, with the bundle from scripts/gpu-bundle.sh in
+# .gpu: the cuda provider's tests, the conformance kit on the GPU, the examples, and the
+# launch-overhead benchmark beside the anchors (one run, so ratios share the machine's state).
+# Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples.
+set -uo pipefail
+out=${OUT:-gpu-out}; mkdir -p "$out"
+parts=${*:-tests examples bench}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+for lib in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}"
+done
+for part in $parts; do
+  case $part in
+    tests)
+      .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
+        --exclude-tag=compiler > "$out/tests.log" 2>&1
+      echo "tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/tests.log"
+      grep -E "✘|MethodSource.*✘" "$out/tests.log" | head -40 ;;
+    examples)
+      for main in $(ls .gpu/cp | grep -q examples && echo cuda.graph.examples.MlpInferenceKt); do
+        .gpu/java -Dcuda.graph.provider=cuda "$main" > "$out/example.log" 2>&1; echo "example exit $?"; tail -25 "$out/example.log"
+      done ;;
+    bench)
+      (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
+      .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java.csv" 2>&1
+      .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda.csv" 2>&1
+      python3 .gpu/anchors/bench_torch.py > "$out/torch.csv" 2>&1
+      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph.csv" 2>&1
+      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-2.csv" 2>&1
+      (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-2.csv" 2>&1
+      cat "$out"/cpp.csv "$out"/cuda-graph.csv
+      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp.csv" "$out/java.csv" "$out/jcuda.csv" "$out/torch.csv" "$out/cuda-graph.csv" | tee "$out/ratios-1.md"
+      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp-2.csv" "$out/cuda-graph-2.csv" | tee "$out/ratios-2.md" ;;
+  esac
+done
