@@ -1,6 +1,7 @@
 package cuda.graph;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import cuda.graph.simulator.Simulator;
 import java.lang.foreign.MemorySegment;
@@ -25,28 +26,27 @@ class SaxpyExampleTests {
   static final Kernel SAXPY = SAXPY_IMAGE.kernel(
       "saxpy", KernelParam.I32, KernelParam.F32, KernelParam.pointer(ElementType.F32), KernelParam.pointer(ElementType.F32));
 
+  /** The README's first example, run on a simulator platform. */
   @Test
   void saxpyRunsEndToEndAndMatchesItsJavaReference() {
+    int n = 1000;
+    float[] xs = new float[n];
+    float[] ys = new float[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = i;
+      ys[i] = 1;
+    }
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
-        Stream stream = platform.defaultDevice().newStream()) {
-      int n = 1000;
-      float[] x = new float[n];
-      float[] y = new float[n];
-      for (int i = 0; i < n; i++) {
-        x[i] = i;
-        y[i] = 1;
-      }
-      float[] result =
-          DeviceOp.zip(DeviceBuffer.fromArray(x), DeviceBuffer.fromArray(y), (dx, dy) -> new DeviceBuffer[] {dx, dy})
-              .then(b -> {
-                @SuppressWarnings("unchecked") DeviceBuffer<Float> dx = b[0];
-                @SuppressWarnings("unchecked") DeviceBuffer<Float> dy = b[1];
-                return SAXPY.launch(LaunchConfig.covering(n, 256), n, 2f, dx, dy).andThen(dy.toFloatArray());
-              })
-              .syncOn(stream);
-      float[] expected = y.clone();
-      SAXPY.runReference(LaunchConfig.covering(n, 256), n, 2f, x, expected);
+        Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> x = DeviceBuffer.fromArray(xs).syncOn(stream);
+        DeviceBuffer<Float> y = DeviceBuffer.fromArray(ys).syncOn(stream)) {
+      float[] result = SAXPY.launch(LaunchConfig.covering(n, 256), n, 2f, x, y)
+          .andThen(y.toFloatArray())
+          .syncOn(stream);
+      float[] expected = ys.clone();
+      SAXPY.runReference(LaunchConfig.covering(n, 256), n, 2f, xs, expected);
       assertArrayEquals(expected, result);
+      assertEquals(1 + 2f * 999, result[999]);
     }
   }
 }
