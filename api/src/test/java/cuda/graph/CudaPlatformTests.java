@@ -51,7 +51,7 @@ class CudaPlatformTests {
     assertEquals(1, runs.get());
     assertEquals("simulator", platform.providerId());
     assertEquals(REPORT, platform.selectionReport());
-    assertSame(driver, platform.driver());
+    assertSame(driver, platform.driver().unwrapped());
     assertThrows(UnsupportedOperationException.class, () -> platform.selectionReport().clear());
     assertEquals("CudaPlatform[provider=simulator]", platform.toString());
   }
@@ -119,10 +119,10 @@ class CudaPlatformTests {
   }
 
   @Test
-  void providerExceptionsAreTheOnlyCudaExceptionsSoFar() {
+  void theExceptionHierarchyIsSealedAndUnchecked() {
     assertTrue(CudaException.class.isSealed());
     assertEquals(
-        List.of(CudaProviderException.class),
+        List.of(CudaProviderException.class, CudaDriverError.class, ReentrantExecutionException.class, GraphCaptureException.class),
         List.of(CudaException.class.getPermittedSubclasses()));
     assertInstanceOf(RuntimeException.class, new CudaProviderException("m", null));
   }

@@ -102,6 +102,8 @@ public final class Fakes {
                     log.calls.add("close()");
                     yield null;
                   }
+                  // A platform asks how many devices there are; the fake driver has none.
+                  case "deviceGetCount" -> 0;
                   case "toString" -> "FakeDriver";
                   case "hashCode" -> System.identityHashCode(proxy);
                   case "equals" -> proxy == args[0];
