@@ -10,12 +10,15 @@ import cuda.graph.spi.RuntimeCompilationException;
 import cuda.graph.spi.RuntimeCompiler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * NVRTC needs no GPU, only the toolkit's library: these run wherever NVRTC loads and skip, saying
- * why, where it does not.
+ * NVRTC needs no GPU, only the CUDA toolkit's library, which GPU hosts have and the CI machine
+ * does not: tagged {@code gpu} so they run there, and skip with the search result where NVRTC
+ * does not load.
  */
+@Tag("gpu")
 class NvrtcCompilerTests {
 
   private static final String SAXPY =
