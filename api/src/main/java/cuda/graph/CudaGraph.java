@@ -114,7 +114,7 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
    */
   public void update(GraphNode<@Nullable Void> node) {
     Objects.requireNonNull(node, "node");
-    Executor.acquireLock("update of " + this);
+    Executor.acquireLock(this);
     try {
       stream.acquire();
       try {
@@ -215,7 +215,12 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
         Stream stream, CaptureMode mode, String what, Function<Execution, T> record) {
       Objects.requireNonNull(stream, "stream");
       Objects.requireNonNull(mode, "mode");
-      Executor.acquireLock(what);
+      Executor.acquireLock(new Object() {
+        @Override
+        public String toString() {
+          return what;
+        }
+      });
       try {
         stream.acquire();
         try {

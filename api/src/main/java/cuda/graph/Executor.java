@@ -62,7 +62,7 @@ final class Executor {
   }
 
   static <T extends @Nullable Object> CompletableFuture<T> asyncOn(DeviceOp<T> op, Stream stream) {
-    String busy = ExecutionLock.tryAcquire("submitting " + op);
+    Object busy = ExecutionLock.tryAcquire(op);
     if (busy != null) {
       return CompletableFuture.failedFuture(reentrant(op, busy));
     }
@@ -91,15 +91,15 @@ final class Executor {
   }
 
   static void acquireLock(Object what) {
-    String busy = ExecutionLock.tryAcquire("executing " + what);
+    Object busy = ExecutionLock.tryAcquire(what);
     if (busy != null) {
       throw reentrant(what, busy);
     }
   }
 
-  private static ReentrantExecutionException reentrant(Object what, String busy) {
+  private static ReentrantExecutionException reentrant(Object what, Object busy) {
     return new ReentrantExecutionException(
-        "cannot execute " + what + ": this thread is already " + busy + ", and execution is not reentrant;"
+        "cannot execute " + what + ": this thread is already executing " + busy + ", and execution is not reentrant;"
             + " compose the inner work into the outer op (then, zip, or Scope.record in a capture) instead");
   }
 

@@ -10,17 +10,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ExecutionLock {
 
-  private static final ThreadLocal<String> HOLDER = new ThreadLocal<>();
+  private static final ThreadLocal<Object> HOLDER = new ThreadLocal<>();
 
   private ExecutionLock() {}
 
   /**
-   * Takes the lock for {@code activity}.
+   * Takes the lock for {@code activity}, an object whose {@code toString()} says what the thread
+   * is doing (formatted only when a nested execution is reported, never on the hot path).
    *
-   * @return null if taken; otherwise what this thread is already doing (the lock is not taken)
+   * @return null if taken; otherwise the activity that already holds it (the lock is not taken)
    */
-  public static @Nullable String tryAcquire(String activity) {
-    String current = HOLDER.get();
+  public static @Nullable Object tryAcquire(Object activity) {
+    Object current = HOLDER.get();
     if (current != null) {
       return current;
     }
