@@ -18,9 +18,10 @@ for part in $parts; do
       echo "tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/tests.log"
       grep -E "✘|MethodSource.*✘" "$out/tests.log" | head -40 ;;
     examples)
-      for main in $(ls .gpu/cp | grep -q examples && echo cuda.graph.examples.MlpInferenceKt); do
-        .gpu/java -Dcuda.graph.provider=cuda "$main" > "$out/example.log" 2>&1; echo "example exit $?"; tail -25 "$out/example.log"
-      done ;;
+      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference > "$out/example-gpu.log" 2>&1
+      echo "example on the GPU: exit $?"; grep -v "^  " "$out/example-gpu.log" | tail -12
+      .gpu/java -Dcuda.graph.provider=simulator cuda.graph.examples.MlpInference 20 > "$out/example-simulator.log" 2>&1
+      echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12 ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
       .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java.csv" 2>&1
