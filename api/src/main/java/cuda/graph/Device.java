@@ -118,6 +118,10 @@ public final class Device {
       synchronized (this) {
         c = context;
         if (c == null) {
+          if (platform.isClosed()) {
+            // Retaining now would bring back a context nothing releases any more.
+            throw new IllegalStateException(platform + " is closed; use its devices, streams and buffers only before closing it");
+          }
           c = platform.driver().devicePrimaryCtxRetain(cuDevice);
           context = c;
         }
