@@ -164,7 +164,11 @@ public final class Device {
     staging.close();
     CuStream s = releaseStream;
     if (s != null) {
-      platform.driver().streamSynchronize(s);
+      try {
+        platform.driver().streamSynchronize(s);
+      } catch (CudaDriverError e) {
+        // A sticky error: the device runs nothing more, and releasing the context below still works.
+      }
       platform.driver().streamDestroy(s);
       releaseStream = null;
     }
