@@ -51,7 +51,7 @@ class CudaPlatformTests {
     assertEquals(1, runs.get());
     assertEquals("simulator", platform.providerId());
     assertEquals(REPORT, platform.selectionReport());
-    assertSame(driver, platform.driver());
+    assertSame(driver, platform.driver().unwrapped());
     assertThrows(UnsupportedOperationException.class, () -> platform.selectionReport().clear());
     assertEquals("CudaPlatform[provider=simulator]", platform.toString());
   }
@@ -119,11 +119,9 @@ class CudaPlatformTests {
   }
 
   @Test
-  void providerExceptionsAreTheOnlyCudaExceptionsSoFar() {
+  void aProviderExceptionIsAnUncheckedCudaException() {
     assertTrue(CudaException.class.isSealed());
-    assertEquals(
-        List.of(CudaProviderException.class),
-        List.of(CudaException.class.getPermittedSubclasses()));
+    assertTrue(List.of(CudaException.class.getPermittedSubclasses()).contains(CudaProviderException.class));
     assertInstanceOf(RuntimeException.class, new CudaProviderException("m", null));
   }
 
