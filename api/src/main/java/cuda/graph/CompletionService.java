@@ -130,6 +130,8 @@ final class CompletionService {
         sleep = Math.min(MAX_SLEEP_NANOS, sleep * 2);
       }
     }
+    // Closed: hand what is still pending back, for close() to fail.
+    submitted.addAll(pending);
   }
 
   /** {@return whether the pending work is done (and its future completed)} */
@@ -165,7 +167,7 @@ final class CompletionService {
     }
   }
 
-  /** Stops the thread; pending futures fail. */
+  /** Stops the thread; pending futures fail, after their work (they may have been taken up by the thread or not). */
   void close() {
     closed = true;
     Thread t = thread;
@@ -178,7 +180,23 @@ final class CompletionService {
       }
     }
     for (Pending<?> p; (p = submitted.poll()) != null; ) {
-      p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
+      abandon(p);
     }
+  }
+
+  /** Fails the future of work still pending at close, once that work has stopped using its leases. */
+  private void abandon(Pending<?> p) {
+    try {
+      p.execution.device.bind();
+      platform.driver().eventSynchronize(p.event);
+    } catch (RuntimeException e) {
+      // The device failed: nothing more runs on it.
+    }
+    try {
+      p.execution.finish(false);
+    } catch (RuntimeException e) {
+      // Releasing is best effort here; the platform's close releases the contexts next.
+    }
+    p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
   }
 }

@@ -183,10 +183,17 @@ public final class CudaPlatform implements AutoCloseable {
       }
       closeActions.clear();
     }
+    // Objects closed from now on (or by a cleaner) die with their context: releasing them would re-retain it.
+    releases.close();
     for (Device d : devices) {
       d.close();
     }
     driver.close();
+  }
+
+  /** {@return whether {@link #close()} was called} */
+  boolean isClosed() {
+    return closed.get();
   }
 
   /** {@return the translating driver; for the library's own use, not public API} */

@@ -118,6 +118,10 @@ public final class Device {
       synchronized (this) {
         c = context;
         if (c == null) {
+          if (platform.isClosed()) {
+            // Retaining now would bring back a context nothing releases any more.
+            throw new IllegalStateException(platform + " is closed; use its devices, streams and buffers only before closing it");
+          }
           c = platform.driver().devicePrimaryCtxRetain(cuDevice);
           context = c;
         }
@@ -160,7 +164,11 @@ public final class Device {
     staging.close();
     CuStream s = releaseStream;
     if (s != null) {
-      platform.driver().streamSynchronize(s);
+      try {
+        platform.driver().streamSynchronize(s);
+      } catch (CudaDriverError e) {
+        // A sticky error: the device runs nothing more, and releasing the context below still works.
+      }
       platform.driver().streamDestroy(s);
       releaseStream = null;
     }

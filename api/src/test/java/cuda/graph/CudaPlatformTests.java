@@ -119,11 +119,9 @@ class CudaPlatformTests {
   }
 
   @Test
-  void theExceptionHierarchyIsSealedAndUnchecked() {
+  void aProviderExceptionIsAnUncheckedCudaException() {
     assertTrue(CudaException.class.isSealed());
-    assertEquals(
-        List.of(CudaProviderException.class, CudaDriverError.class, ReentrantExecutionException.class, GraphCaptureException.class),
-        List.of(CudaException.class.getPermittedSubclasses()));
+    assertTrue(List.of(CudaException.class.getPermittedSubclasses()).contains(CudaProviderException.class));
     assertInstanceOf(RuntimeException.class, new CudaProviderException("m", null));
   }
 

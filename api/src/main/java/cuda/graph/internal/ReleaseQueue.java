@@ -15,10 +15,17 @@ public final class ReleaseQueue {
 
   private final List<Runnable> deferred = new ArrayList<>();
   private int capturesInProgress;
+  private boolean closed;
 
-  /** Runs {@code action} now, or after the captures in progress have ended. */
+  /**
+   * Runs {@code action} now, or after the captures in progress have ended; drops it once the queue is
+   * closed (the platform's close released everything with the contexts).
+   */
   public void release(Runnable action) {
     synchronized (this) {
+      if (closed) {
+        return;
+      }
       if (capturesInProgress > 0) {
         deferred.add(action);
         return;
@@ -47,6 +54,15 @@ public final class ReleaseQueue {
       deferred.clear();
     }
     due.forEach(ReleaseQueue::run);
+  }
+
+  /**
+   * Drops every later release, and the deferred ones: the platform is closing, and releasing its
+   * contexts destroys what they would destroy. Running them would need the context again.
+   */
+  public synchronized void close() {
+    closed = true;
+    deferred.clear();
   }
 
   /** {@return how many releases wait for captures to end} */

@@ -81,8 +81,9 @@ public final class Fakes {
   }
 
   /**
-   * {@return a driver whose {@code init} records its flags (or throws {@code log.initFailure}) and
-   * whose {@code close} is recorded; every other driver call fails the test}
+   * {@return a driver whose {@code init} records its flags (or throws {@code log.initFailure}),
+   * which sees no device, and whose {@code close} is recorded; every other driver call fails the
+   * test}
    */
   public static CudaDriver driver(DriverLog log) {
     return (CudaDriver)
@@ -98,12 +99,11 @@ public final class Fakes {
                     }
                     yield null;
                   }
+                  case "deviceGetCount" -> 0;
                   case "close" -> {
                     log.calls.add("close()");
                     yield null;
                   }
-                  // A platform asks how many devices there are; the fake driver has none.
-                  case "deviceGetCount" -> 0;
                   case "toString" -> "FakeDriver";
                   case "hashCode" -> System.identityHashCode(proxy);
                   case "equals" -> proxy == args[0];
