@@ -240,8 +240,13 @@ public final class DeviceBuffer<T> implements AutoCloseable {
   /**
    * {@return an op that closes this buffer in stream order}: the memory is released once the work
    * queued before the op (and every other use) has completed. Not a graph node.
+   *
+   * @throws IllegalArgumentException for a {@link #slice}, which owns no memory
    */
   public DeviceOp<@Nullable Void> free() {
+    if (!owner) {
+      throw new IllegalArgumentException(this + " is a slice, which owns no memory: free the buffer it was sliced from");
+    }
     return new FreeOp(this);
   }
 

@@ -298,6 +298,8 @@ class MemoryOpTests {
 
     slice.close(); // a slice owns nothing
     assertFalse(parent.isClosed());
+    IllegalArgumentException freeSlice = assertThrows(IllegalArgumentException.class, slice::free);
+    assertTrue(freeSlice.getMessage().contains("free the buffer it was sliced from"), freeSlice.getMessage());
     assertArrayEquals(new int[] {2, 3, 7}, slice.toIntArray().syncOn(stream));
 
     parent.close();
