@@ -165,7 +165,7 @@ final class CompletionService {
     }
   }
 
-  /** Stops the thread; pending futures fail. */
+  /** Stops the thread; pending futures fail; destroys the pooled events. */
   void close() {
     closed = true;
     Thread t = thread;
@@ -178,7 +178,16 @@ final class CompletionService {
       }
     }
     for (Pending<?> p; (p = submitted.poll()) != null; ) {
+      spareEvents.add(p.event);
       p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
+    }
+    // The pooled events are the platform's own: destroy them, or they outlive it in the context.
+    for (CuEvent event; (event = spareEvents.poll()) != null; ) {
+      try {
+        platform.driver().eventDestroy(event);
+      } catch (CudaDriverError e) {
+        // The platform is closing and nothing awaits this event: there is no one to report to.
+      }
     }
   }
 }
