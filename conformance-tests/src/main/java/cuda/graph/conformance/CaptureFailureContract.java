@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -48,7 +49,12 @@ import org.jspecify.annotations.Nullable;
  * afterwards: the stream is not capturing and runs new work correctly, the execution lock is free,
  * nothing ran on the device, no graph or exec handle is alive, and every injected fault fired.
  *
- * <p>The same sequences, without failures, must replay exactly as their eager execution computes.
+ * <p>The same sequences, without failures, must replay exactly as their eager execution computes;
+ * and ops that cannot be part of a graph (allocation, free, a graph launch) are refused before they
+ * reach the driver.
+ *
+ * <p>Every test here is a jqwik property or {@code @Example}, so one jqwik {@code @Tag} on the
+ * implementing class tags them all.
  */
 public interface CaptureFailureContract extends ConformanceContract {
 
@@ -134,6 +140,60 @@ public interface CaptureFailureContract extends ConformanceContract {
     }
   }
 
+  /** The design's rule beyond the reference: capture refuses allocation, not only {@code scope}. */
+  @Example
+  default void allocatingInsideACaptureIsRefusedBeforeItReachesTheDriver() {
+    try (ConformanceSession session = openSession()) {
+      InstrumentedDriver driver = session.driver();
+      long allocations = driver.calls().count(DriverCall.MEM_ALLOC_ASYNC);
+
+      Throwable thrown = captureExpectingFailure(session.stream(), DeviceBuffer.zeros(ElementType.F32, 4));
+
+      assertInstanceOf(GraphCaptureException.class, thrown);
+      assertEquals(allocations, driver.calls().count(DriverCall.MEM_ALLOC_ASYNC), "the allocation must not reach the driver");
+      assertEquals(Map.of(), driver.capturingStreams());
+      assertEquals(0, driver.ledger().live(HandleKind.GRAPH));
+      assertFalse(DeviceOp.isExecuting());
+    }
+  }
+
+  @Example
+  default void freeingInsideACaptureIsRefusedAndLeavesTheBufferUsable() {
+    try (ConformanceSession session = openSession()) {
+      Stream stream = session.stream();
+      DeviceBuffer<Integer> buffer = session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+
+      Throwable thrown = captureExpectingFailure(stream, buffer.free());
+
+      assertInstanceOf(GraphCaptureException.class, thrown);
+      assertFalse(buffer.isClosed(), "the refused free must not close the buffer");
+      assertArrayEquals(new int[] {1, 1, 1, 1, 1, 1, 1, 1}, ConformanceKernels.inc(buffer).andThen(buffer.toIntArray()).syncOn(stream));
+      assertEquals(0, session.driver().ledger().live(HandleKind.GRAPH));
+    }
+  }
+
+  /** {@code cuGraphLaunch} into a capturing stream fails on the driver: the API refuses it first. */
+  @Example
+  default void launchingAGraphInsideAnotherCaptureIsRefusedBeforeItReachesTheDriver() {
+    try (ConformanceSession session = openSession()) {
+      Stream stream = session.stream();
+      InstrumentedDriver driver = session.driver();
+      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      try (CudaGraph<@Nullable Void> inner = CudaGraph.capture(stream, ConformanceKernels.inc(counter))) {
+        Throwable thrown = captureExpectingFailure(stream, inner.launch());
+
+        assertInstanceOf(GraphCaptureException.class, thrown);
+        assertEquals(0, driver.calls().count(DriverCall.GRAPH_LAUNCH), "the launch must not reach the driver");
+        assertEquals(Map.of(), driver.capturingStreams());
+        assertEquals(1, driver.ledger().live(HandleKind.GRAPH_EXEC), "only the inner graph's exec is alive");
+        inner.launch().syncOn(stream);
+      }
+      assertArrayEquals(new int[] {1, 1, 1, 1, 1, 1, 1, 1}, counter.toIntArray().syncOn(stream));
+      // The refused launch was consumed without running: only the cleaner gives its share of the exec back.
+      awaitCollected(driver.ledger(), HandleKind.GRAPH_EXEC);
+    }
+  }
+
   // ---- the protocol
 
   private static void arm(FaultPlan faults, OpSequence sequence, CaptureFault fault, int step) {
@@ -156,8 +216,8 @@ public interface CaptureFailureContract extends ConformanceContract {
     }
   }
 
-  private static Throwable captureExpectingFailure(Stream stream, GraphNode<@Nullable Void> op) {
-    CudaGraph<@Nullable Void> graph;
+  private static Throwable captureExpectingFailure(Stream stream, DeviceOp<?> op) {
+    CudaGraph<?> graph;
     try {
       graph = CudaGraph.capture(stream, op);
     } catch (Throwable t) {
@@ -211,6 +271,21 @@ public interface CaptureFailureContract extends ConformanceContract {
     assertArrayEquals(ones, afterInc, "the stream must run new work correctly");
     assertEquals(WorkspaceState.initial(), workspace.read(stream), "a failed capture must not have run the op's work");
     assertEquals(List.of(), driver.violations(), "driver contract violations");
+  }
+
+  /** Collects garbage until no handle of {@code kind} is alive, for at most 5 s; fails if one still is. */
+  private static void awaitCollected(LiveHandleLedger ledger, HandleKind kind) {
+    long deadline = System.nanoTime() + LifetimeRun.COLLECT_TIMEOUT_MILLIS * 1_000_000;
+    while (ledger.live(kind) != 0 && System.nanoTime() < deadline) {
+      System.gc();
+      try {
+        Thread.sleep(LifetimeRun.POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+    assertEquals(0, ledger.live(kind), () -> "still alive after collection: " + ledger.describeLive(kind));
   }
 
   @SuppressWarnings("unchecked")
