@@ -14,9 +14,12 @@ public interface ConformanceContract {
 
   /**
    * {@return a new, independent, uninitialized driver of the provider under test}; each test (each
-   * property try) opens one, wraps it in an {@link InstrumentedDriver}, and closes it. To skip the
-   * tests where the provider cannot run, throw {@link org.opentest4j.TestAbortedException} (for
-   * example through {@link ConformanceProviders#openOrAbort}).
+   * property try) opens one, wraps it in an {@link InstrumentedDriver}, and closes it.
+   *
+   * <p>Where the provider cannot run, skip the tests: a JUnit contract class aborts in a
+   * {@code @BeforeAll} (or here, e.g. through {@link ConformanceProviders#openOrAbort}); a jqwik
+   * contract class needs a {@code SkipExecutionHook} ({@code @AddLifecycleHook}), because jqwik
+   * counts an aborted try as a rejected sample and fails a property whose every try is rejected.
    */
   CudaDriver openDriver();
 
