@@ -6,6 +6,8 @@ import cuda.graph.spi.EventFlags;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -29,7 +31,10 @@ final class CompletionService {
 
   private final CudaPlatform platform;
   private final ConcurrentLinkedQueue<Pending<?>> submitted = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<CuEvent> spareEvents = new ConcurrentLinkedQueue<>();
+  private static final System.Logger LOG = System.getLogger("cuda.graph");
+
+  /** Recorded-and-completed events, per device (an event belongs to its device's context). */
+  private final Map<Device, ConcurrentLinkedQueue<CuEvent>> spareEvents = new ConcurrentHashMap<>();
   private volatile @Nullable Thread thread;
   private volatile boolean closed;
 
@@ -54,14 +59,14 @@ final class CompletionService {
 
   /** Registers an execution whose work was enqueued; the future completes when it is done. */
   <T extends @Nullable Object> CompletableFuture<T> submit(Execution execution, @Nullable T result, @Nullable Throwable failure) {
-    CuEvent event = spareEvents.poll();
+    CuEvent event = sparesOf(execution.device).poll();
     if (event == null) {
       event = execution.driver.eventCreate(EventFlags.DISABLE_TIMING);
     }
     try {
       execution.driver.eventRecord(event, execution.cuStream);
     } catch (RuntimeException | Error e) {
-      spareEvents.add(event);
+      sparesOf(execution.device).add(event);
       execution.driver.streamSynchronize(execution.cuStream);
       execution.finish(false);
       if (failure != null) {
@@ -73,6 +78,14 @@ final class CompletionService {
     submitted.add(pending);
     wake();
     return pending.future;
+  }
+
+  private ConcurrentLinkedQueue<CuEvent> sparesOf(Device device) {
+    return spareEvents.computeIfAbsent(device, d -> new ConcurrentLinkedQueue<>());
+  }
+
+  private void recycle(Pending<?> p) {
+    sparesOf(p.execution.device).add(p.event);
   }
 
   private void wake() {
@@ -144,7 +157,7 @@ final class CompletionService {
       return true;
     }
     if (done) {
-      spareEvents.add(p.event);
+      recycle(p);
       complete(p, null);
     }
     return done;
@@ -167,7 +180,10 @@ final class CompletionService {
     }
   }
 
-  /** Stops the thread; pending futures fail, after their work (they may have been taken up by the thread or not). */
+  /**
+   * Stops the thread. Futures still pending fail, once their work has stopped (so nothing they
+   * lease is released under running work); then the pooled events are destroyed.
+   */
   void close() {
     closed = true;
     Thread t = thread;
@@ -182,21 +198,32 @@ final class CompletionService {
     for (Pending<?> p; (p = submitted.poll()) != null; ) {
       abandon(p);
     }
+    spareEvents.forEach((device, events) -> {
+      for (CuEvent event; (event = events.poll()) != null; ) {
+        try {
+          device.bind();
+          platform.driver().eventDestroy(event);
+        } catch (CudaDriverError e) {
+          LOG.log(System.Logger.Level.WARNING, "cuda.graph: could not destroy a completion event while closing: " + e.getMessage());
+        }
+      }
+    });
   }
 
-  /** Fails the future of work still pending at close, once that work has stopped using its leases. */
   private void abandon(Pending<?> p) {
     try {
       p.execution.device.bind();
       platform.driver().eventSynchronize(p.event);
-    } catch (RuntimeException e) {
-      // The device failed: nothing more runs on it.
+      recycle(p);
+    } catch (CudaDriverError e) {
+      // The device failed: nothing more runs on it, so the leases can go.
+      LOG.log(System.Logger.Level.DEBUG, "cuda.graph: pending work failed while closing: " + e.getMessage());
     }
     try {
       p.execution.finish(false);
-    } catch (RuntimeException e) {
-      // Releasing is best effort here; the platform's close releases the contexts next.
+    } finally {
+      p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
     }
-    p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
   }
+
 }

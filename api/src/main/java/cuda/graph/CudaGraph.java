@@ -51,6 +51,17 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
     this.stream = stream;
     this.handle = handle;
     this.output = output;
+    // An unreachable graph gives up its share, so its exec goes once no launch needs it.
+    RefCountCloser share = new RefCountCloser(handle.lifetime);
+    CudaPlatform.CLEANER.register(this, share);
+  }
+
+  /** Closes a graph's share once; not a lambda, so the cleaner holds no reference to the graph. */
+  private record RefCountCloser(cuda.graph.internal.RefCount lifetime) implements Runnable {
+    @Override
+    public void run() {
+      lifetime.closeOwner();
+    }
   }
 
   /** Captures {@code op} on {@code stream} in {@link CaptureMode#RELAXED} mode; see the class doc. */

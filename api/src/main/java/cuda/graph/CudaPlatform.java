@@ -58,7 +58,9 @@ public final class CudaPlatform implements AutoCloseable {
   private final List<Runnable> closeActions = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownedByCaller;
-  private volatile SchedulingPolicy schedulingPolicy = SchedulingPolicy.roundRobin(4);
+  /** The policy the platform starts with; it owns its streams, closed with the platform. */
+  private final SchedulingPolicy.RoundRobin defaultPolicy = (SchedulingPolicy.RoundRobin) SchedulingPolicy.roundRobin(4);
+  private volatile SchedulingPolicy schedulingPolicy = defaultPolicy;
 
   private CudaPlatform(String providerId, List<String> selectionReport, CudaDriver driver, boolean ownedByCaller) {
     this.providerId = providerId;
@@ -177,6 +179,7 @@ public final class CudaPlatform implements AutoCloseable {
       return;
     }
     completions.close();
+    defaultPolicy.close();
     synchronized (closeActions) {
       for (int i = closeActions.size() - 1; i >= 0; i--) {
         closeActions.get(i).run();

@@ -28,8 +28,8 @@ public interface SchedulingPolicy {
     return new RoundRobin(streamsPerDevice);
   }
 
-  /** Round robin over a fixed pool of streams per device. */
-  final class RoundRobin implements SchedulingPolicy {
+  /** Round robin over a fixed pool of streams per device; {@link #close()} closes the streams. */
+  final class RoundRobin implements SchedulingPolicy, AutoCloseable {
     private final int size;
     private final Map<Device, Stream[]> pools = new ConcurrentHashMap<>();
     private final AtomicInteger next = new AtomicInteger();
@@ -48,6 +48,17 @@ public interface SchedulingPolicy {
         return streams;
       });
       return pool[Math.floorMod(next.getAndIncrement(), size)];
+    }
+
+    /** Closes every stream this policy created; queued work still completes. */
+    @Override
+    public void close() {
+      pools.values().forEach(streams -> {
+        for (Stream s : streams) {
+          s.close();
+        }
+      });
+      pools.clear();
     }
 
     @Override

@@ -1,0 +1,47 @@
+package cuda.graph.conformance;
+
+import cuda.graph.spi.Availability;
+import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.CudaDriverProvider;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Finds an installed provider by id through {@link ServiceLoader}, the path applications use, so
+ * a test through it also checks the provider's registration ({@code provides ...} on the module
+ * path, {@code META-INF/services} on the class path).
+ */
+public final class ConformanceProviders {
+
+  private ConformanceProviders() {}
+
+  /**
+   * {@return the installed provider with {@code id}}
+   *
+   * @throws IllegalStateException naming the installed providers, when none has that id
+   */
+  public static CudaDriverProvider find(String id) {
+    List<CudaDriverProvider> providers = ServiceLoader.load(CudaDriverProvider.class).stream()
+        .map(ServiceLoader.Provider::get)
+        .toList();
+    return providers.stream()
+        .filter(p -> p.id().equals(id))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no CudaDriverProvider with id '" + id + "' is installed; found "
+            + providers.stream().map(CudaDriverProvider::id).toList() + ": put the provider's jar on the class or module path"));
+  }
+
+  /**
+   * {@return a new driver of the provider {@code id}}, or aborts the calling test (reported as
+   * skipped, not failed) with the provider's one-line reason when it cannot serve this machine
+   */
+  public static CudaDriver openOrAbort(String id) {
+    CudaDriverProvider provider = find(id);
+    Availability availability = provider.availability();
+    if (!availability.available()) {
+      Assumptions.abort("the '" + id + "' provider is unavailable: " + availability.reason());
+    }
+    return provider.open();
+  }
+}

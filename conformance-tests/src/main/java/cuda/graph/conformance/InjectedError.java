@@ -1,0 +1,16 @@
+package cuda.graph.conformance;
+
+import java.io.Serial;
+
+/**
+ * An {@link Error} thrown on purpose by a contract's op or scope body (standing in for an {@code
+ * OutOfMemoryError} or an assertion), to check that the API cleans up and propagates it as itself.
+ */
+public final class InjectedError extends Error {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  public InjectedError(String message) {
+    super(message);
+  }
+}

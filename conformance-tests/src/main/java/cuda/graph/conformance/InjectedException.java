@@ -1,0 +1,16 @@
+package cuda.graph.conformance;
+
+import java.io.Serial;
+
+/**
+ * Thrown on purpose by a contract's op or scope body, to check that the API propagates it as
+ * itself. One escaping anywhere else means the API lost track of a failure.
+ */
+public final class InjectedException extends RuntimeException {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  public InjectedException(String message) {
+    super(message);
+  }
+}

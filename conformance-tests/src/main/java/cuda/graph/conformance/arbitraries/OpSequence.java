@@ -1,0 +1,86 @@
+package cuda.graph.conformance.arbitraries;
+
+import cuda.graph.DeviceOp;
+import cuda.graph.GraphNode;
+import cuda.graph.spi.DriverCall;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A sequence of graph-node steps over a {@link Workspace}, run in order on one stream: the unit of
+ * GPU work the capture properties record, replay and execute eagerly. {@link #applyTo} is its Java
+ * model.
+ *
+ * @param steps the steps, at least one
+ */
+public record OpSequence(List<OpStep> steps) {
+
+  public OpSequence {
+    steps = List.copyOf(steps);
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("an op sequence has at least one step");
+    }
+  }
+
+  /** {@return the number of steps} */
+  public int size() {
+    return steps.size();
+  }
+
+  /** {@return a new graph node running every step on {@code workspace}, in order} */
+  public GraphNode<@Nullable Void> node(Workspace workspace) {
+    return build(workspace, -1, () -> {});
+  }
+
+  /**
+   * {@return a new graph node running the steps on {@code workspace}, that runs {@code hostAction}
+   * on the host right after step {@code afterStep} has been issued}; if the action throws, the
+   * later steps are never issued
+   */
+  public GraphNode<@Nullable Void> node(Workspace workspace, int afterStep, Runnable hostAction) {
+    Objects.checkIndex(afterStep, steps.size());
+    return build(workspace, afterStep, Objects.requireNonNull(hostAction, "hostAction"));
+  }
+
+  private GraphNode<@Nullable Void> build(Workspace workspace, int afterStep, Runnable hostAction) {
+    GraphNode<@Nullable Void> node = DeviceOp.value(null);
+    for (int i = 0; i < steps.size(); i++) {
+      node = node.andThen(steps.get(i).node(workspace));
+      if (i == afterStep) {
+        node = node.map(ignored -> {
+          hostAction.run();
+          return null;
+        });
+      }
+    }
+    return node;
+  }
+
+  /**
+   * {@return n such that step {@code index} makes the n-th call of its {@link OpStep#driverCall()}
+   * among this sequence's calls} (1 for the first), which is what a fault aimed at it counts
+   */
+  public int callOrdinal(int index) {
+    DriverCall call = steps.get(index).driverCall();
+    int n = 0;
+    for (int i = 0; i <= index; i++) {
+      if (steps.get(i).driverCall() == call) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** {@return the state after running this sequence on {@code state} (which is left unchanged)} */
+  public WorkspaceState applyTo(WorkspaceState state) {
+    WorkspaceState next = state.copy();
+    steps.forEach(step -> step.applyTo(next));
+    return next;
+  }
+
+  @Override
+  public String toString() {
+    return "OpSequence" + steps;
+  }
+}

@@ -1,0 +1,116 @@
+package cuda.graph.conformance.arbitraries;
+
+import cuda.graph.GraphNode;
+import cuda.graph.conformance.ConformanceKernels;
+import cuda.graph.spi.DriverCall;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One graph-node step of an {@link OpSequence} over the buffers of a {@link Workspace}: a kernel
+ * launch, a fill or a device-to-device copy. Each step makes exactly one driver call when it is
+ * executed or recorded ({@link #driverCall()}), and {@link #applyTo} computes on the host what it
+ * computes on the device.
+ */
+public sealed interface OpStep {
+
+  /** {@return the one driver call this step makes, where a fault can be injected into it} */
+  DriverCall driverCall();
+
+  /** {@return a new graph node doing this step on {@code workspace}'s buffers} */
+  GraphNode<@Nullable Void> node(Workspace workspace);
+
+  /** Applies this step to the host model {@code state}, in place. */
+  void applyTo(WorkspaceState state);
+
+  /** {@code inc} on integer buffer {@code counter}: every element + 1. */
+  record Inc(int counter) implements OpStep {
+    @Override
+    public DriverCall driverCall() {
+      return DriverCall.LAUNCH_KERNEL;
+    }
+
+    @Override
+    public GraphNode<@Nullable Void> node(Workspace workspace) {
+      return ConformanceKernels.inc(workspace.ints(counter));
+    }
+
+    @Override
+    public void applyTo(WorkspaceState state) {
+      ConformanceKernels.inc(state.ints(counter));
+    }
+  }
+
+  /** A fill of integer buffer {@code counter} with {@code value} ({@code cuMemsetD32Async}). */
+  record Fill(int counter, int value) implements OpStep {
+    @Override
+    public DriverCall driverCall() {
+      return DriverCall.MEMSET_D32_ASYNC;
+    }
+
+    @Override
+    public GraphNode<@Nullable Void> node(Workspace workspace) {
+      return workspace.ints(counter).fill(value);
+    }
+
+    @Override
+    public void applyTo(WorkspaceState state) {
+      Arrays.fill(state.ints(counter), value);
+    }
+  }
+
+  /** A device-to-device copy of integer buffer {@code from} into integer buffer {@code to}. */
+  record Copy(int from, int to) implements OpStep {
+    @Override
+    public DriverCall driverCall() {
+      return DriverCall.MEMCPY_DTOD_ASYNC;
+    }
+
+    @Override
+    public GraphNode<@Nullable Void> node(Workspace workspace) {
+      return workspace.ints(to).copyFrom(workspace.ints(from));
+    }
+
+    @Override
+    public void applyTo(WorkspaceState state) {
+      int[] source = state.ints(from);
+      System.arraycopy(source, 0, state.ints(to), 0, source.length);
+    }
+  }
+
+  /** {@code saxpy}: float buffer {@code y} = {@code a} * float buffer {@code x} + {@code y}. */
+  record Saxpy(float a, int x, int y) implements OpStep {
+    @Override
+    public DriverCall driverCall() {
+      return DriverCall.LAUNCH_KERNEL;
+    }
+
+    @Override
+    public GraphNode<@Nullable Void> node(Workspace workspace) {
+      return ConformanceKernels.saxpy(a, workspace.floats(x), workspace.floats(y));
+    }
+
+    @Override
+    public void applyTo(WorkspaceState state) {
+      ConformanceKernels.saxpy(a, state.floats(x), state.floats(y));
+    }
+  }
+
+  /** A fill of float buffer {@code target} with {@code value} ({@code cuMemsetD32Async} of its bits). */
+  record FillFloats(int target, float value) implements OpStep {
+    @Override
+    public DriverCall driverCall() {
+      return DriverCall.MEMSET_D32_ASYNC;
+    }
+
+    @Override
+    public GraphNode<@Nullable Void> node(Workspace workspace) {
+      return workspace.floats(target).fill(value);
+    }
+
+    @Override
+    public void applyTo(WorkspaceState state) {
+      Arrays.fill(state.floats(target), value);
+    }
+  }
+}
