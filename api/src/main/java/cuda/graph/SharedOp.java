@@ -2,14 +2,16 @@ package cuda.graph;
 
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.EventFlags;
-import java.util.concurrent.atomic.AtomicReference;
+import cuda.graph.internal.RefCount;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Executes its source once for any number of consumers. The first consumer runs the source on its
  * stream and records an event after it; later consumers get the same result (or the same failure)
- * and, when they run on another stream, make that stream wait for the event, so their GPU work is
- * ordered after the producer's. Consumers on other threads wait until the producer has submitted.
+ * and, when they run on another stream while the producer's work may still be running, make that
+ * stream wait for the event, so their GPU work is ordered after the producer's. The event is
+ * destroyed as soon as the producer's work is known complete (its execution finished): later
+ * consumers need no wait. Consumers on other threads wait until the producer has submitted.
  */
 final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
 
@@ -64,8 +66,15 @@ final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
       value = Executor.execute(toRun, execution);
       if (!execution.isCapturing()) {
         recorded = execution.driver.eventCreate(EventFlags.DISABLE_TIMING);
-        execution.driver.eventRecord(recorded, execution.cuStream);
-        registerCleanup(execution.device, recorded);
+        try {
+          execution.driver.eventRecord(recorded, execution.cuStream);
+        } catch (RuntimeException | Error e) {
+          execution.driver.eventDestroy(recorded);
+          throw e;
+        }
+        // Once the producing execution has finished, its work is done: the event can go.
+        Device device = execution.device;
+        execution.hold(new RefCount(() -> retireEvent(device)));
       }
     } catch (RuntimeException | Error e) {
       error = e;
@@ -87,13 +96,11 @@ final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
     T value;
     Stream stream;
     String capture;
-    CuEvent recorded;
     synchronized (lock) {
       error = failure;
       value = result;
       stream = producerStream;
       capture = producedInCapture;
-      recorded = event;
     }
     if (error instanceof RuntimeException e) {
       throw e;
@@ -106,24 +113,41 @@ final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
           this + " was executed while capturing a graph (" + capture + "): its result is computed only when the"
               + " graph is launched, so it cannot be used outside that capture");
     }
-    if (stream != execution.stream && recorded != null) {
-      execution.driver.streamWaitEvent(execution.cuStream, recorded, 0);
+    if (stream != execution.stream) {
+      waitForProducer(execution);
     }
     return value;
   }
 
-  private void registerCleanup(Device device, CuEvent recorded) {
-    CudaPlatform platform = device.platform();
-    AtomicReference<CuEvent> handle = new AtomicReference<>(recorded);
-    CudaPlatform.CLEANER.register(this, () -> {
-      CuEvent e = handle.getAndSet(null);
-      if (e != null) {
-        platform.releases().release(() -> {
-          device.bind();
-          platform.driver().eventDestroy(e);
-        });
+  /** Orders the consumer's stream after the producer's work, if that work may still be running. */
+  private void waitForProducer(Execution execution) {
+    synchronized (lock) {
+      CuEvent pending = event;
+      if (pending == null) {
+        return;
       }
-    });
+      if (execution.isCapturing()) {
+        throw new IllegalStateException(
+            this + " was produced on another stream and its work may still be running; a capture cannot wait"
+                + " for work outside it: synchronize the producer before capturing");
+      }
+      execution.driver.streamWaitEvent(execution.cuStream, pending, 0);
+    }
+  }
+
+  private void retireEvent(Device device) {
+    CuEvent retired;
+    synchronized (lock) {
+      retired = event;
+      event = null;
+    }
+    if (retired != null) {
+      CudaPlatform platform = device.platform();
+      platform.releases().release(() -> {
+        device.bind();
+        platform.driver().eventDestroy(retired);
+      });
+    }
   }
 
   @Override
