@@ -21,17 +21,27 @@ for m in conformance-tests examples-kotlin; do
   [ -d "$m" ] && modules+=("$m")
 done
 list=$(IFS=,; echo "${modules[*]}")
-./mvnw -q -pl "$list" -am -DskipTests package
+# One reactor build, so sibling modules resolve to this checkout's jars, never to stale installed ones.
+./mvnw -q -pl "$list" -am -DskipTests package dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-classpath.txt
 classpath=""
 for m in "${modules[@]}"; do
-  ./mvnw -q -pl "$m" dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-classpath.txt
-  classpath="$classpath:$root/$m/target/test-classes:$root/$m/target/classes:$(cat "$m/target/gpu-classpath.txt")"
+  for dir in "$root/$m/target/test-classes" "$root/$m/target/classes"; do
+    [ -d "$dir" ] && classpath="$classpath:$dir"
+  done
+  classpath="$classpath:$(cat "$m/target/gpu-classpath.txt")"
 done
 ./mvnw -q -N dependency:get -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform"
 ./mvnw -q -N dependency:get -Dartifact="org.jcuda:jcuda:$jcuda"
 ./mvnw -q -N dependency:get -Dartifact="org.jcuda:jcuda-natives:$jcuda:jar:linux-x86_64"
 repo="$HOME/.m2/repository/org/jcuda"
-jcuda_jars="$repo/jcuda/$jcuda/jcuda-$jcuda.jar:$repo/jcuda-natives/$jcuda/jcuda-natives-$jcuda-linux-x86_64.jar"
+# The anchor needs only JCuda's driver binding: a natives jar without the 24 MB PTX compiler.
+natives="$root/target/gpu-anchors-natives/jcuda-natives-$jcuda-linux-x86_64.jar"
+rm -rf "$(dirname "$natives")"; mkdir -p "$(dirname "$natives")/x"
+(cd "$(dirname "$natives")/x" && unzip -q "$repo/jcuda-natives/$jcuda/jcuda-natives-$jcuda-linux-x86_64.jar" \
+  'META-INF/*' "lib/libJCudaDriver-$jcuda-linux-x86_64.so" "lib/libJCudaRuntime-$jcuda-linux-x86_64.so" && \
+  "$JAVA_HOME/bin/jar" --create --file "$natives" --manifest META-INF/MANIFEST.MF lib)
+jcuda_jars="$repo/jcuda/$jcuda/jcuda-$jcuda.jar:$natives"
 
 # The anchors: sources for the GPU host, and the two Java ones compiled here.
 anchors="$root/target/gpu-anchors"
@@ -40,9 +50,11 @@ cp "$shared"/gpu/anchors/{bench.cu,inc.ptx,bench_torch.py} "$anchors/"
 "$JAVA_HOME/bin/javac" -d "$anchors/classes" "$shared/gpu/anchors/Bench.java"
 "$JAVA_HOME/bin/javac" -cp "$jcuda_jars" -d "$anchors/classes" "$shared/gpu/anchors/BenchJCuda.java"
 
-# Deduplicate the class path, keeping the first occurrence.
-classpath=$(echo "$anchors/classes:$jcuda_jars$classpath" | tr ':' '\n' | awk 'NF && !seen[$0]++' | paste -sd:)
-JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management,java.compiler} \
+# Deduplicate the class path, keeping the first occurrence, and leave out what the GPU runs never
+# load (JMH and its statistics, Kotlin reflection and test support), to stay under 64 MiB.
+classpath=$(echo "$anchors/classes:$jcuda_jars$classpath" | tr ':' '\n' | awk 'NF && !seen[$0]++' \
+  | grep -vE '/(jmh-core|commons-math3|jopt-simple|kotlin-reflect|kotlin-test[^/]*)-[0-9][^/]*\.jar$' | paste -sd:)
+JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management} \
   JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$shared/gpu/bundle.sh" "$dest" "$classpath"
 rm -rf "$dest/anchors"; cp -r "$anchors" "$dest/anchors"; rm -rf "$dest/anchors/classes"
 du -sh "$dest"

@@ -5,7 +5,7 @@
 # Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples.
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
-parts=${*:-tests examples bench}
+parts=${*:-tests bench examples}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 for lib in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
   [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}"
@@ -13,14 +13,14 @@ done
 for part in $parts; do
   case $part in
     tests)
-      .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
+      timeout 240 .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
         --exclude-tag=compiler > "$out/tests.log" 2>&1
       echo "tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/tests.log"
       grep -E "✘|MethodSource.*✘" "$out/tests.log" | head -40 ;;
     examples)
-      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference > "$out/example-gpu.log" 2>&1
+      timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference > "$out/example-gpu.log" 2>&1
       echo "example on the GPU: exit $?"; grep -v "^  " "$out/example-gpu.log" | tail -12
-      .gpu/java -Dcuda.graph.provider=simulator cuda.graph.examples.MlpInference 20 > "$out/example-simulator.log" 2>&1
+      timeout 60 .gpu/java -Dcuda.graph.provider=simulator cuda.graph.examples.MlpInference 20 > "$out/example-simulator.log" 2>&1
       echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12 ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
