@@ -14,7 +14,6 @@ import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphExecUpdateException;
@@ -28,9 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,37 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Stream capture, graph introspection, instantiate, upload, launch and whole-graph update. */
 @Tag("gpu")
-class CaptureGraphGpuTests {
+class CaptureGraphGpuTests extends GpuTest {
 
   private static final int N = 1024;
   private static final long BYTES = N * 4L;
 
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
-  private static TestKernels kernels;
   private CuStream stream;
   private long device;
   private MemorySegment pinned;
 
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-    kernels = TestKernels.load(driver);
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.bind();
-      kernels.close();
-      gpu.close();
-    }
-  }
-
   @BeforeEach
   void setUp() {
-    gpu.bind();
     // Capture only on non-blocking streams: a blocking one is invalidated by any legacy-stream use.
     stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
     device = driver.memAlloc(BYTES);

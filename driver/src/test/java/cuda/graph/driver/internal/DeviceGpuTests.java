@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.spi.Availability;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuResult;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DeviceAttribute;
 import cuda.graph.spi.DriverCall;
@@ -20,36 +19,12 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Initialization, versions, devices, contexts, error names and the binding itself, on a GPU. */
 @Tag("gpu")
-class DeviceGpuTests {
-
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
-
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.close();
-    }
-  }
-
-  @BeforeEach
-  void bind() {
-    gpu.bind();
-  }
+class DeviceGpuTests extends GpuTest {
 
   @Test
   void availabilityNamesTheDriverAndTheDevice() {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.StreamFlags;
@@ -16,41 +15,19 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Host functions in stream order, on the driver's thread, through the one upcall stub. */
 @Tag("gpu")
-class HostFunctionGpuTests {
+class HostFunctionGpuTests extends GpuTest {
 
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
-  private static TestKernels kernels;
   private CuStream stream;
 
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-    kernels = TestKernels.load(driver);
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.bind();
-      kernels.close();
-      gpu.close();
-    }
-  }
-
   @BeforeEach
-  void bindAndCreateStream() {
-    gpu.bind();
+  void createStream() {
     stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
   }
 

@@ -8,7 +8,6 @@ import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.EventFlags;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.StreamFlags;
@@ -17,9 +16,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -29,35 +25,10 @@ import org.junit.jupiter.api.Test;
  * call (the interpreter allocates; compiled code must not).
  */
 @Tag("gpu")
-class HotPathAllocationGpuTests {
+class HotPathAllocationGpuTests extends GpuTest {
 
   private static final int CALLS_PER_ROUND = 20_000;
   private static final int MAX_ROUNDS = 30;
-
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
-  private static TestKernels kernels;
-
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-    kernels = TestKernels.load(driver);
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.bind();
-      kernels.close();
-      gpu.close();
-    }
-  }
-
-  @BeforeEach
-  void bind() {
-    gpu.bind();
-  }
 
   @Test
   void launchesQueriesRecordsAndCopiesAllocateNothingOnceCompiled() {

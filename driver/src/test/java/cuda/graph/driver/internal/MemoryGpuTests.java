@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.MemoryInfo;
@@ -17,40 +16,22 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Device, pinned and stream-ordered memory, every copy and memset, verified by reading back. */
 @Tag("gpu")
-class MemoryGpuTests {
+class MemoryGpuTests extends GpuTest {
 
   private static final int N = 4096;
   private static final long BYTES = N * 4L;
 
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
   private CuStream stream;
 
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.close();
-    }
-  }
-
   @BeforeEach
-  void bindAndCreateStream() {
-    gpu.bind();
+  void createStream() {
     stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
   }
 

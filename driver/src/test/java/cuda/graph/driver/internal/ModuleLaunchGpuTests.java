@@ -11,7 +11,6 @@ import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.ImageFormat;
@@ -24,43 +23,21 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Modules from PTX (good and bad), function lookup, and kernel launches checked on the host. */
 @Tag("gpu")
-class ModuleLaunchGpuTests {
+class ModuleLaunchGpuTests extends GpuTest {
 
   private static final int N = 10_000;
 
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
-  private static TestKernels kernels;
   private CuStream stream;
 
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-    kernels = TestKernels.load(driver);
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.bind();
-      kernels.close();
-      gpu.close();
-    }
-  }
-
   @BeforeEach
-  void bindAndCreateStream() {
-    gpu.bind();
+  void createStream() {
     stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
   }
 

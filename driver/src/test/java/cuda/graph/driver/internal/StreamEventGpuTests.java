@@ -8,47 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.EventFlags;
 import cuda.graph.spi.StreamFlags;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Streams and events on a GPU: create, query, synchronize, record, wait, time, destroy. */
 @Tag("gpu")
-class StreamEventGpuTests {
-
-  private static GpuFixture gpu;
-  private static CudaDriver driver;
-  private static TestKernels kernels;
-
-  @BeforeAll
-  static void open() {
-    gpu = GpuFixture.open();
-    driver = gpu.driver;
-    kernels = TestKernels.load(driver);
-  }
-
-  @AfterAll
-  static void close() {
-    if (gpu != null) {
-      gpu.bind();
-      kernels.close();
-      gpu.close();
-    }
-  }
-
-  @BeforeEach
-  void bind() {
-    gpu.bind();
-  }
+class StreamEventGpuTests extends GpuTest {
 
   @Test
   void streamsOfBothKindsAreCreatedQueriedSynchronizedAndDestroyed() {
