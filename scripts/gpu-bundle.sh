@@ -47,6 +47,7 @@ jcuda_jars="$repo/jcuda/$jcuda/jcuda-$jcuda.jar:$natives"
 anchors="$root/target/gpu-anchors"
 rm -rf "$anchors"; mkdir -p "$anchors/classes"
 cp "$shared"/gpu/anchors/{bench.cu,inc.ptx,bench_torch.py} "$anchors/"
+cp "$root/benchmarks/src/main/cuda/capture_bench.cu" "$anchors/"
 "$JAVA_HOME/bin/javac" -d "$anchors/classes" "$shared/gpu/anchors/Bench.java"
 "$JAVA_HOME/bin/javac" -cp "$jcuda_jars" -d "$anchors/classes" "$shared/gpu/anchors/BenchJCuda.java"
 

@@ -13,6 +13,7 @@ done
 for part in $parts; do
   case $part in
     tests)
+      mkdir -p target  # jqwik keeps its run database there
       timeout 240 .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
         --exclude-tag=compiler > "$out/tests.log" 2>&1
       echo "tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/tests.log"
@@ -24,14 +25,15 @@ for part in $parts; do
       echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12 ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
+      (cd .gpu/anchors && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda && /tmp/capture_cu inc.ptx) > "$out/cpp-capture.csv" 2>&1
       .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java.csv" 2>&1
       .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda.csv" 2>&1
       python3 .gpu/anchors/bench_torch.py > "$out/torch.csv" 2>&1
       .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph.csv" 2>&1
       .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-2.csv" 2>&1
-      (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-2.csv" 2>&1
+      (cd .gpu/anchors && /tmp/anchor_cu inc.ptx && /tmp/capture_cu inc.ptx) > "$out/cpp-2.csv" 2>&1
       cat "$out"/cpp.csv "$out"/cuda-graph.csv
-      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp.csv" "$out/java.csv" "$out/jcuda.csv" "$out/torch.csv" "$out/cuda-graph.csv" | tee "$out/ratios-1.md"
+      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp.csv" "$out/cpp-capture.csv" "$out/java.csv" "$out/jcuda.csv" "$out/torch.csv" "$out/cuda-graph.csv" | tee "$out/ratios-1.md"
       .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp-2.csv" "$out/cuda-graph-2.csv" | tee "$out/ratios-2.md" ;;
   esac
 done

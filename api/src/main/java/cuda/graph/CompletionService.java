@@ -43,7 +43,7 @@ final class CompletionService {
     final CuEvent event;
     final @Nullable T result;
     final @Nullable Throwable failure;
-    final CompletableFuture<T> future = new CompletableFuture<>();
+    final CompletableFuture<T> future = new DeviceFuture<>();
 
     Pending(Execution execution, CuEvent event, @Nullable T result, @Nullable Throwable failure) {
       this.execution = execution;

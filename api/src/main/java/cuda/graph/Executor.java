@@ -215,9 +215,8 @@ final class Executor {
         try {
           yield r.function.apply(ex.cuStream.address(), ex.device);
         } finally {
-          // Foreign code may have changed the thread's current context.
-          ex.platform.binding().forget();
-          ex.device.bind();
+          // Foreign code may have changed the thread's current context: bind ours again if so.
+          ex.platform.binding().rebindIfChanged(ex.device.context());
         }
       }
       case GraphLaunch g -> {

@@ -25,6 +25,17 @@ final class ThreadBinding {
     }
   }
 
+  /**
+   * Checks, after foreign code ran on this thread, that {@code context} is still current, and
+   * makes it current again if the foreign code changed it.
+   */
+  void rebindIfChanged(CuContext context) {
+    if (!context.equals(driver.ctxGetCurrent())) {
+      driver.ctxSetCurrent(context);
+    }
+    bound.set(context);
+  }
+
   /** Forgets what this thread has bound: code outside the library may have changed it. */
   void forget() {
     bound.remove();

@@ -1,0 +1,39 @@
+// Companion to the anchors: times what CudaGraph.capture does, in C++ on the driver API, so the
+// library's capture can be compared like for like: begin capture, record n launches of the
+// anchors' kernel, end capture, instantiate, upload, synchronize. Median of 7 per n.
+// Build and run on the GPU host: nvcc -O2 -o capture_bench capture_bench.cu -lcuda && ./capture_bench inc.ptx
+#include <cuda.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+#define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char* s_; cuGetErrorName(r_, &s_); std::fprintf(stderr, "%s failed: %s\n", #x, s_); std::exit(1); } } while (0)
+static double now_us() { return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+int main(int argc, char** argv) {
+  std::ifstream in(argc > 1 ? argv[1] : "inc.ptx"); std::stringstream ss; ss << in.rdbuf(); std::string ptx = ss.str();
+  CK(cuInit(0)); CUdevice dev; CK(cuDeviceGet(&dev, 0)); CUcontext ctx; CK(cuDevicePrimaryCtxRetain(&ctx, dev)); CK(cuCtxSetCurrent(ctx));
+  CUstream s; CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+  CUmodule m; CK(cuModuleLoadData(&m, ptx.c_str())); CUfunction f; CK(cuModuleGetFunction(&f, m, "inc"));
+  CUdeviceptr d; CK(cuMemAlloc(&d, 4)); CK(cuMemsetD32(d, 0, 1));
+  void* params[] = {&d};
+  std::printf("impl,n,mode,us_per_kernel_submit,us_per_kernel_wall,reps\n");
+  for (int n : {1, 10, 100, 1000}) {
+    std::vector<double> times;
+    for (int rep = 0; rep < 8; rep++) {
+      double t0 = now_us();
+      CK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+      for (int i = 0; i < n; i++) CK(cuLaunchKernel(f, 1,1,1, 1,1,1, 0, s, params, nullptr));
+      CUgraph g; CK(cuStreamEndCapture(s, &g)); CUgraphExec ge;
+      CK(cuGraphInstantiateWithFlags(&ge, g, 0)); CK(cuGraphUpload(ge, s)); CK(cuStreamSynchronize(s));
+      double t = now_us() - t0;
+      if (rep > 0) times.push_back(t);  // the first one warms the driver up
+      CK(cuGraphExecDestroy(ge)); CK(cuGraphDestroy(g));
+    }
+    std::sort(times.begin(), times.end());
+    std::printf("cpp-capture,%d,capture,nan,nan,%zu  (capture+instantiate+upload %.1f us)\n", n, times.size(), times[times.size() / 2]);
+  }
+}
