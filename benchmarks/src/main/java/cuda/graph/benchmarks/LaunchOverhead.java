@@ -92,11 +92,25 @@ public final class LaunchOverhead {
     }
   }
 
+  /**
+   * Collects garbage before a timed loop, so that a collection caused by earlier work (building
+   * thousands of ops) does not pause inside a loop of a few milliseconds.
+   */
+  private static void settle() {
+    System.gc();
+    try {
+      Thread.sleep(20);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void eager(int n, int reps) {
     for (int w = 0; w < 3; w++) {
       chain(n).syncOn(stream);
       expected += n;
     }
+    settle();
     long submit = 0;
     long t0 = System.nanoTime();
     for (int r = 0; r < reps; r++) {
@@ -112,6 +126,7 @@ public final class LaunchOverhead {
   /** Capture, instantiate, upload and synchronize, as CudaGraph.capture does them: median of 7. */
   private void capture(int n) {
     long[] times = new long[7];
+    settle();
     for (int rep = 0; rep < times.length; rep++) {
       long c0 = System.nanoTime();
       try (CudaGraph<Void> graph = CudaGraph.capture(stream, chain(n))) {
@@ -131,6 +146,7 @@ public final class LaunchOverhead {
         graph.launch().syncOn(stream);
       }
       expected += 3L * n;
+      settle();
       long submit = 0;
       long t0 = System.nanoTime();
       for (int r = 0; r < reps; r++) {
@@ -151,6 +167,7 @@ public final class LaunchOverhead {
       IncKernel.INC.launch(ONE_THREAD, counter).syncOn(stream);
     }
     expected += 200;
+    settle();
     long sync = 0;
     long async = 0;
     for (int r = 0; r < reps; r++) {
