@@ -29,7 +29,7 @@ for part in $parts; do
       .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java.csv" 2>&1
       .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda.csv" 2>&1
       python3 .gpu/anchors/bench_torch.py > "$out/torch.csv" 2>&1
-      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph.csv" 2>&1
+      .gpu/java -Dcuda.graph.provider=cuda -Xlog:gc:file=$out/gc.log cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph.csv" 2>&1
       .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-2.csv" 2>&1
       (cd .gpu/anchors && /tmp/anchor_cu inc.ptx && /tmp/capture_cu inc.ptx) > "$out/cpp-2.csv" 2>&1
       cat "$out"/cpp.csv "$out"/cuda-graph.csv
