@@ -20,7 +20,22 @@ int main(int argc, char** argv) {
   CUmodule m; CK(cuModuleLoadData(&m, ptx.c_str())); CUfunction f; CK(cuModuleGetFunction(&f, m, "inc"));
   CUdeviceptr d; CK(cuMemAlloc(&d, 4)); CK(cuMemsetD32(d, 0, 1));
   void* params[] = {&d};
+  // Replay of a freshly captured n-kernel chain, 200 reps: printed before and after the capture
+  // churn below, to see whether instantiating and destroying graphs slows later replays.
+  auto replay = [&](int n, const char* label) {
+    CK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+    for (int i = 0; i < n; i++) CK(cuLaunchKernel(f, 1,1,1, 1,1,1, 0, s, params, nullptr));
+    CUgraph g; CK(cuStreamEndCapture(s, &g)); CUgraphExec ge;
+    CK(cuGraphInstantiateWithFlags(&ge, g, 0)); CK(cuGraphUpload(ge, s)); CK(cuStreamSynchronize(s));
+    for (int w = 0; w < 3; w++) CK(cuGraphLaunch(ge, s));
+    CK(cuStreamSynchronize(s));
+    int reps = 200; double t0 = now_us();
+    for (int r = 0; r < reps; r++) { CK(cuGraphLaunch(ge, s)); CK(cuStreamSynchronize(s)); }
+    std::printf("%s,%d,graph,nan,%.3f,%d\n", label, n, (now_us() - t0) / reps / n, reps);
+    CK(cuGraphExecDestroy(ge)); CK(cuGraphDestroy(g));
+  };
   std::printf("impl,n,mode,us_per_kernel_submit,us_per_kernel_wall,reps\n");
+  for (int n : {100, 1000}) replay(n, "cpp-before-churn");
   for (int n : {1, 10, 100, 1000}) {
     std::vector<double> times;
     for (int rep = 0; rep < 8; rep++) {
@@ -36,4 +51,5 @@ int main(int argc, char** argv) {
     std::sort(times.begin(), times.end());
     std::printf("cpp-capture,%d,capture,nan,nan,%zu  (capture+instantiate+upload %.1f us)\n", n, times.size(), times[times.size() / 2]);
   }
+  for (int n : {100, 1000}) replay(n, "cpp-after-churn");
 }
