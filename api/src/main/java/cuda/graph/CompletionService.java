@@ -68,7 +68,7 @@ final class CompletionService {
     } catch (RuntimeException | Error e) {
       sparesOf(execution.device).add(event);
       execution.driver.streamSynchronize(execution.cuStream);
-      execution.finish(false);
+      execution.finish();
       if (failure != null) {
         e.addSuppressed(failure);
       }
@@ -169,7 +169,7 @@ final class CompletionService {
       deviceFailure.addSuppressed(p.failure);
     }
     try {
-      p.execution.finish(failure == null);
+      p.execution.finish();
     } catch (RuntimeException | Error e) {
       failure = failure == null ? e : failure;
     }
@@ -220,7 +220,7 @@ final class CompletionService {
       LOG.log(System.Logger.Level.DEBUG, "cuda.graph: pending work failed while closing: " + e.getMessage());
     }
     try {
-      p.execution.finish(false);
+      p.execution.finish();
     } finally {
       p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
     }

@@ -282,7 +282,7 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
       } finally {
         if (!kept) {
           // Nothing ran during capture: the leases can go at once.
-          execution.finish(false);
+          execution.finish();
         }
       }
     }

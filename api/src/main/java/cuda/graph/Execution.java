@@ -26,7 +26,6 @@ final class Execution {
 
   private RefCount[] leases = new RefCount[8];
   private int leaseCount;
-  private @Nullable List<Runnable> completionHooks;
 
   Execution(Stream stream, @Nullable String capturing) {
     this.stream = stream;
@@ -88,14 +87,6 @@ final class Execution {
     leases[leaseCount++] = lease;
   }
 
-  /** Runs {@code hook} on the host once the submitted work has completed successfully. */
-  void onComplete(Runnable hook) {
-    if (completionHooks == null) {
-      completionHooks = new ArrayList<>(2);
-    }
-    completionHooks.add(hook);
-  }
-
   /** Hands the leases to a new owner (a captured graph); this execution no longer holds them. */
   List<RefCount> transferLeases() {
     List<RefCount> taken = new ArrayList<>(leaseCount);
@@ -107,25 +98,13 @@ final class Execution {
     return taken;
   }
 
-  /**
-   * Called once the work is done (or known failed): runs the completion hooks when it succeeded,
-   * then releases every lease.
-   */
-  void finish(boolean succeeded) {
-    try {
-      if (succeeded && completionHooks != null) {
-        for (Runnable hook : completionHooks) {
-          hook.run();
-        }
-      }
-    } finally {
-      completionHooks = null;
-      for (int i = 0; i < leaseCount; i++) {
-        RefCount lease = leases[i];
-        leases[i] = null;
-        lease.release();
-      }
-      leaseCount = 0;
+  /** Called once the work is done (or known failed): releases every lease. */
+  void finish() {
+    for (int i = 0; i < leaseCount; i++) {
+      RefCount lease = leases[i];
+      leases[i] = null;
+      lease.release();
     }
+    leaseCount = 0;
   }
 }

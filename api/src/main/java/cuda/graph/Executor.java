@@ -25,7 +25,6 @@ final class Executor {
       try {
         stream.device().bind();
         Execution execution = new Execution(stream, null);
-        boolean succeeded = false;
         try {
           T result;
           try {
@@ -35,10 +34,9 @@ final class Executor {
             throw failure;
           }
           execution.driver.streamSynchronize(execution.cuStream);
-          succeeded = true;
           return result;
         } finally {
-          execution.finish(succeeded);
+          execution.finish();
         }
       } finally {
         stream.release();
