@@ -11,4 +11,5 @@ module cuda.graph.spi {
   requires static org.jspecify;
 
   exports cuda.graph.spi;
+  exports cuda.graph.spi.support;
 }

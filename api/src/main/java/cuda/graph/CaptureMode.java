@@ -10,17 +10,10 @@ package cuda.graph;
  * fails the capture. A prohibited call fails and invalidates the capture.
  */
 public enum CaptureMode {
-  GLOBAL(cuda.graph.spi.CaptureMode.GLOBAL),
-  THREAD_LOCAL(cuda.graph.spi.CaptureMode.THREAD_LOCAL),
-  RELAXED(cuda.graph.spi.CaptureMode.RELAXED);
-
-  private final cuda.graph.spi.CaptureMode driverMode;
-
-  CaptureMode(cuda.graph.spi.CaptureMode driverMode) {
-    this.driverMode = driverMode;
-  }
-
-  cuda.graph.spi.CaptureMode driverMode() {
-    return driverMode;
-  }
+  /** Prohibits potentially unsafe calls on every thread that is in global mode. */
+  GLOBAL,
+  /** Prohibits potentially unsafe calls on the capturing thread only. */
+  THREAD_LOCAL,
+  /** Prohibits nothing: the default. */
+  RELAXED
 }

@@ -1,7 +1,7 @@
 package cuda.graph;
-
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CudaDriver;
+
 import java.io.Serial;
 import org.jspecify.annotations.Nullable;
 
@@ -22,7 +22,11 @@ public final class CudaDriverError extends CudaException {
   private final String call;
   private final @Nullable String detail;
 
-  CudaDriverError(int code, String name, String call, @Nullable String detail, @Nullable Throwable cause) {
+  /**
+   * Reports that {@code call} returned {@code code} (named {@code name}); the message adds {@code
+   * detail} and what the caller can do about the code.
+   */
+  public CudaDriverError(int code, String name, String call, @Nullable String detail, @Nullable Throwable cause) {
     super(message(code, name, call, detail), cause);
     this.code = code;
     this.name = name;
@@ -68,7 +72,7 @@ public final class CudaDriverError extends CudaException {
   }
 
   /** {@return what a caller can do about a code, in one sentence; empty when there is nothing to say} */
-  static String adviceFor(int code) {
+  private static String adviceFor(int code) {
     return switch (code) {
       case CuResult.OUT_OF_MEMORY -> "The device is out of memory: close buffers you no longer need or use smaller ones";
       case CuResult.NOT_INITIALIZED, CuResult.DEINITIALIZED -> "The driver is not initialized or is shutting down: use CudaPlatform.system() to get a working driver";
@@ -96,12 +100,4 @@ public final class CudaDriverError extends CudaException {
     };
   }
 
-  /** The name of a code as the driver reports it, falling back to the library's table. */
-  static String nameOf(CudaDriver driver, int code) {
-    try {
-      return driver.getErrorName(code).or(() -> CuResult.nameOf(code)).orElse("CUresult " + code);
-    } catch (RuntimeException e) {
-      return CuResult.nameOf(code).orElse("CUresult " + code);
-    }
-  }
 }

@@ -1,7 +1,7 @@
 package cuda.graph;
 
-import cuda.graph.internal.RefCount;
-import cuda.graph.spi.CuEvent;
+import cuda.graph.internal.runtime.CudaEventImpl;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,91 +12,26 @@ import org.jspecify.annotations.Nullable;
  * <p>An event belongs to one device. {@link #close()} is idempotent; the handle is destroyed once
  * no execution uses it. Thread-safe.
  */
-public final class CudaEvent implements AutoCloseable {
-
-  private final Device device;
-  private final CuEvent handle;
-  private final RefCount lifetime;
-
-  CudaEvent(Device device, CuEvent handle) {
-    this.device = device;
-    this.handle = handle;
-    CudaPlatform platform = device.platform();
-    this.lifetime = new RefCount(() -> platform.releases().release(() -> {
-      device.bind();
-      platform.driver().eventDestroy(handle);
-    }));
-  }
+public sealed interface CudaEvent extends AutoCloseable permits CudaEventImpl {
 
   /** {@return an op that records this event after the work before it on its stream} */
-  public DeviceOp<@Nullable Void> record() {
-    return new EventRecordOp(this);
-  }
+  DeviceOp<@Nullable Void> record();
 
   /** {@return an op that makes the rest of its stream's work wait for this event's last record} */
-  public DeviceOp<@Nullable Void> waitFor() {
-    return new EventWaitOp(this);
-  }
+  DeviceOp<@Nullable Void> waitFor();
 
   /** {@return whether the work of the last record has completed (true if never recorded)} */
-  public boolean isDone() {
-    lifetime.acquire(this);
-    try {
-      device.bind();
-      return device.platform().driver().eventQuery(handle);
-    } finally {
-      lifetime.release();
-    }
-  }
+  boolean isDone();
 
   /** Blocks until the work of the last record has completed. */
-  public void synchronize() {
-    lifetime.acquire(this);
-    try {
-      device.bind();
-      device.platform().driver().eventSynchronize(handle);
-    } finally {
-      lifetime.release();
-    }
-  }
+  void synchronize();
 
   /** {@return the GPU time in milliseconds between the completion of {@code start} and of this event} */
-  public float elapsedMillisSince(CudaEvent start) {
-    lifetime.acquire(this);
-    try {
-      start.lifetime.acquire(start);
-      try {
-        device.bind();
-        return device.platform().driver().eventElapsedTime(start.handle, handle);
-      } finally {
-        start.lifetime.release();
-      }
-    } finally {
-      lifetime.release();
-    }
-  }
+  float elapsedMillisSince(CudaEvent start);
 
   /** {@return the device this event belongs to} */
-  public Device device() {
-    return device;
-  }
+  Device device();
 
   /** Destroys the event once no execution uses it. Idempotent. */
-  @Override
-  public void close() {
-    lifetime.closeOwner();
-  }
-
-  RefCount lifetime() {
-    return lifetime;
-  }
-
-  CuEvent handle() {
-    return handle;
-  }
-
-  @Override
-  public String toString() {
-    return "CudaEvent[" + handle + " on device " + device.ordinal() + "]";
-  }
+  void close();
 }

@@ -1,9 +1,7 @@
 package cuda.graph;
 
-import cuda.graph.internal.ExecutionLock;
-import cuda.graph.spi.CuGraph;
-import cuda.graph.spi.CuGraphExec;
-import cuda.graph.spi.CaptureStatus;
+import cuda.graph.internal.graph.CudaGraphImpl;
+
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Function;
@@ -38,35 +36,11 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the type of the captured op's output
  */
-public final class CudaGraph<T extends @Nullable Object> implements AutoCloseable {
-
-  private final Stream stream;
-  private final GraphExecHandle handle;
-  private final Object outputLock = new Object();
-  private @Nullable T output;
-  private boolean outputTaken;
-  private boolean closed;
-
-  private CudaGraph(Stream stream, GraphExecHandle handle, @Nullable T output) {
-    this.stream = stream;
-    this.handle = handle;
-    this.output = output;
-    // An unreachable graph gives up its share, so its exec goes once no launch needs it.
-    RefCountCloser share = new RefCountCloser(handle.lifetime);
-    CudaPlatform.CLEANER.register(this, share);
-  }
-
-  /** Closes a graph's share once; not a lambda, so the cleaner holds no reference to the graph. */
-  private record RefCountCloser(cuda.graph.internal.RefCount lifetime) implements Runnable {
-    @Override
-    public void run() {
-      lifetime.closeOwner();
-    }
-  }
+public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable permits CudaGraphImpl {
 
   /** Captures {@code op} on {@code stream} in {@link CaptureMode#RELAXED} mode; see the class doc. */
-  public static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, DeviceOp<T> op) {
-    return capture(stream, CaptureMode.RELAXED, op);
+  static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, DeviceOp<T> op) {
+    return CudaGraphImpl.capture(stream, CaptureMode.RELAXED, op);
   }
 
   /**
@@ -78,26 +52,16 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
    *     the capture without a graph
    * @throws ReentrantExecutionException if this thread is already executing or capturing
    */
-  public static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, CaptureMode mode, DeviceOp<T> op) {
-    Objects.requireNonNull(op, "op");
-    return Capture.run(stream, mode, "capture of " + op, execution -> Executor.execute(op, execution));
+  static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, CaptureMode mode, DeviceOp<T> op) {
+    return CudaGraphImpl.capture(stream, mode, op);
   }
 
   /**
    * Captures what {@code body} records with {@link Scope#record} on {@code stream}, in relaxed
    * mode; {@code body}'s exceptions propagate after the capture has been ended.
    */
-  public static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
-    Objects.requireNonNull(body, "body");
-    return Capture.run(stream, CaptureMode.RELAXED, "scope capture", execution -> {
-      Scope scope = new Scope(execution);
-      try {
-        body.record(scope);
-      } finally {
-        scope.close();
-      }
-      return null;
-    });
+  static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
+    return CudaGraphImpl.scope(stream, body);
   }
 
   /**
@@ -106,52 +70,14 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
    *
    * @throws IllegalStateException if the output was already taken
    */
-  public T takeOutput() {
-    synchronized (outputLock) {
-      if (outputTaken) {
-        throw new IllegalStateException("the output of " + this + " was already taken");
-      }
-      outputTaken = true;
-      T taken = output;
-      output = null;
-      return taken;
-    }
-  }
+  T takeOutput();
 
   /**
    * Enqueues {@code node} on the graph's {@link #stream()} now, without waiting: typically a copy
    * of new input into a buffer the graph reads. It is ordered before any launch later executed on
    * the same stream (and after earlier ones). Takes the execution lock.
    */
-  public void update(GraphNode<@Nullable Void> node) {
-    Objects.requireNonNull(node, "node");
-    Executor.acquireLock(this);
-    try {
-      stream.acquire();
-      try {
-        stream.device().bind();
-        Execution execution = new Execution(stream, null);
-        Throwable failure = null;
-        try {
-          Executor.execute(node, execution);
-        } catch (RuntimeException | Error e) {
-          failure = e;
-        }
-        // The update's leases are released when its work completes, as for a future nobody awaits.
-        stream.device().platform().completions().submit(execution, null, failure);
-        if (failure instanceof RuntimeException e) {
-          throw e;
-        }
-        if (failure instanceof Error e) {
-          throw e;
-        }
-      } finally {
-        stream.release();
-      }
-    } finally {
-      ExecutionLock.release();
-    }
-  }
+  void update(GraphNode<@Nullable Void> node);
 
   /**
    * {@return an op that replays the graph on whichever stream executes it}; it shares ownership
@@ -159,203 +85,20 @@ public final class CudaGraph<T extends @Nullable Object> implements AutoCloseabl
    *
    * @throws IllegalStateException if the graph is closed
    */
-  public GraphLaunch launch() {
-    return new GraphLaunch(handle);
-  }
+  GraphLaunch launch();
 
   /** {@return the stream the graph was captured on, where {@link #update} enqueues} */
-  public Stream stream() {
-    return stream;
-  }
+  Stream stream();
 
   /** {@return the number of nodes in the graph} */
-  public int nodeCount() {
-    return withGraph(g -> handle.device.platform().driver().graphGetNodes(g).size());
-  }
+  int nodeCount();
 
   /** Writes the graph in Graphviz DOT form to {@code path}. */
-  public void writeDot(Path path) {
-    withGraph(g -> {
-      handle.device.platform().driver().graphDebugDotPrint(g, path, 0);
-      return null;
-    });
-  }
-
-  private <R> R withGraph(Function<CuGraph, R> action) {
-    handle.lifetime.acquire(this);
-    try {
-      handle.device.bind();
-      return action.apply(handle.graph);
-    } finally {
-      handle.lifetime.release();
-    }
-  }
+  void writeDot(Path path);
 
   /** Gives up this object's share of the graph; launches already handed out still replay. Idempotent. */
-  @Override
-  public void close() {
-    synchronized (outputLock) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-    }
-    handle.lifetime.closeOwner();
-  }
+  void close();
 
   /** {@return whether {@link #close()} was called} */
-  public boolean isClosed() {
-    return handle.lifetime.isClosed();
-  }
-
-  CuGraphExec exec() {
-    return handle.exec;
-  }
-
-  @Override
-  public String toString() {
-    return "CudaGraph[" + handle.exec + " on " + stream + "]";
-  }
-
-  /** The capture protocol shared by {@link #capture} and {@link #scope}. */
-  private static final class Capture {
-
-    private Capture() {}
-
-    static <T extends @Nullable Object> CudaGraph<T> run(
-        Stream stream, CaptureMode mode, String what, Function<Execution, T> record) {
-      Objects.requireNonNull(stream, "stream");
-      Objects.requireNonNull(mode, "mode");
-      Executor.acquireLock(new Object() {
-        @Override
-        public String toString() {
-          return what;
-        }
-      });
-      try {
-        stream.acquire();
-        try {
-          CudaPlatform platform = stream.device().platform();
-          platform.releases().captureStarted();
-          try {
-            return captureOn(stream, mode, what, record);
-          } finally {
-            platform.releases().captureEnded();
-          }
-        } finally {
-          stream.release();
-        }
-      } finally {
-        ExecutionLock.release();
-      }
-    }
-
-    private static <T extends @Nullable Object> CudaGraph<T> captureOn(
-        Stream stream, CaptureMode mode, String what, Function<Execution, T> record) {
-      Device device = stream.device();
-      TranslatingDriver driver = device.platform().driver();
-      device.bind();
-      driver.streamBeginCapture(stream.handle(), mode.driverMode());
-      Execution execution = new Execution(stream, what + " on " + stream);
-      boolean kept = false;
-      try {
-        T output = null;
-        Throwable failure = null;
-        try {
-          output = record.apply(execution);
-        } catch (RuntimeException | Error e) {
-          failure = e;
-        }
-        CuGraph graph = end(driver, stream, failure);
-        if (failure instanceof RuntimeException e) {
-          throw e;
-        }
-        if (failure instanceof Error e) {
-          throw e;
-        }
-        if (graph == null) {
-          throw new GraphCaptureException("cuStreamEndCapture reported success but returned no graph for " + what, null);
-        }
-        GraphExecHandle handle = instantiate(driver, device, stream, graph, execution);
-        kept = true;
-        return new CudaGraph<>(stream, handle, output);
-      } finally {
-        if (!kept) {
-          // Nothing ran during capture: the leases can go at once.
-          execution.finish();
-        }
-      }
-    }
-
-    /**
-     * Ends the capture whatever happened, so the stream leaves capture mode. On a failing path the
-     * graph is destroyed and null returned; a failure to end is attached to the op's failure, or
-     * thrown when the op succeeded.
-     */
-    private static @Nullable CuGraph end(TranslatingDriver driver, Stream stream, @Nullable Throwable failure) {
-      CuGraph graph;
-      try {
-        graph = driver.streamEndCapture(stream.handle());
-      } catch (CudaDriverError endFailure) {
-        leaveCaptureMode(driver, stream, endFailure);
-        if (failure != null) {
-          failure.addSuppressed(endFailure);
-          return null;
-        }
-        throw endFailure;
-      }
-      if (failure != null && graph != null) {
-        destroyQuietly(driver, graph, failure);
-        return null;
-      }
-      return graph;
-    }
-
-    /** A failed end may leave the stream capturing: end it once more and discard the graph. */
-    private static void leaveCaptureMode(TranslatingDriver driver, Stream stream, CudaDriverError endFailure) {
-      try {
-        if (driver.streamIsCapturing(stream.handle()) != CaptureStatus.NONE) {
-          CuGraph leftover = driver.streamEndCapture(stream.handle());
-          if (leftover != null) {
-            driver.graphDestroy(leftover);
-          }
-        }
-      } catch (CudaDriverError e) {
-        endFailure.addSuppressed(e);
-      }
-    }
-
-    private static GraphExecHandle instantiate(
-        TranslatingDriver driver, Device device, Stream stream, CuGraph graph, Execution execution) {
-      CuGraphExec exec;
-      try {
-        exec = driver.graphInstantiate(graph, 0);
-      } catch (RuntimeException | Error e) {
-        destroyQuietly(driver, graph, e);
-        throw e;
-      }
-      try {
-        driver.graphUpload(exec, stream.handle());
-        // Drains the upload; the recorded work itself has not run.
-        driver.streamSynchronize(stream.handle());
-      } catch (RuntimeException | Error e) {
-        try {
-          driver.graphExecDestroy(exec);
-        } catch (CudaDriverError destroyFailure) {
-          e.addSuppressed(destroyFailure);
-        }
-        destroyQuietly(driver, graph, e);
-        throw e;
-      }
-      return new GraphExecHandle(device, graph, exec, execution.transferLeases());
-    }
-
-    private static void destroyQuietly(TranslatingDriver driver, CuGraph graph, Throwable primary) {
-      try {
-        driver.graphDestroy(graph);
-      } catch (CudaDriverError e) {
-        primary.addSuppressed(e);
-      }
-    }
-  }
+  boolean isClosed();
 }

@@ -15,7 +15,8 @@ public final class CudaProviderException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  CudaProviderException(String message, @Nullable Throwable cause) {
+  /** Reports why no provider can be used; {@code cause} is what the provider threw, if anything. */
+  public CudaProviderException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -1,6 +1,7 @@
 package cuda.graph;
 
-import cuda.graph.internal.RefCount;
+import cuda.graph.internal.runtime.DeviceBufferImpl;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -23,219 +24,111 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the Java type of one element
  */
-public final class DeviceBuffer<T> implements AutoCloseable {
-
-  private final Device device;
-  private final ElementType<T> type;
-  private final long length;
-  private final long address;
-  private final RefCount lifetime;
-  private final boolean owner;
-
-  private DeviceBuffer(Device device, ElementType<T> type, long length, long address, RefCount lifetime, boolean owner) {
-    this.device = device;
-    this.type = type;
-    this.length = length;
-    this.address = address;
-    this.lifetime = lifetime;
-    this.owner = owner;
-  }
-
-  /** Wraps memory just allocated on {@code device} with {@code cuMemAllocAsync}; frees it on the device's release stream. */
-  static <T> DeviceBuffer<T> allocated(Device device, ElementType<T> type, long length, long address) {
-    CudaPlatform platform = device.platform();
-    RefCount lifetime = new RefCount(() -> platform.releases().release(() -> {
-      device.bind();
-      platform.driver().memFreeAsync(address, device.releaseStream());
-    }));
-    DeviceBuffer<T> buffer = new DeviceBuffer<>(device, type, length, address, lifetime, true);
-    CudaPlatform.CLEANER.register(buffer, lifetime::closeOwner);
-    return buffer;
-  }
-
-  // ---- allocation ops
+public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBufferImpl {
 
   /** {@return an op that allocates {@code length} elements of uninitialized memory} */
-  public static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
-    return new AllocateOp<>(type, length, AllocateOp.Init.NONE, 0, null, null);
+  static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
+    return DeviceBufferImpl.allocate(type, length);
   }
 
   /** {@return an op that allocates {@code length} elements set to zero} */
-  public static <T> DeviceOp<DeviceBuffer<T>> zeros(ElementType<T> type, long length) {
-    return new AllocateOp<>(type, length, AllocateOp.Init.FILL, 0, null, null);
+  static <T> DeviceOp<DeviceBuffer<T>> zeros(ElementType<T> type, long length) {
+    return DeviceBufferImpl.zeros(type, length);
   }
 
   /** {@return an op that allocates {@code length} elements set to {@code value}} */
-  public static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
-    return new AllocateOp<>(type, length, AllocateOp.Init.FILL, FillOp.bits(type, value), null, null);
+  static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
+    return DeviceBufferImpl.filled(type, length, value);
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
-  public static DeviceOp<DeviceBuffer<Float>> fromArray(float[] data) {
-    return fromHeap(ElementType.F32, MemorySegment.ofArray(data.clone()));
+  static DeviceOp<DeviceBuffer<Float>> fromArray(float[] data) {
+    return DeviceBufferImpl.fromArray(data);
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
-  public static DeviceOp<DeviceBuffer<Double>> fromArray(double[] data) {
-    return fromHeap(ElementType.F64, MemorySegment.ofArray(data.clone()));
+  static DeviceOp<DeviceBuffer<Double>> fromArray(double[] data) {
+    return DeviceBufferImpl.fromArray(data);
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
-  public static DeviceOp<DeviceBuffer<Integer>> fromArray(int[] data) {
-    return fromHeap(ElementType.I32, MemorySegment.ofArray(data.clone()));
+  static DeviceOp<DeviceBuffer<Integer>> fromArray(int[] data) {
+    return DeviceBufferImpl.fromArray(data);
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
-  public static DeviceOp<DeviceBuffer<Long>> fromArray(long[] data) {
-    return fromHeap(ElementType.I64, MemorySegment.ofArray(data.clone()));
+  static DeviceOp<DeviceBuffer<Long>> fromArray(long[] data) {
+    return DeviceBufferImpl.fromArray(data);
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
-  public static DeviceOp<DeviceBuffer<Byte>> fromArray(byte[] data) {
-    return fromHeap(ElementType.I8, MemorySegment.ofArray(data.clone()));
+  static DeviceOp<DeviceBuffer<Byte>> fromArray(byte[] data) {
+    return DeviceBufferImpl.fromArray(data);
   }
 
   /**
    * {@return an op that allocates a buffer of a 16-bit type ({@link ElementType#I16}, {@link
    * ElementType#F16} or {@link ElementType#BF16}) holding a copy of {@code data}}
    */
-  public static DeviceOp<DeviceBuffer<Short>> fromArray(ElementType<Short> type, short[] data) {
-    if (type.byteSize() != 2) {
-      throw new IllegalArgumentException("short[] data fits a 16-bit element type, not " + type);
-    }
-    return fromHeap(type, MemorySegment.ofArray(data.clone()));
+  static DeviceOp<DeviceBuffer<Short>> fromArray(ElementType<Short> type, short[] data) {
+    return DeviceBufferImpl.fromArray(type, data);
   }
 
   /**
    * {@return an op that allocates a buffer holding a copy of {@code data}}, whose size must be a
    * whole number of elements. The contents are copied when the op is built.
    */
-  public static <T> DeviceOp<DeviceBuffer<T>> fromSegment(ElementType<T> type, MemorySegment data) {
-    Objects.requireNonNull(type, "type");
-    long size = data.byteSize();
-    if (size == 0 || size % type.byteSize() != 0) {
-      throw new IllegalArgumentException(
-          "a " + type + " buffer needs a non-empty whole number of " + type.byteSize() + "-byte elements, got " + size + " bytes");
-    }
-    if (size > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("copy more than 2 GiB through a HostBuffer; " + size + " bytes is too large to stage at once");
-    }
-    return fromHeap(type, MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE)));
-  }
-
-  /** An allocation initialized from host memory that nothing else references. */
-  private static <T> DeviceOp<DeviceBuffer<T>> fromHeap(ElementType<T> type, MemorySegment data) {
-    if (data.byteSize() == 0) {
-      throw new IllegalArgumentException("cannot make a buffer from empty data");
-    }
-    return new AllocateOp<>(type, data.byteSize() / type.byteSize(), AllocateOp.Init.COPY_HOST, 0, data, null);
+  static <T> DeviceOp<DeviceBuffer<T>> fromSegment(ElementType<T> type, MemorySegment data) {
+    return DeviceBufferImpl.fromSegment(type, data);
   }
 
   /** {@return an op that allocates a new buffer holding a copy of this one} */
-  public DeviceOp<DeviceBuffer<T>> duplicate() {
-    return new AllocateOp<>(type, length, AllocateOp.Init.COPY_DEVICE, 0, null, this);
-  }
-
-  // ---- ops on an existing buffer
+  DeviceOp<DeviceBuffer<T>> duplicate();
 
   /** {@return a graph node that copies {@code source} (same type and length) into this buffer} */
-  public GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source) {
-    requireSameShape(source.type, source.length, source);
-    return new CopyOp(CopyOp.Kind.DEVICE_TO_DEVICE, source, this, null, null, byteSize());
-  }
+  GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source);
 
   /** {@return a graph node that copies pinned {@code source} into this buffer, reading it when it executes} */
-  public GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source) {
-    requireSameShape(source.elementType(), source.length(), source);
-    return new CopyOp(CopyOp.Kind.HOST_TO_DEVICE, null, this, source, null, byteSize());
-  }
+  GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source);
 
   /** {@return a graph node that copies this buffer into pinned {@code target} when it executes} */
-  public GraphNode<@Nullable Void> copyTo(HostBuffer<T> target) {
-    requireSameShape(target.elementType(), target.length(), target);
-    return new CopyOp(CopyOp.Kind.DEVICE_TO_HOST, this, null, null, target, byteSize());
-  }
+  GraphNode<@Nullable Void> copyTo(HostBuffer<T> target);
 
   /** {@return a graph node that sets every element to {@code value}} */
-  public GraphNode<@Nullable Void> fill(T value) {
-    return new FillOp(this, FillOp.bits(type, value));
-  }
+  GraphNode<@Nullable Void> fill(T value);
 
   /** {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a graph node)} */
-  public DeviceOp<@Nullable Void> write(float[] data) {
-    return write(ElementType.F32, MemorySegment.ofArray(data.clone()));
-  }
+  DeviceOp<@Nullable Void> write(float[] data);
 
   /** {@return an op that copies {@code data} into this buffer} */
-  public DeviceOp<@Nullable Void> write(double[] data) {
-    return write(ElementType.F64, MemorySegment.ofArray(data.clone()));
-  }
+  DeviceOp<@Nullable Void> write(double[] data);
 
   /** {@return an op that copies {@code data} into this buffer} */
-  public DeviceOp<@Nullable Void> write(int[] data) {
-    return write(ElementType.I32, MemorySegment.ofArray(data.clone()));
-  }
+  DeviceOp<@Nullable Void> write(int[] data);
 
   /** {@return an op that copies {@code data} into this buffer} */
-  public DeviceOp<@Nullable Void> write(long[] data) {
-    return write(ElementType.I64, MemorySegment.ofArray(data.clone()));
-  }
+  DeviceOp<@Nullable Void> write(long[] data);
 
   /** {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this buffer} */
-  public DeviceOp<@Nullable Void> write(MemorySegment data) {
-    if (data.byteSize() != byteSize()) {
-      throw new IllegalArgumentException(this + " is " + byteSize() + " bytes; cannot write " + data.byteSize() + " bytes into it");
-    }
-    MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
-    return new ArrayWriteOp(this, copy);
-  }
-
-  private DeviceOp<@Nullable Void> write(ElementType<?> dataType, MemorySegment data) {
-    requireType(dataType);
-    if (data.byteSize() != byteSize()) {
-      throw new IllegalArgumentException(
-          this + " has " + length + " elements; cannot write " + data.byteSize() / type.byteSize() + " into it");
-    }
-    return new ArrayWriteOp(this, data);
-  }
+  DeviceOp<@Nullable Void> write(MemorySegment data);
 
   /** {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the stream)} */
-  public DeviceOp<float[]> toFloatArray() {
-    return read(ElementType.F32, s -> s.toArray(ValueLayout.JAVA_FLOAT));
-  }
+  DeviceOp<float[]> toFloatArray();
 
   /** {@return an op that reads this {@link ElementType#F64} buffer into a new array} */
-  public DeviceOp<double[]> toDoubleArray() {
-    return read(ElementType.F64, s -> s.toArray(ValueLayout.JAVA_DOUBLE));
-  }
+  DeviceOp<double[]> toDoubleArray();
 
   /** {@return an op that reads this {@link ElementType#I32} buffer into a new array} */
-  public DeviceOp<int[]> toIntArray() {
-    return read(ElementType.I32, s -> s.toArray(ValueLayout.JAVA_INT));
-  }
+  DeviceOp<int[]> toIntArray();
 
   /** {@return an op that reads this {@link ElementType#I64} buffer into a new array} */
-  public DeviceOp<long[]> toLongArray() {
-    return read(ElementType.I64, s -> s.toArray(ValueLayout.JAVA_LONG));
-  }
+  DeviceOp<long[]> toLongArray();
 
   /** {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a new array} */
-  public DeviceOp<short[]> toShortArray() {
-    if (type.byteSize() != 2) {
-      throw new IllegalArgumentException(this + " holds " + type + ", not a 16-bit type");
-    }
-    return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_SHORT));
-  }
+  DeviceOp<short[]> toShortArray();
 
   /** {@return an op that reads this buffer's raw bytes into a new array} */
-  public DeviceOp<byte[]> toByteArray() {
-    return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_BYTE));
-  }
-
-  private <A> DeviceOp<A> read(ElementType<?> wanted, Function<MemorySegment, A> convert) {
-    requireType(wanted);
-    return new ArrayReadOp<>(this, convert);
-  }
+  DeviceOp<byte[]> toByteArray();
 
   /**
    * {@return an op that closes this buffer in stream order}: the memory is released once the work
@@ -243,83 +136,29 @@ public final class DeviceBuffer<T> implements AutoCloseable {
    *
    * @throws IllegalArgumentException for a {@link #slice}, which owns no memory
    */
-  public DeviceOp<@Nullable Void> free() {
-    if (!owner) {
-      throw new IllegalArgumentException(this + " is a slice, which owns no memory: free the buffer it was sliced from");
-    }
-    return new FreeOp(this);
-  }
+  DeviceOp<@Nullable Void> free();
 
   /** {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory and lifetime} */
-  public DeviceBuffer<T> slice(long offset, long length) {
-    Objects.checkFromIndexSize(offset, length, this.length);
-    if (length == 0) {
-      throw new IllegalArgumentException("a slice holds at least one element");
-    }
-    return new DeviceBuffer<>(device, type, length, address + offset * type.byteSize(), lifetime, false);
-  }
-
-  // ---- accessors
+  DeviceBuffer<T> slice(long offset, long length);
 
   /** {@return the element type} */
-  public ElementType<T> elementType() {
-    return type;
-  }
+  ElementType<T> elementType();
 
   /** {@return the number of elements} */
-  public long length() {
-    return length;
-  }
+  long length();
 
   /** {@return the size in bytes} */
-  public long byteSize() {
-    return length * type.byteSize();
-  }
+  long byteSize();
 
   /** {@return the device the memory lives on} */
-  public Device device() {
-    return device;
-  }
+  Device device();
 
   /** {@return whether the memory was closed (it may still be alive for queued work)} */
-  public boolean isClosed() {
-    return lifetime.isClosed();
-  }
+  boolean isClosed();
 
   /**
    * Releases the memory once every queued use has completed. Idempotent; does nothing for a
    * {@link #slice}.
    */
-  @Override
-  public void close() {
-    if (owner) {
-      lifetime.closeOwner();
-    }
-  }
-
-  long address() {
-    return address;
-  }
-
-  RefCount lifetime() {
-    return lifetime;
-  }
-
-  private void requireType(ElementType<?> wanted) {
-    if (wanted != type) {
-      throw new IllegalArgumentException(this + " holds " + type + ", not " + wanted);
-    }
-  }
-
-  private void requireSameShape(ElementType<?> otherType, long otherLength, Object other) {
-    if (otherType != type || otherLength != length) {
-      throw new IllegalArgumentException(
-          "cannot copy between " + this + " and " + other + ": copies need the same element type and length; use slice()");
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "DeviceBuffer<" + type + ">[" + length + " on device " + device.ordinal() + (owner ? "" : ", slice") + "]";
-  }
+  void close();
 }

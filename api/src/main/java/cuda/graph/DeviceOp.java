@@ -1,6 +1,22 @@
 package cuda.graph;
+import cuda.graph.internal.exec.Executor;
+import cuda.graph.internal.exec.ExecutionLock;
+import cuda.graph.internal.ops.HostCallbackOp;
+import cuda.graph.internal.ops.ValueOp;
 
-import cuda.graph.internal.ExecutionLock;
+import cuda.graph.internal.exec.SharedOp;
+import cuda.graph.internal.ops.AllocateOp;
+import cuda.graph.internal.ops.ArrayReadOp;
+import cuda.graph.internal.ops.ArrayWriteOp;
+import cuda.graph.internal.ops.EventRecordOp;
+import cuda.graph.internal.ops.EventWaitOp;
+import cuda.graph.internal.ops.FreeOp;
+import cuda.graph.internal.ops.MapOp;
+import cuda.graph.internal.ops.RawStreamOp;
+import cuda.graph.internal.ops.ThenOp;
+import cuda.graph.internal.ops.ZipAllOp;
+import cuda.graph.internal.ops.ZipOp;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +64,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * next} returns on the same stream, after this op's work}
    */
   default <R extends @Nullable Object> DeviceOp<R> then(Function<? super T, ? extends DeviceOp<R>> next) {
-    return new ThenOp<>(this, Objects.requireNonNull(next, "next"));
+    return new ThenOp<>(this, Objects.requireNonNull(next, "next"), "then");
   }
 
   /** {@return an op that runs this op, then {@code next}, on the same stream, with {@code next}'s result} */

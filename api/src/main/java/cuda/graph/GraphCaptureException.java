@@ -13,7 +13,8 @@ public final class GraphCaptureException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  GraphCaptureException(String message, @Nullable Throwable cause) {
+  /** Reports why a capture could not produce a graph. */
+  public GraphCaptureException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

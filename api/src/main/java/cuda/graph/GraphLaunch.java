@@ -1,5 +1,7 @@
 package cuda.graph;
 
+import cuda.graph.internal.exec.GraphLaunchImpl;
+
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -13,55 +15,6 @@ import org.jspecify.annotations.Nullable;
  * graph are serialized by the driver, even on different streams. A launch is not a {@link
  * GraphNode}: it cannot be recorded into another graph.
  */
-public final class GraphLaunch extends OnceGuard implements DeviceOp<@Nullable Void> {
+public sealed interface GraphLaunch extends DeviceOp<@Nullable Void> permits GraphLaunchImpl {
 
-  private final GraphExecHandle handle;
-  private final Reference reference;
-
-  /** The launch's share of the exec, released once: when executed work completes, or by the cleaner. */
-  private static final class Reference implements Runnable {
-    private final GraphExecHandle handle;
-    private final AtomicBoolean handedOver = new AtomicBoolean();
-
-    Reference(GraphExecHandle handle) {
-      this.handle = handle;
-    }
-
-    boolean handOver() {
-      return handedOver.compareAndSet(false, true);
-    }
-
-    @Override
-    public void run() {
-      if (handOver()) {
-        handle.lifetime.release();
-      }
-    }
-  }
-
-  GraphLaunch(GraphExecHandle handle) {
-    handle.lifetime.acquire("the graph");
-    this.handle = handle;
-    this.reference = new Reference(handle);
-    CudaPlatform.CLEANER.register(this, reference);
-  }
-
-  void launchOn(Execution ex) {
-    if (ex.isCapturing()) {
-      throw new GraphCaptureException(
-          "a graph launch cannot be recorded into another graph (" + ex.capturing + "); launch it after the capture", null);
-    }
-    ex.requireSameDevice(handle.device, this);
-    if (!reference.handOver()) {
-      throw new IllegalStateException(this + " was released before it executed");
-    }
-    // The execution now holds the launch's share: the exec outlives the launched work.
-    ex.hold(handle.lifetime);
-    ex.driver.graphLaunch(handle.exec, ex.cuStream);
-  }
-
-  @Override
-  public String toString() {
-    return "GraphLaunch[" + handle.exec + "]";
-  }
 }

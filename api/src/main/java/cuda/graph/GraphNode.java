@@ -1,5 +1,16 @@
 package cuda.graph;
 
+import cuda.graph.internal.ops.CopyOp;
+import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.HostCallbackOp;
+import cuda.graph.internal.kernel.KernelLaunchOp;
+import cuda.graph.internal.ops.ValueOp;
+
+import cuda.graph.internal.ops.MapOp;
+import cuda.graph.internal.ops.NodeOp;
+import cuda.graph.internal.ops.ThenOp;
+import cuda.graph.internal.ops.ZipAllOp;
+import cuda.graph.internal.ops.ZipOp;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
@@ -18,16 +29,16 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  */
 public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>
-    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, NodeMapOp, NodeThenOp, NodeZipOp, NodeSequenceOp {
+    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, NodeOp {
 
   @Override
   default <R extends @Nullable Object> GraphNode<R> map(Function<? super T, ? extends R> function) {
-    return new NodeMapOp<>(this, Objects.requireNonNull(function, "function"));
+    return new NodeOp<>(new MapOp<>(this, Objects.requireNonNull(function, "function")));
   }
 
   /** {@return a graph node that runs this node, then the graph node {@code next} returns for its result} */
   default <R extends @Nullable Object> GraphNode<R> thenNode(Function<? super T, ? extends GraphNode<R>> next) {
-    return new NodeThenOp<>(this, Objects.requireNonNull(next, "next"));
+    return new NodeOp<>(new ThenOp<>(this, Objects.requireNonNull(next, "next"), "thenNode(...) returned null instead of a graph node"));
   }
 
   /** {@return a graph node that runs this node then {@code next}, with {@code next}'s result} */
@@ -39,7 +50,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
   /** {@return a graph node that runs this node then {@code other} and combines their results} */
   default <U extends @Nullable Object, R extends @Nullable Object> GraphNode<R> zip(
       GraphNode<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
-    return new NodeZipOp<>(this, Objects.requireNonNull(other, "other"), Objects.requireNonNull(combine, "combine"));
+    return new NodeOp<>(new ZipOp<>(this, Objects.requireNonNull(other, "other"), Objects.requireNonNull(combine, "combine")));
   }
 
   /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
@@ -49,6 +60,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
 
   /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
   static GraphNode<@Nullable Void> sequence(List<? extends GraphNode<?>> nodes) {
-    return new NodeSequenceOp(List.copyOf(nodes));
+    List<GraphNode<?>> parts = List.copyOf(nodes);
+    return new NodeOp<>(new MapOp<>(new ZipAllOp<>(parts), ignored -> null), "sequence(" + parts.size() + " nodes)");
   }
 }

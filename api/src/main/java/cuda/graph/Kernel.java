@@ -1,7 +1,7 @@
 package cuda.graph;
 
-import cuda.graph.spi.CuFunction;
-import cuda.graph.spi.KernelArguments;
+import cuda.graph.internal.kernel.KernelImpl;
+
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
@@ -13,26 +13,7 @@ import org.jspecify.annotations.Nullable;
  * the arguments against the declaration when the op is built, and the launch reuses a prepared,
  * per-thread native argument block, so launching allocates no native memory. Thread-safe.
  */
-public final class Kernel {
-
-  private final KernelImage image;
-  private final String name;
-  private final List<KernelParam> parameters;
-  private final int[] sizes;
-  private final ThreadLocal<KernelArguments> argumentBlocks;
-  /** The function on the device it was last looked up for: launches rarely change device. */
-  private volatile @Nullable Resolved lastResolved;
-
-  private record Resolved(Device device, CuFunction function) {}
-
-  Kernel(KernelImage image, String name, List<KernelParam> parameters) {
-    this.image = image;
-    this.name = name;
-    this.parameters = List.copyOf(parameters);
-    this.sizes = this.parameters.stream().mapToInt(KernelParam::size).toArray();
-    // The driver copies argument values during each launch call, so one block per thread suffices.
-    this.argumentBlocks = ThreadLocal.withInitial(() -> KernelArguments.allocate(Arena.ofAuto(), sizes));
-  }
+public sealed interface Kernel permits KernelImpl {
 
   /**
    * {@return a graph node that launches this kernel with {@code arguments}}: scalars as their boxed
@@ -40,22 +21,13 @@ public final class Kernel {
    *
    * @throws IllegalArgumentException if the count or a type does not match the declaration
    */
-  public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {
-    Objects.requireNonNull(config, "config");
-    check(arguments);
-    return new KernelLaunchOp(this, config, arguments.clone());
-  }
+  GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments);
 
   /** Loads the kernel on {@code device} now, e.g. before a graph capture. */
-  public void load(Device device) {
-    device.bind();
-    function(device);
-  }
+  void load(Device device);
 
   /** {@return whether the kernel has a Java reference} */
-  public boolean hasReference() {
-    return image.reference(name) != null;
-  }
+  boolean hasReference();
 
   /**
    * Runs the kernel's Java reference on the host: pointer arguments are {@link
@@ -63,79 +35,14 @@ public final class Kernel {
    *
    * @throws IllegalStateException if the kernel has no reference
    */
-  public void runReference(LaunchConfig config, Object... arguments) {
-    JavaKernel reference = image.reference(name);
-    if (reference == null) {
-      throw new IllegalStateException("kernel " + name + " has no Java reference; add one with KernelImage.withReference");
-    }
-    if (arguments.length != parameters.size()) {
-      throw new IllegalArgumentException(signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
-    }
-    reference.run(new HostKernelCall(config, parameters, arguments));
-  }
+  void runReference(LaunchConfig config, Object... arguments);
 
   /** {@return the kernel's name in its image} */
-  public String name() {
-    return name;
-  }
+  String name();
 
   /** {@return the declared parameters} */
-  public List<KernelParam> parameters() {
-    return parameters;
-  }
+  List<KernelParam> parameters();
 
   /** {@return the image the kernel comes from} */
-  public KernelImage image() {
-    return image;
-  }
-
-  CuFunction function(Device device) {
-    Resolved last = lastResolved;
-    if (last != null && last.device == device) {
-      return last.function;
-    }
-    CuFunction function = image.function(device, name);
-    lastResolved = new Resolved(device, function);
-    return function;
-  }
-
-  KernelArguments argumentBlock() {
-    return argumentBlocks.get();
-  }
-
-  private void check(Object[] arguments) {
-    if (arguments.length != parameters.size()) {
-      throw new IllegalArgumentException(signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
-    }
-    for (int i = 0; i < arguments.length; i++) {
-      String mismatch = parameters.get(i).mismatch(arguments[i]);
-      if (mismatch != null) {
-        throw new IllegalArgumentException(
-            signature() + ": argument " + i + " must be " + describe(parameters.get(i)) + ", got " + mismatch);
-      }
-    }
-  }
-
-  private static String describe(KernelParam p) {
-    if (p.isPointer()) {
-      return p.elementType() == null ? "a DeviceBuffer" : "a DeviceBuffer<" + p.elementType() + ">";
-    }
-    return "an " + p + " (" + switch (p.size()) {
-      case 1 -> "Byte";
-      case 2 -> "Short";
-      case 4 -> p == KernelParam.F32 ? "Float" : "Integer";
-      default -> p == KernelParam.F64 ? "Double" : "Long";
-    } + ")";
-  }
-
-  String signature() {
-    StringJoiner j = new StringJoiner(", ", name + "(", ")");
-    parameters.forEach(p -> j.add(p.toString()));
-    return j.toString();
-  }
-
-  @Override
-  public String toString() {
-    return "Kernel[" + signature() + "]";
-  }
+  KernelImage image();
 }

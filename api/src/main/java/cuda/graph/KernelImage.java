@@ -1,11 +1,7 @@
 package cuda.graph;
 
-import cuda.graph.spi.CuFunction;
-import cuda.graph.spi.CuModule;
-import cuda.graph.spi.ImageFormat;
-import cuda.graph.spi.ModuleImage;
-import cuda.graph.spi.RuntimeCompilationException;
-import cuda.graph.spi.RuntimeCompiler;
+import cuda.graph.internal.kernel.KernelImageImpl;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,45 +23,26 @@ import java.util.WeakHashMap;
  * there. Load kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of
  * the capture. Thread-safe.
  */
-public final class KernelImage {
-
-  private enum Kind { PTX, CUBIN, FATBIN, CUDA_SOURCE }
-
-  private final Kind kind;
-  private final byte[] bytes;
-  private final String programName;
-  private final List<String> compileOptions;
-  private final Map<String, JavaKernel> references;
-  private final Map<Device, Loaded> loaded = new WeakHashMap<>();
-
-  private record Loaded(CuModule module, Map<String, CuFunction> functions) {}
-
-  private KernelImage(Kind kind, byte[] bytes, String programName, List<String> compileOptions, Map<String, JavaKernel> references) {
-    this.kind = kind;
-    this.bytes = bytes;
-    this.programName = programName;
-    this.compileOptions = List.copyOf(compileOptions);
-    this.references = Map.copyOf(references);
-  }
+public sealed interface KernelImage permits KernelImageImpl {
 
   /** {@return an image of PTX assembly text} */
-  public static KernelImage ptx(String text) {
-    return new KernelImage(Kind.PTX, text.getBytes(StandardCharsets.UTF_8), "ptx", List.of(), Map.of());
+  static KernelImage ptx(String text) {
+    return KernelImageImpl.ptx(text);
   }
 
   /** {@return an image of PTX text read from a class-path resource next to {@code anchor}} */
-  public static KernelImage ptxResource(Class<?> anchor, String resource) {
-    return new KernelImage(Kind.PTX, readResource(anchor, resource), resource, List.of(), Map.of());
+  static KernelImage ptxResource(Class<?> anchor, String resource) {
+    return KernelImageImpl.ptxResource(anchor, resource);
   }
 
   /** {@return an image of a cubin (machine code for one architecture)} */
-  public static KernelImage cubin(byte[] image) {
-    return new KernelImage(Kind.CUBIN, image.clone(), "cubin", List.of(), Map.of());
+  static KernelImage cubin(byte[] image) {
+    return KernelImageImpl.cubin(image);
   }
 
   /** {@return an image of a fatbin (several architectures)} */
-  public static KernelImage fatbin(byte[] image) {
-    return new KernelImage(Kind.FATBIN, image.clone(), "fatbin", List.of(), Map.of());
+  static KernelImage fatbin(byte[] image) {
+    return KernelImageImpl.fatbin(image);
   }
 
   /**
@@ -73,88 +50,13 @@ public final class KernelImage {
    * {@code extern "C"}. Unless the options name an architecture, the device's own virtual
    * architecture is used. A compile error fails the first launch with the compiler's log.
    */
-  public static KernelImage cudaSource(String programName, String source, String... nvrtcOptions) {
-    Objects.requireNonNull(programName, "programName");
-    return new KernelImage(Kind.CUDA_SOURCE, source.getBytes(StandardCharsets.UTF_8), programName, List.of(nvrtcOptions), Map.of());
+  static KernelImage cudaSource(String programName, String source, String... nvrtcOptions) {
+    return KernelImageImpl.cudaSource(programName, source, nvrtcOptions);
   }
 
   /** {@return this image with a Java reference for the kernel {@code kernelName}} */
-  public KernelImage withReference(String kernelName, JavaKernel reference) {
-    Map<String, JavaKernel> refs = new LinkedHashMap<>(references);
-    refs.put(Objects.requireNonNull(kernelName, "kernelName"), Objects.requireNonNull(reference, "reference"));
-    return new KernelImage(kind, bytes, programName, compileOptions, refs);
-  }
+  KernelImage withReference(String kernelName, JavaKernel reference);
 
   /** {@return the kernel {@code name} of this image, with its declared parameters} */
-  public Kernel kernel(String name, KernelParam... parameters) {
-    return new Kernel(this, Objects.requireNonNull(name, "name"), List.of(parameters));
-  }
-
-  JavaKernel reference(String kernelName) {
-    return references.get(kernelName);
-  }
-
-  /** Returns the function on {@code device}, loading the image there first if needed (the device must be bound). */
-  CuFunction function(Device device, String name) {
-    synchronized (loaded) {
-      Loaded l = loaded.get(device);
-      if (l == null) {
-        l = load(device);
-        loaded.put(device, l);
-      }
-      CuFunction f = l.functions.get(name);
-      if (f == null) {
-        f = device.platform().driver().moduleGetFunction(l.module, name);
-        l.functions.put(name, f);
-      }
-      return f;
-    }
-  }
-
-  private Loaded load(Device device) {
-    CudaPlatform platform = device.platform();
-    ModuleImage image = switch (kind) {
-      case PTX -> ModuleImage.of(ImageFormat.PTX, bytes);
-      case CUBIN -> ModuleImage.of(ImageFormat.CUBIN, bytes);
-      case FATBIN -> ModuleImage.of(ImageFormat.FATBIN, bytes);
-      case CUDA_SOURCE -> ModuleImage.ptx(compile(device));
-    };
-    for (Map.Entry<String, JavaKernel> e : references.entrySet()) {
-      image = image.withJavaKernel(e.getKey(), new DeviceKernelCall.Body(e.getValue()));
-    }
-    CuModule module = platform.driver().moduleLoadData(image);
-    platform.adoptModule(device, module);
-    return new Loaded(module, new HashMap<>());
-  }
-
-  private String compile(Device device) {
-    RuntimeCompiler compiler = device.platform().driver().runtimeCompiler().orElseThrow(() -> new UnsupportedOperationException(
-        "the '" + device.platform().providerId() + "' provider cannot compile CUDA C++ (NVRTC not found): install the CUDA"
-            + " toolkit's NVRTC library, or ship PTX and load it with KernelImage.ptx"));
-    List<String> options = new ArrayList<>(compileOptions);
-    if (options.stream().noneMatch(o -> o.startsWith("--gpu-architecture") || o.startsWith("-arch"))) {
-      options.add("--gpu-architecture=" + device.computeCapability().virtualArchitecture());
-    }
-    try {
-      return compiler.compileToPtx(new String(bytes, StandardCharsets.UTF_8), programName, options);
-    } catch (RuntimeCompilationException e) {
-      throw new IllegalArgumentException(programName + " does not compile:\n" + e.getMessage(), e);
-    }
-  }
-
-  private static byte[] readResource(Class<?> anchor, String resource) {
-    try (InputStream in = anchor.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalArgumentException("no resource " + resource + " next to " + anchor.getName());
-      }
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + resource, e);
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "KernelImage[" + kind + " " + programName + ", references " + references.keySet() + "]";
-  }
+  Kernel kernel(String name, KernelParam... parameters);
 }

@@ -58,18 +58,13 @@ public final class KernelParam {
     return elementType;
   }
 
-  /** {@return why {@code argument} does not fit this parameter, or null when it does} */
-  @Nullable String mismatch(@Nullable Object argument) {
-    if (argument == null) {
-      return "null";
-    }
-    if (!javaType.isInstance(argument)) {
-      return "a " + argument.getClass().getSimpleName() + " (" + argument + ")";
-    }
-    if (elementType != null && ((DeviceBuffer<?>) argument).elementType() != elementType) {
-      return argument.toString();
-    }
-    return null;
+  /**
+   * {@return whether {@code argument} can be passed for this parameter}: a boxed scalar of the
+   * parameter's Java type, or a {@link DeviceBuffer} (of the required element type, if any)
+   */
+  public boolean accepts(@Nullable Object argument) {
+    return javaType.isInstance(argument)
+        && (elementType == null || ((DeviceBuffer<?>) argument).elementType() == elementType);
   }
 
   @Override

@@ -1,5 +1,8 @@
 package cuda.graph;
 
+import cuda.graph.internal.graph.ChainedModule;
+import cuda.graph.internal.graph.GraphModule;
+
 import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;

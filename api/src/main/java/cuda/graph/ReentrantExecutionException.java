@@ -14,7 +14,8 @@ public final class ReentrantExecutionException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  ReentrantExecutionException(String message) {
+  /** Reports a nested execution; the message names both executions and what to do. */
+  public ReentrantExecutionException(String message) {
     super(message, null);
   }
 }

@@ -1,5 +1,7 @@
 package cuda.graph;
 
+import cuda.graph.internal.runtime.RoundRobinPolicy;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,45 +27,6 @@ public interface SchedulingPolicy {
     if (streamsPerDevice < 1) {
       throw new IllegalArgumentException("a round-robin policy needs at least one stream per device, got " + streamsPerDevice);
     }
-    return new RoundRobin(streamsPerDevice);
-  }
-
-  /** Round robin over a fixed pool of streams per device; {@link #close()} closes the streams. */
-  final class RoundRobin implements SchedulingPolicy, AutoCloseable {
-    private final int size;
-    private final Map<Device, Stream[]> pools = new ConcurrentHashMap<>();
-    private final AtomicInteger next = new AtomicInteger();
-
-    private RoundRobin(int size) {
-      this.size = size;
-    }
-
-    @Override
-    public Stream nextStream(Device device) {
-      Stream[] pool = pools.computeIfAbsent(device, d -> {
-        Stream[] streams = new Stream[size];
-        for (int i = 0; i < size; i++) {
-          streams[i] = d.newStream();
-        }
-        return streams;
-      });
-      return pool[Math.floorMod(next.getAndIncrement(), size)];
-    }
-
-    /** Closes every stream this policy created; queued work still completes. */
-    @Override
-    public void close() {
-      pools.values().forEach(streams -> {
-        for (Stream s : streams) {
-          s.close();
-        }
-      });
-      pools.clear();
-    }
-
-    @Override
-    public String toString() {
-      return "SchedulingPolicy.roundRobin(" + size + ")";
-    }
+    return new RoundRobinPolicy(streamsPerDevice);
   }
 }

@@ -1,5 +1,7 @@
 package cuda.graph;
 
+import cuda.graph.internal.graph.ScopeImpl;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,28 +13,8 @@ import org.jspecify.annotations.Nullable;
  * ({@code sync}, {@code syncOn}, {@code async}) fails with {@link ReentrantExecutionException}.
  * A scope belongs to the capturing thread and is dead once the capture ends.
  */
-public final class Scope {
-
-  private final Execution execution;
-  private final Thread owner = Thread.currentThread();
-  private boolean open = true;
-
-  Scope(Execution execution) {
-    this.execution = execution;
-  }
+public sealed interface Scope permits ScopeImpl {
 
   /** Records {@code node} into the graph and returns its (not yet computed) result. */
-  public <T extends @Nullable Object> T record(GraphNode<T> node) {
-    if (Thread.currentThread() != owner) {
-      throw new IllegalStateException("a scope records only on the thread that captures (" + owner.getName() + ")");
-    }
-    if (!open) {
-      throw new IllegalStateException("this scope's capture has ended; record into a new CudaGraph.scope");
-    }
-    return Executor.execute(java.util.Objects.requireNonNull(node, "node"), execution);
-  }
-
-  void close() {
-    open = false;
-  }
+  <T extends @Nullable Object> T record(GraphNode<T> node);
 }

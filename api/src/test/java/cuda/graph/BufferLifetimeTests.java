@@ -1,12 +1,13 @@
 package cuda.graph;
 
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.internal.RefCount;
+import cuda.graph.internal.runtime.RefCount;
 import cuda.graph.simulator.CallRecord;
 import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
@@ -200,7 +201,7 @@ class BufferLifetimeTests {
       DeviceBuffer<Integer> scratch, HostBuffer<Integer> host) {
     return DeviceBuffer.fromArray(KernelFixtures.iota(N, 40)).then(b -> {
       weak.set(new WeakReference<>(b));
-      lifetime.set(b.lifetime());
+      lifetime.set(DeviceBufferImpl.of(b).lifetime());
       return gatedCopy.launch(CONFIG, N, scratch, scratch).andThen(b.copyTo(host));
     }).asyncOn(stream);
   }

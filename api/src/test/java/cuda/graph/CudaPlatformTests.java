@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.internal.Fakes;
-import cuda.graph.internal.Fakes.DriverLog;
-import cuda.graph.internal.ProviderSelector.Failure;
-import cuda.graph.internal.ProviderSelector.Opened;
-import cuda.graph.internal.ProviderSelector.Outcome;
+import cuda.graph.internal.bootstrap.Fakes;
+import cuda.graph.internal.bootstrap.Fakes.DriverLog;
+import cuda.graph.internal.bootstrap.ProviderSelector.Failure;
+import cuda.graph.internal.bootstrap.ProviderSelector.Opened;
+import cuda.graph.internal.bootstrap.ProviderSelector.Outcome;
+import cuda.graph.internal.bootstrap.SystemPlatform;
+import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.spi.CudaDriver;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,10 +44,10 @@ class CudaPlatformTests {
   void theFirstCallSelectsAndEveryCallGetsTheSamePlatform() {
     CudaDriver driver = Fakes.driver(new DriverLog());
     AtomicInteger runs = new AtomicInteger();
-    CudaPlatform.Bootstrap bootstrap =
-        new CudaPlatform.Bootstrap(counting(runs, () -> new Opened(driver, "simulator", REPORT)));
+    SystemPlatform<CudaPlatformImpl> bootstrap =
+        CudaPlatformImpl.bootstrap(counting(runs, () -> new Opened(driver, "simulator", REPORT)));
 
-    CudaPlatform platform = bootstrap.get();
+    CudaPlatformImpl platform = bootstrap.get();
 
     assertSame(platform, bootstrap.get());
     assertEquals(1, runs.get());
@@ -64,8 +66,8 @@ class CudaPlatformTests {
             "cuda.graph: provider 'cuda' (priority 100, x.Cuda): available: ok",
             "cuda.graph: CUDA driver provider 'cuda' was chosen but failed to open: boom");
     AtomicInteger runs = new AtomicInteger();
-    CudaPlatform.Bootstrap bootstrap =
-        new CudaPlatform.Bootstrap(counting(runs, () -> new Failure(lines, cause)));
+    SystemPlatform<CudaPlatformImpl> bootstrap =
+        CudaPlatformImpl.bootstrap(counting(runs, () -> new Failure(lines, cause)));
 
     CudaProviderException first = assertThrows(CudaProviderException.class, bootstrap::get);
     CudaProviderException second = assertThrows(CudaProviderException.class, bootstrap::get);
@@ -81,8 +83,8 @@ class CudaPlatformTests {
   void concurrentFirstCallsShareOneSelection() throws Exception {
     CountDownLatch start = new CountDownLatch(1);
     AtomicInteger runs = new AtomicInteger();
-    CudaPlatform.Bootstrap bootstrap =
-        new CudaPlatform.Bootstrap(
+    SystemPlatform<CudaPlatformImpl> bootstrap =
+        CudaPlatformImpl.bootstrap(
             counting(runs, () -> new Opened(Fakes.driver(new DriverLog()), "simulator", REPORT)));
     List<Future<CudaPlatform>> results = new ArrayList<>();
     try (ExecutorService threads = Executors.newFixedThreadPool(8)) {
@@ -105,9 +107,9 @@ class CudaPlatformTests {
 
   @Test
   void aProviderThatUsesThePlatformWhileBeingChosenFailsClearly() {
-    AtomicReference<CudaPlatform.Bootstrap> self = new AtomicReference<>();
-    CudaPlatform.Bootstrap bootstrap =
-        new CudaPlatform.Bootstrap(
+    AtomicReference<SystemPlatform<CudaPlatformImpl>> self = new AtomicReference<>();
+    SystemPlatform<CudaPlatformImpl> bootstrap =
+        CudaPlatformImpl.bootstrap(
             () -> {
               self.get().get();
               throw new AssertionError("unreachable");

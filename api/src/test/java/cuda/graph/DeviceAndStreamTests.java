@@ -1,5 +1,6 @@
 package cuda.graph;
 
+import cuda.graph.internal.runtime.StreamImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -176,7 +177,7 @@ class DeviceAndStreamTests {
       }).sync());
 
       assertEquals(1, picks.get());
-      assertEquals(mine.handle().address(), rawStream.get());
+      assertEquals(StreamImpl.of(mine).handle().address(), rawStream.get());
       assertThrows(IllegalArgumentException.class, () -> SchedulingPolicy.roundRobin(0));
     }
   }

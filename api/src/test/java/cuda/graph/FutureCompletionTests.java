@@ -1,5 +1,6 @@
 package cuda.graph;
 
+import cuda.graph.internal.runtime.CudaPlatformImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -171,7 +172,7 @@ class FutureCompletionTests {
     CompletableFuture<Void> second = DeviceBuffer.zeros(ElementType.I32, 8).then(DeviceBuffer::free).asyncOn(s);
     // The work goes on only once the platform is closing.
     Thread.ofVirtual().start(() -> {
-      KernelFixtures.awaitTrue(closing::isClosed, Duration.ofSeconds(10), "the platform is closing");
+      KernelFixtures.awaitTrue(CudaPlatformImpl.of(closing)::isClosed, Duration.ofSeconds(10), "the platform is closing");
       gate.countDown();
     });
 

@@ -1,5 +1,7 @@
 package cuda.graph;
 
+import cuda.graph.internal.runtime.DeviceBufferImpl;
+import cuda.graph.internal.runtime.StreamImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -48,7 +50,7 @@ class RawStreamAndHostCallbackTests {
       return s;
     }).syncOn(stream);
 
-    assertEquals(stream.handle().address(), raw);
+    assertEquals(StreamImpl.of(stream).handle().address(), raw);
     assertSame(platform.defaultDevice(), seen.get());
   }
 
@@ -58,7 +60,7 @@ class RawStreamAndHostCallbackTests {
       // "Another library": the driver itself, called with the raw handle, after a fill queued by the op before it.
       int[] result = buffer.fill(1)
           .andThen(DeviceOp.withRawStream((s, device) -> {
-            simulator.memsetD32Async(buffer.address() + 8, 7, 2, new CuStream(s));
+            simulator.memsetD32Async(DeviceBufferImpl.of(buffer).address() + 8, 7, 2, new CuStream(s));
             return null;
           }))
           .andThen(buffer.toIntArray())

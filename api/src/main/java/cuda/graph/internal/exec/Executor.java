@@ -1,0 +1,304 @@
+package cuda.graph.internal.exec;
+
+import cuda.graph.CudaDriverError;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
+import cuda.graph.GraphLaunch;
+import cuda.graph.KernelParam;
+import cuda.graph.LaunchConfig;
+import cuda.graph.ReentrantExecutionException;
+import cuda.graph.Stream;
+import cuda.graph.internal.kernel.KernelImpl;
+import cuda.graph.internal.ops.AllocateOp;
+import cuda.graph.internal.ops.ArrayReadOp;
+import cuda.graph.internal.ops.ArrayWriteOp;
+import cuda.graph.internal.ops.CopyOp;
+import cuda.graph.internal.ops.EventRecordOp;
+import cuda.graph.internal.ops.EventWaitOp;
+import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.FreeOp;
+import cuda.graph.internal.ops.HostCallbackOp;
+import cuda.graph.internal.kernel.KernelLaunchOp;
+import cuda.graph.internal.ops.MapOp;
+import cuda.graph.internal.ops.NodeOp;
+import cuda.graph.internal.ops.RawStreamOp;
+import cuda.graph.internal.ops.ThenOp;
+import cuda.graph.internal.ops.ValueOp;
+import cuda.graph.internal.ops.ZipAllOp;
+import cuda.graph.internal.ops.ZipOp;
+import cuda.graph.internal.runtime.CudaEventImpl;
+import cuda.graph.internal.runtime.Execution;
+import cuda.graph.internal.runtime.StreamImpl;
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.KernelArguments;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs op trees. {@link #execute} is one exhaustive {@code switch} over the closed set of op
+ * kinds: it enqueues each op's GPU work on the execution's stream, in composition order, and
+ * leases every buffer the work uses. {@link #onStream} is the one execution skeleton (execution
+ * lock, stream lease, context binding) that {@link #syncOn}, {@link #asyncOn}, graph updates and
+ * captures run their work in.
+ */
+public final class Executor {
+
+  private Executor() {}
+
+  /** What runs inside {@link #onStream}, with the stream leased and its device bound. */
+  @FunctionalInterface
+  public interface StreamWork<A, R extends @Nullable Object> {
+    R run(StreamImpl stream, A argument);
+  }
+
+  /**
+   * Runs {@code work} holding this thread's execution lock (for {@code what}), a lease on {@code
+   * stream} and with its device's context current; releases all three on every path.
+   *
+   * @throws ReentrantExecutionException if this thread already executes or captures
+   */
+  public static <A, R extends @Nullable Object> R onStream(
+      Object what, Stream stream, A argument, StreamWork<A, R> work) {
+    acquireLock(what);
+    try {
+      StreamImpl s = StreamImpl.of(stream);
+      s.acquire();
+      try {
+        s.device().bind();
+        return work.run(s, argument);
+      } finally {
+        s.release();
+      }
+    } finally {
+      ExecutionLock.release();
+    }
+  }
+
+  public static <T extends @Nullable Object> T syncOn(DeviceOp<T> op, Stream stream) {
+    return onStream(op, stream, op, Executor::runAndSynchronize);
+  }
+
+  private static <T extends @Nullable Object> T runAndSynchronize(StreamImpl stream, DeviceOp<T> op) {
+    Execution execution = new Execution(stream, null);
+    try {
+      T result;
+      try {
+        result = execute(op, execution);
+      } catch (RuntimeException | Error failure) {
+        synchronizeAfterFailure(execution, failure);
+        throw failure;
+      }
+      execution.driver.streamSynchronize(execution.cuStream);
+      return result;
+    } finally {
+      execution.finish();
+    }
+  }
+
+  /**
+   * Waits for what the failed op already enqueued, so its leases can be released. A failure of
+   * the stream's work wins over the op's own failure, as the device's error is the root cause.
+   */
+  private static void synchronizeAfterFailure(Execution execution, Throwable failure) {
+    try {
+      execution.driver.streamSynchronize(execution.cuStream);
+    } catch (CudaDriverError streamFailure) {
+      streamFailure.addSuppressed(failure);
+      throw streamFailure;
+    }
+  }
+
+  public static <T extends @Nullable Object> CompletableFuture<T> asyncOn(DeviceOp<T> op, Stream stream) {
+    try {
+      return onStream(op, stream, op, Executor::submit);
+    } catch (RuntimeException | Error e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Enqueues {@code op} and hands the execution to the completion service, which releases its
+   * leases once the stream has run the work: even a failed op may have enqueued some.
+   */
+  public static <T extends @Nullable Object> CompletableFuture<T> submit(StreamImpl stream, DeviceOp<T> op) {
+    Execution execution = new Execution(stream, null);
+    T result = null;
+    Throwable failure = null;
+    try {
+      result = execute(op, execution);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    return stream.device().platform().completions().submit(execution, result, failure);
+  }
+
+  public static void acquireLock(Object what) {
+    Object busy = ExecutionLock.tryAcquire(what);
+    if (busy != null) {
+      throw new ReentrantExecutionException(
+          "cannot execute " + what + ": this thread is already executing " + busy
+              + ", and execution is not reentrant; compose the inner work into the outer op (then,"
+              + " zip, or Scope.record in a capture) instead");
+    }
+  }
+
+  // ---- the switch
+
+  @SuppressWarnings("unchecked")
+  public static <T extends @Nullable Object> T execute(DeviceOp<T> op, Execution ex) {
+    if (op instanceof SharedOp<T> shared) {
+      return shared.run(ex);
+    }
+    return (T)
+        switch (op) {
+          case ValueOp<?> v -> {
+            v.claim();
+            yield v.value;
+          }
+          case NodeOp<?> n -> execute(n.composition, ex);
+          case MapOp<?, ?> m -> {
+            m.claim();
+            yield map(m, ex);
+          }
+          case ThenOp<?, ?> t -> {
+            t.claim();
+            yield then(t, ex);
+          }
+          case ZipOp<?, ?, ?> z -> {
+            z.claim();
+            yield zip(z, ex);
+          }
+          case ZipAllOp<?> z -> {
+            z.claim();
+            List<Object> results = new ArrayList<>(z.ops.size());
+            for (DeviceOp<?> part : z.ops) {
+              results.add(execute(part, ex));
+            }
+            yield results;
+          }
+          case SharedOp<?> s -> throw new AssertionError("handled above: " + s);
+          case AllocateOp<?> a -> {
+            a.claim();
+            yield MemoryOps.allocate(a, ex);
+          }
+          case FreeOp f -> {
+            f.claim();
+            ex.requireNotCapturing("freeing " + f.buffer);
+            ex.use(f.buffer);
+            f.buffer.close();
+            yield null;
+          }
+          case CopyOp c -> {
+            c.claim();
+            MemoryOps.copy(c, ex);
+            yield null;
+          }
+          case FillOp f -> {
+            f.claim();
+            MemoryOps.fill(
+                ex, ex.use(f.buffer), f.buffer.elementType().byteSize(), f.buffer.length(), f.bits);
+            yield null;
+          }
+          case ArrayWriteOp w -> {
+            w.claim();
+            MemoryOps.write(w, ex);
+            yield null;
+          }
+          case ArrayReadOp<?> r -> {
+            r.claim();
+            yield MemoryOps.read(r, ex);
+          }
+          case KernelLaunchOp k -> {
+            k.claim();
+            launch(k, ex);
+            yield null;
+          }
+          case HostCallbackOp h -> {
+            h.claim();
+            ex.driver.launchHostFunc(ex.cuStream, h.callback::run);
+            yield null;
+          }
+          case EventRecordOp r -> {
+            r.claim();
+            CudaEventImpl event = CudaEventImpl.of(r.event);
+            ex.requireSameDevice(event.device(), event);
+            event.lifetime().acquire(event);
+            ex.hold(event.lifetime());
+            ex.driver.eventRecord(event.handle(), ex.cuStream);
+            yield null;
+          }
+          case EventWaitOp w -> {
+            w.claim();
+            CudaEventImpl event = CudaEventImpl.of(w.event);
+            event.lifetime().acquire(event);
+            ex.hold(event.lifetime());
+            ex.driver.streamWaitEvent(ex.cuStream, event.handle(), 0);
+            yield null;
+          }
+          case RawStreamOp<?> r -> {
+            r.claim();
+            try {
+              yield r.function.apply(ex.cuStream.address(), ex.device);
+            } finally {
+              // Foreign code may have changed the thread's current context: bind ours again if so.
+              ex.platform.binding().rebindIfChanged(ex.device.context());
+            }
+          }
+          case GraphLaunch g -> {
+            GraphLaunchImpl launch = (GraphLaunchImpl) g;
+            launch.claim();
+            launch.launchOn(ex);
+            yield null;
+          }
+        };
+  }
+
+  private static <T extends @Nullable Object, R extends @Nullable Object> R map(
+      MapOp<T, R> m, Execution ex) {
+    return m.function.apply(execute(m.source, ex));
+  }
+
+  private static <T extends @Nullable Object, R extends @Nullable Object> R then(
+      ThenOp<T, R> t, Execution ex) {
+    DeviceOp<R> next = t.next.apply(execute(t.source, ex));
+    return execute(Objects.requireNonNull(next, t.nullResultMessage()), ex);
+  }
+
+  private static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
+      R zip(ZipOp<A, B, R> z, Execution ex) {
+    A a = execute(z.first, ex);
+    B b = execute(z.second, ex);
+    return z.combine.apply(a, b);
+  }
+
+  private static void launch(KernelLaunchOp k, Execution ex) {
+    KernelImpl kernel = KernelImpl.of(k.kernel);
+    CuFunction function = kernel.function(ex.device);
+    KernelArguments block = kernel.argumentBlock();
+    List<KernelParam> params = kernel.parameters();
+    Object[] args = k.arguments;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case DeviceBuffer<?> b -> block.setI64(i, ex.use(b));
+        case Integer v -> block.setI32(i, v);
+        case Float v -> block.setF32(i, v);
+        case Long v -> block.setI64(i, v);
+        case Double v -> block.setF64(i, v);
+        case Short v -> block.setI16(i, v);
+        case Byte v -> block.setI8(i, v);
+        default ->
+            throw new IllegalArgumentException(
+                "argument " + i + " of " + kernel + " cannot be passed as " + params.get(i));
+      }
+    }
+    LaunchConfig c = k.config;
+    ex.driver.launchKernel(
+        function,
+        c.grid().x(), c.grid().y(), c.grid().z(),
+        c.block().x(), c.block().y(), c.block().z(),
+        c.sharedMemoryBytes(), ex.cuStream, block);
+  }
+}

@@ -1,0 +1,65 @@
+package cuda.graph.internal.exec;
+
+import cuda.graph.internal.runtime.CudaPlatformImpl;
+import cuda.graph.GraphCaptureException;
+import cuda.graph.GraphLaunch;
+import cuda.graph.internal.ops.OnceGuard;
+import cuda.graph.internal.runtime.Execution;
+import cuda.graph.internal.runtime.GraphExecHandle;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+
+/** The implementation of {@link GraphLaunch}. */
+public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
+
+  private final GraphExecHandle handle;
+  private final Reference reference;
+
+  /** The launch's share of the exec, released once: when executed work completes, or by the cleaner. */
+  private static final class Reference implements Runnable {
+    private final GraphExecHandle handle;
+    private final AtomicBoolean handedOver = new AtomicBoolean();
+
+    Reference(GraphExecHandle handle) {
+      this.handle = handle;
+    }
+
+    boolean handOver() {
+      return handedOver.compareAndSet(false, true);
+    }
+
+    @Override
+    public void run() {
+      if (handOver()) {
+        handle.lifetime.release();
+      }
+    }
+  }
+
+  public GraphLaunchImpl(GraphExecHandle handle) {
+    handle.lifetime.acquire("the graph");
+    this.handle = handle;
+    this.reference = new Reference(handle);
+    CudaPlatformImpl.CLEANER.register(this, reference);
+  }
+
+  public void launchOn(Execution ex) {
+    if (ex.isCapturing()) {
+      throw new GraphCaptureException(
+          "a graph launch cannot be recorded into another graph (" + ex.capturing + "); launch it after the capture", null);
+    }
+    ex.requireSameDevice(handle.device, this);
+    if (!reference.handOver()) {
+      throw new IllegalStateException(this + " was released before it executed");
+    }
+    // The execution now holds the launch's share: the exec outlives the launched work.
+    ex.hold(handle.lifetime);
+    ex.driver.graphLaunch(handle.exec, ex.cuStream);
+  }
+
+  @Override
+  public String toString() {
+    return "GraphLaunch[" + handle.exec + "]";
+  }
+}

@@ -1,0 +1,175 @@
+package cuda.graph.internal.kernel;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.internal.runtime.DeviceImpl;
+import cuda.graph.GraphNode;
+import cuda.graph.LaunchConfig;
+import cuda.graph.JavaKernel;
+import cuda.graph.internal.kernel.KernelLaunchOp;
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.KernelArguments;
+
+import cuda.graph.Device;
+import cuda.graph.Kernel;
+import cuda.graph.KernelImage;
+import cuda.graph.KernelParam;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+import java.util.Objects;
+import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
+
+/** The implementation of {@link Kernel}. */
+public final class KernelImpl implements Kernel {
+
+  private final KernelImageImpl image;
+  private final String name;
+  private final List<KernelParam> parameters;
+  private final int[] sizes;
+  private final ThreadLocal<KernelArguments> argumentBlocks;
+  /** The function on the device it was last looked up for: launches rarely change device. */
+  private volatile @Nullable Resolved lastResolved;
+
+  private record Resolved(DeviceImpl device, CuFunction function) {}
+
+  KernelImpl(KernelImageImpl image, String name, List<KernelParam> parameters) {
+    this.image = image;
+    this.name = name;
+    this.parameters = List.copyOf(parameters);
+    this.sizes = this.parameters.stream().mapToInt(KernelParam::size).toArray();
+    // The driver copies argument values during each launch call, so one block per thread suffices.
+    this.argumentBlocks = ThreadLocal.withInitial(() -> KernelArguments.allocate(Arena.ofAuto(), sizes));
+  }
+
+  /**
+   * {@return a graph node that launches this kernel with {@code arguments}}: scalars as their boxed
+   * types ({@code Integer} for {@link KernelParam#I32}, ...), pointers as {@link DeviceBuffer}s
+   *
+   * @throws IllegalArgumentException if the count or a type does not match the declaration
+   */
+  @Override
+  public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {
+    Objects.requireNonNull(config, "config");
+    check(arguments);
+    return new KernelLaunchOp(this, config, arguments.clone());
+  }
+
+  /** Loads the kernel on {@code device} now, e.g. before a graph capture. */
+  @Override
+  public void load(Device device) {
+    DeviceImpl impl = DeviceImpl.of(device);
+    impl.bind();
+    function(impl);
+  }
+
+  /** {@return whether the kernel has a Java reference} */
+  @Override
+  public boolean hasReference() {
+    return image.reference(name) != null;
+  }
+
+  /**
+   * Runs the kernel's Java reference on the host: pointer arguments are {@link
+   * java.lang.foreign.MemorySegment}s or Java arrays, which it reads and writes in place.
+   *
+   * @throws IllegalStateException if the kernel has no reference
+   */
+  @Override
+  public void runReference(LaunchConfig config, Object... arguments) {
+    JavaKernel reference = image.reference(name);
+    if (reference == null) {
+      throw new IllegalStateException("kernel " + name + " has no Java reference; add one with KernelImage.withReference");
+    }
+    if (arguments.length != parameters.size()) {
+      throw new IllegalArgumentException(signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
+    }
+    reference.run(new HostKernelCall(config, parameters, arguments));
+  }
+
+  /** {@return the kernel's name in its image} */
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /** {@return the declared parameters} */
+  @Override
+  public List<KernelParam> parameters() {
+    return parameters;
+  }
+
+  /** {@return the image the kernel comes from} */
+  @Override
+  public KernelImageImpl image() {
+    return image;
+  }
+
+  public CuFunction function(DeviceImpl device) {
+    Resolved last = lastResolved;
+    if (last != null && last.device == device) {
+      return last.function;
+    }
+    CuFunction function = image.function(device, name);
+    lastResolved = new Resolved(device, function);
+    return function;
+  }
+
+  public KernelArguments argumentBlock() {
+    return argumentBlocks.get();
+  }
+
+  private void check(Object[] arguments) {
+    if (arguments.length != parameters.size()) {
+      throw new IllegalArgumentException(signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
+    }
+    for (int i = 0; i < arguments.length; i++) {
+      String mismatch = mismatch(parameters.get(i), arguments[i]);
+      if (mismatch != null) {
+        throw new IllegalArgumentException(
+            signature() + ": argument " + i + " must be " + describe(parameters.get(i)) + ", got " + mismatch);
+      }
+    }
+  }
+
+  /** {@return why {@code argument} does not fit {@code p}, or null when it does} */
+  private static @Nullable String mismatch(KernelParam p, @Nullable Object argument) {
+    if (argument == null) {
+      return "null";
+    }
+    if (p.accepts(argument)) {
+      return null;
+    }
+    if (p.isPointer() && argument instanceof DeviceBuffer<?>) {
+      return argument.toString(); // a buffer of another element type
+    }
+    return "a " + argument.getClass().getSimpleName() + " (" + argument + ")";
+  }
+
+  private static String describe(KernelParam p) {
+    if (p.isPointer()) {
+      return p.elementType() == null ? "a DeviceBuffer" : "a DeviceBuffer<" + p.elementType() + ">";
+    }
+    return "an " + p + " (" + switch (p.size()) {
+      case 1 -> "Byte";
+      case 2 -> "Short";
+      case 4 -> p == KernelParam.F32 ? "Float" : "Integer";
+      default -> p == KernelParam.F64 ? "Double" : "Long";
+    } + ")";
+  }
+
+  public String signature() {
+    StringJoiner j = new StringJoiner(", ", name + "(", ")");
+    parameters.forEach(p -> j.add(p.toString()));
+    return j.toString();
+  }
+
+  /** {@return the implementation behind a kernel (the only one {@code Kernel} permits)} */
+  public static KernelImpl of(Kernel kernel) {
+    return (KernelImpl) kernel;
+  }
+
+  @Override
+  public String toString() {
+    return "Kernel[" + signature() + "]";
+  }
+}

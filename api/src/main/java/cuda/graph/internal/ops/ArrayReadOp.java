@@ -1,0 +1,27 @@
+package cuda.graph.internal.ops;
+
+import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.Function;
+
+/**
+ * Reads a buffer into a new Java value, staged through pinned memory. The op waits for its stream
+ * before converting, so that whatever is composed after it sees the data.
+ */
+public final class ArrayReadOp<A> extends OnceGuard implements DeviceOp<A> {
+
+  public final DeviceBuffer<?> source;
+  public final Function<MemorySegment, A> convert;
+
+  public ArrayReadOp(DeviceBuffer<?> source, Function<MemorySegment, A> convert) {
+    this.source = source;
+    this.convert = convert;
+  }
+
+  @Override
+  public String toString() {
+    return "read " + source;
+  }
+}

@@ -1,0 +1,23 @@
+package cuda.graph.internal.ops;
+
+import cuda.graph.DeviceOp;
+
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/** A host-side transformation of another op's result. */
+public final class MapOp<T extends @Nullable Object, R extends @Nullable Object> extends OnceGuard implements DeviceOp<R> {
+
+  public final DeviceOp<T> source;
+  public final Function<? super T, ? extends R> function;
+
+  public MapOp(DeviceOp<T> source, Function<? super T, ? extends R> function) {
+    this.source = source;
+    this.function = function;
+  }
+
+  @Override
+  public String toString() {
+    return source + ".map(...)";
+  }
+}

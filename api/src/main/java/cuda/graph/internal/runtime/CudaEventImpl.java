@@ -1,0 +1,109 @@
+package cuda.graph.internal.runtime;
+import cuda.graph.spi.CuEvent;
+
+import cuda.graph.CudaEvent;
+import cuda.graph.CudaPlatform;
+import cuda.graph.Device;
+import cuda.graph.DeviceOp;
+import cuda.graph.internal.ops.EventRecordOp;
+import cuda.graph.internal.ops.EventWaitOp;
+
+import org.jspecify.annotations.Nullable;
+
+/** The implementation of {@link CudaEvent}. */
+public final class CudaEventImpl implements CudaEvent {
+
+  private final DeviceImpl device;
+  private final CuEvent handle;
+  private final RefCount lifetime;
+
+  public CudaEventImpl(DeviceImpl device, CuEvent handle) {
+    this.device = device;
+    this.handle = handle;
+    this.lifetime = device.lifetime(driver -> driver.eventDestroy(handle));
+  }
+
+  /** {@return an op that records this event after the work before it on its stream} */
+  @Override
+  public DeviceOp<@Nullable Void> record() {
+    return new EventRecordOp(this);
+  }
+
+  /** {@return an op that makes the rest of its stream's work wait for this event's last record} */
+  @Override
+  public DeviceOp<@Nullable Void> waitFor() {
+    return new EventWaitOp(this);
+  }
+
+  /** {@return whether the work of the last record has completed (true if never recorded)} */
+  @Override
+  public boolean isDone() {
+    lifetime.acquire(this);
+    try {
+      device.bind();
+      return device.platform().driver().eventQuery(handle);
+    } finally {
+      lifetime.release();
+    }
+  }
+
+  /** Blocks until the work of the last record has completed. */
+  @Override
+  public void synchronize() {
+    lifetime.acquire(this);
+    try {
+      device.bind();
+      device.platform().driver().eventSynchronize(handle);
+    } finally {
+      lifetime.release();
+    }
+  }
+
+  /** {@return the GPU time in milliseconds between the completion of {@code start} and of this event} */
+  @Override
+  public float elapsedMillisSince(CudaEvent start) {
+    lifetime.acquire(this);
+    try {
+      CudaEventImpl begin = of(start);
+      begin.lifetime.acquire(start);
+      try {
+        device.bind();
+        return device.platform().driver().eventElapsedTime(begin.handle, handle);
+      } finally {
+        begin.lifetime.release();
+      }
+    } finally {
+      lifetime.release();
+    }
+  }
+
+  /** {@return the device this event belongs to} */
+  @Override
+  public DeviceImpl device() {
+    return device;
+  }
+
+  /** Destroys the event once no execution uses it. Idempotent. */
+  @Override
+  public void close() {
+    lifetime.closeOwner();
+  }
+
+  public RefCount lifetime() {
+    return lifetime;
+  }
+
+  public CuEvent handle() {
+    return handle;
+  }
+
+  /** {@return the implementation behind an event (the only one {@code CudaEvent} permits)} */
+  public static CudaEventImpl of(CudaEvent event) {
+    return (CudaEventImpl) event;
+  }
+
+  @Override
+  public String toString() {
+    return "CudaEvent[" + handle + " on device " + device.ordinal() + "]";
+  }
+}

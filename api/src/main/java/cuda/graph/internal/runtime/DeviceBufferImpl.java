@@ -1,0 +1,347 @@
+package cuda.graph.internal.runtime;
+import cuda.graph.GraphNode;
+import cuda.graph.HostBuffer;
+import cuda.graph.DeviceOp;
+import cuda.graph.internal.ops.ArrayWriteOp;
+import cuda.graph.internal.ops.FreeOp;
+import cuda.graph.internal.ops.AllocateOp;
+import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.ArrayReadOp;
+import cuda.graph.internal.ops.CopyOp;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.Device;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/** The implementation of {@link DeviceBuffer}. */
+public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
+
+  private final DeviceImpl device;
+  private final ElementType<T> type;
+  private final long length;
+  private final long address;
+  private final RefCount lifetime;
+  private final boolean owner;
+
+  private DeviceBufferImpl(DeviceImpl device, ElementType<T> type, long length, long address, RefCount lifetime, boolean owner) {
+    this.device = device;
+    this.type = type;
+    this.length = length;
+    this.address = address;
+    this.lifetime = lifetime;
+    this.owner = owner;
+  }
+
+  /** Wraps memory just allocated on {@code device} with {@code cuMemAllocAsync}; frees it on the device's release stream. */
+  public static <T> DeviceBufferImpl<T> allocated(DeviceImpl device, ElementType<T> type, long length, long address) {
+    RefCount lifetime = device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
+    DeviceBufferImpl<T> buffer = new DeviceBufferImpl<>(device, type, length, address, lifetime, true);
+    CudaPlatformImpl.CLEANER.register(buffer, lifetime::closeOwner);
+    return buffer;
+  }
+
+  // ---- allocation ops
+
+  /** {@return an op that allocates {@code length} elements of uninitialized memory} */
+  public static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
+    return new AllocateOp<>(type, length, AllocateOp.Init.NONE, 0, null, null);
+  }
+
+  /** {@return an op that allocates {@code length} elements set to zero} */
+  public static <T> DeviceOp<DeviceBuffer<T>> zeros(ElementType<T> type, long length) {
+    return new AllocateOp<>(type, length, AllocateOp.Init.FILL, 0, null, null);
+  }
+
+  /** {@return an op that allocates {@code length} elements set to {@code value}} */
+  public static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
+    return new AllocateOp<>(type, length, AllocateOp.Init.FILL, FillOp.bits(type, value), null, null);
+  }
+
+  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  public static DeviceOp<DeviceBuffer<Float>> fromArray(float[] data) {
+    return fromHeap(ElementType.F32, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  public static DeviceOp<DeviceBuffer<Double>> fromArray(double[] data) {
+    return fromHeap(ElementType.F64, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  public static DeviceOp<DeviceBuffer<Integer>> fromArray(int[] data) {
+    return fromHeap(ElementType.I32, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  public static DeviceOp<DeviceBuffer<Long>> fromArray(long[] data) {
+    return fromHeap(ElementType.I64, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  public static DeviceOp<DeviceBuffer<Byte>> fromArray(byte[] data) {
+    return fromHeap(ElementType.I8, MemorySegment.ofArray(data.clone()));
+  }
+
+  /**
+   * {@return an op that allocates a buffer of a 16-bit type ({@link ElementType#I16}, {@link
+   * ElementType#F16} or {@link ElementType#BF16}) holding a copy of {@code data}}
+   */
+  public static DeviceOp<DeviceBuffer<Short>> fromArray(ElementType<Short> type, short[] data) {
+    if (type.byteSize() != 2) {
+      throw new IllegalArgumentException("short[] data fits a 16-bit element type, not " + type);
+    }
+    return fromHeap(type, MemorySegment.ofArray(data.clone()));
+  }
+
+  /**
+   * {@return an op that allocates a buffer holding a copy of {@code data}}, whose size must be a
+   * whole number of elements. The contents are copied when the op is built.
+   */
+  public static <T> DeviceOp<DeviceBuffer<T>> fromSegment(ElementType<T> type, MemorySegment data) {
+    Objects.requireNonNull(type, "type");
+    long size = data.byteSize();
+    if (size == 0 || size % type.byteSize() != 0) {
+      throw new IllegalArgumentException(
+          "a " + type + " buffer needs a non-empty whole number of " + type.byteSize() + "-byte elements, got " + size + " bytes");
+    }
+    if (size > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("copy more than 2 GiB through a HostBuffer; " + size + " bytes is too large to stage at once");
+    }
+    return fromHeap(type, MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE)));
+  }
+
+  /** An allocation initialized from host memory that nothing else references. */
+  private static <T> DeviceOp<DeviceBuffer<T>> fromHeap(ElementType<T> type, MemorySegment data) {
+    if (data.byteSize() == 0) {
+      throw new IllegalArgumentException("cannot make a buffer from empty data");
+    }
+    return new AllocateOp<>(type, data.byteSize() / type.byteSize(), AllocateOp.Init.COPY_HOST, 0, data, null);
+  }
+
+  /** {@return an op that allocates a new buffer holding a copy of this one} */
+  @Override
+  public DeviceOp<DeviceBuffer<T>> duplicate() {
+    return new AllocateOp<>(type, length, AllocateOp.Init.COPY_DEVICE, 0, null, this);
+  }
+
+  // ---- ops on an existing buffer
+
+  /** {@return a graph node that copies {@code source} (same type and length) into this buffer} */
+  @Override
+  public GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source) {
+    requireSameShape(source.elementType(), source.length(), source);
+    return new CopyOp(CopyOp.Kind.DEVICE_TO_DEVICE, source, this, null, null, byteSize());
+  }
+
+  /** {@return a graph node that copies pinned {@code source} into this buffer, reading it when it executes} */
+  @Override
+  public GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source) {
+    requireSameShape(source.elementType(), source.length(), source);
+    return new CopyOp(CopyOp.Kind.HOST_TO_DEVICE, null, this, source, null, byteSize());
+  }
+
+  /** {@return a graph node that copies this buffer into pinned {@code target} when it executes} */
+  @Override
+  public GraphNode<@Nullable Void> copyTo(HostBuffer<T> target) {
+    requireSameShape(target.elementType(), target.length(), target);
+    return new CopyOp(CopyOp.Kind.DEVICE_TO_HOST, this, null, null, target, byteSize());
+  }
+
+  /** {@return a graph node that sets every element to {@code value}} */
+  @Override
+  public GraphNode<@Nullable Void> fill(T value) {
+    return new FillOp(this, FillOp.bits(type, value));
+  }
+
+  /** {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a graph node)} */
+  @Override
+  public DeviceOp<@Nullable Void> write(float[] data) {
+    return write(ElementType.F32, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that copies {@code data} into this buffer} */
+  @Override
+  public DeviceOp<@Nullable Void> write(double[] data) {
+    return write(ElementType.F64, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that copies {@code data} into this buffer} */
+  @Override
+  public DeviceOp<@Nullable Void> write(int[] data) {
+    return write(ElementType.I32, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that copies {@code data} into this buffer} */
+  @Override
+  public DeviceOp<@Nullable Void> write(long[] data) {
+    return write(ElementType.I64, MemorySegment.ofArray(data.clone()));
+  }
+
+  /** {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this buffer} */
+  @Override
+  public DeviceOp<@Nullable Void> write(MemorySegment data) {
+    if (data.byteSize() != byteSize()) {
+      throw new IllegalArgumentException(this + " is " + byteSize() + " bytes; cannot write " + data.byteSize() + " bytes into it");
+    }
+    MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
+    return new ArrayWriteOp(this, copy);
+  }
+
+  private DeviceOp<@Nullable Void> write(ElementType<?> dataType, MemorySegment data) {
+    requireType(dataType);
+    if (data.byteSize() != byteSize()) {
+      throw new IllegalArgumentException(
+          this + " has " + length + " elements; cannot write " + data.byteSize() / type.byteSize() + " into it");
+    }
+    return new ArrayWriteOp(this, data);
+  }
+
+  /** {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the stream)} */
+  @Override
+  public DeviceOp<float[]> toFloatArray() {
+    return read(ElementType.F32, s -> s.toArray(ValueLayout.JAVA_FLOAT));
+  }
+
+  /** {@return an op that reads this {@link ElementType#F64} buffer into a new array} */
+  @Override
+  public DeviceOp<double[]> toDoubleArray() {
+    return read(ElementType.F64, s -> s.toArray(ValueLayout.JAVA_DOUBLE));
+  }
+
+  /** {@return an op that reads this {@link ElementType#I32} buffer into a new array} */
+  @Override
+  public DeviceOp<int[]> toIntArray() {
+    return read(ElementType.I32, s -> s.toArray(ValueLayout.JAVA_INT));
+  }
+
+  /** {@return an op that reads this {@link ElementType#I64} buffer into a new array} */
+  @Override
+  public DeviceOp<long[]> toLongArray() {
+    return read(ElementType.I64, s -> s.toArray(ValueLayout.JAVA_LONG));
+  }
+
+  /** {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a new array} */
+  @Override
+  public DeviceOp<short[]> toShortArray() {
+    if (type.byteSize() != 2) {
+      throw new IllegalArgumentException(this + " holds " + type + ", not a 16-bit type");
+    }
+    return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_SHORT));
+  }
+
+  /** {@return an op that reads this buffer's raw bytes into a new array} */
+  @Override
+  public DeviceOp<byte[]> toByteArray() {
+    return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_BYTE));
+  }
+
+  private <A> DeviceOp<A> read(ElementType<?> wanted, Function<MemorySegment, A> convert) {
+    requireType(wanted);
+    return new ArrayReadOp<>(this, convert);
+  }
+
+  /**
+   * {@return an op that closes this buffer in stream order}: the memory is released once the work
+   * queued before the op (and every other use) has completed. Not a graph node.
+   *
+   * @throws IllegalArgumentException for a {@link #slice}, which owns no memory
+   */
+  @Override
+  public DeviceOp<@Nullable Void> free() {
+    if (!owner) {
+      throw new IllegalArgumentException(this + " is a slice, which owns no memory: free the buffer it was sliced from");
+    }
+    return new FreeOp(this);
+  }
+
+  /** {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory and lifetime} */
+  @Override
+  public DeviceBufferImpl<T> slice(long offset, long length) {
+    Objects.checkFromIndexSize(offset, length, this.length);
+    if (length == 0) {
+      throw new IllegalArgumentException("a slice holds at least one element");
+    }
+    return new DeviceBufferImpl<>(device, type, length, address + offset * type.byteSize(), lifetime, false);
+  }
+
+  // ---- accessors
+
+  /** {@return the element type} */
+  @Override
+  public ElementType<T> elementType() {
+    return type;
+  }
+
+  /** {@return the number of elements} */
+  @Override
+  public long length() {
+    return length;
+  }
+
+  /** {@return the size in bytes} */
+  @Override
+  public long byteSize() {
+    return length * type.byteSize();
+  }
+
+  /** {@return the device the memory lives on} */
+  @Override
+  public DeviceImpl device() {
+    return device;
+  }
+
+  /** {@return whether the memory was closed (it may still be alive for queued work)} */
+  @Override
+  public boolean isClosed() {
+    return lifetime.isClosed();
+  }
+
+  /**
+   * Releases the memory once every queued use has completed. Idempotent; does nothing for a
+   * {@link #slice}.
+   */
+  @Override
+  public void close() {
+    if (owner) {
+      lifetime.closeOwner();
+    }
+  }
+
+  public long address() {
+    return address;
+  }
+
+  public RefCount lifetime() {
+    return lifetime;
+  }
+
+  private void requireType(ElementType<?> wanted) {
+    if (wanted != type) {
+      throw new IllegalArgumentException(this + " holds " + type + ", not " + wanted);
+    }
+  }
+
+  private void requireSameShape(ElementType<?> otherType, long otherLength, Object other) {
+    if (otherType != type || otherLength != length) {
+      throw new IllegalArgumentException(
+          "cannot copy between " + this + " and " + other + ": copies need the same element type and length; use slice()");
+    }
+  }
+
+  /** {@return the implementation behind a buffer (the only one {@code DeviceBuffer} permits)} */
+  public static <T> DeviceBufferImpl<T> of(DeviceBuffer<T> buffer) {
+    return (DeviceBufferImpl<T>) buffer;
+  }
+
+  @Override
+  public String toString() {
+    return "DeviceBuffer<" + type + ">[" + length + " on device " + device.ordinal() + (owner ? "" : ", slice") + "]";
+  }
+}

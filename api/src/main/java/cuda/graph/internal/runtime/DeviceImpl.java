@@ -1,0 +1,221 @@
+package cuda.graph.internal.runtime;
+
+import cuda.graph.ComputeCapability;
+import cuda.graph.CudaDriverError;
+import cuda.graph.Device;
+import cuda.graph.ElementType;
+import cuda.graph.HostBuffer;
+import cuda.graph.spi.CuContext;
+import cuda.graph.spi.CuStream;
+import cuda.graph.spi.DeviceAttribute;
+import cuda.graph.spi.StreamFlags;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The implementation of {@link Device}: the device's primary context (retained on first use,
+ * released when the platform closes), its release stream, its staging pool, and the one way the
+ * library releases a native object of the device ({@link #lifetime}).
+ */
+public final class DeviceImpl implements Device {
+
+  /** Destroys one native object of a device, with the device's context current. */
+  @FunctionalInterface
+  public interface NativeRelease {
+    void release(TranslatingDriver driver);
+  }
+
+  private final CudaPlatformImpl platform;
+  private final int ordinal;
+  private final int cuDevice;
+  private final String name;
+  private final ComputeCapability computeCapability;
+  private final long totalMemory;
+  private volatile @Nullable CuContext context;
+  private volatile @Nullable CuStream releaseStream;
+  private final StagingPool staging;
+
+  DeviceImpl(CudaPlatformImpl platform, int ordinal) {
+    this.platform = platform;
+    this.ordinal = ordinal;
+    TranslatingDriver driver = platform.driver();
+    this.cuDevice = driver.deviceGet(ordinal);
+    this.name = driver.deviceGetName(cuDevice);
+    this.computeCapability =
+        new ComputeCapability(
+            driver.deviceGetAttribute(DeviceAttribute.COMPUTE_CAPABILITY_MAJOR, cuDevice),
+            driver.deviceGetAttribute(DeviceAttribute.COMPUTE_CAPABILITY_MINOR, cuDevice));
+    this.totalMemory = driver.deviceTotalMem(cuDevice);
+    this.staging = new StagingPool(this);
+  }
+
+  /** {@return the implementation behind a device (the only one {@code Device} permits)} */
+  public static DeviceImpl of(Device device) {
+    return (DeviceImpl) device;
+  }
+
+  @Override
+  public CudaPlatformImpl platform() {
+    return platform;
+  }
+
+  @Override
+  public int ordinal() {
+    return ordinal;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public ComputeCapability computeCapability() {
+    return computeCapability;
+  }
+
+  @Override
+  public long totalMemory() {
+    return totalMemory;
+  }
+
+  @Override
+  public long freeMemory() {
+    bind();
+    return platform.driver().memGetInfo().freeBytes();
+  }
+
+  @Override
+  public int attribute(int cudaDeviceAttribute) {
+    return platform.driver().deviceGetAttribute(cudaDeviceAttribute, cuDevice);
+  }
+
+  @Override
+  public StreamImpl newStream() {
+    bind();
+    return new StreamImpl(this, platform.driver().streamCreate(StreamFlags.NON_BLOCKING));
+  }
+
+  @Override
+  public CudaEventImpl newEvent() {
+    bind();
+    return new CudaEventImpl(this, platform.driver().eventCreate(0));
+  }
+
+  @Override
+  public <T> HostBuffer<T> allocateHost(ElementType<T> type, long length) {
+    Objects.requireNonNull(type, "type");
+    if (length <= 0) {
+      throw new IllegalArgumentException(
+          "a host buffer holds at least one element, got length " + length);
+    }
+    bind();
+    return new HostBufferImpl<>(
+        this,
+        type,
+        length,
+        platform.driver().memAllocHost(Math.multiplyExact(length, type.byteSize())));
+  }
+
+  /**
+   * {@return the shared ownership of a native object of this device}: once its last reference is
+   * released, {@code release} runs through the platform's release queue with this device's
+   * context current
+   */
+  public RefCount lifetime(NativeRelease release) {
+    return new RefCount(() -> release(release));
+  }
+
+  /**
+   * Runs {@code release} through the platform's release queue (now, or once the captures in
+   * progress have ended), with this device's context current.
+   */
+  public void release(NativeRelease release) {
+    platform
+        .releases()
+        .release(
+            () -> {
+              bind();
+              release.release(platform.driver());
+            });
+  }
+
+  /** Makes this device's primary context current on the calling thread, retaining it on first use. */
+  public void bind() {
+    platform.binding().bind(context());
+  }
+
+  public CuContext context() {
+    CuContext c = context;
+    if (c == null) {
+      synchronized (this) {
+        c = context;
+        if (c == null) {
+          if (platform.isClosed()) {
+            // Retaining now would bring back a context nothing releases any more.
+            throw new IllegalStateException(
+                platform
+                    + " is closed; use its devices, streams and buffers only before closing it");
+          }
+          c = platform.driver().devicePrimaryCtxRetain(cuDevice);
+          context = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  /** The stream on which memory whose last use has completed is freed; never captured. */
+  public CuStream releaseStream() {
+    CuStream s = releaseStream;
+    if (s == null) {
+      synchronized (this) {
+        s = releaseStream;
+        if (s == null) {
+          bind();
+          s = platform.driver().streamCreate(StreamFlags.NON_BLOCKING);
+          releaseStream = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  public StagingPool staging() {
+    return staging;
+  }
+
+  public int cuDevice() {
+    return cuDevice;
+  }
+
+  /** Releases what the device holds: staging memory, the release stream and the context. */
+  void close() {
+    CuContext c = context;
+    if (c == null) {
+      return;
+    }
+    bind();
+    staging.close();
+    CuStream s = releaseStream;
+    if (s != null) {
+      try {
+        platform.driver().streamSynchronize(s);
+      } catch (CudaDriverError e) {
+        // A sticky error: the device runs nothing more, and releasing the context below still
+        // works.
+      }
+      platform.driver().streamDestroy(s);
+      releaseStream = null;
+    }
+    platform.binding().forget();
+    platform.driver().ctxSetCurrent(null);
+    platform.driver().devicePrimaryCtxRelease(cuDevice);
+    context = null;
+  }
+
+  @Override
+  public String toString() {
+    return "Device[" + ordinal + ": " + name + ", sm " + computeCapability + "]";
+  }
+}

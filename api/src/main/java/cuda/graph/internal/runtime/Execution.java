@@ -1,0 +1,117 @@
+package cuda.graph.internal.runtime;
+import cuda.graph.spi.CuStream;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.Device;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.GraphCaptureException;
+import cuda.graph.HostBuffer;
+import cuda.graph.Stream;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One execution of an op tree on one stream: what the executor needs (driver, device, stream) and
+ * what must outlive the submitted work. Every buffer the work uses is leased here and released
+ * only after the work completed (after the synchronize of {@code syncOn}, when a future completes,
+ * or when a captured graph is closed), which is what keeps memory from being freed under queued
+ * work. Confined to the executing thread until it is finished.
+ */
+public final class Execution {
+
+  public final CudaPlatformImpl platform;
+  public final TranslatingDriver driver;
+  public final DeviceImpl device;
+  public final StreamImpl stream;
+  public final CuStream cuStream;
+  /** What is being captured, when this execution records a graph instead of running work. */
+  public final @Nullable String capturing;
+
+  private RefCount[] leases = new RefCount[8];
+  private int leaseCount;
+
+  public Execution(StreamImpl stream, @Nullable String capturing) {
+    this.stream = stream;
+    this.device = stream.device();
+    this.platform = device.platform();
+    this.driver = platform.driver();
+    this.cuStream = stream.handle();
+    this.capturing = capturing;
+  }
+
+  public boolean isCapturing() {
+    return capturing != null;
+  }
+
+  /** Fails when the op cannot be recorded into a graph (it allocates, frees or stages memory). */
+  public void requireNotCapturing(String what) {
+    if (capturing != null) {
+      throw new GraphCaptureException(
+          what + " cannot run inside a graph capture (" + capturing + "): a graph replays fixed addresses and"
+              + " recorded copies, so allocate, free and stage memory before capturing and record only GraphNodes",
+          null);
+    }
+  }
+
+  /** Fails unless {@code owner} lives on this execution's device. */
+  public void requireSameDevice(Device owner, Object what) {
+    if (owner != device) {
+      throw new IllegalArgumentException(
+          what + " belongs to device " + owner.ordinal() + " but the op executes on " + stream
+              + "; use it on a stream of its own device");
+    }
+  }
+
+  /** Leases a device buffer for this execution, after checking it lives on this execution's device. */
+  public long use(DeviceBuffer<?> buffer) {
+    if (buffer.device() != device) {
+      throw new IllegalArgumentException(
+          buffer + " lives on device " + buffer.device().ordinal() + " but the op executes on " + stream
+              + "; copy it to this device first or execute on a stream of its device");
+    }
+    DeviceBufferImpl<?> impl = DeviceBufferImpl.of(buffer);
+    RefCount lifetime = impl.lifetime();
+    lifetime.acquire(buffer);
+    hold(lifetime);
+    return impl.address();
+  }
+
+  /** Leases a pinned host buffer for this execution. */
+  public void use(HostBuffer<?> buffer) {
+    RefCount lifetime = HostBufferImpl.of(buffer).lifetime();
+    lifetime.acquire(buffer);
+    hold(lifetime);
+  }
+
+  /** Keeps a reference the caller already acquired until this execution's work is done. */
+  public void hold(RefCount lease) {
+    if (leaseCount == leases.length) {
+      leases = Arrays.copyOf(leases, leaseCount * 2);
+    }
+    leases[leaseCount++] = lease;
+  }
+
+  /** Hands the leases to a new owner (a captured graph); this execution no longer holds them. */
+  public List<RefCount> transferLeases() {
+    List<RefCount> taken = new ArrayList<>(leaseCount);
+    for (int i = 0; i < leaseCount; i++) {
+      taken.add(leases[i]);
+      leases[i] = null;
+    }
+    leaseCount = 0;
+    return taken;
+  }
+
+  /** Called once the work is done (or known failed): releases every lease. */
+  public void finish() {
+    for (int i = 0; i < leaseCount; i++) {
+      RefCount lease = leases[i];
+      leases[i] = null;
+      lease.release();
+    }
+    leaseCount = 0;
+  }
+}

@@ -1,0 +1,196 @@
+package cuda.graph.internal.runtime;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.Device;
+import cuda.graph.ElementType;
+import cuda.graph.HostBuffer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/** The implementation of {@link HostBuffer}. */
+public final class HostBufferImpl<T> implements HostBuffer<T> {
+
+  private final DeviceImpl device;
+  private final ElementType<T> type;
+  private final long length;
+  private final MemorySegment memory;
+  private final RefCount lifetime;
+
+  public HostBufferImpl(DeviceImpl device, ElementType<T> type, long length, MemorySegment memory) {
+    this.device = device;
+    this.type = type;
+    this.length = length;
+    this.memory = memory.asSlice(0, length * type.byteSize());
+    this.lifetime = device.lifetime(driver -> driver.memFreeHost(memory));
+    CudaPlatformImpl.CLEANER.register(this, lifetime::closeOwner);
+  }
+
+  /** {@return the element type} */
+  @Override
+  public ElementType<T> elementType() {
+    return type;
+  }
+
+  /** {@return the number of elements} */
+  @Override
+  public long length() {
+    return length;
+  }
+
+  /** {@return the size in bytes} */
+  @Override
+  public long byteSize() {
+    return length * type.byteSize();
+  }
+
+  /** {@return the device whose context allocated the memory} */
+  @Override
+  public DeviceImpl device() {
+    return device;
+  }
+
+  /** {@return the memory, for bulk access; valid until {@link #close()}} */
+  @Override
+  public MemorySegment segment() {
+    checkOpen();
+    return memory;
+  }
+
+  /** {@return element {@code index}, boxed} */
+  @Override
+  public T get(long index) {
+    checkOpen();
+    Objects.checkIndex(index, length);
+    Object value = switch (type.layout()) {
+      case ValueLayout.OfFloat f -> memory.getAtIndex(f, index);
+      case ValueLayout.OfDouble d -> memory.getAtIndex(d, index);
+      case ValueLayout.OfInt i -> memory.getAtIndex(i, index);
+      case ValueLayout.OfLong l -> memory.getAtIndex(l, index);
+      case ValueLayout.OfShort s -> memory.getAtIndex(s, index);
+      case ValueLayout.OfByte b -> memory.getAtIndex(b, index);
+      default -> throw new IllegalStateException("unexpected layout " + type.layout());
+    };
+    return type.javaType().cast(value);
+  }
+
+  /** Sets element {@code index}. */
+  @Override
+  public void set(long index, T value) {
+    checkOpen();
+    Objects.checkIndex(index, length);
+    Objects.requireNonNull(value, "value");
+    switch (type.layout()) {
+      case ValueLayout.OfFloat f -> memory.setAtIndex(f, index, (Float) value);
+      case ValueLayout.OfDouble d -> memory.setAtIndex(d, index, (Double) value);
+      case ValueLayout.OfInt i -> memory.setAtIndex(i, index, (Integer) value);
+      case ValueLayout.OfLong l -> memory.setAtIndex(l, index, (Long) value);
+      case ValueLayout.OfShort s -> memory.setAtIndex(s, index, (Short) value);
+      case ValueLayout.OfByte b -> memory.setAtIndex(b, index, (Byte) value);
+      default -> throw new IllegalStateException("unexpected layout " + type.layout());
+    }
+  }
+
+  /** Copies {@code data} into the buffer from element 0 (a host copy; the buffer must be large enough). */
+  @Override
+  public void write(float[] data) {
+    copyIn(MemorySegment.ofArray(data), ElementType.F32);
+  }
+
+  /** Copies {@code data} into the buffer from element 0. */
+  @Override
+  public void write(double[] data) {
+    copyIn(MemorySegment.ofArray(data), ElementType.F64);
+  }
+
+  /** Copies {@code data} into the buffer from element 0. */
+  @Override
+  public void write(int[] data) {
+    copyIn(MemorySegment.ofArray(data), ElementType.I32);
+  }
+
+  /** Copies {@code data} into the buffer from element 0. */
+  @Override
+  public void write(long[] data) {
+    copyIn(MemorySegment.ofArray(data), ElementType.I64);
+  }
+
+  /** {@return the contents as a new array; the buffer must hold {@link ElementType#F32}} */
+  @Override
+  public float[] toFloatArray() {
+    return segmentOf(ElementType.F32).toArray(ValueLayout.JAVA_FLOAT);
+  }
+
+  /** {@return the contents as a new array; the buffer must hold {@link ElementType#F64}} */
+  @Override
+  public double[] toDoubleArray() {
+    return segmentOf(ElementType.F64).toArray(ValueLayout.JAVA_DOUBLE);
+  }
+
+  /** {@return the contents as a new array; the buffer must hold {@link ElementType#I32}} */
+  @Override
+  public int[] toIntArray() {
+    return segmentOf(ElementType.I32).toArray(ValueLayout.JAVA_INT);
+  }
+
+  /** {@return the contents as a new array; the buffer must hold {@link ElementType#I64}} */
+  @Override
+  public long[] toLongArray() {
+    return segmentOf(ElementType.I64).toArray(ValueLayout.JAVA_LONG);
+  }
+
+  private void copyIn(MemorySegment data, ElementType<?> dataType) {
+    checkType(dataType);
+    checkOpen();
+    if (data.byteSize() > byteSize()) {
+      throw new IllegalArgumentException(
+          "cannot write " + data.byteSize() / type.byteSize() + " elements into " + this);
+    }
+    MemorySegment.copy(data, 0, memory, 0, data.byteSize());
+  }
+
+  private MemorySegment segmentOf(ElementType<?> wanted) {
+    checkType(wanted);
+    checkOpen();
+    return memory;
+  }
+
+  private void checkType(ElementType<?> wanted) {
+    if (wanted != type) {
+      throw new IllegalArgumentException(this + " holds " + type + ", not " + wanted);
+    }
+  }
+
+  private void checkOpen() {
+    if (lifetime.isClosed()) {
+      throw new IllegalStateException(this + " is closed");
+    }
+  }
+
+  /** {@return whether {@link #close()} was called} */
+  @Override
+  public boolean isClosed() {
+    return lifetime.isClosed();
+  }
+
+  /** Frees the memory once no queued copy uses it. Idempotent. */
+  @Override
+  public void close() {
+    lifetime.closeOwner();
+  }
+
+  public RefCount lifetime() {
+    return lifetime;
+  }
+
+  /** {@return the implementation behind a buffer (the only one {@code HostBuffer} permits)} */
+  public static <T> HostBufferImpl<T> of(HostBuffer<T> buffer) {
+    return (HostBufferImpl<T>) buffer;
+  }
+
+  @Override
+  public String toString() {
+    return "HostBuffer<" + type + ">[" + length + "]";
+  }
+}
