@@ -3,8 +3,8 @@
  *
  * <p>The module finds a CUDA driver provider with {@link java.util.ServiceLoader}: the {@code cuda}
  * provider (module {@code cuda.graph.driver}) where an NVIDIA driver and GPU are present, the
- * {@code simulator} (module {@code cuda.graph.simulator}) elsewhere, or the one forced with
- * {@code -Dcuda.graph.provider=<id>}.
+ * {@code simulator} (module {@code cuda.graph.simulator}) elsewhere, or the one forced with {@code
+ * -Dcuda.graph.provider=<id>}.
  *
  * @uses cuda.graph.spi.CudaDriverProvider
  */

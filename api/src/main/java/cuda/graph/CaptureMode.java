@@ -5,9 +5,9 @@ package cuda.graph;
  * synchronous frees, queries of uncaptured work), as CUDA defines it.
  *
  * <p>{@link #RELAXED} (the default, as in the reference) lets every thread, the capturing one
- * included, make such calls; {@link #THREAD_LOCAL} prohibits them on the capturing thread;
- * {@link #GLOBAL} prohibits them on every thread in global mode, so another thread's allocation
- * fails the capture. A prohibited call fails and invalidates the capture.
+ * included, make such calls; {@link #THREAD_LOCAL} prohibits them on the capturing thread; {@link
+ * #GLOBAL} prohibits them on every thread in global mode, so another thread's allocation fails the
+ * capture. A prohibited call fails and invalidates the capture.
  */
 public enum CaptureMode {
   /** Prohibits potentially unsafe calls on every thread that is in global mode. */

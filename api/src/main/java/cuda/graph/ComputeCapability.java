@@ -15,7 +15,9 @@ public record ComputeCapability(int major, int minor) implements Comparable<Comp
 
   @Override
   public int compareTo(ComputeCapability other) {
-    return major != other.major ? Integer.compare(major, other.major) : Integer.compare(minor, other.minor);
+    return major != other.major
+        ? Integer.compare(major, other.major)
+        : Integer.compare(minor, other.minor);
   }
 
   @Override

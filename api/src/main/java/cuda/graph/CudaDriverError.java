@@ -1,7 +1,6 @@
 package cuda.graph;
-import cuda.graph.spi.CuResult;
-import cuda.graph.spi.CudaDriver;
 
+import cuda.graph.spi.CuResult;
 import java.io.Serial;
 import org.jspecify.annotations.Nullable;
 
@@ -26,7 +25,8 @@ public final class CudaDriverError extends CudaException {
    * Reports that {@code call} returned {@code code} (named {@code name}); the message adds {@code
    * detail} and what the caller can do about the code.
    */
-  public CudaDriverError(int code, String name, String call, @Nullable String detail, @Nullable Throwable cause) {
+  public CudaDriverError(
+      int code, String name, String call, @Nullable String detail, @Nullable Throwable cause) {
     super(message(code, name, call, detail), cause);
     this.code = code;
     this.name = name;
@@ -35,7 +35,13 @@ public final class CudaDriverError extends CudaException {
   }
 
   private static String message(int code, String name, String call, @Nullable String detail) {
-    StringBuilder m = new StringBuilder(call).append(" failed with ").append(name).append(" (").append(code).append(')');
+    StringBuilder m =
+        new StringBuilder(call)
+            .append(" failed with ")
+            .append(name)
+            .append(" (")
+            .append(code)
+            .append(')');
     if (detail != null && !detail.isBlank()) {
       m.append(": ").append(detail);
     }
@@ -71,33 +77,58 @@ public final class CudaDriverError extends CudaException {
     return CuResult.isSticky(code);
   }
 
-  /** {@return what a caller can do about a code, in one sentence; empty when there is nothing to say} */
+  /**
+   * {@return what a caller can do about a code, in one sentence; empty when there is nothing to
+   * say}
+   */
   private static String adviceFor(int code) {
     return switch (code) {
-      case CuResult.OUT_OF_MEMORY -> "The device is out of memory: close buffers you no longer need or use smaller ones";
-      case CuResult.NOT_INITIALIZED, CuResult.DEINITIALIZED -> "The driver is not initialized or is shutting down: use CudaPlatform.system() to get a working driver";
-      case CuResult.NO_DEVICE -> "No CUDA device is visible: check the GPU and driver, or use the simulator (-Dcuda.graph.provider=simulator)";
+      case CuResult.OUT_OF_MEMORY ->
+          "The device is out of memory: close buffers you no longer need or use smaller ones";
+      case CuResult.NOT_INITIALIZED, CuResult.DEINITIALIZED ->
+          "The driver is not initialized or is shutting down: use CudaPlatform.system() to get a"
+              + " working driver";
+      case CuResult.NO_DEVICE ->
+          "No CUDA device is visible: check the GPU and driver, or use the simulator"
+              + " (-Dcuda.graph.provider=simulator)";
       case CuResult.INVALID_DEVICE -> "Use a device ordinal below CudaPlatform.devices().size()";
       case CuResult.INVALID_IMAGE, CuResult.INVALID_PTX, CuResult.NO_BINARY_FOR_GPU ->
-          "The kernel image does not load on this device: check that it was built for this GPU's architecture";
-      case CuResult.UNSUPPORTED_PTX_VERSION -> "The PTX is newer than this driver: update the NVIDIA driver or generate PTX with an older toolkit";
-      case CuResult.NOT_FOUND -> "The module has no kernel of that name: check the name (kernels should be declared extern \"C\")";
+          "The kernel image does not load on this device: check that it was built for this GPU's"
+              + " architecture";
+      case CuResult.UNSUPPORTED_PTX_VERSION ->
+          "The PTX is newer than this driver: update the NVIDIA driver or generate PTX with an"
+              + " older toolkit";
+      case CuResult.NOT_FOUND ->
+          "The module has no kernel of that name: check the name (kernels should be declared extern"
+              + " \"C\")";
       case CuResult.ILLEGAL_ADDRESS ->
-          "A kernel or copy touched memory outside its buffers; the device context is unusable from now on, restart the process";
-      case CuResult.ASSERT -> "A device-side assertion failed; the device context is unusable from now on, restart the process";
+          "A kernel or copy touched memory outside its buffers; the device context is unusable from"
+              + " now on, restart the process";
+      case CuResult.ASSERT ->
+          "A device-side assertion failed; the device context is unusable from now on, restart the"
+              + " process";
       case CuResult.LAUNCH_FAILED, CuResult.LAUNCH_TIMEOUT, CuResult.MISALIGNED_ADDRESS ->
-          "The kernel failed on the device; the device context is unusable from now on, restart the process";
-      case CuResult.LAUNCH_OUT_OF_RESOURCES -> "The launch needs more registers or shared memory than a block has: use smaller blocks";
+          "The kernel failed on the device; the device context is unusable from now on, restart the"
+              + " process";
+      case CuResult.LAUNCH_OUT_OF_RESOURCES ->
+          "The launch needs more registers or shared memory than a block has: use smaller blocks";
       case CuResult.STREAM_CAPTURE_UNSUPPORTED, CuResult.STREAM_CAPTURE_INVALIDATED ->
-          "The call is not allowed while a stream captures a graph: do not synchronize, allocate or query uncaptured work inside a capture";
-      case CuResult.STREAM_CAPTURE_UNJOINED -> "Work forked to another stream during the capture was not joined back before the capture ended";
+          "The call is not allowed while a stream captures a graph: do not synchronize, allocate or"
+              + " query uncaptured work inside a capture";
+      case CuResult.STREAM_CAPTURE_UNJOINED ->
+          "Work forked to another stream during the capture was not joined back before the capture"
+              + " ended";
       case CuResult.STREAM_CAPTURE_ISOLATION -> "A capture cannot wait on work recorded outside it";
-      case CuResult.STREAM_CAPTURE_IMPLICIT -> "Capture on non-blocking streams (Device.newStream() creates them) so the legacy stream stays independent";
-      case CuResult.STREAM_CAPTURE_WRONG_THREAD -> "End a capture on the thread that began it, or capture in relaxed mode";
-      case CuResult.GRAPH_EXEC_UPDATE_FAILURE -> "The new graph differs in shape from the instantiated one: capture it again instead of updating";
+      case CuResult.STREAM_CAPTURE_IMPLICIT ->
+          "Capture on non-blocking streams (Device.newStream() creates them) so the legacy stream"
+              + " stays independent";
+      case CuResult.STREAM_CAPTURE_WRONG_THREAD ->
+          "End a capture on the thread that began it, or capture in relaxed mode";
+      case CuResult.GRAPH_EXEC_UPDATE_FAILURE ->
+          "The new graph differs in shape from the instantiated one: capture it again instead of"
+              + " updating";
       case CuResult.NOT_PERMITTED -> "Host callbacks must not call the CUDA driver";
       default -> "";
     };
   }
-
 }

@@ -1,7 +1,6 @@
 package cuda.graph;
 
 import cuda.graph.internal.runtime.CudaEventImpl;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +25,10 @@ public sealed interface CudaEvent extends AutoCloseable permits CudaEventImpl {
   /** Blocks until the work of the last record has completed. */
   void synchronize();
 
-  /** {@return the GPU time in milliseconds between the completion of {@code start} and of this event} */
+  /**
+   * {@return the GPU time in milliseconds between the completion of {@code start} and of this
+   * event}
+   */
   float elapsedMillisSince(CudaEvent start);
 
   /** {@return the device this event belongs to} */

@@ -5,10 +5,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The root of the exceptions cuda-graph throws. It is unchecked, so Java and Kotlin callers need
- * not declare it, and sealed: the subclasses this library defines are all there are, so a
- * {@code switch} over them can be exhaustive.
+ * not declare it, and sealed: the subclasses this library defines are all there are, so a {@code
+ * switch} over them can be exhaustive.
  */
-public abstract sealed class CudaException extends RuntimeException permits CudaProviderException, CudaDriverError, ReentrantExecutionException, GraphCaptureException {
+public abstract sealed class CudaException extends RuntimeException
+    permits CudaProviderException,
+        CudaDriverError,
+        ReentrantExecutionException,
+        GraphCaptureException {
 
   @Serial private static final long serialVersionUID = 1L;
 

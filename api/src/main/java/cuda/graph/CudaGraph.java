@@ -1,10 +1,7 @@
 package cuda.graph;
 
 import cuda.graph.internal.graph.CudaGraphImpl;
-
 import java.nio.file.Path;
-import java.util.Objects;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * allocate every buffer before capturing; the graph replays into the same addresses.
  *
  * <p><b>Output.</b> {@link #takeOutput()} returns what the op produced during capture: handles
- * (buffers, values), not computed data. The data behind them is first computed by a launch: read
- * it after {@code graph.launch().syncOn(graph.stream())}.
+ * (buffers, values), not computed data. The data behind them is first computed by a launch: read it
+ * after {@code graph.launch().syncOn(graph.stream())}.
  *
  * <p><b>Lifetimes.</b> The instantiated graph is owned jointly by this object and every {@link
  * GraphLaunch} it handed out; {@link #close()} gives up this object's share, and the exec is
@@ -29,16 +26,19 @@ import org.jspecify.annotations.Nullable;
  * are deferred until it ends, so they cannot invalidate it.
  *
  * <p><b>Updates.</b> {@link #update} enqueues a graph node (typically a copy of new input into a
- * buffer the graph reads) on {@link #stream()}: it is ordered before a launch executed on that
- * same stream. {@link Module} packages that protocol so it cannot be used out of order.
+ * buffer the graph reads) on {@link #stream()}: it is ordered before a launch executed on that same
+ * stream. {@link Module} packages that protocol so it cannot be used out of order.
  *
  * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once.
  *
  * @param <T> the type of the captured op's output
  */
-public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable permits CudaGraphImpl {
+public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable
+    permits CudaGraphImpl {
 
-  /** Captures {@code op} on {@code stream} in {@link CaptureMode#RELAXED} mode; see the class doc. */
+  /**
+   * Captures {@code op} on {@code stream} in {@link CaptureMode#RELAXED} mode; see the class doc.
+   */
   static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, DeviceOp<T> op) {
     return CudaGraphImpl.capture(stream, CaptureMode.RELAXED, op);
   }
@@ -52,7 +52,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    *     the capture without a graph
    * @throws ReentrantExecutionException if this thread is already executing or capturing
    */
-  static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, CaptureMode mode, DeviceOp<T> op) {
+  static <T extends @Nullable Object> CudaGraph<T> capture(
+      Stream stream, CaptureMode mode, DeviceOp<T> op) {
     return CudaGraphImpl.capture(stream, mode, op);
   }
 
@@ -65,8 +66,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   }
 
   /**
-   * {@return the op's output from capture}: handles whose data is computed by launches. Returns
-   * it once; later calls fail.
+   * {@return the op's output from capture}: handles whose data is computed by launches. Returns it
+   * once; later calls fail.
    *
    * @throws IllegalStateException if the output was already taken
    */
@@ -80,8 +81,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   void update(GraphNode<@Nullable Void> node);
 
   /**
-   * {@return an op that replays the graph on whichever stream executes it}; it shares ownership
-   * of the graph, so it stays valid after {@link #close()}
+   * {@return an op that replays the graph on whichever stream executes it}; it shares ownership of
+   * the graph, so it stays valid after {@link #close()}
    *
    * @throws IllegalStateException if the graph is closed
    */
@@ -96,7 +97,10 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /** Writes the graph in Graphviz DOT form to {@code path}. */
   void writeDot(Path path);
 
-  /** Gives up this object's share of the graph; launches already handed out still replay. Idempotent. */
+  /**
+   * Gives up this object's share of the graph; launches already handed out still replay.
+   * Idempotent.
+   */
   void close();
 
   /** {@return whether {@link #close()} was called} */

@@ -1,27 +1,22 @@
 package cuda.graph;
-import cuda.graph.spi.CudaDriver;
 
 import cuda.graph.internal.runtime.CudaPlatformImpl;
-
-import java.lang.ref.Cleaner;
-import java.util.ArrayList;
+import cuda.graph.spi.CudaDriver;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The CUDA driver this process uses, chosen among the installed providers.
  *
- * <p>{@link #system()} chooses the provider on its first call, opens its driver and initializes
- * it; every later call, from any thread, returns the same instance, or, if the first call failed,
- * throws a {@link CudaProviderException} with the same message. The choice follows these rules:
- * the provider named by the system property {@code cuda.graph.provider} (or, when that is not set,
- * the environment variable {@code CUDA_GRAPH_PROVIDER}) if it is installed and available, with no
+ * <p>{@link #system()} chooses the provider on its first call, opens its driver and initializes it;
+ * every later call, from any thread, returns the same instance, or, if the first call failed,
+ * throws a {@link CudaProviderException} with the same message. The choice follows these rules: the
+ * provider named by the system property {@code cuda.graph.provider} (or, when that is not set, the
+ * environment variable {@code CUDA_GRAPH_PROVIDER}) if it is installed and available, with no
  * fallback to another; otherwise the available provider with the highest priority, ties broken by
- * id. {@link #selectionReport()} explains the choice, and the same lines are logged to the
- * {@link System.Logger} named {@code cuda.graph}.
+ * id. {@link #selectionReport()} explains the choice, and the same lines are logged to the {@link
+ * System.Logger} named {@code cuda.graph}.
  *
  * <p>A platform is safe to use from any thread. The system platform lives as long as the process:
  * its driver is never closed. A platform made with {@link #forDriver} (tests, provider authors)
@@ -33,24 +28,34 @@ import org.jspecify.annotations.Nullable;
 public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformImpl {
 
   /**
-   * Makes a platform over a driver the caller opened: for tests (a simulator with a handle
-   * ledger, a fault-injecting wrapper) and provider authors. The driver is initialized here; the
-   * caller owns the platform and must {@linkplain #close() close} it, which also closes the driver.
+   * Makes a platform over a driver the caller opened: for tests (a simulator with a handle ledger,
+   * a fault-injecting wrapper) and provider authors. The driver is initialized here; the caller
+   * owns the platform and must {@linkplain #close() close} it, which also closes the driver.
    */
-  @SuppressWarnings("exports") // the SPI type is for provider authors and test kits, who require cuda.graph.spi
+  @SuppressWarnings(
+      "exports") // the SPI type is for provider authors and test kits, who require cuda.graph.spi
   static CudaPlatform forDriver(CudaDriver driver, String providerId) {
     return CudaPlatformImpl.forDriver(driver, providerId);
   }
 
-  /** {@return the platform {@code sync()} and {@code async()} use on this thread: see {@link #runAsCurrent}} */
+  /**
+   * {@return the platform {@code sync()} and {@code async()} use on this thread: see {@link
+   * #runAsCurrent}}
+   */
   static CudaPlatform current() {
     return CudaPlatformImpl.current();
   }
 
-  /** Runs {@code action} with this platform as the {@linkplain #current() current} one on this thread. */
+  /**
+   * Runs {@code action} with this platform as the {@linkplain #current() current} one on this
+   * thread.
+   */
   void runAsCurrent(Runnable action);
 
-  /** Calls {@code action} with this platform as the {@linkplain #current() current} one on this thread. */
+  /**
+   * Calls {@code action} with this platform as the {@linkplain #current() current} one on this
+   * thread.
+   */
   <R extends @Nullable Object> R callAsCurrent(Supplier<R> action);
 
   /**
@@ -70,8 +75,8 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
   String providerId();
 
   /**
-   * {@return the lines that explain the choice of provider}: each starts with
-   * {@code "cuda.graph: "}; the list is unmodifiable
+   * {@return the lines that explain the choice of provider}: each starts with {@code "cuda.graph:
+   * "}; the list is unmodifiable
    */
   List<String> selectionReport();
 
@@ -95,7 +100,8 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
    * modules, releases its devices' contexts and closes the driver. Objects still open keep their
    * native handles until the driver goes. Idempotent.
    *
-   * @throws UnsupportedOperationException for the system platform, which lives as long as the process
+   * @throws UnsupportedOperationException for the system platform, which lives as long as the
+   *     process
    */
   void close();
 }

@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
  * No CUDA driver provider could be used: none was found, the forced one is missing or unavailable,
  * none is available, or the chosen one failed to open or initialize.
  *
- * <p>The message is the selection report: one line per decision, each starting with
- * {@code "cuda.graph: "}, joined with {@code '\n'}; the last line says what went wrong and how to
- * fix it. The cause, when there is one, is the exception the provider threw.
+ * <p>The message is the selection report: one line per decision, each starting with {@code
+ * "cuda.graph: "}, joined with {@code '\n'}; the last line says what went wrong and how to fix it.
+ * The cause, when there is one, is the exception the provider threw.
  */
 public final class CudaProviderException extends CudaException {
 

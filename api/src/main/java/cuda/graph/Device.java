@@ -2,17 +2,14 @@ package cuda.graph;
 
 import cuda.graph.internal.runtime.DeviceImpl;
 
-import java.util.Objects;
-import org.jspecify.annotations.Nullable;
-
 /**
  * One GPU of a {@link CudaPlatform}: its identity and limits, and the factory of its streams,
  * events and pinned host buffers.
  *
- * <p>A device's primary context is retained the first time the device is used and released when
- * its platform closes; the library makes it current on every thread before that thread issues
- * work for the device. Instances are created by the platform, one per ordinal, and are safe to use
- * from any thread.
+ * <p>A device's primary context is retained the first time the device is used and released when its
+ * platform closes; the library makes it current on every thread before that thread issues work for
+ * the device. Instances are created by the platform, one per ordinal, and are safe to use from any
+ * thread.
  */
 public sealed interface Device permits DeviceImpl {
 
@@ -48,8 +45,8 @@ public sealed interface Device permits DeviceImpl {
 
   /**
    * Allocates {@code length} elements of page-locked host memory, which asynchronous copies and
-   * graph memcpy nodes can read and write while the host goes on. Close it when done: its memory
-   * is freed once no queued copy uses it.
+   * graph memcpy nodes can read and write while the host goes on. Close it when done: its memory is
+   * freed once no queued copy uses it.
    */
   <T> HostBuffer<T> allocateHost(ElementType<T> type, long length);
 }

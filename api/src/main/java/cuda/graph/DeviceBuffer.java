@@ -1,20 +1,16 @@
 package cuda.graph;
 
 import cuda.graph.internal.runtime.DeviceBufferImpl;
-
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Objects;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Device memory holding {@code length} elements of one {@link ElementType}.
  *
  * <p>Buffers are made by ops ({@link #zeros}, {@link #fromArray(float[])}, {@link #duplicate()},
- * ...), so allocation is ordered with the rest of the work on the executing stream. Ops on a
- * buffer ({@link #copyFrom(DeviceBuffer)}, {@link #fill}, {@link #toFloatArray()}, kernel
- * launches) read and write it when they execute.
+ * ...), so allocation is ordered with the rest of the work on the executing stream. Ops on a buffer
+ * ({@link #copyFrom(DeviceBuffer)}, {@link #fill}, {@link #toFloatArray()}, kernel launches) read
+ * and write it when they execute.
  *
  * <p><b>Lifetime.</b> {@link #close()} releases the memory once every op that uses it has
  * completed, including ops still queued on a stream and graphs it was captured into; it is
@@ -88,7 +84,10 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /** {@return a graph node that copies {@code source} (same type and length) into this buffer} */
   GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source);
 
-  /** {@return a graph node that copies pinned {@code source} into this buffer, reading it when it executes} */
+  /**
+   * {@return a graph node that copies pinned {@code source} into this buffer, reading it when it
+   * executes}
+   */
   GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source);
 
   /** {@return a graph node that copies this buffer into pinned {@code target} when it executes} */
@@ -97,7 +96,10 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /** {@return a graph node that sets every element to {@code value}} */
   GraphNode<@Nullable Void> fill(T value);
 
-  /** {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a graph node)} */
+  /**
+   * {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a
+   * graph node)}
+   */
   DeviceOp<@Nullable Void> write(float[] data);
 
   /** {@return an op that copies {@code data} into this buffer} */
@@ -109,10 +111,16 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /** {@return an op that copies {@code data} into this buffer} */
   DeviceOp<@Nullable Void> write(long[] data);
 
-  /** {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this buffer} */
+  /**
+   * {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this
+   * buffer}
+   */
   DeviceOp<@Nullable Void> write(MemorySegment data);
 
-  /** {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the stream)} */
+  /**
+   * {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the
+   * stream)}
+   */
   DeviceOp<float[]> toFloatArray();
 
   /** {@return an op that reads this {@link ElementType#F64} buffer into a new array} */
@@ -124,7 +132,10 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /** {@return an op that reads this {@link ElementType#I64} buffer into a new array} */
   DeviceOp<long[]> toLongArray();
 
-  /** {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a new array} */
+  /**
+   * {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a
+   * new array}
+   */
   DeviceOp<short[]> toShortArray();
 
   /** {@return an op that reads this buffer's raw bytes into a new array} */
@@ -138,7 +149,10 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    */
   DeviceOp<@Nullable Void> free();
 
-  /** {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory and lifetime} */
+  /**
+   * {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory
+   * and lifetime}
+   */
   DeviceBuffer<T> slice(long offset, long length);
 
   /** {@return the element type} */
@@ -157,8 +171,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   boolean isClosed();
 
   /**
-   * Releases the memory once every queued use has completed. Idempotent; does nothing for a
-   * {@link #slice}.
+   * Releases the memory once every queued use has completed. Idempotent; does nothing for a {@link
+   * #slice}.
    */
   void close();
 }

@@ -1,9 +1,7 @@
 package cuda.graph;
-import cuda.graph.internal.exec.Executor;
-import cuda.graph.internal.exec.ExecutionLock;
-import cuda.graph.internal.ops.HostCallbackOp;
-import cuda.graph.internal.ops.ValueOp;
 
+import cuda.graph.internal.exec.ExecutionLock;
+import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.exec.SharedOp;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.internal.ops.ArrayReadOp;
@@ -11,12 +9,13 @@ import cuda.graph.internal.ops.ArrayWriteOp;
 import cuda.graph.internal.ops.EventRecordOp;
 import cuda.graph.internal.ops.EventWaitOp;
 import cuda.graph.internal.ops.FreeOp;
+import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.RawStreamOp;
 import cuda.graph.internal.ops.ThenOp;
+import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
 import cuda.graph.internal.ops.ZipOp;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -29,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * with {@link #syncOn}, {@link #sync}, {@link #asyncOn} or {@link #async} (or recorded into a
  * graph); an op executes at most once.
  *
- * <p><b>Ordering.</b> An op and everything composed into it ({@link #then}, {@link #map},
- * {@link #zip}) runs on one stream, in composition order, so each part sees the results of the
- * parts before it. Separately executed ops are ordered only if they run on the same stream.
+ * <p><b>Ordering.</b> An op and everything composed into it ({@link #then}, {@link #map}, {@link
+ * #zip}) runs on one stream, in composition order, so each part sees the results of the parts
+ * before it. Separately executed ops are ordered only if they run on the same stream.
  *
  * <p><b>Results.</b> A result is handed to the caller only once the GPU work producing it has
  * completed: {@code syncOn} synchronizes the stream before returning, and a future completes only
@@ -39,8 +38,8 @@ import org.jspecify.annotations.Nullable;
  * meanwhile.
  *
  * <p><b>Nesting.</b> Execution holds a thread-local, non-reentrant lock: executing an op inside
- * another op's function (or during a graph capture) fails with {@link
- * ReentrantExecutionException}; compose the inner op instead.
+ * another op's function (or during a graph capture) fails with {@link ReentrantExecutionException};
+ * compose the inner op instead.
  *
  * <p>The set of op kinds is closed ({@code sealed}): ops are made by this library's factories
  * ({@link #value}, {@link DeviceBuffer}, {@link Kernel#launch}, ...). {@link GraphNode} is the
@@ -49,8 +48,20 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  */
 public sealed interface DeviceOp<T extends @Nullable Object>
-    permits GraphNode, MapOp, ThenOp, ZipOp, ZipAllOp, SharedOp, AllocateOp, FreeOp, ArrayReadOp,
-        ArrayWriteOp, EventRecordOp, EventWaitOp, RawStreamOp, GraphLaunch {
+    permits GraphNode,
+        MapOp,
+        ThenOp,
+        ZipOp,
+        ZipAllOp,
+        SharedOp,
+        AllocateOp,
+        FreeOp,
+        ArrayReadOp,
+        ArrayWriteOp,
+        EventRecordOp,
+        EventWaitOp,
+        RawStreamOp,
+        GraphLaunch {
 
   // ---- composition
 
@@ -63,17 +74,24 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * {@return an op that runs this op, passes its result to {@code next}, and runs the op {@code
    * next} returns on the same stream, after this op's work}
    */
-  default <R extends @Nullable Object> DeviceOp<R> then(Function<? super T, ? extends DeviceOp<R>> next) {
+  default <R extends @Nullable Object> DeviceOp<R> then(
+      Function<? super T, ? extends DeviceOp<R>> next) {
     return new ThenOp<>(this, Objects.requireNonNull(next, "next"), "then");
   }
 
-  /** {@return an op that runs this op, then {@code next}, on the same stream, with {@code next}'s result} */
+  /**
+   * {@return an op that runs this op, then {@code next}, on the same stream, with {@code next}'s
+   * result}
+   */
   default <R extends @Nullable Object> DeviceOp<R> andThen(DeviceOp<R> next) {
     Objects.requireNonNull(next, "next");
     return then(ignored -> next);
   }
 
-  /** {@return an op that runs this op then {@code other} on the same stream, and combines their results} */
+  /**
+   * {@return an op that runs this op then {@code other} on the same stream, and combines their
+   * results}
+   */
   default <U extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
       DeviceOp<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
     return zip(this, other, combine);
@@ -106,17 +124,20 @@ public sealed interface DeviceOp<T extends @Nullable Object>
     return Executor.syncOn(this, stream);
   }
 
-  /** Executes this op on the stream the current platform's {@link SchedulingPolicy} picks; see {@link #syncOn}. */
+  /**
+   * Executes this op on the stream the current platform's {@link SchedulingPolicy} picks; see
+   * {@link #syncOn}.
+   */
   default T sync() {
     CudaPlatform platform = CudaPlatform.current();
     return syncOn(platform.schedulingPolicy().nextStream(platform.defaultDevice()));
   }
 
   /**
-   * Submits this op to {@code stream} and returns a future that completes with its result once
-   * its work has completed on the GPU. No thread is blocked per pending future. Failures complete
-   * the future exceptionally (with {@link CudaDriverError}, {@link ReentrantExecutionException},
-   * ...). Dependent stages of the future run on the platform's completion thread unless you use the
+   * Submits this op to {@code stream} and returns a future that completes with its result once its
+   * work has completed on the GPU. No thread is blocked per pending future. Failures complete the
+   * future exceptionally (with {@link CudaDriverError}, {@link ReentrantExecutionException}, ...).
+   * Dependent stages of the future run on the platform's completion thread unless you use the
    * {@code *Async} stage methods: keep them short and non-blocking.
    */
   default CompletableFuture<T> asyncOn(Stream stream) {
@@ -138,13 +159,21 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   }
 
   /** {@return an op that runs {@code a} then {@code b} on one stream and combines their results} */
-  static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
-      DeviceOp<A> a, DeviceOp<B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
-    return new ZipOp<>(Objects.requireNonNull(a, "a"), Objects.requireNonNull(b, "b"), Objects.requireNonNull(combine, "combine"));
+  static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
+      DeviceOp<R> zip(
+          DeviceOp<A> a, DeviceOp<B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
+    return new ZipOp<>(
+        Objects.requireNonNull(a, "a"),
+        Objects.requireNonNull(b, "b"),
+        Objects.requireNonNull(combine, "combine"));
   }
 
-  /** {@return an op that runs every op of {@code ops} in order on one stream and lists their results} */
-  static <T extends @Nullable Object> DeviceOp<List<T>> zipAll(List<? extends DeviceOp<? extends T>> ops) {
+  /**
+   * {@return an op that runs every op of {@code ops} in order on one stream and lists their
+   * results}
+   */
+  static <T extends @Nullable Object> DeviceOp<List<T>> zipAll(
+      List<? extends DeviceOp<? extends T>> ops) {
     return new ZipAllOp<>(List.copyOf(ops));
   }
 
@@ -152,10 +181,10 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * The escape hatch for calling other CUDA libraries (cuBLAS, NCCL, ...): an op whose function
    * receives the raw stream at execution time and must only enqueue asynchronous work on it.
    *
-   * <p>Unchecked: the library cannot see what the function does, so it can neither lease the
-   * memory the function touches nor keep it out of a graph capture. The function must not
-   * synchronize the stream, must not keep the raw handle past its return, and must leave the
-   * thread's current context as it found it (or the next op re-binds it).
+   * <p>Unchecked: the library cannot see what the function does, so it can neither lease the memory
+   * the function touches nor keep it out of a graph capture. The function must not synchronize the
+   * stream, must not keep the raw handle past its return, and must leave the thread's current
+   * context as it found it (or the next op re-binds it).
    */
   static <T extends @Nullable Object> DeviceOp<T> withRawStream(RawStreamFunction<T> function) {
     return new RawStreamOp<>(Objects.requireNonNull(function, "function"));

@@ -12,7 +12,14 @@ public record Dim3(int x, int y, int z) {
 
   public Dim3 {
     if (x < 1 || y < 1 || z < 1) {
-      throw new IllegalArgumentException("every dimension of a grid or block is at least 1, got (" + x + ", " + y + ", " + z + ")");
+      throw new IllegalArgumentException(
+          "every dimension of a grid or block is at least 1, got ("
+              + x
+              + ", "
+              + y
+              + ", "
+              + z
+              + ")");
     }
   }
 

@@ -1,20 +1,16 @@
 package cuda.graph;
 
 import cuda.graph.internal.exec.GraphLaunchImpl;
-
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An op that replays a captured graph ({@code cuGraphLaunch}) on whichever stream executes it.
- * Made by {@link CudaGraph#launch()}.
+ * An op that replays a captured graph ({@code cuGraphLaunch}) on whichever stream executes it. Made
+ * by {@link CudaGraph#launch()}.
  *
- * <p>A launch shares ownership of the instantiated graph from the moment it is made: it stays
- * valid after its {@link CudaGraph} is closed, and the graph is destroyed only once every launch
- * handed out has been executed (and its work completed) or become unreachable. Launches of one
- * graph are serialized by the driver, even on different streams. A launch is not a {@link
- * GraphNode}: it cannot be recorded into another graph.
+ * <p>A launch shares ownership of the instantiated graph from the moment it is made: it stays valid
+ * after its {@link CudaGraph} is closed, and the graph is destroyed only once every launch handed
+ * out has been executed (and its work completed) or become unreachable. Launches of one graph are
+ * serialized by the driver, even on different streams. A launch is not a {@link GraphNode}: it
+ * cannot be recorded into another graph.
  */
-public sealed interface GraphLaunch extends DeviceOp<@Nullable Void> permits GraphLaunchImpl {
-
-}
+public sealed interface GraphLaunch extends DeviceOp<@Nullable Void> permits GraphLaunchImpl {}

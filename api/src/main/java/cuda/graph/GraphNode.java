@@ -1,14 +1,13 @@
 package cuda.graph;
 
+import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
 import cuda.graph.internal.ops.HostCallbackOp;
-import cuda.graph.internal.kernel.KernelLaunchOp;
-import cuda.graph.internal.ops.ValueOp;
-
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
 import cuda.graph.internal.ops.ThenOp;
+import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
 import cuda.graph.internal.ops.ZipOp;
 import java.util.List;
@@ -19,9 +18,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An op that neither allocates nor frees memory, so it can be recorded into a CUDA graph and
- * replayed: values, kernel launches, copies and fills between existing buffers, host callbacks,
- * and compositions of graph nodes. Ops that allocate, free or stage through Java arrays are not
- * graph nodes, so {@code Scope.record} and {@code CudaGraph.update} reject them at compile time.
+ * replayed: values, kernel launches, copies and fills between existing buffers, host callbacks, and
+ * compositions of graph nodes. Ops that allocate, free or stage through Java arrays are not graph
+ * nodes, so {@code Scope.record} and {@code CudaGraph.update} reject them at compile time.
  *
  * <p>Composing graph nodes with {@link #map}, {@link #andThen(GraphNode)}, {@link #thenNode} and
  * {@link #zip(GraphNode, BiFunction)} keeps the property.
@@ -36,9 +35,17 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
     return new NodeOp<>(new MapOp<>(this, Objects.requireNonNull(function, "function")));
   }
 
-  /** {@return a graph node that runs this node, then the graph node {@code next} returns for its result} */
-  default <R extends @Nullable Object> GraphNode<R> thenNode(Function<? super T, ? extends GraphNode<R>> next) {
-    return new NodeOp<>(new ThenOp<>(this, Objects.requireNonNull(next, "next"), "thenNode(...) returned null instead of a graph node"));
+  /**
+   * {@return a graph node that runs this node, then the graph node {@code next} returns for its
+   * result}
+   */
+  default <R extends @Nullable Object> GraphNode<R> thenNode(
+      Function<? super T, ? extends GraphNode<R>> next) {
+    return new NodeOp<>(
+        new ThenOp<>(
+            this,
+            Objects.requireNonNull(next, "next"),
+            "thenNode(...) returned null instead of a graph node"));
   }
 
   /** {@return a graph node that runs this node then {@code next}, with {@code next}'s result} */
@@ -50,7 +57,11 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
   /** {@return a graph node that runs this node then {@code other} and combines their results} */
   default <U extends @Nullable Object, R extends @Nullable Object> GraphNode<R> zip(
       GraphNode<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
-    return new NodeOp<>(new ZipOp<>(this, Objects.requireNonNull(other, "other"), Objects.requireNonNull(combine, "combine")));
+    return new NodeOp<>(
+        new ZipOp<>(
+            this,
+            Objects.requireNonNull(other, "other"),
+            Objects.requireNonNull(combine, "combine")));
   }
 
   /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
@@ -61,6 +72,8 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
   /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
   static GraphNode<@Nullable Void> sequence(List<? extends GraphNode<?>> nodes) {
     List<GraphNode<?>> parts = List.copyOf(nodes);
-    return new NodeOp<>(new MapOp<>(new ZipAllOp<>(parts), ignored -> null), "sequence(" + parts.size() + " nodes)");
+    return new NodeOp<>(
+        new MapOp<>(new ZipAllOp<>(parts), ignored -> null),
+        "sequence(" + parts.size() + " nodes)");
   }
 }

@@ -1,10 +1,7 @@
 package cuda.graph;
 
 import cuda.graph.internal.runtime.HostBufferImpl;
-
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Objects;
 
 /**
  * Page-locked (pinned) host memory of {@code length} elements: what asynchronous copies and graph
@@ -42,7 +39,10 @@ public sealed interface HostBuffer<T> extends AutoCloseable permits HostBufferIm
   /** Sets element {@code index}. */
   void set(long index, T value);
 
-  /** Copies {@code data} into the buffer from element 0 (a host copy; the buffer must be large enough). */
+  /**
+   * Copies {@code data} into the buffer from element 0 (a host copy; the buffer must be large
+   * enough).
+   */
   void write(float[] data);
 
   /** Copies {@code data} into the buffer from element 0. */

@@ -4,8 +4,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link Module} puts one input into the buffer its graph was captured reading: a graph
- * node that copies the input there, made for each {@code forward} call.
+ * How a {@link Module} puts one input into the buffer its graph was captured reading: a graph node
+ * that copies the input there, made for each {@code forward} call.
  *
  * @param <I> the input type
  */
@@ -21,14 +21,15 @@ public interface InputBinding<I> {
   GraphNode<@Nullable Void> copyIn(I input);
 
   /**
-   * {@return a binding for float arrays of exactly {@code target.length()} elements}, staged through
-   * the pinned {@code staging} buffer of the same length
+   * {@return a binding for float arrays of exactly {@code target.length()} elements}, staged
+   * through the pinned {@code staging} buffer of the same length
    */
   static InputBinding<float[]> floats(HostBuffer<Float> staging, DeviceBuffer<Float> target) {
     Objects.requireNonNull(staging, "staging");
     Objects.requireNonNull(target, "target");
     if (staging.length() != target.length()) {
-      throw new IllegalArgumentException("staging " + staging + " and input " + target + " must have the same length");
+      throw new IllegalArgumentException(
+          "staging " + staging + " and input " + target + " must have the same length");
     }
     return input -> {
       if (input.length != target.length()) {
@@ -40,7 +41,10 @@ public interface InputBinding<I> {
     };
   }
 
-  /** {@return a binding for device buffers of {@code target}'s type and length, copied device to device} */
+  /**
+   * {@return a binding for device buffers of {@code target}'s type and length, copied device to
+   * device}
+   */
   static <T> InputBinding<DeviceBuffer<T>> device(DeviceBuffer<T> target) {
     Objects.requireNonNull(target, "target");
     return target::copyFrom;

@@ -1,8 +1,8 @@
 package cuda.graph;
 
 /**
- * A Java implementation of a kernel: the reference the simulator runs in place of device code,
- * and the CPU reference tests compare GPU results with ({@link Kernel#runReference}).
+ * A Java implementation of a kernel: the reference the simulator runs in place of device code, and
+ * the CPU reference tests compare GPU results with ({@link Kernel#runReference}).
  *
  * <p>It is called once per launch for the whole grid (not once per GPU thread) and must compute
  * what the device kernel computes for the launch's shape and arguments, touching memory only

@@ -1,11 +1,7 @@
 package cuda.graph;
 
 import cuda.graph.internal.kernel.KernelImpl;
-
-import java.lang.foreign.Arena;
 import java.util.List;
-import java.util.Objects;
-import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -37,8 +37,8 @@ public interface KernelCall {
 
   /**
    * {@return {@code byteSize} bytes of the memory pointer argument {@code index} points to}; an
-   * access beyond the memory's bounds fails the launch (on the simulator with
-   * {@code CUDA_ERROR_ILLEGAL_ADDRESS}, as on a GPU)
+   * access beyond the memory's bounds fails the launch (on the simulator with {@code
+   * CUDA_ERROR_ILLEGAL_ADDRESS}, as on a GPU)
    */
   MemorySegment memory(int index, long byteSize);
 

@@ -2,22 +2,10 @@ package cuda.graph;
 
 import cuda.graph.internal.kernel.KernelImageImpl;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.WeakHashMap;
-
 /**
- * Device code: a PTX, cubin or fatbin image, or CUDA C++ source compiled at run time (NVRTC),
- * plus optional Java references of its kernels ({@link #withReference}), which the simulator runs
- * and tests use as the CPU reference.
+ * Device code: a PTX, cubin or fatbin image, or CUDA C++ source compiled at run time (NVRTC), plus
+ * optional Java references of its kernels ({@link #withReference}), which the simulator runs and
+ * tests use as the CPU reference.
  *
  * <p>An image is immutable and loaded lazily, once per device, when a kernel of it first runs
  * there. Load kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of

@@ -12,16 +12,22 @@ public final class KernelParam {
 
   /** An 8-bit integer, passed as {@code Byte}. */
   public static final KernelParam I8 = new KernelParam("i8", 1, Byte.class, null);
+
   /** A 16-bit integer (or raw half), passed as {@code Short}. */
   public static final KernelParam I16 = new KernelParam("i16", 2, Short.class, null);
+
   /** A 32-bit integer, passed as {@code Integer}. */
   public static final KernelParam I32 = new KernelParam("i32", 4, Integer.class, null);
+
   /** A 64-bit integer, passed as {@code Long}. */
   public static final KernelParam I64 = new KernelParam("i64", 8, Long.class, null);
+
   /** A float, passed as {@code Float}. */
   public static final KernelParam F32 = new KernelParam("f32", 4, Float.class, null);
+
   /** A double, passed as {@code Double}. */
   public static final KernelParam F64 = new KernelParam("f64", 8, Double.class, null);
+
   /** A pointer to device memory of any element type, passed as a {@link DeviceBuffer}. */
   public static final KernelParam POINTER = new KernelParam("ptr", 8, DeviceBuffer.class, null);
 
@@ -30,7 +36,8 @@ public final class KernelParam {
   private final Class<?> javaType;
   private final @Nullable ElementType<?> elementType;
 
-  private KernelParam(String name, int size, Class<?> javaType, @Nullable ElementType<?> elementType) {
+  private KernelParam(
+      String name, int size, Class<?> javaType, @Nullable ElementType<?> elementType) {
     this.name = name;
     this.size = size;
     this.javaType = javaType;
@@ -53,7 +60,10 @@ public final class KernelParam {
     return javaType == DeviceBuffer.class;
   }
 
-  /** {@return the element type a pointer parameter requires, or null for scalars and untyped pointers} */
+  /**
+   * {@return the element type a pointer parameter requires, or null for scalars and untyped
+   * pointers}
+   */
   public @Nullable ElementType<?> elementType() {
     return elementType;
   }

@@ -16,7 +16,8 @@ public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
     Objects.requireNonNull(grid, "grid");
     Objects.requireNonNull(block, "block");
     if (sharedMemoryBytes < 0) {
-      throw new IllegalArgumentException("shared memory must not be negative, got " + sharedMemoryBytes);
+      throw new IllegalArgumentException(
+          "shared memory must not be negative, got " + sharedMemoryBytes);
     }
   }
 
@@ -30,14 +31,19 @@ public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
     return new LaunchConfig(grid, block, 0);
   }
 
-  /** {@return a one-dimensional launch with enough blocks of {@code blockX} threads to cover {@code n} items} */
+  /**
+   * {@return a one-dimensional launch with enough blocks of {@code blockX} threads to cover {@code
+   * n} items}
+   */
   public static LaunchConfig covering(long n, int blockX) {
     if (n < 1 || blockX < 1) {
-      throw new IllegalArgumentException("covering needs n >= 1 and blockX >= 1, got n=" + n + ", blockX=" + blockX);
+      throw new IllegalArgumentException(
+          "covering needs n >= 1 and blockX >= 1, got n=" + n + ", blockX=" + blockX);
     }
     long blocks = (n + blockX - 1) / blockX;
     if (blocks > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(n + " items need " + blocks + " blocks of " + blockX + "; use bigger blocks");
+      throw new IllegalArgumentException(
+          n + " items need " + blocks + " blocks of " + blockX + "; use bigger blocks");
     }
     return of((int) blocks, blockX);
   }

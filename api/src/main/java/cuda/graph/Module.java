@@ -2,21 +2,20 @@ package cuda.graph;
 
 import cuda.graph.internal.graph.ChainedModule;
 import cuda.graph.internal.graph.GraphModule;
-
 import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Graph-backed inference: {@link #forward} puts the input into the graph's pre-allocated input
- * buffer, replays the graph on the graph's own stream, waits, and returns the output. Because
- * the copy and the launch are issued by the module on one stream, the launch always sees the new
- * input: the "update, then launch on the same stream" protocol is guaranteed by construction.
+ * buffer, replays the graph on the graph's own stream, waits, and returns the output. Because the
+ * copy and the launch are issued by the module on one stream, the launch always sees the new input:
+ * the "update, then launch on the same stream" protocol is guaranteed by construction.
  *
  * <p>Modules are made by {@link #capture} and composed with {@link #andThen}; each owns what it
  * captured and {@link #close()} releases it. {@code forward} calls are serialized per module
- * (concurrent callers wait). In Java, import this type with a single-type import
- * ({@code import cuda.graph.Module;}), which shadows {@code java.lang.Module}.
+ * (concurrent callers wait). In Java, import this type with a single-type import ({@code import
+ * cuda.graph.Module;}), which shadows {@code java.lang.Module}.
  *
  * @param <I> the input type
  * @param <O> the output type
@@ -47,7 +46,10 @@ public sealed interface Module<I, O extends @Nullable Object> extends AutoClosea
    * hostBuffer -> hostBuffer.toFloatArray()}.
    */
   static <I, C extends @Nullable Object, O extends @Nullable Object> Module<I, O> capture(
-      Stream stream, InputBinding<I> input, DeviceOp<C> forward, Function<? super C, ? extends O> output) {
+      Stream stream,
+      InputBinding<I> input,
+      DeviceOp<C> forward,
+      Function<? super C, ? extends O> output) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     CudaGraph<C> graph = CudaGraph.capture(stream, forward);

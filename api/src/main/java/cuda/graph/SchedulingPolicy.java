@@ -2,10 +2,6 @@ package cuda.graph;
 
 import cuda.graph.internal.runtime.RoundRobinPolicy;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
  * Chooses the stream on which {@link DeviceOp#sync()} and {@link DeviceOp#async()} run an op.
  *
@@ -25,7 +21,8 @@ public interface SchedulingPolicy {
    */
   static SchedulingPolicy roundRobin(int streamsPerDevice) {
     if (streamsPerDevice < 1) {
-      throw new IllegalArgumentException("a round-robin policy needs at least one stream per device, got " + streamsPerDevice);
+      throw new IllegalArgumentException(
+          "a round-robin policy needs at least one stream per device, got " + streamsPerDevice);
     }
     return new RoundRobinPolicy(streamsPerDevice);
   }

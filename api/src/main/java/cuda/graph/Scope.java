@@ -1,7 +1,6 @@
 package cuda.graph;
 
 import cuda.graph.internal.graph.ScopeImpl;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,8 +9,8 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #record} accepts only {@link GraphNode}s, so allocating, freeing and staging ops are
  * rejected at compile time; the node's work is recorded, not run, and its result holds valid
  * handles whose data is computed when the graph is launched. Executing any op inside the scope
- * ({@code sync}, {@code syncOn}, {@code async}) fails with {@link ReentrantExecutionException}.
- * A scope belongs to the capturing thread and is dead once the capture ends.
+ * ({@code sync}, {@code syncOn}, {@code async}) fails with {@link ReentrantExecutionException}. A
+ * scope belongs to the capturing thread and is dead once the capture ends.
  */
 public sealed interface Scope permits ScopeImpl {
 

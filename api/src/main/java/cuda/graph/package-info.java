@@ -1,6 +1,4 @@
-/**
- * The public API of cuda-graph.
- */
+/** The public API of cuda-graph. */
 @NullMarked
 package cuda.graph;
 

@@ -1,12 +1,12 @@
 package cuda.graph;
 
-import cuda.graph.internal.runtime.DeviceBufferImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.RefCount;
 import cuda.graph.simulator.CallRecord;
 import cuda.graph.simulator.SimulatedDriver;
@@ -26,12 +26,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Memory stays allocated while queued work uses it, however the buffer is released: {@code close()}, the {@code
- * free()} op, or the cleaner. The Rust crate freed on another stream without ordering (inventory §7.3.7), so a
- * kernel still queued could touch freed memory; the simulator turns such an access into CUDA_ERROR_ILLEGAL_ADDRESS.
+ * Memory stays allocated while queued work uses it, however the buffer is released: {@code
+ * close()}, the {@code free()} op, or the cleaner. The Rust crate freed on another stream without
+ * ordering (inventory §7.3.7), so a kernel still queued could touch freed memory; the simulator
+ * turns such an access into CUDA_ERROR_ILLEGAL_ADDRESS.
  *
- * <p>Streams lag by 20 ms, and the kernels here wait for a gate the test opens, so "still queued" is certain rather
- * than a matter of timing.
+ * <p>Streams lag by 20 ms, and the kernels here wait for a gate the test opens, so "still queued"
+ * is certain rather than a matter of timing.
  */
 class BufferLifetimeTests {
 
@@ -43,8 +44,13 @@ class BufferLifetimeTests {
   private Stream stream;
   private final CountDownLatch gate = new CountDownLatch(1);
   private final CountDownLatch finished = new CountDownLatch(1);
-  /** The size of the call log when the gated kernel finished: the calls before it happened before it. */
+
+  /**
+   * The size of the call log when the gated kernel finished: the calls before it happened before
+   * it.
+   */
   private final AtomicInteger callsWhenKernelFinished = new AtomicInteger(-1);
+
   private Kernel gatedCopy;
 
   @BeforeEach
@@ -52,10 +58,13 @@ class BufferLifetimeTests {
     simulator = Simulator.builder().executionDelay(Duration.ofMillis(20)).build();
     platform = CudaPlatform.forDriver(simulator, "simulator");
     stream = platform.defaultDevice().newStream();
-    gatedCopy = KernelFixtures.gatedCopy(gate, () -> {
-      callsWhenKernelFinished.set(simulator.calls().records().size());
-      finished.countDown();
-    });
+    gatedCopy =
+        KernelFixtures.gatedCopy(
+            gate,
+            () -> {
+              callsWhenKernelFinished.set(simulator.calls().records().size());
+              finished.countDown();
+            });
   }
 
   @AfterEach
@@ -82,7 +91,8 @@ class BufferLifetimeTests {
 
   @Test
   void aBufferClosedWhileAQueuedKernelUsesItIsReleasedOnlyAfterTheKernelRan() throws Exception {
-    DeviceBuffer<Integer> input = DeviceBuffer.fromArray(KernelFixtures.iota(N, 100)).syncOn(stream);
+    DeviceBuffer<Integer> input =
+        DeviceBuffer.fromArray(KernelFixtures.iota(N, 100)).syncOn(stream);
     DeviceBuffer<Integer> output = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream);
     assertEquals(2, liveDeviceMemory());
     simulator.calls().clear();
@@ -101,9 +111,15 @@ class BufferLifetimeTests {
     assertTrue(finished.await(10, TimeUnit.SECONDS));
     assertEquals(1, liveDeviceMemory(), "freed once the kernel completed");
     int free = firstIndexOf(DriverCall.MEM_FREE_ASYNC);
-    assertTrue(free >= callsWhenKernelFinished.get(),
-        "cuMemFreeAsync (call " + free + ") came after the kernel finished (" + callsWhenKernelFinished.get() + " calls)");
-    // The kernel read valid memory: no illegal address, the output is right, the device still works.
+    assertTrue(
+        free >= callsWhenKernelFinished.get(),
+        "cuMemFreeAsync (call "
+            + free
+            + ") came after the kernel finished ("
+            + callsWhenKernelFinished.get()
+            + " calls)");
+    // The kernel read valid memory: no illegal address, the output is right, the device still
+    // works.
     assertArrayEquals(KernelFixtures.iota(N, 100), output.toIntArray().syncOn(stream));
     output.close();
   }
@@ -114,14 +130,19 @@ class BufferLifetimeTests {
     try (DeviceBuffer<Integer> target = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
       // The gated kernel holds the stream back; the copy is queued behind it.
       try (DeviceBuffer<Integer> scratch = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
-        CompletableFuture<Void> future = gatedCopy.launch(CONFIG, N, scratch, scratch).andThen(target.copyFrom(source)).asyncOn(stream);
+        CompletableFuture<Void> future =
+            gatedCopy
+                .launch(CONFIG, N, scratch, scratch)
+                .andThen(target.copyFrom(source))
+                .asyncOn(stream);
         source.close();
         assertEquals(3, liveDeviceMemory());
 
         gate.countDown();
         future.get(10, TimeUnit.SECONDS);
       }
-      KernelFixtures.awaitTrue(() -> liveDeviceMemory() == 1, Duration.ofSeconds(5), "source and scratch are freed");
+      KernelFixtures.awaitTrue(
+          () -> liveDeviceMemory() == 1, Duration.ofSeconds(5), "source and scratch are freed");
       assertArrayEquals(KernelFixtures.iota(N, 7), target.toIntArray().syncOn(stream));
     }
   }
@@ -129,14 +150,23 @@ class BufferLifetimeTests {
   @Test
   void aHostBufferClosedWhileAQueuedCopyWritesItIsFreedOnlyAfterTheCopy() throws Exception {
     try (DeviceBuffer<Integer> scratch = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream);
-        DeviceBuffer<Integer> source = DeviceBuffer.fromArray(KernelFixtures.iota(N, 1)).syncOn(stream)) {
-      long pinnedBefore = simulator.handles().live(HandleKind.HOST_MEMORY); // including staging memory
+        DeviceBuffer<Integer> source =
+            DeviceBuffer.fromArray(KernelFixtures.iota(N, 1)).syncOn(stream)) {
+      long pinnedBefore =
+          simulator.handles().live(HandleKind.HOST_MEMORY); // including staging memory
       HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, N);
-      CompletableFuture<Void> future = gatedCopy.launch(CONFIG, N, scratch, scratch).andThen(source.copyTo(host)).asyncOn(stream);
+      CompletableFuture<Void> future =
+          gatedCopy
+              .launch(CONFIG, N, scratch, scratch)
+              .andThen(source.copyTo(host))
+              .asyncOn(stream);
       host.close();
 
       assertThrows(IllegalStateException.class, host::toIntArray, "the host may no longer read it");
-      assertEquals(pinnedBefore + 1, simulator.handles().live(HandleKind.HOST_MEMORY), "still pinned for the queued copy");
+      assertEquals(
+          pinnedBefore + 1,
+          simulator.handles().live(HandleKind.HOST_MEMORY),
+          "still pinned for the queued copy");
 
       gate.countDown();
       future.get(10, TimeUnit.SECONDS); // a copy into freed host memory would fail the stream
@@ -149,12 +179,17 @@ class BufferLifetimeTests {
     DeviceBuffer<Integer> input = DeviceBuffer.fromArray(KernelFixtures.iota(N, 3)).syncOn(stream);
     DeviceBuffer<Integer> output = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream);
 
-    CompletableFuture<Void> future = gatedCopy.launch(CONFIG, N, input, output).andThen(input.free()).asyncOn(stream);
+    CompletableFuture<Void> future =
+        gatedCopy.launch(CONFIG, N, input, output).andThen(input.free()).asyncOn(stream);
 
     assertTrue(input.isClosed(), "free() closed the buffer when it was submitted");
-    assertEquals(2, liveDeviceMemory(), "but the memory waits for the kernel queued before the free");
+    assertEquals(
+        2, liveDeviceMemory(), "but the memory waits for the kernel queued before the free");
     try (Stream other = platform.defaultDevice().newStream()) {
-      assertThrows(IllegalStateException.class, () -> input.fill(0).syncOn(other), "a closed buffer takes no new work");
+      assertThrows(
+          IllegalStateException.class,
+          () -> input.fill(0).syncOn(other),
+          "a closed buffer takes no new work");
     }
 
     gate.countDown();
@@ -163,7 +198,8 @@ class BufferLifetimeTests {
     assertEquals(1, liveDeviceMemory());
     assertTrue(firstIndexOf(DriverCall.MEM_FREE_ASYNC) >= callsWhenKernelFinished.get());
     assertArrayEquals(KernelFixtures.iota(N, 3), output.toIntArray().syncOn(stream));
-    assertThrows(IllegalStateException.class, () -> input.free().syncOn(stream), "freeing twice is refused");
+    assertThrows(
+        IllegalStateException.class, () -> input.free().syncOn(stream), "freeing twice is refused");
     output.free().syncOn(stream);
     assertEquals(0, liveDeviceMemory());
   }
@@ -174,14 +210,18 @@ class BufferLifetimeTests {
     AtomicReference<RefCount> lifetime = new AtomicReference<>();
     try (HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, N);
         DeviceBuffer<Integer> scratch = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
-      CompletableFuture<Void> future = submitWorkOnABufferNobodyKeeps(weak, lifetime, scratch, host);
+      CompletableFuture<Void> future =
+          submitWorkOnABufferNobodyKeeps(weak, lifetime, scratch, host);
       assertEquals(2, liveDeviceMemory());
 
       // The buffer is unreachable: the cleaner closes it while its copy is still queued.
-      KernelFixtures.awaitTrue(() -> {
-        System.gc();
-        return weak.get().get() == null && lifetime.get().isClosed();
-      }, Duration.ofSeconds(10), "the cleaner has closed the dropped buffer");
+      KernelFixtures.awaitTrue(
+          () -> {
+            System.gc();
+            return weak.get().get() == null && lifetime.get().isClosed();
+          },
+          Duration.ofSeconds(10),
+          "the cleaner has closed the dropped buffer");
       assertEquals(1, finished.getCount(), "the queued work has not run");
       assertFalse(lifetime.get().isDestroyed());
       assertEquals(2, liveDeviceMemory(), "the cleaner did not free memory queued work uses");
@@ -191,24 +231,34 @@ class BufferLifetimeTests {
 
       assertTrue(lifetime.get().isDestroyed());
       assertEquals(1, liveDeviceMemory());
-      assertArrayEquals(KernelFixtures.iota(N, 40), host.toIntArray(), "the copy read valid memory");
+      assertArrayEquals(
+          KernelFixtures.iota(N, 40), host.toIntArray(), "the copy read valid memory");
     }
   }
 
-  /** Allocates a buffer inside an op, queues a copy from it behind the gated kernel, and keeps no reference. */
+  /**
+   * Allocates a buffer inside an op, queues a copy from it behind the gated kernel, and keeps no
+   * reference.
+   */
   private CompletableFuture<Void> submitWorkOnABufferNobodyKeeps(
-      AtomicReference<WeakReference<DeviceBuffer<Integer>>> weak, AtomicReference<RefCount> lifetime,
-      DeviceBuffer<Integer> scratch, HostBuffer<Integer> host) {
-    return DeviceBuffer.fromArray(KernelFixtures.iota(N, 40)).then(b -> {
-      weak.set(new WeakReference<>(b));
-      lifetime.set(DeviceBufferImpl.of(b).lifetime());
-      return gatedCopy.launch(CONFIG, N, scratch, scratch).andThen(b.copyTo(host));
-    }).asyncOn(stream);
+      AtomicReference<WeakReference<DeviceBuffer<Integer>>> weak,
+      AtomicReference<RefCount> lifetime,
+      DeviceBuffer<Integer> scratch,
+      HostBuffer<Integer> host) {
+    return DeviceBuffer.fromArray(KernelFixtures.iota(N, 40))
+        .then(
+            b -> {
+              weak.set(new WeakReference<>(b));
+              lifetime.set(DeviceBufferImpl.of(b).lifetime());
+              return gatedCopy.launch(CONFIG, N, scratch, scratch).andThen(b.copyTo(host));
+            })
+        .asyncOn(stream);
   }
 
   @Test
   void closingAStreamWithQueuedWorkLetsThatWorkComplete() throws Exception {
-    try (DeviceBuffer<Integer> input = DeviceBuffer.fromArray(KernelFixtures.iota(N, 9)).syncOn(stream);
+    try (DeviceBuffer<Integer> input =
+            DeviceBuffer.fromArray(KernelFixtures.iota(N, 9)).syncOn(stream);
         DeviceBuffer<Integer> output = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
       long streamsBefore = simulator.handles().live(HandleKind.STREAM);
       Stream doomed = platform.defaultDevice().newStream();
@@ -222,7 +272,10 @@ class BufferLifetimeTests {
       future.get(10, TimeUnit.SECONDS);
 
       assertArrayEquals(KernelFixtures.iota(N, 9), output.toIntArray().syncOn(stream));
-      assertEquals(streamsBefore, simulator.handles().live(HandleKind.STREAM), "the closed stream was destroyed");
+      assertEquals(
+          streamsBefore,
+          simulator.handles().live(HandleKind.STREAM),
+          "the closed stream was destroyed");
     }
   }
 }

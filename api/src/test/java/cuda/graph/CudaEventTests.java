@@ -16,7 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Events: recorded in stream order, observed from the host, waited for by another stream, and timed. */
+/**
+ * Events: recorded in stream order, observed from the host, waited for by another stream, and
+ * timed.
+ */
 class CudaEventTests {
 
   private CudaPlatform platform;
@@ -25,7 +28,9 @@ class CudaEventTests {
   @BeforeEach
   void openPlatform() {
     // Every queued operation lags 20 ms, so timings and waits are visible.
-    platform = CudaPlatform.forDriver(Simulator.builder().executionDelay(Duration.ofMillis(20)).build(), "simulator");
+    platform =
+        CudaPlatform.forDriver(
+            Simulator.builder().executionDelay(Duration.ofMillis(20)).build(), "simulator");
     stream = platform.defaultDevice().newStream();
   }
 
@@ -42,7 +47,8 @@ class CudaEventTests {
       assertTrue(event.isDone(), "never recorded");
 
       CountDownLatch gate = new CountDownLatch(1);
-      CompletableFuture<Void> future = KernelFixtures.hold(gate).andThen(buffer.fill(1)).andThen(event.record()).asyncOn(stream);
+      CompletableFuture<Void> future =
+          KernelFixtures.hold(gate).andThen(buffer.fill(1)).andThen(event.record()).asyncOn(stream);
       assertFalse(event.isDone());
       gate.countDown();
 
@@ -60,7 +66,12 @@ class CudaEventTests {
         DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)) {
       // Four slow fills on one stream, never waited for on the host ...
       CompletableFuture<Void> writes =
-          buffer.fill(1).andThen(buffer.fill(2)).andThen(buffer.fill(3)).andThen(buffer.fill(4)).andThen(written.record())
+          buffer
+              .fill(1)
+              .andThen(buffer.fill(2))
+              .andThen(buffer.fill(3))
+              .andThen(buffer.fill(4))
+              .andThen(written.record())
               .asyncOn(stream);
       // ... and a read on another stream that waits for the event: it sees the last fill.
       int[] read = written.waitFor().andThen(buffer.toIntArray()).syncOn(other);
@@ -77,7 +88,12 @@ class CudaEventTests {
     try (CudaEvent start = platform.defaultDevice().newEvent();
         CudaEvent end = platform.defaultDevice().newEvent();
         DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream)) {
-      start.record().andThen(buffer.fill(1)).andThen(buffer.fill(2)).andThen(end.record()).syncOn(stream);
+      start
+          .record()
+          .andThen(buffer.fill(1))
+          .andThen(buffer.fill(2))
+          .andThen(end.record())
+          .syncOn(stream);
 
       float millis = end.elapsedMillisSince(start);
 
@@ -92,7 +108,8 @@ class CudaEventTests {
     try (CudaEvent start = platform.defaultDevice().newEvent();
         CudaEvent end = platform.defaultDevice().newEvent()) {
       CountDownLatch gate = new CountDownLatch(1);
-      CompletableFuture<Void> future = start.record().andThen(KernelFixtures.hold(gate)).andThen(end.record()).asyncOn(stream);
+      CompletableFuture<Void> future =
+          start.record().andThen(KernelFixtures.hold(gate)).andThen(end.record()).asyncOn(stream);
 
       CudaDriverError e = assertThrows(CudaDriverError.class, () -> end.elapsedMillisSince(start));
       assertEquals(CuResult.NOT_READY, e.code());

@@ -123,7 +123,9 @@ class CudaPlatformTests {
   @Test
   void aProviderExceptionIsAnUncheckedCudaException() {
     assertTrue(CudaException.class.isSealed());
-    assertTrue(List.of(CudaException.class.getPermittedSubclasses()).contains(CudaProviderException.class));
+    assertTrue(
+        List.of(CudaException.class.getPermittedSubclasses())
+            .contains(CudaProviderException.class));
     assertInstanceOf(RuntimeException.class, new CudaProviderException("m", null));
   }
 
@@ -148,8 +150,7 @@ class CudaPlatformTests {
                   "\ncuda.graph: CUDA driver provider 'simulator' was chosen but its driver failed"
                       + " to initialize (init(0)): "),
           e.getMessage());
-      CudaProviderException again =
-          assertThrows(CudaProviderException.class, CudaPlatform::system);
+      CudaProviderException again = assertThrows(CudaProviderException.class, CudaPlatform::system);
       assertEquals(e.getMessage(), again.getMessage());
       return;
     }

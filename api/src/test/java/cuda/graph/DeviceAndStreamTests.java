@@ -1,6 +1,5 @@
 package cuda.graph;
 
-import cuda.graph.internal.runtime.StreamImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.SimulatedDriver;
+import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DeviceAttribute;
 import java.time.Duration;
@@ -21,7 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Devices (identity, limits, several of them) and streams (closing, ownership by a device, the current platform). */
+/**
+ * Devices (identity, limits, several of them) and streams (closing, ownership by a device, the
+ * current platform).
+ */
 class DeviceAndStreamTests {
 
   @Test
@@ -46,8 +48,10 @@ class DeviceAndStreamTests {
   @Test
   void freeMemoryShrinksWithAnAllocationAndGrowsBackAfterItsFree() {
     long total = 64L << 20;
-    try (CudaPlatform platform = CudaPlatform.forDriver(
-            Simulator.builder().deviceMemoryBytes(total).deviceName("Test GPU").build(), "simulator");
+    try (CudaPlatform platform =
+            CudaPlatform.forDriver(
+                Simulator.builder().deviceMemoryBytes(total).deviceName("Test GPU").build(),
+                "simulator");
         Stream stream = platform.defaultDevice().newStream()) {
       Device device = platform.defaultDevice();
       assertEquals("Test GPU", device.name());
@@ -64,17 +68,20 @@ class DeviceAndStreamTests {
 
   @Test
   void twoDevicesHaveTheirOwnOrdinalsStreamsAndBuffers() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().devices(2).build(), "simulator")) {
+    try (CudaPlatform platform =
+        CudaPlatform.forDriver(Simulator.builder().devices(2).build(), "simulator")) {
       assertEquals(2, platform.devices().size());
       Device first = platform.device(0);
       Device second = platform.device(1);
       assertNotSame(first, second);
       assertEquals(1, second.ordinal());
       assertSame(first, platform.defaultDevice());
-      IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> platform.device(2));
+      IllegalArgumentException none =
+          assertThrows(IllegalArgumentException.class, () -> platform.device(2));
       assertTrue(none.getMessage().contains("sees 2 device(s)"), none.getMessage());
 
-      try (Stream s0 = first.newStream(); Stream s1 = second.newStream()) {
+      try (Stream s0 = first.newStream();
+          Stream s1 = second.newStream()) {
         assertSame(second, s1.device());
         DeviceBuffer<Integer> b0 = DeviceBuffer.fromArray(new int[] {1, 2}).syncOn(s0);
         DeviceBuffer<Integer> b1 = DeviceBuffer.fromArray(new int[] {3, 4}).syncOn(s1);
@@ -91,22 +98,31 @@ class DeviceAndStreamTests {
 
   @Test
   void anOpOnAStreamOfAnotherDeviceWithABufferOfDevice0IsRejected() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().devices(2).build(), "simulator");
+    try (CudaPlatform platform =
+            CudaPlatform.forDriver(Simulator.builder().devices(2).build(), "simulator");
         Stream s0 = platform.device(0).newStream();
         Stream s1 = platform.device(1).newStream();
         DeviceBuffer<Integer> onDevice0 = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(s0);
         CudaEvent eventOfDevice0 = platform.device(0).newEvent()) {
-      for (DeviceOp<?> op : List.<DeviceOp<?>>of(
-          onDevice0.fill(1),
-          onDevice0.toIntArray(),
-          onDevice0.duplicate(),
-          KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 4), 4, onDevice0))) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> op.syncOn(s1), op::toString);
-        assertTrue(e.getMessage().contains("lives on device 0 but the op executes on"), e.getMessage());
-        assertTrue(e.getMessage().contains("copy it to this device first or execute on a stream of its device"), e.getMessage());
+      for (DeviceOp<?> op :
+          List.<DeviceOp<?>>of(
+              onDevice0.fill(1),
+              onDevice0.toIntArray(),
+              onDevice0.duplicate(),
+              KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 4), 4, onDevice0))) {
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> op.syncOn(s1), op::toString);
+        assertTrue(
+            e.getMessage().contains("lives on device 0 but the op executes on"), e.getMessage());
+        assertTrue(
+            e.getMessage()
+                .contains("copy it to this device first or execute on a stream of its device"),
+            e.getMessage());
       }
-      IllegalArgumentException event = assertThrows(IllegalArgumentException.class, () -> eventOfDevice0.record().syncOn(s1));
-      assertTrue(event.getMessage().contains("use it on a stream of its own device"), event.getMessage());
+      IllegalArgumentException event =
+          assertThrows(IllegalArgumentException.class, () -> eventOfDevice0.record().syncOn(s1));
+      assertTrue(
+          event.getMessage().contains("use it on a stream of its own device"), event.getMessage());
 
       // Nothing was written to the buffer, and on its own device it works.
       assertArrayEquals(new int[4], onDevice0.toIntArray().syncOn(s0));
@@ -124,9 +140,14 @@ class DeviceAndStreamTests {
 
       assertTrue(stream.isClosed());
       assertTrue(stream.toString().endsWith(", closed]"), stream.toString());
-      IllegalStateException e = assertThrows(IllegalStateException.class, () -> DeviceOp.value(1).syncOn(stream));
-      assertTrue(e.getMessage().contains("is closed; create a new one, or close it only after its last use"), e.getMessage());
-      CompletionException async = assertThrows(CompletionException.class, () -> DeviceOp.value(1).asyncOn(stream).join());
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> DeviceOp.value(1).syncOn(stream));
+      assertTrue(
+          e.getMessage()
+              .contains("is closed; create a new one, or close it only after its last use"),
+          e.getMessage());
+      CompletionException async =
+          assertThrows(CompletionException.class, () -> DeviceOp.value(1).asyncOn(stream).join());
       assertInstanceOf(IllegalStateException.class, async.getCause());
       assertThrows(IllegalStateException.class, stream::synchronize);
       assertThrows(IllegalStateException.class, stream::isIdle);
@@ -136,7 +157,8 @@ class DeviceAndStreamTests {
 
   @Test
   void aDriverWithoutDevicesHasNoDefaultDevice() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().devices(0).build(), "simulator")) {
+    try (CudaPlatform platform =
+        CudaPlatform.forDriver(Simulator.builder().devices(0).build(), "simulator")) {
       assertEquals(List.of(), platform.devices());
       IllegalStateException e = assertThrows(IllegalStateException.class, platform::defaultDevice);
       assertTrue(e.getMessage().contains("sees no CUDA device"), e.getMessage());
@@ -147,11 +169,12 @@ class DeviceAndStreamTests {
   void syncAndAsyncUseTheCurrentPlatform() {
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
       AtomicReference<DeviceBuffer<Integer>> made = new AtomicReference<>();
-      platform.runAsCurrent(() -> {
-        assertSame(platform, CudaPlatform.current());
-        made.set(DeviceBuffer.fromArray(new int[] {1, 2, 3}).sync());
-        assertArrayEquals(new int[] {1, 2, 3}, made.get().toIntArray().sync());
-      });
+      platform.runAsCurrent(
+          () -> {
+            assertSame(platform, CudaPlatform.current());
+            made.set(DeviceBuffer.fromArray(new int[] {1, 2, 3}).sync());
+            assertArrayEquals(new int[] {1, 2, 3}, made.get().toIntArray().sync());
+          });
       assertSame(platform, made.get().device().platform());
 
       int[] viaFuture = platform.callAsCurrent(() -> made.get().toIntArray().async()).join();
@@ -165,16 +188,21 @@ class DeviceAndStreamTests {
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
         Stream mine = platform.defaultDevice().newStream()) {
       AtomicInteger picks = new AtomicInteger();
-      platform.setSchedulingPolicy(device -> {
-        picks.incrementAndGet();
-        return mine;
-      });
+      platform.setSchedulingPolicy(
+          device -> {
+            picks.incrementAndGet();
+            return mine;
+          });
       AtomicReference<Long> rawStream = new AtomicReference<>();
 
-      platform.runAsCurrent(() -> DeviceOp.withRawStream((raw, device) -> {
-        rawStream.set(raw);
-        return null;
-      }).sync());
+      platform.runAsCurrent(
+          () ->
+              DeviceOp.withRawStream(
+                      (raw, device) -> {
+                        rawStream.set(raw);
+                        return null;
+                      })
+                  .sync());
 
       assertEquals(1, picks.get());
       assertEquals(StreamImpl.of(mine).handle().address(), rawStream.get());
@@ -187,8 +215,13 @@ class DeviceAndStreamTests {
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
       Device device = platform.defaultDevice();
       SchedulingPolicy policy = platform.schedulingPolicy();
-      List<Stream> picked = List.of(policy.nextStream(device), policy.nextStream(device), policy.nextStream(device),
-          policy.nextStream(device), policy.nextStream(device));
+      List<Stream> picked =
+          List.of(
+              policy.nextStream(device),
+              policy.nextStream(device),
+              policy.nextStream(device),
+              policy.nextStream(device),
+              policy.nextStream(device));
       assertEquals(4, picked.stream().distinct().count());
       assertSame(picked.get(0), picked.get(4));
     }
@@ -196,14 +229,16 @@ class DeviceAndStreamTests {
 
   @Test
   void aStreamIsBusyWhileItsWorkIsQueuedAndIdleAfterSynchronize() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(
-            Simulator.builder().executionDelay(Duration.ofMillis(20)).build(), "simulator");
+    try (CudaPlatform platform =
+            CudaPlatform.forDriver(
+                Simulator.builder().executionDelay(Duration.ofMillis(20)).build(), "simulator");
         Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream)) {
       assertTrue(stream.isIdle());
 
       java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
-      CompletableFuture<Void> future = KernelFixtures.hold(gate).andThen(buffer.fill(3)).asyncOn(stream);
+      CompletableFuture<Void> future =
+          KernelFixtures.hold(gate).andThen(buffer.fill(3)).asyncOn(stream);
       assertFalse(stream.isIdle());
       gate.countDown();
 

@@ -24,9 +24,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Errors: the Rust crate's error_handling.rs cases that apply to Java (inventory §5.3: the error types and their
- * messages, a bad device, failed futures that are immediately done and keep their error), with real driver failures
- * provoked through the simulator instead of hand-made error values.
+ * Errors: the Rust crate's error_handling.rs cases that apply to Java (inventory §5.3: the error
+ * types and their messages, a bad device, failed futures that are immediately done and keep their
+ * error), with real driver failures provoked through the simulator instead of hand-made error
+ * values.
  */
 class ErrorHandlingTests {
 
@@ -38,7 +39,11 @@ class ErrorHandlingTests {
     assertTrue(RuntimeException.class.isAssignableFrom(CudaException.class), "unchecked");
     List<Class<?>> permitted = List.of(CudaException.class.getPermittedSubclasses());
     assertEquals(
-        List.of(CudaProviderException.class, CudaDriverError.class, ReentrantExecutionException.class, GraphCaptureException.class),
+        List.of(
+            CudaProviderException.class,
+            CudaDriverError.class,
+            ReentrantExecutionException.class,
+            GraphCaptureException.class),
         permitted);
     for (Class<?> c : permitted) {
       assertTrue(Modifier.isFinal(c.getModifiers()), c + " is final");
@@ -50,7 +55,10 @@ class ErrorHandlingTests {
     SimulatedDriver simulator = Simulator.builder().deviceMemoryBytes(1 << 20).build();
     try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
         Stream stream = platform.defaultDevice().newStream()) {
-      CudaDriverError e = assertThrows(CudaDriverError.class, () -> DeviceBuffer.allocate(ElementType.F32, 1 << 20).syncOn(stream));
+      CudaDriverError e =
+          assertThrows(
+              CudaDriverError.class,
+              () -> DeviceBuffer.allocate(ElementType.F32, 1 << 20).syncOn(stream));
 
       assertEquals(CuResult.OUT_OF_MEMORY, e.code());
       assertEquals("CUDA_ERROR_OUT_OF_MEMORY", e.errorName());
@@ -59,12 +67,14 @@ class ErrorHandlingTests {
       assertNotNull(e.detail());
       assertTrue(e.detail().contains("4194304 bytes requested"), e.detail());
       String message = e.getMessage();
-      assertTrue(message.startsWith("cuMemAllocAsync failed with CUDA_ERROR_OUT_OF_MEMORY (2)"), message);
+      assertTrue(
+          message.startsWith("cuMemAllocAsync failed with CUDA_ERROR_OUT_OF_MEMORY (2)"), message);
       assertTrue(message.contains("4194304 bytes requested"), message);
       assertTrue(message.contains("close buffers you no longer need or use smaller ones"), message);
 
       // Not sticky: the device goes on working.
-      try (DeviceBuffer<Float> small = DeviceBuffer.filled(ElementType.F32, 1024, 1f).syncOn(stream)) {
+      try (DeviceBuffer<Float> small =
+          DeviceBuffer.filled(ElementType.F32, 1024, 1f).syncOn(stream)) {
         assertEquals(1f, small.toFloatArray().syncOn(stream)[1023]);
       }
     }
@@ -76,8 +86,9 @@ class ErrorHandlingTests {
     try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
         Stream stream = platform.defaultDevice().newStream()) {
       simulator.faults().failNth(DriverCall.LAUNCH_KERNEL, 1, CuResult.LAUNCH_OUT_OF_RESOURCES);
-      DeviceOp<int[]> op = DeviceBuffer.fromArray(new int[] {1, 2, 3}).then(b ->
-          KernelFixtures.ADD_ONE.launch(ONE, 3, b).andThen(b.toIntArray()));
+      DeviceOp<int[]> op =
+          DeviceBuffer.fromArray(new int[] {1, 2, 3})
+              .then(b -> KernelFixtures.ADD_ONE.launch(ONE, 3, b).andThen(b.toIntArray()));
 
       CudaDriverError e = assertThrows(CudaDriverError.class, () -> op.syncOn(stream));
 
@@ -86,15 +97,26 @@ class ErrorHandlingTests {
       assertEquals("cuLaunchKernel", e.call());
       assertTrue(e.getMessage().contains("use smaller blocks"), e.getMessage());
       assertEquals(1, simulator.faults().fired());
-      // The buffer the failed op allocated never reached the caller: it is unreachable, so the cleaner frees it.
-      KernelFixtures.awaitTrue(() -> {
-        System.gc();
-        return simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0;
-      }, java.time.Duration.ofSeconds(10), "the cleaner frees the buffer of the failed op");
+      // The buffer the failed op allocated never reached the caller: it is unreachable, so the
+      // cleaner frees it.
+      KernelFixtures.awaitTrue(
+          () -> {
+            System.gc();
+            return simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0;
+          },
+          java.time.Duration.ofSeconds(10),
+          "the cleaner frees the buffer of the failed op");
 
       // The rule fired once: the same op, built again, now works.
-      int[] result = DeviceBuffer.fromArray(new int[] {1, 2, 3}).then(b ->
-          KernelFixtures.ADD_ONE.launch(ONE, 3, b).andThen(b.toIntArray()).zip(b.free(), (r, ignored) -> r)).syncOn(stream);
+      int[] result =
+          DeviceBuffer.fromArray(new int[] {1, 2, 3})
+              .then(
+                  b ->
+                      KernelFixtures.ADD_ONE
+                          .launch(ONE, 3, b)
+                          .andThen(b.toIntArray())
+                          .zip(b.free(), (r, ignored) -> r))
+              .syncOn(stream);
       assertArrayEquals(new int[] {2, 3, 4}, result);
     }
   }
@@ -106,20 +128,26 @@ class ErrorHandlingTests {
         Stream stream = platform.defaultDevice().newStream()) {
       simulator.faults().failNth(DriverCall.MEMSET_D32_ASYNC, 1, CuResult.INVALID_VALUE);
 
-      CompletableFuture<DeviceBuffer<Integer>> future = DeviceBuffer.filled(ElementType.I32, 8, 5).asyncOn(stream);
+      CompletableFuture<DeviceBuffer<Integer>> future =
+          DeviceBuffer.filled(ElementType.I32, 8, 5).asyncOn(stream);
 
-      ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
       CudaDriverError cause = assertInstanceOf(CudaDriverError.class, e.getCause());
       assertEquals(CuResult.INVALID_VALUE, cause.code());
       assertEquals("cuMemsetD32Async", cause.call());
       assertTrue(future.isCompletedExceptionally());
       CompletionException joined = assertThrows(CompletionException.class, future::join);
       assertSame(cause, joined.getCause());
-      // The memset failed after the allocation: that buffer never reached the caller, so the cleaner frees it.
-      KernelFixtures.awaitTrue(() -> {
-        System.gc();
-        return simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0;
-      }, java.time.Duration.ofSeconds(10), "the cleaner frees the buffer of the failed op");
+      // The memset failed after the allocation: that buffer never reached the caller, so the
+      // cleaner frees it.
+      KernelFixtures.awaitTrue(
+          () -> {
+            System.gc();
+            return simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0;
+          },
+          java.time.Duration.ofSeconds(10),
+          "the cleaner frees the buffer of the failed op");
     }
   }
 
@@ -142,11 +170,27 @@ class ErrorHandlingTests {
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
         Stream stream = platform.defaultDevice().newStream()) {
       UnsupportedOperationException mine = new UnsupportedOperationException("mine");
-      assertSame(mine, assertThrows(UnsupportedOperationException.class,
-          () -> DeviceOp.value(1).map(x -> { throw mine; }).syncOn(stream)));
+      assertSame(
+          mine,
+          assertThrows(
+              UnsupportedOperationException.class,
+              () ->
+                  DeviceOp.value(1)
+                      .map(
+                          x -> {
+                            throw mine;
+                          })
+                      .syncOn(stream)));
 
-      CompletableFuture<Object> future = DeviceOp.value(1).map(x -> { throw mine; }).asyncOn(stream);
-      ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+      CompletableFuture<Object> future =
+          DeviceOp.value(1)
+              .map(
+                  x -> {
+                    throw mine;
+                  })
+              .asyncOn(stream);
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
       assertSame(mine, e.getCause());
     }
   }
@@ -158,7 +202,10 @@ class ErrorHandlingTests {
         Stream stream = platform.defaultDevice().newStream()) {
       DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
 
-      CudaDriverError e = assertThrows(CudaDriverError.class, () -> KernelFixtures.OUT_OF_BOUNDS.launch(ONE, small).syncOn(stream));
+      CudaDriverError e =
+          assertThrows(
+              CudaDriverError.class,
+              () -> KernelFixtures.OUT_OF_BOUNDS.launch(ONE, small).syncOn(stream));
 
       assertEquals(CuResult.ILLEGAL_ADDRESS, e.code());
       assertEquals("CUDA_ERROR_ILLEGAL_ADDRESS", e.errorName());
@@ -166,7 +213,8 @@ class ErrorHandlingTests {
       assertTrue(e.isSticky());
       assertTrue(e.getMessage().contains("restart the process"), e.getMessage());
       // Sticky: every later call on the device fails with the same code.
-      CudaDriverError later = assertThrows(CudaDriverError.class, () -> small.fill(1).syncOn(stream));
+      CudaDriverError later =
+          assertThrows(CudaDriverError.class, () -> small.fill(1).syncOn(stream));
       assertEquals(CuResult.ILLEGAL_ADDRESS, later.code());
     }
   }
@@ -178,11 +226,22 @@ class ErrorHandlingTests {
       DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
       IllegalStateException hostFailure = new IllegalStateException("the op's own failure");
 
-      CudaDriverError e = assertThrows(CudaDriverError.class, () ->
-          KernelFixtures.OUT_OF_BOUNDS.launch(ONE, small).map(ignored -> { throw hostFailure; }).syncOn(stream));
+      CudaDriverError e =
+          assertThrows(
+              CudaDriverError.class,
+              () ->
+                  KernelFixtures.OUT_OF_BOUNDS
+                      .launch(ONE, small)
+                      .map(
+                          ignored -> {
+                            throw hostFailure;
+                          })
+                      .syncOn(stream));
 
       assertEquals(CuResult.ILLEGAL_ADDRESS, e.code());
-      assertTrue(Arrays.asList(e.getSuppressed()).contains(hostFailure), "the op's failure is kept as suppressed");
+      assertTrue(
+          Arrays.asList(e.getSuppressed()).contains(hostFailure),
+          "the op's failure is kept as suppressed");
     }
   }
 
@@ -192,9 +251,11 @@ class ErrorHandlingTests {
         Stream stream = platform.defaultDevice().newStream()) {
       DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
 
-      CompletableFuture<Void> future = KernelFixtures.OUT_OF_BOUNDS.launch(ONE, small).asyncOn(stream);
+      CompletableFuture<Void> future =
+          KernelFixtures.OUT_OF_BOUNDS.launch(ONE, small).asyncOn(stream);
 
-      ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
       CudaDriverError cause = assertInstanceOf(CudaDriverError.class, e.getCause());
       assertEquals(CuResult.ILLEGAL_ADDRESS, cause.code());
       assertTrue(cause.isSticky());
@@ -207,7 +268,8 @@ class ErrorHandlingTests {
         Stream stream = platform.defaultDevice().newStream()) {
       Kernel missing = KernelFixtures.IMAGE.kernel("noSuchKernel");
 
-      CudaDriverError e = assertThrows(CudaDriverError.class, () -> missing.launch(ONE).syncOn(stream));
+      CudaDriverError e =
+          assertThrows(CudaDriverError.class, () -> missing.launch(ONE).syncOn(stream));
 
       assertEquals(CuResult.NOT_FOUND, e.code());
       assertEquals("cuModuleGetFunction", e.call());
@@ -222,19 +284,23 @@ class ErrorHandlingTests {
         Stream stream = platform.defaultDevice().newStream()) {
       Kernel broken = KernelImage.ptx("this is not PTX").kernel("k");
 
-      CudaDriverError e = assertThrows(CudaDriverError.class, () -> broken.launch(ONE).syncOn(stream));
+      CudaDriverError e =
+          assertThrows(CudaDriverError.class, () -> broken.launch(ONE).syncOn(stream));
 
       assertEquals(CuResult.INVALID_PTX, e.code());
       assertEquals("cuModuleLoadData", e.call());
       assertTrue(e.getMessage().contains(".version and .target"), e.getMessage());
-      assertTrue(e.getMessage().contains("check that it was built for this GPU's architecture"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("check that it was built for this GPU's architecture"),
+          e.getMessage());
     }
   }
 
   @Test
   void anInvalidDeviceOrdinalSaysHowManyDevicesThereAre() {
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> platform.device(9999));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> platform.device(9999));
       assertTrue(e.getMessage().contains("no device 9999"), e.getMessage());
       assertTrue(e.getMessage().contains("sees 1 device(s)"), e.getMessage());
     }

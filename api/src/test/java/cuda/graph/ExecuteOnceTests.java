@@ -30,10 +30,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Rust crate's execute_once.rs (inventory §5.4), ported: an atomic counter bumped in a {@code then} shows how
- * often an op's source ran. Rust's {@code unzip} is {@code shared()} plus {@code map} projections here. Beyond the
- * crate: errors are cached and reach every consumer, consumers on other threads and streams are safe, and executing
- * an op twice fails.
+ * The Rust crate's execute_once.rs (inventory §5.4), ported: an atomic counter bumped in a {@code
+ * then} shows how often an op's source ran. Rust's {@code unzip} is {@code shared()} plus {@code
+ * map} projections here. Beyond the crate: errors are cached and reach every consumer, consumers on
+ * other threads and streams are safe, and executing an op twice fails.
  */
 class ExecuteOnceTests {
 
@@ -58,12 +58,17 @@ class ExecuteOnceTests {
     platform.close();
   }
 
-  /** An op that bumps {@code counter} each time it executes and produces what {@code result} supplies. */
+  /**
+   * An op that bumps {@code counter} each time it executes and produces what {@code result}
+   * supplies.
+   */
   private static <T> DeviceOp<T> counted(AtomicInteger counter, Supplier<T> result) {
-    return DeviceOp.value(0).then(ignored -> {
-      counter.incrementAndGet();
-      return DeviceOp.value(result.get());
-    });
+    return DeviceOp.value(0)
+        .then(
+            ignored -> {
+              counter.incrementAndGet();
+              return DeviceOp.value(result.get());
+            });
   }
 
   @Test
@@ -141,7 +146,8 @@ class ExecuteOnceTests {
   @Test
   void unzipOfATripleExecutesTheSourceOnceInReversedOrder() {
     AtomicInteger runs = new AtomicInteger();
-    DeviceOp<Triple<Integer, Integer, Integer>> triple = counted(runs, () -> new Triple<>(1, 2, 3)).shared();
+    DeviceOp<Triple<Integer, Integer, Integer>> triple =
+        counted(runs, () -> new Triple<>(1, 2, 3)).shared();
 
     assertEquals(3, triple.map(Triple::third).syncOn(stream));
     assertEquals(2, triple.map(Triple::second).syncOn(stream));
@@ -155,7 +161,9 @@ class ExecuteOnceTests {
     AtomicInteger b = new AtomicInteger();
     AtomicInteger c = new AtomicInteger();
     DeviceOp<List<Integer>> zipped =
-        DeviceOp.<Integer>zipAll(List.of(counted(a, () -> 1), counted(b, () -> 2), counted(c, () -> 3))).shared();
+        DeviceOp.<Integer>zipAll(
+                List.of(counted(a, () -> 1), counted(b, () -> 2), counted(c, () -> 3)))
+            .shared();
 
     List<Integer> parts = new ArrayList<>();
     for (int i = 2; i >= 0; i--) {
@@ -172,7 +180,8 @@ class ExecuteOnceTests {
     AtomicInteger runs = new AtomicInteger();
     DeviceOp<Pair<Integer, Integer>> pair = counted(runs, () -> new Pair<>(3, 4)).shared();
 
-    Pair<Integer, Integer> swapped = pair.map(Pair::right).zip(pair.map(Pair::left), Pair::new).syncOn(stream);
+    Pair<Integer, Integer> swapped =
+        pair.map(Pair::right).zip(pair.map(Pair::left), Pair::new).syncOn(stream);
 
     assertEquals(new Pair<>(4, 3), swapped);
     assertEquals(1, runs.get());
@@ -198,16 +207,24 @@ class ExecuteOnceTests {
   void anErrorOfASharedOpReachesEveryConsumerAndTheSourceRunsOnce() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     IllegalStateException boom = new IllegalStateException("boom");
-    DeviceOp<Integer> shared = DeviceOp.value(1).<Integer>map(x -> {
-      runs.incrementAndGet();
-      throw boom;
-    }).shared();
+    DeviceOp<Integer> shared =
+        DeviceOp.value(1)
+            .<Integer>map(
+                x -> {
+                  runs.incrementAndGet();
+                  throw boom;
+                })
+            .shared();
 
-    // The Rust crate gave later consumers a generic "already taken" error; here each gets the real one.
+    // The Rust crate gave later consumers a generic "already taken" error; here each gets the real
+    // one.
     assertSame(boom, assertThrows(IllegalStateException.class, () -> shared.syncOn(stream)));
-    assertSame(boom, assertThrows(IllegalStateException.class, () -> shared.map(x -> x + 1).syncOn(stream)));
+    assertSame(
+        boom,
+        assertThrows(IllegalStateException.class, () -> shared.map(x -> x + 1).syncOn(stream)));
     CompletableFuture<Integer> future = shared.asyncOn(stream);
-    ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
     assertSame(boom, failed.getCause());
     assertEquals(1, runs.get());
   }
@@ -230,17 +247,21 @@ class ExecuteOnceTests {
   void aSharedOpConsumedFromEightThreadsAtOnceStillRunsOnce() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     CountDownLatch consumersStarted = new CountDownLatch(8);
-    DeviceOp<Object> shared = DeviceOp.value(0).then(ignored -> {
-      runs.incrementAndGet();
-      try {
-        // Hold the producer so that the other consumers arrive while it runs.
-        consumersStarted.await(5, TimeUnit.SECONDS);
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-      return DeviceOp.value(new Object());
-    }).shared();
+    DeviceOp<Object> shared =
+        DeviceOp.value(0)
+            .then(
+                ignored -> {
+                  runs.incrementAndGet();
+                  try {
+                    // Hold the producer so that the other consumers arrive while it runs.
+                    consumersStarted.await(5, TimeUnit.SECONDS);
+                    Thread.sleep(20);
+                  } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                  }
+                  return DeviceOp.value(new Object());
+                })
+            .shared();
 
     List<Object> results = new ArrayList<>();
     List<Stream> streams = new ArrayList<>();
@@ -249,10 +270,12 @@ class ExecuteOnceTests {
       for (int i = 0; i < 8; i++) {
         Stream own = platform.defaultDevice().newStream();
         streams.add(own);
-        futures.add(threads.submit(() -> {
-          consumersStarted.countDown();
-          return shared.map(x -> x).syncOn(own);
-        }));
+        futures.add(
+            threads.submit(
+                () -> {
+                  consumersStarted.countDown();
+                  return shared.map(x -> x).syncOn(own);
+                }));
       }
       for (Future<Object> f : futures) {
         results.add(f.get(20, TimeUnit.SECONDS));
@@ -269,14 +292,28 @@ class ExecuteOnceTests {
 
   @Test
   void consumersOnOtherStreamsAndThreadsSeeTheProducersGpuWork() throws Exception {
-    // The Rust crate handed a cached result to a consumer on another stream without ordering it after the
-    // producer's GPU work. Here the producer's stream is slow (five fills of 10 ms each) and is never waited for
-    // on the host: a consumer that read the buffer without waiting for the producer's event would see zeros or an
+    // The Rust crate handed a cached result to a consumer on another stream without ordering it
+    // after the
+    // producer's GPU work. Here the producer's stream is slow (five fills of 10 ms each) and is
+    // never waited for
+    // on the host: a consumer that read the buffer without waiting for the producer's event would
+    // see zeros or an
     // intermediate fill.
-    try (CudaPlatform slow = CudaPlatform.forDriver(Simulator.builder().executionDelay(Duration.ofMillis(10)).build(), "simulator");
+    try (CudaPlatform slow =
+            CudaPlatform.forDriver(
+                Simulator.builder().executionDelay(Duration.ofMillis(10)).build(), "simulator");
         Stream producerStream = slow.defaultDevice().newStream()) {
-      DeviceOp<DeviceBuffer<Integer>> shared = DeviceBuffer.zeros(ElementType.I32, 64).then(b ->
-          b.fill(1).andThen(b.fill(2)).andThen(b.fill(3)).andThen(b.fill(4)).andThen(b.fill(5)).map(ignored -> b)).shared();
+      DeviceOp<DeviceBuffer<Integer>> shared =
+          DeviceBuffer.zeros(ElementType.I32, 64)
+              .then(
+                  b ->
+                      b.fill(1)
+                          .andThen(b.fill(2))
+                          .andThen(b.fill(3))
+                          .andThen(b.fill(4))
+                          .andThen(b.fill(5))
+                          .map(ignored -> b))
+              .shared();
 
       CompletableFuture<DeviceBuffer<Integer>> produced = shared.asyncOn(producerStream);
       List<Stream> streams = new ArrayList<>();
@@ -309,10 +346,12 @@ class ExecuteOnceTests {
     DeviceOp<Integer> op = DeviceOp.value(1).map(x -> x + 1);
     assertEquals(2, op.syncOn(stream));
 
-    IllegalStateException again = assertThrows(IllegalStateException.class, () -> op.syncOn(stream));
+    IllegalStateException again =
+        assertThrows(IllegalStateException.class, () -> op.syncOn(stream));
     assertTrue(again.getMessage().contains("already executed"), again.getMessage());
     assertTrue(again.getMessage().contains("shared()"), again.getMessage());
-    CompletionException asyncAgain = assertThrows(CompletionException.class, () -> op.asyncOn(stream).join());
+    CompletionException asyncAgain =
+        assertThrows(CompletionException.class, () -> op.asyncOn(stream).join());
     assertInstanceOf(IllegalStateException.class, asyncAgain.getCause());
   }
 
@@ -322,33 +361,38 @@ class ExecuteOnceTests {
     try (CudaEvent event = platform.defaultDevice().newEvent()) {
       DeviceBuffer<Integer> other = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream);
       // One of each op kind the executor's switch knows (graph launches come with graphs).
-      List<DeviceOp<?>> ops = List.of(
-          DeviceOp.value(1), // ValueOp
-          DeviceOp.value(1).map(x -> x), // NodeMapOp
-          DeviceOp.withRawStream((raw, device) -> 1).map(x -> x), // MapOp
-          DeviceOp.withRawStream((raw, device) -> 1).then(DeviceOp::value), // ThenOp
-          DeviceOp.value(1).thenNode(DeviceOp::value), // NodeThenOp
-          DeviceOp.zip(DeviceOp.withRawStream((raw, device) -> 1), DeviceOp.value(2), Integer::sum), // ZipOp
-          DeviceOp.value(1).zip(DeviceOp.value(2), Integer::sum), // NodeZipOp
-          DeviceOp.zipAll(List.of(DeviceOp.value(1))), // ZipAllOp
-          DeviceBuffer.allocate(ElementType.I32, 4), // AllocateOp
-          buffer.duplicate(), // AllocateOp from a buffer
-          buffer.fill(3), // FillOp
-          buffer.copyFrom(other), // CopyOp
-          buffer.write(new int[8]), // ArrayWriteOp
-          buffer.toIntArray(), // ArrayReadOp
-          KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 1), 8, buffer), // KernelLaunchOp
-          DeviceOp.hostCallback(() -> {}), // HostCallbackOp
-          DeviceOp.withRawStream((raw, device) -> raw), // RawStreamOp
-          event.record(), // EventRecordOp
-          event.waitFor(), // EventWaitOp
-          other.free()); // FreeOp
+      List<DeviceOp<?>> ops =
+          List.of(
+              DeviceOp.value(1), // ValueOp
+              DeviceOp.value(1).map(x -> x), // NodeMapOp
+              DeviceOp.withRawStream((raw, device) -> 1).map(x -> x), // MapOp
+              DeviceOp.withRawStream((raw, device) -> 1).then(DeviceOp::value), // ThenOp
+              DeviceOp.value(1).thenNode(DeviceOp::value), // NodeThenOp
+              DeviceOp.zip(
+                  DeviceOp.withRawStream((raw, device) -> 1),
+                  DeviceOp.value(2),
+                  Integer::sum), // ZipOp
+              DeviceOp.value(1).zip(DeviceOp.value(2), Integer::sum), // NodeZipOp
+              DeviceOp.zipAll(List.of(DeviceOp.value(1))), // ZipAllOp
+              DeviceBuffer.allocate(ElementType.I32, 4), // AllocateOp
+              buffer.duplicate(), // AllocateOp from a buffer
+              buffer.fill(3), // FillOp
+              buffer.copyFrom(other), // CopyOp
+              buffer.write(new int[8]), // ArrayWriteOp
+              buffer.toIntArray(), // ArrayReadOp
+              KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 1), 8, buffer), // KernelLaunchOp
+              DeviceOp.hostCallback(() -> {}), // HostCallbackOp
+              DeviceOp.withRawStream((raw, device) -> raw), // RawStreamOp
+              event.record(), // EventRecordOp
+              event.waitFor(), // EventWaitOp
+              other.free()); // FreeOp
       for (DeviceOp<?> op : ops) {
         Object first = op.syncOn(stream);
         if (first instanceof DeviceBuffer<?> b) {
           b.close();
         }
-        IllegalStateException again = assertThrows(IllegalStateException.class, () -> op.syncOn(stream), op::toString);
+        IllegalStateException again =
+            assertThrows(IllegalStateException.class, () -> op.syncOn(stream), op::toString);
         assertTrue(again.getMessage().contains("already executed"), again.getMessage());
       }
     } finally {
@@ -359,7 +403,8 @@ class ExecuteOnceTests {
   @Test
   void theSameNonSharedOpTwiceInOneTreeFailsButItsSharedFormWorks() {
     DeviceOp<Integer> plain = DeviceOp.value(2);
-    assertThrows(IllegalStateException.class, () -> DeviceOp.zip(plain, plain, Integer::sum).syncOn(stream));
+    assertThrows(
+        IllegalStateException.class, () -> DeviceOp.zip(plain, plain, Integer::sum).syncOn(stream));
 
     DeviceOp<Integer> shared = DeviceOp.value(2).shared();
     assertEquals(4, DeviceOp.zip(shared, shared, Integer::sum).syncOn(stream));

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The thread-local execution lock: executing an op inside another op's function is rejected, whichever entry point
- * and stream, and the lock is released on every path, including exceptions and errors (the Rust crate's lock had
- * no panic guard and stayed held for good, inventory §7.3.5).
+ * The thread-local execution lock: executing an op inside another op's function is rejected,
+ * whichever entry point and stream, and the lock is released on every path, including exceptions
+ * and errors (the Rust crate's lock had no panic guard and stayed held for good, inventory §7.3.5).
  */
 class ExecutionLockTests {
 
@@ -59,9 +59,11 @@ class ExecutionLockTests {
 
   @Test
   void nestedSyncOnInsideThenIsRejectedAndTheLockIsReleased() {
-    DeviceOp<Integer> outer = DeviceOp.value(1).then(x -> DeviceOp.value(DeviceOp.value(2).syncOn(stream)));
+    DeviceOp<Integer> outer =
+        DeviceOp.value(1).then(x -> DeviceOp.value(DeviceOp.value(2).syncOn(stream)));
 
-    ReentrantExecutionException e = assertThrows(ReentrantExecutionException.class, () -> outer.syncOn(stream));
+    ReentrantExecutionException e =
+        assertThrows(ReentrantExecutionException.class, () -> outer.syncOn(stream));
 
     assertExplainsTheFix(e);
     assertThreadCanExecuteAgain();
@@ -71,19 +73,21 @@ class ExecutionLockTests {
   void nestedSyncOnAnotherStreamIsRejectedToo() {
     DeviceOp<Integer> outer = DeviceOp.value(1).map(x -> DeviceOp.value(2).syncOn(other));
 
-    assertExplainsTheFix(assertThrows(ReentrantExecutionException.class, () -> outer.syncOn(stream)));
+    assertExplainsTheFix(
+        assertThrows(ReentrantExecutionException.class, () -> outer.syncOn(stream)));
     assertThreadCanExecuteAgain();
   }
 
   @Test
   void nestedSyncInsideMapIsRejectedAndTheLockIsReleased() {
-    platform.runAsCurrent(() -> {
-      DeviceOp<Integer> outer = DeviceOp.value(1).map(x -> DeviceOp.value(2).sync());
+    platform.runAsCurrent(
+        () -> {
+          DeviceOp<Integer> outer = DeviceOp.value(1).map(x -> DeviceOp.value(2).sync());
 
-      assertExplainsTheFix(assertThrows(ReentrantExecutionException.class, outer::sync));
-      assertFalse(DeviceOp.isExecuting());
-      assertEquals(3, DeviceOp.value(3).sync());
-    });
+          assertExplainsTheFix(assertThrows(ReentrantExecutionException.class, outer::sync));
+          assertFalse(DeviceOp.isExecuting());
+          assertEquals(3, DeviceOp.value(3).sync());
+        });
     assertThreadCanExecuteAgain();
   }
 
@@ -91,13 +95,20 @@ class ExecutionLockTests {
   void nestedAsyncOnInsideThenReturnsAFailedFutureAndTheOuterOpGoesOn() {
     AtomicReference<CompletableFuture<Integer>> inner = new AtomicReference<>();
     AtomicBoolean innerRan = new AtomicBoolean();
-    DeviceOp<Integer> outer = DeviceOp.value(1).then(x -> {
-      inner.set(DeviceOp.value(2).map(y -> {
-        innerRan.set(true);
-        return y;
-      }).asyncOn(other));
-      return DeviceOp.value(x + 10);
-    });
+    DeviceOp<Integer> outer =
+        DeviceOp.value(1)
+            .then(
+                x -> {
+                  inner.set(
+                      DeviceOp.value(2)
+                          .map(
+                              y -> {
+                                innerRan.set(true);
+                                return y;
+                              })
+                          .asyncOn(other));
+                  return DeviceOp.value(x + 10);
+                });
 
     assertEquals(11, outer.syncOn(stream));
 
@@ -112,9 +123,11 @@ class ExecutionLockTests {
 
   @Test
   void nestedExecutionInsideAnAsyncSubmissionFailsItsFuture() throws Exception {
-    CompletableFuture<Integer> future = DeviceOp.value(1).map(x -> DeviceOp.value(2).syncOn(stream)).asyncOn(stream);
+    CompletableFuture<Integer> future =
+        DeviceOp.value(1).map(x -> DeviceOp.value(2).syncOn(stream)).asyncOn(stream);
 
-    ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
     assertExplainsTheFix(assertInstanceOf(ReentrantExecutionException.class, e.getCause()));
     assertThreadCanExecuteAgain();
   }
@@ -124,10 +137,13 @@ class ExecutionLockTests {
     AtomicBoolean inside = new AtomicBoolean();
     assertFalse(DeviceOp.isExecuting());
 
-    DeviceOp.value(1).map(x -> {
-      inside.set(DeviceOp.isExecuting());
-      return x;
-    }).syncOn(stream);
+    DeviceOp.value(1)
+        .map(
+            x -> {
+              inside.set(DeviceOp.isExecuting());
+              return x;
+            })
+        .syncOn(stream);
 
     assertTrue(inside.get());
     assertFalse(DeviceOp.isExecuting());
@@ -137,11 +153,26 @@ class ExecutionLockTests {
   void theLockIsReleasedAfterAnOpThrowsARuntimeException() {
     IllegalArgumentException failure = new IllegalArgumentException("bad input");
 
-    assertSame(failure, assertThrows(IllegalArgumentException.class,
-        () -> DeviceOp.value(1).map(x -> { throw failure; }).syncOn(stream)));
+    assertSame(
+        failure,
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                DeviceOp.value(1)
+                    .map(
+                        x -> {
+                          throw failure;
+                        })
+                    .syncOn(stream)));
     assertThreadCanExecuteAgain();
 
-    CompletableFuture<Object> future = DeviceOp.value(1).map(x -> { throw failure; }).asyncOn(stream);
+    CompletableFuture<Object> future =
+        DeviceOp.value(1)
+            .map(
+                x -> {
+                  throw failure;
+                })
+            .asyncOn(stream);
     assertSame(failure, assertThrows(CompletionException.class, future::join).getCause());
     assertThreadCanExecuteAgain();
   }
@@ -150,12 +181,27 @@ class ExecutionLockTests {
   void theLockIsReleasedAfterAnOpThrowsAnError() {
     StackOverflowError error = new StackOverflowError("deep");
 
-    assertSame(error, assertThrows(StackOverflowError.class,
-        () -> DeviceOp.value(1).then(x -> { throw error; }).syncOn(stream)));
+    assertSame(
+        error,
+        assertThrows(
+            StackOverflowError.class,
+            () ->
+                DeviceOp.value(1)
+                    .then(
+                        x -> {
+                          throw error;
+                        })
+                    .syncOn(stream)));
     assertThreadCanExecuteAgain();
 
     AssertionError assertion = new AssertionError("broken invariant");
-    CompletableFuture<Object> future = DeviceOp.value(1).map(x -> { throw assertion; }).asyncOn(stream);
+    CompletableFuture<Object> future =
+        DeviceOp.value(1)
+            .map(
+                x -> {
+                  throw assertion;
+                })
+            .asyncOn(stream);
     assertSame(assertion, assertThrows(CompletionException.class, future::join).getCause());
     assertThreadCanExecuteAgain();
   }
@@ -164,15 +210,21 @@ class ExecutionLockTests {
   void theLockIsPerThreadSoAnotherThreadExecutesWhileOneIsInsideAnOp() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<Integer> blocked = CompletableFuture.supplyAsync(() -> DeviceOp.value(1).map(x -> {
-      entered.countDown();
-      try {
-        release.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-      return x;
-    }).syncOn(other));
+    CompletableFuture<Integer> blocked =
+        CompletableFuture.supplyAsync(
+            () ->
+                DeviceOp.value(1)
+                    .map(
+                        x -> {
+                          entered.countDown();
+                          try {
+                            release.await(10, TimeUnit.SECONDS);
+                          } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                          }
+                          return x;
+                        })
+                    .syncOn(other));
     try {
       assertTrue(entered.await(10, TimeUnit.SECONDS));
       // That thread holds its lock; this one does not.

@@ -1,13 +1,12 @@
 package cuda.graph;
 
-import cuda.graph.internal.runtime.CudaPlatformImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.simulator.Simulator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,10 +21,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A future completes only after its GPU work. The simulator holds every queued operation back for 20 ms, as a busy
- * GPU would, so a future completed at submission, or a result read without waiting, shows up as stale data. Where a
- * test looks at the state "right after submission", a host callback at the head of the work holds the stream until
- * the test has looked, so a slow test thread (a cold JVM) cannot make the check pass or fail by timing.
+ * A future completes only after its GPU work. The simulator holds every queued operation back for
+ * 20 ms, as a busy GPU would, so a future completed at submission, or a result read without
+ * waiting, shows up as stale data. Where a test looks at the state "right after submission", a host
+ * callback at the head of the work holds the stream until the test has looked, so a slow test
+ * thread (a cold JVM) cannot make the check pass or fail by timing.
  */
 class FutureCompletionTests {
 
@@ -36,7 +36,8 @@ class FutureCompletionTests {
 
   @BeforeEach
   void openPlatform() {
-    platform = CudaPlatform.forDriver(Simulator.builder().executionDelay(DELAY).build(), "simulator");
+    platform =
+        CudaPlatform.forDriver(Simulator.builder().executionDelay(DELAY).build(), "simulator");
     stream = platform.defaultDevice().newStream();
   }
 
@@ -51,9 +52,15 @@ class FutureCompletionTests {
     int n = 1000;
     int[] data = KernelFixtures.iota(n, 0);
     CountDownLatch gate = new CountDownLatch(1);
-    CompletableFuture<DeviceBuffer<Integer>> future = KernelFixtures.hold(gate).andThen(DeviceBuffer.fromArray(data))
-        .then(b -> KernelFixtures.ADD_ONE.launch(LaunchConfig.covering(n, 256), n, b).map(ignored -> b))
-        .asyncOn(stream);
+    CompletableFuture<DeviceBuffer<Integer>> future =
+        KernelFixtures.hold(gate)
+            .andThen(DeviceBuffer.fromArray(data))
+            .then(
+                b ->
+                    KernelFixtures.ADD_ONE
+                        .launch(LaunchConfig.covering(n, 256), n, b)
+                        .map(ignored -> b))
+            .asyncOn(stream);
 
     assertFalse(future.isDone(), "the copy and the kernel are still queued");
     assertFalse(stream.isIdle());
@@ -74,9 +81,10 @@ class FutureCompletionTests {
       host.write(stale);
 
       CountDownLatch gate = new CountDownLatch(1);
-      CompletableFuture<Void> future = DeviceBuffer.filled(ElementType.I32, n, 7)
-          .then(b -> KernelFixtures.hold(gate).andThen(b.copyTo(host)).andThen(b.free()))
-          .asyncOn(stream);
+      CompletableFuture<Void> future =
+          DeviceBuffer.filled(ElementType.I32, n, 7)
+              .then(b -> KernelFixtures.hold(gate).andThen(b.copyTo(host)).andThen(b.free()))
+              .asyncOn(stream);
 
       assertArrayEquals(stale, host.toIntArray(), "the copy into the host buffer has not run yet");
       assertFalse(future.isDone());
@@ -93,7 +101,9 @@ class FutureCompletionTests {
   @Test
   void syncOnReturnsOnlyAfterTheWorkSoAHostBufferIsReadyAtOnce() {
     try (HostBuffer<Float> host = platform.defaultDevice().allocateHost(ElementType.F32, 4)) {
-      DeviceBuffer.fromArray(new float[] {1, 2, 3, 4}).then(b -> b.copyTo(host).andThen(b.free())).syncOn(stream);
+      DeviceBuffer.fromArray(new float[] {1, 2, 3, 4})
+          .then(b -> b.copyTo(host).andThen(b.free()))
+          .syncOn(stream);
 
       assertArrayEquals(new float[] {1, 2, 3, 4}, host.toFloatArray());
       assertTrue(stream.isIdle());
@@ -103,10 +113,11 @@ class FutureCompletionTests {
   @Test
   void aDependentStageSeesTheCompletedWork() throws Exception {
     try (HostBuffer<Long> host = platform.defaultDevice().allocateHost(ElementType.I64, 3)) {
-      CompletableFuture<long[]> read = DeviceBuffer.fromArray(new long[] {5, 6, 7})
-          .then(b -> b.copyTo(host).andThen(b.free()))
-          .asyncOn(stream)
-          .thenApply(ignored -> host.toLongArray());
+      CompletableFuture<long[]> read =
+          DeviceBuffer.fromArray(new long[] {5, 6, 7})
+              .then(b -> b.copyTo(host).andThen(b.free()))
+              .asyncOn(stream)
+              .thenApply(ignored -> host.toLongArray());
 
       assertArrayEquals(new long[] {5, 6, 7}, read.get(10, TimeUnit.SECONDS));
     }
@@ -124,10 +135,11 @@ class FutureCompletionTests {
         HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, 16);
         hosts.add(host);
         int value = i;
-        futures.add(DeviceBuffer.filled(ElementType.I32, 16, value)
-            .then(b -> b.copyTo(host).andThen(b.free()))
-            .asyncOn(s)
-            .thenApply(ignored -> host.toIntArray()));
+        futures.add(
+            DeviceBuffer.filled(ElementType.I32, 16, value)
+                .then(b -> b.copyTo(host).andThen(b.free()))
+                .asyncOn(s)
+                .thenApply(ignored -> host.toIntArray()));
       }
       for (int i = 0; i < futures.size(); i++) {
         int[] expected = new int[16];
@@ -144,10 +156,16 @@ class FutureCompletionTests {
   void aFutureOfWorkQueuedBehindSlowWorkWaitsForIt() {
     try (HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, 8);
         DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)) {
-      // Five fills, then a copy to the host: the future of the copy is the last to complete, with the last fill.
+      // Five fills, then a copy to the host: the future of the copy is the last to complete, with
+      // the last fill.
       CountDownLatch gate = new CountDownLatch(1);
-      CompletableFuture<Void> fills = KernelFixtures.hold(gate).andThen(buffer.fill(1)).andThen(buffer.fill(2)).andThen(buffer.fill(3)).andThen(buffer.fill(4))
-          .asyncOn(stream);
+      CompletableFuture<Void> fills =
+          KernelFixtures.hold(gate)
+              .andThen(buffer.fill(1))
+              .andThen(buffer.fill(2))
+              .andThen(buffer.fill(3))
+              .andThen(buffer.fill(4))
+              .asyncOn(stream);
       CompletableFuture<Void> copy = buffer.fill(5).andThen(buffer.copyTo(host)).asyncOn(stream);
 
       assertFalse(copy.isDone());
@@ -163,27 +181,40 @@ class FutureCompletionTests {
 
   @Test
   void closingThePlatformFailsTheFuturesStillPending() throws Exception {
-    CudaPlatform closing = CudaPlatform.forDriver(Simulator.builder().executionDelay(DELAY).build(), "simulator");
+    CudaPlatform closing =
+        CudaPlatform.forDriver(Simulator.builder().executionDelay(DELAY).build(), "simulator");
     Stream s = closing.defaultDevice().newStream();
     CountDownLatch gate = new CountDownLatch(1);
     CompletableFuture<Void> first =
-        KernelFixtures.hold(gate).andThen(DeviceBuffer.zeros(ElementType.I32, 8)).then(DeviceBuffer::free).asyncOn(s);
+        KernelFixtures.hold(gate)
+            .andThen(DeviceBuffer.zeros(ElementType.I32, 8))
+            .then(DeviceBuffer::free)
+            .asyncOn(s);
     Thread.sleep(20); // the completion thread takes the first one up before the second arrives
-    CompletableFuture<Void> second = DeviceBuffer.zeros(ElementType.I32, 8).then(DeviceBuffer::free).asyncOn(s);
+    CompletableFuture<Void> second =
+        DeviceBuffer.zeros(ElementType.I32, 8).then(DeviceBuffer::free).asyncOn(s);
     // The work goes on only once the platform is closing.
-    Thread.ofVirtual().start(() -> {
-      KernelFixtures.awaitTrue(CudaPlatformImpl.of(closing)::isClosed, Duration.ofSeconds(10), "the platform is closing");
-      gate.countDown();
-    });
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              KernelFixtures.awaitTrue(
+                  CudaPlatformImpl.of(closing)::isClosed,
+                  Duration.ofSeconds(10),
+                  "the platform is closing");
+              gate.countDown();
+            });
 
     closing.close();
 
     // Nobody waits forever: each future fails, saying why.
-    KernelFixtures.awaitTrue(() -> first.isDone() && second.isDone(), Duration.ofSeconds(5), "both futures are done");
+    KernelFixtures.awaitTrue(
+        () -> first.isDone() && second.isDone(), Duration.ofSeconds(5), "both futures are done");
     for (CompletableFuture<Void> f : List.of(first, second)) {
       CompletionException e = assertThrows(CompletionException.class, f::join);
       assertInstanceOf(IllegalStateException.class, e.getCause());
-      assertTrue(e.getCause().getMessage().contains("the platform was closed before this work completed"), e.getCause().getMessage());
+      assertTrue(
+          e.getCause().getMessage().contains("the platform was closed before this work completed"),
+          e.getCause().getMessage());
     }
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
-import cuda.graph.spi.HandleKind;
 import org.junit.jupiter.api.Test;
 
 class GraphSmokeTests {
@@ -24,7 +23,9 @@ class GraphSmokeTests {
       DeviceBuffer<Float> x = DeviceBuffer.fromArray(xs).syncOn(stream);
       DeviceBuffer<Float> y = DeviceBuffer.filled(ElementType.F32, n, 1f).syncOn(stream);
       SaxpyExampleTests.SAXPY.load(platform.defaultDevice());
-      try (CudaGraph<Void> graph = CudaGraph.capture(stream, SaxpyExampleTests.SAXPY.launch(LaunchConfig.covering(n, 32), n, 2f, x, y))) {
+      try (CudaGraph<Void> graph =
+          CudaGraph.capture(
+              stream, SaxpyExampleTests.SAXPY.launch(LaunchConfig.covering(n, 32), n, 2f, x, y))) {
         assertEquals(1, graph.nodeCount());
         for (int r = 0; r < 3; r++) {
           graph.launch().syncOn(stream);
@@ -35,12 +36,15 @@ class GraphSmokeTests {
         expected[i] = 1 + 3 * 2f * i;
       }
       assertArrayEquals(expected, y.toFloatArray().syncOn(stream));
-      assertThrows(GraphCaptureException.class, () -> CudaGraph.capture(stream, DeviceBuffer.zeros(ElementType.F32, 4)));
+      assertThrows(
+          GraphCaptureException.class,
+          () -> CudaGraph.capture(stream, DeviceBuffer.zeros(ElementType.F32, 4)));
       x.close();
       y.close();
       stream.close();
     }
-    assertEquals(java.util.Map.of(), sim.handles().liveCounts(), "live handles after closing the platform");
+    assertEquals(
+        java.util.Map.of(), sim.handles().liveCounts(), "live handles after closing the platform");
   }
 
   @Test
@@ -60,7 +64,8 @@ class GraphSmokeTests {
               .andThen(acc.copyTo(out))
               .map(ignored -> out);
       try (Module<float[], float[]> module =
-          Module.capture(stream, InputBinding.floats(staging, in), forward, HostBuffer::toFloatArray)) {
+          Module.capture(
+              stream, InputBinding.floats(staging, in), forward, HostBuffer::toFloatArray)) {
         for (int step = 0; step < 3; step++) {
           float[] input = new float[n];
           for (int i = 0; i < n; i++) {

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Kernel launches are type-checked against the kernel's declared parameters when the op is built: a wrong count,
- * a wrong boxed type or a buffer of the wrong element type fails with IllegalArgumentException before any driver
- * call, with a message that names the parameter and what it takes.
+ * Kernel launches are type-checked against the kernel's declared parameters when the op is built: a
+ * wrong count, a wrong boxed type or a buffer of the wrong element type fails with
+ * IllegalArgumentException before any driver call, with a message that names the parameter and what
+ * it takes.
  */
 class KernelArgumentTests {
 
@@ -47,7 +48,10 @@ class KernelArgumentTests {
     platform.close();
   }
 
-  /** Asserts that {@code launch} fails with a message containing each of {@code parts}, and calls no driver entry. */
+  /**
+   * Asserts that {@code launch} fails with a message containing each of {@code parts}, and calls no
+   * driver entry.
+   */
   private void assertRejectedWithoutDriverCall(Executable launch, String... parts) {
     List<CallRecord> before = simulator.calls().records();
 
@@ -61,34 +65,49 @@ class KernelArgumentTests {
 
   @Test
   void tooFewOrTooManyArgumentsAreRejectedBeforeAnyDriverCall() {
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, 8), "addOne(i32, i32*) takes 2 arguments, got 1");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, 8, ints, ints), "takes 2 arguments, got 3");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE), "takes 2 arguments, got 0");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, 8), "addOne(i32, i32*) takes 2 arguments, got 1");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, 8, ints, ints), "takes 2 arguments, got 3");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE), "takes 2 arguments, got 0");
   }
 
   @Test
   void aWrongBoxedTypeIsRejectedBeforeAnyDriverCall() {
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, 8L, ints),
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, 8L, ints),
         "argument 0 must be an i32 (Integer), got a Long (8)");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.SCALARS.launch(ONE, (byte) 1, (short) 2, 3, 4L, 5.0, 6.0, ints),
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.SCALARS.launch(ONE, (byte) 1, (short) 2, 3, 4L, 5.0, 6.0, ints),
         "argument 4 must be an f32 (Float), got a Double (5.0)");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.SCALARS.launch(ONE, 1, (short) 2, 3, 4L, 5f, 6.0, ints),
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.SCALARS.launch(ONE, 1, (short) 2, 3, 4L, 5f, 6.0, ints),
         "argument 0 must be an i8 (Byte), got a Integer (1)");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, 8, new int[8]),
-        "argument 1 must be a DeviceBuffer<i32>", "got a int[]");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, 8, new int[8]),
+        "argument 1 must be a DeviceBuffer<i32>",
+        "got a int[]");
   }
 
   @Test
   void aBufferOfTheWrongElementTypeIsRejectedBeforeAnyDriverCall() {
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, 8, floats),
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, 8, floats),
         "argument 1 must be a DeviceBuffer<i32>, got DeviceBuffer<f32>[8 on device 0]");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.COPY_INTS.launch(ONE, 8, ints, floats), "argument 2 must be a DeviceBuffer<i32>");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.COPY_INTS.launch(ONE, 8, ints, floats),
+        "argument 2 must be a DeviceBuffer<i32>");
   }
 
   @Test
   void aNullArgumentIsRejectedBeforeAnyDriverCall() {
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, null, ints), "argument 0 must be an i32 (Integer), got null");
-    assertRejectedWithoutDriverCall(() -> KernelFixtures.ADD_ONE.launch(ONE, 8, null), "argument 1 must be a DeviceBuffer<i32>, got null");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, null, ints),
+        "argument 0 must be an i32 (Integer), got null");
+    assertRejectedWithoutDriverCall(
+        () -> KernelFixtures.ADD_ONE.launch(ONE, 8, null),
+        "argument 1 must be a DeviceBuffer<i32>, got null");
   }
 
   @Test
@@ -100,16 +119,26 @@ class KernelArgumentTests {
 
     assertArrayEquals(new int[] {1, 1, 1, 1, 1, 1, 1, 1}, ints.toIntArray().syncOn(stream));
     assertEquals(Float.intBitsToFloat(1), floats.toFloatArray().syncOn(stream)[0]);
-    assertRejectedWithoutDriverCall(() -> untyped.launch(ONE, 8, 1234L), "argument 1 must be a DeviceBuffer, got a Long");
+    assertRejectedWithoutDriverCall(
+        () -> untyped.launch(ONE, 8, 1234L), "argument 1 must be a DeviceBuffer, got a Long");
   }
 
   @Test
   void everyScalarTypeReachesTheKernelWithItsValue() {
     try (DeviceBuffer<Long> out = DeviceBuffer.zeros(ElementType.I64, 6).syncOn(stream)) {
-      KernelFixtures.SCALARS.launch(ONE, (byte) -7, (short) -300, 123456789, 0x1234_5678_9abc_def0L, 1.5f, -2.25, out).syncOn(stream);
+      KernelFixtures.SCALARS
+          .launch(ONE, (byte) -7, (short) -300, 123456789, 0x1234_5678_9abc_def0L, 1.5f, -2.25, out)
+          .syncOn(stream);
 
       assertArrayEquals(
-          new long[] {-7, -300, 123456789, 0x1234_5678_9abc_def0L, Float.floatToRawIntBits(1.5f), Double.doubleToRawLongBits(-2.25)},
+          new long[] {
+            -7,
+            -300,
+            123456789,
+            0x1234_5678_9abc_def0L,
+            Float.floatToRawIntBits(1.5f),
+            Double.doubleToRawLongBits(-2.25)
+          },
           out.toLongArray().syncOn(stream));
     }
   }
@@ -132,12 +161,17 @@ class KernelArgumentTests {
     assertArrayEquals(new int[] {2, 3, 4}, data);
     assertTrue(KernelFixtures.ADD_ONE.hasReference());
 
-    IllegalArgumentException count = assertThrows(IllegalArgumentException.class, () -> KernelFixtures.ADD_ONE.runReference(ONE, 3));
+    IllegalArgumentException count =
+        assertThrows(
+            IllegalArgumentException.class, () -> KernelFixtures.ADD_ONE.runReference(ONE, 3));
     assertTrue(count.getMessage().contains("takes 2 arguments, got 1"), count.getMessage());
 
-    Kernel withoutReference = KernelImage.ptx(KernelFixtures.PTX).kernel("addOne", KernelParam.I32, KernelParam.POINTER);
+    Kernel withoutReference =
+        KernelImage.ptx(KernelFixtures.PTX).kernel("addOne", KernelParam.I32, KernelParam.POINTER);
     assertFalse(withoutReference.hasReference());
-    IllegalStateException none = assertThrows(IllegalStateException.class, () -> withoutReference.runReference(ONE, 3, data));
+    IllegalStateException none =
+        assertThrows(
+            IllegalStateException.class, () -> withoutReference.runReference(ONE, 3, data));
     assertTrue(none.getMessage().contains("KernelImage.withReference"), none.getMessage());
   }
 

@@ -18,7 +18,8 @@ final class KernelFixtures {
 
   private KernelFixtures() {}
 
-  static final String PTX = """
+  static final String PTX =
+      """
       .version 9.0
       .target sm_90
       .address_size 64
@@ -30,37 +31,54 @@ final class KernelFixtures {
 
   static final KernelImage IMAGE =
       KernelImage.ptx(PTX)
-          .withReference("addOne", call -> {
-            int n = call.i32(0);
-            MemorySegment data = call.memory(1, 4L * n);
-            for (int i = 0; i < n; i++) {
-              data.setAtIndex(JAVA_INT_UNALIGNED, i, data.getAtIndex(JAVA_INT_UNALIGNED, i) + 1);
-            }
-          })
+          .withReference(
+              "addOne",
+              call -> {
+                int n = call.i32(0);
+                MemorySegment data = call.memory(1, 4L * n);
+                for (int i = 0; i < n; i++) {
+                  data.setAtIndex(
+                      JAVA_INT_UNALIGNED, i, data.getAtIndex(JAVA_INT_UNALIGNED, i) + 1);
+                }
+              })
           .withReference("copyInts", KernelFixtures::copyInts)
-          .withReference("scalars", call -> {
-            MemorySegment out = call.memory(6, 6 * 8);
-            out.setAtIndex(JAVA_LONG_UNALIGNED, 0, call.i8(0));
-            out.setAtIndex(JAVA_LONG_UNALIGNED, 1, call.i16(1));
-            out.setAtIndex(JAVA_LONG_UNALIGNED, 2, call.i32(2));
-            out.setAtIndex(JAVA_LONG_UNALIGNED, 3, call.i64(3));
-            out.setAtIndex(JAVA_LONG_UNALIGNED, 4, Float.floatToRawIntBits(call.f32(4)));
-            out.setAtIndex(JAVA_LONG_UNALIGNED, 5, Double.doubleToRawLongBits(call.f64(5)));
-          })
+          .withReference(
+              "scalars",
+              call -> {
+                MemorySegment out = call.memory(6, 6 * 8);
+                out.setAtIndex(JAVA_LONG_UNALIGNED, 0, call.i8(0));
+                out.setAtIndex(JAVA_LONG_UNALIGNED, 1, call.i16(1));
+                out.setAtIndex(JAVA_LONG_UNALIGNED, 2, call.i32(2));
+                out.setAtIndex(JAVA_LONG_UNALIGNED, 3, call.i64(3));
+                out.setAtIndex(JAVA_LONG_UNALIGNED, 4, Float.floatToRawIntBits(call.f32(4)));
+                out.setAtIndex(JAVA_LONG_UNALIGNED, 5, Double.doubleToRawLongBits(call.f64(5)));
+              })
           // Touches a gigabyte behind a small buffer: an illegal address, a sticky error.
           .withReference("outOfBounds", call -> call.memory(0, 1L << 30).fill((byte) 1));
 
   /** {@code data[i] += 1} for {@code i < n}. */
-  static final Kernel ADD_ONE = IMAGE.kernel("addOne", KernelParam.I32, KernelParam.pointer(ElementType.I32));
+  static final Kernel ADD_ONE =
+      IMAGE.kernel("addOne", KernelParam.I32, KernelParam.pointer(ElementType.I32));
 
   /** {@code dst[i] = src[i]} for {@code i < n}. */
   static final Kernel COPY_INTS =
-      IMAGE.kernel("copyInts", KernelParam.I32, KernelParam.pointer(ElementType.I32), KernelParam.pointer(ElementType.I32));
+      IMAGE.kernel(
+          "copyInts",
+          KernelParam.I32,
+          KernelParam.pointer(ElementType.I32),
+          KernelParam.pointer(ElementType.I32));
 
   /** Writes its six scalar arguments (float and double as raw bits) into {@code out[0..5]}. */
   static final Kernel SCALARS =
-      IMAGE.kernel("scalars", KernelParam.I8, KernelParam.I16, KernelParam.I32, KernelParam.I64, KernelParam.F32,
-          KernelParam.F64, KernelParam.pointer(ElementType.I64));
+      IMAGE.kernel(
+          "scalars",
+          KernelParam.I8,
+          KernelParam.I16,
+          KernelParam.I32,
+          KernelParam.I64,
+          KernelParam.F32,
+          KernelParam.F64,
+          KernelParam.pointer(ElementType.I64));
 
   /** Faults with an illegal address. */
   static final Kernel OUT_OF_BOUNDS = IMAGE.kernel("outOfBounds", KernelParam.POINTER);
@@ -71,39 +89,50 @@ final class KernelFixtures {
   }
 
   /**
-   * {@return a copyInts kernel that, when it runs on the device, first waits until {@code gate} opens, and runs
-   * {@code afterCopy} once it has copied}: lets a test hold queued work back for as long as it needs to look at what
-   * happens meanwhile, and note what had happened by the time the kernel ran
+   * {@return a copyInts kernel that, when it runs on the device, first waits until {@code gate}
+   * opens, and runs {@code afterCopy} once it has copied}: lets a test hold queued work back for as
+   * long as it needs to look at what happens meanwhile, and note what had happened by the time the
+   * kernel ran
    */
   static Kernel gatedCopy(CountDownLatch gate, Runnable afterCopy) {
-    KernelImage image = KernelImage.ptx(PTX).withReference("copyInts", call -> {
-      try {
-        if (!gate.await(20, TimeUnit.SECONDS)) {
-          throw new AssertionError("the test never opened the gate");
-        }
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-      copyInts(call);
-      afterCopy.run();
-    });
-    return image.kernel("copyInts", KernelParam.I32, KernelParam.pointer(ElementType.I32), KernelParam.pointer(ElementType.I32));
+    KernelImage image =
+        KernelImage.ptx(PTX)
+            .withReference(
+                "copyInts",
+                call -> {
+                  try {
+                    if (!gate.await(20, TimeUnit.SECONDS)) {
+                      throw new AssertionError("the test never opened the gate");
+                    }
+                  } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                  }
+                  copyInts(call);
+                  afterCopy.run();
+                });
+    return image.kernel(
+        "copyInts",
+        KernelParam.I32,
+        KernelParam.pointer(ElementType.I32),
+        KernelParam.pointer(ElementType.I32));
   }
 
   /**
-   * {@return a host callback that holds its stream until {@code gate} opens}: work queued after it certainly waits,
-   * however slow the test thread is (a cold JVM can take longer than the simulator's execution delay)
+   * {@return a host callback that holds its stream until {@code gate} opens}: work queued after it
+   * certainly waits, however slow the test thread is (a cold JVM can take longer than the
+   * simulator's execution delay)
    */
   static GraphNode<@org.jspecify.annotations.Nullable Void> hold(CountDownLatch gate) {
-    return DeviceOp.hostCallback(() -> {
-      try {
-        if (!gate.await(20, TimeUnit.SECONDS)) {
-          throw new AssertionError("the test never opened the gate");
-        }
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    });
+    return DeviceOp.hostCallback(
+        () -> {
+          try {
+            if (!gate.await(20, TimeUnit.SECONDS)) {
+              throw new AssertionError("the test never opened the gate");
+            }
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+        });
   }
 
   static int[] iota(int n, int start) {

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-/** Buffers of every element type: round trips, fills, copies, slices, and fast failures for wrong shapes. */
+/**
+ * Buffers of every element type: round trips, fills, copies, slices, and fast failures for wrong
+ * shapes.
+ */
 class MemoryOpTests {
 
   private SimulatedDriver simulator;
@@ -40,11 +43,16 @@ class MemoryOpTests {
   }
 
   /** Runs {@code op} and frees the buffer it made, returning what {@code read} reads from it. */
-  private <T, A> A roundTrip(DeviceOp<DeviceBuffer<T>> op, java.util.function.Function<DeviceBuffer<T>, DeviceOp<A>> read) {
+  private <T, A> A roundTrip(
+      DeviceOp<DeviceBuffer<T>> op,
+      java.util.function.Function<DeviceBuffer<T>, DeviceOp<A>> read) {
     return op.then(b -> read.apply(b).zip(b.free(), (a, ignored) -> a)).syncOn(stream);
   }
 
-  /** Asserts that building an op fails with a message containing {@code part}, before any driver call. */
+  /**
+   * Asserts that building an op fails with a message containing {@code part}, before any driver
+   * call.
+   */
   private void assertFailsFast(Executable build, String part) {
     List<CallRecord> before = simulator.calls().records();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, build);
@@ -56,13 +64,17 @@ class MemoryOpTests {
 
   @Test
   void f32RoundTripsIncludingSpecialValues() {
-    float[] data = {0f, -0f, 1.5f, -3.25f, Float.NaN, Float.POSITIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE};
+    float[] data = {
+      0f, -0f, 1.5f, -3.25f, Float.NaN, Float.POSITIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE
+    };
     assertArrayEquals(data, roundTrip(DeviceBuffer.fromArray(data), DeviceBuffer::toFloatArray));
   }
 
   @Test
   void f64RoundTrips() {
-    double[] data = {0, -0.0, Math.PI, -1e300, Double.NaN, Double.NEGATIVE_INFINITY, Double.MIN_VALUE};
+    double[] data = {
+      0, -0.0, Math.PI, -1e300, Double.NaN, Double.NEGATIVE_INFINITY, Double.MIN_VALUE
+    };
     assertArrayEquals(data, roundTrip(DeviceBuffer.fromArray(data), DeviceBuffer::toDoubleArray));
   }
 
@@ -86,19 +98,31 @@ class MemoryOpTests {
 
   @Test
   void sixteenBitTypesRoundTripAsShorts() {
-    short[] data = {0, 1, -1, Short.MIN_VALUE, Short.MAX_VALUE, 0x3c00 /* 1.0 in f16 */, 0x3f80 /* 1.0 in bf16 */};
+    short[] data = {
+      0, 1, -1, Short.MIN_VALUE, Short.MAX_VALUE, 0x3c00 /* 1.0 in f16 */, 0x3f80 /* 1.0 in bf16 */
+    };
     for (ElementType<Short> type : List.of(ElementType.I16, ElementType.F16, ElementType.BF16)) {
       DeviceOp<DeviceBuffer<Short>> made = DeviceBuffer.fromArray(type, data);
-      assertArrayEquals(data, roundTrip(made.map(b -> {
-        assertEquals(type, b.elementType());
-        return b;
-      }), DeviceBuffer::toShortArray), type.name());
+      assertArrayEquals(
+          data,
+          roundTrip(
+              made.map(
+                  b -> {
+                    assertEquals(type, b.elementType());
+                    return b;
+                  }),
+              DeviceBuffer::toShortArray),
+          type.name());
     }
-    assertFailsFast(() -> DeviceBuffer.fromArray(badShortType(), data),
+    assertFailsFast(
+        () -> DeviceBuffer.fromArray(badShortType(), data),
         "short[] data fits a 16-bit element type");
   }
 
-  /** A {@code ElementType<Short>}-typed reference to a type that is not 16-bit, as raw-typed callers could pass. */
+  /**
+   * A {@code ElementType<Short>}-typed reference to a type that is not 16-bit, as raw-typed callers
+   * could pass.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static ElementType<Short> badShortType() {
     return (ElementType) ElementType.I32;
@@ -111,11 +135,16 @@ class MemoryOpTests {
       for (int i = 0; i < bytes.length; i++) {
         bytes[i] = (byte) (i * 37 + type.byteSize());
       }
-      byte[] back = roundTrip(DeviceBuffer.fromSegment(type, MemorySegment.ofArray(bytes)).map(b -> {
-        assertEquals(5, b.length());
-        assertEquals(bytes.length, b.byteSize());
-        return b;
-      }), DeviceBuffer::toByteArray);
+      byte[] back =
+          roundTrip(
+              DeviceBuffer.fromSegment(type, MemorySegment.ofArray(bytes))
+                  .map(
+                      b -> {
+                        assertEquals(5, b.length());
+                        assertEquals(bytes.length, b.byteSize());
+                        return b;
+                      }),
+              DeviceBuffer::toByteArray);
       assertArrayEquals(bytes, back, type.name());
     }
   }
@@ -133,7 +162,10 @@ class MemoryOpTests {
     try (DeviceBuffer<Double> doubles = DeviceBuffer.zeros(ElementType.F64, 2).syncOn(stream);
         DeviceBuffer<Long> longs = DeviceBuffer.zeros(ElementType.I64, 2).syncOn(stream);
         DeviceBuffer<Float> floats = DeviceBuffer.zeros(ElementType.F32, 2).syncOn(stream)) {
-      doubles.write(new double[] {1.5, 2.5}).andThen(longs.write(new long[] {-1, 1})).andThen(floats.write(new float[] {3f, 4f}))
+      doubles
+          .write(new double[] {1.5, 2.5})
+          .andThen(longs.write(new long[] {-1, 1}))
+          .andThen(floats.write(new float[] {3f, 4f}))
           .syncOn(stream);
       assertArrayEquals(new double[] {1.5, 2.5}, doubles.toDoubleArray().syncOn(stream));
       assertArrayEquals(new long[] {-1, 1}, longs.toLongArray().syncOn(stream));
@@ -155,23 +187,37 @@ class MemoryOpTests {
     int n = 9;
     float[] f32 = new float[n];
     Arrays.fill(f32, -2.5f);
-    assertArrayEquals(new float[n], roundTrip(DeviceBuffer.zeros(ElementType.F32, n), DeviceBuffer::toFloatArray));
-    assertArrayEquals(f32, roundTrip(DeviceBuffer.filled(ElementType.F32, n, -2.5f), DeviceBuffer::toFloatArray));
+    assertArrayEquals(
+        new float[n],
+        roundTrip(DeviceBuffer.zeros(ElementType.F32, n), DeviceBuffer::toFloatArray));
+    assertArrayEquals(
+        f32, roundTrip(DeviceBuffer.filled(ElementType.F32, n, -2.5f), DeviceBuffer::toFloatArray));
 
     int[] i32 = new int[n];
     Arrays.fill(i32, 0xdeadbeef);
-    assertArrayEquals(new int[n], roundTrip(DeviceBuffer.zeros(ElementType.I32, n), DeviceBuffer::toIntArray));
-    assertArrayEquals(i32, roundTrip(DeviceBuffer.filled(ElementType.I32, n, 0xdeadbeef), DeviceBuffer::toIntArray));
+    assertArrayEquals(
+        new int[n], roundTrip(DeviceBuffer.zeros(ElementType.I32, n), DeviceBuffer::toIntArray));
+    assertArrayEquals(
+        i32,
+        roundTrip(DeviceBuffer.filled(ElementType.I32, n, 0xdeadbeef), DeviceBuffer::toIntArray));
 
     byte[] i8 = new byte[n];
     Arrays.fill(i8, (byte) -3);
-    assertArrayEquals(i8, roundTrip(DeviceBuffer.filled(ElementType.I8, n, (byte) -3), DeviceBuffer::toByteArray));
+    assertArrayEquals(
+        i8,
+        roundTrip(DeviceBuffer.filled(ElementType.I8, n, (byte) -3), DeviceBuffer::toByteArray));
 
     for (ElementType<Short> type : List.of(ElementType.I16, ElementType.F16, ElementType.BF16)) {
       short[] s = new short[n];
       Arrays.fill(s, (short) 0xbeef);
-      assertArrayEquals(s, roundTrip(DeviceBuffer.filled(type, n, (short) 0xbeef), DeviceBuffer::toShortArray), type.name());
-      assertArrayEquals(new short[n], roundTrip(DeviceBuffer.zeros(type, n), DeviceBuffer::toShortArray), type.name());
+      assertArrayEquals(
+          s,
+          roundTrip(DeviceBuffer.filled(type, n, (short) 0xbeef), DeviceBuffer::toShortArray),
+          type.name());
+      assertArrayEquals(
+          new short[n],
+          roundTrip(DeviceBuffer.zeros(type, n), DeviceBuffer::toShortArray),
+          type.name());
     }
   }
 
@@ -185,8 +231,12 @@ class MemoryOpTests {
     Arrays.fill(f64, -1.0 / 3); // the two 32-bit halves differ
 
     long stridedBefore = simulator.calls().count(DriverCall.MEMSET_D2D32_ASYNC);
-    assertArrayEquals(i64, roundTrip(DeviceBuffer.filled(ElementType.I64, n, pattern), DeviceBuffer::toLongArray));
-    assertArrayEquals(f64, roundTrip(DeviceBuffer.filled(ElementType.F64, n, -1.0 / 3), DeviceBuffer::toDoubleArray));
+    assertArrayEquals(
+        i64,
+        roundTrip(DeviceBuffer.filled(ElementType.I64, n, pattern), DeviceBuffer::toLongArray));
+    assertArrayEquals(
+        f64,
+        roundTrip(DeviceBuffer.filled(ElementType.F64, n, -1.0 / 3), DeviceBuffer::toDoubleArray));
     assertEquals(4, simulator.calls().count(DriverCall.MEMSET_D2D32_ASYNC) - stridedBefore);
 
     // Equal halves need only one plain 32-bit memset.
@@ -194,8 +244,11 @@ class MemoryOpTests {
     long[] u = new long[n];
     Arrays.fill(u, uniform);
     long plainBefore = simulator.calls().count(DriverCall.MEMSET_D32_ASYNC);
-    assertArrayEquals(u, roundTrip(DeviceBuffer.filled(ElementType.I64, n, uniform), DeviceBuffer::toLongArray));
-    assertArrayEquals(new double[n], roundTrip(DeviceBuffer.zeros(ElementType.F64, n), DeviceBuffer::toDoubleArray));
+    assertArrayEquals(
+        u, roundTrip(DeviceBuffer.filled(ElementType.I64, n, uniform), DeviceBuffer::toLongArray));
+    assertArrayEquals(
+        new double[n],
+        roundTrip(DeviceBuffer.zeros(ElementType.F64, n), DeviceBuffer::toDoubleArray));
     assertEquals(2, simulator.calls().count(DriverCall.MEMSET_D32_ASYNC) - plainBefore);
     assertEquals(4, simulator.calls().count(DriverCall.MEMSET_D2D32_ASYNC) - stridedBefore);
   }
@@ -217,7 +270,8 @@ class MemoryOpTests {
 
   @Test
   void duplicateCopiesTheContentsIntoAnIndependentBuffer() {
-    try (DeviceBuffer<Integer> original = DeviceBuffer.fromArray(new int[] {1, 2, 3}).syncOn(stream);
+    try (DeviceBuffer<Integer> original =
+            DeviceBuffer.fromArray(new int[] {1, 2, 3}).syncOn(stream);
         DeviceBuffer<Integer> copy = original.duplicate().syncOn(stream)) {
       KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 3), 3, copy).syncOn(stream);
 
@@ -268,7 +322,8 @@ class MemoryOpTests {
       assertEquals(-9, ints.get(1));
       assertEquals(Long.MIN_VALUE, longs.get(1));
       assertThrows(IndexOutOfBoundsException.class, () -> ints.get(2));
-      IllegalArgumentException wrongType = assertThrows(IllegalArgumentException.class, ints::toFloatArray);
+      IllegalArgumentException wrongType =
+          assertThrows(IllegalArgumentException.class, ints::toFloatArray);
       assertTrue(wrongType.getMessage().contains("holds i32, not f32"), wrongType.getMessage());
       assertThrows(IllegalArgumentException.class, () -> ints.write(new int[3]));
     }
@@ -282,7 +337,8 @@ class MemoryOpTests {
 
   @Test
   void aSliceSharesItsParentsMemoryAndLifetimeButOwnsNothing() {
-    DeviceBuffer<Integer> parent = DeviceBuffer.fromArray(new int[] {0, 1, 2, 3, 4, 5}).syncOn(stream);
+    DeviceBuffer<Integer> parent =
+        DeviceBuffer.fromArray(new int[] {0, 1, 2, 3, 4, 5}).syncOn(stream);
     DeviceBuffer<Integer> slice = parent.slice(1, 3);
     assertEquals(3, slice.length());
     assertTrue(slice.toString().contains("slice"), slice.toString());
@@ -299,7 +355,9 @@ class MemoryOpTests {
     slice.close(); // a slice owns nothing
     assertFalse(parent.isClosed());
     IllegalArgumentException freeSlice = assertThrows(IllegalArgumentException.class, slice::free);
-    assertTrue(freeSlice.getMessage().contains("free the buffer it was sliced from"), freeSlice.getMessage());
+    assertTrue(
+        freeSlice.getMessage().contains("free the buffer it was sliced from"),
+        freeSlice.getMessage());
     assertArrayEquals(new int[] {2, 3, 7}, slice.toIntArray().syncOn(stream));
 
     parent.close();
@@ -318,19 +376,28 @@ class MemoryOpTests {
     try (DeviceBuffer<Integer> four = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
         DeviceBuffer<Integer> five = DeviceBuffer.zeros(ElementType.I32, 5).syncOn(stream);
         HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, 3)) {
-      assertFailsFast(() -> four.copyFrom(five), "copies need the same element type and length; use slice()");
-      assertFailsFast(() -> four.copyTo(host), "copies need the same element type and length; use slice()");
-      assertFailsFast(() -> four.copyFrom(host), "copies need the same element type and length; use slice()");
+      assertFailsFast(
+          () -> four.copyFrom(five), "copies need the same element type and length; use slice()");
+      assertFailsFast(
+          () -> four.copyTo(host), "copies need the same element type and length; use slice()");
+      assertFailsFast(
+          () -> four.copyFrom(host), "copies need the same element type and length; use slice()");
       assertFailsFast(() -> four.write(new int[5]), "has 4 elements; cannot write 5 into it");
       assertFailsFast(() -> four.write(new float[4]), "holds i32, not f32");
-      assertFailsFast(() -> four.write(MemorySegment.ofArray(new byte[3])), "is 16 bytes; cannot write 3 bytes into it");
+      assertFailsFast(
+          () -> four.write(MemorySegment.ofArray(new byte[3])),
+          "is 16 bytes; cannot write 3 bytes into it");
       assertFailsFast(four::toFloatArray, "holds i32, not f32");
       assertFailsFast(four::toLongArray, "holds i32, not i64");
       assertFailsFast(four::toShortArray, "not a 16-bit type");
-      assertFailsFast(() -> DeviceBuffer.fromSegment(ElementType.I32, MemorySegment.ofArray(new byte[6])),
+      assertFailsFast(
+          () -> DeviceBuffer.fromSegment(ElementType.I32, MemorySegment.ofArray(new byte[6])),
           "needs a non-empty whole number of 4-byte elements, got 6 bytes");
-      assertFailsFast(() -> DeviceBuffer.fromArray(new int[0]), "cannot make a buffer from empty data");
-      assertFailsFast(() -> DeviceBuffer.allocate(ElementType.F32, 0), "a buffer holds at least one element, got length 0");
+      assertFailsFast(
+          () -> DeviceBuffer.fromArray(new int[0]), "cannot make a buffer from empty data");
+      assertFailsFast(
+          () -> DeviceBuffer.allocate(ElementType.F32, 0),
+          "a buffer holds at least one element, got length 0");
       assertFailsFast(() -> DeviceBuffer.zeros(ElementType.F32, -1), "got length -1");
     }
   }

@@ -13,11 +13,12 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Fills, copies and kernels on random slices of random buffers change exactly the elements a Java array model says.
+ * Fills, copies and kernels on random slices of random buffers change exactly the elements a Java
+ * array model says.
  *
- * <p>100 tries: each runs a handful of ops on a fresh deterministic simulator in a few milliseconds; slices are
- * where offset arithmetic goes wrong, and 100 random (length, offset, size) triples cover the edges (first element,
- * last element, whole buffer) many times over.
+ * <p>100 tries: each runs a handful of ops on a fresh deterministic simulator in a few
+ * milliseconds; slices are where offset arithmetic goes wrong, and 100 random (length, offset,
+ * size) triples cover the edges (first element, last element, whole buffer) many times over.
  */
 class MemoryPropertyTests {
 
@@ -34,17 +35,31 @@ class MemoryPropertyTests {
     SimulatedDriver simulator = Simulator.builder().deterministic(seed).build();
     try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
         Stream stream = platform.defaultDevice().newStream()) {
-      int[][] results = DeviceBuffer.fromArray(data).then(buffer -> {
-        DeviceBuffer<Integer> slice = buffer.slice(offset, length);
-        return slice.fill(fillValue)
-            .andThen(buffer.toIntArray())
-            .zip(KernelFixtures.ADD_ONE.launch(LaunchConfig.covering(length, 64), length, slice).andThen(buffer.toIntArray()),
-                (afterFill, afterKernel) -> new int[][] {afterFill, afterKernel})
-            .then(r -> DeviceBuffer.zeros(ElementType.I32, length)
-                .then(copy -> copy.copyFrom(slice).andThen(copy.toIntArray()).zip(copy.free(), (c, x) -> c))
-                .map(copied -> new int[][] {r[0], r[1], copied}))
-            .zip(buffer.free(), (r, x) -> r);
-      }).syncOn(stream);
+      int[][] results =
+          DeviceBuffer.fromArray(data)
+              .then(
+                  buffer -> {
+                    DeviceBuffer<Integer> slice = buffer.slice(offset, length);
+                    return slice
+                        .fill(fillValue)
+                        .andThen(buffer.toIntArray())
+                        .zip(
+                            KernelFixtures.ADD_ONE
+                                .launch(LaunchConfig.covering(length, 64), length, slice)
+                                .andThen(buffer.toIntArray()),
+                            (afterFill, afterKernel) -> new int[][] {afterFill, afterKernel})
+                        .then(
+                            r ->
+                                DeviceBuffer.zeros(ElementType.I32, length)
+                                    .then(
+                                        copy ->
+                                            copy.copyFrom(slice)
+                                                .andThen(copy.toIntArray())
+                                                .zip(copy.free(), (c, x) -> c))
+                                    .map(copied -> new int[][] {r[0], r[1], copied}))
+                        .zip(buffer.free(), (r, x) -> r);
+                  })
+              .syncOn(stream);
 
       int[] afterFill = data.clone();
       Arrays.fill(afterFill, offset, offset + length, fillValue);

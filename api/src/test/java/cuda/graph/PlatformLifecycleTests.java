@@ -21,8 +21,9 @@ import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a platform owns is released: nothing a test opened and closed stays alive in the simulator's handle ledger,
- * and the platform's {@code close()} releases the contexts, modules and memory it holds itself.
+ * What a platform owns is released: nothing a test opened and closed stays alive in the simulator's
+ * handle ledger, and the platform's {@code close()} releases the contexts, modules and memory it
+ * holds itself.
  */
 class PlatformLifecycleTests {
 
@@ -33,16 +34,24 @@ class PlatformLifecycleTests {
         Stream other = device.newStream();
         CudaEvent event = device.newEvent();
         HostBuffer<Integer> host = device.allocateHost(ElementType.I32, 64)) {
-      DeviceBuffer<Integer> buffer = DeviceBuffer.fromArray(KernelFixtures.iota(64, 0)).syncOn(stream);
+      DeviceBuffer<Integer> buffer =
+          DeviceBuffer.fromArray(KernelFixtures.iota(64, 0)).syncOn(stream);
       DeviceOp<DeviceBuffer<Integer>> shared = buffer.duplicate().shared();
-      KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 64), 64, buffer).andThen(event.record()).syncOn(stream);
+      KernelFixtures.ADD_ONE
+          .launch(LaunchConfig.of(1, 64), 64, buffer)
+          .andThen(event.record())
+          .syncOn(stream);
       List<CompletableFuture<?>> futures = new ArrayList<>();
       futures.add(shared.then(b -> b.copyTo(host)).asyncOn(other));
       futures.add(event.waitFor().andThen(shared.then(DeviceBuffer::free)).asyncOn(other));
       futures.forEach(CompletableFuture::join);
-      platform.runAsCurrent(() -> DeviceBuffer.zeros(ElementType.F64, 8).then(DeviceBuffer::free).sync());
+      platform.runAsCurrent(
+          () -> DeviceBuffer.zeros(ElementType.F64, 8).then(DeviceBuffer::free).sync());
       buffer.free().syncOn(stream);
-      assertArrayEquals(KernelFixtures.iota(64, 1), host.toIntArray(), "the shared duplicate ran after the kernel");
+      assertArrayEquals(
+          KernelFixtures.iota(64, 1),
+          host.toIntArray(),
+          "the shared duplicate ran after the kernel");
     }
   }
 
@@ -52,16 +61,25 @@ class PlatformLifecycleTests {
     CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
 
     exerciseEverything(platform);
-    assertEquals(0, simulator.handles().live(HandleKind.DEVICE_MEMORY), "every buffer was freed before the platform closed");
+    assertEquals(
+        0,
+        simulator.handles().live(HandleKind.DEVICE_MEMORY),
+        "every buffer was freed before the platform closed");
 
     platform.close();
     platform.close(); // idempotent
 
     assertEquals(Map.of(), simulator.handles().liveCounts());
-    assertEquals(simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RETAIN), simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RELEASE));
-    assertEquals(simulator.calls().count(DriverCall.MODULE_LOAD_DATA), simulator.calls().count(DriverCall.MODULE_UNLOAD),
+    assertEquals(
+        simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RETAIN),
+        simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RELEASE));
+    assertEquals(
+        simulator.calls().count(DriverCall.MODULE_LOAD_DATA),
+        simulator.calls().count(DriverCall.MODULE_UNLOAD),
         "modules are unloaded, not left to the context");
-    assertEquals(simulator.calls().count(DriverCall.MEM_ALLOC_HOST), simulator.calls().count(DriverCall.MEM_FREE_HOST),
+    assertEquals(
+        simulator.calls().count(DriverCall.MEM_ALLOC_HOST),
+        simulator.calls().count(DriverCall.MEM_FREE_HOST),
         "pinned memory, staging included, is freed: the context does not own it");
   }
 
@@ -91,7 +109,8 @@ class PlatformLifecycleTests {
     platform.close();
     List<CallRecord> atClose = simulator.calls().records();
 
-    // The platform's close took everything down with the context; closing the objects now must not bring a
+    // The platform's close took everything down with the context; closing the objects now must not
+    // bring a
     // context back to life (a re-retained primary context would be leaked for good on a real GPU).
     buffer.close();
     host.close();
@@ -109,8 +128,10 @@ class PlatformLifecycleTests {
     DeviceBuffer<Integer> freed = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
     freed.free().syncOn(stream); // the device now has a release stream
     DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
-    CudaDriverError sticky = assertThrows(CudaDriverError.class,
-        () -> KernelFixtures.OUT_OF_BOUNDS.launch(LaunchConfig.of(1, 1), small).syncOn(stream));
+    CudaDriverError sticky =
+        assertThrows(
+            CudaDriverError.class,
+            () -> KernelFixtures.OUT_OF_BOUNDS.launch(LaunchConfig.of(1, 1), small).syncOn(stream));
     assertEquals(CuResult.ILLEGAL_ADDRESS, sticky.code());
     small.close();
     stream.close();
@@ -139,7 +160,8 @@ class PlatformLifecycleTests {
     Stream stream = platform.defaultDevice().newStream();
     platform.close();
 
-    CompletionException e = assertThrows(CompletionException.class, () -> DeviceOp.value(1).asyncOn(stream).join());
+    CompletionException e =
+        assertThrows(CompletionException.class, () -> DeviceOp.value(1).asyncOn(stream).join());
     assertInstanceOf(RuntimeException.class, e.getCause());
     assertTrue(e.getCause().getMessage() != null && !e.getCause().getMessage().isBlank());
   }

@@ -1,12 +1,11 @@
 package cuda.graph;
 
-import cuda.graph.internal.runtime.DeviceBufferImpl;
-import cuda.graph.internal.runtime.StreamImpl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.internal.runtime.DeviceBufferImpl;
+import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuStream;
@@ -21,7 +20,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The escape hatch to other CUDA libraries ({@code withRawStream}) and host callbacks in stream order. */
+/**
+ * The escape hatch to other CUDA libraries ({@code withRawStream}) and host callbacks in stream
+ * order.
+ */
 class RawStreamAndHostCallbackTests {
 
   private SimulatedDriver simulator;
@@ -45,10 +47,13 @@ class RawStreamAndHostCallbackTests {
   void withRawStreamReceivesTheRawStreamAndTheDeviceAndReturnsItsResult() {
     AtomicReference<Device> seen = new AtomicReference<>();
 
-    long raw = DeviceOp.withRawStream((s, device) -> {
-      seen.set(device);
-      return s;
-    }).syncOn(stream);
+    long raw =
+        DeviceOp.withRawStream(
+                (s, device) -> {
+                  seen.set(device);
+                  return s;
+                })
+            .syncOn(stream);
 
     assertEquals(StreamImpl.of(stream).handle().address(), raw);
     assertSame(platform.defaultDevice(), seen.get());
@@ -57,14 +62,20 @@ class RawStreamAndHostCallbackTests {
   @Test
   void workAnotherLibraryEnqueuesOnTheRawStreamIsOrderedWithTheOp() {
     try (DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)) {
-      // "Another library": the driver itself, called with the raw handle, after a fill queued by the op before it.
-      int[] result = buffer.fill(1)
-          .andThen(DeviceOp.withRawStream((s, device) -> {
-            simulator.memsetD32Async(DeviceBufferImpl.of(buffer).address() + 8, 7, 2, new CuStream(s));
-            return null;
-          }))
-          .andThen(buffer.toIntArray())
-          .syncOn(stream);
+      // "Another library": the driver itself, called with the raw handle, after a fill queued by
+      // the op before it.
+      int[] result =
+          buffer
+              .fill(1)
+              .andThen(
+                  DeviceOp.withRawStream(
+                      (s, device) -> {
+                        simulator.memsetD32Async(
+                            DeviceBufferImpl.of(buffer).address() + 8, 7, 2, new CuStream(s));
+                        return null;
+                      }))
+              .andThen(buffer.toIntArray())
+              .syncOn(stream);
 
       assertArrayEquals(new int[] {1, 1, 7, 7, 1, 1, 1, 1}, result);
     }
@@ -73,13 +84,15 @@ class RawStreamAndHostCallbackTests {
   @Test
   void opsAfterARawFunctionThatChangedTheCurrentContextStillWork() {
     try (DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream)) {
-      int[] result = DeviceOp.withRawStream((s, device) -> {
-            simulator.ctxSetCurrent(null); // foreign code that leaves no context current
-            return null;
-          })
-          .andThen(buffer.fill(5))
-          .andThen(buffer.toIntArray())
-          .syncOn(stream);
+      int[] result =
+          DeviceOp.withRawStream(
+                  (s, device) -> {
+                    simulator.ctxSetCurrent(null); // foreign code that leaves no context current
+                    return null;
+                  })
+              .andThen(buffer.fill(5))
+              .andThen(buffer.toIntArray())
+              .syncOn(stream);
 
       assertArrayEquals(new int[] {5, 5, 5, 5}, result);
     }
@@ -91,17 +104,20 @@ class RawStreamAndHostCallbackTests {
     CountDownLatch gate = new CountDownLatch(1);
     try (HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, 4);
         DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream)) {
-      CompletableFuture<Void> future = GraphNode.sequence(
-              DeviceOp.hostCallback(() -> events.add("first")),
-              KernelFixtures.hold(gate),
-              buffer.fill(9),
-              buffer.copyTo(host),
-              // Runs only after the copy: it sees the copied data.
-              DeviceOp.hostCallback(() -> events.add("second saw " + host.get(3))),
-              DeviceOp.hostCallback(() -> events.add("third")))
-          .asyncOn(stream);
-      KernelFixtures.awaitTrue(() -> events.contains("first"), Duration.ofSeconds(10), "the first callback ran");
-      assertEquals(List.of("first"), events, "the later callbacks wait for the work queued before them");
+      CompletableFuture<Void> future =
+          GraphNode.sequence(
+                  DeviceOp.hostCallback(() -> events.add("first")),
+                  KernelFixtures.hold(gate),
+                  buffer.fill(9),
+                  buffer.copyTo(host),
+                  // Runs only after the copy: it sees the copied data.
+                  DeviceOp.hostCallback(() -> events.add("second saw " + host.get(3))),
+                  DeviceOp.hostCallback(() -> events.add("third")))
+              .asyncOn(stream);
+      KernelFixtures.awaitTrue(
+          () -> events.contains("first"), Duration.ofSeconds(10), "the first callback ran");
+      assertEquals(
+          List.of("first"), events, "the later callbacks wait for the work queued before them");
 
       gate.countDown();
       future.join();
@@ -114,9 +130,10 @@ class RawStreamAndHostCallbackTests {
   void aThrowingHostCallbackIsDroppedAndTheStreamGoesOn() {
     List<String> events = Collections.synchronizedList(new ArrayList<>());
 
-    DeviceOp.hostCallback(() -> {
-          throw new IllegalStateException("dropped, as the driver drops it");
-        })
+    DeviceOp.hostCallback(
+            () -> {
+              throw new IllegalStateException("dropped, as the driver drops it");
+            })
         .andThen(DeviceOp.hostCallback(() -> events.add("after")))
         .syncOn(stream);
 

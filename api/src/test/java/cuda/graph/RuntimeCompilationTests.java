@@ -18,20 +18,22 @@ import org.junit.jupiter.api.Test;
 /** CUDA C++ compiled at run time, through the simulator's stand-in for NVRTC. */
 class RuntimeCompilationTests {
 
-  private static final String SOURCE = """
+  private static final String SOURCE =
+      """
       extern "C" __global__ void triple(int n, int* data) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n) { data[i] *= 3; }
       }
       """;
 
-  private static final JavaKernel TRIPLE = call -> {
-    int n = call.i32(0);
-    MemorySegment data = call.memory(1, 4L * n);
-    for (int i = 0; i < n; i++) {
-      data.setAtIndex(JAVA_INT_UNALIGNED, i, 3 * data.getAtIndex(JAVA_INT_UNALIGNED, i));
-    }
-  };
+  private static final JavaKernel TRIPLE =
+      call -> {
+        int n = call.i32(0);
+        MemorySegment data = call.memory(1, 4L * n);
+        for (int i = 0; i < n; i++) {
+          data.setAtIndex(JAVA_INT_UNALIGNED, i, 3 * data.getAtIndex(JAVA_INT_UNALIGNED, i));
+        }
+      };
 
   private SimulatedDriver simulator;
   private CudaPlatform platform;
@@ -52,26 +54,44 @@ class RuntimeCompilationTests {
 
   @Test
   void cudaSourceCompilesAtFirstUseAndItsKernelRuns() {
-    Kernel triple = KernelImage.cudaSource("triple.cu", SOURCE, "--std=c++17").withReference("triple", TRIPLE)
-        .kernel("triple", KernelParam.I32, KernelParam.pointer(ElementType.I32));
+    Kernel triple =
+        KernelImage.cudaSource("triple.cu", SOURCE, "--std=c++17")
+            .withReference("triple", TRIPLE)
+            .kernel("triple", KernelParam.I32, KernelParam.pointer(ElementType.I32));
     long loadsBefore = simulator.calls().count(DriverCall.MODULE_LOAD_DATA);
 
-    int[] result = DeviceBuffer.fromArray(new int[] {1, 2, 3})
-        .then(b -> triple.launch(LaunchConfig.covering(3, 32), 3, b).andThen(b.toIntArray()).zip(b.free(), (r, x) -> r))
-        .syncOn(stream);
+    int[] result =
+        DeviceBuffer.fromArray(new int[] {1, 2, 3})
+            .then(
+                b ->
+                    triple
+                        .launch(LaunchConfig.covering(3, 32), 3, b)
+                        .andThen(b.toIntArray())
+                        .zip(b.free(), (r, x) -> r))
+            .syncOn(stream);
 
     assertArrayEquals(new int[] {3, 6, 9}, result);
-    assertTrue(simulator.calls().count(DriverCall.MODULE_LOAD_DATA) == loadsBefore + 1, "compiled and loaded once");
-    triple.launch(LaunchConfig.of(1, 1), 0, DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream)).syncOn(stream);
-    assertTrue(simulator.calls().count(DriverCall.MODULE_LOAD_DATA) == loadsBefore + 1, "the loaded module is reused");
+    assertTrue(
+        simulator.calls().count(DriverCall.MODULE_LOAD_DATA) == loadsBefore + 1,
+        "compiled and loaded once");
+    triple
+        .launch(LaunchConfig.of(1, 1), 0, DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream))
+        .syncOn(stream);
+    assertTrue(
+        simulator.calls().count(DriverCall.MODULE_LOAD_DATA) == loadsBefore + 1,
+        "the loaded module is reused");
   }
 
   @Test
   void aBrokenSourceFailsWithTheCompilersLog() {
-    Kernel broken = KernelImage.cudaSource("broken.cu", "extern \"C\" __global__ void k(int n) { if (n) { }")
-        .kernel("k", KernelParam.I32);
+    Kernel broken =
+        KernelImage.cudaSource("broken.cu", "extern \"C\" __global__ void k(int n) { if (n) { }")
+            .kernel("k", KernelParam.I32);
 
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> broken.launch(LaunchConfig.of(1, 1), 1).syncOn(stream));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> broken.launch(LaunchConfig.of(1, 1), 1).syncOn(stream));
 
     assertTrue(e.getMessage().startsWith("broken.cu does not compile:"), e.getMessage());
     assertTrue(e.getMessage().contains("expected a \"}\""), e.getMessage());
@@ -80,10 +100,17 @@ class RuntimeCompilationTests {
 
   @Test
   void anUnknownCompilerOptionIsReportedAsTheCompilerReportsIt() {
-    Kernel k = KernelImage.cudaSource("options.cu", SOURCE, "--no-such-option").kernel("triple", KernelParam.I32, KernelParam.POINTER);
+    Kernel k =
+        KernelImage.cudaSource("options.cu", SOURCE, "--no-such-option")
+            .kernel("triple", KernelParam.I32, KernelParam.POINTER);
 
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
-        DeviceBuffer.zeros(ElementType.I32, 1).then(b -> k.launch(LaunchConfig.of(1, 1), 1, b)).syncOn(stream));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                DeviceBuffer.zeros(ElementType.I32, 1)
+                    .then(b -> k.launch(LaunchConfig.of(1, 1), 1, b))
+                    .syncOn(stream));
 
     assertTrue(e.getMessage().contains("unrecognized option --no-such-option"), e.getMessage());
   }

@@ -12,19 +12,29 @@ class SaxpyExampleTests {
 
   static final KernelImage SAXPY_IMAGE =
       KernelImage.ptxResource(SaxpyExampleTests.class, "saxpy.ptx")
-          .withReference("saxpy", call -> {
-            int n = call.i32(0);
-            float a = call.f32(1);
-            MemorySegment x = call.memory(2, 4L * n);
-            MemorySegment y = call.memory(3, 4L * n);
-            for (int i = 0; i < n; i++) {
-              y.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i,
-                  a * x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) + y.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
-            }
-          });
+          .withReference(
+              "saxpy",
+              call -> {
+                int n = call.i32(0);
+                float a = call.f32(1);
+                MemorySegment x = call.memory(2, 4L * n);
+                MemorySegment y = call.memory(3, 4L * n);
+                for (int i = 0; i < n; i++) {
+                  y.setAtIndex(
+                      ValueLayout.JAVA_FLOAT_UNALIGNED,
+                      i,
+                      a * x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+                          + y.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
+                }
+              });
 
-  static final Kernel SAXPY = SAXPY_IMAGE.kernel(
-      "saxpy", KernelParam.I32, KernelParam.F32, KernelParam.pointer(ElementType.F32), KernelParam.pointer(ElementType.F32));
+  static final Kernel SAXPY =
+      SAXPY_IMAGE.kernel(
+          "saxpy",
+          KernelParam.I32,
+          KernelParam.F32,
+          KernelParam.pointer(ElementType.F32),
+          KernelParam.pointer(ElementType.F32));
 
   /** The README's first example, run on a simulator platform. */
   @Test
@@ -40,9 +50,11 @@ class SaxpyExampleTests {
         Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Float> x = DeviceBuffer.fromArray(xs).syncOn(stream);
         DeviceBuffer<Float> y = DeviceBuffer.fromArray(ys).syncOn(stream)) {
-      float[] result = SAXPY.launch(LaunchConfig.covering(n, 256), n, 2f, x, y)
-          .andThen(y.toFloatArray())
-          .syncOn(stream);
+      float[] result =
+          SAXPY
+              .launch(LaunchConfig.covering(n, 256), n, 2f, x, y)
+              .andThen(y.toFloatArray())
+              .syncOn(stream);
       float[] expected = ys.clone();
       SAXPY.runReference(LaunchConfig.covering(n, 256), n, 2f, xs, expected);
       assertArrayEquals(expected, result);

@@ -17,8 +17,9 @@ import java.util.Locale;
  * The launch-overhead benchmark through the public API, with the anchors' protocol: a chain of n
  * tiny dependent kernels (one thread adds 1 to one int), n = 1, 10, 100, 1000, run eagerly with
  * {@code syncOn} and as a captured graph replayed with {@code graph.launch().syncOn(stream)},
- * synchronizing after every rep, after an unprinted warm-up pass of the same work (the JIT's). Prints the anchors' CSV ({@code impl,n,mode,us_per_kernel_submit,
- * us_per_kernel_wall,reps}), plus capture time and async-completion rows, and checks the counter.
+ * synchronizing after every rep, after an unprinted warm-up pass of the same work (the JIT's).
+ * Prints the anchors' CSV ({@code impl,n,mode,us_per_kernel_submit, us_per_kernel_wall,reps}), plus
+ * capture time and async-completion rows, and checks the counter.
  *
  * <p>"submit" is the host time from building the op to the moment its last launch was enqueued
  * (marked by a raw-stream op at the end of the chain); "wall" adds the completion wait.
@@ -43,7 +44,13 @@ public final class LaunchOverhead {
   public static void main(String[] args) {
     CudaPlatform platform = CudaPlatform.system();
     Device device = platform.defaultDevice();
-    System.out.println("# cuda-graph " + platform.providerId() + " on " + device.name() + ", java " + System.getProperty("java.version"));
+    System.out.println(
+        "# cuda-graph "
+            + platform.providerId()
+            + " on "
+            + device.name()
+            + ", java "
+            + System.getProperty("java.version"));
     try (Stream stream = device.newStream();
         DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream)) {
       IncKernel.INC.load(device);
@@ -61,10 +68,11 @@ public final class LaunchOverhead {
 
   /** An op that notes when the host reached it: after everything before it was enqueued. */
   private DeviceOp<Void> mark() {
-    return DeviceOp.withRawStream((raw, device) -> {
-      marked = System.nanoTime();
-      return null;
-    });
+    return DeviceOp.withRawStream(
+        (raw, device) -> {
+          marked = System.nanoTime();
+          return null;
+        });
   }
 
   private void run(int budget) {
@@ -95,9 +103,15 @@ public final class LaunchOverhead {
       }
     }
     int value = counter.toIntArray().syncOn(stream)[0];
-    System.out.println("counter " + value + " expected " + expected + (value == (int) expected ? " OK" : " MISMATCH"));
+    System.out.println(
+        "counter "
+            + value
+            + " expected "
+            + expected
+            + (value == (int) expected ? " OK" : " MISMATCH"));
     if (value != (int) expected) {
-      throw new IllegalStateException("the kernels did not all run: counter " + value + ", expected " + expected);
+      throw new IllegalStateException(
+          "the kernels did not all run: counter " + value + ", expected " + expected);
     }
   }
 
@@ -144,8 +158,12 @@ public final class LaunchOverhead {
     }
     java.util.Arrays.sort(times);
     if (print) {
-      System.out.printf(Locale.ROOT, "cuda-graph,%d,capture,nan,nan,%d  (capture+instantiate+upload %.1f us)%n",
-          n, times.length, times[times.length / 2] / 1e3);
+      System.out.printf(
+          Locale.ROOT,
+          "cuda-graph,%d,capture,nan,nan,%d  (capture+instantiate+upload %.1f us)%n",
+          n,
+          times.length,
+          times[times.length / 2] / 1e3);
     }
   }
 
@@ -169,7 +187,9 @@ public final class LaunchOverhead {
     }
   }
 
-  /** One kernel awaited as a future versus with syncOn, alternating to share the machine's noise. */
+  /**
+   * One kernel awaited as a future versus with syncOn, alternating to share the machine's noise.
+   */
   private void async(int reps) {
     for (int w = 0; w < 100; w++) {
       IncKernel.INC.launch(ONE_THREAD, counter).asyncOn(stream).join();
@@ -197,14 +217,28 @@ public final class LaunchOverhead {
     if (!print) {
       return;
     }
-    System.out.printf(Locale.ROOT, "cuda-graph,%d,%s,%.3f,%.3f,%d%s%n",
-        n, mode, submitNanos / 1e3 / reps / n, wallNanos / 1e3 / reps / n, reps, note);
+    System.out.printf(
+        Locale.ROOT,
+        "cuda-graph,%d,%s,%.3f,%.3f,%d%s%n",
+        n,
+        mode,
+        submitNanos / 1e3 / reps / n,
+        wallNanos / 1e3 / reps / n,
+        reps,
+        note);
   }
 
   private void row(int n, String mode, double submit, long wallNanos, int reps) {
     if (!print) {
       return;
     }
-    System.out.printf(Locale.ROOT, "cuda-graph,%d,%s,%s,%.3f,%d%n", n, mode, "nan", wallNanos / 1e3 / reps / n, reps);
+    System.out.printf(
+        Locale.ROOT,
+        "cuda-graph,%d,%s,%s,%.3f,%d%n",
+        n,
+        mode,
+        "nan",
+        wallNanos / 1e3 / reps / n,
+        reps);
   }
 }

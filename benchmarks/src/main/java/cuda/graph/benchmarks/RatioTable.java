@@ -21,7 +21,8 @@ public final class RatioTable {
 
   private static final Pattern ROW =
       Pattern.compile("^(\\w[\\w-]*),(\\d+),(\\w+),([^,]+),([^,]+),(\\d+)(.*)$");
-  private static final Pattern SETUP = Pattern.compile("\\((?:capture\\+)?instantiate\\+upload ([0-9.]+) us\\)");
+  private static final Pattern SETUP =
+      Pattern.compile("\\((?:capture\\+)?instantiate\\+upload ([0-9.]+) us\\)");
 
   private record Row(String impl, int n, String mode, double submit, double wall, String note) {}
 
@@ -40,7 +41,14 @@ public final class RatioTable {
   void add(String line) {
     Matcher m = ROW.matcher(line);
     if (m.matches() && !m.group(1).equals("impl")) {
-      Row row = new Row(m.group(1), Integer.parseInt(m.group(2)), m.group(3), parse(m.group(4)), parse(m.group(5)), m.group(7));
+      Row row =
+          new Row(
+              m.group(1),
+              Integer.parseInt(m.group(2)),
+              m.group(3),
+              parse(m.group(4)),
+              parse(m.group(5)),
+              m.group(7));
       rows.put(key(row.impl, row.n, row.mode), row);
     }
   }
@@ -63,7 +71,9 @@ public final class RatioTable {
 
   String render() {
     StringBuilder out = new StringBuilder();
-    out.append("| n | mode | C++ us/kernel | cuda-graph | ratio | target | met | raw FFM | JCuda | PyTorch |\n");
+    out.append(
+        "| n | mode | C++ us/kernel | cuda-graph | ratio | target | met | raw FFM | JCuda | PyTorch"
+            + " |\n");
     out.append("|---|---|---|---|---|---|---|---|---|---|\n");
     for (String mode : new String[] {"eager", "graph"}) {
       for (int n : new int[] {1, 10, 100, 1000}) {
@@ -74,30 +84,56 @@ public final class RatioTable {
         }
         double ratio = ours.get().wall / cpp.get().wall;
         double target = target(mode, n);
-        out.append(String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s |%n",
-            n, mode, cpp.get().wall, ours.get().wall, ratio,
-            Double.isNaN(target) ? "-" : String.format(Locale.ROOT, "<= %.2f", target),
-            Double.isNaN(target) ? "-" : (ratio <= target ? "yes" : "NO"),
-            other("java", n, mode, cpp.get()), other("jcuda", n, mode, cpp.get()), other("torch", n, mode, cpp.get())));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %d | %s | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s |%n",
+                n,
+                mode,
+                cpp.get().wall,
+                ours.get().wall,
+                ratio,
+                Double.isNaN(target) ? "-" : String.format(Locale.ROOT, "<= %.2f", target),
+                Double.isNaN(target) ? "-" : (ratio <= target ? "yes" : "NO"),
+                other("java", n, mode, cpp.get()),
+                other("jcuda", n, mode, cpp.get()),
+                other("torch", n, mode, cpp.get())));
       }
     }
-    out.append("\n| n | C++ capture+instantiate+upload us | cuda-graph capture+instantiate+upload us | ratio | target | met |\n");
+    out.append(
+        "\n"
+            + "| n | C++ capture+instantiate+upload us | cuda-graph capture+instantiate+upload us |"
+            + " ratio | target | met |\n");
     out.append("|---|---|---|---|---|---|\n");
     for (int n : new int[] {1, 10, 100, 1000}) {
       Optional<Double> cpp = row("cpp-capture", n, "capture").flatMap(RatioTable::setup);
       Optional<Double> ours = row("cuda-graph", n, "capture").flatMap(RatioTable::setup);
       if (cpp.isPresent() && ours.isPresent()) {
         double ratio = ours.get() / cpp.get();
-        out.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.2f | <= 1.20 | %s |%n", n, cpp.get(), ours.get(), ratio, ratio <= 1.2 ? "yes" : "NO"));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %d | %.1f | %.1f | %.2f | <= 1.20 | %s |%n",
+                n,
+                cpp.get(),
+                ours.get(),
+                ratio,
+                ratio <= 1.2 ? "yes" : "NO"));
       }
     }
     Optional<Row> sync = row("cuda-graph", 1, "sync1");
     Optional<Row> future = row("cuda-graph", 1, "future1");
     if (sync.isPresent() && future.isPresent()) {
       double extra = future.get().wall - sync.get().wall;
-      out.append(String.format(Locale.ROOT,
-          "%nOne kernel: syncOn %.3f us, awaited future %.3f us: the future adds %.3f us (target <= 5.000: %s)%n",
-          sync.get().wall, future.get().wall, extra, extra <= 5 ? "met" : "NOT met"));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%nOne kernel: syncOn %.3f us, awaited future %.3f us: the future adds %.3f us"
+                  + " (target <= 5.000: %s)%n",
+              sync.get().wall,
+              future.get().wall,
+              extra,
+              extra <= 5 ? "met" : "NOT met"));
     }
     return out.toString();
   }

@@ -1,7 +1,7 @@
 /**
  * Benchmarks: the GPU launch-overhead application ({@link cuda.graph.benchmarks.LaunchOverhead}),
- * the ratio table against the anchors ({@link cuda.graph.benchmarks.RatioTable}) and JMH
- * host-side benchmarks (package {@code jmh}).
+ * the ratio table against the anchors ({@link cuda.graph.benchmarks.RatioTable}) and JMH host-side
+ * benchmarks (package {@code jmh}).
  */
 @NullMarked
 package cuda.graph.benchmarks;

@@ -13,14 +13,15 @@ import kotlin.random.Random
 
 /** What one comparison of eager execution and graph replay measured. */
 data class InferenceReport(
-    val steps: Int,
-    val eagerMicrosPerStep: Double,
-    val graphMicrosPerStep: Double,
-    val maxErrorEager: Float,
-    val maxErrorGraph: Float,
-    val maxEagerGraphDifference: Float,
+  val steps: Int,
+  val eagerMicrosPerStep: Double,
+  val graphMicrosPerStep: Double,
+  val maxErrorEager: Float,
+  val maxErrorGraph: Float,
+  val maxEagerGraphDifference: Float,
 ) {
-    val speedup: Double get() = eagerMicrosPerStep / graphMicrosPerStep
+  val speedup: Double
+    get() = eagerMicrosPerStep / graphMicrosPerStep
 }
 
 /**
@@ -28,51 +29,74 @@ data class InferenceReport(
  * and then as a captured graph replayed through a [cuda.graph.Module], on the current platform;
  * compares every output with the pure-Java reference. [progress] receives a line now and then.
  */
-fun compareEagerAndGraph(model: MlpWeights, stream: Stream, steps: Int, progress: (String) -> Unit = {}): InferenceReport {
-    val device = stream.device()
-    val inputs = List(steps) { step -> Random(1000L + step).let { r -> FloatArray(model.inputSize) { r.nextFloat() * 2 - 1 } } }
-    val references = inputs.map(model::reference)
-    DeviceMlp(model, stream).use { mlp ->
-        device.allocateHost(ElementType.F32, model.inputSize.toLong()).use { staging ->
-            device.allocateHost(ElementType.F32, model.outputSize.toLong()).use { result ->
-                // Eager: the same work as the graph, submitted op by op each step.
-                val eagerOutputs = ArrayList<FloatArray>(steps)
-                val eagerNanos = timed(steps, "eager", progress) { step ->
-                    staging.write(inputs[step])
-                    mlp.input.copyFrom(staging).andThen(mlp.forward()).andThen(mlp.output.copyTo(result)).syncOn(stream)
-                    eagerOutputs += result.toFloatArray()
-                }
-                // Graph: captured once; each step copies the input in and replays it.
-                val graphOutputs = ArrayList<FloatArray>(steps)
-                val forward = mlp.forward().andThen(mlp.output.copyTo(result)).map { result }
-                stream.module(InputBinding.floats(staging, mlp.input), forward, HostBuffer<Float>::toFloatArray).use { module ->
-                    val graphNanos = timed(steps, "graph", progress) { step -> graphOutputs += module.forward(inputs[step]) }
-                    return InferenceReport(
-                        steps = steps,
-                        eagerMicrosPerStep = eagerNanos / 1e3 / steps,
-                        graphMicrosPerStep = graphNanos / 1e3 / steps,
-                        maxErrorEager = maxError(eagerOutputs, references),
-                        maxErrorGraph = maxError(graphOutputs, references),
-                        maxEagerGraphDifference = maxError(eagerOutputs, graphOutputs),
-                    )
-                }
-            }
-        }
+fun compareEagerAndGraph(
+  model: MlpWeights,
+  stream: Stream,
+  steps: Int,
+  progress: (String) -> Unit = {},
+): InferenceReport {
+  val device = stream.device()
+  val inputs =
+    List(steps) { step ->
+      Random(1000L + step).let { r -> FloatArray(model.inputSize) { r.nextFloat() * 2 - 1 } }
     }
+  val references = inputs.map(model::reference)
+  DeviceMlp(model, stream).use { mlp ->
+    device.allocateHost(ElementType.F32, model.inputSize.toLong()).use { staging ->
+      device.allocateHost(ElementType.F32, model.outputSize.toLong()).use { result ->
+        // Eager: the same work as the graph, submitted op by op each step.
+        val eagerOutputs = ArrayList<FloatArray>(steps)
+        val eagerNanos =
+          timed(steps, "eager", progress) { step ->
+            staging.write(inputs[step])
+            mlp.input
+              .copyFrom(staging)
+              .andThen(mlp.forward())
+              .andThen(mlp.output.copyTo(result))
+              .syncOn(stream)
+            eagerOutputs += result.toFloatArray()
+          }
+        // Graph: captured once; each step copies the input in and replays it.
+        val graphOutputs = ArrayList<FloatArray>(steps)
+        val forward = mlp.forward().andThen(mlp.output.copyTo(result)).map { result }
+        stream
+          .module(InputBinding.floats(staging, mlp.input), forward, HostBuffer<Float>::toFloatArray)
+          .use { module ->
+            val graphNanos =
+              timed(steps, "graph", progress) { step ->
+                graphOutputs += module.forward(inputs[step])
+              }
+            return InferenceReport(
+              steps = steps,
+              eagerMicrosPerStep = eagerNanos / 1e3 / steps,
+              graphMicrosPerStep = graphNanos / 1e3 / steps,
+              maxErrorEager = maxError(eagerOutputs, references),
+              maxErrorGraph = maxError(graphOutputs, references),
+              maxEagerGraphDifference = maxError(eagerOutputs, graphOutputs),
+            )
+          }
+      }
+    }
+  }
 }
 
-private inline fun timed(steps: Int, label: String, progress: (String) -> Unit, step: (Int) -> Unit): Long {
-    val every = maxOf(1, steps / 10)
-    val start = System.nanoTime()
-    for (i in 0 until steps) {
-        step(i)
-        if ((i + 1) % every == 0 && i + 1 < steps) progress("  $label: ${i + 1}/$steps steps")
-    }
-    return System.nanoTime() - start
+private inline fun timed(
+  steps: Int,
+  label: String,
+  progress: (String) -> Unit,
+  step: (Int) -> Unit,
+): Long {
+  val every = maxOf(1, steps / 10)
+  val start = System.nanoTime()
+  for (i in 0 until steps) {
+    step(i)
+    if ((i + 1) % every == 0 && i + 1 < steps) progress("  $label: ${i + 1}/$steps steps")
+  }
+  return System.nanoTime() - start
 }
 
 private fun maxError(a: List<FloatArray>, b: List<FloatArray>): Float =
-    a.indices.maxOf { s -> a[s].indices.maxOf { i -> abs(a[s][i] - b[s][i]) } }
+  a.indices.maxOf { s -> a[s].indices.maxOf { i -> abs(a[s][i] - b[s][i]) } }
 
 /**
  * The example: an MLP inference loop (512 → 1024 → 1024 → 1024 → 256, ReLU), eager versus graph
@@ -80,22 +104,27 @@ private fun maxError(a: List<FloatArray>, b: List<FloatArray>): Float =
  * Argument: the number of steps (default 1000 on a GPU, 20 on the simulator).
  */
 fun main(args: Array<String>) {
-    val platform = CudaPlatform.system()
-    val device = platform.defaultDevice()
-    val onGpu = platform.providerId() != "simulator"
+  val platform = CudaPlatform.system()
+  val device = platform.defaultDevice()
+  val onGpu = platform.providerId() != "simulator"
+  println(
+    if (onGpu) "Running on ${device.name()} through the '${platform.providerId()}' provider."
+    else
+      "No GPU provider is available: running on the CUDA simulator (${device.name()}); kernels run their Java references, so timings show the library's behaviour, not GPU speed."
+  )
+  val steps = args.firstOrNull()?.toInt() ?: if (onGpu) 1000 else 20
+  val model = MlpWeights(listOf(512, 1024, 1024, 1024, 256), seed = 42)
+  println(
+    "MLP ${model.sizes.joinToString(" -> ")}, ${model.weights.size} layers, $steps steps per mode"
+  )
+  device.newStream().use { stream ->
+    val report = compareEagerAndGraph(model, stream, steps) { println(it) }
+    println("eager: %.1f us/step".format(report.eagerMicrosPerStep))
+    println("graph: %.1f us/step".format(report.graphMicrosPerStep))
+    println("speedup of graph replay over eager: %.2fx".format(report.speedup))
     println(
-        if (onGpu) "Running on ${device.name()} through the '${platform.providerId()}' provider."
-        else "No GPU provider is available: running on the CUDA simulator (${device.name()}); kernels run their Java references, so timings show the library's behaviour, not GPU speed.",
+      "largest error against the Java reference: eager %.3g, graph %.3g; eager vs graph %.3g"
+        .format(report.maxErrorEager, report.maxErrorGraph, report.maxEagerGraphDifference)
     )
-    val steps = args.firstOrNull()?.toInt() ?: if (onGpu) 1000 else 20
-    val model = MlpWeights(listOf(512, 1024, 1024, 1024, 256), seed = 42)
-    println("MLP ${model.sizes.joinToString(" -> ")}, ${model.weights.size} layers, $steps steps per mode")
-    device.newStream().use { stream ->
-        val report = compareEagerAndGraph(model, stream, steps) { println(it) }
-        println("eager: %.1f us/step".format(report.eagerMicrosPerStep))
-        println("graph: %.1f us/step".format(report.graphMicrosPerStep))
-        println("speedup of graph replay over eager: %.2fx".format(report.speedup))
-        println("largest error against the Java reference: eager %.3g, graph %.3g; eager vs graph %.3g".format(
-            report.maxErrorEager, report.maxErrorGraph, report.maxEagerGraphDifference))
-    }
+  }
 }

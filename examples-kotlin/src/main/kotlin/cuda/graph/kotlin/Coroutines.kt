@@ -9,13 +9,16 @@ import kotlinx.coroutines.future.await
  * Runs this op on [stream] and suspends until its GPU work has completed, without blocking a
  * thread.
  *
- * Cancellation: cancelling the coroutine stops waiting, but not the GPU work already submitted,
- * and never releases memory that work still uses: buffers stay leased until the work completes,
- * whoever waits for it. The op's result is then dropped.
+ * Cancellation: cancelling the coroutine stops waiting, but not the GPU work already submitted, and
+ * never releases memory that work still uses: buffers stay leased until the work completes, whoever
+ * waits for it. The op's result is then dropped.
  */
 suspend fun <T> DeviceOp<T>.await(stream: Stream): T = asyncOn(stream).await()
 
-/** Runs this op on the stream the current platform's policy picks and suspends until it completes; see [await]. */
+/**
+ * Runs this op on the stream the current platform's policy picks and suspends until it completes;
+ * see [await].
+ */
 suspend fun <T> DeviceOp<T>.await(): T = async().await()
 
 /** Runs [block] with this platform as the one `sync()`, `async()` and [await] use. */

@@ -22,17 +22,17 @@ annotation class CudaGraphDsl
 typealias GraphModule<I, O> = cuda.graph.Module<I, O>
 
 /**
- * The receiver of [cudaGraph]: records graph nodes into the graph being captured. Only
- * [GraphNode]s can be recorded, so allocating ops are rejected by the compiler.
+ * The receiver of [cudaGraph]: records graph nodes into the graph being captured. Only [GraphNode]s
+ * can be recorded, so allocating ops are rejected by the compiler.
  */
 @CudaGraphDsl
 class GraphRecorder internal constructor(private val scope: Scope) {
 
-    /** Records [node] and returns its (not yet computed) result. */
-    fun <T> record(node: GraphNode<T>): T = scope.record(node)
+  /** Records [node] and returns its (not yet computed) result. */
+  fun <T> record(node: GraphNode<T>): T = scope.record(node)
 
-    /** Records this node: `+kernel.launch(...)`. */
-    operator fun <T> GraphNode<T>.unaryPlus(): T = scope.record(this)
+  /** Records this node: `+kernel.launch(...)`. */
+  operator fun <T> GraphNode<T>.unaryPlus(): T = scope.record(this)
 }
 
 /**
@@ -40,29 +40,38 @@ class GraphRecorder internal constructor(private val scope: Scope) {
  * [CudaGraph.scope]. Exceptions thrown by [block] propagate after the capture has been ended.
  */
 fun cudaGraph(stream: Stream, block: GraphRecorder.() -> Unit): CudaGraph<Void?> =
-    CudaGraph.scope(stream) { scope -> GraphRecorder(scope).block() }
+  CudaGraph.scope(stream) { scope -> GraphRecorder(scope).block() }
 
 /** Captures the op [build] returns on [stream]; see [CudaGraph.capture]. */
-fun <T> captureGraph(stream: Stream, mode: CaptureMode = CaptureMode.RELAXED, build: () -> DeviceOp<T>): CudaGraph<T> =
-    CudaGraph.capture(stream, mode, build())
+fun <T> captureGraph(
+  stream: Stream,
+  mode: CaptureMode = CaptureMode.RELAXED,
+  build: () -> DeviceOp<T>,
+): CudaGraph<T> = CudaGraph.capture(stream, mode, build())
 
 /** Runs this op, then [other], on one stream, pairing their results. */
-infix fun <A, B> DeviceOp<A>.zip(other: DeviceOp<B>): DeviceOp<Pair<A, B>> = zip(other) { a, b -> a to b }
+infix fun <A, B> DeviceOp<A>.zip(other: DeviceOp<B>): DeviceOp<Pair<A, B>> =
+  zip(other) { a, b -> a to b }
 
 /** Runs this graph node, then [next]: a graph node again. */
-infix fun <T> GraphNode<*>.then(next: GraphNode<T>): GraphNode<T> = (this as GraphNode<Any?>).andThen(next)
+infix fun <T> GraphNode<*>.then(next: GraphNode<T>): GraphNode<T> =
+  (this as GraphNode<Any?>).andThen(next)
 
 /** Graph nodes run in order, as one graph node. */
 fun nodes(vararg nodes: GraphNode<*>): GraphNode<Void?> = GraphNode.sequence(*nodes)
 
 /** Launches this kernel on a one-dimensional grid: [grid] blocks of [block] threads. */
 fun Kernel.launch(grid: Int, block: Int, vararg arguments: Any): GraphNode<Void?> =
-    launch(LaunchConfig.of(grid, block), *arguments)
+  launch(LaunchConfig.of(grid, block), *arguments)
 
 /**
- * Captures a [GraphModule] on this stream: [forward] is replayed for every input, which
- * [input] copies into the buffer [forward] reads; [output] turns the captured output into each
- * call's result once the replay completed.
+ * Captures a [GraphModule] on this stream: [forward] is replayed for every input, which [input]
+ * copies into the buffer [forward] reads; [output] turns the captured output into each call's
+ * result once the replay completed.
  */
-fun <I : Any, C, O> Stream.module(input: InputBinding<I>, forward: DeviceOp<C>, output: (C) -> O): GraphModule<I, O> =
-    cuda.graph.Module.capture(this, input, forward) { captured -> output(captured) }
+fun <I : Any, C, O> Stream.module(
+  input: InputBinding<I>,
+  forward: DeviceOp<C>,
+  output: (C) -> O,
+): GraphModule<I, O> =
+  cuda.graph.Module.capture(this, input, forward) { captured -> output(captured) }

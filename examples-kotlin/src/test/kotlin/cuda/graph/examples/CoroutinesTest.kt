@@ -8,47 +8,60 @@ import cuda.graph.simulator.Simulator
 import cuda.graph.spi.DriverCall
 import cuda.graph.spi.HandleKind
 import java.time.Duration
-import kotlinx.coroutines.CancellationException
-import kotlinx.coroutines.async
-import kotlinx.coroutines.runBlocking
-import kotlinx.coroutines.withTimeout
 import kotlin.test.Test
 import kotlin.test.assertEquals
 import kotlin.test.assertFailsWith
 import kotlin.test.assertTrue
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.async
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
 
 class CoroutinesTest {
 
-    @Test
-    fun awaitSuspendsUntilTheGpuWorkIsDone() = runBlocking {
-        CudaPlatform.forDriver(Simulator.builder().executionDelay(Duration.ofMillis(5)).build(), "simulator").use { platform ->
-            platform.defaultDevice().newStream().use { stream ->
-                val buffer = DeviceBuffer.fromArray(intArrayOf(1, 2, 3)).await(stream)
-                buffer.use { assertEquals(listOf(1, 2, 3), it.toIntArray().await(stream).toList()) }
-            }
+  @Test
+  fun awaitSuspendsUntilTheGpuWorkIsDone() = runBlocking {
+    CudaPlatform.forDriver(
+        Simulator.builder().executionDelay(Duration.ofMillis(5)).build(),
+        "simulator",
+      )
+      .use { platform ->
+        platform.defaultDevice().newStream().use { stream ->
+          val buffer = DeviceBuffer.fromArray(intArrayOf(1, 2, 3)).await(stream)
+          buffer.use { assertEquals(listOf(1, 2, 3), it.toIntArray().await(stream).toList()) }
         }
-    }
+      }
+  }
 
-    @Test
-    fun aCancelledAwaitNeverReleasesMemoryTheGpuStillUses() = runBlocking {
-        val simulator = Simulator.builder().executionDelay(Duration.ofMillis(40)).build()
-        CudaPlatform.forDriver(simulator, "simulator").use { platform ->
-            platform.defaultDevice().newStream().use { stream ->
-                val buffer = DeviceBuffer.zeros(ElementType.I32, 1024).syncOn(stream)
-                val freesBefore = simulator.calls().count(DriverCall.MEM_FREE_ASYNC)
-                // The fill is queued behind a 40 ms delay; the coroutine gives up waiting after 5 ms.
-                val waiting = async { buffer.fill(9).await(stream) }
-                assertFailsWith<CancellationException> { withTimeout(5) { waiting.await() } }
-                waiting.cancel()
-                buffer.close()
-                // The owner closed it and nobody waits any more, but the queued fill still holds it.
-                assertEquals(freesBefore, simulator.calls().count(DriverCall.MEM_FREE_ASYNC), "freed while the fill was queued")
-                assertEquals(1, simulator.handles().live(HandleKind.DEVICE_MEMORY))
-                stream.synchronize()
-                val deadline = System.nanoTime() + 2_000_000_000L
-                while (simulator.handles().live(HandleKind.DEVICE_MEMORY) != 0L && System.nanoTime() < deadline) Thread.sleep(5)
-                assertTrue(simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0L, "the memory is freed once the fill completed")
-            }
-        }
+  @Test
+  fun aCancelledAwaitNeverReleasesMemoryTheGpuStillUses() = runBlocking {
+    val simulator = Simulator.builder().executionDelay(Duration.ofMillis(40)).build()
+    CudaPlatform.forDriver(simulator, "simulator").use { platform ->
+      platform.defaultDevice().newStream().use { stream ->
+        val buffer = DeviceBuffer.zeros(ElementType.I32, 1024).syncOn(stream)
+        val freesBefore = simulator.calls().count(DriverCall.MEM_FREE_ASYNC)
+        // The fill is queued behind a 40 ms delay; the coroutine gives up waiting after 5 ms.
+        val waiting = async { buffer.fill(9).await(stream) }
+        assertFailsWith<CancellationException> { withTimeout(5) { waiting.await() } }
+        waiting.cancel()
+        buffer.close()
+        // The owner closed it and nobody waits any more, but the queued fill still holds it.
+        assertEquals(
+          freesBefore,
+          simulator.calls().count(DriverCall.MEM_FREE_ASYNC),
+          "freed while the fill was queued",
+        )
+        assertEquals(1, simulator.handles().live(HandleKind.DEVICE_MEMORY))
+        stream.synchronize()
+        val deadline = System.nanoTime() + 2_000_000_000L
+        while (
+          simulator.handles().live(HandleKind.DEVICE_MEMORY) != 0L && System.nanoTime() < deadline
+        ) Thread.sleep(5)
+        assertTrue(
+          simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0L,
+          "the memory is freed once the fill completed",
+        )
+      }
     }
+  }
 }

@@ -23,58 +23,73 @@ import kotlin.test.assertFailsWith
 
 // Functions whose inferred return types show how Kotlin reads the Java API's nullness.
 private fun deviceName(device: Device) = device.name()
+
 private fun valueResult(op: DeviceOp<Int>, stream: Stream) = op.syncOn(stream)
+
 private fun voidResult(op: GraphNode<Void?>, stream: Stream) = op.syncOn(stream)
+
 private fun newStream(device: Device) = device.newStream()
 
-/** Maps every library exception to a label; compiles only because the hierarchy is sealed and Kotlin sees it. */
-private fun kind(e: CudaException): String = when (e) {
+/**
+ * Maps every library exception to a label; compiles only because the hierarchy is sealed and Kotlin
+ * sees it.
+ */
+private fun kind(e: CudaException): String =
+  when (e) {
     is CudaDriverError -> "driver ${e.code()}"
     is CudaProviderException -> "provider"
     is ReentrantExecutionException -> "reentrant"
     is GraphCaptureException -> "capture"
-}
+  }
 
 class KotlinInteropTest {
 
-    @Test
-    fun kotlinSeesTheJavaApisNullnessNotPlatformTypes() {
-        // A platform type would print as "kotlin.String!"; JSpecify's @NullMarked makes it definite.
-        assertEquals("kotlin.String", (::deviceName as KFunction<*>).returnType.toString())
-        assertEquals("cuda.graph.Stream", (::newStream as KFunction<*>).returnType.toString())
-        assertEquals("kotlin.Int", (::valueResult as KFunction<*>).returnType.toString())
-        assertEquals("java.lang.Void?", (::voidResult as KFunction<*>).returnType.toString())
-    }
+  @Test
+  fun kotlinSeesTheJavaApisNullnessNotPlatformTypes() {
+    // A platform type would print as "kotlin.String!"; JSpecify's @NullMarked makes it definite.
+    assertEquals("kotlin.String", (::deviceName as KFunction<*>).returnType.toString())
+    assertEquals("cuda.graph.Stream", (::newStream as KFunction<*>).returnType.toString())
+    assertEquals("kotlin.Int", (::valueResult as KFunction<*>).returnType.toString())
+    assertEquals("java.lang.Void?", (::voidResult as KFunction<*>).returnType.toString())
+  }
 
-    @Test
-    fun aWhenOverTheSealedExceptionsIsExhaustiveWithoutElse() {
-        CudaPlatform.forDriver(Simulator.builder().deviceMemoryBytes(1 shl 20).build(), "simulator").use { platform ->
-            platform.defaultDevice().newStream().use { stream ->
-                val oom = assertFailsWith<CudaDriverError> { DeviceBuffer.zeros(ElementType.F32, 1L shl 30).syncOn(stream) }
-                assertEquals("driver 2", kind(oom))
-                val nested = assertFailsWith<ReentrantExecutionException> {
-                    DeviceOp.value(1).then { DeviceOp.value(it + DeviceOp.value(2).syncOn(stream)) }.syncOn(stream)
-                }
-                assertEquals("reentrant", kind(nested))
+  @Test
+  fun aWhenOverTheSealedExceptionsIsExhaustiveWithoutElse() {
+    CudaPlatform.forDriver(Simulator.builder().deviceMemoryBytes(1 shl 20).build(), "simulator")
+      .use { platform ->
+        platform.defaultDevice().newStream().use { stream ->
+          val oom =
+            assertFailsWith<CudaDriverError> {
+              DeviceBuffer.zeros(ElementType.F32, 1L shl 30).syncOn(stream)
             }
+          assertEquals("driver 2", kind(oom))
+          val nested =
+            assertFailsWith<ReentrantExecutionException> {
+              DeviceOp.value(1)
+                .then { DeviceOp.value(it + DeviceOp.value(2).syncOn(stream)) }
+                .syncOn(stream)
+            }
+          assertEquals("reentrant", kind(nested))
         }
-    }
+      }
+  }
 
-    @Test
-    fun theDslCapturesRecordedNodesAndInfixZipPairsResults() {
-        CudaPlatform.forDriver(Simulator.create(), "simulator").use { platform ->
-            platform.defaultDevice().newStream().use { stream ->
-                val pair = (DeviceOp.value(2) zip DeviceOp.value("x")).syncOn(stream)
-                assertEquals(2 to "x", pair)
-                DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream).use { buffer ->
-                    val graph: CudaGraph<Void?> = cudaGraph(stream) {
-                        +buffer.fill(7)
-                        assertEquals(5, record(DeviceOp.value(5)))
-                    }
-                    graph.use { repeat(2) { graph.launch().syncOn(stream) } }
-                    assertEquals(listOf(7, 7, 7, 7), buffer.toIntArray().syncOn(stream).toList())
-                }
+  @Test
+  fun theDslCapturesRecordedNodesAndInfixZipPairsResults() {
+    CudaPlatform.forDriver(Simulator.create(), "simulator").use { platform ->
+      platform.defaultDevice().newStream().use { stream ->
+        val pair = (DeviceOp.value(2) zip DeviceOp.value("x")).syncOn(stream)
+        assertEquals(2 to "x", pair)
+        DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream).use { buffer ->
+          val graph: CudaGraph<Void?> =
+            cudaGraph(stream) {
+              +buffer.fill(7)
+              assertEquals(5, record(DeviceOp.value(5)))
             }
+          graph.use { repeat(2) { graph.launch().syncOn(stream) } }
+          assertEquals(listOf(7, 7, 7, 7), buffer.toIntArray().syncOn(stream).toList())
         }
+      }
     }
+  }
 }

@@ -1,8 +1,8 @@
 package cuda.graph.internal.bootstrap;
-import cuda.graph.spi.Availability;
-import cuda.graph.spi.CudaDriverProvider;
-import cuda.graph.spi.CudaDriver;
 
+import cuda.graph.spi.Availability;
+import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.CudaDriverProvider;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -25,12 +25,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The rules: a provider forced with the system property {@value #PROPERTY} (or, when the
  * property is not set, the environment variable {@value #ENVIRONMENT_VARIABLE}) is used if it is
- * installed and available, and nothing else is used in its place; otherwise the available
- * provider with the highest {@link CudaDriverProvider#priority()} wins, ties broken by id.
+ * installed and available, and nothing else is used in its place; otherwise the available provider
+ * with the highest {@link CudaDriverProvider#priority()} wins, ties broken by id.
  *
  * <p>Providers are probed lazily: {@link CudaDriverProvider#availability()} is called on the forced
- * provider only, or else in ranking order until one is available, and at most once per provider.
- * A provider that fails to load, or whose {@code id()}/{@code priority()} fails, is reported and
+ * provider only, or else in ranking order until one is available, and at most once per provider. A
+ * provider that fails to load, or whose {@code id()}/{@code priority()} fails, is reported and
  * skipped; an {@code availability()} that throws counts as unavailable, with the exception as its
  * reason.
  *
@@ -76,8 +76,8 @@ public final class ProviderSelector {
   /**
    * A discovered provider, not yet instantiated, modelled on {@link ServiceLoader.Provider}.
    *
-   * @param className the provider's class name, or null when discovery failed before the class
-   *     was known
+   * @param className the provider's class name, or null when discovery failed before the class was
+   *     known
    * @param loader instantiates the provider; may throw (a {@link ServiceConfigurationError}, any
    *     {@link RuntimeException} or {@link LinkageError}), which reports and skips the candidate
    */
@@ -127,7 +127,8 @@ public final class ProviderSelector {
     /** The environment variable {@value ProviderSelector#ENVIRONMENT_VARIABLE}. */
     ENVIRONMENT_VARIABLE(
         "environment variable " + ProviderSelector.ENVIRONMENT_VARIABLE,
-        "set " + ProviderSelector.ENVIRONMENT_VARIABLE
+        "set "
+            + ProviderSelector.ENVIRONMENT_VARIABLE
             + " to an installed id, or unset it to choose automatically");
 
     private final String description;
@@ -167,8 +168,12 @@ public final class ProviderSelector {
       String self = source.description + "=" + id;
       return overriddenId == null
           ? self
-          : self + " (which overrides " + Source.ENVIRONMENT_VARIABLE.description + "="
-              + overriddenId + ")";
+          : self
+              + " (which overrides "
+              + Source.ENVIRONMENT_VARIABLE.description
+              + "="
+              + overriddenId
+              + ")";
     }
 
     String howToChange() {
@@ -330,7 +335,9 @@ public final class ProviderSelector {
       String what =
           skipped == 0
               ? "no CUDA driver provider found on the class path or module path"
-              : "no CUDA driver provider could be loaded (" + skipped + " skipped, see above)"
+              : "no CUDA driver provider could be loaded ("
+                  + skipped
+                  + " skipped, see above)"
                   + " and no other was found on the class path or module path";
       report.add(Level.ERROR, what + ": " + ADD_A_PROVIDER, null);
       return report.failure(null);
@@ -358,7 +365,9 @@ public final class ProviderSelector {
               .orElse(null);
       report.add(
           Level.ERROR,
-          "no CUDA driver provider is available: " + reasons + ". Fix one of these"
+          "no CUDA driver provider is available: "
+              + reasons
+              + ". Fix one of these"
               + (hasSimulator ? "" : ", or add cuda-graph-simulator (runs without a GPU)"),
           cause);
       return report.failure(cause);
@@ -367,8 +376,12 @@ public final class ProviderSelector {
     if (ranked.size() == 1) {
       report.add(
           Level.INFO,
-          "using CUDA driver provider " + describe(chosen) + ", the only one "
-              + (skipped == 0 ? "found" : "that loaded") + ": " + chosen.probe().reason(),
+          "using CUDA driver provider "
+              + describe(chosen)
+              + ", the only one "
+              + (skipped == 0 ? "found" : "that loaded")
+              + ": "
+              + chosen.probe().reason(),
           null);
       return report.selection(chosen);
     }
@@ -383,13 +396,21 @@ public final class ProviderSelector {
     String tie =
         tied.isEmpty()
             ? ""
-            : " (tied with " + String.join(", ", tied) + " at priority " + priority
+            : " (tied with "
+                + String.join(", ", tied)
+                + " at priority "
+                + priority
                 + ", ties broken by id in alphabetical order)";
     report.add(
         Level.INFO,
-        "using CUDA driver provider " + describe(chosen)
-            + ", the available one with the highest priority of " + ranked.size() + " found" + tie
-            + "; " + HOW_TO_CHOOSE,
+        "using CUDA driver provider "
+            + describe(chosen)
+            + ", the available one with the highest priority of "
+            + ranked.size()
+            + " found"
+            + tie
+            + "; "
+            + HOW_TO_CHOOSE,
         null);
     return report.selection(chosen);
   }
@@ -400,9 +421,16 @@ public final class ProviderSelector {
       String artifact = ARTIFACTS.getOrDefault(forced.id(), "the jar that provides it");
       report.add(
           Level.ERROR,
-          forced.describe() + " asks for CUDA driver provider " + quote(forced.id())
-              + ", which is not installed (installed: " + installed(entries) + "); "
-              + forced.howToChange() + "; or add " + artifact + " to the class path or module path",
+          forced.describe()
+              + " asks for CUDA driver provider "
+              + quote(forced.id())
+              + ", which is not installed (installed: "
+              + installed(entries)
+              + "); "
+              + forced.howToChange()
+              + "; or add "
+              + artifact
+              + " to the class path or module path",
           null);
       return report.failure(null);
     }
@@ -410,9 +438,15 @@ public final class ProviderSelector {
     if (!availability.available()) {
       report.add(
           Level.ERROR,
-          forced.describe() + " asks for CUDA driver provider " + describe(chosen)
-              + ", which is unavailable: " + availability.reason() + ". Make it available, or "
-              + forced.howToChange() + " (installed: " + installed(entries)
+          forced.describe()
+              + " asks for CUDA driver provider "
+              + describe(chosen)
+              + ", which is unavailable: "
+              + availability.reason()
+              + ". Make it available, or "
+              + forced.howToChange()
+              + " (installed: "
+              + installed(entries)
               + "); no other provider is used in its place",
           chosen.availabilityError);
       return report.failure(chosen.availabilityError);
@@ -420,16 +454,26 @@ public final class ProviderSelector {
     if (entries.size() == 1) {
       report.add(
           Level.INFO,
-          "using CUDA driver provider " + describe(chosen) + ", forced by " + forced.describe()
-              + ": " + availability.reason(),
+          "using CUDA driver provider "
+              + describe(chosen)
+              + ", forced by "
+              + forced.describe()
+              + ": "
+              + availability.reason(),
           null);
       return report.selection(chosen);
     }
     list(ranked(entries), report);
     report.add(
         Level.INFO,
-        "using CUDA driver provider " + describe(chosen) + " of " + entries.size()
-            + " found, forced by " + forced.describe() + "; " + HOW_TO_CHOOSE,
+        "using CUDA driver provider "
+            + describe(chosen)
+            + " of "
+            + entries.size()
+            + " found, forced by "
+            + forced.describe()
+            + "; "
+            + HOW_TO_CHOOSE,
         null);
     return report.selection(chosen);
   }
@@ -473,7 +517,10 @@ public final class ProviderSelector {
       }
       report.add(
           Level.ERROR,
-          chosen + "its driver failed to initialize (init(0)): " + describe(e) + "; fix that, or "
+          chosen
+              + "its driver failed to initialize (init(0)): "
+              + describe(e)
+              + "; fix that, or "
               + HOW_TO_CHOOSE,
           e);
       return report.failure(e);
@@ -503,8 +550,14 @@ public final class ProviderSelector {
                   + availability.reason();
       report.add(
           entry.availabilityError == null ? Level.INFO : Level.WARNING,
-          "provider " + quote(entry.id) + " (priority " + entry.priority + ", " + entry.className
-              + "): " + state,
+          "provider "
+              + quote(entry.id)
+              + " (priority "
+              + entry.priority
+              + ", "
+              + entry.className
+              + "): "
+              + state,
           entry.availabilityError);
     }
   }
@@ -530,7 +583,10 @@ public final class ProviderSelector {
       } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
         report.add(
             Level.WARNING,
-            "skipped " + name + ", which failed to load: " + describe(e)
+            "skipped "
+                + name
+                + ", which failed to load: "
+                + describe(e)
                 + "; fix or remove the jar that provides it",
             e);
         continue;
@@ -540,8 +596,12 @@ public final class ProviderSelector {
       if (first != null) {
         report.add(
             Level.WARNING,
-            "skipped CUDA driver provider " + className + ": its id " + quote(id)
-                + " is already taken by " + first.className
+            "skipped CUDA driver provider "
+                + className
+                + ": its id "
+                + quote(id)
+                + " is already taken by "
+                + first.className
                 + ", found first; remove one of the two from the class path or module path",
             null);
         continue;

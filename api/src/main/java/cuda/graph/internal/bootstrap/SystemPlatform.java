@@ -10,9 +10,9 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Makes one platform, once: the first {@link #get()} runs the selection, and its result, a
- * platform or a failure, is what every later call gets. A selection that throws (it does not, but
- * an {@link Error} can escape) leaves nothing behind, so the next call selects again.
+ * Makes one platform, once: the first {@link #get()} runs the selection, and its result, a platform
+ * or a failure, is what every later call gets. A selection that throws (it does not, but an {@link
+ * Error} can escape) leaves nothing behind, so the next call selects again.
  *
  * @param <P> the platform type
  */
@@ -22,7 +22,10 @@ public final class SystemPlatform<P> {
   private volatile @Nullable Object result; // a P or a Failed
   private boolean selecting; // guarded by this
 
-  /** Selects with {@code selection} and makes the platform of an opened provider with {@code create}. */
+  /**
+   * Selects with {@code selection} and makes the platform of an opened provider with {@code
+   * create}.
+   */
   public SystemPlatform(Supplier<Outcome> selection, Function<Opened, P> create) {
     this.selection = Objects.requireNonNull(selection, "selection");
     this.create = Objects.requireNonNull(create, "create");
@@ -63,7 +66,8 @@ public final class SystemPlatform<P> {
       case Opened opened -> create.apply(opened);
       case Failure failure -> new Failed(String.join("\n", failure.lines()), failure.cause());
       case ProviderSelector.Selection selection ->
-          throw new IllegalStateException("the provider " + selection.id() + " was chosen but not opened");
+          throw new IllegalStateException(
+              "the provider " + selection.id() + " was chosen but not opened");
     };
   }
 

@@ -15,8 +15,8 @@ public final class ExecutionLock {
   private ExecutionLock() {}
 
   /**
-   * Takes the lock for {@code activity}, an object whose {@code toString()} says what the thread
-   * is doing (formatted only when a nested execution is reported, never on the hot path).
+   * Takes the lock for {@code activity}, an object whose {@code toString()} says what the thread is
+   * doing (formatted only when a nested execution is reported, never on the hot path).
    *
    * @return null if taken; otherwise the activity that already holds it (the lock is not taken)
    */

@@ -9,6 +9,7 @@ import cuda.graph.LaunchConfig;
 import cuda.graph.ReentrantExecutionException;
 import cuda.graph.Stream;
 import cuda.graph.internal.kernel.KernelImpl;
+import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.internal.ops.ArrayReadOp;
 import cuda.graph.internal.ops.ArrayWriteOp;
@@ -18,7 +19,6 @@ import cuda.graph.internal.ops.EventWaitOp;
 import cuda.graph.internal.ops.FillOp;
 import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
-import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
 import cuda.graph.internal.ops.RawStreamOp;
@@ -38,11 +38,11 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs op trees. {@link #execute} is one exhaustive {@code switch} over the closed set of op
- * kinds: it enqueues each op's GPU work on the execution's stream, in composition order, and
- * leases every buffer the work uses. {@link #onStream} is the one execution skeleton (execution
- * lock, stream lease, context binding) that {@link #syncOn}, {@link #asyncOn}, graph updates and
- * captures run their work in.
+ * Runs op trees. {@link #execute} is one exhaustive {@code switch} over the closed set of op kinds:
+ * it enqueues each op's GPU work on the execution's stream, in composition order, and leases every
+ * buffer the work uses. {@link #onStream} is the one execution skeleton (execution lock, stream
+ * lease, context binding) that {@link #syncOn}, {@link #asyncOn}, graph updates and captures run
+ * their work in.
  */
 public final class Executor {
 
@@ -81,7 +81,8 @@ public final class Executor {
     return onStream(op, stream, op, Executor::runAndSynchronize);
   }
 
-  private static <T extends @Nullable Object> T runAndSynchronize(StreamImpl stream, DeviceOp<T> op) {
+  private static <T extends @Nullable Object> T runAndSynchronize(
+      StreamImpl stream, DeviceOp<T> op) {
     Execution execution = new Execution(stream, null);
     try {
       T result;
@@ -99,8 +100,8 @@ public final class Executor {
   }
 
   /**
-   * Waits for what the failed op already enqueued, so its leases can be released. A failure of
-   * the stream's work wins over the op's own failure, as the device's error is the root cause.
+   * Waits for what the failed op already enqueued, so its leases can be released. A failure of the
+   * stream's work wins over the op's own failure, as the device's error is the root cause.
    */
   private static void synchronizeAfterFailure(Execution execution, Throwable failure) {
     try {
@@ -111,7 +112,8 @@ public final class Executor {
     }
   }
 
-  public static <T extends @Nullable Object> CompletableFuture<T> asyncOn(DeviceOp<T> op, Stream stream) {
+  public static <T extends @Nullable Object> CompletableFuture<T> asyncOn(
+      DeviceOp<T> op, Stream stream) {
     try {
       return onStream(op, stream, op, Executor::submit);
     } catch (RuntimeException | Error e) {
@@ -123,7 +125,8 @@ public final class Executor {
    * Enqueues {@code op} and hands the execution to the completion service, which releases its
    * leases once the stream has run the work: even a failed op may have enqueued some.
    */
-  public static <T extends @Nullable Object> CompletableFuture<T> submit(StreamImpl stream, DeviceOp<T> op) {
+  public static <T extends @Nullable Object> CompletableFuture<T> submit(
+      StreamImpl stream, DeviceOp<T> op) {
     Execution execution = new Execution(stream, null);
     T result = null;
     Throwable failure = null;
@@ -139,7 +142,10 @@ public final class Executor {
     Object busy = ExecutionLock.tryAcquire(what);
     if (busy != null) {
       throw new ReentrantExecutionException(
-          "cannot execute " + what + ": this thread is already executing " + busy
+          "cannot execute "
+              + what
+              + ": this thread is already executing "
+              + busy
               + ", and execution is not reentrant; compose the inner work into the outer op (then,"
               + " zip, or Scope.record in a capture) instead");
     }
@@ -267,7 +273,8 @@ public final class Executor {
     return execute(Objects.requireNonNull(next, t.nullResultMessage()), ex);
   }
 
-  private static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
+  private static <
+          A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
       R zip(ZipOp<A, B, R> z, Execution ex) {
     A a = execute(z.first, ex);
     B b = execute(z.second, ex);
@@ -297,8 +304,14 @@ public final class Executor {
     LaunchConfig c = k.config;
     ex.driver.launchKernel(
         function,
-        c.grid().x(), c.grid().y(), c.grid().z(),
-        c.block().x(), c.block().y(), c.block().z(),
-        c.sharedMemoryBytes(), ex.cuStream, block);
+        c.grid().x(),
+        c.grid().y(),
+        c.grid().z(),
+        c.block().x(),
+        c.block().y(),
+        c.block().z(),
+        c.sharedMemoryBytes(),
+        ex.cuStream,
+        block);
   }
 }

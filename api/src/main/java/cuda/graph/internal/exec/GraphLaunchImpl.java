@@ -1,14 +1,12 @@
 package cuda.graph.internal.exec;
 
-import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.GraphCaptureException;
 import cuda.graph.GraphLaunch;
 import cuda.graph.internal.ops.OnceGuard;
+import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.GraphExecHandle;
-
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link GraphLaunch}. */
 public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
@@ -16,7 +14,9 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
   private final GraphExecHandle handle;
   private final Reference reference;
 
-  /** The launch's share of the exec, released once: when executed work completes, or by the cleaner. */
+  /**
+   * The launch's share of the exec, released once: when executed work completes, or by the cleaner.
+   */
   private static final class Reference implements Runnable {
     private final GraphExecHandle handle;
     private final AtomicBoolean handedOver = new AtomicBoolean();
@@ -47,7 +47,10 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
   public void launchOn(Execution ex) {
     if (ex.isCapturing()) {
       throw new GraphCaptureException(
-          "a graph launch cannot be recorded into another graph (" + ex.capturing + "); launch it after the capture", null);
+          "a graph launch cannot be recorded into another graph ("
+              + ex.capturing
+              + "); launch it after the capture",
+          null);
     }
     ex.requireSameDevice(handle.device, this);
     if (!reference.handOver()) {

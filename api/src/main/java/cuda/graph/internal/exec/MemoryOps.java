@@ -1,13 +1,12 @@
 package cuda.graph.internal.exec;
-import cuda.graph.internal.runtime.DeviceBufferImpl;
-import cuda.graph.internal.ops.ArrayWriteOp;
-import cuda.graph.internal.ops.ArrayReadOp;
 
 import cuda.graph.DeviceBuffer;
 import cuda.graph.internal.ops.AllocateOp;
+import cuda.graph.internal.ops.ArrayReadOp;
+import cuda.graph.internal.ops.ArrayWriteOp;
 import cuda.graph.internal.ops.CopyOp;
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.Execution;
-
 import java.lang.foreign.MemorySegment;
 
 /** How the memory ops execute: allocation, copies, fills and staged array transfers. */
@@ -26,7 +25,8 @@ public final class MemoryOps {
         case NONE -> {}
         case FILL -> fill(ex, address, op.type.byteSize(), op.length, op.fillBits);
         case COPY_HOST -> stageIn(ex, address, op.hostData);
-        case COPY_DEVICE -> ex.driver.memcpyDtoDAsync(address, ex.use(op.deviceData), bytes, ex.cuStream);
+        case COPY_DEVICE ->
+            ex.driver.memcpyDtoDAsync(address, ex.use(op.deviceData), bytes, ex.cuStream);
       }
       return buffer;
     } catch (RuntimeException | Error e) {
@@ -55,7 +55,10 @@ public final class MemoryOps {
     }
   }
 
-  /** Sets {@code count} elements of {@code size} bytes at {@code address} to the pattern {@code bits}. */
+  /**
+   * Sets {@code count} elements of {@code size} bytes at {@code address} to the pattern {@code
+   * bits}.
+   */
   public static void fill(Execution ex, long address, int size, long count, long bits) {
     switch (size) {
       case 1 -> ex.driver.memsetD8Async(address, (byte) bits, count, ex.cuStream);

@@ -1,16 +1,12 @@
 package cuda.graph.internal.exec;
-import cuda.graph.internal.runtime.DeviceImpl;
-import cuda.graph.internal.runtime.StreamImpl;
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
-import cuda.graph.internal.runtime.RefCount;
-import cuda.graph.spi.EventFlags;
-import cuda.graph.spi.CuEvent;
 
 import cuda.graph.DeviceOp;
-import cuda.graph.Stream;
+import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.internal.runtime.Execution;
-
+import cuda.graph.internal.runtime.RefCount;
+import cuda.graph.internal.runtime.StreamImpl;
+import cuda.graph.spi.CuEvent;
+import cuda.graph.spi.EventFlags;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +19,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
 
-  private enum Phase { READY, RUNNING, DONE }
+  private enum Phase {
+    READY,
+    RUNNING,
+    DONE
+  }
 
   private final Object lock = new Object();
   private @Nullable DeviceOp<T> source;
@@ -44,13 +44,15 @@ public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
     synchronized (lock) {
       while (phase == Phase.RUNNING) {
         if (producer == Thread.currentThread()) {
-          throw new IllegalStateException(this + " consumes its own result: a shared op cannot be part of itself");
+          throw new IllegalStateException(
+              this + " consumes its own result: a shared op cannot be part of itself");
         }
         try {
           lock.wait();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while waiting for " + this + " to be produced", e);
+          throw new IllegalStateException(
+              "interrupted while waiting for " + this + " to be produced", e);
         }
       }
       if (phase == Phase.READY) {
@@ -118,7 +120,10 @@ public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
     }
     if (capture != null && !capture.equals(execution.capturing)) {
       throw new IllegalStateException(
-          this + " was executed while capturing a graph (" + capture + "): its result is computed only when the"
+          this
+              + " was executed while capturing a graph ("
+              + capture
+              + "): its result is computed only when the"
               + " graph is launched, so it cannot be used outside that capture");
     }
     if (stream != execution.stream) {
@@ -136,8 +141,9 @@ public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
       }
       if (execution.isCapturing()) {
         throw new IllegalStateException(
-            this + " was produced on another stream and its work may still be running; a capture cannot wait"
-                + " for work outside it: synchronize the producer before capturing");
+            this
+                + " was produced on another stream and its work may still be running; a capture"
+                + " cannot wait for work outside it: synchronize the producer before capturing");
       }
       execution.driver.streamWaitEvent(execution.cuStream, pending, 0);
     }

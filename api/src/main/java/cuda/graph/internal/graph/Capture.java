@@ -42,7 +42,8 @@ final class Capture {
             return what;
           }
         };
-    return Executor.onStream(activity, stream, new Recording<>(mode, what, record), Capture::deferringReleases);
+    return Executor.onStream(
+        activity, stream, new Recording<>(mode, what, record), Capture::deferringReleases);
   }
 
   /** Frees requested while the capture runs would invalidate it: the release queue defers them. */

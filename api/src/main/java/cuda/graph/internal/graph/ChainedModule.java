@@ -1,11 +1,11 @@
 package cuda.graph.internal.graph;
 
 import cuda.graph.Module;
-
 import org.jspecify.annotations.Nullable;
 
 /** Two modules, the second fed the first's output. */
-public final class ChainedModule<I, M extends @Nullable Object, O extends @Nullable Object> implements Module<I, O> {
+public final class ChainedModule<I, M extends @Nullable Object, O extends @Nullable Object>
+    implements Module<I, O> {
 
   private final Module<I, M> first;
   private final Module<? super M, O> second;

@@ -52,7 +52,8 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   public static <T extends @Nullable Object> CudaGraph<T> capture(
       Stream stream, CaptureMode mode, DeviceOp<T> op) {
     Objects.requireNonNull(op, "op");
-    return Capture.run(stream, mode, "capture of " + op, execution -> Executor.execute(op, execution));
+    return Capture.run(
+        stream, mode, "capture of " + op, execution -> Executor.execute(op, execution));
   }
 
   /** See {@link CudaGraph#scope}. */
@@ -92,7 +93,10 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     Executor.onStream(this, stream, node, CudaGraphImpl::enqueueUpdate);
   }
 
-  /** Enqueues an update; its leases are released when its work completes, as for a future nobody awaits. */
+  /**
+   * Enqueues an update; its leases are released when its work completes, as for a future nobody
+   * awaits.
+   */
   private static @Nullable Void enqueueUpdate(StreamImpl stream, GraphNode<@Nullable Void> node) {
     Execution execution = new Execution(stream, null);
     Throwable failure = null;

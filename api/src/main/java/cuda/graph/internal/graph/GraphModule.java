@@ -3,19 +3,23 @@ package cuda.graph.internal.graph;
 import cuda.graph.CudaGraph;
 import cuda.graph.InputBinding;
 import cuda.graph.Module;
-
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /** A module backed by one captured graph. */
-public final class GraphModule<I, C extends @Nullable Object, O extends @Nullable Object> implements Module<I, O> {
+public final class GraphModule<I, C extends @Nullable Object, O extends @Nullable Object>
+    implements Module<I, O> {
 
   private final CudaGraph<C> graph;
   private final InputBinding<I> input;
   private final C captured;
   private final Function<? super C, ? extends O> output;
 
-  public GraphModule(CudaGraph<C> graph, InputBinding<I> input, C captured, Function<? super C, ? extends O> output) {
+  public GraphModule(
+      CudaGraph<C> graph,
+      InputBinding<I> input,
+      C captured,
+      Function<? super C, ? extends O> output) {
     this.graph = graph;
     this.input = input;
     this.captured = captured;

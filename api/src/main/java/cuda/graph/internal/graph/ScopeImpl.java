@@ -4,7 +4,6 @@ import cuda.graph.GraphNode;
 import cuda.graph.Scope;
 import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.runtime.Execution;
-
 import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link Scope}. */
@@ -22,10 +21,12 @@ public final class ScopeImpl implements Scope {
   @Override
   public <T extends @Nullable Object> T record(GraphNode<T> node) {
     if (Thread.currentThread() != owner) {
-      throw new IllegalStateException("a scope records only on the thread that captures (" + owner.getName() + ")");
+      throw new IllegalStateException(
+          "a scope records only on the thread that captures (" + owner.getName() + ")");
     }
     if (!open) {
-      throw new IllegalStateException("this scope's capture has ended; record into a new CudaGraph.scope");
+      throw new IllegalStateException(
+          "this scope's capture has ended; record into a new CudaGraph.scope");
     }
     return Executor.execute(java.util.Objects.requireNonNull(node, "node"), execution);
   }

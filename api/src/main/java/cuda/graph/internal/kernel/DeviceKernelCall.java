@@ -1,14 +1,16 @@
 package cuda.graph.internal.kernel;
-import cuda.graph.spi.KernelBody;
-import cuda.graph.spi.KernelInvocation;
 
 import cuda.graph.Dim3;
 import cuda.graph.JavaKernel;
 import cuda.graph.KernelCall;
-
+import cuda.graph.spi.KernelBody;
+import cuda.graph.spi.KernelInvocation;
 import java.lang.foreign.MemorySegment;
 
-/** A {@link KernelCall} over a simulated launch: memory resolves through the provider's bounds checks. */
+/**
+ * A {@link KernelCall} over a simulated launch: memory resolves through the provider's bounds
+ * checks.
+ */
 public final class DeviceKernelCall implements KernelCall {
 
   /** Adapts a {@link JavaKernel} to the provider's kernel body. */

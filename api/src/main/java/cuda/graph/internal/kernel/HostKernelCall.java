@@ -4,7 +4,6 @@ import cuda.graph.Dim3;
 import cuda.graph.KernelCall;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
-
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
@@ -39,7 +38,15 @@ public final class HostKernelCall implements KernelCall {
   private <T> T scalar(int index, Class<T> type) {
     Object value = arguments[index];
     if (!type.isInstance(value)) {
-      throw new IllegalArgumentException("argument " + index + " (" + parameters.get(index) + ") is " + value + ", not a " + type.getSimpleName());
+      throw new IllegalArgumentException(
+          "argument "
+              + index
+              + " ("
+              + parameters.get(index)
+              + ") is "
+              + value
+              + ", not a "
+              + type.getSimpleName());
     }
     return type.cast(value);
   }
@@ -76,17 +83,22 @@ public final class HostKernelCall implements KernelCall {
 
   @Override
   public MemorySegment memory(int index, long byteSize) {
-    MemorySegment segment = switch (arguments[index]) {
-      case MemorySegment s -> s;
-      case float[] a -> MemorySegment.ofArray(a);
-      case double[] a -> MemorySegment.ofArray(a);
-      case int[] a -> MemorySegment.ofArray(a);
-      case long[] a -> MemorySegment.ofArray(a);
-      case short[] a -> MemorySegment.ofArray(a);
-      case byte[] a -> MemorySegment.ofArray(a);
-      case Object other -> throw new IllegalArgumentException(
-          "pointer argument " + index + " of a reference run must be a MemorySegment or a Java array, got " + other);
-    };
+    MemorySegment segment =
+        switch (arguments[index]) {
+          case MemorySegment s -> s;
+          case float[] a -> MemorySegment.ofArray(a);
+          case double[] a -> MemorySegment.ofArray(a);
+          case int[] a -> MemorySegment.ofArray(a);
+          case long[] a -> MemorySegment.ofArray(a);
+          case short[] a -> MemorySegment.ofArray(a);
+          case byte[] a -> MemorySegment.ofArray(a);
+          case Object other ->
+              throw new IllegalArgumentException(
+                  "pointer argument "
+                      + index
+                      + " of a reference run must be a MemorySegment or a Java array, got "
+                      + other);
+        };
     return segment.asSlice(0, byteSize);
   }
 }

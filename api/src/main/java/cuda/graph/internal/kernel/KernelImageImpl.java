@@ -1,20 +1,16 @@
 package cuda.graph.internal.kernel;
-import cuda.graph.internal.runtime.CudaPlatformImpl;
-import cuda.graph.internal.runtime.DeviceImpl;
-import cuda.graph.spi.ImageFormat;
-import cuda.graph.spi.ModuleImage;
-import cuda.graph.spi.RuntimeCompiler;
-import cuda.graph.spi.CuFunction;
-import cuda.graph.spi.CuModule;
-import cuda.graph.spi.RuntimeCompilationException;
 
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
 import cuda.graph.JavaKernel;
-import cuda.graph.Kernel;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
-
+import cuda.graph.internal.runtime.CudaPlatformImpl;
+import cuda.graph.internal.runtime.DeviceImpl;
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.CuModule;
+import cuda.graph.spi.ImageFormat;
+import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.RuntimeCompilationException;
+import cuda.graph.spi.RuntimeCompiler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,7 +26,12 @@ import java.util.WeakHashMap;
 /** The implementation of {@link KernelImage}. */
 public final class KernelImageImpl implements KernelImage {
 
-  private enum Kind { PTX, CUBIN, FATBIN, CUDA_SOURCE }
+  private enum Kind {
+    PTX,
+    CUBIN,
+    FATBIN,
+    CUDA_SOURCE
+  }
 
   private final Kind kind;
   private final byte[] bytes;
@@ -41,7 +42,12 @@ public final class KernelImageImpl implements KernelImage {
 
   private record Loaded(CuModule module, Map<String, CuFunction> functions) {}
 
-  private KernelImageImpl(Kind kind, byte[] bytes, String programName, List<String> compileOptions, Map<String, JavaKernel> references) {
+  private KernelImageImpl(
+      Kind kind,
+      byte[] bytes,
+      String programName,
+      List<String> compileOptions,
+      Map<String, JavaKernel> references) {
     this.kind = kind;
     this.bytes = bytes;
     this.programName = programName;
@@ -51,12 +57,14 @@ public final class KernelImageImpl implements KernelImage {
 
   /** {@return an image of PTX assembly text} */
   public static KernelImage ptx(String text) {
-    return new KernelImageImpl(Kind.PTX, text.getBytes(StandardCharsets.UTF_8), "ptx", List.of(), Map.of());
+    return new KernelImageImpl(
+        Kind.PTX, text.getBytes(StandardCharsets.UTF_8), "ptx", List.of(), Map.of());
   }
 
   /** {@return an image of PTX text read from a class-path resource next to {@code anchor}} */
   public static KernelImage ptxResource(Class<?> anchor, String resource) {
-    return new KernelImageImpl(Kind.PTX, readResource(anchor, resource), resource, List.of(), Map.of());
+    return new KernelImageImpl(
+        Kind.PTX, readResource(anchor, resource), resource, List.of(), Map.of());
   }
 
   /** {@return an image of a cubin (machine code for one architecture)} */
@@ -76,14 +84,21 @@ public final class KernelImageImpl implements KernelImage {
    */
   public static KernelImage cudaSource(String programName, String source, String... nvrtcOptions) {
     Objects.requireNonNull(programName, "programName");
-    return new KernelImageImpl(Kind.CUDA_SOURCE, source.getBytes(StandardCharsets.UTF_8), programName, List.of(nvrtcOptions), Map.of());
+    return new KernelImageImpl(
+        Kind.CUDA_SOURCE,
+        source.getBytes(StandardCharsets.UTF_8),
+        programName,
+        List.of(nvrtcOptions),
+        Map.of());
   }
 
   /** {@return this image with a Java reference for the kernel {@code kernelName}} */
   @Override
   public KernelImage withReference(String kernelName, JavaKernel reference) {
     Map<String, JavaKernel> refs = new LinkedHashMap<>(references);
-    refs.put(Objects.requireNonNull(kernelName, "kernelName"), Objects.requireNonNull(reference, "reference"));
+    refs.put(
+        Objects.requireNonNull(kernelName, "kernelName"),
+        Objects.requireNonNull(reference, "reference"));
     return new KernelImageImpl(kind, bytes, programName, compileOptions, refs);
   }
 
@@ -97,7 +112,10 @@ public final class KernelImageImpl implements KernelImage {
     return references.get(kernelName);
   }
 
-  /** Returns the function on {@code device}, loading the image there first if needed (the device must be bound). */
+  /**
+   * Returns the function on {@code device}, loading the image there first if needed (the device
+   * must be bound).
+   */
   public CuFunction function(DeviceImpl device, String name) {
     synchronized (loaded) {
       Loaded l = loaded.get(device);
@@ -116,12 +134,13 @@ public final class KernelImageImpl implements KernelImage {
 
   private Loaded load(DeviceImpl device) {
     CudaPlatformImpl platform = device.platform();
-    ModuleImage image = switch (kind) {
-      case PTX -> ModuleImage.of(ImageFormat.PTX, bytes);
-      case CUBIN -> ModuleImage.of(ImageFormat.CUBIN, bytes);
-      case FATBIN -> ModuleImage.of(ImageFormat.FATBIN, bytes);
-      case CUDA_SOURCE -> ModuleImage.ptx(compile(device));
-    };
+    ModuleImage image =
+        switch (kind) {
+          case PTX -> ModuleImage.of(ImageFormat.PTX, bytes);
+          case CUBIN -> ModuleImage.of(ImageFormat.CUBIN, bytes);
+          case FATBIN -> ModuleImage.of(ImageFormat.FATBIN, bytes);
+          case CUDA_SOURCE -> ModuleImage.ptx(compile(device));
+        };
     for (Map.Entry<String, JavaKernel> e : references.entrySet()) {
       image = image.withJavaKernel(e.getKey(), new DeviceKernelCall.Body(e.getValue()));
     }
@@ -135,11 +154,22 @@ public final class KernelImageImpl implements KernelImage {
   }
 
   private String compile(DeviceImpl device) {
-    RuntimeCompiler compiler = device.platform().driver().runtimeCompiler().orElseThrow(() -> new UnsupportedOperationException(
-        "the '" + device.platform().providerId() + "' provider cannot compile CUDA C++ (NVRTC not found): install the CUDA"
-            + " toolkit's NVRTC library, or ship PTX and load it with KernelImage.ptx"));
+    RuntimeCompiler compiler =
+        device
+            .platform()
+            .driver()
+            .runtimeCompiler()
+            .orElseThrow(
+                () ->
+                    new UnsupportedOperationException(
+                        "the '"
+                            + device.platform().providerId()
+                            + "' provider cannot compile CUDA C++ (NVRTC not found): install the"
+                            + " CUDA toolkit's NVRTC library, or ship PTX and load it with"
+                            + " KernelImage.ptx"));
     List<String> options = new ArrayList<>(compileOptions);
-    if (options.stream().noneMatch(o -> o.startsWith("--gpu-architecture") || o.startsWith("-arch"))) {
+    if (options.stream()
+        .noneMatch(o -> o.startsWith("--gpu-architecture") || o.startsWith("-arch"))) {
       options.add("--gpu-architecture=" + device.computeCapability().virtualArchitecture());
     }
     try {
@@ -152,7 +182,8 @@ public final class KernelImageImpl implements KernelImage {
   private static byte[] readResource(Class<?> anchor, String resource) {
     try (InputStream in = anchor.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalArgumentException("no resource " + resource + " next to " + anchor.getName());
+        throw new IllegalArgumentException(
+            "no resource " + resource + " next to " + anchor.getName());
       }
       return in.readAllBytes();
     } catch (IOException e) {

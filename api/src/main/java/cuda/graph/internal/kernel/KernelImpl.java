@@ -1,18 +1,15 @@
 package cuda.graph.internal.kernel;
-import cuda.graph.DeviceBuffer;
-import cuda.graph.internal.runtime.DeviceImpl;
-import cuda.graph.GraphNode;
-import cuda.graph.LaunchConfig;
-import cuda.graph.JavaKernel;
-import cuda.graph.internal.kernel.KernelLaunchOp;
-import cuda.graph.spi.CuFunction;
-import cuda.graph.spi.KernelArguments;
 
 import cuda.graph.Device;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.GraphNode;
+import cuda.graph.JavaKernel;
 import cuda.graph.Kernel;
-import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
-
+import cuda.graph.LaunchConfig;
+import cuda.graph.internal.runtime.DeviceImpl;
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +24,7 @@ public final class KernelImpl implements Kernel {
   private final List<KernelParam> parameters;
   private final int[] sizes;
   private final ThreadLocal<KernelArguments> argumentBlocks;
+
   /** The function on the device it was last looked up for: launches rarely change device. */
   private volatile @Nullable Resolved lastResolved;
 
@@ -38,7 +36,8 @@ public final class KernelImpl implements Kernel {
     this.parameters = List.copyOf(parameters);
     this.sizes = this.parameters.stream().mapToInt(KernelParam::size).toArray();
     // The driver copies argument values during each launch call, so one block per thread suffices.
-    this.argumentBlocks = ThreadLocal.withInitial(() -> KernelArguments.allocate(Arena.ofAuto(), sizes));
+    this.argumentBlocks =
+        ThreadLocal.withInitial(() -> KernelArguments.allocate(Arena.ofAuto(), sizes));
   }
 
   /**
@@ -78,10 +77,12 @@ public final class KernelImpl implements Kernel {
   public void runReference(LaunchConfig config, Object... arguments) {
     JavaKernel reference = image.reference(name);
     if (reference == null) {
-      throw new IllegalStateException("kernel " + name + " has no Java reference; add one with KernelImage.withReference");
+      throw new IllegalStateException(
+          "kernel " + name + " has no Java reference; add one with KernelImage.withReference");
     }
     if (arguments.length != parameters.size()) {
-      throw new IllegalArgumentException(signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
+      throw new IllegalArgumentException(
+          signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
     }
     reference.run(new HostKernelCall(config, parameters, arguments));
   }
@@ -120,13 +121,20 @@ public final class KernelImpl implements Kernel {
 
   private void check(Object[] arguments) {
     if (arguments.length != parameters.size()) {
-      throw new IllegalArgumentException(signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
+      throw new IllegalArgumentException(
+          signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
     }
     for (int i = 0; i < arguments.length; i++) {
       String mismatch = mismatch(parameters.get(i), arguments[i]);
       if (mismatch != null) {
         throw new IllegalArgumentException(
-            signature() + ": argument " + i + " must be " + describe(parameters.get(i)) + ", got " + mismatch);
+            signature()
+                + ": argument "
+                + i
+                + " must be "
+                + describe(parameters.get(i))
+                + ", got "
+                + mismatch);
       }
     }
   }
@@ -149,12 +157,16 @@ public final class KernelImpl implements Kernel {
     if (p.isPointer()) {
       return p.elementType() == null ? "a DeviceBuffer" : "a DeviceBuffer<" + p.elementType() + ">";
     }
-    return "an " + p + " (" + switch (p.size()) {
-      case 1 -> "Byte";
-      case 2 -> "Short";
-      case 4 -> p == KernelParam.F32 ? "Float" : "Integer";
-      default -> p == KernelParam.F64 ? "Double" : "Long";
-    } + ")";
+    return "an "
+        + p
+        + " ("
+        + switch (p.size()) {
+          case 1 -> "Byte";
+          case 2 -> "Short";
+          case 4 -> p == KernelParam.F32 ? "Float" : "Integer";
+          default -> p == KernelParam.F64 ? "Double" : "Long";
+        }
+        + ")";
   }
 
   public String signature() {

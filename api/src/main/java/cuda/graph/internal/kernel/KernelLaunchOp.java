@@ -1,10 +1,9 @@
 package cuda.graph.internal.kernel;
-import cuda.graph.internal.ops.OnceGuard;
 
 import cuda.graph.GraphNode;
 import cuda.graph.Kernel;
 import cuda.graph.LaunchConfig;
-
+import cuda.graph.internal.ops.OnceGuard;
 import org.jspecify.annotations.Nullable;
 
 /** A kernel launch with checked arguments; a graph kernel node. */
@@ -22,6 +21,11 @@ public final class KernelLaunchOp extends OnceGuard implements GraphNode<@Nullab
 
   @Override
   public String toString() {
-    return "launch " + KernelImpl.of(kernel).signature() + " " + config.grid() + "x" + config.block();
+    return "launch "
+        + KernelImpl.of(kernel).signature()
+        + " "
+        + config.grid()
+        + "x"
+        + config.block();
   }
 }

@@ -2,7 +2,6 @@ package cuda.graph.internal.ops;
 
 import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
-
 import java.lang.foreign.MemorySegment;
 import java.util.function.Function;
 

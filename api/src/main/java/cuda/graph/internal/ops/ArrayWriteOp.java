@@ -2,11 +2,13 @@ package cuda.graph.internal.ops;
 
 import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
-
 import java.lang.foreign.MemorySegment;
 import org.jspecify.annotations.Nullable;
 
-/** Copies host data (a snapshot taken when the op was built) into a buffer, staged through pinned memory. */
+/**
+ * Copies host data (a snapshot taken when the op was built) into a buffer, staged through pinned
+ * memory.
+ */
 public final class ArrayWriteOp extends OnceGuard implements DeviceOp<@Nullable Void> {
 
   public final DeviceBuffer<?> target;

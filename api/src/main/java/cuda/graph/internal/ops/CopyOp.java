@@ -3,13 +3,19 @@ package cuda.graph.internal.ops;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.GraphNode;
 import cuda.graph.HostBuffer;
-
 import org.jspecify.annotations.Nullable;
 
-/** An asynchronous copy between existing device buffers and pinned host buffers; a graph memcpy node. */
+/**
+ * An asynchronous copy between existing device buffers and pinned host buffers; a graph memcpy
+ * node.
+ */
 public final class CopyOp extends OnceGuard implements GraphNode<@Nullable Void> {
 
-  public enum Kind { HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE }
+  public enum Kind {
+    HOST_TO_DEVICE,
+    DEVICE_TO_HOST,
+    DEVICE_TO_DEVICE
+  }
 
   public final Kind kind;
   public final @Nullable DeviceBuffer<?> deviceSource;

@@ -2,7 +2,6 @@ package cuda.graph.internal.ops;
 
 import cuda.graph.CudaEvent;
 import cuda.graph.DeviceOp;
-
 import org.jspecify.annotations.Nullable;
 
 /** Records an event on the executing stream. */

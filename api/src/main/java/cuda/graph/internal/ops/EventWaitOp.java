@@ -2,7 +2,6 @@ package cuda.graph.internal.ops;
 
 import cuda.graph.CudaEvent;
 import cuda.graph.DeviceOp;
-
 import org.jspecify.annotations.Nullable;
 
 /** Makes the executing stream wait for an event. */

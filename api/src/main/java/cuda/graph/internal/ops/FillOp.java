@@ -3,7 +3,6 @@ package cuda.graph.internal.ops;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.GraphNode;
-
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +28,8 @@ public final class FillOp extends OnceGuard implements GraphNode<@Nullable Void>
       case Long l -> l;
       case Short s -> s & 0xffffL;
       case Byte b -> b & 0xffL;
-      default -> throw new IllegalArgumentException("cannot fill a " + type + " buffer with " + value);
+      default ->
+          throw new IllegalArgumentException("cannot fill a " + type + " buffer with " + value);
     };
   }
 

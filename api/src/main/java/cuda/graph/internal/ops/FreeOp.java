@@ -2,7 +2,6 @@ package cuda.graph.internal.ops;
 
 import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
-
 import org.jspecify.annotations.Nullable;
 
 /** Closes a buffer in stream order: its memory is released after the work queued before it. */

@@ -1,10 +1,11 @@
 package cuda.graph.internal.ops;
 
 import cuda.graph.GraphNode;
-
 import org.jspecify.annotations.Nullable;
 
-/** A host function run in stream order ({@code cuLaunchHostFunc}); a graph host node when captured. */
+/**
+ * A host function run in stream order ({@code cuLaunchHostFunc}); a graph host node when captured.
+ */
 public final class HostCallbackOp extends OnceGuard implements GraphNode<@Nullable Void> {
 
   public final Runnable callback;

@@ -1,12 +1,12 @@
 package cuda.graph.internal.ops;
 
 import cuda.graph.DeviceOp;
-
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /** A host-side transformation of another op's result. */
-public final class MapOp<T extends @Nullable Object, R extends @Nullable Object> extends OnceGuard implements DeviceOp<R> {
+public final class MapOp<T extends @Nullable Object, R extends @Nullable Object> extends OnceGuard
+    implements DeviceOp<R> {
 
   public final DeviceOp<T> source;
   public final Function<? super T, ? extends R> function;

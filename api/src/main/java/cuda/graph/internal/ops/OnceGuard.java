@@ -26,8 +26,9 @@ public abstract class OnceGuard {
   public final void claim() {
     if (!CLAIMED.compareAndSet(this, false, true)) {
       throw new IllegalStateException(
-          this + " was already executed: an op runs once; build a new op, or make it shared() so several"
-              + " consumers share one execution");
+          this
+              + " was already executed: an op runs once; build a new op, or make it shared() so"
+              + " several consumers share one execution");
     }
   }
 }

@@ -2,11 +2,11 @@ package cuda.graph.internal.ops;
 
 import cuda.graph.DeviceOp;
 import cuda.graph.RawStreamFunction;
-
 import org.jspecify.annotations.Nullable;
 
 /** The escape hatch: foreign code enqueues on the raw stream. */
-public final class RawStreamOp<T extends @Nullable Object> extends OnceGuard implements DeviceOp<T> {
+public final class RawStreamOp<T extends @Nullable Object> extends OnceGuard
+    implements DeviceOp<T> {
 
   public final RawStreamFunction<T> function;
 

@@ -10,10 +10,12 @@ public final class ThenOp<T extends @Nullable Object, R extends @Nullable Object
 
   public final DeviceOp<T> source;
   public final Function<? super T, ? extends DeviceOp<R>> next;
+
   /** The combinator's name as the user called it ({@code then} or {@code thenNode}). */
   private final String combinator;
 
-  public ThenOp(DeviceOp<T> source, Function<? super T, ? extends DeviceOp<R>> next, String combinator) {
+  public ThenOp(
+      DeviceOp<T> source, Function<? super T, ? extends DeviceOp<R>> next, String combinator) {
     this.source = source;
     this.next = next;
     this.combinator = combinator;
@@ -21,7 +23,9 @@ public final class ThenOp<T extends @Nullable Object, R extends @Nullable Object
 
   /** {@return what to say when {@code next} returns null instead of an op} */
   public String nullResultMessage() {
-    return combinator + "(...) returned null instead of " + (combinator.equals("then") ? "an op" : "a graph node");
+    return combinator
+        + "(...) returned null instead of "
+        + (combinator.equals("then") ? "an op" : "a graph node");
   }
 
   @Override

@@ -1,7 +1,6 @@
 package cuda.graph.internal.ops;
 
 import cuda.graph.GraphNode;
-
 import org.jspecify.annotations.Nullable;
 
 /** A value known on the host: no GPU work. */

@@ -1,12 +1,12 @@
 package cuda.graph.internal.ops;
 
 import cuda.graph.DeviceOp;
-
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** Any number of ops run in order on one stream, their results listed. */
-public final class ZipAllOp<T extends @Nullable Object> extends OnceGuard implements DeviceOp<List<T>> {
+public final class ZipAllOp<T extends @Nullable Object> extends OnceGuard
+    implements DeviceOp<List<T>> {
 
   public final List<? extends DeviceOp<? extends T>> ops;
 

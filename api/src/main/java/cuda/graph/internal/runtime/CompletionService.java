@@ -1,18 +1,15 @@
 package cuda.graph.internal.runtime;
+
 import cuda.graph.CudaDriverError;
 import cuda.graph.spi.CaptureMode;
-import cuda.graph.spi.EventFlags;
 import cuda.graph.spi.CuEvent;
-
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
-
+import cuda.graph.spi.EventFlags;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
@@ -23,9 +20,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The thread spins briefly after activity (completions of short work are seen within
  * microseconds), then backs off to sleeping polls, and parks when nothing is pending, so it keeps
- * no core busy while idle. It runs in relaxed capture mode and only queries events recorded
- * outside any capture, so it never invalidates another thread's graph capture. A sticky device
- * error fails every pending future of that device.
+ * no core busy while idle. It runs in relaxed capture mode and only queries events recorded outside
+ * any capture, so it never invalidates another thread's graph capture. A sticky device error fails
+ * every pending future of that device.
  */
 public final class CompletionService {
 
@@ -38,7 +35,9 @@ public final class CompletionService {
   private static final System.Logger LOG = System.getLogger("cuda.graph");
 
   /** Recorded-and-completed events, per device (an event belongs to its device's context). */
-  private final Map<DeviceImpl, ConcurrentLinkedQueue<CuEvent>> spareEvents = new ConcurrentHashMap<>();
+  private final Map<DeviceImpl, ConcurrentLinkedQueue<CuEvent>> spareEvents =
+      new ConcurrentHashMap<>();
+
   private volatile @Nullable Thread thread;
   private volatile boolean closed;
 
@@ -62,7 +61,8 @@ public final class CompletionService {
   }
 
   /** Registers an execution whose work was enqueued; the future completes when it is done. */
-  public <T extends @Nullable Object> CompletableFuture<T> submit(Execution execution, @Nullable T result, @Nullable Throwable failure) {
+  public <T extends @Nullable Object> CompletableFuture<T> submit(
+      Execution execution, @Nullable T result, @Nullable Throwable failure) {
     CuEvent event = sparesOf(execution.device).poll();
     if (event == null) {
       event = execution.driver.eventCreate(EventFlags.DISABLE_TIMING);
@@ -167,7 +167,8 @@ public final class CompletionService {
     return done;
   }
 
-  private <T extends @Nullable Object> void complete(Pending<T> p, @Nullable Throwable deviceFailure) {
+  private <T extends @Nullable Object> void complete(
+      Pending<T> p, @Nullable Throwable deviceFailure) {
     Throwable failure = deviceFailure != null ? deviceFailure : p.failure;
     if (deviceFailure != null && p.failure != null) {
       deviceFailure.addSuppressed(p.failure);
@@ -202,16 +203,20 @@ public final class CompletionService {
     for (Pending<?> p; (p = submitted.poll()) != null; ) {
       abandon(p);
     }
-    spareEvents.forEach((device, events) -> {
-      for (CuEvent event; (event = events.poll()) != null; ) {
-        try {
-          device.bind();
-          platform.driver().eventDestroy(event);
-        } catch (CudaDriverError e) {
-          LOG.log(System.Logger.Level.WARNING, "cuda.graph: could not destroy a completion event while closing: " + e.getMessage());
-        }
-      }
-    });
+    spareEvents.forEach(
+        (device, events) -> {
+          for (CuEvent event; (event = events.poll()) != null; ) {
+            try {
+              device.bind();
+              platform.driver().eventDestroy(event);
+            } catch (CudaDriverError e) {
+              LOG.log(
+                  System.Logger.Level.WARNING,
+                  "cuda.graph: could not destroy a completion event while closing: "
+                      + e.getMessage());
+            }
+          }
+        });
   }
 
   private void abandon(Pending<?> p) {
@@ -221,13 +226,15 @@ public final class CompletionService {
       recycle(p);
     } catch (CudaDriverError e) {
       // The device failed: nothing more runs on it, so the leases can go.
-      LOG.log(System.Logger.Level.DEBUG, "cuda.graph: pending work failed while closing: " + e.getMessage());
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "cuda.graph: pending work failed while closing: " + e.getMessage());
     }
     try {
       p.execution.finish();
     } finally {
-      p.future.completeExceptionally(new IllegalStateException("the platform was closed before this work completed"));
+      p.future.completeExceptionally(
+          new IllegalStateException("the platform was closed before this work completed"));
     }
   }
-
 }

@@ -1,13 +1,10 @@
 package cuda.graph.internal.runtime;
-import cuda.graph.spi.CuEvent;
 
 import cuda.graph.CudaEvent;
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
 import cuda.graph.DeviceOp;
 import cuda.graph.internal.ops.EventRecordOp;
 import cuda.graph.internal.ops.EventWaitOp;
-
+import cuda.graph.spi.CuEvent;
 import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link CudaEvent}. */
@@ -59,7 +56,10 @@ public final class CudaEventImpl implements CudaEvent {
     }
   }
 
-  /** {@return the GPU time in milliseconds between the completion of {@code start} and of this event} */
+  /**
+   * {@return the GPU time in milliseconds between the completion of {@code start} and of this
+   * event}
+   */
   @Override
   public float elapsedMillisSince(CudaEvent start) {
     lifetime.acquire(this);

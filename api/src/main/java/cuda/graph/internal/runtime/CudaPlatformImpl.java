@@ -45,8 +45,10 @@ public final class CudaPlatformImpl implements CudaPlatform {
   private final List<Runnable> closeActions = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownedByCaller;
+
   /** The policy the platform starts with; it owns its streams, closed with the platform. */
   private final RoundRobinPolicy defaultPolicy = new RoundRobinPolicy(4);
+
   private volatile SchedulingPolicy schedulingPolicy = defaultPolicy;
 
   private CudaPlatformImpl(
@@ -129,7 +131,12 @@ public final class CudaPlatformImpl implements CudaPlatform {
   public DeviceImpl device(int ordinal) {
     if (ordinal < 0 || ordinal >= devices.size()) {
       throw new IllegalArgumentException(
-          "no device " + ordinal + ": the '" + providerId + "' provider sees " + devices.size()
+          "no device "
+              + ordinal
+              + ": the '"
+              + providerId
+              + "' provider sees "
+              + devices.size()
               + " device(s)");
     }
     return devices.get(ordinal);

@@ -1,19 +1,16 @@
 package cuda.graph.internal.runtime;
+
+import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
+import cuda.graph.ElementType;
 import cuda.graph.GraphNode;
 import cuda.graph.HostBuffer;
-import cuda.graph.DeviceOp;
-import cuda.graph.internal.ops.ArrayWriteOp;
-import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.AllocateOp;
-import cuda.graph.internal.ops.FillOp;
 import cuda.graph.internal.ops.ArrayReadOp;
+import cuda.graph.internal.ops.ArrayWriteOp;
 import cuda.graph.internal.ops.CopyOp;
-
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
-import cuda.graph.DeviceBuffer;
-import cuda.graph.ElementType;
-
+import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.FreeOp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -30,7 +27,13 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   private final RefCount lifetime;
   private final boolean owner;
 
-  private DeviceBufferImpl(DeviceImpl device, ElementType<T> type, long length, long address, RefCount lifetime, boolean owner) {
+  private DeviceBufferImpl(
+      DeviceImpl device,
+      ElementType<T> type,
+      long length,
+      long address,
+      RefCount lifetime,
+      boolean owner) {
     this.device = device;
     this.type = type;
     this.length = length;
@@ -39,10 +42,16 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     this.owner = owner;
   }
 
-  /** Wraps memory just allocated on {@code device} with {@code cuMemAllocAsync}; frees it on the device's release stream. */
-  public static <T> DeviceBufferImpl<T> allocated(DeviceImpl device, ElementType<T> type, long length, long address) {
-    RefCount lifetime = device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
-    DeviceBufferImpl<T> buffer = new DeviceBufferImpl<>(device, type, length, address, lifetime, true);
+  /**
+   * Wraps memory just allocated on {@code device} with {@code cuMemAllocAsync}; frees it on the
+   * device's release stream.
+   */
+  public static <T> DeviceBufferImpl<T> allocated(
+      DeviceImpl device, ElementType<T> type, long length, long address) {
+    RefCount lifetime =
+        device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
+    DeviceBufferImpl<T> buffer =
+        new DeviceBufferImpl<>(device, type, length, address, lifetime, true);
     CudaPlatformImpl.CLEANER.register(buffer, lifetime::closeOwner);
     return buffer;
   }
@@ -61,7 +70,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
 
   /** {@return an op that allocates {@code length} elements set to {@code value}} */
   public static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
-    return new AllocateOp<>(type, length, AllocateOp.Init.FILL, FillOp.bits(type, value), null, null);
+    return new AllocateOp<>(
+        type, length, AllocateOp.Init.FILL, FillOp.bits(type, value), null, null);
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
@@ -109,10 +119,19 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     long size = data.byteSize();
     if (size == 0 || size % type.byteSize() != 0) {
       throw new IllegalArgumentException(
-          "a " + type + " buffer needs a non-empty whole number of " + type.byteSize() + "-byte elements, got " + size + " bytes");
+          "a "
+              + type
+              + " buffer needs a non-empty whole number of "
+              + type.byteSize()
+              + "-byte elements, got "
+              + size
+              + " bytes");
     }
     if (size > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("copy more than 2 GiB through a HostBuffer; " + size + " bytes is too large to stage at once");
+      throw new IllegalArgumentException(
+          "copy more than 2 GiB through a HostBuffer; "
+              + size
+              + " bytes is too large to stage at once");
     }
     return fromHeap(type, MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE)));
   }
@@ -122,7 +141,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     if (data.byteSize() == 0) {
       throw new IllegalArgumentException("cannot make a buffer from empty data");
     }
-    return new AllocateOp<>(type, data.byteSize() / type.byteSize(), AllocateOp.Init.COPY_HOST, 0, data, null);
+    return new AllocateOp<>(
+        type, data.byteSize() / type.byteSize(), AllocateOp.Init.COPY_HOST, 0, data, null);
   }
 
   /** {@return an op that allocates a new buffer holding a copy of this one} */
@@ -140,7 +160,10 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return new CopyOp(CopyOp.Kind.DEVICE_TO_DEVICE, source, this, null, null, byteSize());
   }
 
-  /** {@return a graph node that copies pinned {@code source} into this buffer, reading it when it executes} */
+  /**
+   * {@return a graph node that copies pinned {@code source} into this buffer, reading it when it
+   * executes}
+   */
   @Override
   public GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source) {
     requireSameShape(source.elementType(), source.length(), source);
@@ -160,7 +183,10 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return new FillOp(this, FillOp.bits(type, value));
   }
 
-  /** {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a graph node)} */
+  /**
+   * {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a
+   * graph node)}
+   */
   @Override
   public DeviceOp<@Nullable Void> write(float[] data) {
     return write(ElementType.F32, MemorySegment.ofArray(data.clone()));
@@ -184,11 +210,20 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return write(ElementType.I64, MemorySegment.ofArray(data.clone()));
   }
 
-  /** {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this buffer} */
+  /**
+   * {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this
+   * buffer}
+   */
   @Override
   public DeviceOp<@Nullable Void> write(MemorySegment data) {
     if (data.byteSize() != byteSize()) {
-      throw new IllegalArgumentException(this + " is " + byteSize() + " bytes; cannot write " + data.byteSize() + " bytes into it");
+      throw new IllegalArgumentException(
+          this
+              + " is "
+              + byteSize()
+              + " bytes; cannot write "
+              + data.byteSize()
+              + " bytes into it");
     }
     MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
     return new ArrayWriteOp(this, copy);
@@ -198,12 +233,20 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     requireType(dataType);
     if (data.byteSize() != byteSize()) {
       throw new IllegalArgumentException(
-          this + " has " + length + " elements; cannot write " + data.byteSize() / type.byteSize() + " into it");
+          this
+              + " has "
+              + length
+              + " elements; cannot write "
+              + data.byteSize() / type.byteSize()
+              + " into it");
     }
     return new ArrayWriteOp(this, data);
   }
 
-  /** {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the stream)} */
+  /**
+   * {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the
+   * stream)}
+   */
   @Override
   public DeviceOp<float[]> toFloatArray() {
     return read(ElementType.F32, s -> s.toArray(ValueLayout.JAVA_FLOAT));
@@ -227,7 +270,10 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return read(ElementType.I64, s -> s.toArray(ValueLayout.JAVA_LONG));
   }
 
-  /** {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a new array} */
+  /**
+   * {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a
+   * new array}
+   */
   @Override
   public DeviceOp<short[]> toShortArray() {
     if (type.byteSize() != 2) {
@@ -256,19 +302,24 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   @Override
   public DeviceOp<@Nullable Void> free() {
     if (!owner) {
-      throw new IllegalArgumentException(this + " is a slice, which owns no memory: free the buffer it was sliced from");
+      throw new IllegalArgumentException(
+          this + " is a slice, which owns no memory: free the buffer it was sliced from");
     }
     return new FreeOp(this);
   }
 
-  /** {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory and lifetime} */
+  /**
+   * {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory
+   * and lifetime}
+   */
   @Override
   public DeviceBufferImpl<T> slice(long offset, long length) {
     Objects.checkFromIndexSize(offset, length, this.length);
     if (length == 0) {
       throw new IllegalArgumentException("a slice holds at least one element");
     }
-    return new DeviceBufferImpl<>(device, type, length, address + offset * type.byteSize(), lifetime, false);
+    return new DeviceBufferImpl<>(
+        device, type, length, address + offset * type.byteSize(), lifetime, false);
   }
 
   // ---- accessors
@@ -304,8 +355,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   }
 
   /**
-   * Releases the memory once every queued use has completed. Idempotent; does nothing for a
-   * {@link #slice}.
+   * Releases the memory once every queued use has completed. Idempotent; does nothing for a {@link
+   * #slice}.
    */
   @Override
   public void close() {
@@ -331,7 +382,11 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   private void requireSameShape(ElementType<?> otherType, long otherLength, Object other) {
     if (otherType != type || otherLength != length) {
       throw new IllegalArgumentException(
-          "cannot copy between " + this + " and " + other + ": copies need the same element type and length; use slice()");
+          "cannot copy between "
+              + this
+              + " and "
+              + other
+              + ": copies need the same element type and length; use slice()");
     }
   }
 
@@ -342,6 +397,13 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
 
   @Override
   public String toString() {
-    return "DeviceBuffer<" + type + ">[" + length + " on device " + device.ordinal() + (owner ? "" : ", slice") + "]";
+    return "DeviceBuffer<"
+        + type
+        + ">["
+        + length
+        + " on device "
+        + device.ordinal()
+        + (owner ? "" : ", slice")
+        + "]";
   }
 }

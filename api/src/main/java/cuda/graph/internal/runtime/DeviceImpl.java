@@ -119,8 +119,8 @@ public final class DeviceImpl implements Device {
 
   /**
    * {@return the shared ownership of a native object of this device}: once its last reference is
-   * released, {@code release} runs through the platform's release queue with this device's
-   * context current
+   * released, {@code release} runs through the platform's release queue with this device's context
+   * current
    */
   public RefCount lifetime(NativeRelease release) {
     return new RefCount(() -> release(release));
@@ -140,7 +140,9 @@ public final class DeviceImpl implements Device {
             });
   }
 
-  /** Makes this device's primary context current on the calling thread, retaining it on first use. */
+  /**
+   * Makes this device's primary context current on the calling thread, retaining it on first use.
+   */
   public void bind() {
     platform.binding().bind(context());
   }

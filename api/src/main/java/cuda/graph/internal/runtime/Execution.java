@@ -1,13 +1,10 @@
 package cuda.graph.internal.runtime;
-import cuda.graph.spi.CuStream;
 
-import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.GraphCaptureException;
 import cuda.graph.HostBuffer;
-import cuda.graph.Stream;
-
+import cuda.graph.spi.CuStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,10 +12,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One execution of an op tree on one stream: what the executor needs (driver, device, stream) and
- * what must outlive the submitted work. Every buffer the work uses is leased here and released
- * only after the work completed (after the synchronize of {@code syncOn}, when a future completes,
- * or when a captured graph is closed), which is what keeps memory from being freed under queued
- * work. Confined to the executing thread until it is finished.
+ * what must outlive the submitted work. Every buffer the work uses is leased here and released only
+ * after the work completed (after the synchronize of {@code syncOn}, when a future completes, or
+ * when a captured graph is closed), which is what keeps memory from being freed under queued work.
+ * Confined to the executing thread until it is finished.
  */
 public final class Execution {
 
@@ -27,6 +24,7 @@ public final class Execution {
   public final DeviceImpl device;
   public final StreamImpl stream;
   public final CuStream cuStream;
+
   /** What is being captured, when this execution records a graph instead of running work. */
   public final @Nullable String capturing;
 
@@ -50,8 +48,11 @@ public final class Execution {
   public void requireNotCapturing(String what) {
     if (capturing != null) {
       throw new GraphCaptureException(
-          what + " cannot run inside a graph capture (" + capturing + "): a graph replays fixed addresses and"
-              + " recorded copies, so allocate, free and stage memory before capturing and record only GraphNodes",
+          what
+              + " cannot run inside a graph capture ("
+              + capturing
+              + "): a graph replays fixed addresses and recorded copies, so allocate, free and"
+              + " stage memory before capturing and record only GraphNodes",
           null);
     }
   }
@@ -60,16 +61,26 @@ public final class Execution {
   public void requireSameDevice(Device owner, Object what) {
     if (owner != device) {
       throw new IllegalArgumentException(
-          what + " belongs to device " + owner.ordinal() + " but the op executes on " + stream
+          what
+              + " belongs to device "
+              + owner.ordinal()
+              + " but the op executes on "
+              + stream
               + "; use it on a stream of its own device");
     }
   }
 
-  /** Leases a device buffer for this execution, after checking it lives on this execution's device. */
+  /**
+   * Leases a device buffer for this execution, after checking it lives on this execution's device.
+   */
   public long use(DeviceBuffer<?> buffer) {
     if (buffer.device() != device) {
       throw new IllegalArgumentException(
-          buffer + " lives on device " + buffer.device().ordinal() + " but the op executes on " + stream
+          buffer
+              + " lives on device "
+              + buffer.device().ordinal()
+              + " but the op executes on "
+              + stream
               + "; copy it to this device first or execute on a stream of its device");
     }
     DeviceBufferImpl<?> impl = DeviceBufferImpl.of(buffer);

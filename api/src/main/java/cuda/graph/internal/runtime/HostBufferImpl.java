@@ -1,10 +1,7 @@
 package cuda.graph.internal.runtime;
 
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
 import cuda.graph.ElementType;
 import cuda.graph.HostBuffer;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -63,15 +60,16 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
   public T get(long index) {
     checkOpen();
     Objects.checkIndex(index, length);
-    Object value = switch (type.layout()) {
-      case ValueLayout.OfFloat f -> memory.getAtIndex(f, index);
-      case ValueLayout.OfDouble d -> memory.getAtIndex(d, index);
-      case ValueLayout.OfInt i -> memory.getAtIndex(i, index);
-      case ValueLayout.OfLong l -> memory.getAtIndex(l, index);
-      case ValueLayout.OfShort s -> memory.getAtIndex(s, index);
-      case ValueLayout.OfByte b -> memory.getAtIndex(b, index);
-      default -> throw new IllegalStateException("unexpected layout " + type.layout());
-    };
+    Object value =
+        switch (type.layout()) {
+          case ValueLayout.OfFloat f -> memory.getAtIndex(f, index);
+          case ValueLayout.OfDouble d -> memory.getAtIndex(d, index);
+          case ValueLayout.OfInt i -> memory.getAtIndex(i, index);
+          case ValueLayout.OfLong l -> memory.getAtIndex(l, index);
+          case ValueLayout.OfShort s -> memory.getAtIndex(s, index);
+          case ValueLayout.OfByte b -> memory.getAtIndex(b, index);
+          default -> throw new IllegalStateException("unexpected layout " + type.layout());
+        };
     return type.javaType().cast(value);
   }
 
@@ -92,7 +90,10 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
     }
   }
 
-  /** Copies {@code data} into the buffer from element 0 (a host copy; the buffer must be large enough). */
+  /**
+   * Copies {@code data} into the buffer from element 0 (a host copy; the buffer must be large
+   * enough).
+   */
   @Override
   public void write(float[] data) {
     copyIn(MemorySegment.ofArray(data), ElementType.F32);

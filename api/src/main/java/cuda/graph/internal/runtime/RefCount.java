@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Shared ownership of one native resource: its owner holds one reference, every use in flight
- * (an execution, a captured graph, a pending launch) holds another, and the resource is destroyed
+ * Shared ownership of one native resource: its owner holds one reference, every use in flight (an
+ * execution, a captured graph, a pending launch) holds another, and the resource is destroyed
  * exactly once, when the last reference is released. Once the owner has closed it, new uses are
  * refused, but uses already in flight keep it alive. Thread-safe and lock-free.
  */
@@ -15,7 +15,9 @@ public final class RefCount {
   private final AtomicBoolean ownerClosed = new AtomicBoolean();
   private final Runnable destroy;
 
-  /** @param destroy runs once, on the thread that releases the last reference */
+  /**
+   * @param destroy runs once, on the thread that releases the last reference
+   */
   public RefCount(Runnable destroy) {
     this.destroy = destroy;
   }
@@ -35,10 +37,13 @@ public final class RefCount {
     return true;
   }
 
-  /** Takes a reference for a new use, or fails with a message naming {@code what} that was closed. */
+  /**
+   * Takes a reference for a new use, or fails with a message naming {@code what} that was closed.
+   */
   public void acquire(Object what) {
     if (!tryAcquire()) {
-      throw new IllegalStateException(what + " is closed; create a new one, or close it only after its last use");
+      throw new IllegalStateException(
+          what + " is closed; create a new one, or close it only after its last use");
     }
   }
 
@@ -47,7 +52,8 @@ public final class RefCount {
     long n = references.getAndIncrement();
     if (n <= 0) {
       references.getAndDecrement();
-      throw new IllegalStateException("retain() on a destroyed resource: the caller held no reference");
+      throw new IllegalStateException(
+          "retain() on a destroyed resource: the caller held no reference");
     }
   }
 
@@ -61,7 +67,10 @@ public final class RefCount {
     }
   }
 
-  /** Releases the owner's reference, once; later calls do nothing. {@return whether this call closed it} */
+  /**
+   * Releases the owner's reference, once; later calls do nothing. {@return whether this call closed
+   * it}
+   */
   public boolean closeOwner() {
     if (ownerClosed.compareAndSet(false, true)) {
       release();
@@ -70,7 +79,9 @@ public final class RefCount {
     return false;
   }
 
-  /** {@return whether the owner has closed the resource (it may still be alive for uses in flight)} */
+  /**
+   * {@return whether the owner has closed the resource (it may still be alive for uses in flight)}
+   */
   public boolean isClosed() {
     return ownerClosed.get();
   }

@@ -18,8 +18,8 @@ public final class ReleaseQueue {
   private boolean closed;
 
   /**
-   * Runs {@code action} now, or after the captures in progress have ended; drops it once the queue is
-   * closed (the platform's close released everything with the contexts).
+   * Runs {@code action} now, or after the captures in progress have ended; drops it once the queue
+   * is closed (the platform's close released everything with the contexts).
    */
   public void release(Runnable action) {
     synchronized (this) {
@@ -75,7 +75,10 @@ public final class ReleaseQueue {
       action.run();
     } catch (RuntimeException e) {
       // A release has no caller to report to: the object is gone either way, so log and go on.
-      LOG.log(System.Logger.Level.WARNING, "cuda.graph: releasing a native object failed: " + e.getMessage(), e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cuda.graph: releasing a native object failed: " + e.getMessage(),
+          e);
     }
   }
 }

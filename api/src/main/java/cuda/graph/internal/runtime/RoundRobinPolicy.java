@@ -19,24 +19,30 @@ public final class RoundRobinPolicy implements SchedulingPolicy, AutoCloseable {
 
   @Override
   public Stream nextStream(Device device) {
-    Stream[] pool = pools.computeIfAbsent(device, d -> {
-      Stream[] streams = new Stream[size];
-      for (int i = 0; i < size; i++) {
-        streams[i] = d.newStream();
-      }
-      return streams;
-    });
+    Stream[] pool =
+        pools.computeIfAbsent(
+            device,
+            d -> {
+              Stream[] streams = new Stream[size];
+              for (int i = 0; i < size; i++) {
+                streams[i] = d.newStream();
+              }
+              return streams;
+            });
     return pool[Math.floorMod(next.getAndIncrement(), size)];
   }
 
   /** Closes every stream this policy created; queued work still completes. */
   @Override
   public void close() {
-    pools.values().forEach(streams -> {
-      for (Stream s : streams) {
-        s.close();
-      }
-    });
+    pools
+        .values()
+        .forEach(
+            streams -> {
+              for (Stream s : streams) {
+                s.close();
+              }
+            });
     pools.clear();
   }
 

@@ -1,8 +1,5 @@
 package cuda.graph.internal.runtime;
 
-import cuda.graph.CudaPlatform;
-import cuda.graph.Device;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.HashMap;

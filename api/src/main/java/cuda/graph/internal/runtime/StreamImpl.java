@@ -73,6 +73,11 @@ public final class StreamImpl implements Stream {
 
   @Override
   public String toString() {
-    return "Stream[" + handle + " on device " + device.ordinal() + (isClosed() ? ", closed" : "") + "]";
+    return "Stream["
+        + handle
+        + " on device "
+        + device.ordinal()
+        + (isClosed() ? ", closed" : "")
+        + "]";
   }
 }

@@ -1,12 +1,12 @@
 package cuda.graph.internal.runtime;
-import cuda.graph.spi.CuContext;
 
+import cuda.graph.spi.CuContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps each thread's current CUDA context bound to the device it issues work for. The driver
- * needs the context current on the calling thread; remembering what this platform last bound on
- * each thread makes the common case (already bound) free of driver calls.
+ * Keeps each thread's current CUDA context bound to the device it issues work for. The driver needs
+ * the context current on the calling thread; remembering what this platform last bound on each
+ * thread makes the common case (already bound) free of driver calls.
  */
 public final class ThreadBinding {
 
@@ -26,8 +26,8 @@ public final class ThreadBinding {
   }
 
   /**
-   * Checks, after foreign code ran on this thread, that {@code context} is still current, and
-   * makes it current again if the foreign code changed it.
+   * Checks, after foreign code ran on this thread, that {@code context} is still current, and makes
+   * it current again if the foreign code changed it.
    */
   public void rebindIfChanged(CuContext context) {
     if (!context.equals(driver.ctxGetCurrent())) {

@@ -31,7 +31,10 @@ public final class TranslatingDriver extends ForwardingCudaDriver {
   /** The name of a code as the driver reports it, falling back to the library's table. */
   private String nameOf(int code) {
     try {
-      return delegate().getErrorName(code).or(() -> CuResult.nameOf(code)).orElse("CUresult " + code);
+      return delegate()
+          .getErrorName(code)
+          .or(() -> CuResult.nameOf(code))
+          .orElse("CUresult " + code);
     } catch (RuntimeException e) {
       return CuResult.nameOf(code).orElse("CUresult " + code);
     }

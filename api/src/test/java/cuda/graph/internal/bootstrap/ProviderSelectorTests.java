@@ -183,7 +183,8 @@ class ProviderSelectorTests {
     assertLines(
         outcome,
         List.of(ERROR),
-        "cuda.graph: no CUDA driver provider is available: 'cuda' (priority 100): " + NO_LIBCUDA
+        "cuda.graph: no CUDA driver provider is available: 'cuda' (priority 100): "
+            + NO_LIBCUDA
             + "; 'opencl' (priority 50): not a CUDA device. Fix one of these, or add"
             + " cuda-graph-simulator (runs without a GPU)");
   }
@@ -209,7 +210,9 @@ class ProviderSelectorTests {
     assertLines(
         outcome,
         List.of(WARNING, INFO, INFO),
-        "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): unavailable: its"
+        "cuda.graph: provider 'cuda' (priority 100, "
+            + FAKE
+            + "): unavailable: its"
             + " availability() failed: java.lang.IllegalStateException: probe crashed",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
@@ -314,7 +317,9 @@ class ProviderSelectorTests {
 
     chosen(outcome, "simulator");
     assertEquals(
-        "cuda.graph: skipped CUDA driver provider " + FAKE + ", which failed to load:"
+        "cuda.graph: skipped CUDA driver provider "
+            + FAKE
+            + ", which failed to load:"
             + " java.lang.IllegalStateException: id() returned a blank id; fix or remove the jar"
             + " that provides it",
         outcome.lines().getFirst());
@@ -332,8 +337,12 @@ class ProviderSelectorTests {
     assertLines(
         outcome,
         List.of(WARNING, INFO),
-        "cuda.graph: skipped CUDA driver provider " + FAKE + ": its id 'simulator' is already"
-            + " taken by " + FAKE + ", found first; remove one of the two from the class path or"
+        "cuda.graph: skipped CUDA driver provider "
+            + FAKE
+            + ": its id 'simulator' is already"
+            + " taken by "
+            + FAKE
+            + ", found first; remove one of the two from the class path or"
             + " module path",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the only one that"
             + " loaded: simulator works");
@@ -440,7 +449,9 @@ class ProviderSelectorTests {
         outcome,
         List.of(ERROR),
         "cuda.graph: environment variable CUDA_GRAPH_PROVIDER=cuda asks for CUDA driver provider"
-            + " 'cuda' (priority 100), which is unavailable: " + NO_LIBCUDA + ". Make it"
+            + " 'cuda' (priority 100), which is unavailable: "
+            + NO_LIBCUDA
+            + ". Make it"
             + " available, or set CUDA_GRAPH_PROVIDER to an installed id, or unset it to choose"
             + " automatically (installed: cuda, simulator); no other provider is used in its"
             + " place");
@@ -561,8 +572,7 @@ class ProviderSelectorTests {
         new FakeProvider(
             "cuda", 100, () -> Availability.available("ok"), () -> Fakes.driver(driverLog));
 
-    Failure failure =
-        assertInstanceOf(Failure.class, ProviderSelector.open(select(cuda), logger));
+    Failure failure = assertInstanceOf(Failure.class, ProviderSelector.open(select(cuda), logger));
 
     assertEquals(List.of("init(0)", "close()"), driverLog.calls);
     assertSame(driverLog.initFailure, failure.cause());

@@ -1,6 +1,7 @@
 package cuda.graph.benchmarks.jmh;
 
 import cuda.graph.DeviceOp;
+import cuda.graph.benchmarks.IncKernel;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,6 +37,9 @@ public class CompletionBenchmark {
   /** A kernel launch awaited as a future. */
   @Benchmark
   public Void asyncLaunch(SimulatorState sim) {
-    return Kernels.INC.launch(cuda.graph.LaunchConfig.of(1, 1), sim.counter).asyncOn(sim.stream).join();
+    return IncKernel.INC
+        .launch(cuda.graph.LaunchConfig.of(1, 1), sim.counter)
+        .asyncOn(sim.stream)
+        .join();
   }
 }

@@ -10,11 +10,23 @@ import java.lang.foreign.ValueLayout;
 final class Kernels {
 
   static final Kernel INC =
-      KernelImage.ptx(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry inc(.param .u64 p)\n{\n\tret;\n}\n")
-          .withReference("inc", call -> {
-            var counter = call.memory(0, 4);
-            counter.set(ValueLayout.JAVA_INT_UNALIGNED, 0, counter.get(ValueLayout.JAVA_INT_UNALIGNED, 0) + 1);
-          })
+      KernelImage.ptx(
+              ".version 9.0\n"
+                  + ".target sm_90\n"
+                  + ".address_size 64\n"
+                  + ".visible .entry inc(.param .u64 p)\n"
+                  + "{\n"
+                  + "\tret;\n"
+                  + "}\n")
+          .withReference(
+              "inc",
+              call -> {
+                var counter = call.memory(0, 4);
+                counter.set(
+                    ValueLayout.JAVA_INT_UNALIGNED,
+                    0,
+                    counter.get(ValueLayout.JAVA_INT_UNALIGNED, 0) + 1);
+              })
           .kernel("inc", KernelParam.pointer(ElementType.I32));
 
   private Kernels() {}

@@ -2,6 +2,7 @@ package cuda.graph.benchmarks.jmh;
 
 import cuda.graph.GraphNode;
 import cuda.graph.LaunchConfig;
+import cuda.graph.benchmarks.IncKernel;
 import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.Arena;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The host-side cost of a kernel launch before the driver call: building the checked launch op,
- * and packing arguments into the prepared native block.
+ * The host-side cost of a kernel launch before the driver call: building the checked launch op, and
+ * packing arguments into the prepared native block.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,7 +40,7 @@ public class LaunchPathBenchmark {
   /** Builds a type-checked launch op with one pointer argument. */
   @Benchmark
   public GraphNode<Void> buildLaunch(SimulatorState sim) {
-    return Kernels.INC.launch(ONE, sim.counter);
+    return IncKernel.INC.launch(ONE, sim.counter);
   }
 
   /** Packs four arguments (i32, f32, two pointers) into a reused native argument block. */
@@ -52,9 +53,12 @@ public class LaunchPathBenchmark {
     return block;
   }
 
-  /** A launch executed with syncOn on the simulator: lock, binding, leases, driver call, synchronize. */
+  /**
+   * A launch executed with syncOn on the simulator: lock, binding, leases, driver call,
+   * synchronize.
+   */
   @Benchmark
   public Void launchAndSync(SimulatorState sim) {
-    return Kernels.INC.launch(ONE, sim.counter).syncOn(sim.stream);
+    return IncKernel.INC.launch(ONE, sim.counter).syncOn(sim.stream);
   }
 }

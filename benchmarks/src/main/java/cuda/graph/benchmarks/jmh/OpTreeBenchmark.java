@@ -14,7 +14,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** Building and executing op trees of host values: the library's own cost per op, without GPU work. */
+/**
+ * Building and executing op trees of host values: the library's own cost per op, without GPU work.
+ */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -36,7 +38,9 @@ public class OpTreeBenchmark {
     return op;
   }
 
-  /** Builds and executes a chain of {@code size} maps, including the stream synchronize of syncOn. */
+  /**
+   * Builds and executes a chain of {@code size} maps, including the stream synchronize of syncOn.
+   */
   @Benchmark
   public Integer executeMapChain(SimulatorState sim) {
     GraphNode<Integer> op = DeviceOp.value(0);

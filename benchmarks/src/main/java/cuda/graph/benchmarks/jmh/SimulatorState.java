@@ -4,6 +4,7 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.Stream;
+import cuda.graph.benchmarks.IncKernel;
 import cuda.graph.simulator.Simulator;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -24,7 +25,7 @@ public class SimulatorState {
     platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
     stream = platform.defaultDevice().newStream();
     counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream);
-    Kernels.INC.load(platform.defaultDevice());
+    IncKernel.INC.load(platform.defaultDevice());
   }
 
   @TearDown(Level.Trial)

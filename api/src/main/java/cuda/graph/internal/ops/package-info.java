@@ -1,0 +1,9 @@
+/**
+ * The op kinds: immutable descriptions of work ({@code MapOp}, {@code CopyOp}, ...) that {@code
+ * DeviceOp} and {@code GraphNode} permit; each executes at most once ({@code OnceGuard}). Depends
+ * on {@code cuda.graph} only.
+ */
+@NullMarked
+package cuda.graph.internal.ops;
+
+import org.jspecify.annotations.NullMarked;
