@@ -17,7 +17,7 @@ import kotlinx.coroutines.async
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 
-class CoroutinesTest {
+class CoroutinesTests {
 
   @Test
   fun awaitSuspendsUntilTheGpuWorkIsDone() = runBlocking {

@@ -42,7 +42,7 @@ private fun kind(e: CudaException): String =
     is GraphCaptureException -> "capture"
   }
 
-class KotlinInteropTest {
+class KotlinInteropTests {
 
   @Test
   fun kotlinSeesTheJavaApisNullnessNotPlatformTypes() {

@@ -1,0 +1,66 @@
+package cuda.graph.architecture;
+
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/** The library's JPMS modules, read from their compiled {@code module-info} on the class path. */
+final class LibraryModules {
+
+  /** One class of each library module, to find where the module's classes are. */
+  private static final List<String> ANCHORS =
+      List.of(
+          "cuda.graph.CudaPlatform",
+          "cuda.graph.spi.CudaDriver",
+          "cuda.graph.simulator.Simulator",
+          "cuda.graph.driver.internal.CudaProvider",
+          "cuda.graph.conformance.ConformanceContract");
+
+  private LibraryModules() {}
+
+  static Set<ModuleDescriptor> descriptors() {
+    Set<ModuleDescriptor> all = new java.util.LinkedHashSet<>();
+    for (String anchor : ANCHORS) {
+      ModuleReference module =
+          ModuleFinder.of(locationOf(anchor)).findAll().stream()
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no module-info next to " + anchor));
+      all.add(module.descriptor());
+    }
+    return all;
+  }
+
+  /** {@return every package a library module exports, sorted} */
+  static Set<String> exportedPackages() {
+    Set<String> exported = new TreeSet<>();
+    descriptors().forEach(d -> d.exports().forEach(e -> exported.add(e.source())));
+    return exported;
+  }
+
+  /** {@return the packages module {@code name} exports} */
+  static Set<String> exportsOf(String name) {
+    return descriptors().stream()
+        .filter(d -> d.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no library module " + name))
+        .exports()
+        .stream()
+        .map(ModuleDescriptor.Exports::source)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static Path locationOf(String className) {
+    try {
+      Class<?> c = Class.forName(className, false, LibraryModules.class.getClassLoader());
+      return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (ClassNotFoundException | URISyntaxException e) {
+      throw new AssertionError("cannot locate " + className, e);
+    }
+  }
+}
