@@ -56,7 +56,7 @@ class BufferLifetimeTests {
   @BeforeEach
   void openPlatform() {
     simulator = Simulator.builder().executionDelay(Duration.ofMillis(20)).build();
-    platform = CudaPlatform.forDriver(simulator, "simulator");
+    platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
     gatedCopy =
         KernelFixtures.gatedCopy(

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import java.time.Duration;
 import java.util.Arrays;
@@ -28,9 +27,7 @@ class CudaEventTests {
   @BeforeEach
   void openPlatform() {
     // Every queued operation lags 20 ms, so timings and waits are visible.
-    platform =
-        CudaPlatform.forDriver(
-            Simulator.builder().executionDelay(Duration.ofMillis(20)).build(), "simulator");
+    platform = SimulatorPlatforms.delayed(Duration.ofMillis(20));
     stream = platform.defaultDevice().newStream();
   }
 

@@ -28,7 +28,7 @@ class DeviceAndStreamTests {
 
   @Test
   void theSimulatedDeviceReportsItsNameComputeCapabilityAndMemory() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator()) {
       Device device = platform.defaultDevice();
 
       assertEquals(0, device.ordinal());
@@ -49,9 +49,8 @@ class DeviceAndStreamTests {
   void freeMemoryShrinksWithAnAllocationAndGrowsBackAfterItsFree() {
     long total = 64L << 20;
     try (CudaPlatform platform =
-            CudaPlatform.forDriver(
-                Simulator.builder().deviceMemoryBytes(total).deviceName("Test GPU").build(),
-                "simulator");
+            SimulatorPlatforms.over(
+                Simulator.builder().deviceMemoryBytes(total).deviceName("Test GPU").build());
         Stream stream = platform.defaultDevice().newStream()) {
       Device device = platform.defaultDevice();
       assertEquals("Test GPU", device.name());
@@ -68,8 +67,7 @@ class DeviceAndStreamTests {
 
   @Test
   void twoDevicesHaveTheirOwnOrdinalsStreamsAndBuffers() {
-    try (CudaPlatform platform =
-        CudaPlatform.forDriver(Simulator.builder().devices(2).build(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.over(Simulator.builder().devices(2).build())) {
       assertEquals(2, platform.devices().size());
       Device first = platform.device(0);
       Device second = platform.device(1);
@@ -98,8 +96,7 @@ class DeviceAndStreamTests {
 
   @Test
   void anOpOnAStreamOfAnotherDeviceWithABufferOfDevice0IsRejected() {
-    try (CudaPlatform platform =
-            CudaPlatform.forDriver(Simulator.builder().devices(2).build(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(Simulator.builder().devices(2).build());
         Stream s0 = platform.device(0).newStream();
         Stream s1 = platform.device(1).newStream();
         DeviceBuffer<Integer> onDevice0 = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(s0);
@@ -131,7 +128,7 @@ class DeviceAndStreamTests {
 
   @Test
   void aClosedStreamIsRejectedWithAMessageNamingTheFix() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator()) {
       Stream stream = platform.defaultDevice().newStream();
       assertFalse(stream.isClosed());
 
@@ -157,8 +154,7 @@ class DeviceAndStreamTests {
 
   @Test
   void aDriverWithoutDevicesHasNoDefaultDevice() {
-    try (CudaPlatform platform =
-        CudaPlatform.forDriver(Simulator.builder().devices(0).build(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.over(Simulator.builder().devices(0).build())) {
       assertEquals(List.of(), platform.devices());
       IllegalStateException e = assertThrows(IllegalStateException.class, platform::defaultDevice);
       assertTrue(e.getMessage().contains("sees no CUDA device"), e.getMessage());
@@ -167,7 +163,7 @@ class DeviceAndStreamTests {
 
   @Test
   void syncAndAsyncUseTheCurrentPlatform() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator()) {
       AtomicReference<DeviceBuffer<Integer>> made = new AtomicReference<>();
       platform.runAsCurrent(
           () -> {
@@ -185,7 +181,7 @@ class DeviceAndStreamTests {
 
   @Test
   void syncUsesTheStreamTheSchedulingPolicyPicks() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream mine = platform.defaultDevice().newStream()) {
       AtomicInteger picks = new AtomicInteger();
       platform.setSchedulingPolicy(
@@ -212,7 +208,7 @@ class DeviceAndStreamTests {
 
   @Test
   void theDefaultPolicyCyclesThroughFourStreamsPerDevice() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator()) {
       Device device = platform.defaultDevice();
       SchedulingPolicy policy = platform.schedulingPolicy();
       List<Stream> picked =
@@ -229,9 +225,7 @@ class DeviceAndStreamTests {
 
   @Test
   void aStreamIsBusyWhileItsWorkIsQueuedAndIdleAfterSynchronize() {
-    try (CudaPlatform platform =
-            CudaPlatform.forDriver(
-                Simulator.builder().executionDelay(Duration.ofMillis(20)).build(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.delayed(Duration.ofMillis(20));
         Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream)) {
       assertTrue(stream.isIdle());

@@ -53,7 +53,7 @@ class ErrorHandlingTests {
   @Test
   void anOutOfMemoryAllocationCarriesCodeNameCallAndAdvice() {
     SimulatedDriver simulator = Simulator.builder().deviceMemoryBytes(1 << 20).build();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       CudaDriverError e =
           assertThrows(
@@ -83,7 +83,7 @@ class ErrorHandlingTests {
   @Test
   void anInjectedLaunchFailureBecomesACudaDriverErrorAndReleasesWhatTheOpAllocated() {
     SimulatedDriver simulator = Simulator.create();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       simulator.faults().failNth(DriverCall.LAUNCH_KERNEL, 1, CuResult.LAUNCH_OUT_OF_RESOURCES);
       DeviceOp<int[]> op =
@@ -124,7 +124,7 @@ class ErrorHandlingTests {
   @Test
   void aFailedFutureCompletesExceptionallyWithTheDriverError() throws Exception {
     SimulatedDriver simulator = Simulator.create();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       simulator.faults().failNth(DriverCall.MEMSET_D32_ASYNC, 1, CuResult.INVALID_VALUE);
 
@@ -153,7 +153,7 @@ class ErrorHandlingTests {
 
   @Test
   void aFutureThatFailsBeforeSubmittingIsAlreadyDoneAndKeepsItsExactError() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       stream.close();
       CompletableFuture<Integer> future = DeviceOp.value(1).asyncOn(stream);
@@ -167,7 +167,7 @@ class ErrorHandlingTests {
 
   @Test
   void anExceptionFromTheOpsOwnCodeReachesTheCallerUnchanged() throws Exception {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       UnsupportedOperationException mine = new UnsupportedOperationException("mine");
       assertSame(
@@ -198,7 +198,7 @@ class ErrorHandlingTests {
   @Test
   void aKernelFaultIsReportedByTheSynchronizeAsAStickyIllegalAddress() {
     SimulatedDriver simulator = Simulator.create();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
 
@@ -221,7 +221,7 @@ class ErrorHandlingTests {
 
   @Test
   void aStreamFailureIsReportedInPreferenceToTheOpsOwnFailure() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
       IllegalStateException hostFailure = new IllegalStateException("the op's own failure");
@@ -247,7 +247,7 @@ class ErrorHandlingTests {
 
   @Test
   void aKernelFaultFailsThePendingFuture() throws Exception {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       DeviceBuffer<Integer> small = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
 
@@ -264,7 +264,7 @@ class ErrorHandlingTests {
 
   @Test
   void anUnknownKernelNameFailsWithNotFoundAndAdvice() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       Kernel missing = KernelFixtures.IMAGE.kernel("noSuchKernel");
 
@@ -280,7 +280,7 @@ class ErrorHandlingTests {
 
   @Test
   void anImageThatIsNotPtxFailsToLoadWithTheLoadersLog() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       Kernel broken = KernelImage.ptx("this is not PTX").kernel("k");
 
@@ -298,7 +298,7 @@ class ErrorHandlingTests {
 
   @Test
   void anInvalidDeviceOrdinalSaysHowManyDevicesThereAre() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator()) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> platform.device(9999));
       assertTrue(e.getMessage().contains("no device 9999"), e.getMessage());

@@ -48,7 +48,7 @@ class ExecuteOnceTests {
   @BeforeEach
   void openPlatform() {
     simulator = Simulator.create();
-    platform = CudaPlatform.forDriver(simulator, "simulator");
+    platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }
 
@@ -299,9 +299,7 @@ class ExecuteOnceTests {
     // on the host: a consumer that read the buffer without waiting for the producer's event would
     // see zeros or an
     // intermediate fill.
-    try (CudaPlatform slow =
-            CudaPlatform.forDriver(
-                Simulator.builder().executionDelay(Duration.ofMillis(10)).build(), "simulator");
+    try (CudaPlatform slow = SimulatorPlatforms.delayed(Duration.ofMillis(10));
         Stream producerStream = slow.defaultDevice().newStream()) {
       DeviceOp<DeviceBuffer<Integer>> shared =
           DeviceBuffer.zeros(ElementType.I32, 64)

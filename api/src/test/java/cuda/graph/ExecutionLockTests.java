@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.Simulator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +32,7 @@ class ExecutionLockTests {
 
   @BeforeEach
   void openPlatform() {
-    platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    platform = SimulatorPlatforms.simulator();
     stream = platform.defaultDevice().newStream();
     other = platform.defaultDevice().newStream();
   }

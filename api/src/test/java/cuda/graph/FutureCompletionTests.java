@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.internal.runtime.CudaPlatformImpl;
-import cuda.graph.simulator.Simulator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,8 +35,7 @@ class FutureCompletionTests {
 
   @BeforeEach
   void openPlatform() {
-    platform =
-        CudaPlatform.forDriver(Simulator.builder().executionDelay(DELAY).build(), "simulator");
+    platform = SimulatorPlatforms.delayed(DELAY);
     stream = platform.defaultDevice().newStream();
   }
 
@@ -181,8 +179,7 @@ class FutureCompletionTests {
 
   @Test
   void closingThePlatformFailsTheFuturesStillPending() throws Exception {
-    CudaPlatform closing =
-        CudaPlatform.forDriver(Simulator.builder().executionDelay(DELAY).build(), "simulator");
+    CudaPlatform closing = SimulatorPlatforms.delayed(DELAY);
     Stream s = closing.defaultDevice().newStream();
     CountDownLatch gate = new CountDownLatch(1);
     CompletableFuture<Void> first =

@@ -13,7 +13,7 @@ class GraphSmokeTests {
   @Test
   void aCapturedSaxpyReplaysThreeTimesAndLeaksNothing() {
     SimulatedDriver sim = Simulator.create();
-    try (CudaPlatform platform = CudaPlatform.forDriver(sim, "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.over(sim)) {
       Stream stream = platform.defaultDevice().newStream();
       int n = 64;
       float[] xs = new float[n];
@@ -49,7 +49,7 @@ class GraphSmokeTests {
 
   @Test
   void aModuleForwardEqualsEagerExecution() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       int n = 16;
       Device device = platform.defaultDevice();

@@ -34,7 +34,7 @@ class KernelArgumentTests {
   @BeforeEach
   void openPlatform() {
     simulator = Simulator.create();
-    platform = CudaPlatform.forDriver(simulator, "simulator");
+    platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
     ints = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream);
     floats = DeviceBuffer.zeros(ElementType.F32, 8).syncOn(stream);

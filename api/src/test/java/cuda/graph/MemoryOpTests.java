@@ -32,7 +32,7 @@ class MemoryOpTests {
   @BeforeEach
   void openPlatform() {
     simulator = Simulator.create();
-    platform = CudaPlatform.forDriver(simulator, "simulator");
+    platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }
 

@@ -33,7 +33,7 @@ class MemoryPropertyTests {
     int offset = offsetSeed % n;
     int length = 1 + (lengthSeed - 1) % (n - offset);
     SimulatedDriver simulator = Simulator.builder().deterministic(seed).build();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       int[][] results =
           DeviceBuffer.fromArray(data)

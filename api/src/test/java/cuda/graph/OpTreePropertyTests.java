@@ -219,7 +219,7 @@ class OpTreePropertyTests {
   void aRandomOpTreeComputesWhatJavaComputesAndEveryOpRunsOnce(
       @ForAll("trees") Expr tree, @ForAll long seed, @ForAll boolean asFuture) {
     SimulatedDriver simulator = Simulator.builder().deterministic(seed).build();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       Builder builder = new Builder();
       DeviceOp<Integer> op = builder.build(tree);

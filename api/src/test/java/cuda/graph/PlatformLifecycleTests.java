@@ -58,7 +58,7 @@ class PlatformLifecycleTests {
   @Test
   void afterClosingEverythingAndThePlatformNoHandleIsLive() {
     SimulatedDriver simulator = Simulator.create();
-    CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    CudaPlatform platform = SimulatorPlatforms.over(simulator);
 
     exerciseEverything(platform);
     assertEquals(
@@ -86,7 +86,7 @@ class PlatformLifecycleTests {
   @Test
   void twoDevicesBothReleaseTheirContexts() {
     SimulatedDriver simulator = Simulator.builder().devices(2).build();
-    try (CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator")) {
+    try (CudaPlatform platform = SimulatorPlatforms.over(simulator)) {
       for (Device device : platform.devices()) {
         try (Stream s = device.newStream()) {
           DeviceBuffer.fromArray(new int[] {1}).then(DeviceBuffer::free).syncOn(s);
@@ -100,7 +100,7 @@ class PlatformLifecycleTests {
   @Test
   void releasingObjectsAfterThePlatformClosedCallsNoDriverEntry() {
     SimulatedDriver simulator = Simulator.create();
-    CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    CudaPlatform platform = SimulatorPlatforms.over(simulator);
     Device device = platform.defaultDevice();
     Stream stream = device.newStream();
     CudaEvent event = device.newEvent();
@@ -123,7 +123,7 @@ class PlatformLifecycleTests {
   @Test
   void aPlatformWhoseDeviceHitAStickyErrorStillClosesAndReleasesItsContext() {
     SimulatedDriver simulator = Simulator.create();
-    CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    CudaPlatform platform = SimulatorPlatforms.over(simulator);
     Stream stream = platform.defaultDevice().newStream();
     DeviceBuffer<Integer> freed = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
     freed.free().syncOn(stream); // the device now has a release stream
@@ -156,7 +156,7 @@ class PlatformLifecycleTests {
   @Test
   void aFutureSubmittedToAClosedPlatformFails() {
     SimulatedDriver simulator = Simulator.builder().executionDelay(Duration.ofMillis(1)).build();
-    CudaPlatform platform = CudaPlatform.forDriver(simulator, "simulator");
+    CudaPlatform platform = SimulatorPlatforms.over(simulator);
     Stream stream = platform.defaultDevice().newStream();
     platform.close();
 

@@ -33,7 +33,7 @@ class RawStreamAndHostCallbackTests {
   @BeforeEach
   void openPlatform() {
     simulator = Simulator.builder().executionDelay(Duration.ofMillis(10)).build();
-    platform = CudaPlatform.forDriver(simulator, "simulator");
+    platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }
 

@@ -42,7 +42,7 @@ class RuntimeCompilationTests {
   @BeforeEach
   void openPlatform() {
     simulator = Simulator.create();
-    platform = CudaPlatform.forDriver(simulator, "simulator");
+    platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }
 

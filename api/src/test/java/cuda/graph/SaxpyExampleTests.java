@@ -3,7 +3,6 @@ package cuda.graph;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import cuda.graph.simulator.Simulator;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
@@ -46,7 +45,7 @@ class SaxpyExampleTests {
       xs[i] = i;
       ys[i] = 1;
     }
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.create(), "simulator");
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Float> x = DeviceBuffer.fromArray(xs).syncOn(stream);
         DeviceBuffer<Float> y = DeviceBuffer.fromArray(ys).syncOn(stream)) {

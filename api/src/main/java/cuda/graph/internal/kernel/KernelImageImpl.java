@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
+import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link KernelImage}. */
 public final class KernelImageImpl implements KernelImage {
@@ -108,7 +109,7 @@ public final class KernelImageImpl implements KernelImage {
     return new KernelImpl(this, Objects.requireNonNull(name, "name"), List.of(parameters));
   }
 
-  public JavaKernel reference(String kernelName) {
+  public @Nullable JavaKernel reference(String kernelName) {
     return references.get(kernelName);
   }
 

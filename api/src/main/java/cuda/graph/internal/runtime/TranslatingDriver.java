@@ -4,6 +4,7 @@ import cuda.graph.CudaDriverError;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
+import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.support.ForwardingCudaDriver;
 
 /**
@@ -24,8 +25,11 @@ public final class TranslatingDriver extends ForwardingCudaDriver {
   }
 
   @Override
-  protected RuntimeException failed(CudaDriverException e) {
-    return new CudaDriverError(e.status(), nameOf(e.status()), e.call().symbol(), e.detail(), e);
+  protected RuntimeException failed(DriverCall call, RuntimeException failure) {
+    if (failure instanceof CudaDriverException e) {
+      return new CudaDriverError(e.status(), nameOf(e.status()), e.call().symbol(), e.detail(), e);
+    }
+    return failure;
   }
 
   /** The name of a code as the driver reports it, falling back to the library's table. */
