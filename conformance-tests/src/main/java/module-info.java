@@ -3,13 +3,15 @@
  * top of it, must pass, published as a normal jar.
  *
  * <p>A provider author writes one small test class per contract, {@code implements} it, and returns
- * a new driver of their provider from {@link cuda.graph.conformance.ConformanceContract#openDriver()}.
- * Each test wraps that driver in an {@link cuda.graph.conformance.InstrumentedDriver} (live-handle
- * ledger, use-after-destroy detection, call log, fault injection), builds a platform over it with
- * {@link cuda.graph.CudaPlatform#forDriver}, and ends by proving that no handle is left alive.
+ * a new driver of their provider from {@link
+ * cuda.graph.conformance.ConformanceContract#openDriver()}. Each test wraps that driver in an
+ * {@link cuda.graph.conformance.InstrumentedDriver} (live-handle ledger, use-after-destroy
+ * detection, call log, fault injection), builds a platform over it with {@link
+ * cuda.graph.CudaPlatform#forDriver}, and ends by proving that no handle is left alive.
  *
  * <p>Contracts are JUnit Jupiter {@code @Test} and jqwik {@code @Property} default methods, so the
- * test run needs both engines ({@code junit-jupiter-engine} and {@code jqwik-engine}) at test scope.
+ * test run needs both engines ({@code junit-jupiter-engine} and {@code jqwik-engine}) at test
+ * scope.
  *
  * @uses cuda.graph.spi.CudaDriverProvider
  */

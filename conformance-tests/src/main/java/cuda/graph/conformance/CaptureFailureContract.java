@@ -82,16 +82,20 @@ public interface CaptureFailureContract extends ConformanceContract {
       Stream stream = session.stream();
       InstrumentedDriver driver = session.driver();
       Workspace workspace = session.own(Workspace.allocate(stream));
-      DeviceBuffer<Integer> probe = session.own(DeviceBuffer.zeros(ElementType.I32, Workspace.LENGTH).syncOn(stream));
+      DeviceBuffer<Integer> probe =
+          session.own(DeviceBuffer.zeros(ElementType.I32, Workspace.LENGTH).syncOn(stream));
       int step = fault.step() % sequence.size();
-      Throwable hostFailure = switch (fault.point()) {
-        case OP_RUNTIME_EXCEPTION -> new InjectedException("thrown by the op after step " + step);
-        case OP_ERROR -> new InjectedError("thrown by the op after step " + step);
-        default -> null;
-      };
-      GraphNode<@Nullable Void> op = hostFailure == null
-          ? sequence.node(workspace)
-          : sequence.node(workspace, step, () -> sneakyThrow(hostFailure));
+      Throwable hostFailure =
+          switch (fault.point()) {
+            case OP_RUNTIME_EXCEPTION ->
+                new InjectedException("thrown by the op after step " + step);
+            case OP_ERROR -> new InjectedError("thrown by the op after step " + step);
+            default -> null;
+          };
+      GraphNode<@Nullable Void> op =
+          hostFailure == null
+              ? sequence.node(workspace)
+              : sequence.node(workspace, step, () -> sneakyThrow(hostFailure));
       arm(driver.faults(), sequence, fault, step);
       driver.calls().clear();
 
@@ -99,11 +103,15 @@ public interface CaptureFailureContract extends ConformanceContract {
 
       assertSurfaced(fault, sequence, step, hostFailure, thrown);
       if (fault.point() == Point.BEGIN_CAPTURE) {
-        assertEquals(0, driver.calls().count(DriverCall.LAUNCH_KERNEL) + driver.calls().count(DriverCall.MEMSET_D32_ASYNC)
+        assertEquals(
+            0,
+            driver.calls().count(DriverCall.LAUNCH_KERNEL)
+                + driver.calls().count(DriverCall.MEMSET_D32_ASYNC)
                 + driver.calls().count(DriverCall.MEMCPY_DTOD_ASYNC),
             "the op must not run when the capture could not begin");
       }
-      assertEquals(List.of(), driver.faults().pending(), "every injected fault must have been reached");
+      assertEquals(
+          List.of(), driver.faults().pending(), "every injected fault must have been reached");
       assertNothingLeftBehind(session, workspace, probe);
     }
   }
@@ -114,7 +122,8 @@ public interface CaptureFailureContract extends ConformanceContract {
    * execution computed.
    */
   @Property(tries = 60)
-  default void aCapturedSequenceReplaysExactlyAsItsEagerExecutionComputes(@ForAll("opSequences") OpSequence sequence) {
+  default void aCapturedSequenceReplaysExactlyAsItsEagerExecutionComputes(
+      @ForAll("opSequences") OpSequence sequence) {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
       Workspace eager = session.own(Workspace.allocate(stream));
@@ -126,15 +135,25 @@ public interface CaptureFailureContract extends ConformanceContract {
       assertEquals(once, eagerState, "eager execution must compute what the Java model computes");
 
       try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, sequence.node(replayed))) {
-        assertEquals(WorkspaceState.initial(), replayed.read(stream), "capture must record the work, not run it");
+        assertEquals(
+            WorkspaceState.initial(),
+            replayed.read(stream),
+            "capture must record the work, not run it");
         assertEquals(sequence.size(), graph.nodeCount(), "one graph node per step");
         graph.launch().syncOn(stream);
-        assertEquals(eagerState, replayed.read(stream), "one replay must compute what one eager execution computed");
+        assertEquals(
+            eagerState,
+            replayed.read(stream),
+            "one replay must compute what one eager execution computed");
         graph.launch().syncOn(stream);
-        assertEquals(sequence.applyTo(once), replayed.read(stream), "a second replay must run the sequence again");
+        assertEquals(
+            sequence.applyTo(once),
+            replayed.read(stream),
+            "a second replay must run the sequence again");
       }
       LiveHandleLedger ledger = session.driver().ledger();
-      assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), "closing the graph must destroy its exec");
+      assertEquals(
+          0, ledger.live(HandleKind.GRAPH_EXEC), "closing the graph must destroy its exec");
       assertEquals(0, ledger.live(HandleKind.GRAPH), "closing the graph must destroy it");
       assertEquals(1, ledger.created(HandleKind.GRAPH_EXEC), "one capture, one exec");
     }
@@ -147,10 +166,14 @@ public interface CaptureFailureContract extends ConformanceContract {
       InstrumentedDriver driver = session.driver();
       long allocations = driver.calls().count(DriverCall.MEM_ALLOC_ASYNC);
 
-      Throwable thrown = captureExpectingFailure(session.stream(), DeviceBuffer.zeros(ElementType.F32, 4));
+      Throwable thrown =
+          captureExpectingFailure(session.stream(), DeviceBuffer.zeros(ElementType.F32, 4));
 
       assertInstanceOf(GraphCaptureException.class, thrown);
-      assertEquals(allocations, driver.calls().count(DriverCall.MEM_ALLOC_ASYNC), "the allocation must not reach the driver");
+      assertEquals(
+          allocations,
+          driver.calls().count(DriverCall.MEM_ALLOC_ASYNC),
+          "the allocation must not reach the driver");
       assertEquals(Map.of(), driver.capturingStreams());
       assertEquals(0, driver.ledger().live(HandleKind.GRAPH));
       assertFalse(DeviceOp.isExecuting());
@@ -161,35 +184,47 @@ public interface CaptureFailureContract extends ConformanceContract {
   default void freeingInsideACaptureIsRefusedAndLeavesTheBufferUsable() {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
-      DeviceBuffer<Integer> buffer = session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      DeviceBuffer<Integer> buffer =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
 
       Throwable thrown = captureExpectingFailure(stream, buffer.free());
 
       assertInstanceOf(GraphCaptureException.class, thrown);
       assertFalse(buffer.isClosed(), "the refused free must not close the buffer");
-      assertArrayEquals(new int[] {1, 1, 1, 1, 1, 1, 1, 1}, ConformanceKernels.inc(buffer).andThen(buffer.toIntArray()).syncOn(stream));
+      assertArrayEquals(
+          new int[] {1, 1, 1, 1, 1, 1, 1, 1},
+          ConformanceKernels.inc(buffer).andThen(buffer.toIntArray()).syncOn(stream));
       assertEquals(0, session.driver().ledger().live(HandleKind.GRAPH));
     }
   }
 
-  /** {@code cuGraphLaunch} into a capturing stream fails on the driver: the API refuses it first. */
+  /**
+   * {@code cuGraphLaunch} into a capturing stream fails on the driver: the API refuses it first.
+   */
   @Example
   default void launchingAGraphInsideAnotherCaptureIsRefusedBeforeItReachesTheDriver() {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
       InstrumentedDriver driver = session.driver();
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
-      try (CudaGraph<@Nullable Void> inner = CudaGraph.capture(stream, ConformanceKernels.inc(counter))) {
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      try (CudaGraph<@Nullable Void> inner =
+          CudaGraph.capture(stream, ConformanceKernels.inc(counter))) {
         Throwable thrown = captureExpectingFailure(stream, inner.launch());
 
         assertInstanceOf(GraphCaptureException.class, thrown);
-        assertEquals(0, driver.calls().count(DriverCall.GRAPH_LAUNCH), "the launch must not reach the driver");
+        assertEquals(
+            0,
+            driver.calls().count(DriverCall.GRAPH_LAUNCH),
+            "the launch must not reach the driver");
         assertEquals(Map.of(), driver.capturingStreams());
-        assertEquals(1, driver.ledger().live(HandleKind.GRAPH_EXEC), "only the inner graph's exec is alive");
+        assertEquals(
+            1, driver.ledger().live(HandleKind.GRAPH_EXEC), "only the inner graph's exec is alive");
         inner.launch().syncOn(stream);
       }
       assertArrayEquals(new int[] {1, 1, 1, 1, 1, 1, 1, 1}, counter.toIntArray().syncOn(stream));
-      // The refused launch was consumed without running: only the cleaner gives its share of the exec back.
+      // The refused launch was consumed without running: only the cleaner gives its share of the
+      // exec back.
       awaitCollected(driver.ledger(), HandleKind.GRAPH_EXEC);
     }
   }
@@ -200,7 +235,8 @@ public interface CaptureFailureContract extends ConformanceContract {
     int status = fault.status();
     switch (fault.point()) {
       case OP_DRIVER_ERROR ->
-          faults.failNth(sequence.steps().get(step).driverCall(), sequence.callOrdinal(step), status);
+          faults.failNth(
+              sequence.steps().get(step).driverCall(), sequence.callOrdinal(step), status);
       case OP_RUNTIME_EXCEPTION, OP_ERROR -> {}
       case BEGIN_CAPTURE -> faults.failNth(DriverCall.STREAM_BEGIN_CAPTURE, 1, status);
       case END_CAPTURE -> faults.failNth(DriverCall.STREAM_END_CAPTURE, 1, status);
@@ -211,7 +247,8 @@ public interface CaptureFailureContract extends ConformanceContract {
     }
     switch (fault.end()) {
       case SUCCEEDS -> {}
-      case FAILS -> faults.failNth(DriverCall.STREAM_END_CAPTURE, 1, CaptureFault.END_CAPTURE_STATUS);
+      case FAILS ->
+          faults.failNth(DriverCall.STREAM_END_CAPTURE, 1, CaptureFault.END_CAPTURE_STATUS);
       case RETURNS_NO_GRAPH -> faults.endCaptureReturnsNoGraph();
     }
   }
@@ -228,22 +265,46 @@ public interface CaptureFailureContract extends ConformanceContract {
   }
 
   private static void assertSurfaced(
-      CaptureFault fault, OpSequence sequence, int step, @Nullable Throwable hostFailure, Throwable thrown) {
+      CaptureFault fault,
+      OpSequence sequence,
+      int step,
+      @Nullable Throwable hostFailure,
+      Throwable thrown) {
     switch (fault.point()) {
       case OP_DRIVER_ERROR ->
-          assertDriverError(sequence.steps().get(step).driverCall(), fault.status(), thrown, "the failing step's error must win");
-      case OP_RUNTIME_EXCEPTION, OP_ERROR -> assertSame(hostFailure, thrown, "the op's own exception must propagate as itself");
-      case BEGIN_CAPTURE -> assertDriverError(DriverCall.STREAM_BEGIN_CAPTURE, fault.status(), thrown, "");
-      case END_CAPTURE -> assertDriverError(DriverCall.STREAM_END_CAPTURE, fault.status(), thrown, "");
-      case END_CAPTURE_NO_GRAPH -> assertInstanceOf(GraphCaptureException.class, thrown, "a capture that ends without a graph");
-      case INSTANTIATE -> assertDriverError(DriverCall.GRAPH_INSTANTIATE, fault.status(), thrown, "");
+          assertDriverError(
+              sequence.steps().get(step).driverCall(),
+              fault.status(),
+              thrown,
+              "the failing step's error must win");
+      case OP_RUNTIME_EXCEPTION, OP_ERROR ->
+          assertSame(hostFailure, thrown, "the op's own exception must propagate as itself");
+      case BEGIN_CAPTURE ->
+          assertDriverError(DriverCall.STREAM_BEGIN_CAPTURE, fault.status(), thrown, "");
+      case END_CAPTURE ->
+          assertDriverError(DriverCall.STREAM_END_CAPTURE, fault.status(), thrown, "");
+      case END_CAPTURE_NO_GRAPH ->
+          assertInstanceOf(
+              GraphCaptureException.class, thrown, "a capture that ends without a graph");
+      case INSTANTIATE ->
+          assertDriverError(DriverCall.GRAPH_INSTANTIATE, fault.status(), thrown, "");
       case UPLOAD -> assertDriverError(DriverCall.GRAPH_UPLOAD, fault.status(), thrown, "");
-      case SYNCHRONIZE -> assertDriverError(DriverCall.STREAM_SYNCHRONIZE, fault.status(), thrown, "");
+      case SYNCHRONIZE ->
+          assertDriverError(DriverCall.STREAM_SYNCHRONIZE, fault.status(), thrown, "");
     }
     if (fault.end() == EndCapture.FAILS) {
-      boolean attached = Arrays.stream(thrown.getSuppressed()).anyMatch(s -> s instanceof CudaDriverError e
-          && e.call().equals(DriverCall.STREAM_END_CAPTURE.symbol()) && e.code() == CaptureFault.END_CAPTURE_STATUS);
-      assertTrue(attached, () -> "the failure to end the capture must be attached to the op's failure as suppressed: " + thrown);
+      boolean attached =
+          Arrays.stream(thrown.getSuppressed())
+              .anyMatch(
+                  s ->
+                      s instanceof CudaDriverError e
+                          && e.call().equals(DriverCall.STREAM_END_CAPTURE.symbol())
+                          && e.code() == CaptureFault.END_CAPTURE_STATUS);
+      assertTrue(
+          attached,
+          () ->
+              "the failure to end the capture must be attached to the op's failure as suppressed: "
+                  + thrown);
     }
   }
 
@@ -257,23 +318,37 @@ public interface CaptureFailureContract extends ConformanceContract {
    * After a failed capture: the stream is out of capture mode and runs new work correctly, the lock
    * is free, nothing ran on the device, and no graph or exec is alive.
    */
-  private static void assertNothingLeftBehind(ConformanceSession session, Workspace workspace, DeviceBuffer<Integer> probe) {
+  private static void assertNothingLeftBehind(
+      ConformanceSession session, Workspace workspace, DeviceBuffer<Integer> probe) {
     InstrumentedDriver driver = session.driver();
     Stream stream = session.stream();
     assertFalse(DeviceOp.isExecuting(), "the execution lock must be released");
     assertEquals(Map.of(), driver.capturingStreams(), "no stream may be left capturing");
     LiveHandleLedger ledger = driver.ledger();
-    assertEquals(0, ledger.live(HandleKind.GRAPH), () -> "no graph may survive a failed capture: " + ledger.describeLive(HandleKind.GRAPH));
-    assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), () -> "no exec may survive a failed capture: " + ledger.describeLive(HandleKind.GRAPH_EXEC));
+    assertEquals(
+        0,
+        ledger.live(HandleKind.GRAPH),
+        () -> "no graph may survive a failed capture: " + ledger.describeLive(HandleKind.GRAPH));
+    assertEquals(
+        0,
+        ledger.live(HandleKind.GRAPH_EXEC),
+        () ->
+            "no exec may survive a failed capture: " + ledger.describeLive(HandleKind.GRAPH_EXEC));
     int[] afterInc = ConformanceKernels.inc(probe).andThen(probe.toIntArray()).syncOn(stream);
     int[] ones = new int[Workspace.LENGTH];
     Arrays.fill(ones, 1);
     assertArrayEquals(ones, afterInc, "the stream must run new work correctly");
-    assertEquals(WorkspaceState.initial(), workspace.read(stream), "a failed capture must not have run the op's work");
+    assertEquals(
+        WorkspaceState.initial(),
+        workspace.read(stream),
+        "a failed capture must not have run the op's work");
     assertEquals(List.of(), driver.violations(), "driver contract violations");
   }
 
-  /** Collects garbage until no handle of {@code kind} is alive, for at most 5 s; fails if one still is. */
+  /**
+   * Collects garbage until no handle of {@code kind} is alive, for at most 5 s; fails if one still
+   * is.
+   */
   private static void awaitCollected(LiveHandleLedger ledger, HandleKind kind) {
     long deadline = System.nanoTime() + LifetimeRun.COLLECT_TIMEOUT_MILLIS * 1_000_000;
     while (ledger.live(kind) != 0 && System.nanoTime() < deadline) {
@@ -285,7 +360,8 @@ public interface CaptureFailureContract extends ConformanceContract {
         throw new AssertionError(e);
       }
     }
-    assertEquals(0, ledger.live(kind), () -> "still alive after collection: " + ledger.describeLive(kind));
+    assertEquals(
+        0, ledger.live(kind), () -> "still alive after collection: " + ledger.describeLive(kind));
   }
 
   @SuppressWarnings("unchecked")

@@ -23,7 +23,10 @@ public interface ConformanceContract {
    */
   CudaDriver openDriver();
 
-  /** {@return the provider id the platforms of these tests report; the default is {@code "under-test"}} */
+  /**
+   * {@return the provider id the platforms of these tests report; the default is {@code
+   * "under-test"}}
+   */
   default String providerId() {
     return "under-test";
   }

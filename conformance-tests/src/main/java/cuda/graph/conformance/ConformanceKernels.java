@@ -48,22 +48,32 @@ public final class ConformanceKernels {
           .withReference("dense", ConformanceKernels::denseReference);
 
   /** {@code inc(int n, int *counter)}. */
-  public static final Kernel INC = IMAGE.kernel("inc", KernelParam.I32, KernelParam.pointer(ElementType.I32));
+  public static final Kernel INC =
+      IMAGE.kernel("inc", KernelParam.I32, KernelParam.pointer(ElementType.I32));
 
   /** {@code saxpy(int n, float a, const float *x, float *y)}. */
-  public static final Kernel SAXPY = IMAGE.kernel(
-      "saxpy", KernelParam.I32, KernelParam.F32, KernelParam.pointer(ElementType.F32), KernelParam.pointer(ElementType.F32));
+  public static final Kernel SAXPY =
+      IMAGE.kernel(
+          "saxpy",
+          KernelParam.I32,
+          KernelParam.F32,
+          KernelParam.pointer(ElementType.F32),
+          KernelParam.pointer(ElementType.F32));
 
-  /** {@code dense(int in, int out, const float *w, const float *b, const float *x, float *y, int relu)}. */
-  public static final Kernel DENSE = IMAGE.kernel(
-      "dense",
-      KernelParam.I32,
-      KernelParam.I32,
-      KernelParam.pointer(ElementType.F32),
-      KernelParam.pointer(ElementType.F32),
-      KernelParam.pointer(ElementType.F32),
-      KernelParam.pointer(ElementType.F32),
-      KernelParam.I32);
+  /**
+   * {@code dense(int in, int out, const float *w, const float *b, const float *x, float *y, int
+   * relu)}.
+   */
+  public static final Kernel DENSE =
+      IMAGE.kernel(
+          "dense",
+          KernelParam.I32,
+          KernelParam.I32,
+          KernelParam.pointer(ElementType.F32),
+          KernelParam.pointer(ElementType.F32),
+          KernelParam.pointer(ElementType.F32),
+          KernelParam.pointer(ElementType.F32),
+          KernelParam.I32);
 
   private ConformanceKernels() {}
 
@@ -79,9 +89,11 @@ public final class ConformanceKernels {
   }
 
   /** {@return a graph node that sets {@code y = a * x + y} elementwise; x and y have one length} */
-  public static GraphNode<@Nullable Void> saxpy(float a, DeviceBuffer<Float> x, DeviceBuffer<Float> y) {
+  public static GraphNode<@Nullable Void> saxpy(
+      float a, DeviceBuffer<Float> x, DeviceBuffer<Float> y) {
     if (x.length() != y.length()) {
-      throw new IllegalArgumentException("saxpy needs x and y of one length, got " + x + " and " + y);
+      throw new IllegalArgumentException(
+          "saxpy needs x and y of one length, got " + x + " and " + y);
     }
     int n = Math.toIntExact(y.length());
     return SAXPY.launch(LaunchConfig.covering(n, BLOCK), n, a, x, y);
@@ -92,12 +104,27 @@ public final class ConformanceKernels {
    * {@code w} is row-major, {@code y.length()} rows of {@code x.length()} columns
    */
   public static GraphNode<@Nullable Void> dense(
-      DeviceBuffer<Float> w, DeviceBuffer<Float> b, DeviceBuffer<Float> x, DeviceBuffer<Float> y, boolean relu) {
+      DeviceBuffer<Float> w,
+      DeviceBuffer<Float> b,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Float> y,
+      boolean relu) {
     int in = Math.toIntExact(x.length());
     int out = Math.toIntExact(y.length());
     if (w.length() != (long) in * out || b.length() != out) {
       throw new IllegalArgumentException(
-          "dense " + in + " -> " + out + " needs " + (long) in * out + " weights and " + out + " biases, got " + w + " and " + b);
+          "dense "
+              + in
+              + " -> "
+              + out
+              + " needs "
+              + (long) in * out
+              + " weights and "
+              + out
+              + " biases, got "
+              + w
+              + " and "
+              + b);
     }
     return DENSE.launch(LaunchConfig.covering(out, BLOCK), in, out, w, b, x, y, relu ? 1 : 0);
   }
@@ -176,7 +203,8 @@ public final class ConformanceKernels {
     // Read here, in this module: the resource's package is not open to the API module.
     try (InputStream in = ConformanceKernels.class.getResourceAsStream("conformance_kernels.ptx")) {
       if (in == null) {
-        throw new IllegalStateException("conformance_kernels.ptx is missing from the conformance kit's jar");
+        throw new IllegalStateException(
+            "conformance_kernels.ptx is missing from the conformance kit's jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -8,9 +8,9 @@ import java.util.ServiceLoader;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Finds an installed provider by id through {@link ServiceLoader}, the path applications use, so
- * a test through it also checks the provider's registration ({@code provides ...} on the module
- * path, {@code META-INF/services} on the class path).
+ * Finds an installed provider by id through {@link ServiceLoader}, the path applications use, so a
+ * test through it also checks the provider's registration ({@code provides ...} on the module path,
+ * {@code META-INF/services} on the class path).
  */
 public final class ConformanceProviders {
 
@@ -22,14 +22,21 @@ public final class ConformanceProviders {
    * @throws IllegalStateException naming the installed providers, when none has that id
    */
   public static CudaDriverProvider find(String id) {
-    List<CudaDriverProvider> providers = ServiceLoader.load(CudaDriverProvider.class).stream()
-        .map(ServiceLoader.Provider::get)
-        .toList();
+    List<CudaDriverProvider> providers =
+        ServiceLoader.load(CudaDriverProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
     return providers.stream()
         .filter(p -> p.id().equals(id))
         .findFirst()
-        .orElseThrow(() -> new IllegalStateException("no CudaDriverProvider with id '" + id + "' is installed; found "
-            + providers.stream().map(CudaDriverProvider::id).toList() + ": put the provider's jar on the class or module path"));
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no CudaDriverProvider with id '"
+                        + id
+                        + "' is installed; found "
+                        + providers.stream().map(CudaDriverProvider::id).toList()
+                        + ": put the provider's jar on the class or module path"));
   }
 
   /**

@@ -14,8 +14,8 @@ import java.util.Objects;
  * One test's view of a provider: the provider's driver wrapped in an {@link InstrumentedDriver}, a
  * {@link CudaPlatform} over it, device 0 with the conformance kernels loaded, and a stream.
  *
- * <p>{@link #close()} closes what the test handed to {@link #own}, the stream and the platform (which
- * closes the driver), then proves the test left nothing behind: it throws {@link
+ * <p>{@link #close()} closes what the test handed to {@link #own}, the stream and the platform
+ * (which closes the driver), then proves the test left nothing behind: it throws {@link
  * ConformanceViolation} if any violation was recorded during the session or if the ledger still
  * shows a live handle of any kind. Use it with try-with-resources, so that a leak found while a
  * test is already failing is attached to that failure as suppressed.
@@ -42,7 +42,8 @@ public final class ConformanceSession implements AutoCloseable {
    * it. {@code providerId} is what the platform reports as its provider.
    */
   public static ConformanceSession open(CudaDriver driver, String providerId) {
-    InstrumentedDriver instrumented = new InstrumentedDriver(Objects.requireNonNull(driver, "driver"));
+    InstrumentedDriver instrumented =
+        new InstrumentedDriver(Objects.requireNonNull(driver, "driver"));
     CudaPlatform platform = CudaPlatform.forDriver(instrumented, providerId);
     try {
       return new ConformanceSession(instrumented, platform);
@@ -72,7 +73,10 @@ public final class ConformanceSession implements AutoCloseable {
     return stream;
   }
 
-  /** Closes {@code resource} when the session closes (before the stream and platform, newest first). {@return it} */
+  /**
+   * Closes {@code resource} when the session closes (before the stream and platform, newest first).
+   * {@return it}
+   */
   public <T extends AutoCloseable> T own(T resource) {
     synchronized (owned) {
       owned.push(Objects.requireNonNull(resource, "resource"));
@@ -94,15 +98,27 @@ public final class ConformanceSession implements AutoCloseable {
   public void assertNothingLeaked(String when) {
     List<ConformanceViolation> violations = driver.violations();
     if (!violations.isEmpty()) {
-      ConformanceViolation first = new ConformanceViolation(
-          null, violations.size() + " driver contract violation(s) " + when + "; the first: " + violations.getFirst().getMessage());
+      ConformanceViolation first =
+          new ConformanceViolation(
+              null,
+              violations.size()
+                  + " driver contract violation(s) "
+                  + when
+                  + "; the first: "
+                  + violations.getFirst().getMessage());
       violations.forEach(first::addSuppressed);
       throw first;
     }
     Map<?, Long> live = driver.ledger().liveCounts();
     if (!live.isEmpty()) {
       throw new ConformanceViolation(
-          null, "live handles " + when + ": " + live + "\n  " + String.join("\n  ", driver.ledger().describeLive()));
+          null,
+          "live handles "
+              + when
+              + ": "
+              + live
+              + "\n  "
+              + String.join("\n  ", driver.ledger().describeLive()));
     }
   }
 
@@ -159,7 +175,8 @@ public final class ConformanceSession implements AutoCloseable {
     }
   }
 
-  private static Throwable addTo(@org.jspecify.annotations.Nullable Throwable first, Throwable next) {
+  private static Throwable addTo(
+      @org.jspecify.annotations.Nullable Throwable first, Throwable next) {
     if (first == null) {
       return next;
     }

@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A caller broke the driver contract: it used a handle after destroying it, destroyed one twice,
- * released a context it did not retain, or left handles alive. Thrown by {@link
- * InstrumentedDriver} <em>before</em> the call reaches the real driver (where it could crash the
- * process), and by {@link ConformanceSession#close()} for leaks.
+ * released a context it did not retain, or left handles alive. Thrown by {@link InstrumentedDriver}
+ * <em>before</em> the call reaches the real driver (where it could crash the process), and by
+ * {@link ConformanceSession#close()} for leaks.
  *
  * <p>An {@link AssertionError}, so that test frameworks report it as a failed test, and so that
  * library code that catches {@code RuntimeException} (a cleaner, a release queue) cannot swallow
@@ -27,7 +27,10 @@ public final class ConformanceViolation extends AssertionError {
     this.call = call;
   }
 
-  /** {@return the driver entry point the violation was found at, or null for a leak found at the end} */
+  /**
+   * {@return the driver entry point the violation was found at, or null for a leak found at the
+   * end}
+   */
   public @Nullable DriverCall call() {
     return call;
   }

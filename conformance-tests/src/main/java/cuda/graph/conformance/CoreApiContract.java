@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * execution lock, argument checks, buffer lifetimes and run-time compilation. Every test runs in a
  * {@link ConformanceSession}, so it also proves it left no handle alive.
  *
- * <p>Nothing here provokes a sticky device error: on a real GPU that would end the process's use
- * of the device.
+ * <p>Nothing here provokes a sticky device error: on a real GPU that would end the process's use of
+ * the device.
  */
 public interface CoreApiContract extends ConformanceContract {
 
@@ -52,20 +52,29 @@ public interface CoreApiContract extends ConformanceContract {
       long[] l = {Long.MIN_VALUE, 3, Long.MAX_VALUE};
       byte[] b = {1, -1, 127, -128, 0, 9};
       short[] h = {(short) 0x3c00, (short) 0xbc00, 1};
-      assertArrayEquals(f, roundTrip(DeviceBuffer.fromArray(f), DeviceBuffer::toFloatArray, stream));
-      assertArrayEquals(d, roundTrip(DeviceBuffer.fromArray(d), DeviceBuffer::toDoubleArray, stream));
+      assertArrayEquals(
+          f, roundTrip(DeviceBuffer.fromArray(f), DeviceBuffer::toFloatArray, stream));
+      assertArrayEquals(
+          d, roundTrip(DeviceBuffer.fromArray(d), DeviceBuffer::toDoubleArray, stream));
       assertArrayEquals(i, roundTrip(DeviceBuffer.fromArray(i), DeviceBuffer::toIntArray, stream));
       assertArrayEquals(l, roundTrip(DeviceBuffer.fromArray(l), DeviceBuffer::toLongArray, stream));
       assertArrayEquals(b, roundTrip(DeviceBuffer.fromArray(b), DeviceBuffer::toByteArray, stream));
       for (ElementType<Short> t : List.of(ElementType.I16, ElementType.F16, ElementType.BF16)) {
-        assertArrayEquals(h, roundTrip(DeviceBuffer.fromArray(t, h), DeviceBuffer::toShortArray, stream), t.name());
+        assertArrayEquals(
+            h,
+            roundTrip(DeviceBuffer.fromArray(t, h), DeviceBuffer::toShortArray, stream),
+            t.name());
       }
     }
   }
 
   private static <T, A> A roundTrip(
-      DeviceOp<DeviceBuffer<T>> upload, java.util.function.Function<DeviceBuffer<T>, DeviceOp<A>> read, Stream stream) {
-    return upload.then(buffer -> read.apply(buffer).zip(buffer.free(), (a, ignored) -> a)).syncOn(stream);
+      DeviceOp<DeviceBuffer<T>> upload,
+      java.util.function.Function<DeviceBuffer<T>, DeviceOp<A>> read,
+      Stream stream) {
+    return upload
+        .then(buffer -> read.apply(buffer).zip(buffer.free(), (a, ignored) -> a))
+        .syncOn(stream);
   }
 
   @Test
@@ -74,14 +83,18 @@ public interface CoreApiContract extends ConformanceContract {
       Stream stream = s.stream();
       // 0x3FF0000000000001: the two 32-bit halves differ, so this fill takes two strided memsets.
       double odd = Double.longBitsToDouble(0x3FF0000000000001L);
-      DeviceBuffer<Double> doubles = s.own(DeviceBuffer.filled(ElementType.F64, 5, odd).syncOn(stream));
-      assertArrayEquals(new double[] {odd, odd, odd, odd, odd}, doubles.toDoubleArray().syncOn(stream));
+      DeviceBuffer<Double> doubles =
+          s.own(DeviceBuffer.filled(ElementType.F64, 5, odd).syncOn(stream));
+      assertArrayEquals(
+          new double[] {odd, odd, odd, odd, odd}, doubles.toDoubleArray().syncOn(stream));
       DeviceBuffer<Long> longs = s.own(DeviceBuffer.filled(ElementType.I64, 3, -2L).syncOn(stream));
       assertArrayEquals(new long[] {-2, -2, -2}, longs.toLongArray().syncOn(stream));
 
-      DeviceBuffer<Integer> a = s.own(DeviceBuffer.fromArray(new int[] {1, 2, 3, 4, 5, 6}).syncOn(stream));
+      DeviceBuffer<Integer> a =
+          s.own(DeviceBuffer.fromArray(new int[] {1, 2, 3, 4, 5, 6}).syncOn(stream));
       DeviceBuffer<Integer> copy = s.own(a.duplicate().syncOn(stream));
-      GraphNode.sequence(a.slice(2, 2).fill(0), copy.slice(0, 3).copyFrom(a.slice(3, 3))).syncOn(stream);
+      GraphNode.sequence(a.slice(2, 2).fill(0), copy.slice(0, 3).copyFrom(a.slice(3, 3)))
+          .syncOn(stream);
       assertArrayEquals(new int[] {1, 2, 0, 0, 5, 6}, a.toIntArray().syncOn(stream));
       assertArrayEquals(new int[] {0, 5, 6, 4, 5, 6}, copy.toIntArray().syncOn(stream));
 
@@ -90,7 +103,10 @@ public interface CoreApiContract extends ConformanceContract {
       in.write(new float[] {1, 2, 3, 4});
       DeviceBuffer<Float> x = s.own(DeviceBuffer.zeros(ElementType.F32, 4).syncOn(stream));
       DeviceBuffer<Float> y = s.own(DeviceBuffer.filled(ElementType.F32, 4, 1f).syncOn(stream));
-      x.copyFrom(in).andThen(ConformanceKernels.saxpy(2f, x, y)).andThen(y.copyTo(out)).syncOn(stream);
+      x.copyFrom(in)
+          .andThen(ConformanceKernels.saxpy(2f, x, y))
+          .andThen(y.copyTo(out))
+          .syncOn(stream);
       assertArrayEquals(new float[] {3, 5, 7, 9}, out.toFloatArray());
     }
   }
@@ -100,12 +116,17 @@ public interface CoreApiContract extends ConformanceContract {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
       DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
-      int value = ConformanceKernels.inc(counter)
-          .andThen(ConformanceKernels.inc(counter))
-          .andThen(counter.toIntArray())
-          .map(read -> read[0])
-          .then(seen -> ConformanceKernels.inc(counter).andThen(counter.toIntArray()).map(read -> seen * 10 + read[0]))
-          .syncOn(stream);
+      int value =
+          ConformanceKernels.inc(counter)
+              .andThen(ConformanceKernels.inc(counter))
+              .andThen(counter.toIntArray())
+              .map(read -> read[0])
+              .then(
+                  seen ->
+                      ConformanceKernels.inc(counter)
+                          .andThen(counter.toIntArray())
+                          .map(read -> seen * 10 + read[0]))
+              .syncOn(stream);
       assertEquals(23, value, "each step saw every launch before it");
     }
   }
@@ -117,16 +138,27 @@ public interface CoreApiContract extends ConformanceContract {
       Stream second = s.newStream();
       AtomicInteger runs = new AtomicInteger();
       DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 64).syncOn(first));
-      DeviceOp<DeviceBuffer<Integer>> produced = DeviceOp.value(counter)
-          .map(c -> {
-            runs.incrementAndGet();
-            return c;
-          })
-          .then(c -> GraphNode.sequence(ConformanceKernels.inc(c), ConformanceKernels.inc(c), ConformanceKernels.inc(c)).map(ignored -> c))
-          .shared();
+      DeviceOp<DeviceBuffer<Integer>> produced =
+          DeviceOp.value(counter)
+              .map(
+                  c -> {
+                    runs.incrementAndGet();
+                    return c;
+                  })
+              .then(
+                  c ->
+                      GraphNode.sequence(
+                              ConformanceKernels.inc(c),
+                              ConformanceKernels.inc(c),
+                              ConformanceKernels.inc(c))
+                          .map(ignored -> c))
+              .shared();
       CompletableFuture<int[]> onFirst = produced.then(DeviceBuffer::toIntArray).asyncOn(first);
       int[] onSecond = produced.then(DeviceBuffer::toIntArray).syncOn(second);
-      assertEquals(3, onSecond[63], "the consumer on another stream is ordered after the producer's kernels");
+      assertEquals(
+          3,
+          onSecond[63],
+          "the consumer on another stream is ordered after the producer's kernels");
       assertEquals(3, onFirst.join()[0]);
       assertEquals(1, runs.get(), "the shared source ran once");
     }
@@ -140,15 +172,19 @@ public interface CoreApiContract extends ConformanceContract {
       for (int k = 0; k < 24; k++) {
         int times = k % 5 + 1;
         Stream stream = streams.get(k % streams.size());
-        futures.add(DeviceBuffer.zeros(ElementType.I32, 256)
-            .then(c -> {
-              List<GraphNode<?>> launches = new ArrayList<>();
-              for (int t = 0; t < times; t++) {
-                launches.add(ConformanceKernels.inc(c));
-              }
-              return GraphNode.sequence(launches).andThen(c.toIntArray()).zip(c.free(), (a, ignored) -> a);
-            })
-            .asyncOn(stream));
+        futures.add(
+            DeviceBuffer.zeros(ElementType.I32, 256)
+                .then(
+                    c -> {
+                      List<GraphNode<?>> launches = new ArrayList<>();
+                      for (int t = 0; t < times; t++) {
+                        launches.add(ConformanceKernels.inc(c));
+                      }
+                      return GraphNode.sequence(launches)
+                          .andThen(c.toIntArray())
+                          .zip(c.free(), (a, ignored) -> a);
+                    })
+                .asyncOn(stream));
       }
       for (int k = 0; k < futures.size(); k++) {
         int[] result = futures.get(k).join();
@@ -162,17 +198,31 @@ public interface CoreApiContract extends ConformanceContract {
   default void nestedExecutionIsRejectedAndTheLockIsReleasedAfterwards() {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
-      assertThrows(ReentrantExecutionException.class,
-          () -> DeviceOp.value(1).then(x -> DeviceOp.value(x + DeviceOp.value(1).syncOn(stream))).syncOn(stream));
-      CompletableFuture<Integer> nestedAsync = DeviceOp.value(1)
-          .then(x -> DeviceOp.value(x + DeviceOp.value(1).asyncOn(stream).join()))
-          .asyncOn(stream);
-      assertInstanceOf(ReentrantExecutionException.class, assertThrows(Exception.class, nestedAsync::join).getCause());
-      assertThrows(IllegalStateException.class, () -> DeviceOp.value(1).map(x -> {
-        throw new IllegalStateException("thrown inside an op");
-      }).syncOn(stream));
+      assertThrows(
+          ReentrantExecutionException.class,
+          () ->
+              DeviceOp.value(1)
+                  .then(x -> DeviceOp.value(x + DeviceOp.value(1).syncOn(stream)))
+                  .syncOn(stream));
+      CompletableFuture<Integer> nestedAsync =
+          DeviceOp.value(1)
+              .then(x -> DeviceOp.value(x + DeviceOp.value(1).asyncOn(stream).join()))
+              .asyncOn(stream);
+      assertInstanceOf(
+          ReentrantExecutionException.class,
+          assertThrows(Exception.class, nestedAsync::join).getCause());
+      assertThrows(
+          IllegalStateException.class,
+          () ->
+              DeviceOp.value(1)
+                  .map(
+                      x -> {
+                        throw new IllegalStateException("thrown inside an op");
+                      })
+                  .syncOn(stream));
       assertFalse(DeviceOp.isExecuting());
-      assertEquals(2, DeviceOp.value(2).syncOn(stream), "the thread executes again after the failures");
+      assertEquals(
+          2, DeviceOp.value(2).syncOn(stream), "the thread executes again after the failures");
     }
   }
 
@@ -183,14 +233,17 @@ public interface CoreApiContract extends ConformanceContract {
       long calls = s.driver().calls().records().size();
       LaunchConfig one = LaunchConfig.of(1, 1);
       assertThrows(IllegalArgumentException.class, () -> ConformanceKernels.INC.launch(one, 4));
-      assertThrows(IllegalArgumentException.class, () -> ConformanceKernels.INC.launch(one, 4L, floats));
-      assertThrows(IllegalArgumentException.class, () -> ConformanceKernels.INC.launch(one, 4, floats));
+      assertThrows(
+          IllegalArgumentException.class, () -> ConformanceKernels.INC.launch(one, 4L, floats));
+      assertThrows(
+          IllegalArgumentException.class, () -> ConformanceKernels.INC.launch(one, 4, floats));
       assertEquals(calls, s.driver().calls().records().size(), "no driver call was made");
     }
   }
 
   @Test
-  default void aBufferClosedWhileQueuedWorkUsesItIsFreedOnlyAfterThatWork() throws InterruptedException {
+  default void aBufferClosedWhileQueuedWorkUsesItIsFreedOnlyAfterThatWork()
+      throws InterruptedException {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
       DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 1024).syncOn(stream);
@@ -199,21 +252,29 @@ public interface CoreApiContract extends ConformanceContract {
       long freesBefore = s.driver().calls().count(DriverCall.MEM_FREE_ASYNC);
       CountDownLatch gate = new CountDownLatch(1);
       // The stream waits for the gate, so the kernel and copy after it are still queued.
-      CompletableFuture<Void> work = DeviceOp.hostCallback(() -> await(gate))
-          .andThen(ConformanceKernels.inc(buffer))
-          .andThen(buffer.copyTo(result))
-          .asyncOn(stream);
+      CompletableFuture<Void> work =
+          DeviceOp.hostCallback(() -> await(gate))
+              .andThen(ConformanceKernels.inc(buffer))
+              .andThen(buffer.copyTo(result))
+              .asyncOn(stream);
       buffer.close();
-      assertEquals(freesBefore, s.driver().calls().count(DriverCall.MEM_FREE_ASYNC), "not freed while queued work uses it");
+      assertEquals(
+          freesBefore,
+          s.driver().calls().count(DriverCall.MEM_FREE_ASYNC),
+          "not freed while queued work uses it");
       assertEquals(liveBefore, s.driver().ledger().live(HandleKind.DEVICE_MEMORY));
       gate.countDown();
       work.join();
       assertEquals(1, result.get(1023), "the queued kernel and copy ran on live memory");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (s.driver().ledger().live(HandleKind.DEVICE_MEMORY) != liveBefore - 1 && System.nanoTime() < deadline) {
+      while (s.driver().ledger().live(HandleKind.DEVICE_MEMORY) != liveBefore - 1
+          && System.nanoTime() < deadline) {
         Thread.sleep(2);
       }
-      assertEquals(liveBefore - 1, s.driver().ledger().live(HandleKind.DEVICE_MEMORY), "freed once the work completed");
+      assertEquals(
+          liveBefore - 1,
+          s.driver().ledger().live(HandleKind.DEVICE_MEMORY),
+          "freed once the work completed");
     }
   }
 
@@ -235,7 +296,8 @@ public interface CoreApiContract extends ConformanceContract {
       CudaEvent start = s.own(s.device().newEvent());
       CudaEvent done = s.own(s.device().newEvent());
       DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 128).syncOn(first));
-      start.record()
+      start
+          .record()
           .andThen(ConformanceKernels.inc(counter))
           .andThen(ConformanceKernels.inc(counter))
           .andThen(done.record())
@@ -250,24 +312,39 @@ public interface CoreApiContract extends ConformanceContract {
   @Test
   default void cudaSourceCompiledAtRunTimeRunsAndMatchesItsReference() {
     try (ConformanceSession s = openSession()) {
-      Kernel scale = KernelImage.cudaSource("scale.cu", """
-              extern "C" __global__ void scale(int n, float k, float *x) {
-                int i = blockIdx.x * blockDim.x + threadIdx.x;
-                if (i < n) x[i] = x[i] * k;
-              }
-              """)
-          .withReference("scale", call -> {
-            int n = call.i32(0);
-            MemorySegment x = call.memory(2, 4L * n);
-            for (int i = 0; i < n; i++) {
-              x.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) * call.f32(1));
-            }
-          })
-          .kernel("scale", KernelParam.I32, KernelParam.F32, KernelParam.pointer(ElementType.F32));
+      Kernel scale =
+          KernelImage.cudaSource(
+                  "scale.cu",
+                  """
+                  extern "C" __global__ void scale(int n, float k, float *x) {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) x[i] = x[i] * k;
+                  }
+                  """)
+              .withReference(
+                  "scale",
+                  call -> {
+                    int n = call.i32(0);
+                    MemorySegment x = call.memory(2, 4L * n);
+                    for (int i = 0; i < n; i++) {
+                      x.setAtIndex(
+                          ValueLayout.JAVA_FLOAT_UNALIGNED,
+                          i,
+                          x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) * call.f32(1));
+                    }
+                  })
+              .kernel(
+                  "scale", KernelParam.I32, KernelParam.F32, KernelParam.pointer(ElementType.F32));
       float[] data = {1, 2, 3, 4, 5};
-      float[] gpu = DeviceBuffer.fromArray(data)
-          .then(x -> scale.launch(LaunchConfig.covering(5, 32), 5, 3f, x).andThen(x.toFloatArray()).zip(x.free(), (a, ignored) -> a))
-          .syncOn(s.stream());
+      float[] gpu =
+          DeviceBuffer.fromArray(data)
+              .then(
+                  x ->
+                      scale
+                          .launch(LaunchConfig.covering(5, 32), 5, 3f, x)
+                          .andThen(x.toFloatArray())
+                          .zip(x.free(), (a, ignored) -> a))
+              .syncOn(s.stream());
       float[] reference = data.clone();
       scale.runReference(LaunchConfig.covering(5, 32), 5, 3f, reference);
       assertArrayEquals(reference, gpu);

@@ -36,7 +36,8 @@ public interface ExampleModelsContract extends ConformanceContract {
       DeviceBuffer<Float> dx = session.own(DeviceBuffer.fromArray(x).syncOn(stream));
       DeviceBuffer<Float> dy = session.own(DeviceBuffer.fromArray(y).syncOn(stream));
 
-      float[] result = ConformanceKernels.saxpy(a, dx, dy).andThen(dy.toFloatArray()).syncOn(stream);
+      float[] result =
+          ConformanceKernels.saxpy(a, dx, dy).andThen(dy.toFloatArray()).syncOn(stream);
 
       ConformanceKernels.saxpy(a, x, y);
       assertArrayEquals(y, result);
@@ -49,24 +50,38 @@ public interface ExampleModelsContract extends ConformanceContract {
       Stream stream = session.stream();
       Device device = session.device();
       TwoLayerModel model = session.own(new TwoLayerModel(stream, 1));
-      DeviceBuffer<Float> x = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.IN).syncOn(stream));
-      DeviceBuffer<Float> h = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.HIDDEN).syncOn(stream));
-      DeviceBuffer<Float> y = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.OUT).syncOn(stream));
-      HostBuffer<Float> staging = session.own(device.allocateHost(ElementType.F32, TwoLayerModel.IN));
+      DeviceBuffer<Float> x =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.IN).syncOn(stream));
+      DeviceBuffer<Float> h =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.HIDDEN).syncOn(stream));
+      DeviceBuffer<Float> y =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.OUT).syncOn(stream));
+      HostBuffer<Float> staging =
+          session.own(device.allocateHost(ElementType.F32, TwoLayerModel.IN));
       HostBuffer<Float> out = session.own(device.allocateHost(ElementType.F32, TwoLayerModel.OUT));
-      Module<float[], float[]> module = session.own(Module.capture(
-          stream,
-          InputBinding.floats(staging, x),
-          model.layer1(x, h).andThen(model.layer2(h, y)).andThen(y.copyTo(out)).map(ignored -> out),
-          HostBuffer::toFloatArray));
+      Module<float[], float[]> module =
+          session.own(
+              Module.capture(
+                  stream,
+                  InputBinding.floats(staging, x),
+                  model
+                      .layer1(x, h)
+                      .andThen(model.layer2(h, y))
+                      .andThen(y.copyTo(out))
+                      .map(ignored -> out),
+                  HostBuffer::toFloatArray));
       assertEquals(1, session.driver().ledger().live(HandleKind.GRAPH_EXEC), "one captured graph");
 
       Random random = new Random(2);
       for (int step = 0; step < 5; step++) {
         float[] input = TwoLayerModel.randoms(random, TwoLayerModel.IN);
         float[] forward = module.forward(input);
-        assertArrayEquals(model.eager(stream, input), forward, "forward must equal eager execution, input " + step);
-        assertArrayEquals(model.reference(input), forward, "forward must equal the Java model, input " + step);
+        assertArrayEquals(
+            model.eager(stream, input),
+            forward,
+            "forward must equal eager execution, input " + step);
+        assertArrayEquals(
+            model.reference(input), forward, "forward must equal the Java model, input " + step);
       }
     }
   }
@@ -77,31 +92,53 @@ public interface ExampleModelsContract extends ConformanceContract {
       Stream stream = session.stream();
       Device device = session.device();
       TwoLayerModel model = session.own(new TwoLayerModel(stream, 3));
-      DeviceBuffer<Float> x = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.IN).syncOn(stream));
-      DeviceBuffer<Float> h = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.HIDDEN).syncOn(stream));
-      DeviceBuffer<Float> h2 = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.HIDDEN).syncOn(stream));
-      DeviceBuffer<Float> y = session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.OUT).syncOn(stream));
-      HostBuffer<Float> stagingX = session.own(device.allocateHost(ElementType.F32, TwoLayerModel.IN));
-      HostBuffer<Float> hiddenOut = session.own(device.allocateHost(ElementType.F32, TwoLayerModel.HIDDEN));
-      HostBuffer<Float> stagingH = session.own(device.allocateHost(ElementType.F32, TwoLayerModel.HIDDEN));
+      DeviceBuffer<Float> x =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.IN).syncOn(stream));
+      DeviceBuffer<Float> h =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.HIDDEN).syncOn(stream));
+      DeviceBuffer<Float> h2 =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.HIDDEN).syncOn(stream));
+      DeviceBuffer<Float> y =
+          session.own(DeviceBuffer.zeros(ElementType.F32, TwoLayerModel.OUT).syncOn(stream));
+      HostBuffer<Float> stagingX =
+          session.own(device.allocateHost(ElementType.F32, TwoLayerModel.IN));
+      HostBuffer<Float> hiddenOut =
+          session.own(device.allocateHost(ElementType.F32, TwoLayerModel.HIDDEN));
+      HostBuffer<Float> stagingH =
+          session.own(device.allocateHost(ElementType.F32, TwoLayerModel.HIDDEN));
       HostBuffer<Float> out = session.own(device.allocateHost(ElementType.F32, TwoLayerModel.OUT));
-      Module<float[], float[]> first = Module.capture(
-          stream, InputBinding.floats(stagingX, x), model.layer1(x, h).andThen(h.copyTo(hiddenOut)).map(ignored -> hiddenOut),
-          HostBuffer::toFloatArray);
-      Module<float[], float[]> second = Module.capture(
-          stream, InputBinding.floats(stagingH, h2), model.layer2(h2, y).andThen(y.copyTo(out)).map(ignored -> out),
-          HostBuffer::toFloatArray);
+      Module<float[], float[]> first =
+          Module.capture(
+              stream,
+              InputBinding.floats(stagingX, x),
+              model.layer1(x, h).andThen(h.copyTo(hiddenOut)).map(ignored -> hiddenOut),
+              HostBuffer::toFloatArray);
+      Module<float[], float[]> second =
+          Module.capture(
+              stream,
+              InputBinding.floats(stagingH, h2),
+              model.layer2(h2, y).andThen(y.copyTo(out)).map(ignored -> out),
+              HostBuffer::toFloatArray);
       Module<float[], float[]> composed = session.own(first.andThen(second));
 
       Random random = new Random(4);
       for (int step = 0; step < 4; step++) {
         float[] input = TwoLayerModel.randoms(random, TwoLayerModel.IN);
         float[] forward = composed.forward(input);
-        assertArrayEquals(model.eager(stream, input), forward, "the composition must equal eager execution, input " + step);
-        assertArrayEquals(model.reference(input), forward, "the composition must equal the Java model, input " + step);
+        assertArrayEquals(
+            model.eager(stream, input),
+            forward,
+            "the composition must equal eager execution, input " + step);
+        assertArrayEquals(
+            model.reference(input),
+            forward,
+            "the composition must equal the Java model, input " + step);
       }
       composed.close();
-      assertEquals(0, session.driver().ledger().live(HandleKind.GRAPH_EXEC), "closing the composition closes both modules");
+      assertEquals(
+          0,
+          session.driver().ledger().live(HandleKind.GRAPH_EXEC),
+          "closing the composition closes both modules");
       assertEquals(2, session.driver().ledger().destroyed(HandleKind.GRAPH_EXEC));
     }
   }

@@ -32,7 +32,10 @@ public final class FaultPlan {
 
     @Override
     public String toString() {
-      String what = always ? "every " + call.symbol() : "the " + ordinal(remaining) + " " + call.symbol() + " from now";
+      String what =
+          always
+              ? "every " + call.symbol()
+              : "the " + ordinal(remaining) + " " + call.symbol() + " from now";
       return what + " fails with " + CuResult.describe(status);
     }
   }
@@ -58,7 +61,9 @@ public final class FaultPlan {
     rules.add(new Rule(call, status, false, nth));
   }
 
-  /** Makes every call of {@code call} from now on fail with {@code status}, until {@link #clear()}. */
+  /**
+   * Makes every call of {@code call} from now on fail with {@code status}, until {@link #clear()}.
+   */
   public synchronized void failAlways(DriverCall call, int status) {
     Objects.requireNonNull(call, "call");
     requireFailure(status);
@@ -74,7 +79,9 @@ public final class FaultPlan {
     noGraphPending++;
   }
 
-  /** {@return the rules that have not fired yet (every {@code failAlways} rule stays), for reading} */
+  /**
+   * {@return the rules that have not fired yet (every {@code failAlways} rule stays), for reading}
+   */
   public synchronized List<String> pending() {
     List<String> lines = new ArrayList<>();
     rules.forEach(r -> lines.add(r.toString()));
@@ -100,7 +107,10 @@ public final class FaultPlan {
     noGraphPending = 0;
   }
 
-  /** Counts a call of {@code call}; {@return the failure to throw in its place, or null to let it through} */
+  /**
+   * Counts a call of {@code call}; {@return the failure to throw in its place, or null to let it
+   * through}
+   */
   synchronized @Nullable CudaDriverException next(DriverCall call) {
     Rule firing = null;
     for (Iterator<Rule> it = rules.iterator(); it.hasNext(); ) {
@@ -119,10 +129,13 @@ public final class FaultPlan {
       return null;
     }
     fired++;
-    return new CudaDriverException(firing.status, call, "injected by the conformance kit's FaultPlan");
+    return new CudaDriverException(
+        firing.status, call, "injected by the conformance kit's FaultPlan");
   }
 
-  /** {@return whether this {@code cuStreamEndCapture} must return no graph} (consumes the request) */
+  /**
+   * {@return whether this {@code cuStreamEndCapture} must return no graph} (consumes the request)
+   */
   synchronized boolean takeNoGraph() {
     if (noGraphPending == 0) {
       return false;
@@ -134,16 +147,20 @@ public final class FaultPlan {
 
   private static void requireFailure(int status) {
     if (status == CuResult.SUCCESS) {
-      throw new IllegalArgumentException("CUDA_SUCCESS is not a failure; inject a CUresult error code");
+      throw new IllegalArgumentException(
+          "CUDA_SUCCESS is not a failure; inject a CUresult error code");
     }
   }
 
   private static String ordinal(int n) {
-    return n + (n % 100 >= 11 && n % 100 <= 13 ? "th" : switch (n % 10) {
-      case 1 -> "st";
-      case 2 -> "nd";
-      case 3 -> "rd";
-      default -> "th";
-    });
+    return n
+        + (n % 100 >= 11 && n % 100 <= 13
+            ? "th"
+            : switch (n % 10) {
+              case 1 -> "st";
+              case 2 -> "nd";
+              case 3 -> "rd";
+              default -> "th";
+            });
   }
 }

@@ -59,17 +59,25 @@ public interface HandleLifetimeContract extends ConformanceContract {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
       LiveHandleLedger ledger = session.driver().ledger();
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream));
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream));
       CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, ConformanceKernels.inc(counter));
       GraphLaunch launch = graph.launch();
       graph.close();
-      assertEquals(1, ledger.live(HandleKind.GRAPH_EXEC), "the unexecuted launch must keep the exec alive");
+      assertEquals(
+          1, ledger.live(HandleKind.GRAPH_EXEC), "the unexecuted launch must keep the exec alive");
 
       launch.syncOn(stream);
 
-      assertArrayEquals(filled(50, 1), counter.toIntArray().syncOn(stream), "the launch must have replayed the graph");
+      assertArrayEquals(
+          filled(50, 1),
+          counter.toIntArray().syncOn(stream),
+          "the launch must have replayed the graph");
       assertEquals(1, ledger.created(HandleKind.GRAPH_EXEC));
-      assertEquals(1, ledger.destroyed(HandleKind.GRAPH_EXEC), "the exec goes once its last owner's work is done");
+      assertEquals(
+          1,
+          ledger.destroyed(HandleKind.GRAPH_EXEC),
+          "the exec goes once its last owner's work is done");
       assertEquals(1, ledger.destroyed(HandleKind.GRAPH), "and its graph with it");
     }
   }
@@ -81,27 +89,40 @@ public interface HandleLifetimeContract extends ConformanceContract {
       Stream stream = session.stream();
       LiveHandleLedger ledger = session.driver().ledger();
       DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream);
-      DeviceBuffer<Integer> witness = session.own(DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream));
+      DeviceBuffer<Integer> witness =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream));
       long memory = ledger.live(HandleKind.DEVICE_MEMORY);
-      try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(
-          stream, ConformanceKernels.inc(counter).andThen(witness.copyFrom(counter)))) {
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.capture(
+              stream, ConformanceKernels.inc(counter).andThen(witness.copyFrom(counter)))) {
         counter.close();
-        assertEquals(memory, ledger.live(HandleKind.DEVICE_MEMORY), "the graph must keep the closed buffer allocated");
+        assertEquals(
+            memory,
+            ledger.live(HandleKind.DEVICE_MEMORY),
+            "the graph must keep the closed buffer allocated");
         graph.launch().syncOn(stream);
         graph.launch().syncOn(stream);
-        assertArrayEquals(filled(50, 2), witness.toIntArray().syncOn(stream), "replays must still use the closed buffer");
+        assertArrayEquals(
+            filled(50, 2),
+            witness.toIntArray().syncOn(stream),
+            "replays must still use the closed buffer");
       }
-      assertEquals(memory - 1, ledger.live(HandleKind.DEVICE_MEMORY), "closing the graph must free the closed buffer");
+      assertEquals(
+          memory - 1,
+          ledger.live(HandleKind.DEVICE_MEMORY),
+          "closing the graph must free the closed buffer");
     }
   }
 
   /** An unexecuted launch that becomes unreachable gives its share back through the cleaner. */
   @Example
-  default void anUnreachableLaunchOfAClosedGraphReleasesTheExecWhenCollected() throws InterruptedException {
+  default void anUnreachableLaunchOfAClosedGraphReleasesTheExecWhenCollected()
+      throws InterruptedException {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
       LiveHandleLedger ledger = session.driver().ledger();
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
       CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, ConformanceKernels.inc(counter));
       makeAndDropLaunch(graph);
       graph.close();
@@ -110,10 +131,16 @@ public interface HandleLifetimeContract extends ConformanceContract {
         System.gc();
         Thread.sleep(LifetimeRun.POLL_MILLIS);
       }
-      assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), "the cleaner must release the dropped launch's share");
+      assertEquals(
+          0,
+          ledger.live(HandleKind.GRAPH_EXEC),
+          "the cleaner must release the dropped launch's share");
       assertEquals(1, ledger.destroyed(HandleKind.GRAPH_EXEC), "exactly once");
-      assertArrayEquals(filled(8, 0), counter.toIntArray().syncOn(stream), "the dropped launch never ran");
-      assertTrue(session.driver().violations().isEmpty(), () -> "violations: " + session.driver().violations());
+      assertArrayEquals(
+          filled(8, 0), counter.toIntArray().syncOn(stream), "the dropped launch never ran");
+      assertTrue(
+          session.driver().violations().isEmpty(),
+          () -> "violations: " + session.driver().violations());
     }
   }
 

@@ -59,6 +59,7 @@ public final class InstrumentedDriver implements CudaDriver {
   private final DriverCallLog log = new DriverCallLog();
   private final FaultPlan faults = new FaultPlan();
   private final List<ConformanceViolation> violations = new ArrayList<>();
+
   /** The context each thread made current through this wrapper: the owner of what it creates. */
   private final ThreadLocal<@Nullable CuContext> current = new ThreadLocal<>();
 
@@ -138,10 +139,12 @@ public final class InstrumentedDriver implements CudaDriver {
   }
 
   private void run(DriverCall call, Runnable body) {
-    invoke(call, () -> {
-      body.run();
-      return null;
-    });
+    invoke(
+        call,
+        () -> {
+          body.run();
+          return null;
+        });
   }
 
   /** Runs a ledger check for {@code call}; a violation is recorded, logged and thrown. */
@@ -162,21 +165,25 @@ public final class InstrumentedDriver implements CudaDriver {
   }
 
   private void usable(DriverCall call, CuHandle... handles) {
-    check(call, () -> {
-      for (CuHandle h : handles) {
-        if (!(h instanceof CuStream s && s.isDefaultStream())) {
-          ledger.requireUsable(h, call);
-        }
-      }
-    });
+    check(
+        call,
+        () -> {
+          for (CuHandle h : handles) {
+            if (!(h instanceof CuStream s && s.isDefaultStream())) {
+              ledger.requireUsable(h, call);
+            }
+          }
+        });
   }
 
   private void accessible(DriverCall call, long... devicePointers) {
-    check(call, () -> {
-      for (long p : devicePointers) {
-        ledger.requireAccessible(HandleKind.DEVICE_MEMORY, p, call);
-      }
-    });
+    check(
+        call,
+        () -> {
+          for (long p : devicePointers) {
+            ledger.requireAccessible(HandleKind.DEVICE_MEMORY, p, call);
+          }
+        });
   }
 
   private void accessibleHost(DriverCall call, MemorySegment host) {
@@ -185,7 +192,9 @@ public final class InstrumentedDriver implements CudaDriver {
     }
   }
 
-  /** Destroys a handle: refused if already destroyed, counted before the call, restored if it fails. */
+  /**
+   * Destroys a handle: refused if already destroyed, counted before the call, restored if it fails.
+   */
   private void destroy(DriverCall call, CuHandle handle, Runnable destroyCall) {
     Object[] claim = new Object[1];
     check(call, () -> claim[0] = ledger.claimDestroy(handle, call));
@@ -257,7 +266,8 @@ public final class InstrumentedDriver implements CudaDriver {
 
   @Override
   public int deviceGetAttribute(int attribute, int device) {
-    return invoke(DriverCall.DEVICE_GET_ATTRIBUTE, () -> delegate.deviceGetAttribute(attribute, device));
+    return invoke(
+        DriverCall.DEVICE_GET_ATTRIBUTE, () -> delegate.deviceGetAttribute(attribute, device));
   }
 
   @Override
@@ -267,21 +277,25 @@ public final class InstrumentedDriver implements CudaDriver {
 
   @Override
   public CuContext devicePrimaryCtxRetain(int device) {
-    return invoke(DriverCall.DEVICE_PRIMARY_CTX_RETAIN, () -> {
-      CuContext context = delegate.devicePrimaryCtxRetain(device);
-      ledger.retained(device, context);
-      return context;
-    });
+    return invoke(
+        DriverCall.DEVICE_PRIMARY_CTX_RETAIN,
+        () -> {
+          CuContext context = delegate.devicePrimaryCtxRetain(device);
+          ledger.retained(device, context);
+          return context;
+        });
   }
 
   @Override
   public void devicePrimaryCtxRelease(int device) {
     DriverCall call = DriverCall.DEVICE_PRIMARY_CTX_RELEASE;
     check(call, () -> ledger.requireRetained(device, call));
-    run(call, () -> {
-      delegate.devicePrimaryCtxRelease(device);
-      ledger.released(device, call);
-    });
+    run(
+        call,
+        () -> {
+          delegate.devicePrimaryCtxRelease(device);
+          ledger.released(device, call);
+        });
   }
 
   @Override
@@ -289,19 +303,23 @@ public final class InstrumentedDriver implements CudaDriver {
     if (context != null) {
       usable(DriverCall.CTX_SET_CURRENT, context);
     }
-    run(DriverCall.CTX_SET_CURRENT, () -> {
-      delegate.ctxSetCurrent(context);
-      current.set(context);
-    });
+    run(
+        DriverCall.CTX_SET_CURRENT,
+        () -> {
+          delegate.ctxSetCurrent(context);
+          current.set(context);
+        });
   }
 
   @Override
   public @Nullable CuContext ctxGetCurrent() {
-    return invoke(DriverCall.CTX_GET_CURRENT, () -> {
-      CuContext context = delegate.ctxGetCurrent();
-      current.set(context);
-      return context;
-    });
+    return invoke(
+        DriverCall.CTX_GET_CURRENT,
+        () -> {
+          CuContext context = delegate.ctxGetCurrent();
+          current.set(context);
+          return context;
+        });
   }
 
   // ---- streams
@@ -309,11 +327,13 @@ public final class InstrumentedDriver implements CudaDriver {
   @Override
   public CuStream streamCreate(int flags) {
     DriverCall call = DriverCall.STREAM_CREATE;
-    return invoke(call, () -> {
-      CuStream stream = delegate.streamCreate(flags);
-      ledger.created(stream, call, current.get());
-      return stream;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuStream stream = delegate.streamCreate(flags);
+          ledger.created(stream, call, current.get());
+          return stream;
+        });
   }
 
   @Override
@@ -371,13 +391,15 @@ public final class InstrumentedDriver implements CudaDriver {
       log.add(call, 0, LoggedCall.Outcome.INJECTED);
       return null;
     }
-    return invoke(call, () -> {
-      CuGraph graph = delegate.streamEndCapture(stream);
-      if (graph != null) {
-        ledger.created(graph, call, null);
-      }
-      return graph;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuGraph graph = delegate.streamEndCapture(stream);
+          if (graph != null) {
+            ledger.created(graph, call, null);
+          }
+          return graph;
+        });
   }
 
   @Override
@@ -394,7 +416,9 @@ public final class InstrumentedDriver implements CudaDriver {
 
   @Override
   public CaptureMode threadExchangeStreamCaptureMode(CaptureMode mode) {
-    return invoke(DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE, () -> delegate.threadExchangeStreamCaptureMode(mode));
+    return invoke(
+        DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE,
+        () -> delegate.threadExchangeStreamCaptureMode(mode));
   }
 
   // ---- events
@@ -402,11 +426,13 @@ public final class InstrumentedDriver implements CudaDriver {
   @Override
   public CuEvent eventCreate(int flags) {
     DriverCall call = DriverCall.EVENT_CREATE;
-    return invoke(call, () -> {
-      CuEvent event = delegate.eventCreate(flags);
-      ledger.created(event, call, current.get());
-      return event;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuEvent event = delegate.eventCreate(flags);
+          ledger.created(event, call, current.get());
+          return event;
+        });
   }
 
   @Override
@@ -423,7 +449,9 @@ public final class InstrumentedDriver implements CudaDriver {
   @Override
   public void eventRecordWithFlags(CuEvent event, CuStream stream, int flags) {
     usable(DriverCall.EVENT_RECORD_WITH_FLAGS, event, stream);
-    run(DriverCall.EVENT_RECORD_WITH_FLAGS, () -> delegate.eventRecordWithFlags(event, stream, flags));
+    run(
+        DriverCall.EVENT_RECORD_WITH_FLAGS,
+        () -> delegate.eventRecordWithFlags(event, stream, flags));
   }
 
   @Override
@@ -449,11 +477,13 @@ public final class InstrumentedDriver implements CudaDriver {
   @Override
   public long memAlloc(long bytes) {
     DriverCall call = DriverCall.MEM_ALLOC;
-    return invoke(call, () -> {
-      long pointer = delegate.memAlloc(bytes);
-      ledger.allocated(HandleKind.DEVICE_MEMORY, pointer, bytes, current.get(), call);
-      return pointer;
-    });
+    return invoke(
+        call,
+        () -> {
+          long pointer = delegate.memAlloc(bytes);
+          ledger.allocated(HandleKind.DEVICE_MEMORY, pointer, bytes, current.get(), call);
+          return pointer;
+        });
   }
 
   @Override
@@ -462,7 +492,11 @@ public final class InstrumentedDriver implements CudaDriver {
       run(DriverCall.MEM_FREE, () -> delegate.memFree(devicePointer));
       return;
     }
-    free(DriverCall.MEM_FREE, HandleKind.DEVICE_MEMORY, devicePointer, () -> delegate.memFree(devicePointer));
+    free(
+        DriverCall.MEM_FREE,
+        HandleKind.DEVICE_MEMORY,
+        devicePointer,
+        () -> delegate.memFree(devicePointer));
   }
 
   @Override
@@ -471,13 +505,15 @@ public final class InstrumentedDriver implements CudaDriver {
     usable(call, stream);
     // An allocation recorded into a capture is a graph node: the graph owns it, not the caller.
     boolean captured = capturingQuietly(stream);
-    return invoke(call, () -> {
-      long pointer = delegate.memAllocAsync(bytes, stream);
-      if (!captured) {
-        ledger.allocated(HandleKind.DEVICE_MEMORY, pointer, bytes, current.get(), call);
-      }
-      return pointer;
-    });
+    return invoke(
+        call,
+        () -> {
+          long pointer = delegate.memAllocAsync(bytes, stream);
+          if (!captured) {
+            ledger.allocated(HandleKind.DEVICE_MEMORY, pointer, bytes, current.get(), call);
+          }
+          return pointer;
+        });
   }
 
   @Override
@@ -490,22 +526,32 @@ public final class InstrumentedDriver implements CudaDriver {
       run(call, () -> delegate.memFreeAsync(devicePointer, stream));
       return;
     }
-    free(call, HandleKind.DEVICE_MEMORY, devicePointer, () -> delegate.memFreeAsync(devicePointer, stream));
+    free(
+        call,
+        HandleKind.DEVICE_MEMORY,
+        devicePointer,
+        () -> delegate.memFreeAsync(devicePointer, stream));
   }
 
   @Override
   public MemorySegment memAllocHost(long bytes) {
     DriverCall call = DriverCall.MEM_ALLOC_HOST;
-    return invoke(call, () -> {
-      MemorySegment memory = delegate.memAllocHost(bytes);
-      ledger.allocated(HandleKind.HOST_MEMORY, memory.address(), bytes, current.get(), call);
-      return memory;
-    });
+    return invoke(
+        call,
+        () -> {
+          MemorySegment memory = delegate.memAllocHost(bytes);
+          ledger.allocated(HandleKind.HOST_MEMORY, memory.address(), bytes, current.get(), call);
+          return memory;
+        });
   }
 
   @Override
   public void memFreeHost(MemorySegment hostMemory) {
-    free(DriverCall.MEM_FREE_HOST, HandleKind.HOST_MEMORY, hostMemory.address(), () -> delegate.memFreeHost(hostMemory));
+    free(
+        DriverCall.MEM_FREE_HOST,
+        HandleKind.HOST_MEMORY,
+        hostMemory.address(),
+        () -> delegate.memFreeHost(hostMemory));
   }
 
   @Override
@@ -578,7 +624,8 @@ public final class InstrumentedDriver implements CudaDriver {
   }
 
   @Override
-  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
+  public void memsetD2D32Async(
+      long dst, long pitch, int value, long width, long height, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D2D32_ASYNC;
     usable(call, stream);
     accessible(call, dst);
@@ -595,31 +642,38 @@ public final class InstrumentedDriver implements CudaDriver {
   @Override
   public CuModule moduleLoadData(ModuleImage image) {
     DriverCall call = DriverCall.MODULE_LOAD_DATA;
-    return invoke(call, () -> {
-      CuModule module = delegate.moduleLoadData(image);
-      ledger.created(module, call, current.get());
-      return module;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuModule module = delegate.moduleLoadData(image);
+          ledger.created(module, call, current.get());
+          return module;
+        });
   }
 
   @Override
   public void moduleUnload(CuModule module) {
     DriverCall call = DriverCall.MODULE_UNLOAD;
-    destroy(call, module, () -> {
-      delegate.moduleUnload(module);
-      ledger.moduleUnloaded(module);
-    });
+    destroy(
+        call,
+        module,
+        () -> {
+          delegate.moduleUnload(module);
+          ledger.moduleUnloaded(module);
+        });
   }
 
   @Override
   public CuFunction moduleGetFunction(CuModule module, String name) {
     DriverCall call = DriverCall.MODULE_GET_FUNCTION;
     usable(call, module);
-    return invoke(call, () -> {
-      CuFunction function = delegate.moduleGetFunction(module, name);
-      ledger.functionReturned(module, function, call, current.get());
-      return function;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuFunction function = delegate.moduleGetFunction(module, name);
+          ledger.functionReturned(module, function, call, current.get());
+          return function;
+        });
   }
 
   @Override
@@ -635,8 +689,20 @@ public final class InstrumentedDriver implements CudaDriver {
       CuStream stream,
       KernelArguments arguments) {
     usable(DriverCall.LAUNCH_KERNEL, function, stream);
-    run(DriverCall.LAUNCH_KERNEL, () -> delegate.launchKernel(
-        function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments));
+    run(
+        DriverCall.LAUNCH_KERNEL,
+        () ->
+            delegate.launchKernel(
+                function,
+                gridX,
+                gridY,
+                gridZ,
+                blockX,
+                blockY,
+                blockZ,
+                sharedMemBytes,
+                stream,
+                arguments));
   }
 
   // ---- graphs
@@ -644,11 +710,13 @@ public final class InstrumentedDriver implements CudaDriver {
   @Override
   public CuGraph graphCreate(int flags) {
     DriverCall call = DriverCall.GRAPH_CREATE;
-    return invoke(call, () -> {
-      CuGraph graph = delegate.graphCreate(flags);
-      ledger.created(graph, call, null);
-      return graph;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuGraph graph = delegate.graphCreate(flags);
+          ledger.created(graph, call, null);
+          return graph;
+        });
   }
 
   @Override
@@ -660,11 +728,13 @@ public final class InstrumentedDriver implements CudaDriver {
   public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
     DriverCall call = DriverCall.GRAPH_INSTANTIATE;
     usable(call, graph);
-    return invoke(call, () -> {
-      CuGraphExec exec = delegate.graphInstantiate(graph, flags);
-      ledger.created(exec, call, current.get());
-      return exec;
-    });
+    return invoke(
+        call,
+        () -> {
+          CuGraphExec exec = delegate.graphInstantiate(graph, flags);
+          ledger.created(exec, call, current.get());
+          return exec;
+        });
   }
 
   @Override

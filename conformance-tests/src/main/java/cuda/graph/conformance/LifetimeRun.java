@@ -32,7 +32,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class LifetimeRun {
 
-  /** How long {@link #collect()} waits for cleaners, in total, polling in steps of {@link #POLL_MILLIS}. */
+  /**
+   * How long {@link #collect()} waits for cleaners, in total, polling in steps of {@link
+   * #POLL_MILLIS}.
+   */
   static final long COLLECT_TIMEOUT_MILLIS = 5_000;
 
   static final long POLL_MILLIS = 10;
@@ -71,6 +74,7 @@ final class LifetimeRun {
     @Nullable GraphLaunch launch;
     final Graph graph;
     boolean executed;
+
     /** Dropped unexecuted, and not yet known to be collected. */
     boolean pendingCollection;
 
@@ -155,7 +159,9 @@ final class LifetimeRun {
     }
     captureAttempts++;
     if (counter.closed) {
-      assertThrows(IllegalStateException.class, () -> CudaGraph.capture(stream, ConformanceKernels.inc(buffer)),
+      assertThrows(
+          IllegalStateException.class,
+          () -> CudaGraph.capture(stream, ConformanceKernels.inc(buffer)),
           "capturing a closed buffer must fail");
       assertFalse(DeviceOp.isExecuting(), "a failed capture must release the execution lock");
       return;
@@ -165,7 +171,10 @@ final class LifetimeRun {
 
   private void makeLaunch(Graph graph) {
     if (graph.closed) {
-      assertThrows(IllegalStateException.class, graph.graph::launch, "a closed graph must refuse new launches");
+      assertThrows(
+          IllegalStateException.class,
+          graph.graph::launch,
+          "a closed graph must refuse new launches");
       return;
     }
     launches.add(new Launch(graph.graph.launch(), graph));
@@ -206,10 +215,20 @@ final class LifetimeRun {
       System.gc();
       sleep();
     } while (!collected() && System.nanoTime() < deadline);
-    assertTrue(collected(), () -> "the cleaners of dropped launches and buffers did not release them within "
-        + COLLECT_TIMEOUT_MILLIS + " ms: execs " + ledger.live(HandleKind.GRAPH_EXEC) + " (expected "
-        + count(graphs, this::execSurelyAlive) + "), device memory " + ledger.live(HandleKind.DEVICE_MEMORY)
-        + " (expected " + count(counters, this::memorySurelyAlive) + ")");
+    assertTrue(
+        collected(),
+        () ->
+            "the cleaners of dropped launches and buffers did not release them within "
+                + COLLECT_TIMEOUT_MILLIS
+                + " ms: execs "
+                + ledger.live(HandleKind.GRAPH_EXEC)
+                + " (expected "
+                + count(graphs, this::execSurelyAlive)
+                + "), device memory "
+                + ledger.live(HandleKind.DEVICE_MEMORY)
+                + " (expected "
+                + count(counters, this::memorySurelyAlive)
+                + ")");
     for (Launch l : launches) {
       if (l.pendingCollection && !execSurelyAlive(l.graph)) {
         l.pendingCollection = false;
@@ -228,7 +247,10 @@ final class LifetimeRun {
         && ledger.live(HandleKind.DEVICE_MEMORY) == count(counters, this::memorySurelyAlive);
   }
 
-  /** Closes everything the script left open, collects, and checks every exec and graph was destroyed once. */
+  /**
+   * Closes everything the script left open, collects, and checks every exec and graph was destroyed
+   * once.
+   */
   private void finish() {
     for (Graph g : graphs) {
       g.graph.close();
@@ -245,21 +267,33 @@ final class LifetimeRun {
     }
     collect();
     verify("at the end");
-    assertEquals(graphs.size(), ledger.created(HandleKind.GRAPH_EXEC), "one exec per successful capture");
-    assertEquals(ledger.created(HandleKind.GRAPH_EXEC), ledger.destroyed(HandleKind.GRAPH_EXEC), "every exec destroyed once");
-    assertEquals(captureAttempts, ledger.created(HandleKind.GRAPH), "one graph per capture that reached its end");
-    assertEquals(ledger.created(HandleKind.GRAPH), ledger.destroyed(HandleKind.GRAPH), "every graph destroyed once");
+    assertEquals(
+        graphs.size(), ledger.created(HandleKind.GRAPH_EXEC), "one exec per successful capture");
+    assertEquals(
+        ledger.created(HandleKind.GRAPH_EXEC),
+        ledger.destroyed(HandleKind.GRAPH_EXEC),
+        "every exec destroyed once");
+    assertEquals(
+        captureAttempts,
+        ledger.created(HandleKind.GRAPH),
+        "one graph per capture that reached its end");
+    assertEquals(
+        ledger.created(HandleKind.GRAPH),
+        ledger.destroyed(HandleKind.GRAPH),
+        "every graph destroyed once");
     assertEquals(0, ledger.live(HandleKind.DEVICE_MEMORY), "every counter freed");
   }
 
   // ---- the model
 
   private boolean execSurelyAlive(Graph g) {
-    return !g.closed || launches.stream().anyMatch(l -> l.graph == g && l.launch != null && !l.executed);
+    return !g.closed
+        || launches.stream().anyMatch(l -> l.graph == g && l.launch != null && !l.executed);
   }
 
   private boolean execPossiblyAlive(Graph g) {
-    return execSurelyAlive(g) || launches.stream().anyMatch(l -> l.graph == g && l.pendingCollection);
+    return execSurelyAlive(g)
+        || launches.stream().anyMatch(l -> l.graph == g && l.pendingCollection);
   }
 
   private boolean memorySurelyAlive(Counter c) {
@@ -267,33 +301,63 @@ final class LifetimeRun {
   }
 
   private boolean memoryPossiblyAlive(Counter c) {
-    return c.held() || c.dropped || graphs.stream().anyMatch(g -> g.counter == c && execPossiblyAlive(g));
+    return c.held()
+        || c.dropped
+        || graphs.stream().anyMatch(g -> g.counter == c && execPossiblyAlive(g));
   }
 
   private void verify(String when) {
-    assertEquals(List.of(), session.driver().violations(), () -> "driver contract violations " + when);
+    assertEquals(
+        List.of(), session.driver().violations(), () -> "driver contract violations " + when);
     assertFalse(DeviceOp.isExecuting(), () -> "the execution lock must be free " + when);
-    assertBetween("execs", count(graphs, this::execSurelyAlive), ledger.live(HandleKind.GRAPH_EXEC),
-        count(graphs, this::execPossiblyAlive), when);
-    assertBetween("graphs", count(graphs, this::execSurelyAlive), ledger.live(HandleKind.GRAPH),
-        count(graphs, this::execPossiblyAlive), when);
-    assertBetween("counters' device memory", count(counters, this::memorySurelyAlive), ledger.live(HandleKind.DEVICE_MEMORY),
-        count(counters, this::memoryPossiblyAlive), when);
+    assertBetween(
+        "execs",
+        count(graphs, this::execSurelyAlive),
+        ledger.live(HandleKind.GRAPH_EXEC),
+        count(graphs, this::execPossiblyAlive),
+        when);
+    assertBetween(
+        "graphs",
+        count(graphs, this::execSurelyAlive),
+        ledger.live(HandleKind.GRAPH),
+        count(graphs, this::execPossiblyAlive),
+        when);
+    assertBetween(
+        "counters' device memory",
+        count(counters, this::memorySurelyAlive),
+        ledger.live(HandleKind.DEVICE_MEMORY),
+        count(counters, this::memoryPossiblyAlive),
+        when);
     for (Counter c : counters) {
       DeviceBuffer<Integer> buffer = c.buffer;
       if (buffer != null && !c.closed) {
         int[] expected = new int[LENGTH];
         Arrays.fill(expected, c.replays);
         int[] actual = buffer.toIntArray().syncOn(stream);
-        assertEquals(Arrays.toString(expected), Arrays.toString(actual),
-            () -> "counter " + c.index + " must count the replays of the graphs that captured it, " + when);
+        assertEquals(
+            Arrays.toString(expected),
+            Arrays.toString(actual),
+            () ->
+                "counter "
+                    + c.index
+                    + " must count the replays of the graphs that captured it, "
+                    + when);
       }
     }
   }
 
   private static void assertBetween(String what, long min, long actual, long max, String when) {
-    assertTrue(min <= actual && actual <= max,
-        () -> "live " + what + " " + when + ": " + actual + ", expected " + (min == max ? min : min + " to " + max));
+    assertTrue(
+        min <= actual && actual <= max,
+        () ->
+            "live "
+                + what
+                + " "
+                + when
+                + ": "
+                + actual
+                + ", expected "
+                + (min == max ? min : min + " to " + max));
   }
 
   private static <T> long count(List<T> items, Predicate<T> predicate) {

@@ -20,16 +20,16 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Live-handle accounting of one {@link InstrumentedDriver}, built only from what crosses the
- * driver boundary: the handles each create call returns and each destroy call receives.
+ * Live-handle accounting of one {@link InstrumentedDriver}, built only from what crosses the driver
+ * boundary: the handles each create call returns and each destroy call receives.
  *
  * <p>Counted: streams, events, modules, functions (created when first returned by {@code
  * cuModuleGetFunction}, destroyed when their module is unloaded), graphs (from {@code
- * cuStreamEndCapture} and {@code cuGraphCreate}; graphs that capture info lends out are not owned and
- * not counted), execs, device memory ({@code cuMemAlloc_v2}, and {@code cuMemAllocAsync} on a stream
- * that is not capturing; an allocation made during capture belongs to the graph), pinned host memory,
- * and primary-context retains ({@code created(CONTEXT)} counts retains, {@code destroyed(CONTEXT)}
- * releases). Graph nodes are borrowed from their graph and not counted.
+ * cuStreamEndCapture} and {@code cuGraphCreate}; graphs that capture info lends out are not owned
+ * and not counted), execs, device memory ({@code cuMemAlloc_v2}, and {@code cuMemAllocAsync} on a
+ * stream that is not capturing; an allocation made during capture belongs to the graph), pinned
+ * host memory, and primary-context retains ({@code created(CONTEXT)} counts retains, {@code
+ * destroyed(CONTEXT)} releases). Graph nodes are borrowed from their graph and not counted.
  *
  * <p><b>Stricter than a driver.</b> A handle counts as destroyed only when its own destroy call
  * receives it. When the last retain of a primary context is released, the driver destroys
@@ -48,7 +48,8 @@ public final class LiveHandleLedger {
   /** A live handle or memory block: the context current when it was made, and how it was made. */
   private record Origin(@Nullable CuContext owner, String how) {}
 
-  private record Block(HandleKind kind, long address, long bytes, @Nullable CuContext owner, String how) {
+  private record Block(
+      HandleKind kind, long address, long bytes, @Nullable CuContext owner, String how) {
     boolean contains(long pointer) {
       return pointer >= address && pointer - address < Math.max(bytes, 1);
     }
@@ -61,8 +62,10 @@ public final class LiveHandleLedger {
   private final long[] reclaimed = new long[KINDS.length];
   private final Map<CuHandle, Origin> live = new LinkedHashMap<>();
   private final Map<CuHandle, String> dead = new HashMap<>();
-  private final Map<HandleKind, NavigableMap<Long, Block>> liveMemory = new EnumMap<>(HandleKind.class);
-  private final Map<HandleKind, NavigableMap<Long, Block>> deadMemory = new EnumMap<>(HandleKind.class);
+  private final Map<HandleKind, NavigableMap<Long, Block>> liveMemory =
+      new EnumMap<>(HandleKind.class);
+  private final Map<HandleKind, NavigableMap<Long, Block>> deadMemory =
+      new EnumMap<>(HandleKind.class);
   private final Map<CuModule, Set<CuFunction>> functionsOf = new HashMap<>();
   private final Map<Integer, Retains> contexts = new HashMap<>();
 
@@ -80,7 +83,10 @@ public final class LiveHandleLedger {
     return created[kind.ordinal()];
   }
 
-  /** {@return how many handles of a kind were destroyed by their destroy call (for contexts: releases)} */
+  /**
+   * {@return how many handles of a kind were destroyed by their destroy call (for contexts:
+   * releases)}
+   */
   public synchronized long destroyed(HandleKind kind) {
     return destroyed[kind.ordinal()];
   }
@@ -110,7 +116,10 @@ public final class LiveHandleLedger {
     return counts;
   }
 
-  /** {@return the handles of a kind the driver still holds (memory and contexts are counted, not listed)} */
+  /**
+   * {@return the handles of a kind the driver still holds (memory and contexts are counted, not
+   * listed)}
+   */
   public synchronized List<CuHandle> liveHandles(HandleKind kind) {
     List<CuHandle> handles = new ArrayList<>();
     for (CuHandle h : live.keySet()) {
@@ -121,7 +130,10 @@ public final class LiveHandleLedger {
     return handles;
   }
 
-  /** {@return one line per live handle or memory block, saying how it was made, for failure messages} */
+  /**
+   * {@return one line per live handle or memory block, saying how it was made, for failure
+   * messages}
+   */
   public synchronized List<String> describeLive() {
     List<String> lines = new ArrayList<>();
     for (HandleKind kind : KINDS) {
@@ -133,26 +145,48 @@ public final class LiveHandleLedger {
   /** {@return one line per live handle or memory block of {@code kind}, saying how it was made} */
   public synchronized List<String> describeLive(HandleKind kind) {
     List<String> lines = new ArrayList<>();
-    live.forEach((h, origin) -> {
-      if (h.kind() == kind) {
-        lines.add(h + " from " + origin.how());
-      }
-    });
+    live.forEach(
+        (h, origin) -> {
+          if (h.kind() == kind) {
+            lines.add(h + " from " + origin.how());
+          }
+        });
     NavigableMap<Long, Block> blocks = liveMemory.get(kind);
     if (blocks != null) {
-      blocks.values().forEach(
-          b -> lines.add(kind + " 0x" + Long.toHexString(b.address()) + " (" + b.bytes() + " bytes) from " + b.how()));
+      blocks
+          .values()
+          .forEach(
+              b ->
+                  lines.add(
+                      kind
+                          + " 0x"
+                          + Long.toHexString(b.address())
+                          + " ("
+                          + b.bytes()
+                          + " bytes) from "
+                          + b.how()));
     }
     if (kind == HandleKind.CONTEXT) {
-      contexts.forEach((device, r) -> {
-        if (r.count() > 0) {
-          lines.add(r.context() + " of device " + device + ", retained " + r.count() + " more time(s) than released");
-        }
-      });
+      contexts.forEach(
+          (device, r) -> {
+            if (r.count() > 0) {
+              lines.add(
+                  r.context()
+                      + " of device "
+                      + device
+                      + ", retained "
+                      + r.count()
+                      + " more time(s) than released");
+            }
+          });
     }
     long n = reclaimed[kind.ordinal()];
     if (n > 0) {
-      lines.add(n + " " + kind + " handle(s) never destroyed, reclaimed only when their context was destroyed");
+      lines.add(
+          n
+              + " "
+              + kind
+              + " handle(s) never destroyed, reclaimed only when their context was destroyed");
     }
     return lines;
   }
@@ -162,16 +196,25 @@ public final class LiveHandleLedger {
   synchronized void created(CuHandle handle, DriverCall call, @Nullable CuContext owner) {
     Origin previous = live.get(handle);
     if (previous != null) {
-      throw new ConformanceViolation(call, "the provider returned " + handle + ", which is still live (from "
-          + previous.how() + "); a driver never hands out a live handle twice");
+      throw new ConformanceViolation(
+          call,
+          "the provider returned "
+              + handle
+              + ", which is still live (from "
+              + previous.how()
+              + "); a driver never hands out a live handle twice");
     }
     dead.remove(handle);
     live.put(handle, new Origin(owner, describe(call)));
     created[handle.kind().ordinal()]++;
   }
 
-  /** A function handle from {@code cuModuleGetFunction}: counted once per module, however often it is looked up. */
-  synchronized void functionReturned(CuModule module, CuFunction function, DriverCall call, @Nullable CuContext owner) {
+  /**
+   * A function handle from {@code cuModuleGetFunction}: counted once per module, however often it
+   * is looked up.
+   */
+  synchronized void functionReturned(
+      CuModule module, CuFunction function, DriverCall call, @Nullable CuContext owner) {
     Set<CuFunction> functions = functionsOf.computeIfAbsent(module, m -> new HashSet<>());
     if (functions.add(function)) {
       dead.remove(function);
@@ -242,12 +285,19 @@ public final class LiveHandleLedger {
     created[HandleKind.CONTEXT.ordinal()]++;
   }
 
-  /** Fails when device's primary context is released more often than this ledger saw it retained. */
+  /**
+   * Fails when device's primary context is released more often than this ledger saw it retained.
+   */
   synchronized void requireRetained(int device, DriverCall call) {
     Retains r = contexts.get(device);
     if (r != null && r.count() == 0) {
-      throw new ConformanceViolation(call, "releases device " + device + "'s primary context " + r.context()
-          + " more often than it retained it");
+      throw new ConformanceViolation(
+          call,
+          "releases device "
+              + device
+              + "'s primary context "
+              + r.context()
+              + " more often than it retained it");
     }
   }
 
@@ -264,9 +314,15 @@ public final class LiveHandleLedger {
       return;
     }
     CuContext context = r.context();
-    dead.put(context, "was destroyed by " + describe(call) + " (the last retain of its primary context)");
-    String reason = "was destroyed with its context " + context + " by " + describe(call)
-        + ", without ever being destroyed itself";
+    dead.put(
+        context,
+        "was destroyed by " + describe(call) + " (the last retain of its primary context)");
+    String reason =
+        "was destroyed with its context "
+            + context
+            + " by "
+            + describe(call)
+            + ", without ever being destroyed itself";
     for (Iterator<Map.Entry<CuHandle, Origin>> it = live.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<CuHandle, Origin> e = it.next();
       if (context.equals(e.getValue().owner())) {
@@ -280,7 +336,9 @@ public final class LiveHandleLedger {
         Block b = it.next();
         if (context.equals(b.owner())) {
           it.remove();
-          deadMemory.get(b.kind()).put(b.address(), new Block(b.kind(), b.address(), b.bytes(), null, reason));
+          deadMemory
+              .get(b.kind())
+              .put(b.address(), new Block(b.kind(), b.address(), b.bytes(), null, reason));
           reclaimed[b.kind().ordinal()]++;
         }
       }
@@ -289,12 +347,19 @@ public final class LiveHandleLedger {
 
   // ---- memory
 
-  synchronized void allocated(HandleKind kind, long address, long bytes, @Nullable CuContext owner, DriverCall call) {
+  synchronized void allocated(
+      HandleKind kind, long address, long bytes, @Nullable CuContext owner, DriverCall call) {
     NavigableMap<Long, Block> blocks = liveMemory.get(kind);
     Block overlapping = find(blocks, address);
     if (overlapping != null) {
-      throw new ConformanceViolation(call, "the provider returned " + kind + " 0x" + Long.toHexString(address)
-          + ", inside a live allocation from " + overlapping.how());
+      throw new ConformanceViolation(
+          call,
+          "the provider returned "
+              + kind
+              + " 0x"
+              + Long.toHexString(address)
+              + ", inside a live allocation from "
+              + overlapping.how());
     }
     NavigableMap<Long, Block> freed = deadMemory.get(kind);
     freed.subMap(address, true, address + Math.max(bytes, 1) - 1, true).clear();
@@ -307,8 +372,8 @@ public final class LiveHandleLedger {
   }
 
   /**
-   * Marks the allocation at {@code address} freed before the free reaches the driver. {@return
-   * what to hand to {@link #undoFree} if the call fails, or null for memory this ledger never saw}
+   * Marks the allocation at {@code address} freed before the free reaches the driver. {@return what
+   * to hand to {@link #undoFree} if the call fails, or null for memory this ledger never saw}
    *
    * @throws ConformanceViolation if that memory was already freed
    */
@@ -317,17 +382,34 @@ public final class LiveHandleLedger {
     if (block == null) {
       Block freed = deadMemory.get(kind).get(address);
       if (freed != null) {
-        throw new ConformanceViolation(call, "frees " + kind + " 0x" + Long.toHexString(address) + " a second time: it "
-            + freed.how());
+        throw new ConformanceViolation(
+            call,
+            "frees "
+                + kind
+                + " 0x"
+                + Long.toHexString(address)
+                + " a second time: it "
+                + freed.how());
       }
       Block inside = find(liveMemory.get(kind), address);
       if (inside != null) {
-        throw new ConformanceViolation(call, "frees 0x" + Long.toHexString(address) + ", which is inside the "
-            + kind + " allocation at 0x" + Long.toHexString(inside.address()) + " but not its start");
+        throw new ConformanceViolation(
+            call,
+            "frees 0x"
+                + Long.toHexString(address)
+                + ", which is inside the "
+                + kind
+                + " allocation at 0x"
+                + Long.toHexString(inside.address())
+                + " but not its start");
       }
       return null;
     }
-    deadMemory.get(kind).put(address, new Block(kind, address, block.bytes(), null, "was freed by " + describe(call)));
+    deadMemory
+        .get(kind)
+        .put(
+            address,
+            new Block(kind, address, block.bytes(), null, "was freed by " + describe(call)));
     destroyed[kind.ordinal()]++;
     return block;
   }
@@ -347,8 +429,16 @@ public final class LiveHandleLedger {
     }
     Block freed = find(deadMemory.get(kind), pointer);
     if (freed != null) {
-      throw new ConformanceViolation(call, "touches " + kind + " 0x" + Long.toHexString(pointer)
-          + ", inside the allocation at 0x" + Long.toHexString(freed.address()) + ", which " + freed.how());
+      throw new ConformanceViolation(
+          call,
+          "touches "
+              + kind
+              + " 0x"
+              + Long.toHexString(pointer)
+              + ", inside the allocation at 0x"
+              + Long.toHexString(freed.address())
+              + ", which "
+              + freed.how());
     }
   }
 

@@ -19,9 +19,15 @@ public record LoggedCall(DriverCall call, int status, Outcome outcome, String th
     SUCCEEDED,
     /** The provider ran it and it failed with {@link #status()}. */
     FAILED,
-    /** A fault was injected in its place: the provider never saw it (or, for "no graph", saw it succeed). */
+    /**
+     * A fault was injected in its place: the provider never saw it (or, for "no graph", saw it
+     * succeed).
+     */
     INJECTED,
-    /** It would have used a destroyed handle: refused with a {@link ConformanceViolation}, never delegated. */
+    /**
+     * It would have used a destroyed handle: refused with a {@link ConformanceViolation}, never
+     * delegated.
+     */
     REFUSED,
     /** The provider threw something other than a {@code CudaDriverException}. */
     THREW
@@ -29,6 +35,11 @@ public record LoggedCall(DriverCall call, int status, Outcome outcome, String th
 
   @Override
   public String toString() {
-    return call.symbol() + " -> " + (status == 0 ? outcome.toString() : outcome + " " + status) + " [" + thread + "]";
+    return call.symbol()
+        + " -> "
+        + (status == 0 ? outcome.toString() : outcome + " " + status)
+        + " ["
+        + thread
+        + "]";
   }
 }

@@ -27,8 +27,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Test;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
 
 /**
  * The reference implementation's own graph tests, ported (cuda-async {@code tests/cuda_graph.rs}
@@ -60,10 +60,13 @@ public interface ReferenceGraphContract extends ConformanceContract {
       Stream stream = session.stream();
       AtomicReference<@Nullable Integer> number = new AtomicReference<>();
       AtomicReference<@Nullable String> text = new AtomicReference<>();
-      try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, s -> {
-        number.set(s.record(DeviceOp.value(42)));
-        text.set(s.record(DeviceOp.value("hello")));
-      })) {
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              s -> {
+                number.set(s.record(DeviceOp.value(42)));
+                text.set(s.record(DeviceOp.value("hello")));
+              })) {
         graph.launch().syncOn(stream);
       }
       assertEquals(42, number.get());
@@ -75,11 +78,18 @@ public interface ReferenceGraphContract extends ConformanceContract {
   default void anExceptionThrownInsideAScopePropagatesAsItselfAndTheStreamStaysUsable() {
     try (ConformanceSession session = openSession()) {
       InjectedException failure = new InjectedException("test error");
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(session.stream()));
-      Throwable thrown = assertThrows(Throwable.class, () -> CudaGraph.scope(session.stream(), s -> {
-        s.record(ConformanceKernels.inc(counter));
-        throw failure;
-      }));
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(session.stream()));
+      Throwable thrown =
+          assertThrows(
+              Throwable.class,
+              () ->
+                  CudaGraph.scope(
+                      session.stream(),
+                      s -> {
+                        s.record(ConformanceKernels.inc(counter));
+                        throw failure;
+                      }));
       assertSame(failure, thrown, "the scope's own exception, not a wrapper");
       assertStreamUsable(session, counter, 1);
     }
@@ -90,11 +100,18 @@ public interface ReferenceGraphContract extends ConformanceContract {
   default void anErrorThrownInsideAScopePropagatesAsItselfAndTheStreamStaysUsable() {
     try (ConformanceSession session = openSession()) {
       InjectedError failure = new InjectedError("panic inside a scope");
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(session.stream()));
-      Throwable thrown = assertThrows(Throwable.class, () -> CudaGraph.scope(session.stream(), s -> {
-        s.record(ConformanceKernels.inc(counter));
-        throw failure;
-      }));
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(session.stream()));
+      Throwable thrown =
+          assertThrows(
+              Throwable.class,
+              () ->
+                  CudaGraph.scope(
+                      session.stream(),
+                      s -> {
+                        s.record(ConformanceKernels.inc(counter));
+                        throw failure;
+                      }));
       assertSame(failure, thrown);
       session.stream().synchronize();
       assertStreamUsable(session, counter, 1);
@@ -105,8 +122,10 @@ public interface ReferenceGraphContract extends ConformanceContract {
   default void oneGraphLaunchesTenTimes() {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(stream));
-      try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, s -> s.record(ConformanceKernels.inc(counter)))) {
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(stream, s -> s.record(ConformanceKernels.inc(counter)))) {
         for (int i = 0; i < 10; i++) {
           graph.launch().syncOn(stream);
         }
@@ -146,11 +165,14 @@ public interface ReferenceGraphContract extends ConformanceContract {
     try (ConformanceSession session = openSession()) {
       Stream other = session.newStream();
       AtomicReference<@Nullable CompletableFuture<Integer>> future = new AtomicReference<>();
-      try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(session.stream(), s -> future.set(DeviceOp.value(42).asyncOn(other)))) {
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(session.stream(), s -> future.set(DeviceOp.value(42).asyncOn(other)))) {
         assertEquals(0, graph.nodeCount());
       }
       CompletableFuture<Integer> f = future.get();
-      ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(
+              ExecutionException.class, () -> f.get(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
       assertInstanceOf(ReentrantExecutionException.class, e.getCause());
     }
   }
@@ -164,8 +186,10 @@ public interface ReferenceGraphContract extends ConformanceContract {
       DeviceBuffer<Integer> a = session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(first));
       DeviceBuffer<Integer> b = session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(second));
       CyclicBarrier bothCapturing = new CyclicBarrier(2);
-      CompletableFuture<CudaGraph<@Nullable Void>> one = onNewThread(() -> captureWhileOtherCaptures(first, a, 1, bothCapturing));
-      CompletableFuture<CudaGraph<@Nullable Void>> two = onNewThread(() -> captureWhileOtherCaptures(second, b, 2, bothCapturing));
+      CompletableFuture<CudaGraph<@Nullable Void>> one =
+          onNewThread(() -> captureWhileOtherCaptures(first, a, 1, bothCapturing));
+      CompletableFuture<CudaGraph<@Nullable Void>> two =
+          onNewThread(() -> captureWhileOtherCaptures(second, b, 2, bothCapturing));
       try (CudaGraph<@Nullable Void> g1 = one.get(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
           CudaGraph<@Nullable Void> g2 = two.get(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
         g1.launch().syncOn(first);
@@ -176,32 +200,45 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
-  /** The reference's {@code new_stream_during_capture_on_another_thread} (a regression of {@code cuCtxSynchronize}). */
+  /**
+   * The reference's {@code new_stream_during_capture_on_another_thread} (a regression of {@code
+   * cuCtxSynchronize}).
+   */
   @Test
   default void anotherThreadCreatesAStreamWhileThisOneCaptures() throws Exception {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
-      DeviceBuffer<Integer> counter = session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(stream));
+      DeviceBuffer<Integer> counter =
+          session.own(DeviceBuffer.zeros(ElementType.I32, 40).syncOn(stream));
       CountDownLatch capturing = new CountDownLatch(1);
       CountDownLatch streamCreated = new CountDownLatch(1);
-      CompletableFuture<CudaGraph<@Nullable Void>> capture = onNewThread(() -> CudaGraph.scope(stream, s -> {
-        s.record(ConformanceKernels.inc(counter));
-        capturing.countDown();
-        await(streamCreated);
-        s.record(ConformanceKernels.inc(counter));
-      }));
-      assertTrue(capturing.await(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the capture did not start");
+      CompletableFuture<CudaGraph<@Nullable Void>> capture =
+          onNewThread(
+              () ->
+                  CudaGraph.scope(
+                      stream,
+                      s -> {
+                        s.record(ConformanceKernels.inc(counter));
+                        capturing.countDown();
+                        await(streamCreated);
+                        s.record(ConformanceKernels.inc(counter));
+                      }));
+      assertTrue(
+          capturing.await(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+          "the capture did not start");
       Stream created;
       try {
         created = session.newStream();
       } finally {
         streamCreated.countDown();
       }
-      try (CudaGraph<@Nullable Void> graph = capture.get(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      try (CudaGraph<@Nullable Void> graph =
+          capture.get(THREAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
         assertEquals(2, graph.nodeCount());
         graph.launch().syncOn(created);
       }
-      assertArrayEquals(filled(40, 2), counter.toIntArray().syncOn(created), "the new stream runs work");
+      assertArrayEquals(
+          filled(40, 2), counter.toIntArray().syncOn(created), "the new stream runs work");
     }
   }
 
@@ -215,47 +252,68 @@ public interface ReferenceGraphContract extends ConformanceContract {
     InstrumentedDriver driver = session.driver();
     CudaPlatform platform = session.platform();
     long synchronizations = driver.calls().count(DriverCall.STREAM_SYNCHRONIZE);
-    assertThrows(ReentrantExecutionException.class,
-        () -> platform.runAsCurrent(() -> CudaGraph.scope(session.stream(), s -> nested.run()).close()));
-    assertEquals(synchronizations, driver.calls().count(DriverCall.STREAM_SYNCHRONIZE),
+    assertThrows(
+        ReentrantExecutionException.class,
+        () ->
+            platform.runAsCurrent(
+                () -> CudaGraph.scope(session.stream(), s -> nested.run()).close()));
+    assertEquals(
+        synchronizations,
+        driver.calls().count(DriverCall.STREAM_SYNCHRONIZE),
         "the rejected op must not reach the driver");
     assertEquals(0, driver.ledger().live(HandleKind.GRAPH), "the scope's graph must be destroyed");
     assertEquals(Map.of(), driver.capturingStreams());
     assertFalse(DeviceOp.isExecuting());
-    assertEquals(7, DeviceOp.value(7).syncOn(session.stream()), "the stream and the lock must be usable again");
+    assertEquals(
+        7,
+        DeviceOp.value(7).syncOn(session.stream()),
+        "the stream and the lock must be usable again");
   }
 
-  private static void assertStreamUsable(ConformanceSession session, DeviceBuffer<Integer> counter, int expected) {
+  private static void assertStreamUsable(
+      ConformanceSession session, DeviceBuffer<Integer> counter, int expected) {
     assertEquals(Map.of(), session.driver().capturingStreams(), "the capture must have ended");
     assertFalse(DeviceOp.isExecuting(), "the lock must be released");
-    assertEquals(0, session.driver().ledger().live(HandleKind.GRAPH), "the failed scope's graph must be destroyed");
-    int[] values = ConformanceKernels.inc(counter).andThen(counter.toIntArray()).syncOn(session.stream());
-    assertArrayEquals(filled((int) counter.length(), expected), values,
+    assertEquals(
+        0,
+        session.driver().ledger().live(HandleKind.GRAPH),
+        "the failed scope's graph must be destroyed");
+    int[] values =
+        ConformanceKernels.inc(counter).andThen(counter.toIntArray()).syncOn(session.stream());
+    assertArrayEquals(
+        filled((int) counter.length(), expected),
+        values,
         "the stream must run new work, and the failed scope's recorded work must never have run");
   }
 
   private static CudaGraph<@Nullable Void> captureWhileOtherCaptures(
       Stream stream, DeviceBuffer<Integer> counter, int value, CyclicBarrier bothCapturing) {
     AtomicReference<@Nullable Integer> recorded = new AtomicReference<>();
-    CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, s -> {
-      recorded.set(s.record(DeviceOp.value(value)));
-      await(bothCapturing);
-      sleepBriefly();
-      s.record(ConformanceKernels.inc(counter));
-    });
+    CudaGraph<@Nullable Void> graph =
+        CudaGraph.scope(
+            stream,
+            s -> {
+              recorded.set(s.record(DeviceOp.value(value)));
+              await(bothCapturing);
+              sleepBriefly();
+              s.record(ConformanceKernels.inc(counter));
+            });
     assertEquals(value, recorded.get());
     return graph;
   }
 
   private static <T> CompletableFuture<T> onNewThread(Supplier<T> body) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    Thread.ofPlatform().name("conformance-capture").start(() -> {
-      try {
-        result.complete(body.get());
-      } catch (Throwable t) {
-        result.completeExceptionally(t);
-      }
-    });
+    Thread.ofPlatform()
+        .name("conformance-capture")
+        .start(
+            () -> {
+              try {
+                result.complete(body.get());
+              } catch (Throwable t) {
+                result.completeExceptionally(t);
+              }
+            });
     return result;
   }
 

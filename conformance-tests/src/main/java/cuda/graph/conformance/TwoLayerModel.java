@@ -9,9 +9,9 @@ import java.util.Random;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A small two-layer perceptron for the example contracts: {@code y = W2 relu(W1 x + b1) + b2},
- * with seeded random weights on the device, its Java model, and an eager forward pass over buffers
- * of its own.
+ * A small two-layer perceptron for the example contracts: {@code y = W2 relu(W1 x + b1) + b2}, with
+ * seeded random weights on the device, its Java model, and an eager forward pass over buffers of
+ * its own.
  */
 final class TwoLayerModel implements AutoCloseable {
 
@@ -67,7 +67,8 @@ final class TwoLayerModel implements AutoCloseable {
 
   /** {@return the forward pass run eagerly on the device, over this model's own buffers} */
   float[] eager(Stream stream, float[] x) {
-    return eagerX.write(x)
+    return eagerX
+        .write(x)
         .andThen(layer1(eagerX, eagerH))
         .andThen(layer2(eagerH, eagerY))
         .andThen(eagerY.toFloatArray())
@@ -86,6 +87,7 @@ final class TwoLayerModel implements AutoCloseable {
 
   @Override
   public void close() {
-    List.of(deviceW1, deviceB1, deviceW2, deviceB2, eagerX, eagerH, eagerY).forEach(DeviceBuffer::close);
+    List.of(deviceW1, deviceB1, deviceW2, deviceB2, eagerX, eagerH, eagerY)
+        .forEach(DeviceBuffer::close);
   }
 }

@@ -11,9 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/**
- * What the kit's strict ledger found in the API, one regression test per finding (all fixed).
- */
+/** What the kit's strict ledger found in the API, one regression test per finding (all fixed). */
 class ApiLeakFindingsTests {
 
   /** Fixed: the completion service pooled events for async work and never destroyed them. */
@@ -22,7 +20,8 @@ class ApiLeakFindingsTests {
     ConformanceSession session = ConformanceSession.open(Simulator.create(), "simulator");
     CompletableFuture<Integer> future = DeviceOp.value(1).asyncOn(session.stream());
     assertEquals(1, future.join());
-    assertEquals(1, session.driver().ledger().live(HandleKind.EVENT), "one pooled completion event");
+    assertEquals(
+        1, session.driver().ledger().live(HandleKind.EVENT), "one pooled completion event");
 
     session.close(); // throws ConformanceViolation if the event outlives the platform
   }
@@ -46,12 +45,15 @@ class ApiLeakFindingsTests {
    */
   @Test
   void everyPendingFutureCompletesWhenThePlatformCloses() throws Exception {
-    ConformanceSession session = ConformanceSession.open(
-        Simulator.builder().executionDelay(Duration.ofMillis(50)).build(), "simulator");
+    ConformanceSession session =
+        ConformanceSession.open(
+            Simulator.builder().executionDelay(Duration.ofMillis(50)).build(), "simulator");
     CompletableFuture<Integer> future = DeviceOp.value(1).asyncOn(session.stream());
     Thread.sleep(10); // let the completion thread take the future into its own list
     session.close(); // throws ConformanceViolation if the pending work leaked anything
-    assertTrue(future.isDone() || awaitDone(future), "the future must complete, normally or exceptionally");
+    assertTrue(
+        future.isDone() || awaitDone(future),
+        "the future must complete, normally or exceptionally");
   }
 
   private static boolean awaitDone(CompletableFuture<?> future) {

@@ -21,7 +21,11 @@ class ConformanceProvidersTests {
 
   @Test
   void aMissingProviderIsNamedWithTheOnesInstalled() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ConformanceProviders.find("no-such-provider"));
-    assertTrue(e.getMessage().contains("'no-such-provider'") && e.getMessage().contains("simulator"), e.getMessage());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class, () -> ConformanceProviders.find("no-such-provider"));
+    assertTrue(
+        e.getMessage().contains("'no-such-provider'") && e.getMessage().contains("simulator"),
+        e.getMessage());
   }
 }

@@ -69,10 +69,26 @@ class InstrumentedDriverTests {
     assertEquals(1, ledger.destroyed(HandleKind.STREAM));
     assertEquals(List.of(kept), ledger.liveHandles(HandleKind.STREAM));
     assertEquals(
-        Map.of(HandleKind.CONTEXT, 1L, HandleKind.STREAM, 1L, HandleKind.DEVICE_MEMORY, 1L, HandleKind.HOST_MEMORY, 1L),
+        Map.of(
+            HandleKind.CONTEXT,
+            1L,
+            HandleKind.STREAM,
+            1L,
+            HandleKind.DEVICE_MEMORY,
+            1L,
+            HandleKind.HOST_MEMORY,
+            1L),
         ledger.liveCounts());
-    for (HandleKind kind : List.of(HandleKind.STREAM, HandleKind.EVENT, HandleKind.DEVICE_MEMORY, HandleKind.HOST_MEMORY)) {
-      assertEquals(simulator.handles().live(kind), ledger.live(kind), kind + ": the wrapper and the simulator agree");
+    for (HandleKind kind :
+        List.of(
+            HandleKind.STREAM,
+            HandleKind.EVENT,
+            HandleKind.DEVICE_MEMORY,
+            HandleKind.HOST_MEMORY)) {
+      assertEquals(
+          simulator.handles().live(kind),
+          ledger.live(kind),
+          kind + ": the wrapper and the simulator agree");
     }
 
     driver.memFree(memory);
@@ -87,13 +103,18 @@ class InstrumentedDriverTests {
     CuStream stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
     driver.streamDestroy(stream);
 
-    ConformanceViolation v = assertThrows(ConformanceViolation.class, () -> driver.streamSynchronize(stream));
+    ConformanceViolation v =
+        assertThrows(ConformanceViolation.class, () -> driver.streamSynchronize(stream));
 
     assertEquals(DriverCall.STREAM_SYNCHRONIZE, v.call());
     assertTrue(v.getMessage().contains("was destroyed by cuStreamDestroy_v2"), v.getMessage());
-    assertEquals(0, simulator.calls().count(DriverCall.STREAM_SYNCHRONIZE), "the provider must never see the call");
+    assertEquals(
+        0,
+        simulator.calls().count(DriverCall.STREAM_SYNCHRONIZE),
+        "the provider must never see the call");
     assertEquals(List.of(v), driver.violations());
-    assertEquals(1, driver.calls().count(DriverCall.STREAM_SYNCHRONIZE, LoggedCall.Outcome.REFUSED));
+    assertEquals(
+        1, driver.calls().count(DriverCall.STREAM_SYNCHRONIZE, LoggedCall.Outcome.REFUSED));
   }
 
   @Test
@@ -103,7 +124,10 @@ class InstrumentedDriverTests {
 
     assertThrows(ConformanceViolation.class, () -> driver.graphDestroy(graph));
 
-    assertEquals(1, simulator.handles().destroyed(HandleKind.GRAPH), "the second destroy never reached the provider");
+    assertEquals(
+        1,
+        simulator.handles().destroyed(HandleKind.GRAPH),
+        "the second destroy never reached the provider");
     assertEquals(1, driver.ledger().destroyed(HandleKind.GRAPH));
   }
 
@@ -114,7 +138,9 @@ class InstrumentedDriverTests {
     driver.memFreeAsync(memory, stream);
 
     assertThrows(ConformanceViolation.class, () -> driver.memFreeAsync(memory, stream));
-    assertThrows(ConformanceViolation.class, () -> driver.memsetD32Async(memory + 64, 7, 4, stream),
+    assertThrows(
+        ConformanceViolation.class,
+        () -> driver.memsetD32Async(memory + 64, 7, 4, stream),
         "a pointer into the middle of freed memory");
 
     assertEquals(0, simulator.calls().count(DriverCall.MEMSET_D32_ASYNC));
@@ -140,16 +166,28 @@ class InstrumentedDriverTests {
     driver.faults().failNth(DriverCall.STREAM_CREATE, 2, CuResult.OUT_OF_MEMORY);
 
     CuStream first = driver.streamCreate(StreamFlags.NON_BLOCKING);
-    CudaDriverException e = assertThrows(CudaDriverException.class, () -> driver.streamCreate(StreamFlags.NON_BLOCKING));
+    CudaDriverException e =
+        assertThrows(
+            CudaDriverException.class, () -> driver.streamCreate(StreamFlags.NON_BLOCKING));
     CuStream third = driver.streamCreate(StreamFlags.NON_BLOCKING);
 
     assertEquals(CuResult.OUT_OF_MEMORY, e.status());
     assertEquals(DriverCall.STREAM_CREATE, e.call());
-    assertEquals(2, simulator.calls().count(DriverCall.STREAM_CREATE), "the failed call never reached the provider");
+    assertEquals(
+        2,
+        simulator.calls().count(DriverCall.STREAM_CREATE),
+        "the failed call never reached the provider");
     assertEquals(List.of(), driver.faults().pending());
     assertEquals(1, driver.faults().fired());
-    assertEquals(List.of(LoggedCall.Outcome.SUCCEEDED, LoggedCall.Outcome.INJECTED, LoggedCall.Outcome.SUCCEEDED),
-        driver.calls().records().stream().filter(r -> r.call() == DriverCall.STREAM_CREATE).map(LoggedCall::outcome).toList());
+    assertEquals(
+        List.of(
+            LoggedCall.Outcome.SUCCEEDED,
+            LoggedCall.Outcome.INJECTED,
+            LoggedCall.Outcome.SUCCEEDED),
+        driver.calls().records().stream()
+            .filter(r -> r.call() == DriverCall.STREAM_CREATE)
+            .map(LoggedCall::outcome)
+            .toList());
     driver.streamDestroy(first);
     driver.streamDestroy(third);
   }
@@ -177,9 +215,13 @@ class InstrumentedDriverTests {
 
     assertNull(driver.streamEndCapture(stream));
 
-    assertEquals(CaptureStatus.NONE, simulator.streamIsCapturing(stream), "the capture really ended");
+    assertEquals(
+        CaptureStatus.NONE, simulator.streamIsCapturing(stream), "the capture really ended");
     assertEquals(0, simulator.handles().live(HandleKind.GRAPH), "and its graph was destroyed");
-    assertEquals(0, driver.ledger().created(HandleKind.GRAPH), "a graph the caller never saw is not counted");
+    assertEquals(
+        0,
+        driver.ledger().created(HandleKind.GRAPH),
+        "a graph the caller never saw is not counted");
     assertEquals(Map.of(), driver.capturingStreams());
     driver.streamDestroy(stream);
   }
@@ -221,7 +263,8 @@ class InstrumentedDriverTests {
     assertEquals(1, driver.ledger().reclaimedWithContext(HandleKind.STREAM));
     CuContext again = driver.devicePrimaryCtxRetain(device);
     driver.ctxSetCurrent(again);
-    ConformanceViolation v = assertThrows(ConformanceViolation.class, () -> driver.streamSynchronize(leaked));
+    ConformanceViolation v =
+        assertThrows(ConformanceViolation.class, () -> driver.streamSynchronize(leaked));
     assertTrue(v.getMessage().contains("destroyed with its context"), v.getMessage());
   }
 
@@ -240,36 +283,46 @@ class InstrumentedDriverTests {
     driver.eventDestroy(event);
     AtomicReference<Throwable> seen = new AtomicReference<>();
 
-    Thread thread = Thread.ofPlatform().start(() -> {
-      try {
-        driver.eventQuery(event);
-      } catch (Throwable t) {
-        seen.set(t);
-      }
-    });
+    Thread thread =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    driver.eventQuery(event);
+                  } catch (Throwable t) {
+                    seen.set(t);
+                  }
+                });
     thread.join();
 
-    assertSame(seen.get(), driver.violations().getFirst(), "the violation thrown on the other thread");
+    assertSame(
+        seen.get(), driver.violations().getFirst(), "the violation thrown on the other thread");
   }
 
   @Test
   void aProviderThatHandsOutALiveHandleAgainIsCaught() {
     CuStream reused = driver.streamCreate(StreamFlags.NON_BLOCKING);
-    CudaDriver repeating = (CudaDriver) Proxy.newProxyInstance(
-        CudaDriver.class.getClassLoader(), new Class<?>[] {CudaDriver.class}, (proxy, method, args) -> {
-          if (method.getName().equals("streamCreate")) {
-            return reused;
-          }
-          try {
-            return method.invoke(simulator, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    CudaDriver repeating =
+        (CudaDriver)
+            Proxy.newProxyInstance(
+                CudaDriver.class.getClassLoader(),
+                new Class<?>[] {CudaDriver.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("streamCreate")) {
+                    return reused;
+                  }
+                  try {
+                    return method.invoke(simulator, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
     InstrumentedDriver wrapper = new InstrumentedDriver(repeating);
     wrapper.streamCreate(StreamFlags.NON_BLOCKING);
 
-    ConformanceViolation v = assertThrows(ConformanceViolation.class, () -> wrapper.streamCreate(StreamFlags.NON_BLOCKING));
+    ConformanceViolation v =
+        assertThrows(
+            ConformanceViolation.class, () -> wrapper.streamCreate(StreamFlags.NON_BLOCKING));
 
     assertTrue(v.getMessage().contains("still live"), v.getMessage());
     driver.streamDestroy(reused);

@@ -5,8 +5,8 @@ import cuda.graph.spi.CudaDriver;
 import java.time.Duration;
 
 /**
- * Runs {@link ExampleModelsContract} against simulators that hold every queued operation back for
- * a while, as a busy GPU would: a result read before its work completed would be stale and fail.
+ * Runs {@link ExampleModelsContract} against simulators that hold every queued operation back for a
+ * while, as a busy GPU would: a result read before its work completed would be stale and fail.
  */
 class SimulatorDelayedExampleModelsTests implements ExampleModelsContract {
 

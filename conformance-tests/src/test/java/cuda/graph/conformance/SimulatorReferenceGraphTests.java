@@ -3,7 +3,10 @@ package cuda.graph.conformance;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CudaDriver;
 
-/** Runs {@link ReferenceGraphContract} against the simulator with its defaults (asynchronous streams). */
+/**
+ * Runs {@link ReferenceGraphContract} against the simulator with its defaults (asynchronous
+ * streams).
+ */
 class SimulatorReferenceGraphTests implements ReferenceGraphContract {
 
   @Override

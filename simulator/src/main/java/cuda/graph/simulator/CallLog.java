@@ -4,8 +4,8 @@ import cuda.graph.spi.DriverCall;
 import java.util.List;
 
 /**
- * The calls made to a simulated driver, in the order they completed. Recording is on from the
- * start and holds at most {@link #CAPACITY} records (the oldest are dropped). Thread-safe.
+ * The calls made to a simulated driver, in the order they completed. Recording is on from the start
+ * and holds at most {@link #CAPACITY} records (the oldest are dropped). Thread-safe.
  */
 public interface CallLog {
 

@@ -13,8 +13,8 @@ import java.util.Map;
  *
  * <p>Contexts count retains; device memory counts {@code cuMemAlloc_v2}/{@code cuMemAllocAsync}
  * allocations (not graph-owned allocations); functions are counted live until their module is
- * unloaded (created at load); graph nodes are not counted. Thread-safe; counts are a consistent snapshot only
- * while no other thread calls the driver.
+ * unloaded (created at load); graph nodes are not counted. Thread-safe; counts are a consistent
+ * snapshot only while no other thread calls the driver.
  */
 public interface HandleLedger {
 

@@ -66,11 +66,10 @@ public final class Simulator {
     }
 
     /**
-     * Makes scheduling deterministic: no simulator threads; queued work runs on the calling
-     * thread, a seeded random amount at each driver call and all that is needed when the caller
-     * waits. With one host thread, the same seed and the same calls give the same interleaving.
-     * Host functions then run on the thread that made the driver call, and must not block on
-     * other host threads.
+     * Makes scheduling deterministic: no simulator threads; queued work runs on the calling thread,
+     * a seeded random amount at each driver call and all that is needed when the caller waits. With
+     * one host thread, the same seed and the same calls give the same interleaving. Host functions
+     * then run on the thread that made the driver call, and must not block on other host threads.
      */
     public Builder deterministic(long seed) {
       this.seed = OptionalLong.of(seed);

@@ -13,7 +13,11 @@ import java.util.OptionalLong;
  * @param executionDelay how long each queued operation is held back in asynchronous mode
  */
 public record SimulatorSettings(
-    int devices, long deviceMemoryBytes, String deviceName, OptionalLong seed, Duration executionDelay) {
+    int devices,
+    long deviceMemoryBytes,
+    String deviceName,
+    OptionalLong seed,
+    Duration executionDelay) {
 
   /** {@return whether scheduling is deterministic} */
   public boolean deterministic() {

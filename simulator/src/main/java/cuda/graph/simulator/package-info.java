@@ -3,9 +3,9 @@
  *
  * <p>{@link cuda.graph.simulator.Simulator#builder()} makes a {@link
  * cuda.graph.simulator.SimulatedDriver}: a {@link cuda.graph.spi.CudaDriver} whose devices are
- * modelled in this process (device memory is real off-heap memory at fake device addresses;
- * kernels run through their Java implementations), plus what tests need to prove a caller correct:
- * a ledger of live handles, a call log and fault injection.
+ * modelled in this process (device memory is real off-heap memory at fake device addresses; kernels
+ * run through their Java implementations), plus what tests need to prove a caller correct: a ledger
+ * of live handles, a call log and fault injection.
  */
 @NullMarked
 package cuda.graph.simulator;

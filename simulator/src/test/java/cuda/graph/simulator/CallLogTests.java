@@ -28,7 +28,8 @@ class CallLogTests {
     assertStatus(1, () -> f.driver.memAlloc(0));
     f.driver.memAlloc(4096);
     List<CallRecord> records = log().records();
-    assertEquals(List.of(DriverCall.STREAM_CREATE, DriverCall.MEM_ALLOC, DriverCall.MEM_ALLOC),
+    assertEquals(
+        List.of(DriverCall.STREAM_CREATE, DriverCall.MEM_ALLOC, DriverCall.MEM_ALLOC),
         records.stream().map(CallRecord::call).toList());
     assertEquals(List.of(0, 1, 0), records.stream().map(CallRecord::status).toList());
   }
@@ -44,8 +45,10 @@ class CallLogTests {
   void recordsTheCallingThreadsName() {
     log().clear();
     f.onNewThread("call-log-worker", () -> f.driver.memAlloc(256));
-    assertTrue(log().records().stream()
-        .anyMatch(r -> r.call() == DriverCall.MEM_ALLOC && r.thread().equals("call-log-worker")),
+    assertTrue(
+        log().records().stream()
+            .anyMatch(
+                r -> r.call() == DriverCall.MEM_ALLOC && r.thread().equals("call-log-worker")),
         log().records().toString());
   }
 

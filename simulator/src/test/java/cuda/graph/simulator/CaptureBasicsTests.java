@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Capture fundamentals: spec §3.1, §3.3 (normal end), §3.7 (node types) and §3.9 (introspection). */
+/**
+ * Capture fundamentals: spec §3.1, §3.3 (normal end), §3.7 (node types) and §3.9 (introspection).
+ */
 @Timeout(20)
 class CaptureBasicsTests {
 
@@ -79,10 +81,12 @@ class CaptureBasicsTests {
   @Test
   void capturedWorkIsRecordedNotExecuted() {
     long p = f.allocInt();
-    CuGraph g = f.capture(() -> {
-      f.store(f.stream, p, 9);
-      f.driver.memsetD32Async(p + 4, 5, 1, f.stream);
-    });
+    CuGraph g =
+        f.capture(
+            () -> {
+              f.store(f.stream, p, 9);
+              f.driver.memsetD32Async(p + 4, 5, 1, f.stream);
+            });
     f.driver.streamSynchronize(f.stream);
     assertEquals(0, f.readInt(p), "the captured kernel did not run");
     assertEquals(0, f.readInt(p + 4), "the captured memset did not run");
@@ -166,19 +170,21 @@ class CaptureBasicsTests {
     CuEvent outside = f.driver.eventCreate(0);
     f.driver.eventRecord(outside, f.newStream());
     CuEvent external = f.driver.eventCreate(0);
-    CuGraph g = f.capture(() -> {
-      f.inc(f.stream, p);
-      f.driver.memcpyHtoDAsync(p, pinned, 64, f.stream);
-      f.driver.memcpyDtoHAsync(pinned, p, 64, f.stream);
-      f.driver.memcpyDtoDAsync(q, p, 64, f.stream);
-      f.driver.memsetD8Async(p, (byte) 1, 64, f.stream);
-      f.driver.memsetD32Async(p, 1, 16, f.stream);
-      f.driver.launchHostFunc(f.stream, () -> {});
-      f.driver.eventRecordWithFlags(external, f.stream, EventFlags.RECORD_EXTERNAL);
-      f.driver.streamWaitEvent(f.stream, outside, EventFlags.WAIT_EXTERNAL);
-      long a = f.driver.memAllocAsync(256, f.stream);
-      f.driver.memFreeAsync(a, f.stream);
-    });
+    CuGraph g =
+        f.capture(
+            () -> {
+              f.inc(f.stream, p);
+              f.driver.memcpyHtoDAsync(p, pinned, 64, f.stream);
+              f.driver.memcpyDtoHAsync(pinned, p, 64, f.stream);
+              f.driver.memcpyDtoDAsync(q, p, 64, f.stream);
+              f.driver.memsetD8Async(p, (byte) 1, 64, f.stream);
+              f.driver.memsetD32Async(p, 1, 16, f.stream);
+              f.driver.launchHostFunc(f.stream, () -> {});
+              f.driver.eventRecordWithFlags(external, f.stream, EventFlags.RECORD_EXTERNAL);
+              f.driver.streamWaitEvent(f.stream, outside, EventFlags.WAIT_EXTERNAL);
+              long a = f.driver.memAllocAsync(256, f.stream);
+              f.driver.memFreeAsync(a, f.stream);
+            });
     assertEquals(
         List.of(
             GraphNodeType.KERNEL,
@@ -199,12 +205,14 @@ class CaptureBasicsTests {
   void eventRecordAndWaitOnACapturedEventAddNoNodes() {
     long p = f.allocInt();
     CuEvent e = f.driver.eventCreate(0);
-    CuGraph g = f.capture(() -> {
-      f.inc(f.stream, p);
-      f.driver.eventRecord(e, f.stream);
-      f.driver.streamWaitEvent(f.stream, e, 0);
-      f.inc(f.stream, p);
-    });
+    CuGraph g =
+        f.capture(
+            () -> {
+              f.inc(f.stream, p);
+              f.driver.eventRecord(e, f.stream);
+              f.driver.streamWaitEvent(f.stream, e, 0);
+              f.inc(f.stream, p);
+            });
     assertEquals(List.of(GraphNodeType.KERNEL, GraphNodeType.KERNEL), f.nodeTypes(g));
   }
 

@@ -72,7 +72,8 @@ class CaptureInvalidationTests {
     assertStatus(900, () -> f.driver.streamSynchronize(f.stream));
     assertStatus(901, () -> f.driver.streamEndCapture(f.stream));
     assertEquals(CaptureStatus.NONE, f.status(f.stream));
-    assertEquals(graphsBefore, f.driver.handles().created(HandleKind.GRAPH), "no graph was handed out");
+    assertEquals(
+        graphsBefore, f.driver.handles().created(HandleKind.GRAPH), "no graph was handed out");
   }
 
   @Test
@@ -169,8 +170,8 @@ class CaptureInvalidationTests {
   @EnumSource(CaptureMode.class)
   void argumentErrorOnTheCapturingStreamDoesNotInvalidate(CaptureMode mode) {
     beginWithOneKernel(mode);
-    assertStatus(1, () -> f.driver.launchKernel(
-        f.fn("inc"), 1, 1, 1, 1025, 1, 1, 0, f.stream, f.ptrArg(p)));
+    assertStatus(
+        1, () -> f.driver.launchKernel(f.fn("inc"), 1, 1, 1, 1025, 1, 1, 0, f.stream, f.ptrArg(p)));
     assertStatus(1, () -> f.driver.memsetD32Async(p + 2, 0, 1, f.stream));
     assertEquals(CaptureStatus.ACTIVE, f.status(f.stream));
     CuGraph g = f.driver.streamEndCapture(f.stream);

@@ -28,9 +28,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Spec §3.2: which calls each capture mode prohibits. Unless a test says otherwise, the capture runs
- * on the fixture's non-blocking stream, has one kernel captured first, and the calling thread's
- * own mode is the default GLOBAL.
+ * Spec §3.2: which calls each capture mode prohibits. Unless a test says otherwise, the capture
+ * runs on the fixture's non-blocking stream, has one kernel captured first, and the calling
+ * thread's own mode is the default GLOBAL.
  */
 @Timeout(20)
 class CaptureModeTests {
@@ -46,8 +46,8 @@ class CaptureModeTests {
 
   /**
    * A "potentially unsafe" call made while the calling thread's own capture runs in {@code mode}:
-   * GLOBAL and THREAD_LOCAL captures prohibit it (900 and invalidation, then end capture 901);
-   * a RELAXED capture allows it.
+   * GLOBAL and THREAD_LOCAL captures prohibit it (900 and invalidation, then end capture 901); a
+   * RELAXED capture allows it.
    */
   private void assertUnsafe(CaptureMode mode, Executable call) {
     beginWithOneKernel(mode);
@@ -139,7 +139,9 @@ class CaptureModeTests {
   }
 
   @ParameterizedTest
-  @EnumSource(value = CaptureMode.class, names = {"GLOBAL", "RELAXED"})
+  @EnumSource(
+      value = CaptureMode.class,
+      names = {"GLOBAL", "RELAXED"})
   void moduleUnloadIsProhibitedInGlobalCaptureAndAllowedInRelaxed(CaptureMode mode) {
     CuModule m = f.driver.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("spare")));
     long modulesBefore = f.driver.handles().live(HandleKind.MODULE);
@@ -156,10 +158,12 @@ class CaptureModeTests {
     long p = f.allocInt();
     MemorySegment in = f.hostInt(77);
     MemorySegment out = f.hostInt(0);
-    assertAllowed(mode, () -> {
-      f.driver.memcpyHtoD(p, in, 4);
-      f.driver.memcpyDtoH(out, p, 4);
-    });
+    assertAllowed(
+        mode,
+        () -> {
+          f.driver.memcpyHtoD(p, in, 4);
+          f.driver.memcpyDtoH(out, p, 4);
+        });
     assertEquals(77, out.get(SimFixture.INT, 0));
   }
 
@@ -169,8 +173,10 @@ class CaptureModeTests {
     long p = f.allocInt();
     CuFunction[] fresh = new CuFunction[1];
     beginWithOneKernel(mode);
-    CuModule m = f.driver.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("fresh"))
-        .withJavaKernel("fresh", l -> SimFixture.at(l, 0).set(SimFixture.INT, 0, 55)));
+    CuModule m =
+        f.driver.moduleLoadData(
+            ModuleImage.ptx(SimFixture.ptx("fresh"))
+                .withJavaKernel("fresh", l -> SimFixture.at(l, 0).set(SimFixture.INT, 0, 55)));
     fresh[0] = f.driver.moduleGetFunction(m, "fresh");
     f.driver.launchKernel(fresh[0], 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(p));
     assertEquals(CaptureStatus.ACTIVE, f.status(f.stream));
@@ -181,11 +187,13 @@ class CaptureModeTests {
   @ParameterizedTest
   @EnumSource(CaptureMode.class)
   void streamCreateEventCreateAndMemGetInfoAreAllowed(CaptureMode mode) {
-    assertAllowed(mode, () -> {
-      f.driver.streamCreate(StreamFlags.NON_BLOCKING);
-      f.driver.eventCreate(0);
-      f.driver.memGetInfo();
-    });
+    assertAllowed(
+        mode,
+        () -> {
+          f.driver.streamCreate(StreamFlags.NON_BLOCKING);
+          f.driver.eventCreate(0);
+          f.driver.memGetInfo();
+        });
   }
 
   @ParameterizedTest
@@ -193,16 +201,19 @@ class CaptureModeTests {
   void launchIntoAnUnrelatedStreamRunsEagerlyAndIsNotCaptured(CaptureMode mode) {
     long p = f.allocInt();
     CuStream unrelated = f.newStream();
-    CuGraph g = assertAllowed(mode, () -> {
-      f.store(unrelated, p, 31);
-      CaptureMode previous = f.driver.threadExchangeStreamCaptureMode(CaptureMode.RELAXED);
-      try {
-        f.driver.streamSynchronize(unrelated); // allowed for a RELAXED thread
-      } finally {
-        f.driver.threadExchangeStreamCaptureMode(previous);
-      }
-      assertEquals(31, f.readInt(p), "ran while the capture was still active");
-    });
+    CuGraph g =
+        assertAllowed(
+            mode,
+            () -> {
+              f.store(unrelated, p, 31);
+              CaptureMode previous = f.driver.threadExchangeStreamCaptureMode(CaptureMode.RELAXED);
+              try {
+                f.driver.streamSynchronize(unrelated); // allowed for a RELAXED thread
+              } finally {
+                f.driver.threadExchangeStreamCaptureMode(previous);
+              }
+              assertEquals(31, f.readInt(p), "ran while the capture was still active");
+            });
     assertEquals(List.of(GraphNodeType.KERNEL), f.nodeTypes(g));
   }
 
@@ -210,10 +221,14 @@ class CaptureModeTests {
   @EnumSource(CaptureMode.class)
   void launchOntoTheLegacyStreamRunsEagerlyWhenTheCapturingStreamIsNonBlocking(CaptureMode mode) {
     long p = f.allocInt();
-    CuGraph g = assertAllowed(mode, () -> {
-      f.store(CuStream.NULL, p, 32);
-      assertEquals(32, f.readInt(p), "the synchronous copy on the legacy stream follows the kernel");
-    });
+    CuGraph g =
+        assertAllowed(
+            mode,
+            () -> {
+              f.store(CuStream.NULL, p, 32);
+              assertEquals(
+                  32, f.readInt(p), "the synchronous copy on the legacy stream follows the kernel");
+            });
     assertEquals(List.of(GraphNodeType.KERNEL), f.nodeTypes(g));
   }
 
@@ -234,10 +249,13 @@ class CaptureModeTests {
   void memAllocOnAnotherThreadFollowsTheCrossThreadMatrix(
       CaptureMode captureMode, CaptureMode threadMode, int expected) {
     beginWithOneKernel(captureMode);
-    Executable otherThread = () -> f.onNewThread(() -> {
-      f.driver.threadExchangeStreamCaptureMode(threadMode);
-      return f.driver.memAlloc(256);
-    });
+    Executable otherThread =
+        () ->
+            f.onNewThread(
+                () -> {
+                  f.driver.threadExchangeStreamCaptureMode(threadMode);
+                  return f.driver.memAlloc(256);
+                });
     if (expected == 900) {
       assertStatus(900, otherThread);
       assertEquals(CaptureStatus.INVALIDATED, f.status(f.stream), "the main thread's capture");
@@ -287,15 +305,18 @@ class CaptureModeTests {
     CuEvent e = f.driver.eventCreate(0);
     f.driver.eventRecord(e, f.newStream());
     beginWithOneKernel(CaptureMode.GLOBAL);
-    boolean done = f.onNewThread(() -> {
-      CaptureMode previous = f.driver.threadExchangeStreamCaptureMode(CaptureMode.THREAD_LOCAL);
-      try {
-        f.driver.eventSynchronize(e);
-        return f.driver.eventQuery(e);
-      } finally {
-        f.driver.threadExchangeStreamCaptureMode(previous);
-      }
-    });
+    boolean done =
+        f.onNewThread(
+            () -> {
+              CaptureMode previous =
+                  f.driver.threadExchangeStreamCaptureMode(CaptureMode.THREAD_LOCAL);
+              try {
+                f.driver.eventSynchronize(e);
+                return f.driver.eventQuery(e);
+              } finally {
+                f.driver.threadExchangeStreamCaptureMode(previous);
+              }
+            });
     assertTrue(done);
     assertEquals(CaptureStatus.ACTIVE, f.status(f.stream));
     assertNotNull(f.driver.streamEndCapture(f.stream));
@@ -305,12 +326,11 @@ class CaptureModeTests {
 
   @Test
   void threadExchangeReturnsThePreviousModeStartingFromGlobal() {
-    assertEquals(CaptureMode.GLOBAL,
-        f.driver.threadExchangeStreamCaptureMode(CaptureMode.RELAXED));
-    assertEquals(CaptureMode.RELAXED,
-        f.driver.threadExchangeStreamCaptureMode(CaptureMode.THREAD_LOCAL));
-    assertEquals(CaptureMode.THREAD_LOCAL,
-        f.driver.threadExchangeStreamCaptureMode(CaptureMode.GLOBAL));
+    assertEquals(CaptureMode.GLOBAL, f.driver.threadExchangeStreamCaptureMode(CaptureMode.RELAXED));
+    assertEquals(
+        CaptureMode.RELAXED, f.driver.threadExchangeStreamCaptureMode(CaptureMode.THREAD_LOCAL));
+    assertEquals(
+        CaptureMode.THREAD_LOCAL, f.driver.threadExchangeStreamCaptureMode(CaptureMode.GLOBAL));
   }
 
   @Test

@@ -41,16 +41,18 @@ class DeviceAndContextTests {
 
   @Test
   void deviceGetOutOfRangeReturnsInvalidDevice() {
-    withDriver(d -> {
-      assertStatus(101, () -> d.deviceGet(99));
-      assertStatus(101, () -> d.deviceGet(-1));
-      assertStatus(101, () -> d.deviceGet(1));
-    });
+    withDriver(
+        d -> {
+          assertStatus(101, () -> d.deviceGet(99));
+          assertStatus(101, () -> d.deviceGet(-1));
+          assertStatus(101, () -> d.deviceGet(1));
+        });
   }
 
   @Test
   void deviceNameIsTheConfiguredName() {
-    withDriver(Simulator.builder().deviceName("Test GPU"),
+    withDriver(
+        Simulator.builder().deviceName("Test GPU"),
         d -> assertEquals("Test GPU", d.deviceGetName(d.deviceGet(0))));
   }
 
@@ -85,18 +87,20 @@ class DeviceAndContextTests {
 
   @Test
   void deviceTotalMemIsTheConfiguredMemorySize() {
-    withDriver(Simulator.builder().deviceMemoryBytes(64L << 20),
+    withDriver(
+        Simulator.builder().deviceMemoryBytes(64L << 20),
         d -> assertEquals(64L << 20, d.deviceTotalMem(d.deviceGet(0))));
   }
 
   @Test
   void primaryCtxRetainTwiceReturnsTheSameHandleAndDoesNotMakeItCurrent() {
-    withDriver(d -> {
-      CuContext first = d.devicePrimaryCtxRetain(d.deviceGet(0));
-      CuContext second = d.devicePrimaryCtxRetain(d.deviceGet(0));
-      assertEquals(first, second);
-      assertNull(d.ctxGetCurrent());
-    });
+    withDriver(
+        d -> {
+          CuContext first = d.devicePrimaryCtxRetain(d.deviceGet(0));
+          CuContext second = d.devicePrimaryCtxRetain(d.deviceGet(0));
+          assertEquals(first, second);
+          assertNull(d.ctxGetCurrent());
+        });
   }
 
   @Test
@@ -116,43 +120,46 @@ class DeviceAndContextTests {
 
   @Test
   void ctxSetCurrentBindsTheContextToTheCallingThreadOnly() {
-    withDriver(d -> {
-      CuContext ctx = d.devicePrimaryCtxRetain(d.deviceGet(0));
-      d.ctxSetCurrent(ctx);
-      assertEquals(ctx, d.ctxGetCurrent());
-      Object[] seen = new Object[1];
-      Thread other = Thread.ofPlatform().start(() -> seen[0] = d.ctxGetCurrent());
-      try {
-        other.join(5000);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-      assertNull(seen[0], "another thread has no current context");
-      assertNotNull(d.ctxGetCurrent());
-    });
+    withDriver(
+        d -> {
+          CuContext ctx = d.devicePrimaryCtxRetain(d.deviceGet(0));
+          d.ctxSetCurrent(ctx);
+          assertEquals(ctx, d.ctxGetCurrent());
+          Object[] seen = new Object[1];
+          Thread other = Thread.ofPlatform().start(() -> seen[0] = d.ctxGetCurrent());
+          try {
+            other.join(5000);
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+          assertNull(seen[0], "another thread has no current context");
+          assertNotNull(d.ctxGetCurrent());
+        });
   }
 
   @Test
   void ctxSetCurrentNullUnbinds() {
-    withDriver(d -> {
-      CuContext ctx = d.devicePrimaryCtxRetain(d.deviceGet(0));
-      d.ctxSetCurrent(ctx);
-      d.ctxSetCurrent(null);
-      assertNull(d.ctxGetCurrent());
-      assertStatus(201, () -> d.streamCreate(StreamFlags.NON_BLOCKING));
-    });
+    withDriver(
+        d -> {
+          CuContext ctx = d.devicePrimaryCtxRetain(d.deviceGet(0));
+          d.ctxSetCurrent(ctx);
+          d.ctxSetCurrent(null);
+          assertNull(d.ctxGetCurrent());
+          assertStatus(201, () -> d.streamCreate(StreamFlags.NON_BLOCKING));
+        });
   }
 
   @Test
   void callsThatNeedACurrentContextReturnInvalidContextWithoutOne() {
-    withDriver(d -> {
-      d.devicePrimaryCtxRetain(d.deviceGet(0)); // retained but not current
-      assertStatus(201, () -> d.streamCreate(StreamFlags.NON_BLOCKING));
-      assertStatus(201, () -> d.memAlloc(256));
-      assertStatus(201, () -> d.eventCreate(0));
-      assertStatus(201, () -> d.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("k"))));
-      assertStatus(201, () -> d.memAllocHost(64));
-      assertStatus(201, d::memGetInfo);
-    });
+    withDriver(
+        d -> {
+          d.devicePrimaryCtxRetain(d.deviceGet(0)); // retained but not current
+          assertStatus(201, () -> d.streamCreate(StreamFlags.NON_BLOCKING));
+          assertStatus(201, () -> d.memAlloc(256));
+          assertStatus(201, () -> d.eventCreate(0));
+          assertStatus(201, () -> d.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("k"))));
+          assertStatus(201, () -> d.memAllocHost(64));
+          assertStatus(201, d::memGetInfo);
+        });
   }
 }

@@ -59,10 +59,12 @@ class EventTests {
     f.block(f.stream, gate);
     f.store(f.stream, p, 11);
     f.driver.eventRecord(e, f.stream);
-    Thread.ofPlatform().start(() -> {
-      SimFixture.pause(20);
-      gate.countDown();
-    });
+    Thread.ofPlatform()
+        .start(
+            () -> {
+              SimFixture.pause(20);
+              gate.countDown();
+            });
     f.driver.eventSynchronize(e);
     assertEquals(11, f.readInt(p));
   }

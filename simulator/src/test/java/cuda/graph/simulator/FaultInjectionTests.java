@@ -95,7 +95,8 @@ class FaultInjectionTests {
     assertStatus(719, () -> f.probe(f.stream));
     f.driver.streamSynchronize(f.stream);
     assertEquals(0, f.probes.get());
-    assertDoesNotThrow(() -> f.driver.streamSynchronize(f.stream), "an injected status is not sticky");
+    assertDoesNotThrow(
+        () -> f.driver.streamSynchronize(f.stream), "an injected status is not sticky");
   }
 
   @Test

@@ -64,13 +64,17 @@ class ForkJoinCaptureTests {
     f.store(origin, cells[1], 2);
     f.store(side, cells[2], 3);
     join();
-    assertEquals(2, f.driver.streamGetCaptureInfo(origin).dependencies().size(),
+    assertEquals(
+        2,
+        f.driver.streamGetCaptureInfo(origin).dependencies().size(),
         "after the join the origin depends on both branches");
     f.store(origin, cells[3], 4);
     CuGraph g = f.driver.streamEndCapture(origin);
     assertNotNull(g);
-    assertEquals(List.of(GraphNodeType.KERNEL, GraphNodeType.KERNEL, GraphNodeType.KERNEL,
-        GraphNodeType.KERNEL), f.nodeTypes(g));
+    assertEquals(
+        List.of(
+            GraphNodeType.KERNEL, GraphNodeType.KERNEL, GraphNodeType.KERNEL, GraphNodeType.KERNEL),
+        f.nodeTypes(g));
     assertEquals(CaptureStatus.NONE, f.status(origin));
     assertEquals(CaptureStatus.NONE, f.status(side));
 
@@ -146,7 +150,9 @@ class ForkJoinCaptureTests {
   }
 
   @ParameterizedTest
-  @EnumSource(value = CaptureMode.class, names = {"GLOBAL", "THREAD_LOCAL"})
+  @EnumSource(
+      value = CaptureMode.class,
+      names = {"GLOBAL", "THREAD_LOCAL"})
   void endCaptureFromAnotherThreadReturns908AndTerminatesTheCapture(CaptureMode mode) {
     long p = f.allocInt();
     f.driver.streamBeginCapture(origin, mode);
@@ -171,10 +177,11 @@ class ForkJoinCaptureTests {
   void capturedEventIsUnusableAfterTheCaptureEndsUntilRecordedAgain() {
     CuEvent e = f.driver.eventCreate(0);
     long p = f.allocInt();
-    f.capture(() -> {
-      f.inc(origin, p);
-      f.driver.eventRecord(e, origin);
-    });
+    f.capture(
+        () -> {
+          f.inc(origin, p);
+          f.driver.eventRecord(e, origin);
+        });
     assertStatus(1, () -> f.driver.eventQuery(e));
     assertStatus(1, () -> f.driver.streamWaitEvent(side, e, 0));
     f.driver.eventRecord(e, side);

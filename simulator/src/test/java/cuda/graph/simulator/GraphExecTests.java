@@ -52,16 +52,25 @@ class GraphExecTests {
   }
 
   @ParameterizedTest(name = "flags {0}")
-  @ValueSource(longs = {0, GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH,
-      GraphInstantiateFlags.DEVICE_LAUNCH, GraphInstantiateFlags.USE_NODE_PRIORITY})
+  @ValueSource(
+      longs = {
+        0,
+        GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH,
+        GraphInstantiateFlags.DEVICE_LAUNCH,
+        GraphInstantiateFlags.USE_NODE_PRIORITY
+      })
   void instantiateAcceptsFlags0_1_4_8(long flags) {
     CuGraph g = storeGraph(f.allocInt(), 1);
     assertDoesNotThrow(() -> f.driver.graphInstantiate(g, flags));
   }
 
   @ParameterizedTest(name = "flags {0}")
-  @ValueSource(longs = {GraphInstantiateFlags.UPLOAD,
-      GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH | GraphInstantiateFlags.DEVICE_LAUNCH, 0x100})
+  @ValueSource(
+      longs = {
+        GraphInstantiateFlags.UPLOAD,
+        GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH | GraphInstantiateFlags.DEVICE_LAUNCH,
+        0x100
+      })
   void instantiateRejectsUploadAutoFreeWithDeviceLaunchAndUnknownBits(long flags) {
     CuGraph g = storeGraph(f.allocInt(), 1);
     assertStatus(1, () -> f.driver.graphInstantiate(g, flags));
@@ -127,14 +136,18 @@ class GraphExecTests {
   }
 
   /** A graph of one host node that counts invocations and blocks until {@code gate} opens. */
-  private CuGraph blockingHostGraph(CountDownLatch gate, AtomicInteger started,
-      AtomicInteger running, AtomicInteger maxRunning) {
-    return f.capture(() -> f.driver.launchHostFunc(f.stream, () -> {
-      started.incrementAndGet();
-      maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-      SimFixture.await(gate);
-      running.decrementAndGet();
-    }));
+  private CuGraph blockingHostGraph(
+      CountDownLatch gate, AtomicInteger started, AtomicInteger running, AtomicInteger maxRunning) {
+    return f.capture(
+        () ->
+            f.driver.launchHostFunc(
+                f.stream,
+                () -> {
+                  started.incrementAndGet();
+                  maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+                  SimFixture.await(gate);
+                  running.decrementAndGet();
+                }));
   }
 
   @Test
@@ -182,10 +195,12 @@ class GraphExecTests {
   void destroyOfAnInFlightExecReturnsAtOnceAndTheLaunchCompletes() {
     long p = f.allocInt();
     CountDownLatch gate = f.gate();
-    CuGraph g = f.capture(() -> {
-      f.block(f.stream, gate);
-      f.store(f.stream, p, 17);
-    });
+    CuGraph g =
+        f.capture(
+            () -> {
+              f.block(f.stream, gate);
+              f.store(f.stream, p, 17);
+            });
     CuGraphExec exec = f.driver.graphInstantiate(g, 0);
     f.driver.graphLaunch(exec, f.stream);
     f.driver.graphExecDestroy(exec);
@@ -212,23 +227,29 @@ class GraphExecTests {
     long p = f.allocZeroed(256);
     long q = f.allocZeroed(256);
     var host = f.driver.memAllocHost(16);
-    CuGraph g = f.capture(() -> {
-      f.driver.memsetD8Async(p, (byte) 0, 16, f.stream);
-      f.inc(f.stream, p);
-      f.driver.memcpyDtoDAsync(q, p, 16, f.stream);
-      f.driver.memcpyDtoHAsync(host, q, 16, f.stream);
-    });
-    assertEquals(List.of(GraphNodeType.MEMSET, GraphNodeType.KERNEL, GraphNodeType.MEMCPY,
-        GraphNodeType.MEMCPY), f.nodeTypes(g));
+    CuGraph g =
+        f.capture(
+            () -> {
+              f.driver.memsetD8Async(p, (byte) 0, 16, f.stream);
+              f.inc(f.stream, p);
+              f.driver.memcpyDtoDAsync(q, p, 16, f.stream);
+              f.driver.memcpyDtoHAsync(host, q, 16, f.stream);
+            });
+    assertEquals(
+        List.of(
+            GraphNodeType.MEMSET, GraphNodeType.KERNEL, GraphNodeType.MEMCPY, GraphNodeType.MEMCPY),
+        f.nodeTypes(g));
   }
 
   @Test
   void debugDotPrintWritesAGraphvizFile(@TempDir Path dir) throws IOException {
     long p = f.allocInt();
-    CuGraph g = f.capture(() -> {
-      f.inc(f.stream, p);
-      f.inc(f.stream, p);
-    });
+    CuGraph g =
+        f.capture(
+            () -> {
+              f.inc(f.stream, p);
+              f.inc(f.stream, p);
+            });
     Path file = dir.resolve("graph.dot");
     f.driver.graphDebugDotPrint(g, file, 0);
     assertTrue(Files.exists(file));

@@ -31,14 +31,15 @@ class GraphMemoryNodeTests {
 
   /** alloc; store(value); copy to {@link #out}; and a free node if {@code free}. */
   private CuGraph allocGraph(int value, boolean free) {
-    return f.capture(() -> {
-      graphPointer = f.driver.memAllocAsync(256, f.stream);
-      f.store(f.stream, graphPointer, value);
-      f.driver.memcpyDtoDAsync(out, graphPointer, 4, f.stream);
-      if (free) {
-        f.driver.memFreeAsync(graphPointer, f.stream);
-      }
-    });
+    return f.capture(
+        () -> {
+          graphPointer = f.driver.memAllocAsync(256, f.stream);
+          f.store(f.stream, graphPointer, value);
+          f.driver.memcpyDtoDAsync(out, graphPointer, 4, f.stream);
+          if (free) {
+            f.driver.memFreeAsync(graphPointer, f.stream);
+          }
+        });
   }
 
   @Test
@@ -53,8 +54,13 @@ class GraphMemoryNodeTests {
   @Test
   void graphWithAllocAndFreeNodesRunsAndCanBeRelaunched() {
     CuGraph g = allocGraph(5, true);
-    assertEquals(List.of(GraphNodeType.MEM_ALLOC, GraphNodeType.KERNEL, GraphNodeType.MEMCPY,
-        GraphNodeType.MEM_FREE), f.nodeTypes(g));
+    assertEquals(
+        List.of(
+            GraphNodeType.MEM_ALLOC,
+            GraphNodeType.KERNEL,
+            GraphNodeType.MEMCPY,
+            GraphNodeType.MEM_FREE),
+        f.nodeTypes(g));
     CuGraphExec exec = f.driver.graphInstantiate(g, 0);
     f.driver.graphLaunch(exec, f.stream);
     f.driver.streamSynchronize(f.stream);
@@ -112,8 +118,8 @@ class GraphMemoryNodeTests {
 
   @Test
   void autoFreeOnLaunchAllowsBackToBackRelaunches() {
-    CuGraphExec exec = f.driver.graphInstantiate(
-        allocGraph(7, false), GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH);
+    CuGraphExec exec =
+        f.driver.graphInstantiate(allocGraph(7, false), GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH);
     for (int i = 0; i < 3; i++) {
       assertDoesNotThrow(() -> f.driver.graphLaunch(exec, f.stream));
     }

@@ -50,10 +50,16 @@ class GraphUpdateTests {
 
   @Test
   void updateThatChangesTheGridSucceeds() {
-    CuGraph small = f.capture(() -> f.driver.launchKernel(
-        f.fn("storeGridX"), 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(p)));
-    CuGraph large = f.capture(() -> f.driver.launchKernel(
-        f.fn("storeGridX"), 8, 1, 1, 32, 1, 1, 0, f.stream, f.ptrArg(p)));
+    CuGraph small =
+        f.capture(
+            () ->
+                f.driver.launchKernel(
+                    f.fn("storeGridX"), 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(p)));
+    CuGraph large =
+        f.capture(
+            () ->
+                f.driver.launchKernel(
+                    f.fn("storeGridX"), 8, 1, 1, 32, 1, 1, 0, f.stream, f.ptrArg(p)));
     CuGraphExec exec = f.driver.graphInstantiate(small, 0);
     assertEquals(1, launchAndRead(exec));
     f.driver.graphExecUpdate(exec, large);
@@ -63,10 +69,12 @@ class GraphUpdateTests {
   @Test
   void updateWithADifferentNodeCountFailsWithTopologyChangedAndNoNode() {
     CuGraphExec exec = f.driver.graphInstantiate(storeGraph(1), 0);
-    CuGraph two = f.capture(() -> {
-      f.store(f.stream, p, 2);
-      f.inc(f.stream, p);
-    });
+    CuGraph two =
+        f.capture(
+            () -> {
+              f.store(f.stream, p, 2);
+              f.inc(f.stream, p);
+            });
     GraphExecUpdateException e =
         assertThrows(GraphExecUpdateException.class, () -> f.driver.graphExecUpdate(exec, two));
     assertEquals(910, e.status());
@@ -83,17 +91,21 @@ class GraphUpdateTests {
         assertThrows(GraphExecUpdateException.class, () -> f.driver.graphExecUpdate(exec, memset));
     assertEquals(910, e.status());
     assertEquals(GraphExecUpdateException.NODE_TYPE_CHANGED, e.updateResult());
-    assertEquals(f.driver.graphGetNodes(memset).get(0), e.errorNode(),
+    assertEquals(
+        f.driver.graphGetNodes(memset).get(0),
+        e.errorNode(),
         "the error node is the node of the update graph");
   }
 
   @Test
   void failedUpdateLeavesTheExecUnchanged() {
     CuGraphExec exec = f.driver.graphInstantiate(storeGraph(1), 0);
-    CuGraph two = f.capture(() -> {
-      f.store(f.stream, p, 2);
-      f.store(f.stream, p, 3);
-    });
+    CuGraph two =
+        f.capture(
+            () -> {
+              f.store(f.stream, p, 2);
+              f.store(f.stream, p, 3);
+            });
     assertThrows(GraphExecUpdateException.class, () -> f.driver.graphExecUpdate(exec, two));
     f.writeInt(p, 0);
     assertEquals(1, launchAndRead(exec));
@@ -125,10 +137,12 @@ class GraphUpdateTests {
 
   @Test
   void graphWithMemoryNodesCanUpdateItsOwnExecWithItself() {
-    CuGraph g = f.capture(() -> {
-      long a = f.driver.memAllocAsync(256, f.stream);
-      f.driver.memFreeAsync(a, f.stream);
-    });
+    CuGraph g =
+        f.capture(
+            () -> {
+              long a = f.driver.memAllocAsync(256, f.stream);
+              f.driver.memFreeAsync(a, f.stream);
+            });
     CuGraphExec exec = f.driver.graphInstantiate(g, 0);
     assertDoesNotThrow(() -> f.driver.graphExecUpdate(exec, g));
   }

@@ -158,20 +158,23 @@ class HandleLedgerTests {
 
   @Test
   void unloadingAModuleTwiceOrUsingItsFunctionsIsUndefinedBehaviour() {
-    CuModule m = f.driver.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("gone"))
-        .withJavaKernel("gone", l -> {}));
+    CuModule m =
+        f.driver.moduleLoadData(
+            ModuleImage.ptx(SimFixture.ptx("gone")).withJavaKernel("gone", l -> {}));
     CuFunction gone = f.driver.moduleGetFunction(m, "gone");
     f.driver.moduleUnload(m);
     assertThrows(UndefinedBehaviorException.class, () -> f.driver.moduleUnload(m));
-    assertThrows(UndefinedBehaviorException.class,
+    assertThrows(
+        UndefinedBehaviorException.class,
         () -> f.driver.launchKernel(gone, 1, 1, 1, 1, 1, 1, 0, f.stream, f.noArgs()));
   }
 
   @Test
   void aHandleThatWasNeverCreatedIsUndefinedBehaviour() {
-    assertThrows(UndefinedBehaviorException.class,
+    assertThrows(
+        UndefinedBehaviorException.class,
         () -> f.driver.streamSynchronize(new CuStream(0xDEAD_0000L)));
-    assertThrows(UndefinedBehaviorException.class,
-        () -> f.driver.eventQuery(new CuEvent(0xDEAD_0000L)));
+    assertThrows(
+        UndefinedBehaviorException.class, () -> f.driver.eventQuery(new CuEvent(0xDEAD_0000L)));
   }
 }

@@ -17,13 +17,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@code cuLaunchHostFunc}: spec §5 last bullet and the {@link cuda.graph.spi.HostFunction} contract. */
+/**
+ * {@code cuLaunchHostFunc}: spec §5 last bullet and the {@link cuda.graph.spi.HostFunction}
+ * contract.
+ */
 @Timeout(20)
 class HostFunctionTests {
 
   @Test
   void hostFunctionRunsAfterPrecedingWorkInItsStream() {
-    try (SimFixture f = SimFixture.start(Simulator.builder().executionDelay(Duration.ofMillis(5)))) {
+    try (SimFixture f =
+        SimFixture.start(Simulator.builder().executionDelay(Duration.ofMillis(5)))) {
       long p = f.allocInt();
       MemorySegment pinned = f.driver.memAllocHost(4);
       pinned.set(SimFixture.INT, 0, -1);
@@ -82,13 +86,15 @@ class HostFunctionTests {
   void driverCallFromAHostFunctionFailsWithNotPermitted() {
     try (SimFixture f = SimFixture.start()) {
       AtomicInteger status = new AtomicInteger(0);
-      f.driver.launchHostFunc(f.stream, () -> {
-        try {
-          f.driver.deviceGetCount();
-        } catch (CudaDriverException e) {
-          status.set(e.status());
-        }
-      });
+      f.driver.launchHostFunc(
+          f.stream,
+          () -> {
+            try {
+              f.driver.deviceGetCount();
+            } catch (CudaDriverException e) {
+              status.set(e.status());
+            }
+          });
       f.driver.streamSynchronize(f.stream);
       assertEquals(800, status.get());
     }
@@ -99,13 +105,15 @@ class HostFunctionTests {
     try (SimFixture f = SimFixture.start(Simulator.builder().deterministic(7))) {
       long allocationsBefore = f.driver.handles().created(HandleKind.DEVICE_MEMORY);
       AtomicInteger status = new AtomicInteger(0);
-      f.driver.launchHostFunc(f.stream, () -> {
-        try {
-          f.driver.memAlloc(256);
-        } catch (CudaDriverException e) {
-          status.set(e.status());
-        }
-      });
+      f.driver.launchHostFunc(
+          f.stream,
+          () -> {
+            try {
+              f.driver.memAlloc(256);
+            } catch (CudaDriverException e) {
+              status.set(e.status());
+            }
+          });
       f.driver.streamSynchronize(f.stream);
       assertEquals(800, status.get());
       assertEquals(allocationsBefore, f.driver.handles().created(HandleKind.DEVICE_MEMORY));
@@ -116,9 +124,11 @@ class HostFunctionTests {
   void aHostFunctionThatThrowsDoesNotStopTheStream() {
     try (SimFixture f = SimFixture.start()) {
       long p = f.allocInt();
-      f.driver.launchHostFunc(f.stream, () -> {
-        throw new IllegalStateException("thrown by a test host function");
-      });
+      f.driver.launchHostFunc(
+          f.stream,
+          () -> {
+            throw new IllegalStateException("thrown by a test host function");
+          });
       f.store(f.stream, p, 3);
       f.driver.streamSynchronize(f.stream);
       assertEquals(3, f.readInt(p));

@@ -68,7 +68,8 @@ class KernelTests {
     "2147483647, 65535, 65535, 1, 1, 1, 0",
     "1, 1, 1, 1, 1, 1, 49152", // exactly 48 KiB
   })
-  void launchShapesAtTheLimitsAreAccepted(int gx, int gy, int gz, int bx, int by, int bz, int smem) {
+  void launchShapesAtTheLimitsAreAccepted(
+      int gx, int gy, int gz, int bx, int by, int bz, int smem) {
     assertDoesNotThrow(() -> launchProbe(gx, gy, gz, bx, by, bz, smem));
     f.driver.streamSynchronize(f.stream);
     assertEquals(1, f.probes.get());
@@ -76,8 +77,9 @@ class KernelTests {
 
   @Test
   void functionHandleZeroReturnsInvalidHandle() {
-    assertStatus(400, () -> f.driver.launchKernel(
-        new CuFunction(0), 1, 1, 1, 1, 1, 1, 0, f.stream, f.noArgs()));
+    assertStatus(
+        400,
+        () -> f.driver.launchKernel(new CuFunction(0), 1, 1, 1, 1, 1, 1, 0, f.stream, f.noArgs()));
   }
 
   @Test
@@ -143,8 +145,9 @@ class KernelTests {
   @Test
   void launchOfAFunctionWithoutAJavaImplementationReturnsNotSupported() {
     CuFunction ptxOnly = f.fn("ptxOnly");
-    CudaDriverException e = assertStatus(801, () -> f.driver.launchKernel(
-        ptxOnly, 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(0)));
+    CudaDriverException e =
+        assertStatus(
+            801, () -> f.driver.launchKernel(ptxOnly, 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(0)));
     assertTrue(e.getMessage().contains("Java implementation"), e.getMessage());
   }
 }

@@ -82,7 +82,8 @@ class MemoryTests {
     assertTrue(before.freeBytes() <= DEVICE_BYTES);
     long p = f.driver.memAlloc(1L << 20);
     MemoryInfo during = f.driver.memGetInfo();
-    assertTrue(during.freeBytes() <= before.freeBytes() - (1L << 20),
+    assertTrue(
+        during.freeBytes() <= before.freeBytes() - (1L << 20),
         "free memory dropped by at least the allocation");
     f.driver.memFree(p);
     assertEquals(before.freeBytes(), f.driver.memGetInfo().freeBytes());
@@ -144,8 +145,7 @@ class MemoryTests {
     f.driver.streamSynchronize(f.stream);
     MemorySegment out = f.arena.allocate(16);
     f.driver.memcpyDtoH(out, p, 16);
-    assertArrayEquals(new int[] {0, 0xCAFEBABE, 0xCAFEBABE, 0},
-        out.toArray(ValueLayout.JAVA_INT));
+    assertArrayEquals(new int[] {0, 0xCAFEBABE, 0xCAFEBABE, 0}, out.toArray(ValueLayout.JAVA_INT));
   }
 
   @Test

@@ -28,8 +28,9 @@ class ModuleTests {
 
   @Test
   void ptxEntriesAndJavaKernelsAreTheModulesFunctions() {
-    CuModule m = f.driver.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("first", "second"))
-        .withJavaKernel("javaOnly", l -> {}));
+    CuModule m =
+        f.driver.moduleLoadData(
+            ModuleImage.ptx(SimFixture.ptx("first", "second")).withJavaKernel("javaOnly", l -> {}));
     CuFunction first = f.driver.moduleGetFunction(m, "first");
     CuFunction second = f.driver.moduleGetFunction(m, "second");
     assertNotEquals(first, second);
@@ -44,9 +45,10 @@ class ModuleTests {
 
   @Test
   void entryWithoutVisibleIsAFunctionButADeviceFuncIsNot() {
-    String text = ".version 8.0\n.target sm_90\n.address_size 64\n"
-        + ".func helper()\n{\n ret;\n}\n"
-        + ".entry plain()\n{\n ret;\n}\n";
+    String text =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+            + ".func helper()\n{\n ret;\n}\n"
+            + ".entry plain()\n{\n ret;\n}\n";
     CuModule m = f.driver.moduleLoadData(ModuleImage.ptx(text));
     assertDoesNotThrow(() -> f.driver.moduleGetFunction(m, "plain"));
     assertStatus(500, () -> f.driver.moduleGetFunction(m, "helper"));
@@ -54,14 +56,20 @@ class ModuleTests {
 
   @Test
   void ptxWithoutVersionDirectiveReturnsInvalidPtx() {
-    assertStatus(218, () -> f.driver.moduleLoadData(
-        ModuleImage.ptx(ptxWithHeader(".target sm_90\n.address_size 64\n"))));
+    assertStatus(
+        218,
+        () ->
+            f.driver.moduleLoadData(
+                ModuleImage.ptx(ptxWithHeader(".target sm_90\n.address_size 64\n"))));
   }
 
   @Test
   void ptxWithoutTargetDirectiveReturnsInvalidPtx() {
-    assertStatus(218, () -> f.driver.moduleLoadData(
-        ModuleImage.ptx(ptxWithHeader(".version 8.0\n.address_size 64\n"))));
+    assertStatus(
+        218,
+        () ->
+            f.driver.moduleLoadData(
+                ModuleImage.ptx(ptxWithHeader(".version 8.0\n.address_size 64\n"))));
   }
 
   @Test
@@ -71,23 +79,35 @@ class ModuleTests {
 
   @Test
   void ptxVersionWithMajorAboveNineReturnsUnsupportedPtxVersion() {
-    assertStatus(222, () -> f.driver.moduleLoadData(
-        ModuleImage.ptx(ptxWithHeader(".version 99.0\n.target sm_90\n.address_size 64\n"))));
-    assertStatus(222, () -> f.driver.moduleLoadData(
-        ModuleImage.ptx(ptxWithHeader(".version 10.0\n.target sm_90\n.address_size 64\n"))));
+    assertStatus(
+        222,
+        () ->
+            f.driver.moduleLoadData(
+                ModuleImage.ptx(
+                    ptxWithHeader(".version 99.0\n.target sm_90\n.address_size 64\n"))));
+    assertStatus(
+        222,
+        () ->
+            f.driver.moduleLoadData(
+                ModuleImage.ptx(
+                    ptxWithHeader(".version 10.0\n.target sm_90\n.address_size 64\n"))));
   }
 
   @Test
   void ptxVersionNineLoads() {
-    assertDoesNotThrow(() -> f.driver.moduleLoadData(
-        ModuleImage.ptx(ptxWithHeader(".version 9.0\n.target sm_90\n.address_size 64\n"))));
+    assertDoesNotThrow(
+        () ->
+            f.driver.moduleLoadData(
+                ModuleImage.ptx(ptxWithHeader(".version 9.0\n.target sm_90\n.address_size 64\n"))));
   }
 
   @Test
   void cubinWithElfMagicLoadsAndOffersItsJavaKernels() {
     long p = f.allocInt();
-    CuModule m = f.driver.moduleLoadData(ModuleImage.of(ImageFormat.CUBIN, ELF)
-        .withJavaKernel("seven", l -> SimFixture.at(l, 0).set(SimFixture.INT, 0, 7)));
+    CuModule m =
+        f.driver.moduleLoadData(
+            ModuleImage.of(ImageFormat.CUBIN, ELF)
+                .withJavaKernel("seven", l -> SimFixture.at(l, 0).set(SimFixture.INT, 0, 7)));
     CuFunction seven = f.driver.moduleGetFunction(m, "seven");
     f.driver.launchKernel(seven, 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(p));
     f.driver.streamSynchronize(f.stream);
@@ -97,8 +117,11 @@ class ModuleTests {
 
   @Test
   void cubinWithoutElfMagicReturnsInvalidImage() {
-    assertStatus(200, () -> f.driver.moduleLoadData(
-        ModuleImage.of(ImageFormat.CUBIN, new byte[] {1, 2, 3, 4, 5, 6, 7, 8})));
+    assertStatus(
+        200,
+        () ->
+            f.driver.moduleLoadData(
+                ModuleImage.of(ImageFormat.CUBIN, new byte[] {1, 2, 3, 4, 5, 6, 7, 8})));
   }
 
   @Test

@@ -56,12 +56,21 @@ final class SimFixture implements AutoCloseable {
   static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
   static final String[] KERNELS = {
-    "inc", "store", "storeTwice", "appendDigit", "copyInt", "storeGridX", "poke", "pokeRange",
-    "probe", "ptxOnly"
+    "inc",
+    "store",
+    "storeTwice",
+    "appendDigit",
+    "copyInt",
+    "storeGridX",
+    "poke",
+    "pokeRange",
+    "probe",
+    "ptxOnly"
   };
 
   /** What the {@code probe} kernel saw. */
-  record Probe(String grid, String block, int sharedMemoryBytes, int argumentCount, String thread) {}
+  record Probe(
+      String grid, String block, int sharedMemoryBytes, int argumentCount, String thread) {}
 
   final SimulatedDriver driver;
   final CuContext context;
@@ -111,25 +120,36 @@ final class SimFixture implements AutoCloseable {
 
   ModuleImage testKernels() {
     return ModuleImage.ptx(ptx(KERNELS))
-        .withJavaKernel("inc", l -> {
-          MemorySegment m = at(l, 0);
-          m.set(INT, 0, m.get(INT, 0) + 1);
-        })
+        .withJavaKernel(
+            "inc",
+            l -> {
+              MemorySegment m = at(l, 0);
+              m.set(INT, 0, m.get(INT, 0) + 1);
+            })
         .withJavaKernel("store", l -> at(l, 0).set(INT, 0, l.i32(1)))
         .withJavaKernel("storeTwice", l -> at(l, 0).set(INT, 0, 2 * l.i32(1)))
-        .withJavaKernel("appendDigit", l -> {
-          MemorySegment m = at(l, 0);
-          m.set(INT, 0, m.get(INT, 0) * 10 + l.i32(1));
-        })
+        .withJavaKernel(
+            "appendDigit",
+            l -> {
+              MemorySegment m = at(l, 0);
+              m.set(INT, 0, m.get(INT, 0) * 10 + l.i32(1));
+            })
         .withJavaKernel("copyInt", l -> at(l, 0).set(INT, 0, at(l, 1).get(INT, 0)))
         .withJavaKernel("storeGridX", l -> at(l, 0).set(INT, 0, l.grid().x()))
         .withJavaKernel("poke", l -> at(l, 0).set(INT, 0, 1))
         .withJavaKernel("pokeRange", l -> l.deviceMemory(l.pointer(0), l.i64(1)).fill((byte) 1))
-        .withJavaKernel("probe", l -> {
-          lastProbe.set(new Probe(l.grid().toString(), l.block().toString(),
-              l.sharedMemoryBytes(), l.argumentCount(), Thread.currentThread().getName()));
-          probes.incrementAndGet();
-        });
+        .withJavaKernel(
+            "probe",
+            l -> {
+              lastProbe.set(
+                  new Probe(
+                      l.grid().toString(),
+                      l.block().toString(),
+                      l.sharedMemoryBytes(),
+                      l.argumentCount(),
+                      Thread.currentThread().getName()));
+              probes.incrementAndGet();
+            });
   }
 
   CuFunction fn(String name) {
@@ -204,7 +224,9 @@ final class SimFixture implements AutoCloseable {
     return allocZeroed(256);
   }
 
-  /** Reads an int with a synchronous DtoH copy (the caller synchronizes the writing stream first). */
+  /**
+   * Reads an int with a synchronous DtoH copy (the caller synchronizes the writing stream first).
+   */
   int readInt(long p) {
     MemorySegment host = arena.allocate(4);
     driver.memcpyDtoH(host, p, 4);
@@ -238,16 +260,18 @@ final class SimFixture implements AutoCloseable {
   }
 
   /**
-   * Enqueues a host function that blocks {@code s} until {@code gate} opens. It gives up after
-   * 5 s and counts that in {@link #gateTimeouts}, which {@link #close()} reports as a failure: a
-   * gate that times out means a call waited for work it should not have waited for.
+   * Enqueues a host function that blocks {@code s} until {@code gate} opens. It gives up after 5 s
+   * and counts that in {@link #gateTimeouts}, which {@link #close()} reports as a failure: a gate
+   * that times out means a call waited for work it should not have waited for.
    */
   void block(CuStream s, CountDownLatch gate) {
-    driver.launchHostFunc(s, () -> {
-      if (!await(gate)) {
-        gateTimeouts.incrementAndGet();
-      }
-    });
+    driver.launchHostFunc(
+        s,
+        () -> {
+          if (!await(gate)) {
+            gateTimeouts.incrementAndGet();
+          }
+        });
   }
 
   /** Waits at most 5 s; returns whether the latch opened. */
@@ -294,14 +318,18 @@ final class SimFixture implements AutoCloseable {
   <T> T onNewThread(String name, Callable<T> action) {
     AtomicReference<T> result = new AtomicReference<>();
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread thread = Thread.ofPlatform().name(name).start(() -> {
-      try {
-        driver.ctxSetCurrent(context);
-        result.set(action.call());
-      } catch (Throwable t) {
-        failure.set(t);
-      }
-    });
+    Thread thread =
+        Thread.ofPlatform()
+            .name(name)
+            .start(
+                () -> {
+                  try {
+                    driver.ctxSetCurrent(context);
+                    result.set(action.call());
+                  } catch (Throwable t) {
+                    failure.set(t);
+                  }
+                });
     try {
       if (!thread.join(java.time.Duration.ofSeconds(10))) {
         fail("thread " + name + " did not finish");
@@ -328,10 +356,11 @@ final class SimFixture implements AutoCloseable {
   }
 
   void onNewThread(Runnable action) {
-    onNewThread(() -> {
-      action.run();
-      return null;
-    });
+    onNewThread(
+        () -> {
+          action.run();
+          return null;
+        });
   }
 
   // ---- capture and graphs
@@ -374,7 +403,10 @@ final class SimFixture implements AutoCloseable {
       gate.countDown();
     }
     driver.close();
-    assertEquals(0, gateTimeouts.get(),
-        "a host function waited 5 s for its gate: some call blocked on work it should not wait for");
+    assertEquals(
+        0,
+        gateTimeouts.get(),
+        "a host function waited 5 s for its gate: some call blocked on work it should not wait"
+            + " for");
   }
 }

@@ -19,10 +19,11 @@ class SimulatorProviderTests {
   private static CudaDriverProvider simulatorProvider() {
     // Tests run inside module cuda.graph.simulator, which provides but does not use the service.
     SimulatorProviderTests.class.getModule().addUses(CudaDriverProvider.class);
-    List<CudaDriverProvider> found = ServiceLoader.load(CudaDriverProvider.class).stream()
-        .map(ServiceLoader.Provider::get)
-        .filter(p -> p.id().equals("simulator"))
-        .toList();
+    List<CudaDriverProvider> found =
+        ServiceLoader.load(CudaDriverProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.id().equals("simulator"))
+            .toList();
     assertEquals(1, found.size(), "exactly one provider with id simulator");
     return found.get(0);
   }
@@ -47,7 +48,8 @@ class SimulatorProviderTests {
   @Test
   void openedDriverWorksAndEachOpenIsIndependent() {
     CudaDriverProvider provider = simulatorProvider();
-    try (CudaDriver first = provider.open(); CudaDriver second = provider.open()) {
+    try (CudaDriver first = provider.open();
+        CudaDriver second = provider.open()) {
       assertNotSame(first, second);
       first.init(0);
       assertEquals(1, first.deviceGetCount());

@@ -48,7 +48,8 @@ class StickyErrorTests {
     pokeAddress8();
     assertStatus(700, () -> f.driver.streamSynchronize(f.stream));
     assertEquals(f.context, f.driver.ctxGetCurrent());
-    assertEquals(1024,
+    assertEquals(
+        1024,
         f.driver.deviceGetAttribute(DeviceAttribute.MAX_THREADS_PER_BLOCK, f.driver.deviceGet(0)));
     assertDoesNotThrow(() -> f.driver.ctxSetCurrent(null));
     assertNull(f.driver.ctxGetCurrent());
@@ -58,8 +59,9 @@ class StickyErrorTests {
   void stickyErrorTakesPrecedenceOverArgumentErrors() {
     pokeAddress8();
     assertStatus(700, () -> f.driver.streamSynchronize(f.stream));
-    assertStatus(700, () -> f.driver.launchKernel(
-        f.fn("probe"), 1, 1, 1, 1025, 1, 1, 0, f.stream, f.noArgs()));
+    assertStatus(
+        700,
+        () -> f.driver.launchKernel(f.fn("probe"), 1, 1, 1, 1025, 1, 1, 0, f.stream, f.noArgs()));
   }
 
   @Test

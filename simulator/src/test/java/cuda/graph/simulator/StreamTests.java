@@ -63,10 +63,12 @@ class StreamTests {
     CountDownLatch gate = f.gate();
     f.block(f.stream, gate);
     f.store(f.stream, p, 42);
-    Thread.ofPlatform().start(() -> {
-      SimFixture.pause(20);
-      gate.countDown();
-    });
+    Thread.ofPlatform()
+        .start(
+            () -> {
+              SimFixture.pause(20);
+              gate.countDown();
+            });
     f.driver.streamSynchronize(f.stream);
     assertEquals(0, gate.getCount());
     assertEquals(42, f.readInt(p));
@@ -123,7 +125,8 @@ class StreamTests {
     CountDownLatch gate = f.gate();
     f.block(blocking, gate);
     f.store(CuStream.LEGACY, p, 9);
-    assertFalse(f.driver.streamQuery(CuStream.LEGACY),
+    assertFalse(
+        f.driver.streamQuery(CuStream.LEGACY),
         "the legacy stream waits for the blocked blocking stream");
     gate.countDown();
     f.driver.streamSynchronize(CuStream.LEGACY);

@@ -23,7 +23,10 @@ public record CaptureFault(Point point, EndCapture end, int step, int status) {
 
   /** What fails. */
   public enum Point {
-    /** A driver call of one of the op's steps fails (injected): the op fails with {@code CudaDriverError}. */
+    /**
+     * A driver call of one of the op's steps fails (injected): the op fails with {@code
+     * CudaDriverError}.
+     */
     OP_DRIVER_ERROR,
     /** The op throws a {@code RuntimeException} on the host after one of its steps. */
     OP_RUNTIME_EXCEPTION,
@@ -52,7 +55,10 @@ public record CaptureFault(Point point, EndCapture end, int step, int status) {
   public enum EndCapture {
     /** It returns a graph (which must then be destroyed). */
     SUCCEEDS,
-    /** It fails with {@link #END_CAPTURE_STATUS} (which must be attached to the op's failure as suppressed). */
+    /**
+     * It fails with {@link #END_CAPTURE_STATUS} (which must be attached to the op's failure as
+     * suppressed).
+     */
     FAILS,
     /** It reports success without a graph. */
     RETURNS_NO_GRAPH
@@ -67,7 +73,14 @@ public record CaptureFault(Point point, EndCapture end, int step, int status) {
             Arbitraries.of(Point.class),
             Arbitraries.of(EndCapture.class),
             Arbitraries.integers().between(0, 63),
-            Arbitraries.of(CuResult.INVALID_VALUE, CuResult.OUT_OF_MEMORY, CuResult.NOT_SUPPORTED, CuResult.UNKNOWN))
-        .as((point, end, step, status) -> new CaptureFault(point, point.isOpFailure() ? end : EndCapture.SUCCEEDS, step, status));
+            Arbitraries.of(
+                CuResult.INVALID_VALUE,
+                CuResult.OUT_OF_MEMORY,
+                CuResult.NOT_SUPPORTED,
+                CuResult.UNKNOWN))
+        .as(
+            (point, end, step, status) ->
+                new CaptureFault(
+                    point, point.isOpFailure() ? end : EndCapture.SUCCEEDS, step, status));
   }
 }

@@ -7,8 +7,8 @@ import net.jqwik.api.Tuple;
 
 /**
  * Arbitraries of lifetime scripts: random interleavings of capture, launch creation, graph close,
- * launch execution, buffer close, dropped references and garbage collection, over {@value
- * #BUFFERS} pre-allocated counters. Scripts shrink towards fewer, earlier steps.
+ * launch execution, buffer close, dropped references and garbage collection, over {@value #BUFFERS}
+ * pre-allocated counters. Scripts shrink towards fewer, earlier steps.
  */
 public final class LifetimeScripts {
 

@@ -7,7 +7,10 @@ package cuda.graph.conformance.arbitraries;
  */
 public sealed interface LifetimeStep {
 
-  /** Captures a graph that runs {@code inc} on buffer {@code buffer} (a closed buffer makes the capture fail). */
+  /**
+   * Captures a graph that runs {@code inc} on buffer {@code buffer} (a closed buffer makes the
+   * capture fail).
+   */
   record Capture(int buffer) implements LifetimeStep {}
 
   /** Makes a launch of graph {@code graph} (a closed graph refuses). */

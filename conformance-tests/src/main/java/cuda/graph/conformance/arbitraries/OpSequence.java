@@ -48,10 +48,12 @@ public record OpSequence(List<OpStep> steps) {
     for (int i = 0; i < steps.size(); i++) {
       node = node.andThen(steps.get(i).node(workspace));
       if (i == afterStep) {
-        node = node.map(ignored -> {
-          hostAction.run();
-          return null;
-        });
+        node =
+            node.map(
+                ignored -> {
+                  hostAction.run();
+                  return null;
+                });
       }
     }
     return node;

@@ -18,7 +18,8 @@ public final class OpSequences {
   /** {@return sequences of {@code minSteps} to {@code maxSteps} steps} */
   public static Arbitrary<OpSequence> sequences(int minSteps, int maxSteps) {
     if (minSteps < 1 || maxSteps < minSteps) {
-      throw new IllegalArgumentException("need 1 <= minSteps <= maxSteps, got " + minSteps + " and " + maxSteps);
+      throw new IllegalArgumentException(
+          "need 1 <= minSteps <= maxSteps, got " + minSteps + " and " + maxSteps);
     }
     return steps().list().ofMinSize(minSteps).ofMaxSize(maxSteps).map(OpSequence::new);
   }
@@ -29,13 +30,17 @@ public final class OpSequences {
     Arbitrary<Integer> floatBuffer = Arbitraries.integers().between(0, Workspace.FLOAT_BUFFERS - 1);
     Arbitrary<Integer> otherOffset = Arbitraries.integers().between(1, Workspace.INT_BUFFERS - 1);
     Arbitrary<OpStep> inc = intBuffer.map(OpStep.Inc::new);
-    Arbitrary<OpStep> fill = Combinators.combine(intBuffer, Arbitraries.integers().between(-3, 3)).as(OpStep.Fill::new);
-    Arbitrary<OpStep> copy = Combinators.combine(intBuffer, otherOffset)
-        .as((from, offset) -> new OpStep.Copy(from, (from + offset) % Workspace.INT_BUFFERS));
-    Arbitrary<OpStep> saxpy = Combinators.combine(Arbitraries.of(0.5f, -1f, 2f, 3f), floatBuffer)
-        .as((a, x) -> new OpStep.Saxpy(a, x, (x + 1) % Workspace.FLOAT_BUFFERS));
-    Arbitrary<OpStep> fillFloats = Combinators.combine(floatBuffer, Arbitraries.of(0f, 1.5f, -2.25f))
-        .as(OpStep.FillFloats::new);
+    Arbitrary<OpStep> fill =
+        Combinators.combine(intBuffer, Arbitraries.integers().between(-3, 3)).as(OpStep.Fill::new);
+    Arbitrary<OpStep> copy =
+        Combinators.combine(intBuffer, otherOffset)
+            .as((from, offset) -> new OpStep.Copy(from, (from + offset) % Workspace.INT_BUFFERS));
+    Arbitrary<OpStep> saxpy =
+        Combinators.combine(Arbitraries.of(0.5f, -1f, 2f, 3f), floatBuffer)
+            .as((a, x) -> new OpStep.Saxpy(a, x, (x + 1) % Workspace.FLOAT_BUFFERS));
+    Arbitrary<OpStep> fillFloats =
+        Combinators.combine(floatBuffer, Arbitraries.of(0f, 1.5f, -2.25f))
+            .as(OpStep.FillFloats::new);
     return Arbitraries.frequencyOf(
         Tuple.of(4, inc),
         Tuple.of(2, fill),

@@ -96,7 +96,10 @@ public sealed interface OpStep {
     }
   }
 
-  /** A fill of float buffer {@code target} with {@code value} ({@code cuMemsetD32Async} of its bits). */
+  /**
+   * A fill of float buffer {@code target} with {@code value} ({@code cuMemsetD32Async} of its
+   * bits).
+   */
   record FillFloats(int target, float value) implements OpStep {
     @Override
     public DriverCall driverCall() {

@@ -16,8 +16,10 @@ public final class Workspace implements AutoCloseable {
 
   /** The number of integer buffers. */
   public static final int INT_BUFFERS = 3;
+
   /** The number of float buffers. */
   public static final int FLOAT_BUFFERS = 2;
+
   /** The number of elements of every buffer. */
   public static final int LENGTH = 40;
 
@@ -29,7 +31,10 @@ public final class Workspace implements AutoCloseable {
     this.floats = List.copyOf(floats);
   }
 
-  /** {@return a workspace on {@code stream}'s device holding {@link WorkspaceState#initial()}}, ready when this returns */
+  /**
+   * {@return a workspace on {@code stream}'s device holding {@link WorkspaceState#initial()}},
+   * ready when this returns
+   */
   public static Workspace allocate(Stream stream) {
     WorkspaceState initial = WorkspaceState.initial();
     List<DeviceBuffer<Integer>> ints = new ArrayList<>();
@@ -80,6 +85,12 @@ public final class Workspace implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "Workspace[" + INT_BUFFERS + " int and " + FLOAT_BUFFERS + " float buffers of " + LENGTH + "]";
+    return "Workspace["
+        + INT_BUFFERS
+        + " int and "
+        + FLOAT_BUFFERS
+        + " float buffers of "
+        + LENGTH
+        + "]";
   }
 }

@@ -16,7 +16,9 @@ public final class WorkspaceState {
     this.floats = floats;
   }
 
-  /** {@return the contents a new workspace starts with: distinct, deterministic values per buffer} */
+  /**
+   * {@return the contents a new workspace starts with: distinct, deterministic values per buffer}
+   */
   public static WorkspaceState initial() {
     int[][] ints = new int[Workspace.INT_BUFFERS][Workspace.LENGTH];
     float[][] floats = new float[Workspace.FLOAT_BUFFERS][Workspace.LENGTH];
@@ -58,7 +60,9 @@ public final class WorkspaceState {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof WorkspaceState s && Arrays.deepEquals(ints, s.ints) && Arrays.deepEquals(floats, s.floats);
+    return other instanceof WorkspaceState s
+        && Arrays.deepEquals(ints, s.ints)
+        && Arrays.deepEquals(floats, s.floats);
   }
 
   @Override

@@ -24,12 +24,16 @@ final class Allocation {
   final long size;
   final SimDevice device;
   final Kind kind;
+
   /** For graph allocations: the graph whose alloc node made it. */
   final @Nullable SimGraph owner;
+
   private @Nullable Arena arena;
   private volatile @Nullable MemorySegment backing;
+
   /** The caller freed it (or, for graph allocations, no launch holds it): new uses are rejected. */
   boolean freeRequested;
+
   /** Graph allocations: a launch allocated it and nothing has freed it yet (API-level state). */
   boolean outstanding;
 

@@ -33,14 +33,19 @@ final class CaptureCalls {
     SimStream stream = state.stream(handle, call);
     state.checkSticky(stream.context, call);
     if (stream.kind == SimStream.Kind.LEGACY) {
-      throw fail(CuResult.STREAM_CAPTURE_UNSUPPORTED, call, "the legacy default stream cannot capture; capture on a stream you created");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNSUPPORTED,
+          call,
+          "the legacy default stream cannot capture; capture on a stream you created");
     }
     if (stream.capture != null) {
-      throw fail(CuResult.ILLEGAL_STATE, call, stream + " is already capturing (" + stream.capture + ")");
+      throw fail(
+          CuResult.ILLEGAL_STATE, call, stream + " is already capturing (" + stream.capture + ")");
     }
     SimGraph graph = new SimGraph(stream.context);
     graph.handle = new CuGraph(state.register(HandleKind.GRAPH, graph, stream.context, false));
-    CaptureSequence capture = new CaptureSequence(state.nextCaptureId++, stream, mode, Thread.currentThread(), graph);
+    CaptureSequence capture =
+        new CaptureSequence(state.nextCaptureId++, stream, mode, Thread.currentThread(), graph);
     graph.capturing = capture;
     stream.capture = capture;
     stream.captureDependencies.clear();
@@ -56,24 +61,45 @@ final class CaptureCalls {
     }
     if (capture.origin != stream) {
       capture.invalidate();
-      throw fail(CuResult.STREAM_CAPTURE_UNMATCHED, call,
-          capture + " must be ended on the stream it began on, not on " + stream + "; the capture is invalidated");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNMATCHED,
+          call,
+          capture
+              + " must be ended on the stream it began on, not on "
+              + stream
+              + "; the capture is invalidated");
     }
     if (capture.mode != CaptureMode.RELAXED && capture.thread != Thread.currentThread()) {
       finish(capture, false);
-      throw fail(CuResult.STREAM_CAPTURE_WRONG_THREAD, call,
-          capture + " was begun by thread " + capture.thread.getName() + " and can only be ended there; its work is discarded");
+      throw fail(
+          CuResult.STREAM_CAPTURE_WRONG_THREAD,
+          call,
+          capture
+              + " was begun by thread "
+              + capture.thread.getName()
+              + " and can only be ended there; its work is discarded");
     }
     if (capture.status == CaptureStatus.INVALIDATED) {
       finish(capture, false);
-      throw fail(CuResult.STREAM_CAPTURE_INVALIDATED, call, capture + " was invalidated by an earlier call; no graph is produced");
+      throw fail(
+          CuResult.STREAM_CAPTURE_INVALIDATED,
+          call,
+          capture + " was invalidated by an earlier call; no graph is produced");
     }
     SimStream unjoined = unjoinedMember(capture);
     if (unjoined != null) {
       finish(capture, false);
-      throw fail(CuResult.STREAM_CAPTURE_UNJOINED, call,
-          unjoined + " forked from " + capture + " has work that was not joined back into " + stream
-              + " (record an event on it and wait on that event in " + stream + " before ending the capture)");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNJOINED,
+          call,
+          unjoined
+              + " forked from "
+              + capture
+              + " has work that was not joined back into "
+              + stream
+              + " (record an event on it and wait on that event in "
+              + stream
+              + " before ending the capture)");
     }
     finish(capture, true);
     return capture.graph.handle;

@@ -9,10 +9,10 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Runs queued work on the calling thread only: a seeded random number of commands after each
- * driver call (at least one after a query, so polling loops make progress), and as many as needed
- * when the caller waits. Which ready stream runs next is chosen by the same seeded generator, so
- * with one host thread the interleaving is a function of the seed and the calls.
+ * Runs queued work on the calling thread only: a seeded random number of commands after each driver
+ * call (at least one after a query, so polling loops make progress), and as many as needed when the
+ * caller waits. Which ready stream runs next is chosen by the same seeded generator, so with one
+ * host thread the interleaving is a function of the seed and the calls.
  */
 final class DeterministicEngine implements Engine {
 
@@ -49,8 +49,9 @@ final class DeterministicEngine implements Engine {
       while (!completion.isDone()) {
         if (!step()) {
           throw new UndefinedBehaviorException(
-              "deterministic simulator: waiting for work that can never run (every queued command waits on"
-                  + " another); queued: " + describeQueues());
+              "deterministic simulator: waiting for work that can never run (every queued command"
+                  + " waits on another); queued: "
+                  + describeQueues());
         }
       }
     } finally {

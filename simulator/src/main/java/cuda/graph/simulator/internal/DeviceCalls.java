@@ -83,7 +83,8 @@ final class DeviceCalls {
     }
     Integer value = H200.get(attribute);
     if (value == null) {
-      throw invalid(DriverCall.DEVICE_GET_ATTRIBUTE, "the simulator models no device attribute " + attribute);
+      throw invalid(
+          DriverCall.DEVICE_GET_ATTRIBUTE, "the simulator models no device attribute " + attribute);
     }
     return value;
   }
@@ -95,7 +96,9 @@ final class DeviceCalls {
   CuContext primaryCtxRetain(int device) {
     SimDevice d = state.device(device, DriverCall.DEVICE_PRIMARY_CTX_RETAIN);
     if (d.poisoned != 0) {
-      throw fail(d.poisoned, DriverCall.DEVICE_PRIMARY_CTX_RETAIN,
+      throw fail(
+          d.poisoned,
+          DriverCall.DEVICE_PRIMARY_CTX_RETAIN,
           "the device's previous context died of a sticky error; the process must be restarted");
     }
     if (d.primary == null) {
@@ -111,7 +114,9 @@ final class DeviceCalls {
   void primaryCtxRelease(int device) {
     SimDevice d = state.device(device, DriverCall.DEVICE_PRIMARY_CTX_RELEASE);
     if (d.primaryRetains == 0 || d.primary == null) {
-      throw fail(CuResult.INVALID_CONTEXT, DriverCall.DEVICE_PRIMARY_CTX_RELEASE,
+      throw fail(
+          CuResult.INVALID_CONTEXT,
+          DriverCall.DEVICE_PRIMARY_CTX_RELEASE,
           "device " + device + "'s primary context is not retained");
     }
     d.primaryRetains--;
@@ -129,7 +134,8 @@ final class DeviceCalls {
     }
     for (Object object : new ArrayList<>(context.owned)) {
       if (object instanceof HandleTable.Handled h) {
-        state.handles.unregister(h.handle().address(), "was destroyed with its context", h.counted());
+        state.handles.unregister(
+            h.handle().address(), "was destroyed with its context", h.counted());
       }
       if (object instanceof SimStream s) {
         s.destroyed = true;
@@ -146,7 +152,10 @@ final class DeviceCalls {
     context.device.usedMemory = 0;
     context.owned.clear();
     context.destroyed = true;
-    state.handles.unregister(context.handle.address(), "was destroyed by releasing the last retain of its primary context", false);
+    state.handles.unregister(
+        context.handle.address(),
+        "was destroyed by releasing the last retain of its primary context",
+        false);
   }
 
   void ctxSetCurrent(@Nullable CuContext context) {

@@ -65,17 +65,30 @@ final class DeviceMemory {
     Allocation a = containing(address, bytes);
     if (a == null) {
       throw new IllegalDeviceAccessException(
-          "[0x" + Long.toHexString(address) + ", +" + bytes + ") is not inside any device allocation");
+          "[0x"
+              + Long.toHexString(address)
+              + ", +"
+              + bytes
+              + ") is not inside any device allocation");
     }
     if (requiredDevice != null && a.device != requiredDevice) {
       throw new IllegalDeviceAccessException(
-          "0x" + Long.toHexString(address) + " belongs to device " + a.device.ordinal
-              + ", not to device " + requiredDevice.ordinal + " (no peer access)");
+          "0x"
+              + Long.toHexString(address)
+              + " belongs to device "
+              + a.device.ordinal
+              + ", not to device "
+              + requiredDevice.ordinal
+              + " (no peer access)");
     }
     MemorySegment view = a.view(address, bytes);
     if (view == null) {
       throw new IllegalDeviceAccessException(
-          "0x" + Long.toHexString(address) + " is in " + a + ", which is not allocated at this point of execution");
+          "0x"
+              + Long.toHexString(address)
+              + " is in "
+              + a
+              + ", which is not allocated at this point of execution");
     }
     return view;
   }

@@ -12,13 +12,27 @@ final class DotWriter {
     dot.append("subgraph cluster_").append(id).append(" {\n");
     dot.append("label=\"").append(id).append("\" graph[style=\"dashed\"];\n");
     for (Node node : graph.nodes) {
-      dot.append('"').append(id).append("_node_").append(node.index).append("\"[style=\"solid\" shape=\"rectangle\" label=\"")
-          .append(node.op.type()).append("\\n").append(escape(node.op.describe())).append("\"];\n");
+      dot.append('"')
+          .append(id)
+          .append("_node_")
+          .append(node.index)
+          .append("\"[style=\"solid\" shape=\"rectangle\" label=\"")
+          .append(node.op.type())
+          .append("\\n")
+          .append(escape(node.op.describe()))
+          .append("\"];\n");
     }
     for (Node node : graph.nodes) {
       for (Node dependency : node.dependencies) {
-        dot.append('"').append(id).append("_node_").append(dependency.index).append("\" -> \"")
-            .append(id).append("_node_").append(node.index).append("\";\n");
+        dot.append('"')
+            .append(id)
+            .append("_node_")
+            .append(dependency.index)
+            .append("\" -> \"")
+            .append(id)
+            .append("_node_")
+            .append(node.index)
+            .append("\";\n");
       }
     }
     dot.append("}\n}\n");

@@ -1,9 +1,9 @@
 package cuda.graph.simulator.internal;
 
 /**
- * Runs queued commands: in order per stream, each after its prerequisites. The asynchronous
- * engine runs them on simulator threads; the deterministic one on the caller's thread, driven by
- * driver calls.
+ * Runs queued commands: in order per stream, each after its prerequisites. The asynchronous engine
+ * runs them on simulator threads; the deterministic one on the caller's thread, driven by driver
+ * calls.
  */
 interface Engine {
 

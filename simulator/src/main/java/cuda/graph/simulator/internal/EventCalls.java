@@ -13,10 +13,14 @@ import cuda.graph.spi.HandleKind;
 import java.util.LinkedHashSet;
 import java.util.List;
 
-/** Events: creation, record (captured or not), waits (forking and joining captures), queries, timing. */
+/**
+ * Events: creation, record (captured or not), waits (forking and joining captures), queries,
+ * timing.
+ */
 final class EventCalls {
 
-  private static final int KNOWN_FLAGS = EventFlags.BLOCKING_SYNC | EventFlags.DISABLE_TIMING | EventFlags.INTERPROCESS;
+  private static final int KNOWN_FLAGS =
+      EventFlags.BLOCKING_SYNC | EventFlags.DISABLE_TIMING | EventFlags.INTERPROCESS;
 
   private final SimState state;
 
@@ -30,7 +34,8 @@ final class EventCalls {
       throw invalid(DriverCall.EVENT_CREATE, "unknown event flags 0x" + Integer.toHexString(flags));
     }
     if ((flags & EventFlags.INTERPROCESS) != 0 && (flags & EventFlags.DISABLE_TIMING) == 0) {
-      throw invalid(DriverCall.EVENT_CREATE, "CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING");
+      throw invalid(
+          DriverCall.EVENT_CREATE, "CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING");
     }
     long address = state.handles.newAddress();
     SimEvent event = new SimEvent(new CuEvent(address), context, flags);
@@ -55,7 +60,8 @@ final class EventCalls {
     }
     CaptureSequence capture = stream.capture;
     if (capture == null && flags == EventFlags.RECORD_EXTERNAL) {
-      throw fail(CuResult.ILLEGAL_STATE, call, "CU_EVENT_RECORD_EXTERNAL is only meaningful in a capture");
+      throw fail(
+          CuResult.ILLEGAL_STATE, call, "CU_EVENT_RECORD_EXTERNAL is only meaningful in a capture");
     }
     if (stream.kind == SimStream.Kind.LEGACY) {
       state.checkLegacyUse(stream.context, call, true);
@@ -87,7 +93,8 @@ final class EventCalls {
     state.checkSticky(stream.context, call);
     CaptureSequence capture = stream.capture;
     if (capture == null && flags == EventFlags.WAIT_EXTERNAL) {
-      throw fail(CuResult.ILLEGAL_STATE, call, "CU_EVENT_WAIT_EXTERNAL is only meaningful in a capture");
+      throw fail(
+          CuResult.ILLEGAL_STATE, call, "CU_EVENT_WAIT_EXTERNAL is only meaningful in a capture");
     }
     if (stream.kind == SimStream.Kind.LEGACY) {
       state.checkLegacyUse(stream.context, call, true);
@@ -96,7 +103,9 @@ final class EventCalls {
     CaptureSequence eventCapture = event.capture;
     if (eventCapture != null) {
       if (eventCapture.ended) {
-        throw invalid(call, event.handle + " was last recorded in a capture that has ended; record it again first");
+        throw invalid(
+            call,
+            event.handle + " was last recorded in a capture that has ended; record it again first");
       }
       if (capture == null) {
         // Fork: the stream joins the event's capture, depending on the event's nodes.
@@ -109,7 +118,9 @@ final class EventCalls {
       } else {
         capture.invalidate();
         eventCapture.invalidate();
-        throw fail(CuResult.STREAM_CAPTURE_MERGE, call,
+        throw fail(
+            CuResult.STREAM_CAPTURE_MERGE,
+            call,
             "waiting would merge " + capture + " with " + eventCapture + "; both are invalidated");
       }
       return;
@@ -124,9 +135,14 @@ final class EventCalls {
         return;
       }
       capture.invalidate();
-      throw fail(CuResult.STREAM_CAPTURE_ISOLATION, call,
-          event.handle + " was recorded outside " + capture + "; a capture cannot depend on uncaptured work"
-              + " (use CU_EVENT_WAIT_EXTERNAL for an external wait node); the capture is invalidated");
+      throw fail(
+          CuResult.STREAM_CAPTURE_ISOLATION,
+          call,
+          event.handle
+              + " was recorded outside "
+              + capture
+              + "; a capture cannot depend on uncaptured work (use CU_EVENT_WAIT_EXTERNAL for an"
+              + " external wait node); the capture is invalidated");
     }
     state.enqueue(stream, new Op.Empty("wait " + event.handle), List.of(recorded));
   }
@@ -138,11 +154,18 @@ final class EventCalls {
     CaptureSequence capture = event.capture;
     if (capture != null) {
       if (capture.ended) {
-        throw invalid(call, event.handle + " was last recorded in a capture that has ended; record it again first");
+        throw invalid(
+            call,
+            event.handle + " was last recorded in a capture that has ended; record it again first");
       }
       capture.invalidate();
-      throw fail(CuResult.CAPTURED_EVENT, call,
-          event.handle + " was last recorded in " + capture + "; it cannot be queried or waited on; the capture is invalidated");
+      throw fail(
+          CuResult.CAPTURED_EVENT,
+          call,
+          event.handle
+              + " was last recorded in "
+              + capture
+              + "; it cannot be queried or waited on; the capture is invalidated");
     }
     Completion recorded = event.recorded;
     if (recorded == null) {
@@ -169,10 +192,13 @@ final class EventCalls {
     state.checkSticky(a.context, call);
     for (SimEvent e : List.of(a, b)) {
       if (e.timingDisabled()) {
-        throw fail(CuResult.INVALID_HANDLE, call, e.handle + " was created with CU_EVENT_DISABLE_TIMING");
+        throw fail(
+            CuResult.INVALID_HANDLE, call, e.handle + " was created with CU_EVENT_DISABLE_TIMING");
       }
       if (e.capture != null) {
-        throw fail(e.capture.ended ? CuResult.INVALID_VALUE : CuResult.CAPTURED_EVENT, call,
+        throw fail(
+            e.capture.ended ? CuResult.INVALID_VALUE : CuResult.CAPTURED_EVENT,
+            call,
             e.handle + " was last recorded in a capture");
       }
       if (e.recorded == null) {

@@ -50,11 +50,17 @@ final class GraphCalls {
     DriverCall call = DriverCall.GRAPH_DESTROY;
     SimGraph graph = state.resolve(handle, SimGraph.class, call);
     if (graph.capturing != null) {
-      throw SimState.undefined(call.symbol() + " was passed " + handle + ", the graph of " + graph.capturing
-          + ", which the caller does not own until the capture ends");
+      throw SimState.undefined(
+          call.symbol()
+              + " was passed "
+              + handle
+              + ", the graph of "
+              + graph.capturing
+              + ", which the caller does not own until the capture ends");
     }
     for (Node n : graph.nodes) {
-      state.handles.unregister(n.handle.address(), "belonged to a graph destroyed by cuGraphDestroy", false);
+      state.handles.unregister(
+          n.handle.address(), "belonged to a graph destroyed by cuGraphDestroy", false);
     }
     state.unregister(handle, graph, graph.context, "was destroyed by cuGraphDestroy");
   }
@@ -65,20 +71,31 @@ final class GraphCalls {
     state.checkSticky(graph.context, call);
     if (graph.capturing != null) {
       graph.capturing.invalidate();
-      throw fail(CuResult.STREAM_CAPTURE_UNSUPPORTED, call,
-          handle + " is still being captured (" + graph.capturing + "); the capture is invalidated");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNSUPPORTED,
+          call,
+          handle
+              + " is still being captured ("
+              + graph.capturing
+              + "); the capture is invalidated");
     }
     if ((flags & GraphInstantiateFlags.UPLOAD) != 0) {
-      throw invalid(call, "CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD is accepted only by cuGraphInstantiateWithParams");
+      throw invalid(
+          call,
+          "CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD is accepted only by cuGraphInstantiateWithParams");
     }
     if ((flags & ~KNOWN_FLAGS) != 0) {
       throw invalid(call, "unknown instantiate flags 0x" + Long.toHexString(flags));
     }
-    if ((flags & GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH) != 0 && (flags & GraphInstantiateFlags.DEVICE_LAUNCH) != 0) {
+    if ((flags & GraphInstantiateFlags.AUTO_FREE_ON_LAUNCH) != 0
+        && (flags & GraphInstantiateFlags.DEVICE_LAUNCH) != 0) {
       throw invalid(call, "AUTO_FREE_ON_LAUNCH and DEVICE_LAUNCH cannot be combined");
     }
     if (graph.hasMemoryNodes() && graph.liveExecs > 0) {
-      throw fail(CuResult.NOT_SUPPORTED, call, "a graph with memory nodes can have only one live exec at a time");
+      throw fail(
+          CuResult.NOT_SUPPORTED,
+          call,
+          "a graph with memory nodes can have only one live exec at a time");
     }
     SimExec exec = new SimExec(graph.context, graph, flags);
     exec.handle = new CuGraphExec(state.register(HandleKind.GRAPH_EXEC, exec, graph.context, true));
@@ -91,7 +108,8 @@ final class GraphCalls {
     SimExec exec = state.resolve(handle, SimExec.class, call);
     SimStream stream = state.stream(streamHandle, call);
     checkLaunchable(stream, call);
-    exec.lastLaunch = state.enqueue(stream, new Op.Empty("upload " + handle), List.of(exec.lastLaunch)).done;
+    exec.lastLaunch =
+        state.enqueue(stream, new Op.Empty("upload " + handle), List.of(exec.lastLaunch)).done;
   }
 
   void launch(CuGraphExec handle, CuStream streamHandle) {
@@ -104,8 +122,12 @@ final class GraphCalls {
     for (Allocation a : exec.unfreedAllocations) {
       if (a.outstanding) {
         if (!autoFree) {
-          throw invalid(call, "the previous launch's graph allocation " + a + " was never freed; free it (cuMemFreeAsync)"
-              + " or instantiate with AUTO_FREE_ON_LAUNCH");
+          throw invalid(
+              call,
+              "the previous launch's graph allocation "
+                  + a
+                  + " was never freed; free it (cuMemFreeAsync)"
+                  + " or instantiate with AUTO_FREE_ON_LAUNCH");
         }
         freedFirst.add(a);
       }
@@ -121,7 +143,8 @@ final class GraphCalls {
         prerequisites.add(w.event().recorded);
       }
     }
-    Command command = state.enqueue(stream, new Op.GraphRun(exec, ops, List.copyOf(freedFirst)), prerequisites);
+    Command command =
+        state.enqueue(stream, new Op.GraphRun(exec, ops, List.copyOf(freedFirst)), prerequisites);
     exec.lastLaunch = command.done;
     for (Op op : ops) {
       if (op instanceof Op.RecordEvent r) {
@@ -138,8 +161,13 @@ final class GraphCalls {
     }
     if (stream.capture != null) {
       stream.capture.invalidate();
-      throw fail(CuResult.STREAM_CAPTURE_UNSUPPORTED, call,
-          stream + " is capturing (" + stream.capture + "); an exec cannot be launched into a capture; the capture is invalidated");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNSUPPORTED,
+          call,
+          stream
+              + " is capturing ("
+              + stream.capture
+              + "); an exec cannot be launched into a capture; the capture is invalidated");
     }
   }
 
@@ -172,11 +200,14 @@ final class GraphCalls {
       }
       Op current = exec.ops.get(i);
       if (type == GraphNodeType.MEMCPY && current.getClass() != node.op.getClass()) {
-        throw new GraphExecUpdateException(GraphExecUpdateException.PARAMETERS_CHANGED, node.handle);
+        throw new GraphExecUpdateException(
+            GraphExecUpdateException.PARAMETERS_CHANGED, node.handle);
       }
       if (type == GraphNodeType.KERNEL
-          && ((Op.Kernel) current).function().module.context != ((Op.Kernel) node.op).function().module.context) {
-        throw new GraphExecUpdateException(GraphExecUpdateException.PARAMETERS_CHANGED, node.handle);
+          && ((Op.Kernel) current).function().module.context
+              != ((Op.Kernel) node.op).function().module.context) {
+        throw new GraphExecUpdateException(
+            GraphExecUpdateException.PARAMETERS_CHANGED, node.handle);
       }
       // Memory nodes keep the exec's own allocations: their addresses are fixed at instantiation.
       if (type != GraphNodeType.MEM_ALLOC && type != GraphNodeType.MEM_FREE) {

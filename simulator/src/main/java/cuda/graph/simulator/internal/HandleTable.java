@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Maps handle values to simulator objects and keeps the ledger of created and destroyed handles.
- * A destroyed handle is remembered, so using it again is reported as the undefined behaviour it
- * is on the real driver. Guarded by the simulator lock.
+ * Maps handle values to simulator objects and keeps the ledger of created and destroyed handles. A
+ * destroyed handle is remembered, so using it again is reported as the undefined behaviour it is on
+ * the real driver. Guarded by the simulator lock.
  */
 final class HandleTable implements HandleLedger {
 
@@ -38,7 +38,10 @@ final class HandleTable implements HandleLedger {
     return address;
   }
 
-  /** Registers an object under a value from {@link #newAddress()}; counted in the ledger when {@code counted}. */
+  /**
+   * Registers an object under a value from {@link #newAddress()}; counted in the ledger when {@code
+   * counted}.
+   */
   void add(long address, HandleKind kind, Object object, boolean counted) {
     live.put(address, object);
     liveKinds.put(address, kind);
@@ -47,7 +50,10 @@ final class HandleTable implements HandleLedger {
     }
   }
 
-  /** Registers a new object and returns its handle value; counted in the ledger when {@code counted}. */
+  /**
+   * Registers a new object and returns its handle value; counted in the ledger when {@code
+   * counted}.
+   */
   long register(HandleKind kind, Object object, boolean counted) {
     long address = newAddress();
     add(address, kind, object, counted);
@@ -83,8 +89,8 @@ final class HandleTable implements HandleLedger {
   }
 
   /**
-   * Resolves a handle to its object, failing as the driver does: a zero handle is
-   * {@code CUDA_ERROR_INVALID_HANDLE}; a destroyed or unknown handle is undefined behaviour.
+   * Resolves a handle to its object, failing as the driver does: a zero handle is {@code
+   * CUDA_ERROR_INVALID_HANDLE}; a destroyed or unknown handle is undefined behaviour.
    */
   <T> T resolve(CuHandle handle, Class<T> type, DriverCall call) {
     long address = handle.address();
@@ -96,16 +102,27 @@ final class HandleTable implements HandleLedger {
       String how = destroyed.get(address);
       if (how != null) {
         throw new UndefinedBehaviorException(
-            call.symbol() + " was passed " + handle + ", which " + how
+            call.symbol()
+                + " was passed "
+                + handle
+                + ", which "
+                + how
                 + "; on the real driver this use-after-destroy may crash the process");
       }
       throw new UndefinedBehaviorException(
-          call.symbol() + " was passed " + handle + ", which this driver never created"
+          call.symbol()
+              + " was passed "
+              + handle
+              + ", which this driver never created"
               + "; on the real driver this is a wild pointer");
     }
     if (!type.isInstance(object)) {
       throw new UndefinedBehaviorException(
-          call.symbol() + " was passed " + handle + ", which names a " + object.getClass().getSimpleName());
+          call.symbol()
+              + " was passed "
+              + handle
+              + ", which names a "
+              + object.getClass().getSimpleName());
     }
     return type.cast(object);
   }

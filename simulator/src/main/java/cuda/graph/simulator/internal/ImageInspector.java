@@ -16,11 +16,15 @@ import java.util.regex.Pattern;
  */
 final class ImageInspector {
 
-  private static final Pattern VERSION = Pattern.compile("^\\s*\\.version\\s+(\\d+)\\.(\\d+)", Pattern.MULTILINE);
-  private static final Pattern TARGET = Pattern.compile("^\\s*\\.target\\s+\\S+", Pattern.MULTILINE);
+  private static final Pattern VERSION =
+      Pattern.compile("^\\s*\\.version\\s+(\\d+)\\.(\\d+)", Pattern.MULTILINE);
+  private static final Pattern TARGET =
+      Pattern.compile("^\\s*\\.target\\s+\\S+", Pattern.MULTILINE);
   private static final Pattern ENTRY = Pattern.compile("\\.entry\\s+([A-Za-z_$][\\w$]*)");
+
   /** The newest PTX ISA major version the modelled driver (CUDA 13.0) accepts. */
   private static final int NEWEST_PTX_MAJOR = 9;
+
   private static final int FATBIN_MAGIC = 0xBA55ED50;
 
   private ImageInspector() {}
@@ -31,8 +35,13 @@ final class ImageInspector {
     return switch (image.format()) {
       case PTX -> ptxEntries(image.text());
       case CUBIN -> {
-        if (bytes.length < 4 || bytes[0] != 0x7f || bytes[1] != 'E' || bytes[2] != 'L' || bytes[3] != 'F') {
-          throw invalidImage("a cubin must be an ELF image (it does not start with 0x7F 'E' 'L' 'F')");
+        if (bytes.length < 4
+            || bytes[0] != 0x7f
+            || bytes[1] != 'E'
+            || bytes[2] != 'L'
+            || bytes[3] != 'F') {
+          throw invalidImage(
+              "a cubin must be an ELF image (it does not start with 0x7F 'E' 'L' 'F')");
         }
         yield Set.of();
       }
@@ -58,8 +67,13 @@ final class ImageInspector {
       throw new CudaDriverException(
           CuResult.UNSUPPORTED_PTX_VERSION,
           DriverCall.MODULE_LOAD_DATA,
-          "PTX ISA " + version.group(1) + "." + version.group(2) + " is newer than this driver supports ("
-              + NEWEST_PTX_MAJOR + ".x)");
+          "PTX ISA "
+              + version.group(1)
+              + "."
+              + version.group(2)
+              + " is newer than this driver supports ("
+              + NEWEST_PTX_MAJOR
+              + ".x)");
     }
     Set<String> entries = new LinkedHashSet<>();
     Matcher entry = ENTRY.matcher(text);

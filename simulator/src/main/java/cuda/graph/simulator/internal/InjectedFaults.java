@@ -52,7 +52,8 @@ final class InjectedFaults implements FaultInjector {
 
   private static void validate(int status) {
     if (status == CuResult.SUCCESS) {
-      throw new IllegalArgumentException("an injected fault needs a failing status, not CUDA_SUCCESS");
+      throw new IllegalArgumentException(
+          "an injected fault needs a failing status, not CUDA_SUCCESS");
     }
   }
 

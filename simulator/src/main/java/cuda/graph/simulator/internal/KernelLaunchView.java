@@ -42,13 +42,23 @@ final class KernelLaunchView implements KernelInvocation {
   private long at(int index, int size) {
     if (index < 0 || index >= launch.sizes().length) {
       throw new IllegalArgumentException(
-          "kernel " + launch.function().name + " read parameter " + index + " but the launch passed "
+          "kernel "
+              + launch.function().name
+              + " read parameter "
+              + index
+              + " but the launch passed "
               + launch.sizes().length);
     }
     if (launch.sizes()[index] != size) {
       throw new IllegalArgumentException(
-          "kernel " + launch.function().name + " read parameter " + index + " as " + size
-              + " bytes but the launch passed " + launch.sizes()[index]);
+          "kernel "
+              + launch.function().name
+              + " read parameter "
+              + index
+              + " as "
+              + size
+              + " bytes but the launch passed "
+              + launch.sizes()[index]);
     }
     return launch.offsets()[index];
   }

@@ -24,11 +24,19 @@ final class MemoryCalls {
     this.state = state;
   }
 
-  private Allocation allocate(SimContext context, long bytes, Allocation.Kind kind, DriverCall call) {
+  private Allocation allocate(
+      SimContext context, long bytes, Allocation.Kind kind, DriverCall call) {
     SimDevice device = context.device;
     if (bytes > device.totalMemory - device.usedMemory) {
-      throw fail(CuResult.OUT_OF_MEMORY, call,
-          bytes + " bytes requested, " + (device.totalMemory - device.usedMemory) + " of " + device.totalMemory + " free");
+      throw fail(
+          CuResult.OUT_OF_MEMORY,
+          call,
+          bytes
+              + " bytes requested, "
+              + (device.totalMemory - device.usedMemory)
+              + " of "
+              + device.totalMemory
+              + " free");
     }
     Allocation a = state.memory.reserve(device, bytes, kind, null);
     a.back();
@@ -62,7 +70,11 @@ final class MemoryCalls {
     }
     Allocation a = state.memory.atBase(pointer);
     if (a == null || (a.kind == Allocation.Kind.GRAPH ? !a.outstanding : a.freeRequested)) {
-      throw invalid(call, "0x" + Long.toHexString(pointer) + " is not the start of a live allocation (interior pointer or double free)");
+      throw invalid(
+          call,
+          "0x"
+              + Long.toHexString(pointer)
+              + " is not the start of a live allocation (interior pointer or double free)");
     }
     state.checkUnsafe(call);
     if (a.kind == Allocation.Kind.GRAPH) {
@@ -94,7 +106,8 @@ final class MemoryCalls {
     CaptureSequence capture = stream.capture;
     if (capture != null) {
       // A graph allocation: the address is fixed now; memory exists between alloc and free nodes.
-      Allocation a = state.memory.reserve(stream.context.device, bytes, Allocation.Kind.GRAPH, capture.graph);
+      Allocation a =
+          state.memory.reserve(stream.context.device, bytes, Allocation.Kind.GRAPH, capture.graph);
       stream.context.allocations.add(a);
       state.addNode(stream, new Op.MemAlloc(a));
       return a.base;
@@ -109,9 +122,15 @@ final class MemoryCalls {
     Allocation a = state.memory.atBase(pointer);
     CaptureSequence capture = stream.capture;
     if (capture != null) {
-      if (a == null || a.kind != Allocation.Kind.GRAPH || a.owner != capture.graph || capture.graph.freedInGraph.contains(a)) {
-        throw invalid(call, "in a capture, cuMemFreeAsync can only free memory allocated by this capture (0x"
-            + Long.toHexString(pointer) + " is not)");
+      if (a == null
+          || a.kind != Allocation.Kind.GRAPH
+          || a.owner != capture.graph
+          || capture.graph.freedInGraph.contains(a)) {
+        throw invalid(
+            call,
+            "in a capture, cuMemFreeAsync can only free memory allocated by this capture (0x"
+                + Long.toHexString(pointer)
+                + " is not)");
       }
       if (stream.kind == SimStream.Kind.LEGACY) {
         state.checkLegacyUse(stream.context, call, true);
@@ -122,7 +141,11 @@ final class MemoryCalls {
       return;
     }
     if (a == null || (a.kind == Allocation.Kind.GRAPH ? !a.outstanding : a.freeRequested)) {
-      throw invalid(call, "0x" + Long.toHexString(pointer) + " is not the start of a live allocation (interior pointer or double free)");
+      throw invalid(
+          call,
+          "0x"
+              + Long.toHexString(pointer)
+              + " is not the start of a live allocation (interior pointer or double free)");
     }
     if (stream.kind == SimStream.Kind.LEGACY) {
       state.checkLegacyUse(stream.context, call, true);
@@ -156,7 +179,9 @@ final class MemoryCalls {
     state.requireInit(call);
     Arena arena = pinned.get(memory.address());
     if (arena == null) {
-      throw invalid(call, "0x" + Long.toHexString(memory.address()) + " is not pinned memory from cuMemAllocHost");
+      throw invalid(
+          call,
+          "0x" + Long.toHexString(memory.address()) + " is not pinned memory from cuMemAllocHost");
     }
     state.checkUnsafe(call);
     pinned.remove(memory.address());
@@ -183,18 +208,34 @@ final class MemoryCalls {
     state.submit(call, stream, op);
   }
 
-  void memsetAsync(long dst, long pitch, int value, int elementSize, long width, long height, CuStream handle, DriverCall call) {
+  void memsetAsync(
+      long dst,
+      long pitch,
+      int value,
+      int elementSize,
+      long width,
+      long height,
+      CuStream handle,
+      DriverCall call) {
     SimStream stream = state.stream(handle, call);
     state.checkSticky(stream.context, call);
     if (width < 0 || height < 0) {
       throw invalid(call, "negative size " + width + " x " + height);
     }
     if ((dst % elementSize) != 0 || (pitch % elementSize) != 0) {
-      throw invalid(call, call.symbol() + " needs " + elementSize + "-byte aligned addresses and pitch, got 0x"
-          + Long.toHexString(dst) + " and pitch " + pitch);
+      throw invalid(
+          call,
+          call.symbol()
+              + " needs "
+              + elementSize
+              + "-byte aligned addresses and pitch, got 0x"
+              + Long.toHexString(dst)
+              + " and pitch "
+              + pitch);
     }
     if (height > 1 && pitch < width * elementSize) {
-      throw invalid(call, "pitch " + pitch + " is smaller than a row of " + width * elementSize + " bytes");
+      throw invalid(
+          call, "pitch " + pitch + " is smaller than a row of " + width * elementSize + " bytes");
     }
     Op.Memset op = new Op.Memset(dst, pitch, value, elementSize, width, height);
     state.checkDevice(dst, op.extent(), call);

@@ -44,7 +44,8 @@ final class ModuleCalls {
     for (String name : names) {
       KernelBody body = image.javaKernels().get(name);
       SimFunction function = new SimFunction(module, name, body);
-      function.handle = new CuFunction(state.register(HandleKind.FUNCTION, function, context, true));
+      function.handle =
+          new CuFunction(state.register(HandleKind.FUNCTION, function, context, true));
       module.functions.put(name, function);
     }
     return module.handle;
@@ -55,7 +56,8 @@ final class ModuleCalls {
     SimModule module = state.resolve(handle, SimModule.class, call);
     state.checkUnsafe(call);
     for (SimFunction f : module.functions.values()) {
-      state.unregister(f.handle, f, module.context, "belonged to a module unloaded by cuModuleUnload");
+      state.unregister(
+          f.handle, f, module.context, "belonged to a module unloaded by cuModuleUnload");
     }
     state.unregister(handle, module, module.context, "was unloaded by cuModuleUnload");
   }
@@ -65,23 +67,39 @@ final class ModuleCalls {
     SimModule module = state.resolve(handle, SimModule.class, call);
     SimFunction f = module.functions.get(name);
     if (f == null) {
-      throw fail(CuResult.NOT_FOUND, call, "the module has no kernel named '" + name + "'; it has " + module.functions.keySet());
+      throw fail(
+          CuResult.NOT_FOUND,
+          call,
+          "the module has no kernel named '" + name + "'; it has " + module.functions.keySet());
     }
     return f.handle;
   }
 
-  void launch(CuFunction handle, Dim3 grid, Dim3 block, int sharedMemBytes, CuStream streamHandle, KernelArguments arguments) {
+  void launch(
+      CuFunction handle,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      CuStream streamHandle,
+      KernelArguments arguments) {
     DriverCall call = DriverCall.LAUNCH_KERNEL;
     SimFunction function = state.resolve(handle, SimFunction.class, call);
     SimStream stream = state.stream(streamHandle, call);
     state.checkSticky(stream.context, call);
     validateShape(grid, block, sharedMemBytes);
     if (function.module.context != stream.context) {
-      throw fail(CuResult.INVALID_HANDLE, call, "kernel " + function.name + " belongs to another context than " + stream);
+      throw fail(
+          CuResult.INVALID_HANDLE,
+          call,
+          "kernel " + function.name + " belongs to another context than " + stream);
     }
     if (function.body == null) {
-      throw fail(CuResult.NOT_SUPPORTED, call,
-          "kernel '" + function.name + "' has no Java implementation; the simulator runs kernels through the Java"
+      throw fail(
+          CuResult.NOT_SUPPORTED,
+          call,
+          "kernel '"
+              + function.name
+              + "' has no Java implementation; the simulator runs kernels through the Java"
               + " implementations given with their module (ModuleImage.withJavaKernel)");
     }
     int count = arguments.count();
@@ -91,26 +109,39 @@ final class ModuleCalls {
       offsets[i] = arguments.offset(i);
       sizes[i] = arguments.size(i);
     }
-    Op.Kernel op = new Op.Kernel(function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes);
+    Op.Kernel op =
+        new Op.Kernel(function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes);
     state.submit(call, stream, op);
   }
 
   private static void validateShape(Dim3 grid, Dim3 block, int sharedMemBytes) {
     DriverCall call = DriverCall.LAUNCH_KERNEL;
-    if (grid.x() <= 0 || grid.y() <= 0 || grid.z() <= 0 || block.x() <= 0 || block.y() <= 0 || block.z() <= 0) {
-      throw invalid(call, "grid " + grid + " and block " + block + " dimensions must all be at least 1");
+    if (grid.x() <= 0
+        || grid.y() <= 0
+        || grid.z() <= 0
+        || block.x() <= 0
+        || block.y() <= 0
+        || block.z() <= 0) {
+      throw invalid(
+          call, "grid " + grid + " and block " + block + " dimensions must all be at least 1");
     }
     if (block.x() > MAX_BLOCK_X || block.y() > MAX_BLOCK_Y || block.z() > MAX_BLOCK_Z) {
-      throw invalid(call, "block " + block + " exceeds the maximum block dimensions (1024, 1024, 64)");
+      throw invalid(
+          call, "block " + block + " exceeds the maximum block dimensions (1024, 1024, 64)");
     }
     if (block.volume() > MAX_THREADS_PER_BLOCK) {
-      throw invalid(call, "block " + block + " has " + block.volume() + " threads; the maximum is 1024");
+      throw invalid(
+          call, "block " + block + " has " + block.volume() + " threads; the maximum is 1024");
     }
     if (grid.x() > MAX_GRID_X || grid.y() > MAX_GRID_YZ || grid.z() > MAX_GRID_YZ) {
-      throw invalid(call, "grid " + grid + " exceeds the maximum grid dimensions (2^31-1, 65535, 65535)");
+      throw invalid(
+          call, "grid " + grid + " exceeds the maximum grid dimensions (2^31-1, 65535, 65535)");
     }
     if (sharedMemBytes < 0 || sharedMemBytes > MAX_DYNAMIC_SHARED_MEMORY) {
-      throw invalid(call, sharedMemBytes + " bytes of dynamic shared memory requested; the limit without opt-in is 49152");
+      throw invalid(
+          call,
+          sharedMemBytes
+              + " bytes of dynamic shared memory requested; the limit without opt-in is 49152");
     }
   }
 }

@@ -20,7 +20,13 @@ sealed interface Op {
   String describe();
 
   record Kernel(
-      SimFunction function, Dim3 grid, Dim3 block, int sharedMemBytes, byte[] arguments, long[] offsets, int[] sizes)
+      SimFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      byte[] arguments,
+      long[] offsets,
+      int[] sizes)
       implements Op {
     @Override
     public GraphNodeType type() {
@@ -65,12 +71,18 @@ sealed interface Op {
 
     @Override
     public String describe() {
-      return "DtoD " + bytes + " bytes 0x" + Long.toHexString(src) + " -> 0x" + Long.toHexString(dst);
+      return "DtoD "
+          + bytes
+          + " bytes 0x"
+          + Long.toHexString(src)
+          + " -> 0x"
+          + Long.toHexString(dst);
     }
   }
 
   /** {@code height} rows of {@code width} elements, rows {@code pitch} bytes apart. */
-  record Memset(long dst, long pitch, int value, int elementSize, long width, long height) implements Op {
+  record Memset(long dst, long pitch, int value, int elementSize, long width, long height)
+      implements Op {
     @Override
     public GraphNodeType type() {
       return GraphNodeType.MEMSET;
@@ -78,7 +90,14 @@ sealed interface Op {
 
     @Override
     public String describe() {
-      return "memset " + height + " x " + width + " x " + elementSize + " bytes at 0x" + Long.toHexString(dst);
+      return "memset "
+          + height
+          + " x "
+          + width
+          + " x "
+          + elementSize
+          + " bytes at 0x"
+          + Long.toHexString(dst);
     }
 
     /** {@return the bytes from the first to the last element set} */
@@ -99,7 +118,9 @@ sealed interface Op {
     }
   }
 
-  /** Does nothing; a stream command made of it exists only for its ordering (event waits, uploads). */
+  /**
+   * Does nothing; a stream command made of it exists only for its ordering (event waits, uploads).
+   */
   record Empty(String label) implements Op {
     @Override
     public GraphNodeType type() {
@@ -175,7 +196,10 @@ sealed interface Op {
     }
   }
 
-  /** One launch of an exec: its ops at launch time, after auto-freeing the previous launch's allocations. */
+  /**
+   * One launch of an exec: its ops at launch time, after auto-freeing the previous launch's
+   * allocations.
+   */
   record GraphRun(SimExec exec, List<Op> ops, List<Allocation> autoFree) implements Op {
     @Override
     public GraphNodeType type() {

@@ -40,11 +40,18 @@ final class OpExecutor {
       context.fault(CuResult.ILLEGAL_ADDRESS, op.describe() + ": " + e.getMessage());
     } catch (IllegalStateException e) {
       // A closed arena: device memory freed under a running op, or host memory freed under a copy.
-      context.fault(CuResult.ILLEGAL_ADDRESS, op.describe() + ": memory was freed while in use (" + e.getMessage() + ")");
+      context.fault(
+          CuResult.ILLEGAL_ADDRESS,
+          op.describe() + ": memory was freed while in use (" + e.getMessage() + ")");
     } catch (AssertionError e) {
-      context.fault(CuResult.ASSERT, op.describe() + ": assertion failed in the kernel's Java implementation: " + e.getMessage());
+      context.fault(
+          CuResult.ASSERT,
+          op.describe()
+              + ": assertion failed in the kernel's Java implementation: "
+              + e.getMessage());
     } catch (RuntimeException | Error e) {
-      context.fault(CuResult.LAUNCH_FAILED, op.describe() + ": the kernel's Java implementation threw " + e);
+      context.fault(
+          CuResult.LAUNCH_FAILED, op.describe() + ": the kernel's Java implementation threw " + e);
     }
   }
 
@@ -56,10 +63,17 @@ final class OpExecutor {
           body.execute(new KernelLaunchView(k, memory));
         }
       }
-      case Op.HostToDevice c -> MemorySegment.copy(c.src(), 0, memory.access(c.dst(), c.bytes(), null), 0, c.bytes());
-      case Op.DeviceToHost c -> MemorySegment.copy(memory.access(c.src(), c.bytes(), null), 0, c.dst(), 0, c.bytes());
+      case Op.HostToDevice c ->
+          MemorySegment.copy(c.src(), 0, memory.access(c.dst(), c.bytes(), null), 0, c.bytes());
+      case Op.DeviceToHost c ->
+          MemorySegment.copy(memory.access(c.src(), c.bytes(), null), 0, c.dst(), 0, c.bytes());
       case Op.DeviceToDevice c ->
-          MemorySegment.copy(memory.access(c.src(), c.bytes(), null), 0, memory.access(c.dst(), c.bytes(), null), 0, c.bytes());
+          MemorySegment.copy(
+              memory.access(c.src(), c.bytes(), null),
+              0,
+              memory.access(c.dst(), c.bytes(), null),
+              0,
+              c.bytes());
       case Op.Memset m -> memset(m);
       case Op.Host h -> runHostFunction(h);
       case Op.Empty e -> {}
@@ -114,7 +128,10 @@ final class OpExecutor {
       h.function().run();
     } catch (RuntimeException | Error e) {
       // Nothing can receive a host function's failure; the driver ignores it too.
-      LOG.log(System.Logger.Level.WARNING, "a host function threw; the exception is dropped, as the CUDA driver drops it", e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "a host function threw; the exception is dropped, as the CUDA driver drops it",
+          e);
     } finally {
       inHostFunction.set(outer);
     }

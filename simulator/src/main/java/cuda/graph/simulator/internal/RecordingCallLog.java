@@ -17,7 +17,8 @@ final class RecordingCallLog implements CallLog {
     if (!enabled) {
       return;
     }
-    CallRecord record = new CallRecord(call, arguments.get(), status, Thread.currentThread().getName());
+    CallRecord record =
+        new CallRecord(call, arguments.get(), status, Thread.currentThread().getName());
     synchronized (records) {
       if (records.size() == CAPACITY) {
         records.removeFirst();

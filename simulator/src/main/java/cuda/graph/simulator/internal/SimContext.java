@@ -17,11 +17,15 @@ final class SimContext implements HandleTable.Handled {
   final SimDevice device;
   final SimStream legacy;
   final Map<Thread, SimStream> perThread = new WeakHashMap<>();
+
   /** Every stream of the context, the legacy and per-thread ones included. */
   final Set<SimStream> streams = new LinkedHashSet<>();
+
   final Set<Object> owned = new LinkedHashSet<>();
+
   /** Device memory of this context that was not forgotten yet (graph reservations included). */
   final Set<Allocation> allocations = new LinkedHashSet<>();
+
   volatile int stickyError;
   volatile @Nullable String stickyDetail;
   boolean destroyed;

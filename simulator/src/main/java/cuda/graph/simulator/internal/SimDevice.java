@@ -12,6 +12,7 @@ final class SimDevice {
   long nextAddress;
   int primaryRetains;
   @Nullable SimContext primary;
+
   /** A sticky error that outlived its context: the process cannot use this device again. */
   int poisoned;
 

@@ -96,14 +96,21 @@ public final class SimDriver implements SimulatedDriver {
   }
 
   private void run(DriverCall call, Supplier<String> arguments, Runnable body) {
-    call(call, arguments, () -> {
-      body.run();
-      return null;
-    });
+    call(
+        call,
+        arguments,
+        () -> {
+          body.run();
+          return null;
+        });
   }
 
   /** A call that waits: checks under the lock, waits without it, then reports a sticky error. */
-  private void waitCall(DriverCall call, Supplier<String> arguments, Supplier<Completion> prepare, Supplier<SimContext> context) {
+  private void waitCall(
+      DriverCall call,
+      Supplier<String> arguments,
+      Supplier<Completion> prepare,
+      Supplier<SimContext> context) {
     enter(call, arguments);
     int status = 0;
     try {
@@ -132,7 +139,8 @@ public final class SimDriver implements SimulatedDriver {
   private void enter(DriverCall call, Supplier<String> arguments) {
     if (state.inHostFunction.get()) {
       calls.record(call, arguments, CuResult.NOT_PERMITTED);
-      throw new CudaDriverException(CuResult.NOT_PERMITTED, call, "host functions must not call the CUDA driver");
+      throw new CudaDriverException(
+          CuResult.NOT_PERMITTED, call, "host functions must not call the CUDA driver");
     }
     int injected = faults.check(call);
     if (injected != 0) {
@@ -231,38 +239,54 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public int deviceGet(int ordinal) {
-    return call(DriverCall.DEVICE_GET, () -> "ordinal=" + ordinal, () -> devices.deviceGet(ordinal));
+    return call(
+        DriverCall.DEVICE_GET, () -> "ordinal=" + ordinal, () -> devices.deviceGet(ordinal));
   }
 
   @Override
   public String deviceGetName(int device) {
-    return call(DriverCall.DEVICE_GET_NAME, () -> "device=" + device, () -> devices.deviceGetName(device));
+    return call(
+        DriverCall.DEVICE_GET_NAME, () -> "device=" + device, () -> devices.deviceGetName(device));
   }
 
   @Override
   public int deviceGetAttribute(int attribute, int device) {
-    return call(DriverCall.DEVICE_GET_ATTRIBUTE, () -> "attribute=" + attribute + ", device=" + device,
+    return call(
+        DriverCall.DEVICE_GET_ATTRIBUTE,
+        () -> "attribute=" + attribute + ", device=" + device,
         () -> devices.deviceGetAttribute(attribute, device));
   }
 
   @Override
   public long deviceTotalMem(int device) {
-    return call(DriverCall.DEVICE_TOTAL_MEM, () -> "device=" + device, () -> devices.deviceTotalMem(device));
+    return call(
+        DriverCall.DEVICE_TOTAL_MEM,
+        () -> "device=" + device,
+        () -> devices.deviceTotalMem(device));
   }
 
   @Override
   public CuContext devicePrimaryCtxRetain(int device) {
-    return call(DriverCall.DEVICE_PRIMARY_CTX_RETAIN, () -> "device=" + device, () -> devices.primaryCtxRetain(device));
+    return call(
+        DriverCall.DEVICE_PRIMARY_CTX_RETAIN,
+        () -> "device=" + device,
+        () -> devices.primaryCtxRetain(device));
   }
 
   @Override
   public void devicePrimaryCtxRelease(int device) {
-    run(DriverCall.DEVICE_PRIMARY_CTX_RELEASE, () -> "device=" + device, () -> devices.primaryCtxRelease(device));
+    run(
+        DriverCall.DEVICE_PRIMARY_CTX_RELEASE,
+        () -> "device=" + device,
+        () -> devices.primaryCtxRelease(device));
   }
 
   @Override
   public void ctxSetCurrent(@Nullable CuContext context) {
-    run(DriverCall.CTX_SET_CURRENT, () -> String.valueOf(context), () -> devices.ctxSetCurrent(context));
+    run(
+        DriverCall.CTX_SET_CURRENT,
+        () -> String.valueOf(context),
+        () -> devices.ctxSetCurrent(context));
   }
 
   @Override
@@ -286,11 +310,15 @@ public final class SimDriver implements SimulatedDriver {
   public void streamSynchronize(CuStream stream) {
     DriverCall call = DriverCall.STREAM_SYNCHRONIZE;
     SimContext[] context = new SimContext[1];
-    waitCall(call, stream::toString, () -> {
-      Completion c = streams.prepareWait(stream, call);
-      context[0] = state.stream(stream, call).context;
-      return c;
-    }, () -> context[0]);
+    waitCall(
+        call,
+        stream::toString,
+        () -> {
+          Completion c = streams.prepareWait(stream, call);
+          context[0] = state.stream(stream, call).context;
+          return c;
+        },
+        () -> context[0]);
   }
 
   @Override
@@ -301,20 +329,28 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public void streamWaitEvent(CuStream stream, CuEvent event, int flags) {
-    run(DriverCall.STREAM_WAIT_EVENT, () -> stream + ", " + event + ", flags=" + flags,
+    run(
+        DriverCall.STREAM_WAIT_EVENT,
+        () -> stream + ", " + event + ", flags=" + flags,
         () -> events.streamWaitEvent(stream, event, flags));
   }
 
   @Override
   public void launchHostFunc(CuStream stream, HostFunction function) {
-    run(DriverCall.LAUNCH_HOST_FUNC, stream::toString, () -> streams.launchHostFunc(stream, function));
+    run(
+        DriverCall.LAUNCH_HOST_FUNC,
+        stream::toString,
+        () -> streams.launchHostFunc(stream, function));
   }
 
   // ---- capture
 
   @Override
   public void streamBeginCapture(CuStream stream, CaptureMode mode) {
-    run(DriverCall.STREAM_BEGIN_CAPTURE, () -> stream + ", " + mode, () -> captures.begin(stream, mode));
+    run(
+        DriverCall.STREAM_BEGIN_CAPTURE,
+        () -> stream + ", " + mode,
+        () -> captures.begin(stream, mode));
   }
 
   @Override
@@ -324,7 +360,8 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public CaptureStatus streamIsCapturing(CuStream stream) {
-    return call(DriverCall.STREAM_IS_CAPTURING, stream::toString, () -> captures.isCapturing(stream));
+    return call(
+        DriverCall.STREAM_IS_CAPTURING, stream::toString, () -> captures.isCapturing(stream));
   }
 
   @Override
@@ -334,7 +371,10 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public CaptureMode threadExchangeStreamCaptureMode(CaptureMode mode) {
-    return call(DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE, mode::toString, () -> captures.exchangeMode(mode));
+    return call(
+        DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE,
+        mode::toString,
+        () -> captures.exchangeMode(mode));
   }
 
   // ---- events
@@ -351,12 +391,17 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public void eventRecord(CuEvent event, CuStream stream) {
-    run(DriverCall.EVENT_RECORD, () -> event + ", " + stream, () -> events.record(event, stream, 0, DriverCall.EVENT_RECORD));
+    run(
+        DriverCall.EVENT_RECORD,
+        () -> event + ", " + stream,
+        () -> events.record(event, stream, 0, DriverCall.EVENT_RECORD));
   }
 
   @Override
   public void eventRecordWithFlags(CuEvent event, CuStream stream, int flags) {
-    run(DriverCall.EVENT_RECORD_WITH_FLAGS, () -> event + ", " + stream + ", flags=" + flags,
+    run(
+        DriverCall.EVENT_RECORD_WITH_FLAGS,
+        () -> event + ", " + stream + ", flags=" + flags,
         () -> events.record(event, stream, flags, DriverCall.EVENT_RECORD_WITH_FLAGS));
   }
 
@@ -370,16 +415,24 @@ public final class SimDriver implements SimulatedDriver {
   public void eventSynchronize(CuEvent event) {
     DriverCall call = DriverCall.EVENT_SYNCHRONIZE;
     SimContext[] context = new SimContext[1];
-    waitCall(call, event::toString, () -> {
-      Completion c = events.prepareWait(event, call);
-      context[0] = state.resolve(event, SimEvent.class, call).context;
-      return c;
-    }, () -> context[0]);
+    waitCall(
+        call,
+        event::toString,
+        () -> {
+          Completion c = events.prepareWait(event, call);
+          context[0] = state.resolve(event, SimEvent.class, call).context;
+          return c;
+        },
+        () -> context[0]);
   }
 
   @Override
   public float eventElapsedTime(CuEvent start, CuEvent end) {
-    return call(DriverCall.EVENT_ELAPSED_TIME, () -> start + ", " + end, true, () -> events.elapsedTime(start, end));
+    return call(
+        DriverCall.EVENT_ELAPSED_TIME,
+        () -> start + ", " + end,
+        true,
+        () -> events.elapsedTime(start, end));
   }
 
   // ---- memory
@@ -396,12 +449,18 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public long memAllocAsync(long bytes, CuStream stream) {
-    return call(DriverCall.MEM_ALLOC_ASYNC, () -> "bytes=" + bytes + ", " + stream, () -> memory.allocAsync(bytes, stream));
+    return call(
+        DriverCall.MEM_ALLOC_ASYNC,
+        () -> "bytes=" + bytes + ", " + stream,
+        () -> memory.allocAsync(bytes, stream));
   }
 
   @Override
   public void memFreeAsync(long devicePointer, CuStream stream) {
-    run(DriverCall.MEM_FREE_ASYNC, () -> hex(devicePointer) + ", " + stream, () -> memory.freeAsync(devicePointer, stream));
+    run(
+        DriverCall.MEM_FREE_ASYNC,
+        () -> hex(devicePointer) + ", " + stream,
+        () -> memory.freeAsync(devicePointer, stream));
   }
 
   @Override
@@ -411,7 +470,10 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public void memFreeHost(MemorySegment hostMemory) {
-    run(DriverCall.MEM_FREE_HOST, () -> hex(hostMemory.address()), () -> memory.freeHost(hostMemory));
+    run(
+        DriverCall.MEM_FREE_HOST,
+        () -> hex(hostMemory.address()),
+        () -> memory.freeHost(hostMemory));
   }
 
   @Override
@@ -423,86 +485,123 @@ public final class SimDriver implements SimulatedDriver {
   public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
     DriverCall call = DriverCall.MEMCPY_HTOD;
     SimContext[] context = new SimContext[1];
-    waitCall(call, () -> hex(dst) + ", " + hex(src.address()) + ", " + bytes, () -> {
-      SimState.checkHost(src, bytes, call);
-      state.currentContext(call);
-      state.checkDevice(dst, bytes, call);
-      context[0] = state.current.get();
-      return memory.copySync(new Op.HostToDevice(dst, src, bytes), call);
-    }, () -> context[0]);
+    waitCall(
+        call,
+        () -> hex(dst) + ", " + hex(src.address()) + ", " + bytes,
+        () -> {
+          SimState.checkHost(src, bytes, call);
+          state.currentContext(call);
+          state.checkDevice(dst, bytes, call);
+          context[0] = state.current.get();
+          return memory.copySync(new Op.HostToDevice(dst, src, bytes), call);
+        },
+        () -> context[0]);
   }
 
   @Override
   public void memcpyDtoH(MemorySegment dst, long src, long bytes) {
     DriverCall call = DriverCall.MEMCPY_DTOH;
     SimContext[] context = new SimContext[1];
-    waitCall(call, () -> hex(dst.address()) + ", " + hex(src) + ", " + bytes, () -> {
-      SimState.checkHost(dst, bytes, call);
-      state.currentContext(call);
-      state.checkDevice(src, bytes, call);
-      context[0] = state.current.get();
-      return memory.copySync(new Op.DeviceToHost(dst, src, bytes), call);
-    }, () -> context[0]);
+    waitCall(
+        call,
+        () -> hex(dst.address()) + ", " + hex(src) + ", " + bytes,
+        () -> {
+          SimState.checkHost(dst, bytes, call);
+          state.currentContext(call);
+          state.checkDevice(src, bytes, call);
+          context[0] = state.current.get();
+          return memory.copySync(new Op.DeviceToHost(dst, src, bytes), call);
+        },
+        () -> context[0]);
   }
 
   @Override
   public void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, CuStream stream) {
     DriverCall call = DriverCall.MEMCPY_HTOD_ASYNC;
-    run(call, () -> hex(dst) + ", " + hex(src.address()) + ", " + bytes + ", " + stream, () -> {
-      SimState.checkHost(src, bytes, call);
-      state.requireInit(call);
-      state.checkDevice(dst, bytes, call);
-      memory.copyAsync(new Op.HostToDevice(dst, src, bytes), stream, call);
-    });
+    run(
+        call,
+        () -> hex(dst) + ", " + hex(src.address()) + ", " + bytes + ", " + stream,
+        () -> {
+          SimState.checkHost(src, bytes, call);
+          state.requireInit(call);
+          state.checkDevice(dst, bytes, call);
+          memory.copyAsync(new Op.HostToDevice(dst, src, bytes), stream, call);
+        });
   }
 
   @Override
   public void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, CuStream stream) {
     DriverCall call = DriverCall.MEMCPY_DTOH_ASYNC;
-    run(call, () -> hex(dst.address()) + ", " + hex(src) + ", " + bytes + ", " + stream, () -> {
-      SimState.checkHost(dst, bytes, call);
-      state.requireInit(call);
-      state.checkDevice(src, bytes, call);
-      memory.copyAsync(new Op.DeviceToHost(dst, src, bytes), stream, call);
-    });
+    run(
+        call,
+        () -> hex(dst.address()) + ", " + hex(src) + ", " + bytes + ", " + stream,
+        () -> {
+          SimState.checkHost(dst, bytes, call);
+          state.requireInit(call);
+          state.checkDevice(src, bytes, call);
+          memory.copyAsync(new Op.DeviceToHost(dst, src, bytes), stream, call);
+        });
   }
 
   @Override
   public void memcpyDtoDAsync(long dst, long src, long bytes, CuStream stream) {
     DriverCall call = DriverCall.MEMCPY_DTOD_ASYNC;
-    run(call, () -> hex(dst) + ", " + hex(src) + ", " + bytes + ", " + stream, () -> {
-      state.requireInit(call);
-      state.checkDevice(dst, bytes, call);
-      state.checkDevice(src, bytes, call);
-      memory.copyAsync(new Op.DeviceToDevice(dst, src, bytes), stream, call);
-    });
+    run(
+        call,
+        () -> hex(dst) + ", " + hex(src) + ", " + bytes + ", " + stream,
+        () -> {
+          state.requireInit(call);
+          state.checkDevice(dst, bytes, call);
+          state.checkDevice(src, bytes, call);
+          memory.copyAsync(new Op.DeviceToDevice(dst, src, bytes), stream, call);
+        });
   }
 
   @Override
   public void memsetD8Async(long dst, byte value, long count, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D8_ASYNC;
-    run(call, () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
+    run(
+        call,
+        () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
         () -> memory.memsetAsync(dst, count, value & 0xff, 1, count, 1, stream, call));
   }
 
   @Override
   public void memsetD16Async(long dst, short value, long count, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D16_ASYNC;
-    run(call, () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
+    run(
+        call,
+        () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
         () -> memory.memsetAsync(dst, count * 2, value & 0xffff, 2, count, 1, stream, call));
   }
 
   @Override
   public void memsetD32Async(long dst, int value, long count, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D32_ASYNC;
-    run(call, () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
+    run(
+        call,
+        () -> hex(dst) + ", " + value + ", " + count + ", " + stream,
         () -> memory.memsetAsync(dst, count * 4, value, 4, count, 1, stream, call));
   }
 
   @Override
-  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
+  public void memsetD2D32Async(
+      long dst, long pitch, int value, long width, long height, CuStream stream) {
     DriverCall call = DriverCall.MEMSET_D2D32_ASYNC;
-    run(call, () -> hex(dst) + ", pitch " + pitch + ", " + value + ", " + width + " x " + height + ", " + stream,
+    run(
+        call,
+        () ->
+            hex(dst)
+                + ", pitch "
+                + pitch
+                + ", "
+                + value
+                + ", "
+                + width
+                + " x "
+                + height
+                + ", "
+                + stream,
         () -> memory.memsetAsync(dst, pitch, value, 4, width, height, stream, call));
   }
 
@@ -525,16 +624,38 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public CuFunction moduleGetFunction(CuModule module, String name) {
-    return call(DriverCall.MODULE_GET_FUNCTION, () -> module + ", " + name, () -> modules.function(module, name));
+    return call(
+        DriverCall.MODULE_GET_FUNCTION,
+        () -> module + ", " + name,
+        () -> modules.function(module, name));
   }
 
   @Override
   public void launchKernel(
-      CuFunction function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
-      int sharedMemBytes, CuStream stream, KernelArguments arguments) {
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
     Dim3 grid = new Dim3(gridX, gridY, gridZ);
     Dim3 block = new Dim3(blockX, blockY, blockZ);
-    run(DriverCall.LAUNCH_KERNEL, () -> function + ", grid " + grid + ", block " + block + ", smem " + sharedMemBytes + ", " + stream,
+    run(
+        DriverCall.LAUNCH_KERNEL,
+        () ->
+            function
+                + ", grid "
+                + grid
+                + ", block "
+                + block
+                + ", smem "
+                + sharedMemBytes
+                + ", "
+                + stream,
         () -> modules.launch(function, grid, block, sharedMemBytes, stream, arguments));
   }
 
@@ -552,7 +673,10 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
-    return call(DriverCall.GRAPH_INSTANTIATE, () -> graph + ", flags=" + flags, () -> graphs.instantiate(graph, flags));
+    return call(
+        DriverCall.GRAPH_INSTANTIATE,
+        () -> graph + ", flags=" + flags,
+        () -> graphs.instantiate(graph, flags));
   }
 
   @Override
@@ -587,7 +711,10 @@ public final class SimDriver implements SimulatedDriver {
 
   @Override
   public void graphDebugDotPrint(CuGraph graph, Path path, int flags) {
-    run(DriverCall.GRAPH_DEBUG_DOT_PRINT, () -> graph + ", " + path, () -> graphs.dot(graph, path, flags));
+    run(
+        DriverCall.GRAPH_DEBUG_DOT_PRINT,
+        () -> graph + ", " + path,
+        () -> graphs.dot(graph, path, flags));
   }
 
   @Override

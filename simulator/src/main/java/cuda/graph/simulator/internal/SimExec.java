@@ -19,8 +19,10 @@ final class SimExec implements HandleTable.Handled {
   volatile List<Op> ops;
   final GraphNodeType[] types;
   final int[][] dependencies;
+
   /** Graph allocations this exec allocates and does not free itself. */
   final List<Allocation> unfreedAllocations = new ArrayList<>();
+
   final boolean ownsMemoryNodes;
   Completion lastLaunch = Completion.DONE;
   boolean destroyed;

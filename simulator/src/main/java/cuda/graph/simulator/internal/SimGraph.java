@@ -13,12 +13,16 @@ final class SimGraph implements HandleTable.Handled {
   CuGraph handle = new CuGraph(0);
   final SimContext context;
   final List<Node> nodes = new ArrayList<>();
+
   /** Graph allocations freed by a free node of this graph. */
   final Set<Allocation> freedInGraph = new HashSet<>();
+
   /** The capture building this graph, while it is being captured. */
   @Nullable CaptureSequence capturing;
+
   /** Capture graphs are counted in the ledger only once handed to the caller. */
   boolean handedOut;
+
   int liveExecs;
 
   SimGraph(SimContext context) {

@@ -18,9 +18,9 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The state of one simulator and the rules every call shares: initialization, the current
- * context, sticky errors, handle resolution, the capture rules of the driver specification
- * (§9.1) and submission of work to streams. Everything here runs under {@link #lock}.
+ * The state of one simulator and the rules every call shares: initialization, the current context,
+ * sticky errors, handle resolution, the capture rules of the driver specification (§9.1) and
+ * submission of work to streams. Everything here runs under {@link #lock}.
  */
 final class SimState {
 
@@ -34,8 +34,10 @@ final class SimState {
   final Engine engine;
   final ThreadLocal<SimContext> current = new ThreadLocal<>();
   final ThreadLocal<CaptureMode> threadMode = ThreadLocal.withInitial(() -> CaptureMode.GLOBAL);
+
   /** Captures that have begun and not ended. */
   final Set<CaptureSequence> captures = new LinkedHashSet<>();
+
   long nextCaptureId = 1;
   boolean initialized;
   boolean closed;
@@ -76,7 +78,10 @@ final class SimState {
   SimDevice device(int ordinal, DriverCall call) {
     requireInit(call);
     if (ordinal < 0 || ordinal >= devices.length) {
-      throw fail(CuResult.INVALID_DEVICE, call, "device " + ordinal + " does not exist; this simulator has " + devices.length);
+      throw fail(
+          CuResult.INVALID_DEVICE,
+          call,
+          "device " + ordinal + " does not exist; this simulator has " + devices.length);
     }
     return devices[ordinal];
   }
@@ -85,11 +90,19 @@ final class SimState {
     requireInit(call);
     SimContext context = current.get();
     if (context == null) {
-      throw fail(CuResult.INVALID_CONTEXT, call, "no context is current on thread " + Thread.currentThread().getName()
-          + "; retain the device's primary context and make it current (cuCtxSetCurrent) first");
+      throw fail(
+          CuResult.INVALID_CONTEXT,
+          call,
+          "no context is current on thread "
+              + Thread.currentThread().getName()
+              + "; retain the device's primary context and make it current (cuCtxSetCurrent)"
+              + " first");
     }
     if (context.destroyed) {
-      throw fail(CuResult.CONTEXT_IS_DESTROYED, call, "the current context was destroyed by releasing its last retain");
+      throw fail(
+          CuResult.CONTEXT_IS_DESTROYED,
+          call,
+          "the current context was destroyed by releasing its last retain");
     }
     checkSticky(context, call);
     return context;
@@ -109,26 +122,37 @@ final class SimState {
     return handles.resolve(handle, type, call);
   }
 
-  /** Resolves a stream, including the legacy and per-thread default streams of the current context. */
+  /**
+   * Resolves a stream, including the legacy and per-thread default streams of the current context.
+   */
   SimStream stream(CuStream handle, DriverCall call) {
     requireInit(call);
-    if (handle.address() == CuStream.NULL.address() || handle.address() == CuStream.LEGACY.address()) {
+    if (handle.address() == CuStream.NULL.address()
+        || handle.address() == CuStream.LEGACY.address()) {
       return currentContext(call).legacy;
     }
     if (handle.address() == CuStream.PER_THREAD.address()) {
       SimContext context = currentContext(call);
-      return context.perThread.computeIfAbsent(Thread.currentThread(), t -> {
-        SimStream s = new SimStream(CuStream.PER_THREAD, context, SimStream.Kind.PER_THREAD, true);
-        context.streams.add(s);
-        return s;
-      });
+      return context.perThread.computeIfAbsent(
+          Thread.currentThread(),
+          t -> {
+            SimStream s =
+                new SimStream(CuStream.PER_THREAD, context, SimStream.Kind.PER_THREAD, true);
+            context.streams.add(s);
+            return s;
+          });
     }
     SimStream stream = handles.resolve(handle, SimStream.class, call);
     return stream;
   }
 
   /** Registers an object constructed with a handle value from {@code handles.newAddress()}. */
-  void adopt(long address, HandleKind kind, HandleTable.Handled object, SimContext owner, boolean counted) {
+  void adopt(
+      long address,
+      HandleKind kind,
+      HandleTable.Handled object,
+      SimContext owner,
+      boolean counted) {
     handles.add(address, kind, object, counted);
     owner.owned.add(object);
   }
@@ -148,10 +172,14 @@ final class SimState {
 
   static void checkHost(MemorySegment host, long bytes, DriverCall call) {
     if (!host.isNative()) {
-      throw invalid(call, "host memory must be native (off-heap) memory, such as pinned memory from cuMemAllocHost; got a heap segment");
+      throw invalid(
+          call,
+          "host memory must be native (off-heap) memory, such as pinned memory from cuMemAllocHost;"
+              + " got a heap segment");
     }
     if (host.byteSize() < bytes) {
-      throw invalid(call, "the host buffer holds " + host.byteSize() + " bytes but the copy moves " + bytes);
+      throw invalid(
+          call, "the host buffer holds " + host.byteSize() + " bytes but the copy moves " + bytes);
     }
   }
 
@@ -161,7 +189,13 @@ final class SimState {
     }
     Allocation a = memory.containing(address, Math.max(bytes, 1));
     if (a == null || (a.kind != Allocation.Kind.GRAPH && a.freeRequested)) {
-      throw invalid(call, "[0x" + Long.toHexString(address) + ", +" + bytes + ") is not inside a live device allocation");
+      throw invalid(
+          call,
+          "[0x"
+              + Long.toHexString(address)
+              + ", +"
+              + bytes
+              + ") is not inside a live device allocation");
     }
   }
 
@@ -175,8 +209,14 @@ final class SimState {
         if (invalidates) {
           c.invalidate();
         }
-        throw fail(CuResult.STREAM_CAPTURE_IMPLICIT, call,
-            "the legacy stream would depend on " + s + ", a blocking stream that is capturing (" + c + ")");
+        throw fail(
+            CuResult.STREAM_CAPTURE_IMPLICIT,
+            call,
+            "the legacy stream would depend on "
+                + s
+                + ", a blocking stream that is capturing ("
+                + c
+                + ")");
       }
     }
   }
@@ -206,9 +246,14 @@ final class SimState {
     List<CaptureSequence> prohibiting = prohibitingCaptures();
     if (!prohibiting.isEmpty()) {
       prohibiting.forEach(CaptureSequence::invalidate);
-      throw fail(CuResult.STREAM_CAPTURE_UNSUPPORTED, call,
-          "potentially unsafe while " + prohibiting.get(0) + " is in progress (thread capture mode "
-              + threadMode.get() + "); the capture is invalidated");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNSUPPORTED,
+          call,
+          "potentially unsafe while "
+              + prohibiting.get(0)
+              + " is in progress (thread capture mode "
+              + threadMode.get()
+              + "); the capture is invalidated");
     }
   }
 
@@ -217,7 +262,10 @@ final class SimState {
     CaptureSequence c = stream.capture;
     if (c != null) {
       c.invalidate();
-      throw fail(CuResult.STREAM_CAPTURE_UNSUPPORTED, call, stream + " is capturing (" + c + "); the capture is invalidated");
+      throw fail(
+          CuResult.STREAM_CAPTURE_UNSUPPORTED,
+          call,
+          stream + " is capturing (" + c + "); the capture is invalidated");
     }
   }
 
@@ -225,7 +273,10 @@ final class SimState {
   static void checkNotInvalidated(SimStream stream, DriverCall call) {
     CaptureSequence c = stream.capture;
     if (c != null && c.status == CaptureStatus.INVALIDATED) {
-      throw fail(CuResult.STREAM_CAPTURE_INVALIDATED, call, c + " was invalidated by an earlier call; end it to leave capture mode");
+      throw fail(
+          CuResult.STREAM_CAPTURE_INVALIDATED,
+          call,
+          c + " was invalidated by an earlier call; end it to leave capture mode");
     }
   }
 
@@ -251,7 +302,8 @@ final class SimState {
   Node addNode(SimStream stream, Op op) {
     CaptureSequence c = stream.capture;
     Node node = c.graph.add(op, new ArrayList<>(stream.captureDependencies));
-    node.handle = new cuda.graph.spi.CuGraphNode(handles.register(HandleKind.GRAPH_NODE, node, false));
+    node.handle =
+        new cuda.graph.spi.CuGraphNode(handles.register(HandleKind.GRAPH_NODE, node, false));
     stream.captureDependencies.clear();
     stream.captureDependencies.add(node);
     return node;
@@ -281,7 +333,9 @@ final class SimState {
     return command;
   }
 
-  /** Ends a capture for all its member streams (it leaves capture mode; no graph is produced here). */
+  /**
+   * Ends a capture for all its member streams (it leaves capture mode; no graph is produced here).
+   */
   void endCapture(CaptureSequence capture) {
     for (SimStream member : capture.members) {
       member.capture = null;

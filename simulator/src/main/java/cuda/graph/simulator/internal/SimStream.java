@@ -21,11 +21,15 @@ final class SimStream implements HandleTable.Handled {
   final CuStream handle;
   final SimContext context;
   final Kind kind;
+
   /** Blocking streams synchronize implicitly with the legacy stream. */
   final boolean blocking;
+
   final ArrayDeque<Command> queue = new ArrayDeque<>();
+
   /** Completion of the last command enqueued: what synchronize and query wait for. */
   Completion tail = Completion.DONE;
+
   boolean workerActive;
   boolean destroyed;
 

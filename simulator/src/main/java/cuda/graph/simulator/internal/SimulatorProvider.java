@@ -8,10 +8,10 @@ import java.time.Duration;
 
 /**
  * The {@code simulator} provider. Always available, at the lowest priority, so a real GPU wins
- * wherever one is present. Settings come from system properties:
- * {@code cuda.graph.simulator.devices} (default 1), {@code cuda.graph.simulator.memory} (bytes per
- * device, default 16 GiB), {@code cuda.graph.simulator.seed} (deterministic scheduling with that
- * seed) and {@code cuda.graph.simulator.delayMicros} (hold each operation back, asynchronous mode).
+ * wherever one is present. Settings come from system properties: {@code
+ * cuda.graph.simulator.devices} (default 1), {@code cuda.graph.simulator.memory} (bytes per device,
+ * default 16 GiB), {@code cuda.graph.simulator.seed} (deterministic scheduling with that seed) and
+ * {@code cuda.graph.simulator.delayMicros} (hold each operation back, asynchronous mode).
  */
 public final class SimulatorProvider implements CudaDriverProvider {
 
@@ -30,7 +30,9 @@ public final class SimulatorProvider implements CudaDriverProvider {
 
   @Override
   public Availability availability() {
-    return Availability.available("in-process CUDA driver simulator: needs no GPU; kernels run through their Java implementations");
+    return Availability.available(
+        "in-process CUDA driver simulator: needs no GPU; kernels run through their Java"
+            + " implementations");
   }
 
   @Override

@@ -22,10 +22,14 @@ final class StreamCalls {
   CuStream create(int flags) {
     SimContext context = state.currentContext(DriverCall.STREAM_CREATE);
     if (flags != StreamFlags.DEFAULT && flags != StreamFlags.NON_BLOCKING) {
-      throw invalid(DriverCall.STREAM_CREATE, "stream flags are CU_STREAM_DEFAULT (0) or CU_STREAM_NON_BLOCKING (1), got " + flags);
+      throw invalid(
+          DriverCall.STREAM_CREATE,
+          "stream flags are CU_STREAM_DEFAULT (0) or CU_STREAM_NON_BLOCKING (1), got " + flags);
     }
     long address = state.handles.newAddress();
-    SimStream stream = new SimStream(new CuStream(address), context, SimStream.Kind.USER, flags == StreamFlags.DEFAULT);
+    SimStream stream =
+        new SimStream(
+            new CuStream(address), context, SimStream.Kind.USER, flags == StreamFlags.DEFAULT);
     state.adopt(address, HandleKind.STREAM, stream, context, true);
     context.streams.add(stream);
     return stream.handle;
@@ -33,12 +37,16 @@ final class StreamCalls {
 
   void destroy(CuStream handle) {
     if (handle.isDefaultStream()) {
-      throw fail(CuResult.INVALID_HANDLE, DriverCall.STREAM_DESTROY, handle + " is a default stream and cannot be destroyed");
+      throw fail(
+          CuResult.INVALID_HANDLE,
+          DriverCall.STREAM_DESTROY,
+          handle + " is a default stream and cannot be destroyed");
     }
     SimStream stream = state.resolve(handle, SimStream.class, DriverCall.STREAM_DESTROY);
     CaptureSequence capture = stream.capture;
     if (capture != null) {
-      // The driver returns success; the capture cannot survive its stream, so it ends without a graph.
+      // The driver returns success; the capture cannot survive its stream, so it ends without a
+      // graph.
       if (capture.origin == stream) {
         state.endCapture(capture);
         state.discardCaptureGraph(capture.graph);
