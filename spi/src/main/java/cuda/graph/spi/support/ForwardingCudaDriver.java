@@ -12,7 +12,6 @@ import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
-import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HostFunction;
@@ -32,21 +31,42 @@ import org.jspecify.annotations.Nullable;
  * (error translation, call logs, fault injection, handle accounting), so that a decorator overrides
  * only what it intercepts.
  *
- * <p>Every entry point runs {@link #before(DriverCall)} with its {@link DriverCall}, then calls the
- * delegate, and passes a {@link CudaDriverException} the delegate throws through {@link
- * #failed(CudaDriverException)}, whose result it throws. Both hooks do nothing by default, so a
- * decorator that overrides neither behaves exactly like its delegate. {@link #runtimeCompiler()}
- * and {@link #close()} are forwarded without hooks.
+ * <p>Every entry point runs {@link #before(DriverCall, Object[])} with its {@link DriverCall} on
+ * the calling thread, then calls the delegate with the same arguments, and passes a {@link
+ * RuntimeException} the delegate throws (usually a {@link cuda.graph.spi.CudaDriverException})
+ * through {@link #failed(DriverCall, RuntimeException)}, whose result it throws. An {@link Error}
+ * the delegate throws, and anything {@code before} throws, propagate unchanged, without {@code
+ * failed}. The hooks do nothing by default, so a decorator that overrides none behaves exactly like
+ * its delegate. {@link #runtimeCompiler()} and {@link #close()} are forwarded without hooks.
  *
- * <p>Thread-safe when the delegate and the subclass's hooks are; the success path allocates nothing.
+ * <p>There is deliberately no hook after a successful call: a decorator that needs a result (a
+ * handle to count) overrides that entry point, calls {@code super}, and reads what it returns.
+ *
+ * <p>Thread-safe when the delegate and the subclass's hooks are. The success path allocates
+ * nothing, unless the decorator was made to {@linkplain #ForwardingCudaDriver(CudaDriver, boolean)
+ * describe arguments}.
  */
 public abstract class ForwardingCudaDriver implements CudaDriver {
 
-  private final CudaDriver delegate;
+  /** The arguments {@link #before(DriverCall, Object[])} receives when they are not described. */
+  protected static final @Nullable Object[] NO_ARGUMENTS = {};
 
-  /** Makes a decorator of {@code delegate}. */
+  private final CudaDriver delegate;
+  private final boolean describesArguments;
+
+  /** Makes a decorator of {@code delegate} whose hooks receive no arguments. */
   protected ForwardingCudaDriver(CudaDriver delegate) {
+    this(delegate, false);
+  }
+
+  /**
+   * Makes a decorator of {@code delegate}. When {@code describesArguments}, every entry point
+   * passes its arguments to {@link #before(DriverCall, Object[])} in an array made for that call,
+   * in declaration order with primitives boxed; otherwise it passes {@link #NO_ARGUMENTS}.
+   */
+  protected ForwardingCudaDriver(CudaDriver delegate, boolean describesArguments) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.describesArguments = describesArguments;
   }
 
   /** {@return the driver every call is forwarded to} */
@@ -55,16 +75,25 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
   }
 
   /**
-   * Runs before every forwarded entry point; what it throws is thrown by the call, and the
-   * delegate is not called. Does nothing by default.
+   * Runs before every forwarded entry point; what it throws is thrown by the call, and the delegate
+   * is not called. By default runs {@link #before(DriverCall)}.
+   *
+   * @param arguments the call's arguments, or {@link #NO_ARGUMENTS} unless this decorator describes
+   *     arguments; the array is the hook's to keep
    */
+  protected void before(DriverCall call, @Nullable Object[] arguments) {
+    before(call);
+  }
+
+  /** Runs before every forwarded entry point, unless the hook with arguments is overridden. */
   protected void before(DriverCall call) {}
 
   /**
-   * {@return what a call throws when its delegate failed with {@code failure}}; by default {@code
-   * failure} itself
+   * {@return what entry point {@code call} throws when its delegate threw {@code failure}}; by
+   * default {@code failure} itself. Runs on the calling thread, for every {@link RuntimeException}
+   * the delegate throws, whichever call a {@link cuda.graph.spi.CudaDriverException} names.
    */
-  protected RuntimeException failed(CudaDriverException failure) {
+  protected RuntimeException failed(DriverCall call, RuntimeException failure) {
     return failure;
   }
 
@@ -80,611 +109,694 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
 
   @Override
   public void init(int flags) {
-    before(DriverCall.INIT);
+    before(DriverCall.INIT, describesArguments ? new Object[] {flags} : NO_ARGUMENTS);
     try {
       delegate.init(flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.INIT, e);
     }
   }
 
   @Override
   public int driverGetVersion() {
-    before(DriverCall.DRIVER_GET_VERSION);
+    before(DriverCall.DRIVER_GET_VERSION, NO_ARGUMENTS);
     try {
       return delegate.driverGetVersion();
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DRIVER_GET_VERSION, e);
     }
   }
 
   @Override
   public Optional<String> getErrorName(int status) {
-    before(DriverCall.GET_ERROR_NAME);
+    before(DriverCall.GET_ERROR_NAME, describesArguments ? new Object[] {status} : NO_ARGUMENTS);
     try {
       return delegate.getErrorName(status);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GET_ERROR_NAME, e);
     }
   }
 
   @Override
   public Optional<String> getErrorString(int status) {
-    before(DriverCall.GET_ERROR_STRING);
+    before(DriverCall.GET_ERROR_STRING, describesArguments ? new Object[] {status} : NO_ARGUMENTS);
     try {
       return delegate.getErrorString(status);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GET_ERROR_STRING, e);
     }
   }
 
   @Override
   public int deviceGetCount() {
-    before(DriverCall.DEVICE_GET_COUNT);
+    before(DriverCall.DEVICE_GET_COUNT, NO_ARGUMENTS);
     try {
       return delegate.deviceGetCount();
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_GET_COUNT, e);
     }
   }
 
   @Override
   public int deviceGet(int ordinal) {
-    before(DriverCall.DEVICE_GET);
+    before(DriverCall.DEVICE_GET, describesArguments ? new Object[] {ordinal} : NO_ARGUMENTS);
     try {
       return delegate.deviceGet(ordinal);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_GET, e);
     }
   }
 
   @Override
   public String deviceGetName(int device) {
-    before(DriverCall.DEVICE_GET_NAME);
+    before(DriverCall.DEVICE_GET_NAME, describesArguments ? new Object[] {device} : NO_ARGUMENTS);
     try {
       return delegate.deviceGetName(device);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_GET_NAME, e);
     }
   }
 
   @Override
   public int deviceGetAttribute(int attribute, int device) {
-    before(DriverCall.DEVICE_GET_ATTRIBUTE);
+    before(
+        DriverCall.DEVICE_GET_ATTRIBUTE,
+        describesArguments ? new Object[] {attribute, device} : NO_ARGUMENTS);
     try {
       return delegate.deviceGetAttribute(attribute, device);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_GET_ATTRIBUTE, e);
     }
   }
 
   @Override
   public long deviceTotalMem(int device) {
-    before(DriverCall.DEVICE_TOTAL_MEM);
+    before(DriverCall.DEVICE_TOTAL_MEM, describesArguments ? new Object[] {device} : NO_ARGUMENTS);
     try {
       return delegate.deviceTotalMem(device);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_TOTAL_MEM, e);
     }
   }
 
   @Override
   public CuContext devicePrimaryCtxRetain(int device) {
-    before(DriverCall.DEVICE_PRIMARY_CTX_RETAIN);
+    before(
+        DriverCall.DEVICE_PRIMARY_CTX_RETAIN,
+        describesArguments ? new Object[] {device} : NO_ARGUMENTS);
     try {
       return delegate.devicePrimaryCtxRetain(device);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_PRIMARY_CTX_RETAIN, e);
     }
   }
 
   @Override
   public void devicePrimaryCtxRelease(int device) {
-    before(DriverCall.DEVICE_PRIMARY_CTX_RELEASE);
+    before(
+        DriverCall.DEVICE_PRIMARY_CTX_RELEASE,
+        describesArguments ? new Object[] {device} : NO_ARGUMENTS);
     try {
       delegate.devicePrimaryCtxRelease(device);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_PRIMARY_CTX_RELEASE, e);
     }
   }
 
   @Override
   public void ctxSetCurrent(@Nullable CuContext context) {
-    before(DriverCall.CTX_SET_CURRENT);
+    before(DriverCall.CTX_SET_CURRENT, describesArguments ? new Object[] {context} : NO_ARGUMENTS);
     try {
       delegate.ctxSetCurrent(context);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.CTX_SET_CURRENT, e);
     }
   }
 
   @Override
   public @Nullable CuContext ctxGetCurrent() {
-    before(DriverCall.CTX_GET_CURRENT);
+    before(DriverCall.CTX_GET_CURRENT, NO_ARGUMENTS);
     try {
       return delegate.ctxGetCurrent();
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.CTX_GET_CURRENT, e);
     }
   }
 
   @Override
   public CuStream streamCreate(int flags) {
-    before(DriverCall.STREAM_CREATE);
+    before(DriverCall.STREAM_CREATE, describesArguments ? new Object[] {flags} : NO_ARGUMENTS);
     try {
       return delegate.streamCreate(flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_CREATE, e);
     }
   }
 
   @Override
   public void streamDestroy(CuStream stream) {
-    before(DriverCall.STREAM_DESTROY);
+    before(DriverCall.STREAM_DESTROY, describesArguments ? new Object[] {stream} : NO_ARGUMENTS);
     try {
       delegate.streamDestroy(stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_DESTROY, e);
     }
   }
 
   @Override
   public void streamSynchronize(CuStream stream) {
-    before(DriverCall.STREAM_SYNCHRONIZE);
+    before(
+        DriverCall.STREAM_SYNCHRONIZE, describesArguments ? new Object[] {stream} : NO_ARGUMENTS);
     try {
       delegate.streamSynchronize(stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_SYNCHRONIZE, e);
     }
   }
 
   @Override
   public boolean streamQuery(CuStream stream) {
-    before(DriverCall.STREAM_QUERY);
+    before(DriverCall.STREAM_QUERY, describesArguments ? new Object[] {stream} : NO_ARGUMENTS);
     try {
       return delegate.streamQuery(stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_QUERY, e);
     }
   }
 
   @Override
   public void streamWaitEvent(CuStream stream, CuEvent event, int flags) {
-    before(DriverCall.STREAM_WAIT_EVENT);
+    before(
+        DriverCall.STREAM_WAIT_EVENT,
+        describesArguments ? new Object[] {stream, event, flags} : NO_ARGUMENTS);
     try {
       delegate.streamWaitEvent(stream, event, flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_WAIT_EVENT, e);
     }
   }
 
   @Override
   public void launchHostFunc(CuStream stream, HostFunction function) {
-    before(DriverCall.LAUNCH_HOST_FUNC);
+    before(
+        DriverCall.LAUNCH_HOST_FUNC,
+        describesArguments ? new Object[] {stream, function} : NO_ARGUMENTS);
     try {
       delegate.launchHostFunc(stream, function);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.LAUNCH_HOST_FUNC, e);
     }
   }
 
   @Override
   public void streamBeginCapture(CuStream stream, CaptureMode mode) {
-    before(DriverCall.STREAM_BEGIN_CAPTURE);
+    before(
+        DriverCall.STREAM_BEGIN_CAPTURE,
+        describesArguments ? new Object[] {stream, mode} : NO_ARGUMENTS);
     try {
       delegate.streamBeginCapture(stream, mode);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_BEGIN_CAPTURE, e);
     }
   }
 
   @Override
   public @Nullable CuGraph streamEndCapture(CuStream stream) {
-    before(DriverCall.STREAM_END_CAPTURE);
+    before(
+        DriverCall.STREAM_END_CAPTURE, describesArguments ? new Object[] {stream} : NO_ARGUMENTS);
     try {
       return delegate.streamEndCapture(stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_END_CAPTURE, e);
     }
   }
 
   @Override
   public CaptureStatus streamIsCapturing(CuStream stream) {
-    before(DriverCall.STREAM_IS_CAPTURING);
+    before(
+        DriverCall.STREAM_IS_CAPTURING, describesArguments ? new Object[] {stream} : NO_ARGUMENTS);
     try {
       return delegate.streamIsCapturing(stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_IS_CAPTURING, e);
     }
   }
 
   @Override
   public CaptureInfo streamGetCaptureInfo(CuStream stream) {
-    before(DriverCall.STREAM_GET_CAPTURE_INFO);
+    before(
+        DriverCall.STREAM_GET_CAPTURE_INFO,
+        describesArguments ? new Object[] {stream} : NO_ARGUMENTS);
     try {
       return delegate.streamGetCaptureInfo(stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_GET_CAPTURE_INFO, e);
     }
   }
 
   @Override
   public CaptureMode threadExchangeStreamCaptureMode(CaptureMode mode) {
-    before(DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE);
+    before(
+        DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE,
+        describesArguments ? new Object[] {mode} : NO_ARGUMENTS);
     try {
       return delegate.threadExchangeStreamCaptureMode(mode);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE, e);
     }
   }
 
   @Override
   public CuEvent eventCreate(int flags) {
-    before(DriverCall.EVENT_CREATE);
+    before(DriverCall.EVENT_CREATE, describesArguments ? new Object[] {flags} : NO_ARGUMENTS);
     try {
       return delegate.eventCreate(flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_CREATE, e);
     }
   }
 
   @Override
   public void eventDestroy(CuEvent event) {
-    before(DriverCall.EVENT_DESTROY);
+    before(DriverCall.EVENT_DESTROY, describesArguments ? new Object[] {event} : NO_ARGUMENTS);
     try {
       delegate.eventDestroy(event);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_DESTROY, e);
     }
   }
 
   @Override
   public void eventRecord(CuEvent event, CuStream stream) {
-    before(DriverCall.EVENT_RECORD);
+    before(
+        DriverCall.EVENT_RECORD, describesArguments ? new Object[] {event, stream} : NO_ARGUMENTS);
     try {
       delegate.eventRecord(event, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_RECORD, e);
     }
   }
 
   @Override
   public void eventRecordWithFlags(CuEvent event, CuStream stream, int flags) {
-    before(DriverCall.EVENT_RECORD_WITH_FLAGS);
+    before(
+        DriverCall.EVENT_RECORD_WITH_FLAGS,
+        describesArguments ? new Object[] {event, stream, flags} : NO_ARGUMENTS);
     try {
       delegate.eventRecordWithFlags(event, stream, flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_RECORD_WITH_FLAGS, e);
     }
   }
 
   @Override
   public boolean eventQuery(CuEvent event) {
-    before(DriverCall.EVENT_QUERY);
+    before(DriverCall.EVENT_QUERY, describesArguments ? new Object[] {event} : NO_ARGUMENTS);
     try {
       return delegate.eventQuery(event);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_QUERY, e);
     }
   }
 
   @Override
   public void eventSynchronize(CuEvent event) {
-    before(DriverCall.EVENT_SYNCHRONIZE);
+    before(DriverCall.EVENT_SYNCHRONIZE, describesArguments ? new Object[] {event} : NO_ARGUMENTS);
     try {
       delegate.eventSynchronize(event);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_SYNCHRONIZE, e);
     }
   }
 
   @Override
   public float eventElapsedTime(CuEvent start, CuEvent end) {
-    before(DriverCall.EVENT_ELAPSED_TIME);
+    before(
+        DriverCall.EVENT_ELAPSED_TIME,
+        describesArguments ? new Object[] {start, end} : NO_ARGUMENTS);
     try {
       return delegate.eventElapsedTime(start, end);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.EVENT_ELAPSED_TIME, e);
     }
   }
 
   @Override
   public long memAlloc(long bytes) {
-    before(DriverCall.MEM_ALLOC);
+    before(DriverCall.MEM_ALLOC, describesArguments ? new Object[] {bytes} : NO_ARGUMENTS);
     try {
       return delegate.memAlloc(bytes);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_ALLOC, e);
     }
   }
 
   @Override
   public void memFree(long devicePointer) {
-    before(DriverCall.MEM_FREE);
+    before(DriverCall.MEM_FREE, describesArguments ? new Object[] {devicePointer} : NO_ARGUMENTS);
     try {
       delegate.memFree(devicePointer);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_FREE, e);
     }
   }
 
   @Override
   public long memAllocAsync(long bytes, CuStream stream) {
-    before(DriverCall.MEM_ALLOC_ASYNC);
+    before(
+        DriverCall.MEM_ALLOC_ASYNC,
+        describesArguments ? new Object[] {bytes, stream} : NO_ARGUMENTS);
     try {
       return delegate.memAllocAsync(bytes, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_ALLOC_ASYNC, e);
     }
   }
 
   @Override
   public void memFreeAsync(long devicePointer, CuStream stream) {
-    before(DriverCall.MEM_FREE_ASYNC);
+    before(
+        DriverCall.MEM_FREE_ASYNC,
+        describesArguments ? new Object[] {devicePointer, stream} : NO_ARGUMENTS);
     try {
       delegate.memFreeAsync(devicePointer, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_FREE_ASYNC, e);
     }
   }
 
   @Override
   public MemorySegment memAllocHost(long bytes) {
-    before(DriverCall.MEM_ALLOC_HOST);
+    before(DriverCall.MEM_ALLOC_HOST, describesArguments ? new Object[] {bytes} : NO_ARGUMENTS);
     try {
       return delegate.memAllocHost(bytes);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_ALLOC_HOST, e);
     }
   }
 
   @Override
   public void memFreeHost(MemorySegment hostMemory) {
-    before(DriverCall.MEM_FREE_HOST);
+    before(DriverCall.MEM_FREE_HOST, describesArguments ? new Object[] {hostMemory} : NO_ARGUMENTS);
     try {
       delegate.memFreeHost(hostMemory);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_FREE_HOST, e);
     }
   }
 
   @Override
   public MemoryInfo memGetInfo() {
-    before(DriverCall.MEM_GET_INFO);
+    before(DriverCall.MEM_GET_INFO, NO_ARGUMENTS);
     try {
       return delegate.memGetInfo();
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_GET_INFO, e);
     }
   }
 
   @Override
   public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
-    before(DriverCall.MEMCPY_HTOD);
+    before(
+        DriverCall.MEMCPY_HTOD, describesArguments ? new Object[] {dst, src, bytes} : NO_ARGUMENTS);
     try {
       delegate.memcpyHtoD(dst, src, bytes);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMCPY_HTOD, e);
     }
   }
 
   @Override
   public void memcpyDtoH(MemorySegment dst, long src, long bytes) {
-    before(DriverCall.MEMCPY_DTOH);
+    before(
+        DriverCall.MEMCPY_DTOH, describesArguments ? new Object[] {dst, src, bytes} : NO_ARGUMENTS);
     try {
       delegate.memcpyDtoH(dst, src, bytes);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMCPY_DTOH, e);
     }
   }
 
   @Override
   public void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, CuStream stream) {
-    before(DriverCall.MEMCPY_HTOD_ASYNC);
+    before(
+        DriverCall.MEMCPY_HTOD_ASYNC,
+        describesArguments ? new Object[] {dst, src, bytes, stream} : NO_ARGUMENTS);
     try {
       delegate.memcpyHtoDAsync(dst, src, bytes, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMCPY_HTOD_ASYNC, e);
     }
   }
 
   @Override
   public void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, CuStream stream) {
-    before(DriverCall.MEMCPY_DTOH_ASYNC);
+    before(
+        DriverCall.MEMCPY_DTOH_ASYNC,
+        describesArguments ? new Object[] {dst, src, bytes, stream} : NO_ARGUMENTS);
     try {
       delegate.memcpyDtoHAsync(dst, src, bytes, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMCPY_DTOH_ASYNC, e);
     }
   }
 
   @Override
   public void memcpyDtoDAsync(long dst, long src, long bytes, CuStream stream) {
-    before(DriverCall.MEMCPY_DTOD_ASYNC);
+    before(
+        DriverCall.MEMCPY_DTOD_ASYNC,
+        describesArguments ? new Object[] {dst, src, bytes, stream} : NO_ARGUMENTS);
     try {
       delegate.memcpyDtoDAsync(dst, src, bytes, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMCPY_DTOD_ASYNC, e);
     }
   }
 
   @Override
   public void memsetD8Async(long dst, byte value, long count, CuStream stream) {
-    before(DriverCall.MEMSET_D8_ASYNC);
+    before(
+        DriverCall.MEMSET_D8_ASYNC,
+        describesArguments ? new Object[] {dst, value, count, stream} : NO_ARGUMENTS);
     try {
       delegate.memsetD8Async(dst, value, count, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMSET_D8_ASYNC, e);
     }
   }
 
   @Override
   public void memsetD16Async(long dst, short value, long count, CuStream stream) {
-    before(DriverCall.MEMSET_D16_ASYNC);
+    before(
+        DriverCall.MEMSET_D16_ASYNC,
+        describesArguments ? new Object[] {dst, value, count, stream} : NO_ARGUMENTS);
     try {
       delegate.memsetD16Async(dst, value, count, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMSET_D16_ASYNC, e);
     }
   }
 
   @Override
   public void memsetD32Async(long dst, int value, long count, CuStream stream) {
-    before(DriverCall.MEMSET_D32_ASYNC);
+    before(
+        DriverCall.MEMSET_D32_ASYNC,
+        describesArguments ? new Object[] {dst, value, count, stream} : NO_ARGUMENTS);
     try {
       delegate.memsetD32Async(dst, value, count, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMSET_D32_ASYNC, e);
     }
   }
 
   @Override
-  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
-    before(DriverCall.MEMSET_D2D32_ASYNC);
+  public void memsetD2D32Async(
+      long dst, long pitch, int value, long width, long height, CuStream stream) {
+    before(
+        DriverCall.MEMSET_D2D32_ASYNC,
+        describesArguments
+            ? new Object[] {dst, pitch, value, width, height, stream}
+            : NO_ARGUMENTS);
     try {
       delegate.memsetD2D32Async(dst, pitch, value, width, height, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEMSET_D2D32_ASYNC, e);
     }
   }
 
   @Override
   public CuModule moduleLoadData(ModuleImage image) {
-    before(DriverCall.MODULE_LOAD_DATA);
+    before(DriverCall.MODULE_LOAD_DATA, describesArguments ? new Object[] {image} : NO_ARGUMENTS);
     try {
       return delegate.moduleLoadData(image);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MODULE_LOAD_DATA, e);
     }
   }
 
   @Override
   public void moduleUnload(CuModule module) {
-    before(DriverCall.MODULE_UNLOAD);
+    before(DriverCall.MODULE_UNLOAD, describesArguments ? new Object[] {module} : NO_ARGUMENTS);
     try {
       delegate.moduleUnload(module);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MODULE_UNLOAD, e);
     }
   }
 
   @Override
   public CuFunction moduleGetFunction(CuModule module, String name) {
-    before(DriverCall.MODULE_GET_FUNCTION);
+    before(
+        DriverCall.MODULE_GET_FUNCTION,
+        describesArguments ? new Object[] {module, name} : NO_ARGUMENTS);
     try {
       return delegate.moduleGetFunction(module, name);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MODULE_GET_FUNCTION, e);
     }
   }
 
   @Override
-  public void launchKernel( CuFunction function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ, int sharedMemBytes, CuStream stream, KernelArguments arguments) {
-    before(DriverCall.LAUNCH_KERNEL);
+  public void launchKernel(
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
+    before(
+        DriverCall.LAUNCH_KERNEL,
+        describesArguments
+            ? new Object[] {
+              function,
+              gridX,
+              gridY,
+              gridZ,
+              blockX,
+              blockY,
+              blockZ,
+              sharedMemBytes,
+              stream,
+              arguments
+            }
+            : NO_ARGUMENTS);
     try {
-      delegate.launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+      delegate.launchKernel(
+          function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.LAUNCH_KERNEL, e);
     }
   }
 
   @Override
   public CuGraph graphCreate(int flags) {
-    before(DriverCall.GRAPH_CREATE);
+    before(DriverCall.GRAPH_CREATE, describesArguments ? new Object[] {flags} : NO_ARGUMENTS);
     try {
       return delegate.graphCreate(flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_CREATE, e);
     }
   }
 
   @Override
   public void graphDestroy(CuGraph graph) {
-    before(DriverCall.GRAPH_DESTROY);
+    before(DriverCall.GRAPH_DESTROY, describesArguments ? new Object[] {graph} : NO_ARGUMENTS);
     try {
       delegate.graphDestroy(graph);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_DESTROY, e);
     }
   }
 
   @Override
   public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
-    before(DriverCall.GRAPH_INSTANTIATE);
+    before(
+        DriverCall.GRAPH_INSTANTIATE,
+        describesArguments ? new Object[] {graph, flags} : NO_ARGUMENTS);
     try {
       return delegate.graphInstantiate(graph, flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_INSTANTIATE, e);
     }
   }
 
   @Override
   public void graphUpload(CuGraphExec exec, CuStream stream) {
-    before(DriverCall.GRAPH_UPLOAD);
+    before(
+        DriverCall.GRAPH_UPLOAD, describesArguments ? new Object[] {exec, stream} : NO_ARGUMENTS);
     try {
       delegate.graphUpload(exec, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_UPLOAD, e);
     }
   }
 
   @Override
   public void graphLaunch(CuGraphExec exec, CuStream stream) {
-    before(DriverCall.GRAPH_LAUNCH);
+    before(
+        DriverCall.GRAPH_LAUNCH, describesArguments ? new Object[] {exec, stream} : NO_ARGUMENTS);
     try {
       delegate.graphLaunch(exec, stream);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_LAUNCH, e);
     }
   }
 
   @Override
   public void graphExecDestroy(CuGraphExec exec) {
-    before(DriverCall.GRAPH_EXEC_DESTROY);
+    before(DriverCall.GRAPH_EXEC_DESTROY, describesArguments ? new Object[] {exec} : NO_ARGUMENTS);
     try {
       delegate.graphExecDestroy(exec);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_EXEC_DESTROY, e);
     }
   }
 
   @Override
   public void graphExecUpdate(CuGraphExec exec, CuGraph graph) {
-    before(DriverCall.GRAPH_EXEC_UPDATE);
+    before(
+        DriverCall.GRAPH_EXEC_UPDATE,
+        describesArguments ? new Object[] {exec, graph} : NO_ARGUMENTS);
     try {
       delegate.graphExecUpdate(exec, graph);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_EXEC_UPDATE, e);
     }
   }
 
   @Override
   public List<CuGraphNode> graphGetNodes(CuGraph graph) {
-    before(DriverCall.GRAPH_GET_NODES);
+    before(DriverCall.GRAPH_GET_NODES, describesArguments ? new Object[] {graph} : NO_ARGUMENTS);
     try {
       return delegate.graphGetNodes(graph);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_GET_NODES, e);
     }
   }
 
   @Override
   public GraphNodeType graphNodeGetType(CuGraphNode node) {
-    before(DriverCall.GRAPH_NODE_GET_TYPE);
+    before(DriverCall.GRAPH_NODE_GET_TYPE, describesArguments ? new Object[] {node} : NO_ARGUMENTS);
     try {
       return delegate.graphNodeGetType(node);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_NODE_GET_TYPE, e);
     }
   }
 
   @Override
   public void graphDebugDotPrint(CuGraph graph, Path path, int flags) {
-    before(DriverCall.GRAPH_DEBUG_DOT_PRINT);
+    before(
+        DriverCall.GRAPH_DEBUG_DOT_PRINT,
+        describesArguments ? new Object[] {graph, path, flags} : NO_ARGUMENTS);
     try {
       delegate.graphDebugDotPrint(graph, path, flags);
-    } catch (CudaDriverException e) {
-      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_DEBUG_DOT_PRINT, e);
     }
   }
 }
