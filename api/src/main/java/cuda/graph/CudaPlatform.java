@@ -71,6 +71,13 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
     return CudaPlatformImpl.system();
   }
 
+  /**
+   * {@return the CUDA version the driver supports, as CUDA encodes it}: {@code 1000 * major + 10 *
+   * minor}, e.g. {@code 13000} for CUDA 13.0 ({@code cuDriverGetVersion}), read when the platform
+   * was made
+   */
+  int driverVersion();
+
   /** {@return the id of the chosen provider, e.g. {@code "cuda"} or {@code "simulator"}} */
   String providerId();
 
@@ -98,10 +105,9 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
   /**
    * Closes a platform made with {@link #forDriver}: stops its completion thread, unloads its
    * modules, releases its devices' contexts and closes the driver. Objects still open keep their
-   * native handles until the driver goes. Idempotent.
-   *
-   * @throws UnsupportedOperationException for the system platform, which lives as long as the
-   *     process
+   * native handles until the driver goes. Idempotent. Does nothing for the {@linkplain #system()
+   * system} platform, which lives as long as the process, so {@code try (CudaPlatform p =
+   * CudaPlatform.system())} ends cleanly.
    */
   void close();
 }

@@ -31,8 +31,79 @@ public sealed interface Device permits DeviceImpl {
   /** {@return the device memory not yet allocated, in bytes (a snapshot)} */
   long freeMemory();
 
-  /** {@return a driver attribute of the device ({@code CUdevice_attribute} value)} */
+  /** {@return the value of a named device attribute, e.g. {@code MULTIPROCESSOR_COUNT}} */
+  default int attribute(Attribute attribute) {
+    return attribute(attribute.cudaNumber());
+  }
+
+  /**
+   * {@return the value of a device attribute by its {@code CUdevice_attribute} number}, for
+   * attributes {@link Attribute} does not name
+   *
+   * @throws CudaDriverError if the driver does not know the number
+   */
   int attribute(int cudaDeviceAttribute);
+
+  /** Device attributes by name, each with its {@code CUdevice_attribute} number. */
+  enum Attribute {
+    /** Threads per block at most. */
+    MAX_THREADS_PER_BLOCK(1),
+    /** Block size in x at most. */
+    MAX_BLOCK_DIM_X(2),
+    /** Block size in y at most. */
+    MAX_BLOCK_DIM_Y(3),
+    /** Block size in z at most. */
+    MAX_BLOCK_DIM_Z(4),
+    /** Grid size in x at most. */
+    MAX_GRID_DIM_X(5),
+    /** Grid size in y at most. */
+    MAX_GRID_DIM_Y(6),
+    /** Grid size in z at most. */
+    MAX_GRID_DIM_Z(7),
+    /** Static shared memory per block at most, in bytes. */
+    MAX_SHARED_MEMORY_PER_BLOCK(8),
+    /** Constant memory, in bytes. */
+    TOTAL_CONSTANT_MEMORY(9),
+    /** Threads per warp. */
+    WARP_SIZE(10),
+    /** 32-bit registers per block at most. */
+    MAX_REGISTERS_PER_BLOCK(12),
+    /** Peak clock, in kHz. */
+    CLOCK_RATE(13),
+    /** Streaming multiprocessors. */
+    MULTIPROCESSOR_COUNT(16),
+    /** Whether kernels of one context can run concurrently (1) or not (0). */
+    CONCURRENT_KERNELS(31),
+    /** L2 cache, in bytes. */
+    L2_CACHE_SIZE(38),
+    /** Resident threads per multiprocessor at most. */
+    MAX_THREADS_PER_MULTIPROCESSOR(39),
+    /** Copy engines that overlap copies with kernels. */
+    ASYNC_ENGINE_COUNT(40),
+    /** Major compute capability. */
+    COMPUTE_CAPABILITY_MAJOR(75),
+    /** Minor compute capability. */
+    COMPUTE_CAPABILITY_MINOR(76),
+    /** Shared memory per multiprocessor, in bytes. */
+    MAX_SHARED_MEMORY_PER_MULTIPROCESSOR(81),
+    /** Shared memory per block a kernel can opt in to, in bytes. */
+    MAX_SHARED_MEMORY_PER_BLOCK_OPTIN(97),
+    /** Resident blocks per multiprocessor at most. */
+    MAX_BLOCKS_PER_MULTIPROCESSOR(106),
+    /** Whether stream-ordered allocation (memory pools) is supported (1) or not (0). */
+    MEMORY_POOLS_SUPPORTED(115);
+
+    private final int cudaNumber;
+
+    Attribute(int cudaNumber) {
+      this.cudaNumber = cudaNumber;
+    }
+
+    /** {@return the attribute's {@code CUdevice_attribute} number} */
+    public int cudaNumber() {
+      return cudaNumber;
+    }
+  }
 
   /**
    * Creates a stream on this device. Streams are non-blocking (independent of the legacy default

@@ -1,6 +1,7 @@
 package cuda.graph;
 
 import cuda.graph.internal.kernel.KernelImageImpl;
+import java.lang.invoke.MethodHandles;
 
 /**
  * Device code: a PTX, cubin or fatbin image, or CUDA C++ source compiled at run time (NVRTC), plus
@@ -18,7 +19,27 @@ public sealed interface KernelImage permits KernelImageImpl {
     return KernelImageImpl.ptx(text);
   }
 
-  /** {@return an image of PTX text read from a class-path resource next to {@code anchor}} */
+  /**
+   * {@return an image of PTX text read from the resource {@code resource} next to the class of
+   * {@code lookup}}, read with that class's own access, so it works from any module, open or not:
+   * {@code KernelImage.ptxResource(MethodHandles.lookup(), "saxpy.ptx")}. A relative name is
+   * resolved against the class's package, as {@link Class#getResource} does.
+   *
+   * @throws IllegalArgumentException if there is no such resource, or {@code lookup} is not a
+   *     full-privilege lookup ({@code MethodHandles.lookup()} of the class itself)
+   */
+  static KernelImage ptxResource(MethodHandles.Lookup lookup, String resource) {
+    return KernelImageImpl.ptxResource(lookup, resource);
+  }
+
+  /**
+   * {@return an image of PTX text read from the resource {@code resource} next to {@code anchor}},
+   * as this library can see it: on the class path, or in a package that is open to {@code
+   * cuda.graph}. From a named module that opens nothing, use {@link
+   * #ptxResource(MethodHandles.Lookup, String)}; the exception says so when that is the problem.
+   *
+   * @throws IllegalArgumentException if the resource is missing or hidden from this library
+   */
   static KernelImage ptxResource(Class<?> anchor, String resource) {
     return KernelImageImpl.ptxResource(anchor, resource);
   }

@@ -39,8 +39,14 @@ class DeviceAndStreamTests {
       assertEquals("compute_90", device.computeCapability().virtualArchitecture());
       assertEquals(Simulator.DEFAULT_DEVICE_MEMORY, device.totalMemory());
       assertEquals(132, device.attribute(DeviceAttribute.MULTIPROCESSOR_COUNT));
+      assertEquals(132, device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT));
+      assertEquals(1024, device.attribute(Device.Attribute.MAX_THREADS_PER_BLOCK));
+      for (Device.Attribute a : Device.Attribute.values()) {
+        assertEquals(device.attribute(a.cudaNumber()), device.attribute(a), a.name());
+      }
       assertEquals("Device[0: CUDA simulator (NVIDIA H200 model), sm 9.0]", device.toString());
       assertEquals("simulator", platform.providerId());
+      assertEquals(13000, platform.driverVersion(), "the simulator models a CUDA 13.0 driver");
       assertEquals(List.of(device), platform.devices());
     }
   }

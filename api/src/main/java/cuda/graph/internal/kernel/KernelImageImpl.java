@@ -11,9 +11,7 @@ import cuda.graph.spi.ImageFormat;
 import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.RuntimeCompilationException;
 import cuda.graph.spi.RuntimeCompiler;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,7 +63,13 @@ public final class KernelImageImpl implements KernelImage {
   /** {@return an image of PTX text read from a class-path resource next to {@code anchor}} */
   public static KernelImage ptxResource(Class<?> anchor, String resource) {
     return new KernelImageImpl(
-        Kind.PTX, readResource(anchor, resource), resource, List.of(), Map.of());
+        Kind.PTX, KernelResources.read(anchor, resource), resource, List.of(), Map.of());
+  }
+
+  /** See {@link KernelImage#ptxResource(MethodHandles.Lookup, String)}. */
+  public static KernelImage ptxResource(MethodHandles.Lookup lookup, String resource) {
+    return new KernelImageImpl(
+        Kind.PTX, KernelResources.read(lookup, resource), resource, List.of(), Map.of());
   }
 
   /** {@return an image of a cubin (machine code for one architecture)} */
@@ -177,18 +181,6 @@ public final class KernelImageImpl implements KernelImage {
       return compiler.compileToPtx(new String(bytes, StandardCharsets.UTF_8), programName, options);
     } catch (RuntimeCompilationException e) {
       throw new IllegalArgumentException(programName + " does not compile:\n" + e.getMessage(), e);
-    }
-  }
-
-  private static byte[] readResource(Class<?> anchor, String resource) {
-    try (InputStream in = anchor.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalArgumentException(
-            "no resource " + resource + " next to " + anchor.getName());
-      }
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + resource, e);
     }
   }
 

@@ -37,6 +37,7 @@ public final class CudaPlatformImpl implements CudaPlatform {
   private final String providerId;
   private final List<String> selectionReport;
   private final TranslatingDriver driver;
+  private final int driverVersion;
   private final ThreadBinding binding;
   private final ReleaseQueue releases = new ReleaseQueue();
   private final List<DeviceImpl> devices;
@@ -57,6 +58,7 @@ public final class CudaPlatformImpl implements CudaPlatform {
     this.selectionReport = List.copyOf(selectionReport);
     this.driver = new TranslatingDriver(driver);
     this.binding = new ThreadBinding(this.driver);
+    this.driverVersion = this.driver.driverGetVersion();
     this.ownedByCaller = ownedByCaller;
     int count = this.driver.deviceGetCount();
     List<DeviceImpl> all = new ArrayList<>(count);
@@ -113,6 +115,11 @@ public final class CudaPlatformImpl implements CudaPlatform {
   }
 
   @Override
+  public int driverVersion() {
+    return driverVersion;
+  }
+
+  @Override
   public String providerId() {
     return providerId;
   }
@@ -163,8 +170,7 @@ public final class CudaPlatformImpl implements CudaPlatform {
   @Override
   public void close() {
     if (!ownedByCaller) {
-      throw new UnsupportedOperationException(
-          "the system platform lives as long as the process and cannot be closed");
+      return; // the system platform lives as long as the process
     }
     if (!closed.compareAndSet(false, true)) {
       return;

@@ -82,8 +82,8 @@ public final class Fakes {
 
   /**
    * {@return a driver whose {@code init} records its flags (or throws {@code log.initFailure}),
-   * which sees no device, and whose {@code close} is recorded; every other driver call fails the
-   * test}
+   * which sees no device and reports CUDA 13.0, and whose {@code close} is recorded; every other
+   * driver call fails the test}
    */
   public static CudaDriver driver(DriverLog log) {
     return (CudaDriver)
@@ -100,6 +100,7 @@ public final class Fakes {
                     yield null;
                   }
                   case "deviceGetCount" -> 0;
+                  case "driverGetVersion" -> 13000;
                   case "close" -> {
                     log.calls.add("close()");
                     yield null;
