@@ -1,0 +1,3 @@
+module example.saxpy {
+  requires cuda.graph;
+}

@@ -1,0 +1,138 @@
+package example.saxpy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's Java example, as a new user meets it: its files, pasted into a fresh application
+ * module that opens nothing, compile against the api jar alone and run on the module path with a
+ * provider beside it. This module's own sources are the same files, so they cannot drift apart.
+ */
+class ReadmeExampleTests {
+
+  /** A file of the example: a line {@code `path`:} followed by a fenced code block. */
+  private static final Pattern FILE_BLOCK =
+      Pattern.compile("(?m)^`([^`\\n]+)`:\\n```[a-z]*\\n(.*?)^```", Pattern.DOTALL);
+
+  private static final Path MODULE_DIR = Path.of("").toAbsolutePath();
+
+  @Test
+  void theReadmeShowsThisModulesFilesVerbatim() throws IOException {
+    Map<String, String> files = readmeFiles();
+    assertEquals(
+        List.of(
+            "src/main/cuda/saxpy.cu",
+            "src/main/java/module-info.java",
+            "src/main/java/example/saxpy/Saxpy.java"),
+        List.copyOf(files.keySet()));
+    for (Map.Entry<String, String> file : files.entrySet()) {
+      assertEquals(
+          Files.readString(MODULE_DIR.resolve(file.getKey())),
+          file.getValue(),
+          "the README's " + file.getKey() + " differs from examples-java/" + file.getKey());
+    }
+  }
+
+  @Test
+  void theReadmeExamplePastedIntoAFreshModuleCompilesAndRunsOnTheSimulator(@TempDir Path app)
+      throws Exception {
+    for (Map.Entry<String, String> file : readmeFiles().entrySet()) {
+      Path target = app.resolve(file.getKey());
+      Files.createDirectories(target.getParent());
+      Files.writeString(target, file.getValue());
+    }
+    // The README's nvcc line writes the PTX here; CI has no GPU toolchain, so use its output.
+    Path ptx = app.resolve("src/main/resources/example/saxpy/saxpy.ptx");
+    Files.createDirectories(ptx.getParent());
+    Files.copy(MODULE_DIR.resolve("src/main/resources/example/saxpy/saxpy.ptx"), ptx);
+
+    Path classes = app.resolve("classes");
+    compile(app, classes, modulePath("cuda.graph.CudaPlatform", "cuda.graph.spi.CudaDriver"));
+    Path resourceDir = classes.resolve("example/saxpy");
+    Files.createDirectories(resourceDir);
+    Files.copy(ptx, resourceDir.resolve("saxpy.ptx"));
+
+    String runtimePath =
+        classes
+            + java.io.File.pathSeparator
+            + modulePath(
+                "cuda.graph.CudaPlatform",
+                "cuda.graph.spi.CudaDriver",
+                "cuda.graph.simulator.Simulator",
+                "cuda.graph.driver.internal.CudaProvider");
+    List<String> command =
+        List.of(
+            ProcessHandle.current().info().command().orElseThrow(),
+            "--enable-native-access=cuda.graph.driver",
+            "--module-path",
+            runtimePath,
+            "--module",
+            "example.saxpy/example.saxpy.Saxpy");
+    Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
+    assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the example did not finish in 60 s");
+    String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, run.exitValue(), output);
+    assertTrue(
+        output.contains(
+            "saxpy of 1048576 floats on CUDA simulator (NVIDIA H200 model): y[7] = 15.0"),
+        output);
+  }
+
+  private static Map<String, String> readmeFiles() throws IOException {
+    String readme = Files.readString(MODULE_DIR.resolveSibling("README.md"));
+    Map<String, String> files = new LinkedHashMap<>();
+    Matcher m = FILE_BLOCK.matcher(readme);
+    while (m.find()) {
+      files.put(m.group(1), m.group(2));
+    }
+    return files;
+  }
+
+  private static void compile(Path app, Path classes, String modulePath) throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-p", modulePath));
+    try (var sources = Files.walk(app.resolve("src/main/java"))) {
+      sources.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
+    }
+    ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+    int status = javac.run(null, diagnostics, diagnostics, args.toArray(String[]::new));
+    assertEquals(0, status, "the README's files do not compile:\n" + diagnostics);
+  }
+
+  /** {@return the module path of the jars (or class folders) holding the named classes} */
+  private static String modulePath(String... classNames) throws ClassNotFoundException {
+    List<String> entries = new ArrayList<>();
+    entries.add(locationOf("org.jspecify.annotations.Nullable"));
+    for (String name : classNames) {
+      entries.add(locationOf(name));
+    }
+    return String.join(java.io.File.pathSeparator, entries);
+  }
+
+  private static String locationOf(String className) throws ClassNotFoundException {
+    Class<?> c = Class.forName(className, false, ReadmeExampleTests.class.getClassLoader());
+    try {
+      return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
