@@ -121,7 +121,13 @@ fun main(args: Array<String>) {
     val report = compareEagerAndGraph(model, stream, steps) { println(it) }
     println("eager: %.1f us/step".format(report.eagerMicrosPerStep))
     println("graph: %.1f us/step".format(report.graphMicrosPerStep))
-    println("speedup of graph replay over eager: %.2fx".format(report.speedup))
+    println(
+      "speedup of graph replay over eager: %.2fx%s"
+        .format(
+          report.speedup,
+          if (onGpu) "" else " (on the simulator: not a GPU measurement, Java kernels dominate)",
+        )
+    )
     println(
       "largest error against the Java reference: eager %.3g, graph %.3g; eager vs graph %.3g"
         .format(report.maxErrorEager, report.maxErrorGraph, report.maxEagerGraphDifference)

@@ -1,9 +1,8 @@
-package cuda.graph.examples
+package cuda.graph.kotlin
 
 import cuda.graph.CudaPlatform
 import cuda.graph.DeviceBuffer
 import cuda.graph.ElementType
-import cuda.graph.kotlin.await
 import cuda.graph.simulator.Simulator
 import cuda.graph.spi.DriverCall
 import cuda.graph.spi.HandleKind

@@ -1,4 +1,4 @@
-package cuda.graph.examples
+package cuda.graph.kotlin
 
 import cuda.graph.CudaDriverError
 import cuda.graph.CudaException
@@ -13,8 +13,6 @@ import cuda.graph.GraphCaptureException
 import cuda.graph.GraphNode
 import cuda.graph.ReentrantExecutionException
 import cuda.graph.Stream
-import cuda.graph.kotlin.cudaGraph
-import cuda.graph.kotlin.zip
 import cuda.graph.simulator.Simulator
 import kotlin.reflect.KFunction
 import kotlin.test.Test
