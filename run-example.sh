@@ -1,17 +1,40 @@
 #!/usr/bin/env bash
 # Runs the main example (an MLP inference loop, eager vs graph replay) from a fresh clone:
 #   ./run-example.sh [steps]
-# It builds what the example needs with the Maven wrapper, then runs it on the GPU when the
-# cuda provider finds one and on the CUDA simulator otherwise; the first line says which.
+# It builds what the example needs with the Maven wrapper (only when a source or pom changed since
+# the last build), then runs it on the GPU when the cuda provider finds one and on the CUDA simulator
+# otherwise; the example's first line says which. It runs on a JDK 25, which scripts/jdk25.sh finds
+# (JAVA_HOME, the java on PATH, the usual install places) or says how to get.
 set -euo pipefail
 cd "$(dirname "$0")"
-if [[ -z "${JAVA_HOME:-}" || ! -x "$JAVA_HOME/bin/java" ]] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
-  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*25*; do
-    if [[ -x "$candidate/bin/javac" ]]; then export JAVA_HOME=$candidate; break; fi
-  done
+. scripts/jdk25.sh
+
+classpath_file=examples-kotlin/target/run-classpath.txt
+# The build is needed when its last output is missing or older than a pom, a source or .mvn/.
+stale=yes
+if [[ -f $classpath_file ]]; then
+  stale=$(find . \( -name .git -o -name target -o -name .gpu \) -prune -o -type f \
+    \( -name pom.xml -o -path '*/src/*' -o -path './.mvn/*' -o -name mvnw \) \
+    -newer "$classpath_file" -print 2>/dev/null | head -1)
 fi
-./mvnw -q -B -ntp -pl examples-kotlin -am -DskipTests install
-./mvnw -q -B -ntp -pl examples-kotlin dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/run-classpath.txt
+if [[ -n $stale ]]; then
+  # Cold: no Maven yet, or not the Kotlin compiler the example's pom names (the largest download).
+  kotlin=$(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' examples-kotlin/pom.xml | head -1)
+  if ! compgen -G "${MAVEN_USER_HOME:-$HOME/.m2}/wrapper/dists/apache-maven-*/*/bin/mvn" > /dev/null ||
+    [[ ! -d $HOME/.m2/repository/org/jetbrains/kotlin/kotlin-compiler-embeddable/$kotlin ]]; then
+    echo "run-example.sh: building the example (the first run downloads about 130 MB of Maven" \
+      "dependencies, a few minutes; later runs take seconds)" >&2
+  else
+    echo "run-example.sh: building the example with Maven (about 20 s)" >&2
+  fi
+  started=$(mktemp)
+  ./mvnw -q -B -ntp -pl examples-kotlin -am -DskipTests install
+  ./mvnw -q -B -ntp -pl examples-kotlin dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dmdep.outputFile=target/run-classpath.txt
+  # The plugin may leave an unchanged file as it was; date it to the build's start.
+  touch -r "$started" "$classpath_file"
+  rm -f "$started"
+fi
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-  -cp "examples-kotlin/target/classes:$(cat examples-kotlin/target/run-classpath.txt)" \
+  -cp "examples-kotlin/target/classes:$(cat "$classpath_file")" \
   cuda.graph.examples.MlpInference "$@"
