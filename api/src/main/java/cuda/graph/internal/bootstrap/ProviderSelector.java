@@ -386,6 +386,12 @@ public final class ProviderSelector {
       return report.selection(chosen);
     }
     list(ranked, report);
+    List<Entry> passedOver = ranked.subList(0, ranked.indexOf(chosen));
+    String skippedBecause =
+        passedOver.stream()
+            .map(e -> "; skipped " + describe(e) + ": " + e.probe().reason())
+            .collect(Collectors.joining());
+    boolean blocked = passedOver.stream().anyMatch(e -> e.probe().blocked());
     int priority = chosen.priority;
     // Providers ranked after the chosen one at its priority were not probed: they lost on id alone.
     List<String> tied =
@@ -402,13 +408,14 @@ public final class ProviderSelector {
                 + priority
                 + ", ties broken by id in alphabetical order)";
     report.add(
-        Level.INFO,
+        blocked ? Level.WARNING : Level.INFO,
         "using CUDA driver provider "
             + describe(chosen)
             + ", the available one with the highest priority of "
             + ranked.size()
             + " found"
             + tie
+            + skippedBecause
             + "; "
             + HOW_TO_CHOOSE,
         null);
@@ -539,7 +546,10 @@ public final class ProviderSelector {
     return quote(entry.id) + " (priority " + entry.priority + ")";
   }
 
-  /** One line per provider, in ranking order, with what is known of its availability. */
+  /**
+   * One line per provider, in ranking order, with what is known of its availability: at DEBUG
+   * unless the provider failed, since the decision line names what was skipped and why.
+   */
   private static void list(List<Entry> ranked, Report report) {
     for (Entry entry : ranked) {
       Availability availability = entry.availability;
@@ -548,8 +558,9 @@ public final class ProviderSelector {
               ? "availability not checked"
               : (availability.available() ? "available: " : "unavailable: ")
                   + availability.reason();
+      // The inventory: the decision line that follows says what matters.
       report.add(
-          entry.availabilityError == null ? Level.INFO : Level.WARNING,
+          entry.availabilityError == null ? Level.DEBUG : Level.WARNING,
           "provider "
               + quote(entry.id)
               + " (priority "

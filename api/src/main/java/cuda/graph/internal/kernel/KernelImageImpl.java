@@ -110,7 +110,18 @@ public final class KernelImageImpl implements KernelImage {
   /** {@return the kernel {@code name} of this image, with its declared parameters} */
   @Override
   public KernelImpl kernel(String name, KernelParam... parameters) {
-    return new KernelImpl(this, Objects.requireNonNull(name, "name"), List.of(parameters));
+    KernelImpl kernel =
+        new KernelImpl(this, Objects.requireNonNull(name, "name"), List.of(parameters));
+    if (kind == Kind.PTX) {
+      // A name the PTX lacks is left to the driver, which reports it when the kernel loads.
+      PtxSignature.find(new String(bytes, StandardCharsets.UTF_8), name)
+          .map(ptx -> ptx.mismatch(kernel.signature(), kernel.parameters(), programName))
+          .ifPresent(
+              mismatch -> {
+                throw new IllegalArgumentException(mismatch);
+              });
+    }
+    return kernel;
   }
 
   public @Nullable JavaKernel reference(String kernelName) {
