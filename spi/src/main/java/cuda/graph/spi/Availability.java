@@ -8,20 +8,35 @@ import java.util.Objects;
  * @param available whether {@link CudaDriverProvider#open()} is expected to succeed
  * @param reason why the provider is (un)available, e.g. {@code "libcuda.so.1 not found: install
  *     the NVIDIA driver or choose -Dcuda.graph.provider=simulator"}
+ * @param blocked whether an unavailable provider could serve this machine but the process's
+ *     configuration stops it (native access denied on a host with a GPU, say): selection then
+ *     warns instead of quietly falling back
  */
-public record Availability(boolean available, String reason) {
+public record Availability(boolean available, String reason, boolean blocked) {
 
+  /** Checks the reason, and that only an unavailable provider can be blocked. */
   public Availability {
     Objects.requireNonNull(reason, "reason");
+    if (available && blocked) {
+      throw new IllegalArgumentException("an available provider is not blocked");
+    }
   }
 
   /** {@return an available verdict with a reason} */
   public static Availability available(String reason) {
-    return new Availability(true, reason);
+    return new Availability(true, reason, false);
   }
 
   /** {@return an unavailable verdict with a reason that says what to do} */
   public static Availability unavailable(String reason) {
-    return new Availability(false, reason);
+    return new Availability(false, reason, false);
+  }
+
+  /**
+   * {@return an unavailable verdict for a provider that would work here but for the process's
+   * configuration}, with a reason that says what to change
+   */
+  public static Availability blocked(String reason) {
+    return new Availability(false, reason, true);
   }
 }
