@@ -1,6 +1,5 @@
 package cuda.graph.driver.internal;
 
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
@@ -11,10 +10,9 @@ import org.jspecify.annotations.Nullable;
  * Finds {@code libcuda} and is the one place downcall handles into it are made.
  *
  * <p>The library is opened and <em>bound</em> once per process, by {@link
- * CudaProvider#availability()}: from then on every handle in {@link Cu} links against that library.
- * Handles live in static finals of holder classes, which the JVM initializes on first use, so no
- * handle is ever made before the library is known to load and to export every symbol the provider
- * needs.
+ * CudaProvider#availability()}: from then on each entry's downcall ({@link CuEntry#handle()}) is
+ * linked against that library on first use, so none is ever linked before the library is known to
+ * load and to export every symbol the provider needs.
  */
 final class CudaLibrary {
 
@@ -72,40 +70,41 @@ final class CudaLibrary {
   }
 
   /**
-   * {@return the first symbol a driver of {@code driverVersion} needs that {@code lookup} lacks, or
-   * null when it has them all}
+   * {@return the first entry a driver of {@code driverVersion} needs whose symbol {@code lookup}
+   * lacks, or null when it has them all}
    */
-  static @Nullable CuSymbol firstMissing(SymbolLookup lookup, int driverVersion) {
-    for (CuSymbol symbol : CuSymbol.requiredBy(driverVersion)) {
-      if (lookup.find(symbol.symbol()).isEmpty()) {
-        return symbol;
+  static @Nullable CuEntry firstMissing(SymbolLookup lookup, int driverVersion) {
+    for (CuEntry entry : CuEntry.requiredBy(driverVersion)) {
+      if (lookup.find(entry.symbol()).isEmpty()) {
+        return entry;
       }
     }
     return null;
   }
 
   /**
-   * {@return the address of {@code symbol} in the bound library, by {@code dlsym}}; for checking
-   * the binding against the driver's own {@code cuGetProcAddress_v2}
+   * {@return the address of {@code entry}'s symbol in the bound library, by {@code dlsym}}; for
+   * checking the binding against the driver's own {@code cuGetProcAddress_v2}
    */
-  static Optional<MemorySegment> address(CuSymbol symbol) {
+  static Optional<MemorySegment> address(CuEntry entry) {
     Bound current = bound;
-    return current == null ? Optional.empty() : current.lookup().find(symbol.symbol());
+    return current == null ? Optional.empty() : current.lookup().find(entry.symbol());
   }
 
   /**
-   * Links a downcall into the bound library. Called only from the holder classes in {@link Cu}.
+   * Links {@code entry}'s downcall into the bound library. Called only by {@link CuEntry#handle()},
+   * once per entry.
    *
    * @throws IllegalStateException when no library is bound yet (a provider bug: availability binds
    *     before any driver exists)
    */
-  static MethodHandle downcall(CuSymbol symbol, FunctionDescriptor descriptor) {
+  static MethodHandle downcall(CuEntry entry) {
     Bound current = bound;
     if (current == null) {
       throw new IllegalStateException(
           "no CUDA driver library is bound yet; CudaProvider.availability() binds it before a"
               + " driver is opened");
     }
-    return Ffm.downcall(current.lookup(), current.name(), symbol.symbol(), descriptor);
+    return Ffm.downcall(current.lookup(), current.name(), entry.symbol(), entry.signature());
   }
 }

@@ -6,7 +6,6 @@ import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.CudaDriverProvider;
 import cuda.graph.spi.DriverCall;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
@@ -123,14 +122,14 @@ public final class CudaProvider implements CudaDriverProvider {
           CuResult.NOT_INITIALIZED,
           name + " is not the CUDA driver (it has no cuDriverGetVersion): " + loadFix(name));
     }
-    if (version < CuSymbol.MINIMUM_DRIVER_VERSION) {
+    if (version < CuEntry.MINIMUM_DRIVER_VERSION) {
       return Verdict.unavailable(
           CALL_REQUIRES_NEWER_DRIVER,
           "the NVIDIA driver supports CUDA %s, older than the CUDA 12.0 this provider needs:"
                   .formatted(cudaVersion(version))
               + " update the NVIDIA driver");
     }
-    CuSymbol missing = CudaLibrary.firstMissing(lookup, version);
+    CuEntry missing = CudaLibrary.firstMissing(lookup, version);
     if (missing != null) {
       return Verdict.unavailable(
           CALL_REQUIRES_NEWER_DRIVER,
@@ -145,33 +144,46 @@ public final class CudaProvider implements CudaDriverProvider {
                   .formatted(CudaLibrary.LIBRARY_PROPERTY, name, bound)
               + " first CUDA call");
     }
-    int status = Cu.cuInit(0);
-    if (status != CuResult.SUCCESS) {
-      return Verdict.unavailable(
-          status, "cuInit failed with " + CuResult.describe(status) + ": " + initFix(status));
+    return probeDevices(name, version);
+  }
+
+  /**
+   * Initializes the bound driver and counts its devices. The entries' handles are invoked as they
+   * come, not held in static finals: this runs once per verdict, and static finals here would make
+   * every entry's handle when the provider is constructed, for programs that merely discover it.
+   */
+  private static Verdict probeDevices(String name, int version) {
+    try {
+      int status = (int) CuEntry.INIT.handle().invokeExact(0);
+      if (status != CuResult.SUCCESS) {
+        return Verdict.unavailable(
+            status, "cuInit failed with " + CuResult.describe(status) + ": " + initFix(status));
+      }
+      MemorySegment out = Scratch.get().slot(0);
+      status = (int) CuEntry.DEVICE_GET_COUNT.handle().invokeExact(out);
+      if (status != CuResult.SUCCESS) {
+        return Verdict.unavailable(
+            status,
+            "cuDeviceGetCount failed with " + CuResult.describe(status) + ": " + initFix(status));
+      }
+      int count = out.get(ValueLayout.JAVA_INT, 0);
+      if (count == 0) {
+        return Verdict.unavailable(
+            CuResult.NO_DEVICE,
+            "the NVIDIA driver sees no CUDA device: " + initFix(CuResult.NO_DEVICE));
+      }
+      return Verdict.available(
+          "%s: CUDA %s driver, %d device%s (%s%s)"
+              .formatted(
+                  name,
+                  cudaVersion(version),
+                  count,
+                  count == 1 ? "" : "s",
+                  firstDeviceName(),
+                  count == 1 ? "" : ", ..."));
+    } catch (Throwable t) {
+      throw Downcall.rethrow(t);
     }
-    MemorySegment out = Scratch.get().slot(0);
-    status = Cu.cuDeviceGetCount(out);
-    if (status != CuResult.SUCCESS) {
-      return Verdict.unavailable(
-          status,
-          "cuDeviceGetCount failed with " + CuResult.describe(status) + ": " + initFix(status));
-    }
-    int count = out.get(ValueLayout.JAVA_INT, 0);
-    if (count == 0) {
-      return Verdict.unavailable(
-          CuResult.NO_DEVICE,
-          "the NVIDIA driver sees no CUDA device: " + initFix(CuResult.NO_DEVICE));
-    }
-    return Verdict.available(
-        "%s: CUDA %s driver, %d device%s (%s%s)"
-            .formatted(
-                name,
-                cudaVersion(version),
-                count,
-                count == 1 ? "" : "s",
-                firstDeviceName(),
-                count == 1 ? "" : ", ..."));
   }
 
   /**
@@ -179,12 +191,8 @@ public final class CudaProvider implements CudaDriverProvider {
    * binding comes only after the version shows which symbols it must export.
    */
   private static int readVersion(SymbolLookup lookup, String name) {
-    MethodHandle getVersion =
-        Ffm.downcall(
-            lookup,
-            name,
-            CuSymbol.cuDriverGetVersion.symbol(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    CuEntry entry = CuEntry.DRIVER_GET_VERSION;
+    MethodHandle getVersion = Ffm.downcall(lookup, name, entry.symbol(), entry.signature());
     MemorySegment out = Scratch.get().slot(0);
     int status;
     try {
@@ -199,15 +207,18 @@ public final class CudaProvider implements CudaDriverProvider {
   private static String firstDeviceName() {
     Scratch scratch = Scratch.get();
     MemorySegment device = scratch.slot(0);
-    if (Cu.cuDeviceGet(device, 0) != CuResult.SUCCESS) {
-      return "device 0 not readable";
-    }
     MemorySegment text = scratch.text();
-    if (Cu.cuDeviceGetName(text, (int) text.byteSize(), device.get(ValueLayout.JAVA_INT, 0))
-        != CuResult.SUCCESS) {
-      return "device 0 unnamed";
+    try {
+      if ((int) CuEntry.DEVICE_GET.handle().invokeExact(device, 0) != CuResult.SUCCESS) {
+        return "device 0 not readable";
+      }
+      int dev = device.get(ValueLayout.JAVA_INT, 0);
+      int status =
+          (int) CuEntry.DEVICE_GET_NAME.handle().invokeExact(text, (int) text.byteSize(), dev);
+      return status == CuResult.SUCCESS ? text.getString(0) : "device 0 unnamed";
+    } catch (Throwable t) {
+      throw Downcall.rethrow(t);
     }
-    return text.getString(0);
   }
 
   private static String loadFix(String name) {

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The one place a {@code CUresult} becomes an exception.
  *
- * <p>{@link #check} costs a compare on success; on failure the exception names the call, the status
- * with its {@code CUDA_ERROR_*} name, and the driver's own description from {@code
+ * <p>{@link #check} costs a compare on success; on failure the exception names the entry's SPI
+ * call, the status with its {@code CUDA_ERROR_*} name, and the driver's own description from {@code
  * cuGetErrorString} (which also covers codes newer than {@link CuResult}'s table).
  */
 final class Errors {
@@ -20,22 +20,31 @@ final class Errors {
   private Errors() {}
 
   /**
-   * Throws {@link CudaDriverException} for {@code call} unless {@code status} is {@code
+   * Throws {@link CudaDriverException} for {@code entry}'s call unless {@code status} is {@code
    * CUDA_SUCCESS}.
    */
-  static void check(int status, DriverCall call) {
+  static void check(int status, CuEntry entry) {
     if (status != CuResult.SUCCESS) {
-      throw failure(status, call, null);
+      throw failure(status, entry, null);
     }
   }
 
   /**
-   * {@return the exception for a failed call}, its detail being the driver's description of the
-   * status followed by {@code extra} (a JIT log, the symbol actually bound), when given
+   * {@return the exception for a failed call of {@code entry}}, its detail being the driver's
+   * description of the status followed by {@code extra} (a JIT log, a kernel name), when given, and
+   * by the symbol bound, when it is an older ABI than the call names
+   *
+   * @throws IllegalArgumentException for an entry that serves no SPI call
    */
-  static CudaDriverException failure(int status, DriverCall call, @Nullable String extra) {
+  static CudaDriverException failure(int status, CuEntry entry, @Nullable String extra) {
+    DriverCall call = entry.call();
+    if (call == null) {
+      throw new IllegalArgumentException(entry + " serves no SPI call to name in a failure");
+    }
+    String note = entry.bindingNote();
+    String more = note == null ? extra : extra == null ? note : extra + "; " + note;
     return new CudaDriverException(
-        status, call, detail(status, driverName(status), driverString(status), extra));
+        status, call, detail(status, driverName(status), driverString(status), more));
   }
 
   /**
@@ -69,16 +78,24 @@ final class Errors {
 
   /** {@return {@code cuGetErrorName} of a status; empty for a code the driver does not know} */
   static Optional<String> driverName(int status) {
-    MemorySegment out = Scratch.get().zeroedSlot(7);
-    return Cu.cuGetErrorName(status, out) == CuResult.SUCCESS
-        ? Optional.ofNullable(Ffm.cString(out.get(ValueLayout.JAVA_LONG, 0)))
-        : Optional.empty();
+    return describe(CuEntry.GET_ERROR_NAME, status);
   }
 
   /** {@return {@code cuGetErrorString} of a status; empty for a code the driver does not know} */
   static Optional<String> driverString(int status) {
+    return describe(CuEntry.GET_ERROR_STRING, status);
+  }
+
+  /** Calls {@code cuGetErrorName} or {@code cuGetErrorString}, which share one signature. */
+  private static Optional<String> describe(CuEntry getter, int status) {
     MemorySegment out = Scratch.get().zeroedSlot(7);
-    return Cu.cuGetErrorString(status, out) == CuResult.SUCCESS
+    int result;
+    try {
+      result = (int) getter.handle().invokeExact(status, out);
+    } catch (Throwable t) {
+      throw Downcall.rethrow(t);
+    }
+    return result == CuResult.SUCCESS
         ? Optional.ofNullable(Ffm.cString(out.get(ValueLayout.JAVA_LONG, 0)))
         : Optional.empty();
   }

@@ -1,5 +1,7 @@
 package cuda.graph.driver.internal;
 
+import static cuda.graph.driver.internal.Downcall.rethrow;
+import static cuda.graph.driver.internal.Errors.check;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -28,6 +30,7 @@ import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.RuntimeCompiler;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,8 +41,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link CudaDriver} over the real driver: each method is one {@code libcuda} call through {@link
- * Cu}, with its status checked by {@link Errors}.
+ * {@link CudaDriver} over the real driver: each method marshals its arguments for one {@code
+ * libcuda} entry point, invokes that {@link CuEntry}'s handle and has {@link Errors} check the
+ * status against the same entry.
  *
  * <p><b>Allocation.</b> The hot paths ({@link #launchKernel}, {@link #graphLaunch}, {@link
  * #streamSynchronize}, {@link #streamQuery}, {@link #eventRecord}, {@link #eventQuery} and the
@@ -47,6 +51,11 @@ import org.jspecify.annotations.Nullable;
  * and kernel arguments as the caller's own native segments. Calls with out-parameters use the
  * thread's {@link Scratch}; only calls that must pass variable-sized input (a module image, a
  * kernel name, a file path, a node array) take a confined arena for the duration of the call.
+ *
+ * <p><b>Handles.</b> The hot paths invoke {@link CuEntry#constantHandle()}s held in {@code static
+ * final} fields, so the JIT folds each {@code invokeExact} into a direct call of the downcall stub;
+ * holding them links nothing (each links on its first call). The other calls invoke their entry's
+ * {@link CuEntry#handle()}, linked on first use.
  *
  * <p><b>Arguments</b> that the driver would read through a raw host address are checked before the
  * call ({@link HostSegments}); everything else is the driver's to judge, so a bad handle fails
@@ -61,22 +70,53 @@ final class FfmCudaDriver implements CudaDriver {
   /** {@code CU_STREAM_CAPTURE_STATUS_ACTIVE}. */
   private static final int CAPTURE_ACTIVE = 1;
 
+  // The launch path's handles, each named like its entry (a test checks the pairing). Only these:
+  // a constant handle costs the JVM a few milliseconds per new signature shape when this class is
+  // initialized, which the calls made once per stream, graph or program need not pay up front.
+  private static final MethodHandle LAUNCH_KERNEL = CuEntry.LAUNCH_KERNEL.constantHandle();
+  private static final MethodHandle GRAPH_LAUNCH = CuEntry.GRAPH_LAUNCH.constantHandle();
+  private static final MethodHandle STREAM_SYNCHRONIZE =
+      CuEntry.STREAM_SYNCHRONIZE.constantHandle();
+  private static final MethodHandle STREAM_QUERY = CuEntry.STREAM_QUERY.constantHandle();
+  private static final MethodHandle EVENT_RECORD = CuEntry.EVENT_RECORD.constantHandle();
+  private static final MethodHandle EVENT_QUERY = CuEntry.EVENT_QUERY.constantHandle();
+  private static final MethodHandle STREAM_WAIT_EVENT = CuEntry.STREAM_WAIT_EVENT.constantHandle();
+  private static final MethodHandle MEMCPY_HTOD_ASYNC = CuEntry.MEMCPY_HTOD_ASYNC.constantHandle();
+  private static final MethodHandle MEMCPY_DTOH_ASYNC = CuEntry.MEMCPY_DTOH_ASYNC.constantHandle();
+  private static final MethodHandle MEMCPY_DTOD_ASYNC = CuEntry.MEMCPY_DTOD_ASYNC.constantHandle();
+  private static final MethodHandle MEMSET_D8_ASYNC = CuEntry.MEMSET_D8_ASYNC.constantHandle();
+  private static final MethodHandle MEMSET_D16_ASYNC = CuEntry.MEMSET_D16_ASYNC.constantHandle();
+  private static final MethodHandle MEMSET_D32_ASYNC = CuEntry.MEMSET_D32_ASYNC.constantHandle();
+  private static final MethodHandle MEMSET_D2D32_ASYNC =
+      CuEntry.MEMSET_D2D32_ASYNC.constantHandle();
+
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /** Makes a driver view; touches no native code, so argument checks are testable without a GPU. */
   FfmCudaDriver() {}
 
+  // Every call below has the same shape: marshal, invoke the entry's handle inside a try whose
+  // catch only absorbs invokeExact's `throws Throwable` (see Downcall#rethrow), check the status.
+
   // ---- initialization, versions, errors
 
   @Override
   public void init(int flags) {
-    Errors.check(Cu.cuInit(flags), DriverCall.INIT);
+    try {
+      check((int) CuEntry.INIT.handle().invokeExact(flags), CuEntry.INIT);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public int driverGetVersion() {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuDriverGetVersion(out), DriverCall.DRIVER_GET_VERSION);
+    try {
+      check((int) CuEntry.DRIVER_GET_VERSION.handle().invokeExact(out), CuEntry.DRIVER_GET_VERSION);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_INT, 0);
   }
 
@@ -95,61 +135,105 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public int deviceGetCount() {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuDeviceGetCount(out), DriverCall.DEVICE_GET_COUNT);
+    try {
+      check((int) CuEntry.DEVICE_GET_COUNT.handle().invokeExact(out), CuEntry.DEVICE_GET_COUNT);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_INT, 0);
   }
 
   @Override
   public int deviceGet(int ordinal) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuDeviceGet(out, ordinal), DriverCall.DEVICE_GET);
+    try {
+      check((int) CuEntry.DEVICE_GET.handle().invokeExact(out, ordinal), CuEntry.DEVICE_GET);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_INT, 0);
   }
 
   @Override
   public String deviceGetName(int device) {
     MemorySegment text = Scratch.get().text();
-    Errors.check(
-        Cu.cuDeviceGetName(text, (int) text.byteSize(), device), DriverCall.DEVICE_GET_NAME);
+    try {
+      int status =
+          (int) CuEntry.DEVICE_GET_NAME.handle().invokeExact(text, (int) text.byteSize(), device);
+      check(status, CuEntry.DEVICE_GET_NAME);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return text.getString(0);
   }
 
   @Override
   public int deviceGetAttribute(int attribute, int device) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuDeviceGetAttribute(out, attribute, device), DriverCall.DEVICE_GET_ATTRIBUTE);
+    try {
+      int status = (int) CuEntry.DEVICE_GET_ATTRIBUTE.handle().invokeExact(out, attribute, device);
+      check(status, CuEntry.DEVICE_GET_ATTRIBUTE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_INT, 0);
   }
 
   @Override
   public long deviceTotalMem(int device) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuDeviceTotalMem_v2(out, device), DriverCall.DEVICE_TOTAL_MEM);
+    try {
+      check(
+          (int) CuEntry.DEVICE_TOTAL_MEM.handle().invokeExact(out, device),
+          CuEntry.DEVICE_TOTAL_MEM);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_LONG, 0);
   }
 
   @Override
   public CuContext devicePrimaryCtxRetain(int device) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuDevicePrimaryCtxRetain(out, device), DriverCall.DEVICE_PRIMARY_CTX_RETAIN);
+    try {
+      int status = (int) CuEntry.DEVICE_PRIMARY_CTX_RETAIN.handle().invokeExact(out, device);
+      check(status, CuEntry.DEVICE_PRIMARY_CTX_RETAIN);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return new CuContext(out.get(JAVA_LONG, 0));
   }
 
   @Override
   public void devicePrimaryCtxRelease(int device) {
-    Errors.check(Cu.cuDevicePrimaryCtxRelease_v2(device), DriverCall.DEVICE_PRIMARY_CTX_RELEASE);
+    try {
+      int status = (int) CuEntry.DEVICE_PRIMARY_CTX_RELEASE.handle().invokeExact(device);
+      check(status, CuEntry.DEVICE_PRIMARY_CTX_RELEASE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void ctxSetCurrent(@Nullable CuContext context) {
-    Errors.check(
-        Cu.cuCtxSetCurrent(context == null ? 0 : context.address()), DriverCall.CTX_SET_CURRENT);
+    try {
+      int status =
+          (int)
+              CuEntry.CTX_SET_CURRENT.handle().invokeExact(context == null ? 0 : context.address());
+      check(status, CuEntry.CTX_SET_CURRENT);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public @Nullable CuContext ctxGetCurrent() {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuCtxGetCurrent(out), DriverCall.CTX_GET_CURRENT);
+    try {
+      check((int) CuEntry.CTX_GET_CURRENT.handle().invokeExact(out), CuEntry.CTX_GET_CURRENT);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     long context = out.get(JAVA_LONG, 0);
     return context == 0 ? null : new CuContext(context);
   }
@@ -159,35 +243,57 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public CuStream streamCreate(int flags) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuStreamCreate(out, flags), DriverCall.STREAM_CREATE);
+    try {
+      check((int) CuEntry.STREAM_CREATE.handle().invokeExact(out, flags), CuEntry.STREAM_CREATE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return new CuStream(out.get(JAVA_LONG, 0));
   }
 
   @Override
   public void streamDestroy(CuStream stream) {
-    Errors.check(Cu.cuStreamDestroy_v2(stream.address()), DriverCall.STREAM_DESTROY);
+    try {
+      check(
+          (int) CuEntry.STREAM_DESTROY.handle().invokeExact(stream.address()),
+          CuEntry.STREAM_DESTROY);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void streamSynchronize(CuStream stream) {
-    Errors.check(Cu.cuStreamSynchronize(stream.address()), DriverCall.STREAM_SYNCHRONIZE);
+    try {
+      check((int) STREAM_SYNCHRONIZE.invokeExact(stream.address()), CuEntry.STREAM_SYNCHRONIZE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public boolean streamQuery(CuStream stream) {
-    int status = Cu.cuStreamQuery(stream.address());
+    int status;
+    try {
+      status = (int) STREAM_QUERY.invokeExact(stream.address());
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     if (status == CuResult.NOT_READY) {
       return false;
     }
-    Errors.check(status, DriverCall.STREAM_QUERY);
+    check(status, CuEntry.STREAM_QUERY);
     return true;
   }
 
   @Override
   public void streamWaitEvent(CuStream stream, CuEvent event, int flags) {
-    Errors.check(
-        Cu.cuStreamWaitEvent(stream.address(), event.address(), flags),
-        DriverCall.STREAM_WAIT_EVENT);
+    try {
+      int status = (int) STREAM_WAIT_EVENT.invokeExact(stream.address(), event.address(), flags);
+      check(status, CuEntry.STREAM_WAIT_EVENT);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   /**
@@ -201,10 +307,19 @@ final class FfmCudaDriver implements CudaDriver {
   public void launchHostFunc(CuStream stream, HostFunction function) {
     Objects.requireNonNull(function, "function");
     long id = HostFunctions.register(function, this, isCapturing(stream));
-    int status = Cu.cuLaunchHostFunc(stream.address(), HostFunctions.stub(), id);
+    int status;
+    try {
+      status =
+          (int)
+              CuEntry.LAUNCH_HOST_FUNC
+                  .handle()
+                  .invokeExact(stream.address(), HostFunctions.stub(), id);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     if (status != CuResult.SUCCESS) {
       HostFunctions.unregister(id);
-      throw Errors.failure(status, DriverCall.LAUNCH_HOST_FUNC, null);
+      throw Errors.failure(status, CuEntry.LAUNCH_HOST_FUNC, null);
     }
   }
 
@@ -215,22 +330,37 @@ final class FfmCudaDriver implements CudaDriver {
    */
   private static boolean isCapturing(CuStream stream) {
     MemorySegment out = Scratch.get().zeroedSlot(0);
-    return Cu.cuStreamIsCapturing(stream.address(), out) == CuResult.SUCCESS
-        && out.get(JAVA_INT, 0) != 0;
+    try {
+      return (int) CuEntry.STREAM_IS_CAPTURING.handle().invokeExact(stream.address(), out)
+              == CuResult.SUCCESS
+          && out.get(JAVA_INT, 0) != 0;
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   // ---- stream capture
 
   @Override
   public void streamBeginCapture(CuStream stream, CaptureMode mode) {
-    Errors.check(
-        Cu.cuStreamBeginCapture_v2(stream.address(), mode.code()), DriverCall.STREAM_BEGIN_CAPTURE);
+    try {
+      int status =
+          (int) CuEntry.STREAM_BEGIN_CAPTURE.handle().invokeExact(stream.address(), mode.code());
+      check(status, CuEntry.STREAM_BEGIN_CAPTURE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public @Nullable CuGraph streamEndCapture(CuStream stream) {
     MemorySegment out = Scratch.get().zeroedSlot(0);
-    Errors.check(Cu.cuStreamEndCapture(stream.address(), out), DriverCall.STREAM_END_CAPTURE);
+    try {
+      int status = (int) CuEntry.STREAM_END_CAPTURE.handle().invokeExact(stream.address(), out);
+      check(status, CuEntry.STREAM_END_CAPTURE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     long graph = out.get(JAVA_LONG, 0);
     return graph == 0 ? null : new CuGraph(graph);
   }
@@ -238,7 +368,12 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public CaptureStatus streamIsCapturing(CuStream stream) {
     MemorySegment out = Scratch.get().zeroedSlot(0);
-    Errors.check(Cu.cuStreamIsCapturing(stream.address(), out), DriverCall.STREAM_IS_CAPTURING);
+    try {
+      int status = (int) CuEntry.STREAM_IS_CAPTURING.handle().invokeExact(stream.address(), out);
+      check(status, CuEntry.STREAM_IS_CAPTURING);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return captureStatus(out.get(JAVA_INT, 0));
   }
 
@@ -246,7 +381,8 @@ final class FfmCudaDriver implements CudaDriver {
    * {@inheritDoc}
    *
    * <p>An edge-data pointer is always passed: {@code _v3} answers {@code CUDA_ERROR_LOSSY_QUERY}
-   * when it is NULL and an edge carries non-default data. The edge data itself is not reported.
+   * when it is NULL and an edge carries non-default data. The edge data itself is not reported. A
+   * driver older than 12.3 gets {@code _v2}, which has no edge data.
    */
   @Override
   public CaptureInfo streamGetCaptureInfo(CuStream stream) {
@@ -258,17 +394,17 @@ final class FfmCudaDriver implements CudaDriver {
     MemorySegment dependencies = scratch.slot(3);
     MemorySegment edgeData = scratch.slot(4);
     MemorySegment count = scratch.slot(5);
-    int result =
-        Cu.cuStreamGetCaptureInfo(
-            stream.address(), status, id, graph, dependencies, edgeData, count);
-    if (result != CuResult.SUCCESS) {
-      CuSymbol bound = Cu.captureInfoSymbol();
-      throw Errors.failure(
-          result,
-          DriverCall.STREAM_GET_CAPTURE_INFO,
-          bound.symbol().equals(DriverCall.STREAM_GET_CAPTURE_INFO.symbol())
-              ? null
-              : "bound as " + bound.symbol() + " on this driver");
+    CuEntry bound = DriverAbi.CAPTURE_INFO;
+    long h = stream.address();
+    try {
+      int result =
+          bound == CuEntry.STREAM_GET_CAPTURE_INFO
+              ? (int)
+                  bound.handle().invokeExact(h, status, id, graph, dependencies, edgeData, count)
+              : (int) bound.handle().invokeExact(h, status, id, graph, dependencies, count);
+      check(result, bound);
+    } catch (Throwable t) {
+      throw rethrow(t);
     }
     int code = status.get(JAVA_INT, 0);
     if (code != CAPTURE_ACTIVE) {
@@ -297,9 +433,12 @@ final class FfmCudaDriver implements CudaDriver {
     // Never NULL: the driver dereferences this pointer without checking and would crash.
     MemorySegment inOut = Scratch.get().slot(0);
     inOut.set(JAVA_INT, 0, mode.code());
-    Errors.check(
-        Cu.cuThreadExchangeStreamCaptureMode(inOut),
-        DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE);
+    try {
+      int status = (int) CuEntry.THREAD_EXCHANGE_STREAM_CAPTURE_MODE.handle().invokeExact(inOut);
+      check(status, CuEntry.THREAD_EXCHANGE_STREAM_CAPTURE_MODE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return CaptureMode.ofCode(inOut.get(JAVA_INT, 0));
   }
 
@@ -318,54 +457,84 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public CuEvent eventCreate(int flags) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuEventCreate(out, flags), DriverCall.EVENT_CREATE);
+    try {
+      check((int) CuEntry.EVENT_CREATE.handle().invokeExact(out, flags), CuEntry.EVENT_CREATE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return new CuEvent(out.get(JAVA_LONG, 0));
   }
 
   @Override
   public void eventDestroy(CuEvent event) {
-    Errors.check(Cu.cuEventDestroy_v2(event.address()), DriverCall.EVENT_DESTROY);
+    try {
+      check(
+          (int) CuEntry.EVENT_DESTROY.handle().invokeExact(event.address()), CuEntry.EVENT_DESTROY);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void eventRecord(CuEvent event, CuStream stream) {
-    Errors.check(Cu.cuEventRecord(event.address(), stream.address()), DriverCall.EVENT_RECORD);
+    try {
+      int status = (int) EVENT_RECORD.invokeExact(event.address(), stream.address());
+      check(status, CuEntry.EVENT_RECORD);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void eventRecordWithFlags(CuEvent event, CuStream stream, int flags) {
-    Errors.check(
-        Cu.cuEventRecordWithFlags(event.address(), stream.address(), flags),
-        DriverCall.EVENT_RECORD_WITH_FLAGS);
+    try {
+      int status =
+          (int)
+              CuEntry.EVENT_RECORD_WITH_FLAGS
+                  .handle()
+                  .invokeExact(event.address(), stream.address(), flags);
+      check(status, CuEntry.EVENT_RECORD_WITH_FLAGS);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public boolean eventQuery(CuEvent event) {
-    int status = Cu.cuEventQuery(event.address());
+    int status;
+    try {
+      status = (int) EVENT_QUERY.invokeExact(event.address());
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     if (status == CuResult.NOT_READY) {
       return false;
     }
-    Errors.check(status, DriverCall.EVENT_QUERY);
+    check(status, CuEntry.EVENT_QUERY);
     return true;
   }
 
   @Override
   public void eventSynchronize(CuEvent event) {
-    Errors.check(Cu.cuEventSynchronize(event.address()), DriverCall.EVENT_SYNCHRONIZE);
+    try {
+      check(
+          (int) CuEntry.EVENT_SYNCHRONIZE.handle().invokeExact(event.address()),
+          CuEntry.EVENT_SYNCHRONIZE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
+  /** {@inheritDoc} A driver older than 12.8 gets the original {@code cuEventElapsedTime}. */
   @Override
   public float eventElapsedTime(CuEvent start, CuEvent end) {
     MemorySegment out = Scratch.get().slot(0);
-    int status = Cu.cuEventElapsedTimeBound(out, start.address(), end.address());
-    if (status != CuResult.SUCCESS) {
-      CuSymbol bound = Cu.elapsedTimeSymbol();
-      throw Errors.failure(
-          status,
-          DriverCall.EVENT_ELAPSED_TIME,
-          bound.symbol().equals(DriverCall.EVENT_ELAPSED_TIME.symbol())
-              ? null
-              : "bound as " + bound.symbol() + " on this driver");
+    CuEntry bound = DriverAbi.ELAPSED_TIME;
+    try {
+      // Both forms take the same arguments; only the symbol differs.
+      check((int) bound.handle().invokeExact(out, start.address(), end.address()), bound);
+    } catch (Throwable t) {
+      throw rethrow(t);
     }
     return out.get(JAVA_FLOAT, 0);
   }
@@ -375,25 +544,44 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public long memAlloc(long bytes) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuMemAlloc_v2(out, bytes), DriverCall.MEM_ALLOC);
+    try {
+      check((int) CuEntry.MEM_ALLOC.handle().invokeExact(out, bytes), CuEntry.MEM_ALLOC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_LONG, 0);
   }
 
   @Override
   public void memFree(long devicePointer) {
-    Errors.check(Cu.cuMemFree_v2(devicePointer), DriverCall.MEM_FREE);
+    try {
+      check((int) CuEntry.MEM_FREE.handle().invokeExact(devicePointer), CuEntry.MEM_FREE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public long memAllocAsync(long bytes, CuStream stream) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuMemAllocAsync(out, bytes, stream.address()), DriverCall.MEM_ALLOC_ASYNC);
+    try {
+      int status = (int) CuEntry.MEM_ALLOC_ASYNC.handle().invokeExact(out, bytes, stream.address());
+      check(status, CuEntry.MEM_ALLOC_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return out.get(JAVA_LONG, 0);
   }
 
   @Override
   public void memFreeAsync(long devicePointer, CuStream stream) {
-    Errors.check(Cu.cuMemFreeAsync(devicePointer, stream.address()), DriverCall.MEM_FREE_ASYNC);
+    try {
+      int status =
+          (int) CuEntry.MEM_FREE_ASYNC.handle().invokeExact(devicePointer, stream.address());
+      check(status, CuEntry.MEM_FREE_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   /**
@@ -405,14 +593,24 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public MemorySegment memAllocHost(long bytes) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuMemAllocHost_v2(out, bytes), DriverCall.MEM_ALLOC_HOST);
+    try {
+      check((int) CuEntry.MEM_ALLOC_HOST.handle().invokeExact(out, bytes), CuEntry.MEM_ALLOC_HOST);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return Ffm.view(out.get(JAVA_LONG, 0), bytes);
   }
 
   @Override
   public void memFreeHost(MemorySegment hostMemory) {
     HostSegments.requireNative(hostMemory, DriverCall.MEM_FREE_HOST);
-    Errors.check(Cu.cuMemFreeHost(hostMemory.address()), DriverCall.MEM_FREE_HOST);
+    try {
+      check(
+          (int) CuEntry.MEM_FREE_HOST.handle().invokeExact(hostMemory.address()),
+          CuEntry.MEM_FREE_HOST);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
@@ -420,65 +618,106 @@ final class FfmCudaDriver implements CudaDriver {
     Scratch scratch = Scratch.get();
     MemorySegment free = scratch.slot(0);
     MemorySegment total = scratch.slot(1);
-    Errors.check(Cu.cuMemGetInfo_v2(free, total), DriverCall.MEM_GET_INFO);
+    try {
+      check((int) CuEntry.MEM_GET_INFO.handle().invokeExact(free, total), CuEntry.MEM_GET_INFO);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return new MemoryInfo(free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0));
   }
 
   @Override
   public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
     HostSegments.requireNative(src, bytes, DriverCall.MEMCPY_HTOD);
-    Errors.check(Cu.cuMemcpyHtoD_v2(dst, src, bytes), DriverCall.MEMCPY_HTOD);
+    try {
+      check((int) CuEntry.MEMCPY_HTOD.handle().invokeExact(dst, src, bytes), CuEntry.MEMCPY_HTOD);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memcpyDtoH(MemorySegment dst, long src, long bytes) {
     HostSegments.requireNative(dst, bytes, DriverCall.MEMCPY_DTOH);
-    Errors.check(Cu.cuMemcpyDtoH_v2(dst, src, bytes), DriverCall.MEMCPY_DTOH);
+    try {
+      check((int) CuEntry.MEMCPY_DTOH.handle().invokeExact(dst, src, bytes), CuEntry.MEMCPY_DTOH);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, CuStream stream) {
     HostSegments.requireNative(src, bytes, DriverCall.MEMCPY_HTOD_ASYNC);
-    Errors.check(
-        Cu.cuMemcpyHtoDAsync_v2(dst, src, bytes, stream.address()), DriverCall.MEMCPY_HTOD_ASYNC);
+    try {
+      int status = (int) MEMCPY_HTOD_ASYNC.invokeExact(dst, src, bytes, stream.address());
+      check(status, CuEntry.MEMCPY_HTOD_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, CuStream stream) {
     HostSegments.requireNative(dst, bytes, DriverCall.MEMCPY_DTOH_ASYNC);
-    Errors.check(
-        Cu.cuMemcpyDtoHAsync_v2(dst, src, bytes, stream.address()), DriverCall.MEMCPY_DTOH_ASYNC);
+    try {
+      int status = (int) MEMCPY_DTOH_ASYNC.invokeExact(dst, src, bytes, stream.address());
+      check(status, CuEntry.MEMCPY_DTOH_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memcpyDtoDAsync(long dst, long src, long bytes, CuStream stream) {
-    Errors.check(
-        Cu.cuMemcpyDtoDAsync_v2(dst, src, bytes, stream.address()), DriverCall.MEMCPY_DTOD_ASYNC);
+    try {
+      int status = (int) MEMCPY_DTOD_ASYNC.invokeExact(dst, src, bytes, stream.address());
+      check(status, CuEntry.MEMCPY_DTOD_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memsetD8Async(long dst, byte value, long count, CuStream stream) {
-    Errors.check(
-        Cu.cuMemsetD8Async(dst, value, count, stream.address()), DriverCall.MEMSET_D8_ASYNC);
+    try {
+      int status = (int) MEMSET_D8_ASYNC.invokeExact(dst, value, count, stream.address());
+      check(status, CuEntry.MEMSET_D8_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memsetD16Async(long dst, short value, long count, CuStream stream) {
-    Errors.check(
-        Cu.cuMemsetD16Async(dst, value, count, stream.address()), DriverCall.MEMSET_D16_ASYNC);
+    try {
+      int status = (int) MEMSET_D16_ASYNC.invokeExact(dst, value, count, stream.address());
+      check(status, CuEntry.MEMSET_D16_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void memsetD32Async(long dst, int value, long count, CuStream stream) {
-    Errors.check(
-        Cu.cuMemsetD32Async(dst, value, count, stream.address()), DriverCall.MEMSET_D32_ASYNC);
+    try {
+      int status = (int) MEMSET_D32_ASYNC.invokeExact(dst, value, count, stream.address());
+      check(status, CuEntry.MEMSET_D32_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
-  public void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream) {
-    Errors.check(
-        Cu.cuMemsetD2D32Async(dst, pitch, value, width, height, stream.address()),
-        DriverCall.MEMSET_D2D32_ASYNC);
+  public void memsetD2D32Async(
+      long dst, long pitch, int value, long width, long height, CuStream stream) {
+    try {
+      int status =
+          (int) MEMSET_D2D32_ASYNC.invokeExact(dst, pitch, value, width, height, stream.address());
+      check(status, CuEntry.MEMSET_D2D32_ASYNC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   // ---- modules and kernels
@@ -502,13 +741,25 @@ final class FfmCudaDriver implements CudaDriver {
       MemorySegment bytes = ModuleImages.nativeImage(arena, image);
       ModuleImages.ErrorLog errorLog = ModuleImages.ErrorLog.allocate(arena);
       MemorySegment out = Scratch.get().slot(0);
-      int status =
-          Cu.cuModuleLoadDataEx(
-              out, bytes, ModuleImages.ErrorLog.COUNT, errorLog.options(), errorLog.values());
+      int status;
+      try {
+        status =
+            (int)
+                CuEntry.MODULE_LOAD_DATA
+                    .handle()
+                    .invokeExact(
+                        out,
+                        bytes,
+                        ModuleImages.ErrorLog.COUNT,
+                        errorLog.options(),
+                        errorLog.values());
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
       if (status != CuResult.SUCCESS) {
         throw Errors.failure(
             status,
-            DriverCall.MODULE_LOAD_DATA,
+            CuEntry.MODULE_LOAD_DATA,
             ModuleImages.failureDetail(status, image.format(), errorLog.log()));
       }
       return new CuModule(out.get(JAVA_LONG, 0));
@@ -517,7 +768,13 @@ final class FfmCudaDriver implements CudaDriver {
 
   @Override
   public void moduleUnload(CuModule module) {
-    Errors.check(Cu.cuModuleUnload(module.address()), DriverCall.MODULE_UNLOAD);
+    try {
+      check(
+          (int) CuEntry.MODULE_UNLOAD.handle().invokeExact(module.address()),
+          CuEntry.MODULE_UNLOAD);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
@@ -525,9 +782,15 @@ final class FfmCudaDriver implements CudaDriver {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment cName = arena.allocateFrom(name);
       MemorySegment out = Scratch.get().slot(0);
-      int status = Cu.cuModuleGetFunction(out, module.address(), cName);
+      int status;
+      try {
+        status =
+            (int) CuEntry.MODULE_GET_FUNCTION.handle().invokeExact(out, module.address(), cName);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
       if (status != CuResult.SUCCESS) {
-        throw Errors.failure(status, DriverCall.MODULE_GET_FUNCTION, "kernel \"" + name + "\"");
+        throw Errors.failure(status, CuEntry.MODULE_GET_FUNCTION, "kernel \"" + name + "\"");
       }
       return new CuFunction(out.get(JAVA_LONG, 0));
     }
@@ -545,20 +808,25 @@ final class FfmCudaDriver implements CudaDriver {
       int sharedMemBytes,
       CuStream stream,
       KernelArguments arguments) {
-    int status =
-        Cu.cuLaunchKernel(
-            function.address(),
-            gridX,
-            gridY,
-            gridZ,
-            blockX,
-            blockY,
-            blockZ,
-            sharedMemBytes,
-            stream.address(),
-            arguments.pointerArray(),
-            MemorySegment.NULL);
-    Errors.check(status, DriverCall.LAUNCH_KERNEL);
+    try {
+      int status =
+          (int)
+              LAUNCH_KERNEL.invokeExact(
+                  function.address(),
+                  gridX,
+                  gridY,
+                  gridZ,
+                  blockX,
+                  blockY,
+                  blockZ,
+                  sharedMemBytes,
+                  stream.address(),
+                  arguments.pointerArray(),
+                  MemorySegment.NULL);
+      check(status, CuEntry.LAUNCH_KERNEL);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   // ---- graphs
@@ -566,36 +834,67 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public CuGraph graphCreate(int flags) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuGraphCreate(out, flags), DriverCall.GRAPH_CREATE);
+    try {
+      check((int) CuEntry.GRAPH_CREATE.handle().invokeExact(out, flags), CuEntry.GRAPH_CREATE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return new CuGraph(out.get(JAVA_LONG, 0));
   }
 
   @Override
   public void graphDestroy(CuGraph graph) {
-    Errors.check(Cu.cuGraphDestroy(graph.address()), DriverCall.GRAPH_DESTROY);
+    try {
+      check(
+          (int) CuEntry.GRAPH_DESTROY.handle().invokeExact(graph.address()), CuEntry.GRAPH_DESTROY);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(
-        Cu.cuGraphInstantiateWithFlags(out, graph.address(), flags), DriverCall.GRAPH_INSTANTIATE);
+    try {
+      int status =
+          (int) CuEntry.GRAPH_INSTANTIATE.handle().invokeExact(out, graph.address(), flags);
+      check(status, CuEntry.GRAPH_INSTANTIATE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return new CuGraphExec(out.get(JAVA_LONG, 0));
   }
 
   @Override
   public void graphUpload(CuGraphExec exec, CuStream stream) {
-    Errors.check(Cu.cuGraphUpload(exec.address(), stream.address()), DriverCall.GRAPH_UPLOAD);
+    try {
+      int status =
+          (int) CuEntry.GRAPH_UPLOAD.handle().invokeExact(exec.address(), stream.address());
+      check(status, CuEntry.GRAPH_UPLOAD);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void graphLaunch(CuGraphExec exec, CuStream stream) {
-    Errors.check(Cu.cuGraphLaunch(exec.address(), stream.address()), DriverCall.GRAPH_LAUNCH);
+    try {
+      int status = (int) GRAPH_LAUNCH.invokeExact(exec.address(), stream.address());
+      check(status, CuEntry.GRAPH_LAUNCH);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
   public void graphExecDestroy(CuGraphExec exec) {
-    Errors.check(Cu.cuGraphExecDestroy(exec.address()), DriverCall.GRAPH_EXEC_DESTROY);
+    try {
+      check(
+          (int) CuEntry.GRAPH_EXEC_DESTROY.handle().invokeExact(exec.address()),
+          CuEntry.GRAPH_EXEC_DESTROY);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override
@@ -603,43 +902,64 @@ final class FfmCudaDriver implements CudaDriver {
     // CUgraphExecUpdateResultInfo, 24 bytes: int result @0, CUgraphNode errorNode @8,
     // CUgraphNode errorFromNode @16. Slot 0 spans the whole slot area, so it holds the struct.
     MemorySegment info = Scratch.get().zeroedSlot(0);
-    int status = Cu.cuGraphExecUpdate_v2(exec.address(), graph.address(), info);
+    int status;
+    try {
+      status =
+          (int)
+              CuEntry.GRAPH_EXEC_UPDATE.handle().invokeExact(exec.address(), graph.address(), info);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     if (status == CuResult.GRAPH_EXEC_UPDATE_FAILURE) {
       long errorNode = info.get(JAVA_LONG, 8);
       throw new GraphExecUpdateException(
           info.get(JAVA_INT, 0), errorNode == 0 ? null : new CuGraphNode(errorNode));
     }
-    Errors.check(status, DriverCall.GRAPH_EXEC_UPDATE);
+    check(status, CuEntry.GRAPH_EXEC_UPDATE);
   }
 
   @Override
   public List<CuGraphNode> graphGetNodes(CuGraph graph) {
     MemorySegment count = Scratch.get().slot(0);
     count.set(JAVA_LONG, 0, 0);
-    Errors.check(
-        Cu.cuGraphGetNodes(graph.address(), MemorySegment.NULL, count), DriverCall.GRAPH_GET_NODES);
-    long n = count.get(JAVA_LONG, 0);
-    if (n == 0) {
-      return List.of();
-    }
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment nodes = arena.allocate(JAVA_LONG, n);
-      count.set(JAVA_LONG, 0, n);
-      Errors.check(Cu.cuGraphGetNodes(graph.address(), nodes, count), DriverCall.GRAPH_GET_NODES);
-      // The driver writes back how many it returned; never read past what was allocated.
-      long returned = Math.min(n, count.get(JAVA_LONG, 0));
-      List<CuGraphNode> list = new ArrayList<>((int) returned);
-      for (long i = 0; i < returned; i++) {
-        list.add(new CuGraphNode(nodes.getAtIndex(JAVA_LONG, i)));
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_GET_NODES
+                  .handle()
+                  .invokeExact(graph.address(), MemorySegment.NULL, count);
+      check(status, CuEntry.GRAPH_GET_NODES);
+      long n = count.get(JAVA_LONG, 0);
+      if (n == 0) {
+        return List.of();
       }
-      return List.copyOf(list);
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment nodes = arena.allocate(JAVA_LONG, n);
+        count.set(JAVA_LONG, 0, n);
+        status = (int) CuEntry.GRAPH_GET_NODES.handle().invokeExact(graph.address(), nodes, count);
+        check(status, CuEntry.GRAPH_GET_NODES);
+        // The driver writes back how many it returned; never read past what was allocated.
+        long returned = Math.min(n, count.get(JAVA_LONG, 0));
+        List<CuGraphNode> list = new ArrayList<>((int) returned);
+        for (long i = 0; i < returned; i++) {
+          list.add(new CuGraphNode(nodes.getAtIndex(JAVA_LONG, i)));
+        }
+        return List.copyOf(list);
+      }
+    } catch (Throwable t) {
+      throw rethrow(t);
     }
   }
 
   @Override
   public GraphNodeType graphNodeGetType(CuGraphNode node) {
     MemorySegment out = Scratch.get().slot(0);
-    Errors.check(Cu.cuGraphNodeGetType(node.address(), out), DriverCall.GRAPH_NODE_GET_TYPE);
+    try {
+      int status = (int) CuEntry.GRAPH_NODE_GET_TYPE.handle().invokeExact(node.address(), out);
+      check(status, CuEntry.GRAPH_NODE_GET_TYPE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
     return GraphNodeType.ofCode(out.get(JAVA_INT, 0));
   }
 
@@ -655,9 +975,15 @@ final class FfmCudaDriver implements CudaDriver {
     }
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment cPath = arena.allocateFrom(path.toString());
-      int status = Cu.cuGraphDebugDotPrint(graph.address(), cPath, flags);
+      int status;
+      try {
+        status =
+            (int) CuEntry.GRAPH_DEBUG_DOT_PRINT.handle().invokeExact(graph.address(), cPath, flags);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
       if (status != CuResult.SUCCESS) {
-        throw Errors.failure(status, DriverCall.GRAPH_DEBUG_DOT_PRINT, "path " + path);
+        throw Errors.failure(status, CuEntry.GRAPH_DEBUG_DOT_PRINT, "path " + path);
       }
     }
   }

@@ -7,8 +7,9 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The NVRTC entry points {@link NvrtcCompiler} uses: one static method per function, each with a
- * downcall handle in its own holder class, exactly as {@link Cu} does for the driver. Handles are
- * made on first use, which only happens once {@link NvrtcLibrary} found the library.
+ * downcall handle in its own holder class. Handles are made on first use, which only happens once
+ * {@link NvrtcLibrary} found the library. (The driver's entry points are described by {@link
+ * CuEntry} instead; NVRTC's few functions have not needed that.)
  */
 final class Nvrtc {
 

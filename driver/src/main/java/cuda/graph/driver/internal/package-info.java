@@ -2,9 +2,10 @@
  * The {@code cuda} provider's implementation; not exported.
  *
  * <p>Layers, bottom up: {@link cuda.graph.driver.internal.Ffm} is the only class that calls
- * restricted FFM methods; {@link cuda.graph.driver.internal.CudaLibrary} loads {@code libcuda} and
- * {@link cuda.graph.driver.internal.CuSymbol} names every entry point bound; {@link
- * cuda.graph.driver.internal.Cu} holds one downcall handle per entry point; {@link
+ * restricted FFM methods; {@link cuda.graph.driver.internal.CudaLibrary} loads {@code libcuda};
+ * {@link cuda.graph.driver.internal.CuEntry} describes every entry point bound (SPI call, symbol,
+ * ABI version, C signature) and gives its downcall handle, which {@link
+ * cuda.graph.driver.internal.Downcall} links on first use; {@link
  * cuda.graph.driver.internal.FfmCudaDriver} implements the SPI on top, with {@link
  * cuda.graph.driver.internal.Errors} turning statuses into exceptions. NVRTC has the same shape in
  * {@link cuda.graph.driver.internal.NvrtcLibrary}, {@link cuda.graph.driver.internal.Nvrtc} and

@@ -16,6 +16,7 @@ import cuda.graph.spi.MemoryInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -47,10 +48,10 @@ class DeviceGpuTests extends GpuTest {
   @Test
   void theDriverIsNewEnoughAndItsVersionChoseTheAbis() {
     int version = driver.driverGetVersion();
-    assertTrue(version >= CuSymbol.MINIMUM_DRIVER_VERSION, "version " + version);
-    assertEquals(version, Cu.driverVersion());
-    assertEquals(version >= 12030, Cu.captureInfoSymbol() == CuSymbol.cuStreamGetCaptureInfo_v3);
-    assertEquals(version >= 12080, Cu.elapsedTimeSymbol() == CuSymbol.cuEventElapsedTime_v2);
+    assertTrue(version >= CuEntry.MINIMUM_DRIVER_VERSION, "version " + version);
+    assertEquals(version, DriverAbi.VERSION);
+    assertEquals(version >= 12030, DriverAbi.CAPTURE_INFO == CuEntry.STREAM_GET_CAPTURE_INFO);
+    assertEquals(version >= 12080, DriverAbi.ELAPSED_TIME == CuEntry.EVENT_ELAPSED_TIME);
   }
 
   @Test
@@ -129,31 +130,33 @@ class DeviceGpuTests extends GpuTest {
    * and ABI version through {@code cuGetProcAddress_v2} (legacy-stream flavour).
    */
   @Test
-  void everyBoundSymbolIsTheDriversOwnResolution() {
+  void everyBoundSymbolIsTheDriversOwnResolution() throws Throwable {
     int version = driver.driverGetVersion();
+    MethodHandle getProcAddress = CuEntry.GET_PROC_ADDRESS.handle();
     List<String> mismatches = new ArrayList<>();
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment pfn = arena.allocate(ValueLayout.ADDRESS);
       MemorySegment symbolStatus = arena.allocate(ValueLayout.JAVA_INT);
-      for (CuSymbol symbol : CuSymbol.requiredBy(version)) {
+      for (CuEntry entry : CuEntry.requiredBy(version)) {
         pfn.set(ValueLayout.JAVA_LONG, 0, 0);
         symbolStatus.set(ValueLayout.JAVA_INT, 0, -1);
         int status =
-            Cu.cuGetProcAddress_v2(
-                arena.allocateFrom(symbol.base()), // never NULL: the driver would crash
-                pfn,
-                symbol.introducedIn(),
-                1L, // CU_GET_PROC_ADDRESS_LEGACY_STREAM: the unsuffixed, legacy-stream entry points
-                symbolStatus);
+            (int)
+                getProcAddress.invokeExact(
+                    arena.allocateFrom(entry.base()), // never NULL: the driver would crash
+                    pfn,
+                    entry.introducedIn(),
+                    1L, // CU_GET_PROC_ADDRESS_LEGACY_STREAM: the unsuffixed, legacy-stream ones
+                    symbolStatus);
         long resolved = pfn.get(ValueLayout.JAVA_LONG, 0);
-        long exported = CudaLibrary.address(symbol).orElseThrow().address();
+        long exported = CudaLibrary.address(entry).orElseThrow().address();
         if (status != 0 || symbolStatus.get(ValueLayout.JAVA_INT, 0) != 0 || resolved != exported) {
           mismatches.add(
-              symbol
+              entry.symbol()
                   + " ("
-                  + symbol.base()
+                  + entry.base()
                   + " @"
-                  + symbol.introducedIn()
+                  + entry.introducedIn()
                   + "): status "
                   + status
                   + ", symbolStatus "

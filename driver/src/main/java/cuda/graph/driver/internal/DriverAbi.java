@@ -1,0 +1,47 @@
+package cuda.graph.driver.internal;
+
+import cuda.graph.spi.CuResult;
+import cuda.graph.spi.DriverCall;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The bound driver's version, and the entries it selects for the calls whose ABI changed, read
+ * once.
+ *
+ * <p>The JVM initializes this class on the first call that needs it, which comes after {@link
+ * CudaProvider#availability()} bound the library; from then on the choices are constants the JIT
+ * folds.
+ */
+final class DriverAbi {
+
+  /** The bound driver's {@code cuDriverGetVersion}. */
+  static final int VERSION = readVersion();
+
+  /** {@code cuStreamGetCaptureInfo}'s entry: {@code _v3} from 12.3, else {@code _v2}. */
+  static final CuEntry CAPTURE_INFO = CuEntry.boundFor(DriverCall.STREAM_GET_CAPTURE_INFO, VERSION);
+
+  /** {@code cuEventElapsedTime}'s entry: {@code _v2} from 12.8, else the original. */
+  static final CuEntry ELAPSED_TIME = CuEntry.boundFor(DriverCall.EVENT_ELAPSED_TIME, VERSION);
+
+  private DriverAbi() {}
+
+  private static int readVersion() {
+    // Its own arena, not the thread's Scratch: this first runs inside a call that holds slots.
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment version = arena.allocate(ValueLayout.JAVA_INT);
+      int status;
+      try {
+        status = (int) CuEntry.DRIVER_GET_VERSION.handle().invokeExact(version);
+      } catch (Throwable t) {
+        throw Downcall.rethrow(t);
+      }
+      if (status != CuResult.SUCCESS) {
+        // Availability already read the version successfully, so this cannot happen; fail loudly.
+        throw new IllegalStateException("cuDriverGetVersion returned " + status);
+      }
+      return version.get(ValueLayout.JAVA_INT, 0);
+    }
+  }
+}

@@ -1,0 +1,313 @@
+package cuda.graph.driver.internal;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import cuda.graph.spi.DriverCall;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The entry table against the SPI (one entry per call), the driver specification (section 1.2,
+ * which exported name to bind), the CUDA 13.0 {@code cudaTypedefs.h} ({@code
+ * PFN_<name>_v<version>}, the ABI versions) and {@code cuda.h} (the signatures).
+ */
+class CuEntryTests {
+
+  /** Section 1.2 of the driver specification: the names to bind for the calls this SPI has. */
+  private static final Set<String> SPEC_SYMBOLS =
+      Set.of(
+          "cuInit",
+          "cuDriverGetVersion",
+          "cuGetErrorName",
+          "cuGetErrorString",
+          "cuGetProcAddress_v2",
+          "cuDeviceGetCount",
+          "cuDeviceGet",
+          "cuDeviceGetName",
+          "cuDeviceGetAttribute",
+          "cuDeviceTotalMem_v2",
+          "cuDevicePrimaryCtxRetain",
+          "cuDevicePrimaryCtxRelease_v2",
+          "cuCtxSetCurrent",
+          "cuCtxGetCurrent",
+          "cuStreamCreate",
+          "cuStreamDestroy_v2",
+          "cuStreamSynchronize",
+          "cuStreamQuery",
+          "cuStreamWaitEvent",
+          "cuLaunchHostFunc",
+          "cuStreamBeginCapture_v2",
+          "cuStreamEndCapture",
+          "cuStreamIsCapturing",
+          "cuStreamGetCaptureInfo_v3",
+          "cuStreamGetCaptureInfo_v2",
+          "cuThreadExchangeStreamCaptureMode",
+          "cuEventCreate",
+          "cuEventDestroy_v2",
+          "cuEventRecord",
+          "cuEventRecordWithFlags",
+          "cuEventQuery",
+          "cuEventSynchronize",
+          "cuEventElapsedTime_v2",
+          "cuEventElapsedTime",
+          "cuMemAlloc_v2",
+          "cuMemFree_v2",
+          "cuMemAllocAsync",
+          "cuMemFreeAsync",
+          "cuMemAllocHost_v2",
+          "cuMemFreeHost",
+          "cuMemGetInfo_v2",
+          "cuMemcpyHtoD_v2",
+          "cuMemcpyDtoH_v2",
+          "cuMemcpyHtoDAsync_v2",
+          "cuMemcpyDtoHAsync_v2",
+          "cuMemcpyDtoDAsync_v2",
+          "cuMemsetD8Async",
+          "cuMemsetD16Async",
+          "cuMemsetD32Async",
+          "cuMemsetD2D32Async",
+          "cuModuleLoadDataEx",
+          "cuModuleUnload",
+          "cuModuleGetFunction",
+          "cuLaunchKernel",
+          "cuGraphCreate",
+          "cuGraphDestroy",
+          "cuGraphInstantiateWithFlags",
+          "cuGraphUpload",
+          "cuGraphLaunch",
+          "cuGraphExecDestroy",
+          "cuGraphExecUpdate_v2",
+          "cuGraphGetNodes",
+          "cuGraphNodeGetType",
+          "cuGraphDebugDotPrint");
+
+  /** Unversioned exports that are old ABIs (section 1.2): binding any of them is a silent bug. */
+  private static final Set<String> OLD_ABIS =
+      Set.of(
+          "cuMemAlloc",
+          "cuMemFree",
+          "cuMemAllocHost",
+          "cuMemGetInfo",
+          "cuDeviceTotalMem",
+          "cuStreamBeginCapture",
+          "cuStreamGetCaptureInfo",
+          "cuGraphInstantiate",
+          "cuGraphInstantiate_v2",
+          "cuGraphExecUpdate",
+          "cuStreamDestroy",
+          "cuEventDestroy",
+          "cuDevicePrimaryCtxRelease",
+          "cuMemcpyHtoD",
+          "cuMemcpyDtoH",
+          "cuMemcpyHtoDAsync",
+          "cuMemcpyDtoHAsync",
+          "cuMemcpyDtoDAsync",
+          "cuGetProcAddress",
+          "cuMemsetD8Async_v2",
+          "cuMemsetD32Async_v2");
+
+  /** {@code PFN_<base>_v<version>} of the ABI each symbol is, from the 13.0 cudaTypedefs.h. */
+  private static final Map<String, Integer> PFN_VERSIONS =
+      Map.ofEntries(
+          Map.entry("cuMemAlloc_v2", 3020),
+          Map.entry("cuMemFree_v2", 3020),
+          Map.entry("cuMemcpyDtoDAsync_v2", 3020),
+          Map.entry("cuDevicePrimaryCtxRelease_v2", 11000),
+          Map.entry("cuStreamDestroy_v2", 4000),
+          Map.entry("cuEventDestroy_v2", 4000),
+          Map.entry("cuStreamBeginCapture_v2", 10010),
+          Map.entry("cuStreamGetCaptureInfo_v2", 11030),
+          Map.entry("cuStreamGetCaptureInfo_v3", 12030),
+          Map.entry("cuEventElapsedTime_v2", 12080),
+          Map.entry("cuEventElapsedTime", 2000),
+          Map.entry("cuGraphInstantiateWithFlags", 11040),
+          Map.entry("cuGraphExecUpdate_v2", 12000),
+          Map.entry("cuGetProcAddress_v2", 12000),
+          Map.entry("cuMemsetD8Async", 3020),
+          Map.entry("cuModuleLoadDataEx", 2010),
+          Map.entry("cuLaunchHostFunc", 10000),
+          Map.entry("cuGraphUpload", 11010),
+          Map.entry("cuGraphDebugDotPrint", 11030),
+          Map.entry("cuEventRecordWithFlags", 11010),
+          Map.entry("cuMemAllocAsync", 11020));
+
+  @Test
+  void theBoundSymbolsAreExactlyTheSpecificationsNames() {
+    Set<String> bound =
+        Arrays.stream(CuEntry.values())
+            .map(CuEntry::symbol)
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(new TreeSet<>(SPEC_SYMBOLS), bound);
+  }
+
+  @Test
+  void noOldAbiIsBound() {
+    for (CuEntry entry : CuEntry.values()) {
+      assertFalse(OLD_ABIS.contains(entry.symbol()), entry + " binds an old ABI");
+    }
+  }
+
+  @Test
+  void everyCallHasExactlyOneEntryOfItsName() {
+    for (DriverCall call : DriverCall.values()) {
+      CuEntry entry = CuEntry.valueOf(call.name());
+      assertEquals(call, entry.call(), entry.name());
+      assertTrue(
+          entry.symbol().equals(call.symbol()) || call == DriverCall.MODULE_LOAD_DATA,
+          entry + " binds " + entry.symbol() + ", not the call's " + call.symbol());
+    }
+  }
+
+  @Test
+  void everyCallIsServedByOneEntryOnEverySupportedDriver() {
+    for (int version : new int[] {12000, 12020, 12030, 12080, 13000, 13020}) {
+      for (DriverCall call : DriverCall.values()) {
+        long serving =
+            Arrays.stream(CuEntry.values())
+                .filter(e -> e.call() == call && e.usedWith(version))
+                .count();
+        assertEquals(1, serving, call + " on driver " + version);
+      }
+    }
+  }
+
+  @Test
+  void onA13DriverTheSymbolsAreTheOnesTheSpiNames() {
+    EnumSet<DriverCall> different = EnumSet.noneOf(DriverCall.class);
+    for (DriverCall call : DriverCall.values()) {
+      if (!CuEntry.boundFor(call, 13000).symbol().equals(call.symbol())) {
+        different.add(call);
+      }
+    }
+    // The one deliberate difference: cuModuleLoadDataEx, the same load with a JIT error log.
+    assertEquals(EnumSet.of(DriverCall.MODULE_LOAD_DATA), different);
+    assertEquals("cuModuleLoadDataEx", CuEntry.MODULE_LOAD_DATA.symbol());
+    assertEquals(CuEntry.MODULE_LOAD_DATA, CuEntry.boundFor(DriverCall.MODULE_LOAD_DATA, 13000));
+  }
+
+  @Test
+  void olderDriversGetTheAbisTheyExport() {
+    assertEquals(
+        CuEntry.STREAM_GET_CAPTURE_INFO_V2,
+        CuEntry.boundFor(DriverCall.STREAM_GET_CAPTURE_INFO, 12020));
+    assertEquals(
+        CuEntry.STREAM_GET_CAPTURE_INFO,
+        CuEntry.boundFor(DriverCall.STREAM_GET_CAPTURE_INFO, 12030));
+    assertEquals(
+        CuEntry.EVENT_ELAPSED_TIME_V1, CuEntry.boundFor(DriverCall.EVENT_ELAPSED_TIME, 12060));
+    assertEquals(
+        CuEntry.EVENT_ELAPSED_TIME, CuEntry.boundFor(DriverCall.EVENT_ELAPSED_TIME, 12080));
+    assertEquals("cuStreamGetCaptureInfo_v2", CuEntry.STREAM_GET_CAPTURE_INFO_V2.symbol());
+    assertEquals("cuEventElapsedTime", CuEntry.EVENT_ELAPSED_TIME_V1.symbol());
+  }
+
+  @Test
+  void onlyAnOlderAbiNamesItsSymbolInFailures() {
+    assertEquals(
+        "bound as cuStreamGetCaptureInfo_v2 on this driver",
+        CuEntry.STREAM_GET_CAPTURE_INFO_V2.bindingNote());
+    assertEquals(
+        "bound as cuEventElapsedTime on this driver", CuEntry.EVENT_ELAPSED_TIME_V1.bindingNote());
+    for (CuEntry entry : CuEntry.values()) {
+      if (entry != CuEntry.STREAM_GET_CAPTURE_INFO_V2 && entry != CuEntry.EVENT_ELAPSED_TIME_V1) {
+        assertNull(entry.bindingNote(), entry.name());
+      }
+    }
+  }
+
+  @Test
+  void procAddressQueriesUseTheBaseNameAndTheAbisVersion() {
+    for (CuEntry entry : CuEntry.values()) {
+      String name = entry.symbol();
+      assertFalse(entry.base().matches(".*_v[0-9]+$"), name);
+      assertTrue(name.equals(entry.base()) || name.startsWith(entry.base() + "_v"), name);
+      Integer expected = PFN_VERSIONS.get(name);
+      if (expected != null) {
+        assertEquals(expected, entry.introducedIn(), name);
+      }
+      assertTrue(entry.introducedIn() >= 2000 && entry.introducedIn() <= 13000, name);
+    }
+    // Asking for "cuGraphInstantiate" would yield the 5-argument cuGraphInstantiate_v2.
+    assertEquals("cuGraphInstantiateWithFlags", CuEntry.GRAPH_INSTANTIATE.base());
+    assertEquals("cuStreamGetCaptureInfo", CuEntry.STREAM_GET_CAPTURE_INFO.base());
+    assertEquals("cuStreamGetCaptureInfo", CuEntry.STREAM_GET_CAPTURE_INFO_V2.base());
+    assertEquals("cuGetProcAddress", CuEntry.GET_PROC_ADDRESS.base());
+  }
+
+  @Test
+  void onlyProviderInternalEntriesServeNoCall() {
+    for (CuEntry entry : CuEntry.values()) {
+      if (entry != CuEntry.GET_PROC_ADDRESS) {
+        assertNotNull(entry.call(), entry + " serves no SPI call");
+      }
+    }
+    assertNull(CuEntry.GET_PROC_ADDRESS.call());
+  }
+
+  @Test
+  void everyEntryPointReturnsACuResultAndItsConstantHandleHasTheSignaturesType() {
+    for (CuEntry entry : CuEntry.values()) {
+      FunctionDescriptor signature = entry.signature();
+      assertEquals(Optional.of(ValueLayout.JAVA_INT), signature.returnLayout(), entry.name());
+      assertEquals(signature.toMethodType(), entry.constantHandle().type(), entry.name());
+      assertSame(entry.constantHandle(), entry.constantHandle(), entry + ": one per entry");
+    }
+  }
+
+  @Test
+  void withoutABoundLibraryNothingLinks() {
+    assumeFalse(CudaLibrary.isBound(), "a library is bound: this JVM has a driver");
+    IllegalStateException failure =
+        assertThrows(IllegalStateException.class, () -> CuEntry.STREAM_CREATE.handle());
+    assertTrue(failure.getMessage().startsWith("no CUDA driver library is bound yet"));
+    MethodHandle constant = CuEntry.STREAM_QUERY.constantHandle();
+    assertThrows(IllegalStateException.class, () -> invoke(constant, 0L));
+    assertFalse(CudaLibrary.isBound());
+  }
+
+  private static int invoke(MethodHandle handle, long stream) throws Throwable {
+    return (int) handle.invokeExact(stream);
+  }
+
+  /** Spot checks against {@code cuda.h} where a wrong width would pass silently on x86-64. */
+  @Test
+  void signaturesMatchTheHeaderWhereWidthsMatter() {
+    assertEquals(
+        List.of(JAVA_LONG, ValueLayout.JAVA_BYTE, JAVA_LONG, JAVA_LONG),
+        parameters(CuEntry.MEMSET_D8_ASYNC));
+    assertEquals(ValueLayout.JAVA_SHORT, parameters(CuEntry.MEMSET_D16_ASYNC).get(1));
+    assertEquals(ValueLayout.JAVA_INT, parameters(CuEntry.MEMSET_D32_ASYNC).get(1));
+    assertEquals(ValueLayout.JAVA_INT, parameters(CuEntry.MEMSET_D2D32_ASYNC).get(2));
+    // unsigned long long flags, not unsigned int.
+    assertEquals(ValueLayout.JAVA_LONG, parameters(CuEntry.GRAPH_INSTANTIATE).get(2));
+    assertEquals(ValueLayout.JAVA_LONG, parameters(CuEntry.GET_PROC_ADDRESS).get(3));
+    assertEquals(11, parameters(CuEntry.LAUNCH_KERNEL).size());
+    // _v3 adds edgeData_out before numDependencies_out.
+    assertEquals(7, parameters(CuEntry.STREAM_GET_CAPTURE_INFO).size());
+    assertEquals(6, parameters(CuEntry.STREAM_GET_CAPTURE_INFO_V2).size());
+    assertEquals(CuEntry.EVENT_ELAPSED_TIME.signature(), CuEntry.EVENT_ELAPSED_TIME_V1.signature());
+  }
+
+  private static List<MemoryLayout> parameters(CuEntry entry) {
+    return entry.signature().argumentLayouts();
+  }
+}
