@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * NVRTC needs no GPU, only the CUDA toolkit's library, which GPU hosts have and the CI machine
- * does not: tagged {@code gpu} so they run there, and skip with the search result where NVRTC
- * does not load.
+ * NVRTC needs no GPU, only the CUDA toolkit's library, which GPU hosts have and the CI machine does
+ * not: tagged {@code gpu} so they run there, and skip with the search result where NVRTC does not
+ * load.
  */
 @Tag("gpu")
 class NvrtcCompilerTests {
