@@ -5,7 +5,7 @@
  * <p>A provider author writes one small test class per contract, {@code implements} it, and returns
  * a new driver of their provider from {@link
  * cuda.graph.conformance.ConformanceContract#openDriver()}. Each test wraps that driver in an
- * {@link cuda.graph.conformance.InstrumentedDriver} (live-handle ledger, use-after-destroy
+ * {@link cuda.graph.spi.support.InstrumentedDriver} (live-handle ledger, use-after-destroy
  * detection, call log, fault injection), builds a platform over it with {@link
  * cuda.graph.CudaPlatform#forDriver}, and ends by proving that no handle is left alive.
  *

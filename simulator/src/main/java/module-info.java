@@ -3,8 +3,8 @@
  * is present, and the driver that CI and property tests run against.
  *
  * <p>Package {@code cuda.graph.simulator} is the test-facing surface: building a simulator with
- * chosen devices, memory and scheduling, and inspecting its handle ledger, call log and fault
- * injection.
+ * chosen devices, memory and scheduling. Handle ledger, call log and fault injection come from
+ * {@code cuda.graph.spi.support.InstrumentedDriver}, which decorates any driver.
  */
 module cuda.graph.simulator {
   requires cuda.graph.spi;

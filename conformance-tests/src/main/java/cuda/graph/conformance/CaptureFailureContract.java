@@ -25,6 +25,9 @@ import cuda.graph.conformance.arbitraries.Workspace;
 import cuda.graph.conformance.arbitraries.WorkspaceState;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.FaultPlan;
+import cuda.graph.spi.support.HandleLedger;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -151,7 +154,7 @@ public interface CaptureFailureContract extends ConformanceContract {
             replayed.read(stream),
             "a second replay must run the sequence again");
       }
-      LiveHandleLedger ledger = session.driver().ledger();
+      HandleLedger ledger = session.driver().ledger();
       assertEquals(
           0, ledger.live(HandleKind.GRAPH_EXEC), "closing the graph must destroy its exec");
       assertEquals(0, ledger.live(HandleKind.GRAPH), "closing the graph must destroy it");
@@ -324,7 +327,7 @@ public interface CaptureFailureContract extends ConformanceContract {
     Stream stream = session.stream();
     assertFalse(DeviceOp.isExecuting(), "the execution lock must be released");
     assertEquals(Map.of(), driver.capturingStreams(), "no stream may be left capturing");
-    LiveHandleLedger ledger = driver.ledger();
+    HandleLedger ledger = driver.ledger();
     assertEquals(
         0,
         ledger.live(HandleKind.GRAPH),
@@ -349,7 +352,7 @@ public interface CaptureFailureContract extends ConformanceContract {
    * Collects garbage until no handle of {@code kind} is alive, for at most 5 s; fails if one still
    * is.
    */
-  private static void awaitCollected(LiveHandleLedger ledger, HandleKind kind) {
+  private static void awaitCollected(HandleLedger ledger, HandleKind kind) {
     long deadline = System.nanoTime() + LifetimeRun.COLLECT_TIMEOUT_MILLIS * 1_000_000;
     while (ledger.live(kind) != 0 && System.nanoTime() < deadline) {
       System.gc();

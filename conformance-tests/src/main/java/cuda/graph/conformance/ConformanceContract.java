@@ -14,7 +14,8 @@ public interface ConformanceContract {
 
   /**
    * {@return a new, independent, uninitialized driver of the provider under test}; each test (each
-   * property try) opens one, wraps it in an {@link InstrumentedDriver}, and closes it.
+   * property try) opens one, wraps it in an {@link cuda.graph.spi.support.InstrumentedDriver}, and
+   * closes it.
    *
    * <p>Where the provider cannot run, skip the tests: a JUnit contract class aborts in a
    * {@code @BeforeAll} (or here, e.g. through {@link ConformanceProviders#openOrAbort}); a jqwik

@@ -4,6 +4,8 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.Stream;
 import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.spi.support.LifetimeViolation;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -16,9 +18,10 @@ import java.util.Objects;
  *
  * <p>{@link #close()} closes what the test handed to {@link #own}, the stream and the platform
  * (which closes the driver), then proves the test left nothing behind: it throws {@link
- * ConformanceViolation} if any violation was recorded during the session or if the ledger still
- * shows a live handle of any kind. Use it with try-with-resources, so that a leak found while a
- * test is already failing is attached to that failure as suppressed.
+ * ConformanceViolation} if any lifetime violation was recorded during the session or if the ledger
+ * still shows a live handle of any kind. Use it with try-with-resources, so that a leak found while
+ * a test is already failing is attached to that failure as suppressed. Not thread-safe, except
+ * {@link #own}, which any thread may call.
  */
 public final class ConformanceSession implements AutoCloseable {
 
@@ -96,11 +99,10 @@ public final class ConformanceSession implements AutoCloseable {
    * @throws ConformanceViolation listing each live handle and how it was made
    */
   public void assertNothingLeaked(String when) {
-    List<ConformanceViolation> violations = driver.violations();
+    List<LifetimeViolation> violations = driver.violations();
     if (!violations.isEmpty()) {
       ConformanceViolation first =
           new ConformanceViolation(
-              null,
               violations.size()
                   + " driver contract violation(s) "
                   + when
@@ -112,7 +114,6 @@ public final class ConformanceSession implements AutoCloseable {
     Map<?, Long> live = driver.ledger().liveCounts();
     if (!live.isEmpty()) {
       throw new ConformanceViolation(
-          null,
           "live handles "
               + when
               + ": "

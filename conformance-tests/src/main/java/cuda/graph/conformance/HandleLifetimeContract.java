@@ -12,6 +12,8 @@ import cuda.graph.Stream;
 import cuda.graph.conformance.arbitraries.LifetimeScripts;
 import cuda.graph.conformance.arbitraries.LifetimeStep;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.HandleLedger;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
@@ -58,7 +60,7 @@ public interface HandleLifetimeContract extends ConformanceContract {
   default void aLaunchReplaysAfterItsGraphIsClosedAndTheExecIsDestroyedOnceAfterIt() {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
-      LiveHandleLedger ledger = session.driver().ledger();
+      HandleLedger ledger = session.driver().ledger();
       DeviceBuffer<Integer> counter =
           session.own(DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream));
       CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, ConformanceKernels.inc(counter));
@@ -87,7 +89,7 @@ public interface HandleLifetimeContract extends ConformanceContract {
   default void aBufferClosedWhileCapturedStaysAllocatedUntilItsGraphIsClosed() {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
-      LiveHandleLedger ledger = session.driver().ledger();
+      HandleLedger ledger = session.driver().ledger();
       DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream);
       DeviceBuffer<Integer> witness =
           session.own(DeviceBuffer.zeros(ElementType.I32, 50).syncOn(stream));
@@ -120,7 +122,7 @@ public interface HandleLifetimeContract extends ConformanceContract {
       throws InterruptedException {
     try (ConformanceSession session = openSession()) {
       Stream stream = session.stream();
-      LiveHandleLedger ledger = session.driver().ledger();
+      HandleLedger ledger = session.driver().ledger();
       DeviceBuffer<Integer> counter =
           session.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
       CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, ConformanceKernels.inc(counter));

@@ -14,6 +14,7 @@ import cuda.graph.Stream;
 import cuda.graph.conformance.arbitraries.LifetimeScripts;
 import cuda.graph.conformance.arbitraries.LifetimeStep;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.HandleLedger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -86,7 +87,7 @@ final class LifetimeRun {
 
   private final ConformanceSession session;
   private final Stream stream;
-  private final LiveHandleLedger ledger;
+  private final HandleLedger ledger;
   private final List<Counter> counters = new ArrayList<>();
   private final List<Graph> graphs = new ArrayList<>();
   private final List<Launch> launches = new ArrayList<>();

@@ -17,6 +17,7 @@ import cuda.graph.ReentrantExecutionException;
 import cuda.graph.Stream;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;

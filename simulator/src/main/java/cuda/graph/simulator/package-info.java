@@ -1,11 +1,12 @@
 /**
- * Building and inspecting the CUDA driver simulator.
+ * Building the CUDA driver simulator.
  *
  * <p>{@link cuda.graph.simulator.Simulator#builder()} makes a {@link
  * cuda.graph.simulator.SimulatedDriver}: a {@link cuda.graph.spi.CudaDriver} whose devices are
  * modelled in this process (device memory is real off-heap memory at fake device addresses; kernels
- * run through their Java implementations), plus what tests need to prove a caller correct: a ledger
- * of live handles, a call log and fault injection.
+ * run through their Java implementations). What tests need to prove a caller correct (a ledger of
+ * live handles, a call log, fault injection) decorates any driver: {@link
+ * cuda.graph.spi.support.InstrumentedDriver}.
  */
 @NullMarked
 package cuda.graph.simulator;

@@ -22,8 +22,8 @@ class AsyncSchedulingTests {
 
   @Test
   void settingsReportAsynchronousSchedulingAndTheDelay() {
-    assertFalse(f.driver.settings().deterministic());
-    assertEquals(Duration.ofMillis(20), f.driver.settings().executionDelay());
+    assertFalse(f.simulator.settings().deterministic());
+    assertEquals(Duration.ofMillis(20), f.simulator.settings().executionDelay());
   }
 
   @Test

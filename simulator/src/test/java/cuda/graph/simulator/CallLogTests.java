@@ -6,19 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.StreamFlags;
+import cuda.graph.spi.support.CallLog;
+import cuda.graph.spi.support.LoggedCall;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@link CallLog}: every call, in completion order, with its status and calling thread. */
+/**
+ * {@link CallLog}, the shared call log, over the simulator: every call, in the order made, with its
+ * arguments, status and calling thread.
+ */
 @Timeout(30)
 class CallLogTests {
 
-  @AutoClose final SimFixture f = SimFixture.start();
+  @AutoClose final SimFixture f = SimFixture.instrumented();
 
   private CallLog log() {
-    return f.driver.calls();
+    return f.instruments().calls();
   }
 
   @Test
@@ -27,11 +32,11 @@ class CallLogTests {
     f.driver.streamCreate(StreamFlags.NON_BLOCKING);
     assertStatus(1, () -> f.driver.memAlloc(0));
     f.driver.memAlloc(4096);
-    List<CallRecord> records = log().records();
+    List<LoggedCall> records = log().records();
     assertEquals(
         List.of(DriverCall.STREAM_CREATE, DriverCall.MEM_ALLOC, DriverCall.MEM_ALLOC),
-        records.stream().map(CallRecord::call).toList());
-    assertEquals(List.of(0, 1, 0), records.stream().map(CallRecord::status).toList());
+        records.stream().map(LoggedCall::call).toList());
+    assertEquals(List.of(0, 1, 0), records.stream().map(LoggedCall::status).toList());
   }
 
   @Test
@@ -88,7 +93,7 @@ class CallLogTests {
       f.driver.deviceGetCount();
     }
     f.driver.eventCreate(0);
-    List<CallRecord> records = log().records();
+    List<LoggedCall> records = log().records();
     assertEquals(CallLog.CAPACITY, records.size());
     assertEquals(DriverCall.EVENT_CREATE, records.get(records.size() - 1).call());
   }

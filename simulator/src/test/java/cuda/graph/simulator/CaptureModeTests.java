@@ -35,7 +35,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(20)
 class CaptureModeTests {
 
-  @AutoClose final SimFixture f = SimFixture.start();
+  // Instrumented: some tests read what crossed the driver boundary from the shared ledger.
+  @AutoClose final SimFixture f = SimFixture.instrumented();
 
   private final long counter = f.allocInt();
 
@@ -85,9 +86,9 @@ class CaptureModeTests {
   @EnumSource(CaptureMode.class)
   void memFreeIsProhibitedInGlobalAndThreadLocalCaptureAndAllowedInRelaxed(CaptureMode mode) {
     long q = f.driver.memAlloc(256);
-    long liveBefore = f.driver.handles().live(HandleKind.DEVICE_MEMORY);
+    long liveBefore = f.instruments().ledger().live(HandleKind.DEVICE_MEMORY);
     assertUnsafe(mode, () -> f.driver.memFree(q));
-    long liveAfter = f.driver.handles().live(HandleKind.DEVICE_MEMORY);
+    long liveAfter = f.instruments().ledger().live(HandleKind.DEVICE_MEMORY);
     if (mode == CaptureMode.RELAXED) {
       assertEquals(liveBefore - 1, liveAfter, "RELAXED: the memory was freed");
     } else {
@@ -144,10 +145,10 @@ class CaptureModeTests {
       names = {"GLOBAL", "RELAXED"})
   void moduleUnloadIsProhibitedInGlobalCaptureAndAllowedInRelaxed(CaptureMode mode) {
     CuModule m = f.driver.moduleLoadData(ModuleImage.ptx(SimFixture.ptx("spare")));
-    long modulesBefore = f.driver.handles().live(HandleKind.MODULE);
+    long modulesBefore = f.instruments().ledger().live(HandleKind.MODULE);
     assertUnsafe(mode, () -> f.driver.moduleUnload(m));
     long expected = mode == CaptureMode.RELAXED ? modulesBefore - 1 : modulesBefore;
-    assertEquals(expected, f.driver.handles().live(HandleKind.MODULE));
+    assertEquals(expected, f.instruments().ledger().live(HandleKind.MODULE));
   }
 
   // ---- allowed calls

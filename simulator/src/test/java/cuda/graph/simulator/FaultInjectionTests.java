@@ -13,19 +13,24 @@ import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.StreamFlags;
+import cuda.graph.spi.support.FaultPlan;
+import cuda.graph.spi.support.LoggedCall;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@link FaultInjector}: an injected failure replaces the call and changes no state. */
+/**
+ * {@link FaultPlan}, the shared fault injection, over the simulator: an injected failure replaces
+ * the call and changes no state.
+ */
 @Timeout(20)
 class FaultInjectionTests {
 
-  @AutoClose final SimFixture f = SimFixture.start();
+  @AutoClose final SimFixture f = SimFixture.instrumented();
 
-  private FaultInjector faults() {
-    return f.driver.faults();
+  private FaultPlan faults() {
+    return f.instruments().faults();
   }
 
   @Test
@@ -79,14 +84,14 @@ class FaultInjectionTests {
 
   @Test
   void injectedFailureCreatesNoHandle() {
-    long streams = f.driver.handles().created(HandleKind.STREAM);
-    long memory = f.driver.handles().created(HandleKind.DEVICE_MEMORY);
+    long streams = f.instruments().ledger().created(HandleKind.STREAM);
+    long memory = f.instruments().ledger().created(HandleKind.DEVICE_MEMORY);
     faults().failNth(DriverCall.STREAM_CREATE, 1, 2);
     faults().failNth(DriverCall.MEM_ALLOC, 1, 2);
     assertStatus(2, () -> f.driver.streamCreate(StreamFlags.NON_BLOCKING));
     assertStatus(2, () -> f.driver.memAlloc(256));
-    assertEquals(streams, f.driver.handles().created(HandleKind.STREAM));
-    assertEquals(memory, f.driver.handles().created(HandleKind.DEVICE_MEMORY));
+    assertEquals(streams, f.instruments().ledger().created(HandleKind.STREAM));
+    assertEquals(memory, f.instruments().ledger().created(HandleKind.DEVICE_MEMORY));
   }
 
   @Test
@@ -129,10 +134,10 @@ class FaultInjectionTests {
 
   @Test
   void injectedFailureIsRecordedInTheCallLog() {
-    f.driver.calls().clear();
+    f.instruments().calls().clear();
     faults().failNth(DriverCall.MEM_ALLOC, 1, 2);
     assertStatus(2, () -> f.driver.memAlloc(256));
-    CallRecord last = f.driver.calls().records().getLast();
+    LoggedCall last = f.instruments().calls().records().getLast();
     assertEquals(DriverCall.MEM_ALLOC, last.call());
     assertEquals(2, last.status());
   }
@@ -142,7 +147,7 @@ class FaultInjectionTests {
     var s = f.newStream();
     faults().failNth(DriverCall.STREAM_DESTROY, 1, 1);
     assertStatus(1, () -> f.driver.streamDestroy(s));
-    assertTrue(f.driver.handles().liveHandles(HandleKind.STREAM).contains(s));
+    assertTrue(f.instruments().ledger().liveHandles(HandleKind.STREAM).contains(s));
     assertDoesNotThrow(() -> f.driver.streamDestroy(s));
   }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(20)
 class GraphMemoryNodeTests {
 
-  @AutoClose final SimFixture f = SimFixture.start();
+  // Instrumented: some tests read what crossed the driver boundary from the shared ledger.
+  @AutoClose final SimFixture f = SimFixture.instrumented();
 
   private final long out = f.allocInt();
   private long graphPointer;
@@ -131,7 +132,7 @@ class GraphMemoryNodeTests {
   @EnumSource(CaptureMode.class)
   void memFreeAsyncOfANonGraphPointerInCaptureReturns1AndTheCaptureStaysActive(CaptureMode mode) {
     long regular = f.driver.memAlloc(256);
-    long liveBefore = f.driver.handles().live(HandleKind.DEVICE_MEMORY);
+    long liveBefore = f.instruments().ledger().live(HandleKind.DEVICE_MEMORY);
     f.driver.streamBeginCapture(f.stream, mode);
     f.inc(f.stream, out);
     assertStatus(1, () -> f.driver.memFreeAsync(regular, f.stream));
@@ -139,7 +140,7 @@ class GraphMemoryNodeTests {
     CuGraph g = f.driver.streamEndCapture(f.stream);
     assertNotNull(g);
     assertEquals(List.of(GraphNodeType.KERNEL), f.nodeTypes(g));
-    assertEquals(liveBefore, f.driver.handles().live(HandleKind.DEVICE_MEMORY), "not freed");
+    assertEquals(liveBefore, f.instruments().ledger().live(HandleKind.DEVICE_MEMORY), "not freed");
     assertDoesNotThrow(() -> f.driver.memFree(regular));
   }
 
@@ -155,10 +156,10 @@ class GraphMemoryNodeTests {
 
   @Test
   void graphAllocationsAreNotCountedAsDeviceMemoryHandles() {
-    long created = f.driver.handles().created(HandleKind.DEVICE_MEMORY);
+    long created = f.instruments().ledger().created(HandleKind.DEVICE_MEMORY);
     CuGraphExec exec = f.driver.graphInstantiate(allocGraph(1, true), 0);
     f.driver.graphLaunch(exec, f.stream);
     f.driver.streamSynchronize(f.stream);
-    assertEquals(created, f.driver.handles().created(HandleKind.DEVICE_MEMORY));
+    assertEquals(created, f.instruments().ledger().created(HandleKind.DEVICE_MEMORY));
   }
 }

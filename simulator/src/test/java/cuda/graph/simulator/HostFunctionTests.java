@@ -102,8 +102,8 @@ class HostFunctionTests {
 
   @Test
   void driverCallFromAHostFunctionFailsWithNotPermittedInDeterministicModeAndHasNoEffect() {
-    try (SimFixture f = SimFixture.start(Simulator.builder().deterministic(7))) {
-      long allocationsBefore = f.driver.handles().created(HandleKind.DEVICE_MEMORY);
+    try (SimFixture f = SimFixture.instrumented(Simulator.builder().deterministic(7))) {
+      long allocationsBefore = f.instruments().ledger().created(HandleKind.DEVICE_MEMORY);
       AtomicInteger status = new AtomicInteger(0);
       f.driver.launchHostFunc(
           f.stream,
@@ -116,7 +116,7 @@ class HostFunctionTests {
           });
       f.driver.streamSynchronize(f.stream);
       assertEquals(800, status.get());
-      assertEquals(allocationsBefore, f.driver.handles().created(HandleKind.DEVICE_MEMORY));
+      assertEquals(allocationsBefore, f.instruments().ledger().created(HandleKind.DEVICE_MEMORY));
     }
   }
 

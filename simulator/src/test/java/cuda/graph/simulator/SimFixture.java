@@ -11,12 +11,14 @@ import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
+import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.KernelInvocation;
 import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.StreamFlags;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -30,11 +32,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.function.Executable;
 
 /**
  * An initialized simulator with a current primary context, a non-blocking stream and a module of
- * small test kernels. Close it after each test.
+ * small test kernels. Close it after each test. An {@link #instrumented()} fixture makes every call
+ * through an {@link InstrumentedDriver}, for the tests of the shared instruments.
  *
  * <p>Kernels (all run once per launch, for the whole grid):
  *
@@ -72,7 +76,13 @@ final class SimFixture implements AutoCloseable {
   record Probe(
       String grid, String block, int sharedMemoryBytes, int argumentCount, String thread) {}
 
-  final SimulatedDriver driver;
+  /** What the test calls: the simulator, or the decorator over it when instrumented. */
+  final CudaDriver driver;
+
+  /** The simulator itself: calls made on it bypass the instruments. */
+  final SimulatedDriver simulator;
+
+  private final @Nullable InstrumentedDriver instruments;
   final CuContext context;
   final CuStream stream;
   final CuModule module;
@@ -88,11 +98,26 @@ final class SimFixture implements AutoCloseable {
   }
 
   static SimFixture start(Simulator.Builder builder) {
-    return new SimFixture(builder.build());
+    SimulatedDriver simulator = builder.build();
+    return new SimFixture(simulator, simulator, null);
   }
 
-  private SimFixture(SimulatedDriver driver) {
+  /** A fixture whose every call, its own setup included, goes through an instrumented driver. */
+  static SimFixture instrumented() {
+    return instrumented(Simulator.builder());
+  }
+
+  static SimFixture instrumented(Simulator.Builder builder) {
+    SimulatedDriver simulator = builder.build();
+    InstrumentedDriver instruments = new InstrumentedDriver(simulator);
+    return new SimFixture(instruments, simulator, instruments);
+  }
+
+  private SimFixture(
+      CudaDriver driver, SimulatedDriver simulator, @Nullable InstrumentedDriver instruments) {
     this.driver = driver;
+    this.simulator = simulator;
+    this.instruments = instruments;
     driver.init(0);
     this.context = driver.devicePrimaryCtxRetain(0);
     driver.ctxSetCurrent(context);
@@ -101,6 +126,14 @@ final class SimFixture implements AutoCloseable {
     for (String name : KERNELS) {
       fn(name); // resolve every function now, so that no test loads lazily inside a capture
     }
+  }
+
+  /** {@return the ledger, call log and fault plan of an {@link #instrumented()} fixture} */
+  InstrumentedDriver instruments() {
+    if (instruments == null) {
+      throw new IllegalStateException("start the fixture with SimFixture.instrumented()");
+    }
+    return instruments;
   }
 
   // ---- PTX and module images

@@ -10,7 +10,6 @@ import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -43,7 +42,7 @@ final class CaptureCalls {
           CuResult.ILLEGAL_STATE, call, stream + " is already capturing (" + stream.capture + ")");
     }
     SimGraph graph = new SimGraph(stream.context);
-    graph.handle = new CuGraph(state.register(HandleKind.GRAPH, graph, stream.context, false));
+    graph.handle = new CuGraph(state.register(graph, stream.context));
     CaptureSequence capture =
         new CaptureSequence(state.nextCaptureId++, stream, mode, Thread.currentThread(), graph);
     graph.capturing = capture;
@@ -107,10 +106,7 @@ final class CaptureCalls {
 
   private void finish(CaptureSequence capture, boolean handOut) {
     state.endCapture(capture);
-    if (handOut) {
-      capture.graph.handedOut = true;
-      state.handles.countRegistered(capture.graph.handle.address());
-    } else {
+    if (!handOut) {
       state.discardCaptureGraph(capture.graph);
     }
   }

@@ -7,7 +7,6 @@ import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DeviceAttribute;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
 import java.util.ArrayList;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -104,10 +103,9 @@ final class DeviceCalls {
     if (d.primary == null) {
       long address = state.handles.newAddress();
       d.primary = new SimContext(new CuContext(address), d);
-      state.handles.add(address, HandleKind.CONTEXT, d.primary, false);
+      state.handles.add(address, d.primary);
     }
     d.primaryRetains++;
-    state.handles.countCreated(HandleKind.CONTEXT);
     return d.primary.handle;
   }
 
@@ -120,7 +118,6 @@ final class DeviceCalls {
           "device " + device + "'s primary context is not retained");
     }
     d.primaryRetains--;
-    state.handles.countDestroyed(HandleKind.CONTEXT);
     if (d.primaryRetains == 0) {
       destroy(d.primary);
       d.primary = null;
@@ -134,8 +131,7 @@ final class DeviceCalls {
     }
     for (Object object : new ArrayList<>(context.owned)) {
       if (object instanceof HandleTable.Handled h) {
-        state.handles.unregister(
-            h.handle().address(), "was destroyed with its context", h.counted());
+        state.handles.unregister(h.handle().address(), "was destroyed with its context");
       }
       if (object instanceof SimStream s) {
         s.destroyed = true;
@@ -144,9 +140,6 @@ final class DeviceCalls {
     for (Allocation a : new ArrayList<>(context.allocations)) {
       a.unback();
       state.memory.remove(a);
-      if (a.kind != Allocation.Kind.GRAPH && !a.freeRequested) {
-        state.handles.countDestroyed(HandleKind.DEVICE_MEMORY);
-      }
     }
     context.allocations.clear();
     context.device.usedMemory = 0;
@@ -154,8 +147,7 @@ final class DeviceCalls {
     context.destroyed = true;
     state.handles.unregister(
         context.handle.address(),
-        "was destroyed by releasing the last retain of its primary context",
-        false);
+        "was destroyed by releasing the last retain of its primary context");
   }
 
   void ctxSetCurrent(@Nullable CuContext context) {

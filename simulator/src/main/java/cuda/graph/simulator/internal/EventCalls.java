@@ -9,7 +9,6 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.EventFlags;
-import cuda.graph.spi.HandleKind;
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -39,7 +38,7 @@ final class EventCalls {
     }
     long address = state.handles.newAddress();
     SimEvent event = new SimEvent(new CuEvent(address), context, flags);
-    state.adopt(address, HandleKind.EVENT, event, context, true);
+    state.adopt(address, event, context);
     return event.handle;
   }
 

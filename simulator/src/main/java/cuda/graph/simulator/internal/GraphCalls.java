@@ -12,7 +12,6 @@ import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphExecUpdateException;
 import cuda.graph.spi.GraphInstantiateFlags;
 import cuda.graph.spi.GraphNodeType;
-import cuda.graph.spi.HandleKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +40,7 @@ final class GraphCalls {
       throw invalid(call, "cuGraphCreate flags must be 0, got " + flags);
     }
     SimGraph graph = new SimGraph(context);
-    graph.handedOut = true;
-    graph.handle = new CuGraph(state.register(HandleKind.GRAPH, graph, context, true));
+    graph.handle = new CuGraph(state.register(graph, context));
     return graph.handle;
   }
 
@@ -60,7 +58,7 @@ final class GraphCalls {
     }
     for (Node n : graph.nodes) {
       state.handles.unregister(
-          n.handle.address(), "belonged to a graph destroyed by cuGraphDestroy", false);
+          n.handle.address(), "belonged to a graph destroyed by cuGraphDestroy");
     }
     state.unregister(handle, graph, graph.context, "was destroyed by cuGraphDestroy");
   }
@@ -98,7 +96,7 @@ final class GraphCalls {
           "a graph with memory nodes can have only one live exec at a time");
     }
     SimExec exec = new SimExec(graph.context, graph, flags);
-    exec.handle = new CuGraphExec(state.register(HandleKind.GRAPH_EXEC, exec, graph.context, true));
+    exec.handle = new CuGraphExec(state.register(exec, graph.context));
     graph.liveExecs++;
     return exec.handle;
   }

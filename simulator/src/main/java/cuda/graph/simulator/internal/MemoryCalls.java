@@ -6,7 +6,6 @@ import static cuda.graph.simulator.internal.SimState.invalid;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.MemoryInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -42,14 +41,12 @@ final class MemoryCalls {
     a.back();
     device.usedMemory += bytes;
     context.allocations.add(a);
-    state.handles.countCreated(HandleKind.DEVICE_MEMORY);
     return a;
   }
 
   private void release(Allocation a) {
     a.freeRequested = true;
     a.device.usedMemory -= a.size;
-    state.handles.countDestroyed(HandleKind.DEVICE_MEMORY);
   }
 
   long alloc(long bytes) {
@@ -170,7 +167,6 @@ final class MemoryCalls {
     Arena arena = Arena.ofShared();
     MemorySegment segment = arena.allocate(bytes, 4096);
     pinned.put(segment.address(), arena);
-    state.handles.countCreated(HandleKind.HOST_MEMORY);
     return segment;
   }
 
@@ -186,7 +182,6 @@ final class MemoryCalls {
     state.checkUnsafe(call);
     pinned.remove(memory.address());
     arena.close();
-    state.handles.countDestroyed(HandleKind.HOST_MEMORY);
   }
 
   MemoryInfo info() {

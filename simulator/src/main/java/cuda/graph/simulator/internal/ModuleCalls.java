@@ -9,7 +9,6 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.KernelBody;
 import cuda.graph.spi.ModuleImage;
@@ -40,12 +39,11 @@ final class ModuleCalls {
     names.addAll(image.javaKernels().keySet());
     long address = state.handles.newAddress();
     SimModule module = new SimModule(new CuModule(address), context);
-    state.adopt(address, HandleKind.MODULE, module, context, true);
+    state.adopt(address, module, context);
     for (String name : names) {
       KernelBody body = image.javaKernels().get(name);
       SimFunction function = new SimFunction(module, name, body);
-      function.handle =
-          new CuFunction(state.register(HandleKind.FUNCTION, function, context, true));
+      function.handle = new CuFunction(state.register(function, context));
       module.functions.put(name, function);
     }
     return module.handle;

@@ -24,9 +24,4 @@ final class Node implements HandleTable.Handled {
   public CuGraphNode handle() {
     return handle;
   }
-
-  @Override
-  public boolean counted() {
-    return false;
-  }
 }

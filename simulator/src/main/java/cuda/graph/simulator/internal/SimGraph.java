@@ -20,9 +20,6 @@ final class SimGraph implements HandleTable.Handled {
   /** The capture building this graph, while it is being captured. */
   @Nullable CaptureSequence capturing;
 
-  /** Capture graphs are counted in the ledger only once handed to the caller. */
-  boolean handedOut;
-
   int liveExecs;
 
   SimGraph(SimContext context) {
@@ -47,10 +44,5 @@ final class SimGraph implements HandleTable.Handled {
   @Override
   public CuGraph handle() {
     return handle;
-  }
-
-  @Override
-  public boolean counted() {
-    return handedOut;
   }
 }

@@ -9,7 +9,6 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -147,24 +146,19 @@ final class SimState {
   }
 
   /** Registers an object constructed with a handle value from {@code handles.newAddress()}. */
-  void adopt(
-      long address,
-      HandleKind kind,
-      HandleTable.Handled object,
-      SimContext owner,
-      boolean counted) {
-    handles.add(address, kind, object, counted);
+  void adopt(long address, HandleTable.Handled object, SimContext owner) {
+    handles.add(address, object);
     owner.owned.add(object);
   }
 
-  long register(HandleKind kind, HandleTable.Handled object, SimContext owner, boolean counted) {
-    long address = handles.register(kind, object, counted);
+  long register(HandleTable.Handled object, SimContext owner) {
+    long address = handles.register(object);
     owner.owned.add(object);
     return address;
   }
 
   void unregister(CuHandle handle, HandleTable.Handled object, SimContext owner, String how) {
-    handles.unregister(handle.address(), how, object.counted());
+    handles.unregister(handle.address(), how);
     owner.owned.remove(object);
   }
 
@@ -302,8 +296,7 @@ final class SimState {
   Node addNode(SimStream stream, Op op) {
     CaptureSequence c = stream.capture;
     Node node = c.graph.add(op, new ArrayList<>(stream.captureDependencies));
-    node.handle =
-        new cuda.graph.spi.CuGraphNode(handles.register(HandleKind.GRAPH_NODE, node, false));
+    node.handle = new cuda.graph.spi.CuGraphNode(handles.register(node));
     stream.captureDependencies.clear();
     stream.captureDependencies.add(node);
     return node;
@@ -349,7 +342,7 @@ final class SimState {
   /** Discards a capture graph that never reached the caller. */
   void discardCaptureGraph(SimGraph graph) {
     for (Node n : graph.nodes) {
-      handles.unregister(n.handle.address(), "belonged to a discarded capture graph", false);
+      handles.unregister(n.handle.address(), "belonged to a discarded capture graph");
     }
     unregister(graph.handle, graph, graph.context, "was discarded when its capture failed");
   }

@@ -6,7 +6,6 @@ import static cuda.graph.simulator.internal.SimState.invalid;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.StreamFlags;
 
@@ -30,7 +29,7 @@ final class StreamCalls {
     SimStream stream =
         new SimStream(
             new CuStream(address), context, SimStream.Kind.USER, flags == StreamFlags.DEFAULT);
-    state.adopt(address, HandleKind.STREAM, stream, context, true);
+    state.adopt(address, stream, context);
     context.streams.add(stream);
     return stream.handle;
   }

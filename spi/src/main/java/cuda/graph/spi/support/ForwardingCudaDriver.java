@@ -54,7 +54,11 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
   private final CudaDriver delegate;
   private final boolean describesArguments;
 
-  /** Makes a decorator of {@code delegate} whose hooks receive no arguments. */
+  /**
+   * Makes a decorator whose hooks receive no arguments.
+   *
+   * @param delegate the driver every call is forwarded to
+   */
   protected ForwardingCudaDriver(CudaDriver delegate) {
     this(delegate, false);
   }
@@ -63,6 +67,9 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
    * Makes a decorator of {@code delegate}. When {@code describesArguments}, every entry point
    * passes its arguments to {@link #before(DriverCall, Object[])} in an array made for that call,
    * in declaration order with primitives boxed; otherwise it passes {@link #NO_ARGUMENTS}.
+   *
+   * @param delegate the driver every call is forwarded to
+   * @param describesArguments whether the hooks receive each call's arguments
    */
   protected ForwardingCudaDriver(CudaDriver delegate, boolean describesArguments) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -78,6 +85,7 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
    * Runs before every forwarded entry point; what it throws is thrown by the call, and the delegate
    * is not called. By default runs {@link #before(DriverCall)}.
    *
+   * @param call the entry point about to be forwarded
    * @param arguments the call's arguments, or {@link #NO_ARGUMENTS} unless this decorator describes
    *     arguments; the array is the hook's to keep
    */
@@ -85,13 +93,20 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
     before(call);
   }
 
-  /** Runs before every forwarded entry point, unless the hook with arguments is overridden. */
+  /**
+   * Runs before every forwarded entry point, unless the hook with arguments is overridden.
+   *
+   * @param call the entry point about to be forwarded
+   */
   protected void before(DriverCall call) {}
 
   /**
    * {@return what entry point {@code call} throws when its delegate threw {@code failure}}; by
    * default {@code failure} itself. Runs on the calling thread, for every {@link RuntimeException}
    * the delegate throws, whichever call a {@link cuda.graph.spi.CudaDriverException} names.
+   *
+   * @param call the entry point that was forwarded
+   * @param failure what the delegate threw
    */
   protected RuntimeException failed(DriverCall call, RuntimeException failure) {
     return failure;

@@ -1,4 +1,4 @@
-package cuda.graph.conformance;
+package cuda.graph.spi.support;
 
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CudaDriverException;
@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The failures an {@link InstrumentedDriver} injects. An injected failure replaces the call: the
- * wrapper throws {@link CudaDriverException} with the chosen status and the provider never sees the
+ * decorator throws {@link CudaDriverException} with the chosen status and the driver never sees the
  * call, so it changes no driver state (a capture is not invalidated, nothing is created or
- * destroyed). Calls are counted from all threads. Thread-safe.
+ * destroyed). Rules count the calls of their entry point from all threads, in the order the calls
+ * reach the decorator. Thread-safe.
  */
 public final class FaultPlan {
 
@@ -32,11 +33,11 @@ public final class FaultPlan {
 
     @Override
     public String toString() {
-      String what =
+      String which =
           always
               ? "every " + call.symbol()
               : "the " + ordinal(remaining) + " " + call.symbol() + " from now";
-      return what + " fails with " + CuResult.describe(status);
+      return which + " fails with " + CuResult.describe(status);
     }
   }
 
@@ -50,6 +51,9 @@ public final class FaultPlan {
    * Makes the {@code nth} call of {@code call} from now on (1 = the next one) fail with {@code
    * status}. Each rule fires once.
    *
+   * @param call the entry point to fail
+   * @param nth which of its calls from now on fails, counting from 1
+   * @param status the {@code CUresult} the failed call throws
    * @throws IllegalArgumentException if {@code nth < 1} or {@code status} is {@code CUDA_SUCCESS}
    */
   public synchronized void failNth(DriverCall call, int nth, int status) {
@@ -63,6 +67,10 @@ public final class FaultPlan {
 
   /**
    * Makes every call of {@code call} from now on fail with {@code status}, until {@link #clear()}.
+   *
+   * @param call the entry point to fail
+   * @param status the {@code CUresult} each failed call throws
+   * @throws IllegalArgumentException if {@code status} is {@code CUDA_SUCCESS}
    */
   public synchronized void failAlways(DriverCall call, int status) {
     Objects.requireNonNull(call, "call");
@@ -71,17 +79,15 @@ public final class FaultPlan {
   }
 
   /**
-   * Makes the next {@code cuStreamEndCapture} that is not failed by another rule end the capture on
-   * the provider, destroy the graph it returns, and return null: a driver that reports success
-   * without a graph.
+   * Makes the next {@code cuStreamEndCapture} that succeeds on the driver (one that no other rule
+   * fails) destroy the graph it returns and return null: a driver that reports success without a
+   * graph. The capture really ends.
    */
   public synchronized void endCaptureReturnsNoGraph() {
     noGraphPending++;
   }
 
-  /**
-   * {@return the rules that have not fired yet (every {@code failAlways} rule stays), for reading}
-   */
+  /** {@return the rules that have not fired yet, for reading; {@code failAlways} rules stay} */
   public synchronized List<String> pending() {
     List<String> lines = new ArrayList<>();
     rules.forEach(r -> lines.add(r.toString()));
@@ -107,10 +113,7 @@ public final class FaultPlan {
     noGraphPending = 0;
   }
 
-  /**
-   * Counts a call of {@code call}; {@return the failure to throw in its place, or null to let it
-   * through}
-   */
+  /** Counts a call of {@code call}; {@return the failure to throw in its place, or null} */
   synchronized @Nullable CudaDriverException next(DriverCall call) {
     Rule firing = null;
     for (Iterator<Rule> it = rules.iterator(); it.hasNext(); ) {
@@ -129,13 +132,10 @@ public final class FaultPlan {
       return null;
     }
     fired++;
-    return new CudaDriverException(
-        firing.status, call, "injected by the conformance kit's FaultPlan");
+    return new CudaDriverException(firing.status, call, "injected by a FaultPlan");
   }
 
-  /**
-   * {@return whether this {@code cuStreamEndCapture} must return no graph} (consumes the request)
-   */
+  /** {@return whether a successful end of capture must return no graph}, consuming the request */
   synchronized boolean takeNoGraph() {
     if (noGraphPending == 0) {
       return false;
@@ -153,14 +153,13 @@ public final class FaultPlan {
   }
 
   private static String ordinal(int n) {
-    return n
-        + (n % 100 >= 11 && n % 100 <= 13
-            ? "th"
-            : switch (n % 10) {
-              case 1 -> "st";
-              case 2 -> "nd";
-              case 3 -> "rd";
-              default -> "th";
-            });
+    String suffix =
+        switch (n % 10) {
+          case 1 -> "st";
+          case 2 -> "nd";
+          case 3 -> "rd";
+          default -> "th";
+        };
+    return n + (n % 100 >= 11 && n % 100 <= 13 ? "th" : suffix);
   }
 }

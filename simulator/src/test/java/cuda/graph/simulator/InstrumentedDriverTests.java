@@ -1,4 +1,4 @@
-package cuda.graph.conformance;
+package cuda.graph.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.SimulatedDriver;
-import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CaptureStatus;
 import cuda.graph.spi.CuContext;
@@ -21,6 +19,10 @@ import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.EventFlags;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.StreamFlags;
+import cuda.graph.spi.support.HandleLedger;
+import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.spi.support.LifetimeViolation;
+import cuda.graph.spi.support.LoggedCall;
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -31,10 +33,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The instruments of {@link InstrumentedDriver}, checked against the simulator's own. */
+/**
+ * The instruments of {@link InstrumentedDriver} over the simulator, checked against a second
+ * instrumented driver between the two, which sees exactly what reaches the simulator.
+ */
 class InstrumentedDriverTests {
 
   private SimulatedDriver simulator;
+  private InstrumentedDriver provider;
   private InstrumentedDriver driver;
   private int device;
   private CuContext context;
@@ -42,7 +48,8 @@ class InstrumentedDriverTests {
   @BeforeEach
   void open() {
     simulator = Simulator.create();
-    driver = new InstrumentedDriver(simulator);
+    provider = new InstrumentedDriver(simulator);
+    driver = new InstrumentedDriver(provider);
     driver.init(0);
     device = driver.deviceGet(0);
     context = driver.devicePrimaryCtxRetain(device);
@@ -55,7 +62,7 @@ class InstrumentedDriverTests {
   }
 
   @Test
-  void createdAndDestroyedHandlesAreCountedPerKindAsTheSimulatorCountsThem() {
+  void createdAndDestroyedHandlesAreCountedPerKindAsTheProviderSeesThem() {
     CuStream kept = driver.streamCreate(StreamFlags.NON_BLOCKING);
     CuStream gone = driver.streamCreate(StreamFlags.NON_BLOCKING);
     driver.streamDestroy(gone);
@@ -64,7 +71,7 @@ class InstrumentedDriverTests {
     long memory = driver.memAlloc(1024);
     MemorySegment pinned = driver.memAllocHost(64);
 
-    LiveHandleLedger ledger = driver.ledger();
+    HandleLedger ledger = driver.ledger();
     assertEquals(2, ledger.created(HandleKind.STREAM));
     assertEquals(1, ledger.destroyed(HandleKind.STREAM));
     assertEquals(List.of(kept), ledger.liveHandles(HandleKind.STREAM));
@@ -86,9 +93,9 @@ class InstrumentedDriverTests {
             HandleKind.DEVICE_MEMORY,
             HandleKind.HOST_MEMORY)) {
       assertEquals(
-          simulator.handles().live(kind),
+          provider.ledger().live(kind),
           ledger.live(kind),
-          kind + ": the wrapper and the simulator agree");
+          kind + ": the wrapper and the provider agree");
     }
 
     driver.memFree(memory);
@@ -103,14 +110,14 @@ class InstrumentedDriverTests {
     CuStream stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
     driver.streamDestroy(stream);
 
-    ConformanceViolation v =
-        assertThrows(ConformanceViolation.class, () -> driver.streamSynchronize(stream));
+    LifetimeViolation v =
+        assertThrows(LifetimeViolation.class, () -> driver.streamSynchronize(stream));
 
     assertEquals(DriverCall.STREAM_SYNCHRONIZE, v.call());
     assertTrue(v.getMessage().contains("was destroyed by cuStreamDestroy_v2"), v.getMessage());
     assertEquals(
         0,
-        simulator.calls().count(DriverCall.STREAM_SYNCHRONIZE),
+        provider.calls().count(DriverCall.STREAM_SYNCHRONIZE),
         "the provider must never see the call");
     assertEquals(List.of(v), driver.violations());
     assertEquals(
@@ -122,11 +129,11 @@ class InstrumentedDriverTests {
     CuGraph graph = driver.graphCreate(0);
     driver.graphDestroy(graph);
 
-    assertThrows(ConformanceViolation.class, () -> driver.graphDestroy(graph));
+    assertThrows(LifetimeViolation.class, () -> driver.graphDestroy(graph));
 
     assertEquals(
         1,
-        simulator.handles().destroyed(HandleKind.GRAPH),
+        provider.ledger().destroyed(HandleKind.GRAPH),
         "the second destroy never reached the provider");
     assertEquals(1, driver.ledger().destroyed(HandleKind.GRAPH));
   }
@@ -137,13 +144,13 @@ class InstrumentedDriverTests {
     long memory = driver.memAllocAsync(4096, stream);
     driver.memFreeAsync(memory, stream);
 
-    assertThrows(ConformanceViolation.class, () -> driver.memFreeAsync(memory, stream));
+    assertThrows(LifetimeViolation.class, () -> driver.memFreeAsync(memory, stream));
     assertThrows(
-        ConformanceViolation.class,
+        LifetimeViolation.class,
         () -> driver.memsetD32Async(memory + 64, 7, 4, stream),
         "a pointer into the middle of freed memory");
 
-    assertEquals(0, simulator.calls().count(DriverCall.MEMSET_D32_ASYNC));
+    assertEquals(0, provider.calls().count(DriverCall.MEMSET_D32_ASYNC));
     assertEquals(2, driver.violations().size());
     driver.streamSynchronize(stream);
     driver.streamDestroy(stream);
@@ -175,7 +182,7 @@ class InstrumentedDriverTests {
     assertEquals(DriverCall.STREAM_CREATE, e.call());
     assertEquals(
         2,
-        simulator.calls().count(DriverCall.STREAM_CREATE),
+        provider.calls().count(DriverCall.STREAM_CREATE),
         "the failed call never reached the provider");
     assertEquals(List.of(), driver.faults().pending());
     assertEquals(1, driver.faults().fired());
@@ -217,7 +224,7 @@ class InstrumentedDriverTests {
 
     assertEquals(
         CaptureStatus.NONE, simulator.streamIsCapturing(stream), "the capture really ended");
-    assertEquals(0, simulator.handles().live(HandleKind.GRAPH), "and its graph was destroyed");
+    assertEquals(0, provider.ledger().live(HandleKind.GRAPH), "and its graph was destroyed");
     assertEquals(
         0,
         driver.ledger().created(HandleKind.GRAPH),
@@ -263,8 +270,8 @@ class InstrumentedDriverTests {
     assertEquals(1, driver.ledger().reclaimedWithContext(HandleKind.STREAM));
     CuContext again = driver.devicePrimaryCtxRetain(device);
     driver.ctxSetCurrent(again);
-    ConformanceViolation v =
-        assertThrows(ConformanceViolation.class, () -> driver.streamSynchronize(leaked));
+    LifetimeViolation v =
+        assertThrows(LifetimeViolation.class, () -> driver.streamSynchronize(leaked));
     assertTrue(v.getMessage().contains("destroyed with its context"), v.getMessage());
   }
 
@@ -272,8 +279,8 @@ class InstrumentedDriverTests {
   void releasingAPrimaryContextMoreOftenThanItWasRetainedIsRefused() {
     driver.devicePrimaryCtxRelease(device);
 
-    assertThrows(ConformanceViolation.class, () -> driver.devicePrimaryCtxRelease(device));
-    assertEquals(1, simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RELEASE));
+    assertThrows(LifetimeViolation.class, () -> driver.devicePrimaryCtxRelease(device));
+    assertEquals(1, provider.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RELEASE));
     driver.devicePrimaryCtxRetain(device); // balances open(); close() just closes the driver
   }
 
@@ -320,9 +327,8 @@ class InstrumentedDriverTests {
     InstrumentedDriver wrapper = new InstrumentedDriver(repeating);
     wrapper.streamCreate(StreamFlags.NON_BLOCKING);
 
-    ConformanceViolation v =
-        assertThrows(
-            ConformanceViolation.class, () -> wrapper.streamCreate(StreamFlags.NON_BLOCKING));
+    LifetimeViolation v =
+        assertThrows(LifetimeViolation.class, () -> wrapper.streamCreate(StreamFlags.NON_BLOCKING));
 
     assertTrue(v.getMessage().contains("still live"), v.getMessage());
     driver.streamDestroy(reused);

@@ -1,4 +1,4 @@
-package cuda.graph.conformance;
+package cuda.graph.spi.support;
 
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuFunction;
@@ -14,9 +14,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,31 +27,24 @@ import org.jspecify.annotations.Nullable;
  * and not counted), execs, device memory ({@code cuMemAlloc_v2}, and {@code cuMemAllocAsync} on a
  * stream that is not capturing; an allocation made during capture belongs to the graph), pinned
  * host memory, and primary-context retains ({@code created(CONTEXT)} counts retains, {@code
- * destroyed(CONTEXT)} releases). Graph nodes are borrowed from their graph and not counted.
+ * destroyed(CONTEXT)} releases). Graph nodes are borrowed from their graph and not counted. A
+ * create or destroy call that fails changes no count.
  *
  * <p><b>Stricter than a driver.</b> A handle counts as destroyed only when its own destroy call
  * receives it. When the last retain of a primary context is released, the driver destroys
  * everything the context still owns; the ledger then remembers those handles as dead (so using them
  * is still caught) but keeps them {@linkplain #live live} and counts them in {@link
  * #reclaimedWithContext}: a caller that relies on the context to clean up leaks whenever someone
- * else holds a retain of the same primary context, as another library in the process may. (The
- * simulator's own ledger counts such handles as destroyed.)
+ * else holds a retain of the same primary context, as another library in the process may.
  *
  * <p>Thread-safe. Counts are a consistent snapshot only while no other thread calls the driver.
  */
-public final class LiveHandleLedger {
+public final class HandleLedger {
 
   private static final HandleKind[] KINDS = HandleKind.values();
 
-  /** A live handle or memory block: the context current when it was made, and how it was made. */
+  /** A live handle: the context current when it was made, and how it was made. */
   private record Origin(@Nullable CuContext owner, String how) {}
-
-  private record Block(
-      HandleKind kind, long address, long bytes, @Nullable CuContext owner, String how) {
-    boolean contains(long pointer) {
-      return pointer >= address && pointer - address < Math.max(bytes, 1);
-    }
-  }
 
   private record Retains(CuContext context, int count) {}
 
@@ -62,36 +53,40 @@ public final class LiveHandleLedger {
   private final long[] reclaimed = new long[KINDS.length];
   private final Map<CuHandle, Origin> live = new LinkedHashMap<>();
   private final Map<CuHandle, String> dead = new HashMap<>();
-  private final Map<HandleKind, NavigableMap<Long, Block>> liveMemory =
-      new EnumMap<>(HandleKind.class);
-  private final Map<HandleKind, NavigableMap<Long, Block>> deadMemory =
-      new EnumMap<>(HandleKind.class);
+  private final Map<HandleKind, AllocationMap> memory = new EnumMap<>(HandleKind.class);
   private final Map<CuModule, Set<CuFunction>> functionsOf = new HashMap<>();
   private final Map<Integer, Retains> contexts = new HashMap<>();
 
-  LiveHandleLedger() {
-    for (HandleKind kind : List.of(HandleKind.DEVICE_MEMORY, HandleKind.HOST_MEMORY)) {
-      liveMemory.put(kind, new TreeMap<>());
-      deadMemory.put(kind, new TreeMap<>());
-    }
+  HandleLedger() {
+    memory.put(HandleKind.DEVICE_MEMORY, new AllocationMap(HandleKind.DEVICE_MEMORY));
+    memory.put(HandleKind.HOST_MEMORY, new AllocationMap(HandleKind.HOST_MEMORY));
   }
 
   // ---- reading
 
-  /** {@return how many handles of a kind were created (for contexts: retains)} */
+  /**
+   * {@return how many handles of a kind were created (for contexts: retains)}
+   *
+   * @param kind the kind of handle
+   */
   public synchronized long created(HandleKind kind) {
     return created[kind.ordinal()];
   }
 
   /**
-   * {@return how many handles of a kind were destroyed by their destroy call (for contexts:
-   * releases)}
+   * {@return how many handles of a kind their destroy call destroyed (for contexts: releases)}
+   *
+   * @param kind the kind of handle
    */
   public synchronized long destroyed(HandleKind kind) {
     return destroyed[kind.ordinal()];
   }
 
-  /** {@return how many handles of a kind were created and not destroyed by their destroy call} */
+  /**
+   * {@return how many handles of a kind were created and not destroyed by their destroy call}
+   *
+   * @param kind the kind of handle
+   */
   public synchronized long live(HandleKind kind) {
     return created[kind.ordinal()] - destroyed[kind.ordinal()];
   }
@@ -99,6 +94,8 @@ public final class LiveHandleLedger {
   /**
    * {@return how many handles of a kind were never destroyed, but went with their context when its
    * last retain was released} They are included in {@link #live}.
+   *
+   * @param kind the kind of handle
    */
   public synchronized long reclaimedWithContext(HandleKind kind) {
     return reclaimed[kind.ordinal()];
@@ -108,7 +105,7 @@ public final class LiveHandleLedger {
   public synchronized Map<HandleKind, Long> liveCounts() {
     Map<HandleKind, Long> counts = new EnumMap<>(HandleKind.class);
     for (HandleKind kind : KINDS) {
-      long n = created[kind.ordinal()] - destroyed[kind.ordinal()];
+      long n = live(kind);
       if (n != 0) {
         counts.put(kind, n);
       }
@@ -117,8 +114,9 @@ public final class LiveHandleLedger {
   }
 
   /**
-   * {@return the handles of a kind the driver still holds (memory and contexts are counted, not
-   * listed)}
+   * {@return the live handles of a kind, oldest first} Memory and contexts are counted, not listed.
+   *
+   * @param kind the kind of handle
    */
   public synchronized List<CuHandle> liveHandles(HandleKind kind) {
     List<CuHandle> handles = new ArrayList<>();
@@ -130,10 +128,7 @@ public final class LiveHandleLedger {
     return handles;
   }
 
-  /**
-   * {@return one line per live handle or memory block, saying how it was made, for failure
-   * messages}
-   */
+  /** {@return one line per live handle or memory block, saying how it was made, for messages} */
   public synchronized List<String> describeLive() {
     List<String> lines = new ArrayList<>();
     for (HandleKind kind : KINDS) {
@@ -142,7 +137,11 @@ public final class LiveHandleLedger {
     return lines;
   }
 
-  /** {@return one line per live handle or memory block of {@code kind}, saying how it was made} */
+  /**
+   * {@return one line per live handle or memory block of {@code kind}, saying how it was made}
+   *
+   * @param kind the kind of handle
+   */
   public synchronized List<String> describeLive(HandleKind kind) {
     List<String> lines = new ArrayList<>();
     live.forEach(
@@ -151,20 +150,9 @@ public final class LiveHandleLedger {
             lines.add(h + " from " + origin.how());
           }
         });
-    NavigableMap<Long, Block> blocks = liveMemory.get(kind);
+    AllocationMap blocks = memory.get(kind);
     if (blocks != null) {
-      blocks
-          .values()
-          .forEach(
-              b ->
-                  lines.add(
-                      kind
-                          + " 0x"
-                          + Long.toHexString(b.address())
-                          + " ("
-                          + b.bytes()
-                          + " bytes) from "
-                          + b.how()));
+      lines.addAll(blocks.describeLive());
     }
     if (kind == HandleKind.CONTEXT) {
       contexts.forEach(
@@ -196,11 +184,12 @@ public final class LiveHandleLedger {
   synchronized void created(CuHandle handle, DriverCall call, @Nullable CuContext owner) {
     Origin previous = live.get(handle);
     if (previous != null) {
-      throw new ConformanceViolation(
+      throw new LifetimeViolation(
           call,
-          "the provider returned "
+          "the driver returned "
               + handle
-              + ", which is still live (from "
+              + ", which is still live"
+              + " (from "
               + previous.how()
               + "); a driver never hands out a live handle twice");
     }
@@ -209,10 +198,7 @@ public final class LiveHandleLedger {
     created[handle.kind().ordinal()]++;
   }
 
-  /**
-   * A function handle from {@code cuModuleGetFunction}: counted once per module, however often it
-   * is looked up.
-   */
+  /** A function from {@code cuModuleGetFunction}: counted once per module, however often found. */
   synchronized void functionReturned(
       CuModule module, CuFunction function, DriverCall call, @Nullable CuContext owner) {
     Set<CuFunction> functions = functionsOf.computeIfAbsent(module, m -> new HashSet<>());
@@ -228,24 +214,24 @@ public final class LiveHandleLedger {
     if (!live.containsKey(handle)) {
       String how = dead.get(handle);
       if (how != null) {
-        throw new ConformanceViolation(call, "uses " + handle + ", which " + how);
+        throw new LifetimeViolation(call, "uses " + handle + ", which " + how);
       }
     }
   }
 
   /**
-   * Marks {@code handle} destroyed before its destroy call reaches the driver, so a concurrent
+   * Marks {@code handle} destroyed before its destroy call reaches the driver, so that a concurrent
    * second destroy is caught too. {@return what to hand back to {@link #undoDestroy} if the call
    * fails, or null for a handle this ledger never saw}
    *
-   * @throws ConformanceViolation if the handle is already destroyed
+   * @throws LifetimeViolation if the handle is already destroyed
    */
   synchronized @Nullable Object claimDestroy(CuHandle handle, DriverCall call) {
     Origin origin = live.remove(handle);
     if (origin == null) {
       String how = dead.get(handle);
       if (how != null) {
-        throw new ConformanceViolation(call, "destroys " + handle + " a second time: it " + how);
+        throw new LifetimeViolation(call, "destroys " + handle + " a second time: it " + how);
       }
       return null;
     }
@@ -285,13 +271,11 @@ public final class LiveHandleLedger {
     created[HandleKind.CONTEXT.ordinal()]++;
   }
 
-  /**
-   * Fails when device's primary context is released more often than this ledger saw it retained.
-   */
+  /** Fails when device's primary context is released more often than it was seen retained. */
   synchronized void requireRetained(int device, DriverCall call) {
     Retains r = contexts.get(device);
     if (r != null && r.count() == 0) {
-      throw new ConformanceViolation(
+      throw new LifetimeViolation(
           call,
           "releases device "
               + device
@@ -331,43 +315,14 @@ public final class LiveHandleLedger {
         reclaimed[e.getKey().kind().ordinal()]++;
       }
     }
-    for (NavigableMap<Long, Block> blocks : liveMemory.values()) {
-      for (Iterator<Block> it = blocks.values().iterator(); it.hasNext(); ) {
-        Block b = it.next();
-        if (context.equals(b.owner())) {
-          it.remove();
-          deadMemory
-              .get(b.kind())
-              .put(b.address(), new Block(b.kind(), b.address(), b.bytes(), null, reason));
-          reclaimed[b.kind().ordinal()]++;
-        }
-      }
-    }
+    memory.forEach((kind, blocks) -> reclaimed[kind.ordinal()] += blocks.reclaim(context, reason));
   }
 
   // ---- memory
 
   synchronized void allocated(
       HandleKind kind, long address, long bytes, @Nullable CuContext owner, DriverCall call) {
-    NavigableMap<Long, Block> blocks = liveMemory.get(kind);
-    Block overlapping = find(blocks, address);
-    if (overlapping != null) {
-      throw new ConformanceViolation(
-          call,
-          "the provider returned "
-              + kind
-              + " 0x"
-              + Long.toHexString(address)
-              + ", inside a live allocation from "
-              + overlapping.how());
-    }
-    NavigableMap<Long, Block> freed = deadMemory.get(kind);
-    freed.subMap(address, true, address + Math.max(bytes, 1) - 1, true).clear();
-    Block before = find(freed, address);
-    if (before != null) {
-      freed.remove(before.address());
-    }
-    blocks.put(address, new Block(kind, address, bytes, owner, describe(call)));
+    memory.get(kind).allocated(address, bytes, owner, describe(call), call);
     created[kind.ordinal()]++;
   }
 
@@ -375,76 +330,29 @@ public final class LiveHandleLedger {
    * Marks the allocation at {@code address} freed before the free reaches the driver. {@return what
    * to hand to {@link #undoFree} if the call fails, or null for memory this ledger never saw}
    *
-   * @throws ConformanceViolation if that memory was already freed
+   * @throws LifetimeViolation if that memory was already freed
    */
-  synchronized @Nullable Object claimFree(HandleKind kind, long address, DriverCall call) {
-    Block block = liveMemory.get(kind).remove(address);
-    if (block == null) {
-      Block freed = deadMemory.get(kind).get(address);
-      if (freed != null) {
-        throw new ConformanceViolation(
-            call,
-            "frees "
-                + kind
-                + " 0x"
-                + Long.toHexString(address)
-                + " a second time: it "
-                + freed.how());
-      }
-      Block inside = find(liveMemory.get(kind), address);
-      if (inside != null) {
-        throw new ConformanceViolation(
-            call,
-            "frees 0x"
-                + Long.toHexString(address)
-                + ", which is inside the "
-                + kind
-                + " allocation at 0x"
-                + Long.toHexString(inside.address())
-                + " but not its start");
-      }
-      return null;
+  synchronized AllocationMap.@Nullable Block claimFree(
+      HandleKind kind, long address, DriverCall call) {
+    String how = "was freed by " + describe(call);
+    AllocationMap.Block block = memory.get(kind).claimFree(address, how, call);
+    if (block != null) {
+      destroyed[kind.ordinal()]++;
     }
-    deadMemory
-        .get(kind)
-        .put(
-            address,
-            new Block(kind, address, block.bytes(), null, "was freed by " + describe(call)));
-    destroyed[kind.ordinal()]++;
     return block;
   }
 
-  synchronized void undoFree(HandleKind kind, @Nullable Object claim) {
-    if (claim instanceof Block block) {
-      deadMemory.get(kind).remove(block.address());
-      liveMemory.get(kind).put(block.address(), block);
+  /** The free failed: the memory is live again. */
+  synchronized void undoFree(HandleKind kind, AllocationMap.@Nullable Block claim) {
+    if (claim != null) {
+      memory.get(kind).undoFree(claim);
       destroyed[kind.ordinal()]--;
     }
   }
 
   /** Fails when {@code pointer} lies in memory that was freed (and not allocated again since). */
   synchronized void requireAccessible(HandleKind kind, long pointer, DriverCall call) {
-    if (pointer == 0 || find(liveMemory.get(kind), pointer) != null) {
-      return;
-    }
-    Block freed = find(deadMemory.get(kind), pointer);
-    if (freed != null) {
-      throw new ConformanceViolation(
-          call,
-          "touches "
-              + kind
-              + " 0x"
-              + Long.toHexString(pointer)
-              + ", inside the allocation at 0x"
-              + Long.toHexString(freed.address())
-              + ", which "
-              + freed.how());
-    }
-  }
-
-  private static @Nullable Block find(NavigableMap<Long, Block> blocks, long pointer) {
-    Map.Entry<Long, Block> e = blocks.floorEntry(pointer);
-    return e != null && e.getValue().contains(pointer) ? e.getValue() : null;
+    memory.get(kind).requireAccessible(pointer, call);
   }
 
   private static String describe(DriverCall call) {
