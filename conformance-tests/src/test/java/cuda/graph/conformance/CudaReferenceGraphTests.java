@@ -1,28 +1,7 @@
 package cuda.graph.conformance;
 
-import cuda.graph.spi.CudaDriver;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
-/**
- * Runs {@link ReferenceGraphContract} against the {@code cuda} provider on a GPU host (see {@code
- * gpu-tests.sh}); skipped with the provider's one-line reason where it is unavailable.
- */
+/** Runs {@link ReferenceGraphContract} against the {@code cuda} provider on a GPU host. */
 @Tag("gpu")
-class CudaReferenceGraphTests implements ReferenceGraphContract {
-
-  @BeforeAll
-  static void requireCuda() {
-    CudaUnderTest.abortUnlessAvailable();
-  }
-
-  @Override
-  public CudaDriver openDriver() {
-    return CudaUnderTest.openDriver();
-  }
-
-  @Override
-  public String providerId() {
-    return "cuda";
-  }
-}
+class CudaReferenceGraphTests implements ReferenceGraphContract, CudaUnderTest {}
