@@ -3,6 +3,7 @@ package cuda.graph.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.HandleKind;
@@ -11,9 +12,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -122,6 +127,25 @@ class HostFunctionTests {
 
   @Test
   void aHostFunctionThatThrowsDoesNotStopTheStream() {
+    // The simulator logs the dropped exception; keep it from the console, and check it was logged.
+    Logger log = Logger.getLogger("cuda.graph.simulator");
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    boolean parentHandlers = log.getUseParentHandlers();
+    log.setUseParentHandlers(false);
+    log.addHandler(capture);
     try (SimFixture f = SimFixture.start()) {
       long p = f.allocInt();
       f.driver.launchHostFunc(
@@ -132,6 +156,12 @@ class HostFunctionTests {
       f.store(f.stream, p, 3);
       f.driver.streamSynchronize(f.stream);
       assertEquals(3, f.readInt(p));
+      assertTrue(
+          logged.stream().anyMatch(r -> r.getThrown() instanceof IllegalStateException),
+          "the dropped exception is logged");
+    } finally {
+      log.removeHandler(capture);
+      log.setUseParentHandlers(parentHandlers);
     }
   }
 }
