@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds one self-contained bundle (DEST, default .gpu) for a GPU host that has no JDK: a trimmed
 # Java 25 runtime, the class path of every module's classes and tests, the JUnit console launcher,
-# and the launch-overhead anchors (C++, raw FFM, JCuda, PyTorch) compiled or copied for that host.
+# and the launch-overhead anchors of benchmarks/anchors (C++, raw FFM, JCuda, PyTorch, CuPy and
+# cuda.core) compiled or copied for that host. It uses only this repository (and ~/.m2).
 #
 # On the GPU host, from the repository root (see scripts/gpu-run.sh for the whole run):
 #   .gpu/junit --select-package=cuda.graph.driver.internal     the cuda provider's tests
@@ -10,19 +11,19 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-.gpu}
-shared=${SHARED_DIR:-$(cd "$root/.." && pwd)/shared}
 junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
 jcuda=12.0.0
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cd "$root"
+. scripts/jdk25.sh # JAVA_HOME: a JDK 25, for Maven, javac, jar and jlink
 
 modules=(driver benchmarks)
 for m in conformance-tests examples-kotlin; do
   [ -d "$m" ] && modules+=("$m")
 done
 list=$(IFS=,; echo "${modules[*]}")
-# One reactor build, so sibling modules resolve to this checkout's jars, never to stale installed ones.
-./mvnw -q -pl "$list" -am -DskipTests package dependency:build-classpath \
+# One reactor build, so sibling modules resolve to this checkout's jars, never to stale installed ones
+# (no source or javadoc jars: the bundle has no use for them; ./mvnw verify checks the javadoc).
+./mvnw -q -pl "$list" -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-classpath.txt
 classpath=""
 for m in "${modules[@]}"; do
@@ -43,19 +44,21 @@ rm -rf "$(dirname "$natives")"; mkdir -p "$(dirname "$natives")/x"
   "$JAVA_HOME/bin/jar" --create --file "$natives" --manifest META-INF/MANIFEST.MF lib)
 jcuda_jars="$repo/jcuda/$jcuda/jcuda-$jcuda.jar:$natives"
 
-# The anchors: sources for the GPU host, and the two Java ones compiled here.
+# The anchors (benchmarks/anchors): sources for the GPU host, and the two Java ones compiled here.
+src="$root/benchmarks/anchors"
 anchors="$root/target/gpu-anchors"
 rm -rf "$anchors"; mkdir -p "$anchors/classes"
-cp "$shared"/gpu/anchors/{bench.cu,inc.ptx,bench_torch.py} "$anchors/"
+cp "$src"/{bench.cu,inc.ptx,bench_torch.py,bench_pyothers.py} "$anchors/"
+cp -r "$src/while" "$src/pdl" "$anchors/"
 cp "$root/benchmarks/src/main/cuda/capture_bench.cu" "$anchors/"
-"$JAVA_HOME/bin/javac" -d "$anchors/classes" "$shared/gpu/anchors/Bench.java"
-"$JAVA_HOME/bin/javac" -cp "$jcuda_jars" -d "$anchors/classes" "$shared/gpu/anchors/BenchJCuda.java"
+"$JAVA_HOME/bin/javac" -d "$anchors/classes" "$src/Bench.java"
+"$JAVA_HOME/bin/javac" -cp "$jcuda_jars" -d "$anchors/classes" "$src/BenchJCuda.java"
 
 # Deduplicate the class path, keeping the first occurrence, and leave out what the GPU runs never
 # load (JMH and its statistics, Kotlin reflection and test support), to stay under 64 MiB.
 classpath=$(echo "$anchors/classes:$jcuda_jars$classpath" | tr ':' '\n' | awk 'NF && !seen[$0]++' \
   | grep -vE '/(jmh-core|commons-math3|jopt-simple|kotlin-reflect|kotlin-test[^/]*)-[0-9][^/]*\.jar$' | paste -sd:)
 JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management} \
-  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$shared/gpu/bundle.sh" "$dest" "$classpath"
+  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME scripts/bundle.sh "$dest" "$classpath"
 rm -rf "$dest/anchors"; cp -r "$anchors" "$dest/anchors"; rm -rf "$dest/anchors/classes"
 du -sh "$dest"

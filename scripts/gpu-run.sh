@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU host, from the repository root, with the bundle from scripts/gpu-bundle.sh in
 # .gpu: the cuda provider's tests, the conformance kit on the GPU, the examples, and the
-# launch-overhead benchmark beside the anchors (one run, so ratios share the machine's state).
+# launch-overhead benchmark beside the anchors of benchmarks/anchors (one run, so ratios share the
+# machine's state): C++, raw FFM, JCuda, PyTorch, and CuPy and cuda.core (bench_pyothers.py; each
+# one that is not installed on the host says so in pyothers.csv and the rest still run).
 # Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples.
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
@@ -29,11 +31,19 @@ for part in $parts; do
       .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java.csv" 2>&1
       .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda.csv" 2>&1
       python3 .gpu/anchors/bench_torch.py > "$out/torch.csv" 2>&1
+      python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers.csv" 2>&1
       .gpu/java -Dcuda.graph.provider=cuda -Xlog:gc:file=$out/gc.log cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph.csv" 2>&1
       .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-2.csv" 2>&1
       (cd .gpu/anchors && /tmp/anchor_cu inc.ptx && /tmp/capture_cu inc.ptx) > "$out/cpp-2.csv" 2>&1
       cat "$out"/cpp.csv "$out"/cuda-graph.csv
       .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp.csv" "$out/cpp-capture.csv" "$out/java.csv" "$out/jcuda.csv" "$out/torch.csv" "$out/cuda-graph.csv" | tee "$out/ratios-1.md"
-      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp-2.csv" "$out/cuda-graph-2.csv" | tee "$out/ratios-2.md" ;;
+      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp-2.csv" "$out/cuda-graph-2.csv" | tee "$out/ratios-2.md"
+      # CuPy and cuda.core beside the same C++ run (RatioTable has columns for the others only).
+      awk -F, 'FILENAME == ARGV[1] && $1 == "cpp" { cpp[$2 "," $3] = $5 }
+        FILENAME == ARGV[2] && ($1 == "cupy" || $1 == "cuda.core") && ($2 "," $3) in cpp {
+          if (!head++) print "| impl | n | mode | us/kernel wall | C++ | ratio |\n|---|---|---|---|---|---|"
+          printf "| %s | %s | %s | %.3f | %.3f | %.2f |\n", $1, $2, $3, $5, cpp[$2 "," $3], $5 / cpp[$2 "," $3] }
+        END { if (!head) print "no CuPy or cuda.core rows (see pyothers.csv)" }' \
+        "$out/cpp.csv" "$out/pyothers.csv" | tee "$out/ratios-pyothers.md" ;;
   esac
 done

@@ -1,6 +1,6 @@
-// Companion to the anchors: times what CudaGraph.capture does, in C++ on the driver API, so the
-// library's capture can be compared like for like: begin capture, record n launches of the
-// anchors' kernel, end capture, instantiate, upload, synchronize. Median of 7 per n.
+// Companion to the anchors (benchmarks/anchors): times what CudaGraph.capture does, in C++ on the
+// driver API, so the library's capture can be compared like for like: begin capture, record n
+// launches of the anchors' kernel, end capture, instantiate, upload, synchronize. Median of 7 per n.
 // Build and run on the GPU host: nvcc -O2 -o capture_bench capture_bench.cu -lcuda && ./capture_bench inc.ptx
 #include <cuda.h>
 #include <algorithm>
