@@ -5,7 +5,6 @@ import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.support.LoggedCall.Outcome;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.StringJoiner;
@@ -63,9 +62,7 @@ public final class CallLog {
 
   /** {@return a snapshot of the records, oldest first} */
   public synchronized List<LoggedCall> records() {
-    List<LoggedCall> records = new ArrayList<>(entries.size());
-    entries.forEach(e -> records.add(e.record()));
-    return List.copyOf(records);
+    return entries.stream().map(Entry::record).toList();
   }
 
   /**

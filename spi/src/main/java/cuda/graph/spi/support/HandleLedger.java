@@ -114,7 +114,7 @@ public final class HandleLedger {
   }
 
   /**
-   * {@return the live handles of a kind, oldest first} Memory and contexts are counted, not listed.
+   * {@return a snapshot of the live handles of a kind} Memory and contexts are counted, not listed.
    *
    * @param kind the kind of handle
    */
