@@ -3,7 +3,7 @@
 #
 # Run on the build machine, from anywhere:   conformance-tests/gpu-tests.sh [DEST]   (DEST defaults to .gpu)
 # It compiles the kit and its tests (with the cuda and simulator providers), collects their class
-# path, and calls shared/gpu/bundle.sh, which writes DEST (a trimmed Java 25 runtime + the class
+# path, and calls scripts/bundle.sh, which writes DEST (a trimmed Java 25 runtime + the class
 # path + the JUnit console launcher) into the repository root. DEST is git-ignored and stays well
 # under 64 MiB.
 #
@@ -16,7 +16,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-.gpu}
-shared=${SHARED_DIR:-$(cd "$root/.." && pwd)/shared}
 junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cd "$root"
@@ -32,5 +31,5 @@ classpath="$module/target/test-classes:$module/target/classes:$(cat "$module/tar
 # java.compiler holds only the javax.tools API: with it the compile-time tests load and skip with
 # a reason (no compiler in the runtime) instead of failing to load.
 JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,java.compiler} \
-  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$shared/gpu/bundle.sh" "$dest" "$classpath"
+  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$root/scripts/bundle.sh" "$dest" "$classpath"
 echo "gpu-tests.sh: on the GPU host run: $dest/junit --select-package=cuda.graph.conformance"
