@@ -15,7 +15,11 @@ public final class ConformanceViolation extends AssertionError {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  /** A violation found at the end of a session, or midway; the message lists what is wrong. */
+  /**
+   * A violation found at the end of a session, or midway.
+   *
+   * @param message what is wrong: the live handles and how each was made, or the violations
+   */
   public ConformanceViolation(String message) {
     super(message);
   }
