@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.RefCount;
-import cuda.graph.simulator.CallRecord;
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.spi.support.LoggedCall;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +39,7 @@ class BufferLifetimeTests {
   private static final int N = 64;
   private static final LaunchConfig CONFIG = LaunchConfig.of(1, N);
 
-  private SimulatedDriver simulator;
+  private InstrumentedDriver simulator;
   private CudaPlatform platform;
   private Stream stream;
   private final CountDownLatch gate = new CountDownLatch(1);
@@ -55,7 +55,9 @@ class BufferLifetimeTests {
 
   @BeforeEach
   void openPlatform() {
-    simulator = Simulator.builder().executionDelay(Duration.ofMillis(20)).build();
+    simulator =
+        SimulatorPlatforms.instrumented(
+            Simulator.builder().executionDelay(Duration.ofMillis(20)).build());
     platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
     gatedCopy =
@@ -75,12 +77,12 @@ class BufferLifetimeTests {
   }
 
   private long liveDeviceMemory() {
-    return simulator.handles().live(HandleKind.DEVICE_MEMORY);
+    return simulator.ledger().live(HandleKind.DEVICE_MEMORY);
   }
 
   /** {@return the position of the first {@code call} in the log, or -1} */
   private int firstIndexOf(DriverCall call) {
-    List<CallRecord> records = simulator.calls().records();
+    List<LoggedCall> records = simulator.calls().records();
     for (int i = 0; i < records.size(); i++) {
       if (records.get(i).call() == call) {
         return i;
@@ -153,7 +155,7 @@ class BufferLifetimeTests {
         DeviceBuffer<Integer> source =
             DeviceBuffer.fromArray(KernelFixtures.iota(N, 1)).syncOn(stream)) {
       long pinnedBefore =
-          simulator.handles().live(HandleKind.HOST_MEMORY); // including staging memory
+          simulator.ledger().live(HandleKind.HOST_MEMORY); // including staging memory
       HostBuffer<Integer> host = platform.defaultDevice().allocateHost(ElementType.I32, N);
       CompletableFuture<Void> future =
           gatedCopy
@@ -165,12 +167,12 @@ class BufferLifetimeTests {
       assertThrows(IllegalStateException.class, host::toIntArray, "the host may no longer read it");
       assertEquals(
           pinnedBefore + 1,
-          simulator.handles().live(HandleKind.HOST_MEMORY),
+          simulator.ledger().live(HandleKind.HOST_MEMORY),
           "still pinned for the queued copy");
 
       gate.countDown();
       future.get(10, TimeUnit.SECONDS); // a copy into freed host memory would fail the stream
-      assertEquals(pinnedBefore, simulator.handles().live(HandleKind.HOST_MEMORY));
+      assertEquals(pinnedBefore, simulator.ledger().live(HandleKind.HOST_MEMORY));
     }
   }
 
@@ -260,7 +262,7 @@ class BufferLifetimeTests {
     try (DeviceBuffer<Integer> input =
             DeviceBuffer.fromArray(KernelFixtures.iota(N, 9)).syncOn(stream);
         DeviceBuffer<Integer> output = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
-      long streamsBefore = simulator.handles().live(HandleKind.STREAM);
+      long streamsBefore = simulator.ledger().live(HandleKind.STREAM);
       Stream doomed = platform.defaultDevice().newStream();
       CompletableFuture<Void> future = gatedCopy.launch(CONFIG, N, input, output).asyncOn(doomed);
       doomed.close();
@@ -274,7 +276,7 @@ class BufferLifetimeTests {
       assertArrayEquals(KernelFixtures.iota(N, 9), output.toIntArray().syncOn(stream));
       assertEquals(
           streamsBefore,
-          simulator.handles().live(HandleKind.STREAM),
+          simulator.ledger().live(HandleKind.STREAM),
           "the closed stream was destroyed");
     }
   }

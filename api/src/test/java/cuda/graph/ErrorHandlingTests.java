@@ -14,6 +14,7 @@ import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.List;
@@ -82,7 +83,7 @@ class ErrorHandlingTests {
 
   @Test
   void anInjectedLaunchFailureBecomesACudaDriverErrorAndReleasesWhatTheOpAllocated() {
-    SimulatedDriver simulator = Simulator.create();
+    InstrumentedDriver simulator = SimulatorPlatforms.instrumented(Simulator.create());
     try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       simulator.faults().failNth(DriverCall.LAUNCH_KERNEL, 1, CuResult.LAUNCH_OUT_OF_RESOURCES);
@@ -102,7 +103,7 @@ class ErrorHandlingTests {
       KernelFixtures.awaitTrue(
           () -> {
             System.gc();
-            return simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0;
+            return simulator.ledger().live(HandleKind.DEVICE_MEMORY) == 0;
           },
           java.time.Duration.ofSeconds(10),
           "the cleaner frees the buffer of the failed op");
@@ -123,7 +124,7 @@ class ErrorHandlingTests {
 
   @Test
   void aFailedFutureCompletesExceptionallyWithTheDriverError() throws Exception {
-    SimulatedDriver simulator = Simulator.create();
+    InstrumentedDriver simulator = SimulatorPlatforms.instrumented(Simulator.create());
     try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       simulator.faults().failNth(DriverCall.MEMSET_D32_ASYNC, 1, CuResult.INVALID_VALUE);
@@ -144,7 +145,7 @@ class ErrorHandlingTests {
       KernelFixtures.awaitTrue(
           () -> {
             System.gc();
-            return simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0;
+            return simulator.ledger().live(HandleKind.DEVICE_MEMORY) == 0;
           },
           java.time.Duration.ofSeconds(10),
           "the cleaner frees the buffer of the failed op");

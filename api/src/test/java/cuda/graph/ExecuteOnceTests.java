@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,13 +41,13 @@ class ExecuteOnceTests {
 
   record Triple<A, B, C>(A first, B second, C third) {}
 
-  private SimulatedDriver simulator;
+  private InstrumentedDriver simulator;
   private CudaPlatform platform;
   private Stream stream;
 
   @BeforeEach
   void openPlatform() {
-    simulator = Simulator.create();
+    simulator = SimulatorPlatforms.instrumented(Simulator.create());
     platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
+import cuda.graph.spi.support.InstrumentedDriver;
 import org.junit.jupiter.api.Test;
 
 class GraphSmokeTests {
 
   @Test
   void aCapturedSaxpyReplaysThreeTimesAndLeaksNothing() {
-    SimulatedDriver sim = Simulator.create();
+    InstrumentedDriver sim = SimulatorPlatforms.instrumented(Simulator.create());
     try (CudaPlatform platform = SimulatorPlatforms.over(sim)) {
       Stream stream = platform.defaultDevice().newStream();
       int n = 64;
@@ -44,7 +44,7 @@ class GraphSmokeTests {
       stream.close();
     }
     assertEquals(
-        java.util.Map.of(), sim.handles().liveCounts(), "live handles after closing the platform");
+        java.util.Map.of(), sim.ledger().liveCounts(), "live handles after closing the platform");
   }
 
   @Test

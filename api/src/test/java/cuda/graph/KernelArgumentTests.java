@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.CallRecord;
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
+import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.spi.support.LoggedCall;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +25,7 @@ class KernelArgumentTests {
 
   private static final LaunchConfig ONE = LaunchConfig.of(1, 1);
 
-  private SimulatedDriver simulator;
+  private InstrumentedDriver simulator;
   private CudaPlatform platform;
   private Stream stream;
   private DeviceBuffer<Integer> ints;
@@ -33,7 +33,7 @@ class KernelArgumentTests {
 
   @BeforeEach
   void openPlatform() {
-    simulator = Simulator.create();
+    simulator = SimulatorPlatforms.instrumented(Simulator.create());
     platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
     ints = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream);
@@ -53,7 +53,7 @@ class KernelArgumentTests {
    * driver entry.
    */
   private void assertRejectedWithoutDriverCall(Executable launch, String... parts) {
-    List<CallRecord> before = simulator.calls().records();
+    List<LoggedCall> before = simulator.calls().records();
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, launch);
 

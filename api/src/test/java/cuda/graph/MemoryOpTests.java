@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.CallRecord;
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.spi.support.LoggedCall;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -25,13 +25,13 @@ import org.junit.jupiter.api.function.Executable;
  */
 class MemoryOpTests {
 
-  private SimulatedDriver simulator;
+  private InstrumentedDriver simulator;
   private CudaPlatform platform;
   private Stream stream;
 
   @BeforeEach
   void openPlatform() {
-    simulator = Simulator.create();
+    simulator = SimulatorPlatforms.instrumented(Simulator.create());
     platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }
@@ -54,7 +54,7 @@ class MemoryOpTests {
    * call.
    */
   private void assertFailsFast(Executable build, String part) {
-    List<CallRecord> before = simulator.calls().records();
+    List<LoggedCall> before = simulator.calls().records();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, build);
     assertTrue(e.getMessage().contains(part), () -> "'" + part + "' in: " + e.getMessage());
     assertEquals(before, simulator.calls().records(), "no driver call");

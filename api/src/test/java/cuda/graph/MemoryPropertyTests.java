@@ -3,9 +3,9 @@ package cuda.graph;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.util.Arrays;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -32,7 +32,8 @@ class MemoryPropertyTests {
     int n = data.length;
     int offset = offsetSeed % n;
     int length = 1 + (lengthSeed - 1) % (n - offset);
-    SimulatedDriver simulator = Simulator.builder().deterministic(seed).build();
+    InstrumentedDriver simulator =
+        SimulatorPlatforms.instrumented(Simulator.builder().deterministic(seed).build());
     try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       int[][] results =
@@ -70,7 +71,7 @@ class MemoryPropertyTests {
       assertArrayEquals(afterFill, results[0]);
       assertArrayEquals(afterKernel, results[1]);
       assertArrayEquals(Arrays.copyOfRange(afterKernel, offset, offset + length), results[2]);
-      assertEquals(0, simulator.handles().live(HandleKind.DEVICE_MEMORY));
+      assertEquals(0, simulator.ledger().live(HandleKind.DEVICE_MEMORY));
     }
   }
 }

@@ -3,9 +3,9 @@ package cuda.graph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -218,7 +218,8 @@ class OpTreePropertyTests {
   @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
   void aRandomOpTreeComputesWhatJavaComputesAndEveryOpRunsOnce(
       @ForAll("trees") Expr tree, @ForAll long seed, @ForAll boolean asFuture) {
-    SimulatedDriver simulator = Simulator.builder().deterministic(seed).build();
+    InstrumentedDriver simulator =
+        SimulatorPlatforms.instrumented(Simulator.builder().deterministic(seed).build());
     try (CudaPlatform platform = SimulatorPlatforms.over(simulator);
         Stream stream = platform.defaultDevice().newStream()) {
       Builder builder = new Builder();
@@ -243,7 +244,7 @@ class OpTreePropertyTests {
       assertEquals(List.of(), notOnce);
       assertEquals(
           0,
-          simulator.handles().live(HandleKind.DEVICE_MEMORY),
+          simulator.ledger().live(HandleKind.DEVICE_MEMORY),
           "every buffer of the tree was freed");
       assertThrows(
           IllegalStateException.class,

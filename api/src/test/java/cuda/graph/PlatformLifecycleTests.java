@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.CallRecord;
 import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.spi.support.LoggedCall;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,19 +58,19 @@ class PlatformLifecycleTests {
 
   @Test
   void afterClosingEverythingAndThePlatformNoHandleIsLive() {
-    SimulatedDriver simulator = Simulator.create();
+    InstrumentedDriver simulator = SimulatorPlatforms.instrumented(Simulator.create());
     CudaPlatform platform = SimulatorPlatforms.over(simulator);
 
     exerciseEverything(platform);
     assertEquals(
         0,
-        simulator.handles().live(HandleKind.DEVICE_MEMORY),
+        simulator.ledger().live(HandleKind.DEVICE_MEMORY),
         "every buffer was freed before the platform closed");
 
     platform.close();
     platform.close(); // idempotent
 
-    assertEquals(Map.of(), simulator.handles().liveCounts());
+    assertEquals(Map.of(), simulator.ledger().liveCounts());
     assertEquals(
         simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RETAIN),
         simulator.calls().count(DriverCall.DEVICE_PRIMARY_CTX_RELEASE));
@@ -85,21 +86,22 @@ class PlatformLifecycleTests {
 
   @Test
   void twoDevicesBothReleaseTheirContexts() {
-    SimulatedDriver simulator = Simulator.builder().devices(2).build();
+    InstrumentedDriver simulator =
+        SimulatorPlatforms.instrumented(Simulator.builder().devices(2).build());
     try (CudaPlatform platform = SimulatorPlatforms.over(simulator)) {
       for (Device device : platform.devices()) {
         try (Stream s = device.newStream()) {
           DeviceBuffer.fromArray(new int[] {1}).then(DeviceBuffer::free).syncOn(s);
         }
       }
-      assertEquals(2, simulator.handles().live(HandleKind.CONTEXT));
+      assertEquals(2, simulator.ledger().live(HandleKind.CONTEXT));
     }
-    assertEquals(Map.of(), simulator.handles().liveCounts());
+    assertEquals(Map.of(), simulator.ledger().liveCounts());
   }
 
   @Test
   void releasingObjectsAfterThePlatformClosedCallsNoDriverEntry() {
-    SimulatedDriver simulator = Simulator.create();
+    InstrumentedDriver simulator = SimulatorPlatforms.instrumented(Simulator.create());
     CudaPlatform platform = SimulatorPlatforms.over(simulator);
     Device device = platform.defaultDevice();
     Stream stream = device.newStream();
@@ -107,7 +109,7 @@ class PlatformLifecycleTests {
     HostBuffer<Integer> host = device.allocateHost(ElementType.I32, 4);
     DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
     platform.close();
-    List<CallRecord> atClose = simulator.calls().records();
+    List<LoggedCall> atClose = simulator.calls().records();
 
     // The platform's close took everything down with the context; closing the objects now must not
     // bring a
@@ -122,7 +124,7 @@ class PlatformLifecycleTests {
 
   @Test
   void aPlatformWhoseDeviceHitAStickyErrorStillClosesAndReleasesItsContext() {
-    SimulatedDriver simulator = Simulator.create();
+    InstrumentedDriver simulator = SimulatorPlatforms.instrumented(Simulator.create());
     CudaPlatform platform = SimulatorPlatforms.over(simulator);
     Stream stream = platform.defaultDevice().newStream();
     DeviceBuffer<Integer> freed = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
@@ -138,8 +140,8 @@ class PlatformLifecycleTests {
 
     platform.close();
 
-    assertEquals(0, simulator.handles().live(HandleKind.CONTEXT), "the context was released");
-    assertEquals(0, simulator.handles().live(HandleKind.HOST_MEMORY), "staging memory was freed");
+    assertEquals(0, simulator.ledger().live(HandleKind.CONTEXT), "the context was released");
+    assertEquals(0, simulator.ledger().live(HandleKind.HOST_MEMORY), "staging memory was freed");
   }
 
   @Test

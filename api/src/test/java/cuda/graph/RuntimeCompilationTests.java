@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.RuntimeCompilationException;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,13 +35,13 @@ class RuntimeCompilationTests {
         }
       };
 
-  private SimulatedDriver simulator;
+  private InstrumentedDriver simulator;
   private CudaPlatform platform;
   private Stream stream;
 
   @BeforeEach
   void openPlatform() {
-    simulator = Simulator.create();
+    simulator = SimulatorPlatforms.instrumented(Simulator.create());
     platform = SimulatorPlatforms.over(simulator);
     stream = platform.defaultDevice().newStream();
   }

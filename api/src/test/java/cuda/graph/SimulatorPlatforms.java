@@ -2,20 +2,31 @@ package cuda.graph;
 
 import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
+import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.support.InstrumentedDriver;
 import java.time.Duration;
 
 /**
- * The one way the API tests make a platform: over a simulator of their own, which the platform owns
- * and closes with it. Each test closes the platform it made (try-with-resources or
- * {@code @AfterEach}).
+ * The one way the API tests make a platform: over a driver of their own (a simulator, bare or
+ * {@linkplain #instrumented instrumented}), which the platform owns and closes with it. Each test
+ * closes the platform it made (try-with-resources or {@code @AfterEach}).
  */
 final class SimulatorPlatforms {
 
   private SimulatorPlatforms() {}
 
-  /** {@return a platform over {@code simulator}, which the platform closes with it} */
-  static CudaPlatform over(SimulatedDriver simulator) {
-    return CudaPlatform.forDriver(simulator, "simulator");
+  /** {@return a platform over {@code driver}, which the platform closes with it} */
+  static CudaPlatform over(CudaDriver driver) {
+    return CudaPlatform.forDriver(driver, "simulator");
+  }
+
+  /**
+   * {@return {@code simulator} wrapped in the instruments (handle ledger, call log, fault plan,
+   * lifetime checks)} Build the platform {@linkplain #over over the wrapper}: calls made on the
+   * bare simulator are invisible to the instruments.
+   */
+  static InstrumentedDriver instrumented(SimulatedDriver simulator) {
+    return new InstrumentedDriver(simulator);
   }
 
   /** {@return a platform over a default simulator: one device, work run synchronously} */

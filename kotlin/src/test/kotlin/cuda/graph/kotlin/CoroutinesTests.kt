@@ -6,6 +6,7 @@ import cuda.graph.ElementType
 import cuda.graph.simulator.Simulator
 import cuda.graph.spi.DriverCall
 import cuda.graph.spi.HandleKind
+import cuda.graph.spi.support.InstrumentedDriver
 import java.time.Duration
 import kotlin.test.Test
 import kotlin.test.assertEquals
@@ -34,7 +35,8 @@ class CoroutinesTests {
 
   @Test
   fun aCancelledAwaitNeverReleasesMemoryTheGpuStillUses() = runBlocking {
-    val simulator = Simulator.builder().executionDelay(Duration.ofMillis(40)).build()
+    val simulator =
+      InstrumentedDriver(Simulator.builder().executionDelay(Duration.ofMillis(40)).build())
     CudaPlatform.forDriver(simulator, "simulator").use { platform ->
       platform.defaultDevice().newStream().use { stream ->
         val buffer = DeviceBuffer.zeros(ElementType.I32, 1024).syncOn(stream)
@@ -50,14 +52,14 @@ class CoroutinesTests {
           simulator.calls().count(DriverCall.MEM_FREE_ASYNC),
           "freed while the fill was queued",
         )
-        assertEquals(1, simulator.handles().live(HandleKind.DEVICE_MEMORY))
+        assertEquals(1, simulator.ledger().live(HandleKind.DEVICE_MEMORY))
         stream.synchronize()
         val deadline = System.nanoTime() + 2_000_000_000L
         while (
-          simulator.handles().live(HandleKind.DEVICE_MEMORY) != 0L && System.nanoTime() < deadline
+          simulator.ledger().live(HandleKind.DEVICE_MEMORY) != 0L && System.nanoTime() < deadline
         ) Thread.sleep(5)
         assertTrue(
-          simulator.handles().live(HandleKind.DEVICE_MEMORY) == 0L,
+          simulator.ledger().live(HandleKind.DEVICE_MEMORY) == 0L,
           "the memory is freed once the fill completed",
         )
       }
