@@ -28,7 +28,9 @@ record PtxSignature(String entry, List<String> types) {
           "\\.param\\s+(?:\\.align\\s+\\d+\\s+)?\\.(\\w+)(?:\\s+\\.ptr(?:\\s+\\.\\w+)*(?:\\s+\\.align\\s+\\d+)?)?"
               + "\\s+[A-Za-z_$%][\\w$]*(?:\\[(\\d+)])?");
 
-  /** {@return the signature of {@code entry} in {@code ptx}, or empty if it declares no such entry} */
+  /**
+   * {@return the signature of {@code entry} in {@code ptx}, or empty if it declares no such entry}
+   */
   static Optional<PtxSignature> find(String ptx, String entry) {
     Matcher m = ENTRY.matcher(stripComments(ptx));
     while (m.find()) {
@@ -56,7 +58,12 @@ record PtxSignature(String entry, List<String> types) {
       for (int i = 0; i < types.size(); i++) {
         if (!fits(types.get(i), declared.get(i))) {
           problem =
-              "parameter " + i + " is ." + types.get(i) + ", which " + declared.get(i)
+              "parameter "
+                  + i
+                  + " is ."
+                  + types.get(i)
+                  + ", which "
+                  + declared.get(i)
                   + " cannot pass";
           break;
         }
@@ -65,8 +72,17 @@ record PtxSignature(String entry, List<String> types) {
     if (problem == null) {
       return null;
     }
-    return "kernel " + entry + " is declared " + declaredSignature + " but " + image + " defines "
-        + this + ": " + problem + "; declare the kernel with the parameters of its .entry";
+    return "kernel "
+        + entry
+        + " is declared "
+        + declaredSignature
+        + " but "
+        + image
+        + " defines "
+        + this
+        + ": "
+        + problem
+        + "; declare the kernel with the parameters of its .entry";
   }
 
   /** Whether a value of {@code param} is what a PTX parameter of {@code type} expects. */

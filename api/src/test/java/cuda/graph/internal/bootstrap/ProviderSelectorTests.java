@@ -1,5 +1,6 @@
 package cuda.graph.internal.bootstrap;
 
+import static java.lang.System.Logger.Level.DEBUG;
 import static java.lang.System.Logger.Level.ERROR;
 import static java.lang.System.Logger.Level.INFO;
 import static java.lang.System.Logger.Level.WARNING;
@@ -93,7 +94,7 @@ class ProviderSelectorTests {
   }
 
   @Test
-  void severalProvidersAreListedAndTheChoiceExplained() {
+  void severalProvidersAreListedAtDebugAndTheOneDecisionLineNamesWhatWasSkippedAndWhy() {
     FakeProvider cuda = FakeProvider.unavailable("cuda", 100, NO_LIBCUDA);
     FakeProvider simulator = FakeProvider.available("simulator", 0);
 
@@ -102,11 +103,37 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(INFO, INFO, INFO),
+        List.of(DEBUG, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): unavailable: " + NO_LIBCUDA,
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
-            + " the highest priority of 2 found; choose another with -Dcuda.graph.provider=<id>");
+            + " the highest priority of 2 found; skipped 'cuda' (priority 100): "
+            + NO_LIBCUDA
+            + "; choose another with -Dcuda.graph.provider=<id>");
+  }
+
+  @Test
+  void aFallbackPastABlockedProviderIsAWarning() {
+    FakeProvider cuda =
+        new FakeProvider(
+            "cuda",
+            100,
+            () -> Availability.blocked("native access is denied: add --enable-native-access"),
+            () -> {
+              throw new AssertionError();
+            });
+    FakeProvider simulator = FakeProvider.available("simulator", 0);
+
+    Outcome outcome = select(simulator, cuda);
+
+    chosen(outcome, "simulator");
+    assertEquals(List.of(DEBUG, DEBUG, WARNING), logger.levels());
+    assertEquals(
+        "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
+            + " the highest priority of 2 found; skipped 'cuda' (priority 100): native access is"
+            + " denied: add --enable-native-access; choose another with"
+            + " -Dcuda.graph.provider=<id>",
+        outcome.lines().getLast());
   }
 
   @Test
@@ -121,7 +148,7 @@ class ProviderSelectorTests {
     assertEquals(0, simulator.probes.get(), "a provider below the chosen one is never probed");
     assertLines(
         outcome,
-        List.of(INFO, INFO, INFO),
+        List.of(DEBUG, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): available: cuda works",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): availability not checked",
         "cuda.graph: using CUDA driver provider 'cuda' (priority 100), the available one with the"
@@ -168,7 +195,8 @@ class ProviderSelectorTests {
     chosen(outcome, "beta");
     assertEquals(
         "cuda.graph: using CUDA driver provider 'beta' (priority 5), the available one with the"
-            + " highest priority of 2 found; choose another with -Dcuda.graph.provider=<id>",
+            + " highest priority of 2 found; skipped 'alpha' (priority 5): down; choose another"
+            + " with -Dcuda.graph.provider=<id>",
         outcome.lines().getLast());
   }
 
@@ -209,14 +237,16 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(WARNING, INFO, INFO),
+        List.of(WARNING, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, "
             + FAKE
             + "): unavailable: its"
             + " availability() failed: java.lang.IllegalStateException: probe crashed",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
-            + " the highest priority of 2 found; choose another with -Dcuda.graph.provider=<id>");
+            + " the highest priority of 2 found; skipped 'cuda' (priority 100): its"
+            + " availability() failed: java.lang.IllegalStateException: probe crashed; choose"
+            + " another with -Dcuda.graph.provider=<id>");
     assertSame(broken, logger.logged.getFirst().thrown());
   }
 
@@ -383,7 +413,7 @@ class ProviderSelectorTests {
     assertEquals(1, simulator.probes.get());
     assertLines(
         outcome,
-        List.of(INFO, INFO, INFO),
+        List.of(DEBUG, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): availability not checked",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0) of 2 found, forced by"
