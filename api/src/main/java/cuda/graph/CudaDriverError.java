@@ -16,14 +16,28 @@ public final class CudaDriverError extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
+  /** The numeric {@code CUresult} the driver returned. */
   private final int code;
+
+  /** The {@code CUDA_ERROR_*} name of {@link #code}. */
   private final String name;
+
+  /** The driver entry point that returned {@link #code}. */
   private final String call;
+
+  /** What the provider added about the failure, or null. */
   private final @Nullable String detail;
 
   /**
    * Reports that {@code call} returned {@code code} (named {@code name}); the message adds {@code
    * detail} and what the caller can do about the code.
+   *
+   * @param code the numeric {@code CUresult}, e.g. 700
+   * @param name the {@code CUDA_ERROR_*} name of {@code code}
+   * @param call the driver entry point that returned {@code code}, e.g. {@code cuStreamSynchronize}
+   * @param detail what the provider knows beyond the code (a JIT log, a reason); null or blank adds
+   *     nothing to the message
+   * @param cause the exception that led to the failure, or null
    */
   public CudaDriverError(
       int code, String name, String call, @Nullable String detail, @Nullable Throwable cause) {

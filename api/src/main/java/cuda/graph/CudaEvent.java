@@ -28,6 +28,8 @@ public sealed interface CudaEvent extends AutoCloseable permits CudaEventImpl {
   /**
    * {@return the GPU time in milliseconds between the completion of {@code start} and of this
    * event}
+   *
+   * @param start the earlier event; both events must have been recorded and their work completed
    */
   float elapsedMillisSince(CudaEvent start);
 

@@ -38,6 +38,11 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
 
   /**
    * Captures {@code op} on {@code stream} in {@link CaptureMode#RELAXED} mode; see the class doc.
+   *
+   * @param <T> the type of the op's output
+   * @param stream the stream to capture on; {@link #update} and {@link #stream()} use it later
+   * @param op the op run once in capture mode; its GPU work becomes the graph
+   * @return the instantiated and uploaded graph, holding the op's output
    */
   static <T extends @Nullable Object> CudaGraph<T> capture(Stream stream, DeviceOp<T> op) {
     return CudaGraphImpl.capture(stream, CaptureMode.RELAXED, op);
@@ -46,6 +51,11 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /**
    * Captures {@code op} on {@code stream} in the given mode.
    *
+   * @param <T> the type of the op's output
+   * @param stream the stream to capture on; {@link #update} and {@link #stream()} use it later
+   * @param mode which threads' potentially unsafe CUDA calls fail and invalidate the capture
+   * @param op the op run once in capture mode; its GPU work becomes the graph
+   * @return the instantiated and uploaded graph, holding the op's output
    * @throws CudaDriverError if a driver step fails (the op's own failure wins over a failure to end
    *     the capture, which is attached as suppressed)
    * @throws GraphCaptureException if the op allocates, frees or stages memory, or the driver ends
@@ -60,6 +70,10 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /**
    * Captures what {@code body} records with {@link Scope#record} on {@code stream}, in relaxed
    * mode; {@code body}'s exceptions propagate after the capture has been ended.
+   *
+   * @param stream the stream to capture on; {@link #update} and {@link #stream()} use it later
+   * @param body records the graph's nodes through the {@link Scope} it is given, on this thread
+   * @return the instantiated and uploaded graph, whose output is null
    */
   static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
     return CudaGraphImpl.scope(stream, body);
@@ -77,6 +91,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    * Enqueues {@code node} on the graph's {@link #stream()} now, without waiting: typically a copy
    * of new input into a buffer the graph reads. It is ordered before any launch later executed on
    * the same stream (and after earlier ones). Takes the execution lock.
+   *
+   * @param node the node to enqueue; its leases are released once its work completes
    */
   void update(GraphNode<@Nullable Void> node);
 
@@ -94,7 +110,11 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /** {@return the number of nodes in the graph} */
   int nodeCount();
 
-  /** Writes the graph in Graphviz DOT form to {@code path}. */
+  /**
+   * Writes the graph in Graphviz DOT form to {@code path}.
+   *
+   * @param path the file the driver writes, replacing any existing one
+   */
   void writeDot(Path path);
 
   /**

@@ -31,6 +31,10 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
    * Makes a platform over a driver the caller opened: for tests (a simulator with a handle ledger,
    * a fault-injecting wrapper) and provider authors. The driver is initialized here; the caller
    * owns the platform and must {@linkplain #close() close} it, which also closes the driver.
+   *
+   * @param driver an opened, not yet initialized driver; the platform takes it over
+   * @param providerId the id {@link #providerId()} reports, e.g. {@code "simulator"}
+   * @return a new platform owned by the caller, whose {@link #selectionReport()} names the driver
    */
   @SuppressWarnings(
       "exports") // the SPI type is for provider authors and test kits, who require cuda.graph.spi
@@ -49,12 +53,18 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
   /**
    * Runs {@code action} with this platform as the {@linkplain #current() current} one on this
    * thread.
+   *
+   * @param action run on this thread, with this platform current for its whole extent
    */
   void runAsCurrent(Runnable action);
 
   /**
    * Calls {@code action} with this platform as the {@linkplain #current() current} one on this
    * thread.
+   *
+   * @param <R> the type of the action's result
+   * @param action called on this thread, with this platform current for its whole extent
+   * @return what {@code action} returned
    */
   <R extends @Nullable Object> R callAsCurrent(Supplier<R> action);
 
@@ -90,7 +100,12 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
   /** {@return the devices, by ordinal (empty when the driver sees no GPU)} */
   List<Device> devices();
 
-  /** {@return the device with {@code ordinal}} */
+  /**
+   * {@return the device with {@code ordinal}}
+   *
+   * @param ordinal the device's index in {@link #devices()}
+   * @throws IllegalArgumentException if {@code ordinal} is negative or not below the device count
+   */
   Device device(int ordinal);
 
   /** {@return device 0, which {@code sync()} and {@code async()} use} */
@@ -99,7 +114,12 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
   /** {@return the policy that picks streams for {@code sync()} and {@code async()}} */
   SchedulingPolicy schedulingPolicy();
 
-  /** Replaces the policy that picks streams for {@code sync()} and {@code async()}. */
+  /**
+   * Replaces the policy that picks streams for {@code sync()} and {@code async()}.
+   *
+   * @param policy used by every later {@code sync()} and {@code async()} on this platform; the
+   *     caller keeps owning it and any streams it holds
+   */
   void setSchedulingPolicy(SchedulingPolicy policy);
 
   /**

@@ -15,7 +15,12 @@ public final class CudaProviderException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  /** Reports why no provider can be used; {@code cause} is what the provider threw, if anything. */
+  /**
+   * Reports why no provider can be used.
+   *
+   * @param message the selection report, one {@code "cuda.graph: "} line per decision
+   * @param cause what the chosen provider threw, or null when no provider was tried or none threw
+   */
   public CudaProviderException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }

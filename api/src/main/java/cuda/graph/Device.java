@@ -31,7 +31,11 @@ public sealed interface Device permits DeviceImpl {
   /** {@return the device memory not yet allocated, in bytes (a snapshot)} */
   long freeMemory();
 
-  /** {@return the value of a named device attribute, e.g. {@code MULTIPROCESSOR_COUNT}} */
+  /**
+   * {@return the value of a named device attribute, e.g. {@code MULTIPROCESSOR_COUNT}}
+   *
+   * @param attribute the attribute to query
+   */
   default int attribute(Attribute attribute) {
     return attribute(attribute.cudaNumber());
   }
@@ -40,6 +44,8 @@ public sealed interface Device permits DeviceImpl {
    * {@return the value of a device attribute by its {@code CUdevice_attribute} number}, for
    * attributes {@link Attribute} does not name
    *
+   * @param cudaDeviceAttribute the attribute's {@code CUdevice_attribute} number, as in {@code
+   *     cuda.h}
    * @throws CudaDriverError if the driver does not know the number
    */
   int attribute(int cudaDeviceAttribute);
@@ -108,16 +114,28 @@ public sealed interface Device permits DeviceImpl {
   /**
    * Creates a stream on this device. Streams are non-blocking (independent of the legacy default
    * stream), which is what graph capture requires; close them when done.
+   *
+   * @return a new non-blocking stream owned by the caller
    */
   Stream newStream();
 
-  /** Creates an event on this device; close it when done. */
+  /**
+   * Creates an event on this device; close it when done.
+   *
+   * @return a new event, never recorded, owned by the caller
+   */
   CudaEvent newEvent();
 
   /**
    * Allocates {@code length} elements of page-locked host memory, which asynchronous copies and
    * graph memcpy nodes can read and write while the host goes on. Close it when done: its memory is
    * freed once no queued copy uses it.
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type, which fixes the byte size of one element
+   * @param length the number of elements, at least 1
+   * @return a new pinned buffer owned by the caller; its contents are unspecified
+   * @throws IllegalArgumentException if {@code length} is not positive
    */
   <T> HostBuffer<T> allocateHost(ElementType<T> type, long length);
 }

@@ -22,42 +22,89 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBufferImpl {
 
-  /** {@return an op that allocates {@code length} elements of uninitialized memory} */
+  /**
+   * {@return an op that allocates {@code length} elements of uninitialized memory}
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type
+   * @param length the number of elements, at least 1
+   * @throws IllegalArgumentException if {@code length} is not positive
+   */
   static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
     return DeviceBufferImpl.allocate(type, length);
   }
 
-  /** {@return an op that allocates {@code length} elements set to zero} */
+  /**
+   * {@return an op that allocates {@code length} elements set to zero}
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type
+   * @param length the number of elements, at least 1
+   * @throws IllegalArgumentException if {@code length} is not positive
+   */
   static <T> DeviceOp<DeviceBuffer<T>> zeros(ElementType<T> type, long length) {
     return DeviceBufferImpl.zeros(type, length);
   }
 
-  /** {@return an op that allocates {@code length} elements set to {@code value}} */
+  /**
+   * {@return an op that allocates {@code length} elements set to {@code value}}
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type
+   * @param length the number of elements, at least 1
+   * @param value the value of every element, not null
+   * @throws IllegalArgumentException if {@code length} is not positive
+   */
   static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
     return DeviceBufferImpl.filled(type, length, value);
   }
 
-  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  /**
+   * {@return an op that allocates a buffer holding a copy of {@code data}}
+   *
+   * @param data the elements, at least one; copied when this method is called
+   * @throws IllegalArgumentException if {@code data} is empty
+   */
   static DeviceOp<DeviceBuffer<Float>> fromArray(float[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
 
-  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  /**
+   * {@return an op that allocates a buffer holding a copy of {@code data}}
+   *
+   * @param data the elements, at least one; copied when this method is called
+   * @throws IllegalArgumentException if {@code data} is empty
+   */
   static DeviceOp<DeviceBuffer<Double>> fromArray(double[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
 
-  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  /**
+   * {@return an op that allocates a buffer holding a copy of {@code data}}
+   *
+   * @param data the elements, at least one; copied when this method is called
+   * @throws IllegalArgumentException if {@code data} is empty
+   */
   static DeviceOp<DeviceBuffer<Integer>> fromArray(int[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
 
-  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  /**
+   * {@return an op that allocates a buffer holding a copy of {@code data}}
+   *
+   * @param data the elements, at least one; copied when this method is called
+   * @throws IllegalArgumentException if {@code data} is empty
+   */
   static DeviceOp<DeviceBuffer<Long>> fromArray(long[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
 
-  /** {@return an op that allocates a buffer holding a copy of {@code data}} */
+  /**
+   * {@return an op that allocates a buffer holding a copy of {@code data}}
+   *
+   * @param data the elements, at least one; copied when this method is called
+   * @throws IllegalArgumentException if {@code data} is empty
+   */
   static DeviceOp<DeviceBuffer<Byte>> fromArray(byte[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
@@ -65,6 +112,10 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /**
    * {@return an op that allocates a buffer of a 16-bit type ({@link ElementType#I16}, {@link
    * ElementType#F16} or {@link ElementType#BF16}) holding a copy of {@code data}}
+   *
+   * @param type a 16-bit element type, which says how the raw {@code short} bits are read
+   * @param data the elements, at least one; copied when this method is called
+   * @throws IllegalArgumentException if {@code type} is not 16 bits wide or {@code data} is empty
    */
   static DeviceOp<DeviceBuffer<Short>> fromArray(ElementType<Short> type, short[] data) {
     return DeviceBufferImpl.fromArray(type, data);
@@ -73,6 +124,12 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /**
    * {@return an op that allocates a buffer holding a copy of {@code data}}, whose size must be a
    * whole number of elements. The contents are copied when the op is built.
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type
+   * @param data the bytes of at least one element, at most 2 GiB
+   * @throws IllegalArgumentException if {@code data} is empty, not a whole number of elements or
+   *     larger than 2 GiB
    */
   static <T> DeviceOp<DeviceBuffer<T>> fromSegment(ElementType<T> type, MemorySegment data) {
     return DeviceBufferImpl.fromSegment(type, data);
@@ -81,39 +138,81 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /** {@return an op that allocates a new buffer holding a copy of this one} */
   DeviceOp<DeviceBuffer<T>> duplicate();
 
-  /** {@return a graph node that copies {@code source} (same type and length) into this buffer} */
+  /**
+   * {@return a graph node that copies {@code source} (same type and length) into this buffer}
+   *
+   * @param source the device buffer read when the node executes
+   * @throws IllegalArgumentException if {@code source} differs in element type or length
+   */
   GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source);
 
   /**
    * {@return a graph node that copies pinned {@code source} into this buffer, reading it when it
    * executes}
+   *
+   * @param source the pinned buffer read when the node executes (and at every replay of a graph)
+   * @throws IllegalArgumentException if {@code source} differs in element type or length
    */
   GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source);
 
-  /** {@return a graph node that copies this buffer into pinned {@code target} when it executes} */
+  /**
+   * {@return a graph node that copies this buffer into pinned {@code target} when it executes}
+   *
+   * @param target the pinned buffer written when the node executes (and at every replay of a graph)
+   * @throws IllegalArgumentException if {@code target} differs in element type or length
+   */
   GraphNode<@Nullable Void> copyTo(HostBuffer<T> target);
 
-  /** {@return a graph node that sets every element to {@code value}} */
+  /**
+   * {@return a graph node that sets every element to {@code value}}
+   *
+   * @param value the value of every element, not null
+   */
   GraphNode<@Nullable Void> fill(T value);
 
   /**
    * {@return an op that copies {@code data} into this buffer (staged through pinned memory; not a
    * graph node)}
+   *
+   * @param data exactly {@link #length()} elements, copied when this method is called; the buffer
+   *     must hold {@link ElementType#F32}
+   * @throws IllegalArgumentException if the buffer holds another type or another length
    */
   DeviceOp<@Nullable Void> write(float[] data);
 
-  /** {@return an op that copies {@code data} into this buffer} */
+  /**
+   * {@return an op that copies {@code data} into this buffer}, as {@link #write(float[])} does
+   *
+   * @param data exactly {@link #length()} elements, copied when this method is called; the buffer
+   *     must hold {@link ElementType#F64}
+   * @throws IllegalArgumentException if the buffer holds another type or another length
+   */
   DeviceOp<@Nullable Void> write(double[] data);
 
-  /** {@return an op that copies {@code data} into this buffer} */
+  /**
+   * {@return an op that copies {@code data} into this buffer}, as {@link #write(float[])} does
+   *
+   * @param data exactly {@link #length()} elements, copied when this method is called; the buffer
+   *     must hold {@link ElementType#I32}
+   * @throws IllegalArgumentException if the buffer holds another type or another length
+   */
   DeviceOp<@Nullable Void> write(int[] data);
 
-  /** {@return an op that copies {@code data} into this buffer} */
+  /**
+   * {@return an op that copies {@code data} into this buffer}, as {@link #write(float[])} does
+   *
+   * @param data exactly {@link #length()} elements, copied when this method is called; the buffer
+   *     must hold {@link ElementType#I64}
+   * @throws IllegalArgumentException if the buffer holds another type or another length
+   */
   DeviceOp<@Nullable Void> write(long[] data);
 
   /**
    * {@return an op that copies the bytes of {@code data} (exactly this buffer's size) into this
    * buffer}
+   *
+   * @param data exactly {@link #byteSize()} bytes, copied when this method is called
+   * @throws IllegalArgumentException if {@code data} is another size
    */
   DeviceOp<@Nullable Void> write(MemorySegment data);
 
@@ -152,6 +251,11 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /**
    * {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory
    * and lifetime}
+   *
+   * @param offset the index in this buffer of the view's element 0
+   * @param length the number of elements, at least 1
+   * @throws IndexOutOfBoundsException if the view does not lie within this buffer
+   * @throws IllegalArgumentException if {@code length} is 0
    */
   DeviceBuffer<T> slice(long offset, long length);
 

@@ -65,7 +65,13 @@ public sealed interface DeviceOp<T extends @Nullable Object>
 
   // ---- composition
 
-  /** {@return an op that transforms this op's result on the host} */
+  /**
+   * {@return an op that transforms this op's result on the host}
+   *
+   * @param <R> the type of the new result
+   * @param function applied on the executing thread once this op's work is enqueued, not completed:
+   *     it sees handles whose data the GPU may not have computed yet
+   */
   default <R extends @Nullable Object> DeviceOp<R> map(Function<? super T, ? extends R> function) {
     return new MapOp<>(this, Objects.requireNonNull(function, "function"));
   }
@@ -73,6 +79,10 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   /**
    * {@return an op that runs this op, passes its result to {@code next}, and runs the op {@code
    * next} returns on the same stream, after this op's work}
+   *
+   * @param <R> the type of the result of the op {@code next} returns
+   * @param next called on the executing thread with this op's result once its work is enqueued; it
+   *     must return a new op, not null, and must not execute ops itself
    */
   default <R extends @Nullable Object> DeviceOp<R> then(
       Function<? super T, ? extends DeviceOp<R>> next) {
@@ -82,6 +92,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   /**
    * {@return an op that runs this op, then {@code next}, on the same stream, with {@code next}'s
    * result}
+   *
+   * @param <R> the type of {@code next}'s result
+   * @param next the op run after this one; this op's result is dropped
    */
   default <R extends @Nullable Object> DeviceOp<R> andThen(DeviceOp<R> next) {
     Objects.requireNonNull(next, "next");
@@ -91,6 +104,11 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   /**
    * {@return an op that runs this op then {@code other} on the same stream, and combines their
    * results}
+   *
+   * @param <U> the type of {@code other}'s result
+   * @param <R> the type of the combined result
+   * @param other the op run after this one
+   * @param combine called on the executing thread with both results once both ops' work is enqueued
    */
   default <U extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
       DeviceOp<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
@@ -114,6 +132,8 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   /**
    * Executes this op on {@code stream}, waits for its work to complete and returns its result.
    *
+   * @param stream the stream the op's work is enqueued on and synchronized
+   * @return the op's result, whose data the completed work has computed
    * @throws CudaDriverError if the driver reports a failure; a failure of the stream's work is
    *     reported in preference to a failure of the op's own code
    * @throws ReentrantExecutionException if this thread is already executing an op or capturing
@@ -127,6 +147,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   /**
    * Executes this op on the stream the current platform's {@link SchedulingPolicy} picks; see
    * {@link #syncOn}.
+   *
+   * @return the op's result, whose data the completed work has computed
+   * @throws IllegalStateException if the current platform sees no device
    */
   default T sync() {
     CudaPlatform platform = CudaPlatform.current();
@@ -139,13 +162,20 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * future exceptionally (with {@link CudaDriverError}, {@link ReentrantExecutionException}, ...).
    * Dependent stages of the future run on the platform's completion thread unless you use the
    * {@code *Async} stage methods: keep them short and non-blocking.
+   *
+   * @param stream the stream the op's work is enqueued on
+   * @return a future completed with the op's result once its work has completed on the GPU
    */
   default CompletableFuture<T> asyncOn(Stream stream) {
     Objects.requireNonNull(stream, "stream");
     return Executor.asyncOn(this, stream);
   }
 
-  /** Submits this op to the stream the current platform's policy picks; see {@link #asyncOn}. */
+  /**
+   * Submits this op to the stream the current platform's policy picks; see {@link #asyncOn}.
+   *
+   * @return a future completed with the op's result once its work has completed on the GPU
+   */
   default CompletableFuture<T> async() {
     CudaPlatform platform = CudaPlatform.current();
     return asyncOn(platform.schedulingPolicy().nextStream(platform.defaultDevice()));
@@ -153,12 +183,26 @@ public sealed interface DeviceOp<T extends @Nullable Object>
 
   // ---- factories
 
-  /** {@return an op that produces {@code value} without GPU work; a graph node} */
+  /**
+   * {@return an op that produces {@code value} without GPU work; a graph node}
+   *
+   * @param <T> the type of the value
+   * @param value the op's result, possibly null
+   */
   static <T extends @Nullable Object> GraphNode<T> value(T value) {
     return new ValueOp<>(value);
   }
 
-  /** {@return an op that runs {@code a} then {@code b} on one stream and combines their results} */
+  /**
+   * {@return an op that runs {@code a} then {@code b} on one stream and combines their results}
+   *
+   * @param <A> the type of {@code a}'s result
+   * @param <B> the type of {@code b}'s result
+   * @param <R> the type of the combined result
+   * @param a the op run first
+   * @param b the op run second, after {@code a}'s work
+   * @param combine called on the executing thread with both results once both ops' work is enqueued
+   */
   static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
       DeviceOp<R> zip(
           DeviceOp<A> a, DeviceOp<B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
@@ -171,6 +215,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
   /**
    * {@return an op that runs every op of {@code ops} in order on one stream and lists their
    * results}
+   *
+   * @param <T> the common supertype of the ops' results
+   * @param ops the ops, run in list order; the list is copied when this method is called
    */
   static <T extends @Nullable Object> DeviceOp<List<T>> zipAll(
       List<? extends DeviceOp<? extends T>> ops) {
@@ -185,6 +232,11 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * the function touches nor keep it out of a graph capture. The function must not synchronize the
    * stream, must not keep the raw handle past its return, and must leave the thread's current
    * context as it found it (or the next op re-binds it).
+   *
+   * @param <T> the type of the function's result
+   * @param function called on the executing thread with the raw stream and its device; what it
+   *     returns is the op's result
+   * @return an op that is not a graph node
    */
   static <T extends @Nullable Object> DeviceOp<T> withRawStream(RawStreamFunction<T> function) {
     return new RawStreamOp<>(Objects.requireNonNull(function, "function"));
@@ -194,6 +246,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * {@return a graph node that runs {@code callback} on a driver thread once the work before it on
    * the stream is done}; the callback must not call CUDA or block for long, and what it throws is
    * logged and dropped
+   *
+   * @param callback run once per execution of the node (once per replay of a graph it is recorded
+   *     into)
    */
   static GraphNode<@Nullable Void> hostCallback(Runnable callback) {
     return new HostCallbackOp(Objects.requireNonNull(callback, "callback"));

@@ -10,6 +10,11 @@ package cuda.graph;
  */
 public record Dim3(int x, int y, int z) {
 
+  /**
+   * Checks the shape.
+   *
+   * @throws IllegalArgumentException if a dimension is below 1
+   */
   public Dim3 {
     if (x < 1 || y < 1 || z < 1) {
       throw new IllegalArgumentException(
@@ -23,12 +28,21 @@ public record Dim3(int x, int y, int z) {
     }
   }
 
-  /** {@return a one-dimensional shape} */
+  /**
+   * {@return a one-dimensional shape}
+   *
+   * @param x the first dimension, at least 1
+   */
   public static Dim3 of(int x) {
     return new Dim3(x, 1, 1);
   }
 
-  /** {@return a two-dimensional shape} */
+  /**
+   * {@return a two-dimensional shape}
+   *
+   * @param x the first dimension, at least 1
+   * @param y the second dimension, at least 1
+   */
   public static Dim3 of(int x, int y) {
     return new Dim3(x, y, 1);
   }

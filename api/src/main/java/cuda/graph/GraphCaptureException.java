@@ -13,7 +13,13 @@ public final class GraphCaptureException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  /** Reports why a capture could not produce a graph. */
+  /**
+   * Reports why a capture could not produce a graph.
+   *
+   * @param message which op could not be captured and what to do instead, or that the driver
+   *     produced no graph
+   * @param cause the failure that ended the capture, or null
+   */
   public GraphCaptureException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }

@@ -38,6 +38,10 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
   /**
    * {@return a graph node that runs this node, then the graph node {@code next} returns for its
    * result}
+   *
+   * @param <R> the type of the result of the node {@code next} returns
+   * @param next called on the executing thread with this node's result once its work is enqueued
+   *     (or recorded); it must return a new graph node, not null
    */
   default <R extends @Nullable Object> GraphNode<R> thenNode(
       Function<? super T, ? extends GraphNode<R>> next) {
@@ -48,13 +52,26 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
             "thenNode(...) returned null instead of a graph node"));
   }
 
-  /** {@return a graph node that runs this node then {@code next}, with {@code next}'s result} */
+  /**
+   * {@return a graph node that runs this node then {@code next}, with {@code next}'s result}
+   *
+   * @param <R> the type of {@code next}'s result
+   * @param next the node run after this one; this node's result is dropped
+   */
   default <R extends @Nullable Object> GraphNode<R> andThen(GraphNode<R> next) {
     Objects.requireNonNull(next, "next");
     return thenNode(ignored -> next);
   }
 
-  /** {@return a graph node that runs this node then {@code other} and combines their results} */
+  /**
+   * {@return a graph node that runs this node then {@code other} and combines their results}
+   *
+   * @param <U> the type of {@code other}'s result
+   * @param <R> the type of the combined result
+   * @param other the node run after this one
+   * @param combine called on the executing thread with both results once both nodes' work is
+   *     enqueued (or recorded)
+   */
   default <U extends @Nullable Object, R extends @Nullable Object> GraphNode<R> zip(
       GraphNode<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
     return new NodeOp<>(
@@ -64,12 +81,20 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
             Objects.requireNonNull(combine, "combine")));
   }
 
-  /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
+  /**
+   * {@return a graph node that runs {@code nodes} in order and produces nothing}
+   *
+   * @param nodes the nodes, run in argument order; the array is copied when this method is called
+   */
   static GraphNode<@Nullable Void> sequence(GraphNode<?>... nodes) {
     return sequence(List.of(nodes));
   }
 
-  /** {@return a graph node that runs {@code nodes} in order and produces nothing} */
+  /**
+   * {@return a graph node that runs {@code nodes} in order and produces nothing}
+   *
+   * @param nodes the nodes, run in list order; the list is copied when this method is called
+   */
   static GraphNode<@Nullable Void> sequence(List<? extends GraphNode<?>> nodes) {
     List<GraphNode<?>> parts = List.copyOf(nodes);
     return new NodeOp<>(

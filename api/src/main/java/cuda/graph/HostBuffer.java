@@ -33,25 +33,54 @@ public sealed interface HostBuffer<T> extends AutoCloseable permits HostBufferIm
   /** {@return the memory, for bulk access; valid until {@link #close()}} */
   MemorySegment segment();
 
-  /** {@return element {@code index}, boxed} */
+  /**
+   * {@return element {@code index}, boxed}
+   *
+   * @param index the element's index, from 0 to {@code length() - 1}
+   * @throws IndexOutOfBoundsException if {@code index} is outside the buffer
+   */
   T get(long index);
 
-  /** Sets element {@code index}. */
+  /**
+   * Sets element {@code index}.
+   *
+   * @param index the element's index, from 0 to {@code length() - 1}
+   * @param value the new value, not null
+   * @throws IndexOutOfBoundsException if {@code index} is outside the buffer
+   */
   void set(long index, T value);
 
   /**
    * Copies {@code data} into the buffer from element 0 (a host copy; the buffer must be large
-   * enough).
+   * enough). Elements past {@code data.length} keep their values.
+   *
+   * @param data at most {@link #length()} elements; the buffer must hold {@link ElementType#F32}
+   * @throws IllegalArgumentException if the buffer holds another type or fewer elements
    */
   void write(float[] data);
 
-  /** Copies {@code data} into the buffer from element 0. */
+  /**
+   * Copies {@code data} into the buffer from element 0, as {@link #write(float[])} does.
+   *
+   * @param data at most {@link #length()} elements; the buffer must hold {@link ElementType#F64}
+   * @throws IllegalArgumentException if the buffer holds another type or fewer elements
+   */
   void write(double[] data);
 
-  /** Copies {@code data} into the buffer from element 0. */
+  /**
+   * Copies {@code data} into the buffer from element 0, as {@link #write(float[])} does.
+   *
+   * @param data at most {@link #length()} elements; the buffer must hold {@link ElementType#I32}
+   * @throws IllegalArgumentException if the buffer holds another type or fewer elements
+   */
   void write(int[] data);
 
-  /** Copies {@code data} into the buffer from element 0. */
+  /**
+   * Copies {@code data} into the buffer from element 0, as {@link #write(float[])} does.
+   *
+   * @param data at most {@link #length()} elements; the buffer must hold {@link ElementType#I64}
+   * @throws IllegalArgumentException if the buffer holds another type or fewer elements
+   */
   void write(long[] data);
 
   /** {@return the contents as a new array; the buffer must hold {@link ElementType#F32}} */

@@ -16,6 +16,7 @@ public interface InputBinding<I> {
    * {@return the graph node that copies {@code input} into the graph's input buffer}; may write
    * host-side staging first (the previous forward has completed when this is called)
    *
+   * @param input one {@code forward} call's input
    * @throws IllegalArgumentException if the input does not fit the graph's input
    */
   GraphNode<@Nullable Void> copyIn(I input);
@@ -23,6 +24,10 @@ public interface InputBinding<I> {
   /**
    * {@return a binding for float arrays of exactly {@code target.length()} elements}, staged
    * through the pinned {@code staging} buffer of the same length
+   *
+   * @param staging the pinned buffer each input is written into on the host, then copied from
+   * @param target the device buffer the graph was captured reading
+   * @throws IllegalArgumentException if {@code staging} and {@code target} differ in length
    */
   static InputBinding<float[]> floats(HostBuffer<Float> staging, DeviceBuffer<Float> target) {
     Objects.requireNonNull(staging, "staging");
@@ -44,6 +49,9 @@ public interface InputBinding<I> {
   /**
    * {@return a binding for device buffers of {@code target}'s type and length, copied device to
    * device}
+   *
+   * @param <T> the Java type of one element
+   * @param target the device buffer the graph was captured reading
    */
   static <T> InputBinding<DeviceBuffer<T>> device(DeviceBuffer<T> target) {
     Objects.requireNonNull(target, "target");

@@ -10,5 +10,10 @@ package cuda.graph;
  */
 @FunctionalInterface
 public interface JavaKernel {
+  /**
+   * Computes one launch for its whole grid.
+   *
+   * @param call the launch's shape, arguments and memory; valid only during this call
+   */
   void run(KernelCall call);
 }

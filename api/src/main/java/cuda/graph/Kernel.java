@@ -15,11 +15,19 @@ public sealed interface Kernel permits KernelImpl {
    * {@return a graph node that launches this kernel with {@code arguments}}: scalars as their boxed
    * types ({@code Integer} for {@link KernelParam#I32}, ...), pointers as {@link DeviceBuffer}s
    *
+   * @param config the grid, block and dynamic shared memory of the launch
+   * @param arguments one per declared parameter, in order; the array is copied
    * @throws IllegalArgumentException if the count or a type does not match the declaration
    */
   GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments);
 
-  /** Loads the kernel on {@code device} now, e.g. before a graph capture. */
+  /**
+   * Loads the kernel on {@code device} now, e.g. before a graph capture. Later launches on that
+   * device reuse the loaded function.
+   *
+   * @param device the device whose context loads the kernel's image
+   * @throws CudaDriverError if the image does not load or has no kernel of this name
+   */
   void load(Device device);
 
   /** {@return whether the kernel has a Java reference} */
@@ -29,7 +37,10 @@ public sealed interface Kernel permits KernelImpl {
    * Runs the kernel's Java reference on the host: pointer arguments are {@link
    * java.lang.foreign.MemorySegment}s or Java arrays, which it reads and writes in place.
    *
+   * @param config the launch shape the reference sees through {@link KernelCall}
+   * @param arguments one per declared parameter, in order: scalars boxed as for {@link #launch}
    * @throws IllegalStateException if the kernel has no reference
+   * @throws IllegalArgumentException if the argument count does not match the declaration
    */
   void runReference(LaunchConfig config, Object... arguments);
 

@@ -17,28 +17,55 @@ public interface KernelCall {
   /** {@return the number of arguments} */
   int argumentCount();
 
-  /** {@return scalar argument {@code index} as an {@code i8}} */
+  /**
+   * {@return scalar argument {@code index} as an {@code i8}}
+   *
+   * @param index the parameter's position in the declaration, from 0
+   */
   byte i8(int index);
 
-  /** {@return scalar argument {@code index} as an {@code i16}} */
+  /**
+   * {@return scalar argument {@code index} as an {@code i16}}
+   *
+   * @param index the parameter's position in the declaration, from 0
+   */
   short i16(int index);
 
-  /** {@return scalar argument {@code index} as an {@code i32}} */
+  /**
+   * {@return scalar argument {@code index} as an {@code i32}}
+   *
+   * @param index the parameter's position in the declaration, from 0
+   */
   int i32(int index);
 
-  /** {@return scalar argument {@code index} as an {@code i64}} */
+  /**
+   * {@return scalar argument {@code index} as an {@code i64}}
+   *
+   * @param index the parameter's position in the declaration, from 0
+   */
   long i64(int index);
 
-  /** {@return scalar argument {@code index} as an {@code f32}} */
+  /**
+   * {@return scalar argument {@code index} as an {@code f32}}
+   *
+   * @param index the parameter's position in the declaration, from 0
+   */
   float f32(int index);
 
-  /** {@return scalar argument {@code index} as an {@code f64}} */
+  /**
+   * {@return scalar argument {@code index} as an {@code f64}}
+   *
+   * @param index the parameter's position in the declaration, from 0
+   */
   double f64(int index);
 
   /**
    * {@return {@code byteSize} bytes of the memory pointer argument {@code index} points to}; an
    * access beyond the memory's bounds fails the launch (on the simulator with {@code
    * CUDA_ERROR_ILLEGAL_ADDRESS}, as on a GPU)
+   *
+   * @param index the pointer parameter's position in the declaration, from 0
+   * @param byteSize the size of the view, in bytes, from the address the argument holds
    */
   MemorySegment memory(int index, long byteSize);
 

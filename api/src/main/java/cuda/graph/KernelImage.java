@@ -14,7 +14,11 @@ import java.lang.invoke.MethodHandles;
  */
 public sealed interface KernelImage permits KernelImageImpl {
 
-  /** {@return an image of PTX assembly text} */
+  /**
+   * {@return an image of PTX assembly text}
+   *
+   * @param text the PTX module, as {@code nvcc -ptx} writes it
+   */
   static KernelImage ptx(String text) {
     return KernelImageImpl.ptx(text);
   }
@@ -25,6 +29,9 @@ public sealed interface KernelImage permits KernelImageImpl {
    * {@code KernelImage.ptxResource(MethodHandles.lookup(), "saxpy.ptx")}. A relative name is
    * resolved against the class's package, as {@link Class#getResource} does.
    *
+   * @param lookup a full-privilege lookup of the class the resource lies next to
+   * @param resource the resource name, relative to that class's package or absolute with a leading
+   *     {@code /}
    * @throws IllegalArgumentException if there is no such resource, or {@code lookup} is not a
    *     full-privilege lookup ({@code MethodHandles.lookup()} of the class itself)
    */
@@ -38,18 +45,29 @@ public sealed interface KernelImage permits KernelImageImpl {
    * cuda.graph}. From a named module that opens nothing, use {@link
    * #ptxResource(MethodHandles.Lookup, String)}; the exception says so when that is the problem.
    *
+   * @param anchor the class the resource lies next to
+   * @param resource the resource name, relative to {@code anchor}'s package or absolute with a
+   *     leading {@code /}
    * @throws IllegalArgumentException if the resource is missing or hidden from this library
    */
   static KernelImage ptxResource(Class<?> anchor, String resource) {
     return KernelImageImpl.ptxResource(anchor, resource);
   }
 
-  /** {@return an image of a cubin (machine code for one architecture)} */
+  /**
+   * {@return an image of a cubin (machine code for one architecture)}
+   *
+   * @param image the cubin's bytes; copied when this method is called
+   */
   static KernelImage cubin(byte[] image) {
     return KernelImageImpl.cubin(image);
   }
 
-  /** {@return an image of a fatbin (several architectures)} */
+  /**
+   * {@return an image of a fatbin (several architectures)}
+   *
+   * @param image the fatbin's bytes; copied when this method is called
+   */
   static KernelImage fatbin(byte[] image) {
     return KernelImageImpl.fatbin(image);
   }
@@ -58,14 +76,32 @@ public sealed interface KernelImage permits KernelImageImpl {
    * {@return an image compiled from CUDA C++ source with NVRTC when first loaded}; declare kernels
    * {@code extern "C"}. Unless the options name an architecture, the device's own virtual
    * architecture is used. A compile error fails the first launch with the compiler's log.
+   *
+   * @param programName the name NVRTC gives the program in its log, e.g. {@code "saxpy.cu"}
+   * @param source the CUDA C++ translation unit
+   * @param nvrtcOptions options passed to NVRTC as given, e.g. {@code "--use_fast_math"}
    */
   static KernelImage cudaSource(String programName, String source, String... nvrtcOptions) {
     return KernelImageImpl.cudaSource(programName, source, nvrtcOptions);
   }
 
-  /** {@return this image with a Java reference for the kernel {@code kernelName}} */
+  /**
+   * {@return this image with a Java reference for the kernel {@code kernelName}}: a new image,
+   * which also keeps this one's references (one of the same name is replaced); this image is
+   * unchanged
+   *
+   * @param kernelName the kernel's name in the image
+   * @param reference what the simulator runs and {@link Kernel#runReference} calls for that kernel
+   */
   KernelImage withReference(String kernelName, JavaKernel reference);
 
-  /** {@return the kernel {@code name} of this image, with its declared parameters} */
+  /**
+   * {@return the kernel {@code name} of this image, with its declared parameters}
+   *
+   * @param name the kernel's (unmangled) name in the image
+   * @param parameters the kernel's parameter types, in order
+   * @throws IllegalArgumentException if the image is PTX whose entry {@code name} declares other
+   *     parameters; a name the PTX lacks fails when the kernel loads
+   */
   Kernel kernel(String name, KernelParam... parameters);
 }

@@ -44,7 +44,11 @@ public final class KernelParam {
     this.elementType = elementType;
   }
 
-  /** {@return a pointer parameter that accepts only buffers of {@code type}} */
+  /**
+   * {@return a pointer parameter that accepts only buffers of {@code type}}
+   *
+   * @param type the element type an argument buffer must hold
+   */
   public static KernelParam pointer(ElementType<?> type) {
     Objects.requireNonNull(type, "type");
     return new KernelParam(type + "*", 8, DeviceBuffer.class, type);
@@ -71,6 +75,8 @@ public final class KernelParam {
   /**
    * {@return whether {@code argument} can be passed for this parameter}: a boxed scalar of the
    * parameter's Java type, or a {@link DeviceBuffer} (of the required element type, if any)
+   *
+   * @param argument a launch argument; null is never accepted
    */
   public boolean accepts(@Nullable Object argument) {
     return javaType.isInstance(argument)

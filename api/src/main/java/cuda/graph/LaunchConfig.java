@@ -12,6 +12,11 @@ import java.util.Objects;
  */
 public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
 
+  /**
+   * Checks the configuration.
+   *
+   * @throws IllegalArgumentException if {@code sharedMemoryBytes} is negative
+   */
   public LaunchConfig {
     Objects.requireNonNull(grid, "grid");
     Objects.requireNonNull(block, "block");
@@ -21,12 +26,22 @@ public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
     }
   }
 
-  /** {@return a one-dimensional launch: {@code gridX} blocks of {@code blockX} threads} */
+  /**
+   * {@return a one-dimensional launch: {@code gridX} blocks of {@code blockX} threads}
+   *
+   * @param gridX the number of blocks, at least 1
+   * @param blockX the number of threads per block, at least 1
+   */
   public static LaunchConfig of(int gridX, int blockX) {
     return new LaunchConfig(Dim3.of(gridX), Dim3.of(blockX), 0);
   }
 
-  /** {@return a launch with the given shapes and no dynamic shared memory} */
+  /**
+   * {@return a launch with the given shapes and no dynamic shared memory}
+   *
+   * @param grid the grid shape, in blocks
+   * @param block the block shape, in threads
+   */
   public static LaunchConfig of(Dim3 grid, Dim3 block) {
     return new LaunchConfig(grid, block, 0);
   }
@@ -34,6 +49,11 @@ public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
   /**
    * {@return a one-dimensional launch with enough blocks of {@code blockX} threads to cover {@code
    * n} items}
+   *
+   * @param n the number of items, one per thread, at least 1
+   * @param blockX the number of threads per block, at least 1
+   * @throws IllegalArgumentException if {@code n} or {@code blockX} is below 1, or the grid would
+   *     need more than {@link Integer#MAX_VALUE} blocks
    */
   public static LaunchConfig covering(long n, int blockX) {
     if (n < 1 || blockX < 1) {
@@ -48,7 +68,11 @@ public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
     return of((int) blocks, blockX);
   }
 
-  /** {@return this launch with {@code bytes} of dynamic shared memory} */
+  /**
+   * {@return this launch with {@code bytes} of dynamic shared memory}
+   *
+   * @param bytes dynamic shared memory per block, in bytes, not negative
+   */
   public LaunchConfig withSharedMemory(int bytes) {
     return new LaunchConfig(grid, block, bytes);
   }

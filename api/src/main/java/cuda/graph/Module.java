@@ -26,11 +26,18 @@ public sealed interface Module<I, O extends @Nullable Object> extends AutoClosea
   /**
    * Runs the module on {@code input} and returns its output once the work is done.
    *
+   * @param input copied into the graph's input buffer by the module's {@link InputBinding}
+   * @return what the module's output function made of the captured output after the replay
    * @throws IllegalStateException if the module is closed
    */
   O forward(I input);
 
-  /** {@return a module that runs this one, then {@code next} on this one's output; it owns both} */
+  /**
+   * {@return a module that runs this one, then {@code next} on this one's output; it owns both}
+   *
+   * @param <R> the output type of {@code next}
+   * @param next the module fed this one's output; closed with the returned module
+   */
   default <R extends @Nullable Object> Module<I, R> andThen(Module<? super O, R> next) {
     return new ChainedModule<>(this, Objects.requireNonNull(next, "next"));
   }
@@ -44,6 +51,16 @@ public sealed interface Module<I, O extends @Nullable Object> extends AutoClosea
    * pre-allocated input buffer that {@code input} copies into; {@code output} turns the captured
    * op's output (handles) into each forward's result once the replay completed, e.g. {@code
    * hostBuffer -> hostBuffer.toFloatArray()}.
+   *
+   * @param <I> the input type
+   * @param <C> the type of the captured op's output
+   * @param <O> the output type
+   * @param stream the stream the graph is captured on and every {@code forward} replays on
+   * @param input how each forward's input reaches the buffer {@code forward} reads
+   * @param forward the op captured once, in relaxed mode, and replayed by every {@code forward}
+   * @param output called after each replay has completed, with the captured op's output
+   * @return a module that owns the captured graph
+   * @throws GraphCaptureException if {@code forward} allocates, frees or stages memory
    */
   static <I, C extends @Nullable Object, O extends @Nullable Object> Module<I, O> capture(
       Stream stream,

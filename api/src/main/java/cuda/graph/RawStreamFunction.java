@@ -12,8 +12,11 @@ import org.jspecify.annotations.Nullable;
 public interface RawStreamFunction<T extends @Nullable Object> {
 
   /**
+   * Enqueues asynchronous work on {@code stream}; must neither synchronize it nor keep it.
+   *
    * @param stream the raw {@code CUstream} handle value to pass to the other library
    * @param device the device whose context is current on the calling thread
+   * @return the op's result
    */
   T apply(long stream, Device device);
 }

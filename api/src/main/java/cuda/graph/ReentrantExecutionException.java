@@ -14,7 +14,11 @@ public final class ReentrantExecutionException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;
 
-  /** Reports a nested execution; the message names both executions and what to do. */
+  /**
+   * Reports a nested execution.
+   *
+   * @param message names both executions and says how to compose the inner one instead
+   */
   public ReentrantExecutionException(String message) {
     super(message, null);
   }

@@ -12,12 +12,19 @@ import cuda.graph.internal.runtime.RoundRobinPolicy;
 @FunctionalInterface
 public interface SchedulingPolicy {
 
-  /** {@return the stream for the next op on {@code device}} */
+  /**
+   * {@return the stream for the next op on {@code device}}
+   *
+   * @param device the device the op runs on; the stream must belong to it
+   */
   Stream nextStream(Device device);
 
   /**
    * {@return a policy that cycles through {@code streamsPerDevice} streams of each device, created
    * on first use and kept for the life of the platform}
+   *
+   * @param streamsPerDevice how many streams of each device the policy cycles through, at least 1
+   * @throws IllegalArgumentException if {@code streamsPerDevice} is below 1
    */
   static SchedulingPolicy roundRobin(int streamsPerDevice) {
     if (streamsPerDevice < 1) {

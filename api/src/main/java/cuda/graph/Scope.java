@@ -14,6 +14,13 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed interface Scope permits ScopeImpl {
 
-  /** Records {@code node} into the graph and returns its (not yet computed) result. */
+  /**
+   * Records {@code node} into the graph and returns its (not yet computed) result.
+   *
+   * @param <T> the type of the node's result
+   * @param node the node whose work is recorded, not run
+   * @return the node's result: valid handles whose data is computed when the graph is launched
+   * @throws IllegalStateException if called off the capturing thread or after the capture ended
+   */
   <T extends @Nullable Object> T record(GraphNode<T> node);
 }
