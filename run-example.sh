@@ -28,7 +28,10 @@ if [[ -n $stale ]]; then
     echo "run-example.sh: building the example with Maven (about 20 s)" >&2
   fi
   started=$(mktemp)
-  ./mvnw -q -B -ntp -pl examples-kotlin -am -DskipTests install
+  # What the example runs on, without the tests, the format check and the source and javadoc jars
+  # (./mvnw verify checks those).
+  ./mvnw -q -B -ntp -pl examples-kotlin -am -DskipTests -Dspotless.check.skip=true \
+    -Dpublication.skip=true install
   ./mvnw -q -B -ntp -pl examples-kotlin dependency:build-classpath -Dmdep.includeScope=runtime \
     -Dmdep.outputFile=target/run-classpath.txt
   # The plugin may leave an unchanged file as it was; date it to the build's start.
