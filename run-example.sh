@@ -10,12 +10,19 @@ cd "$(dirname "$0")"
 . scripts/jdk25.sh
 
 classpath_file=examples-kotlin/target/run-classpath.txt
-# The build is needed when its last output is missing or older than a pom, a source or .mvn/.
+built=examples-kotlin/target/run-example.built # dated to the start of the last build
+# The build is needed when its output is missing, when a pom, a source or .mvn/ here changed since
+# the last build started, or when a jar it lists is newer than the list (another checkout may have
+# installed its own snapshots since).
 stale=yes
-if [[ -f $classpath_file ]]; then
+if [[ -f $classpath_file && -f $built ]]; then
   stale=$(find . \( -name .git -o -name target -o -name .gpu \) -prune -o -type f \
     \( -name pom.xml -o -path '*/src/*' -o -path './.mvn/*' -o -name mvnw \) \
-    -newer "$classpath_file" -print 2>/dev/null | head -1)
+    -newer "$built" -print 2>/dev/null | head -1)
+  IFS=: read -ra jars < "$classpath_file" || : # (the file has no final newline)
+  for jar in "${jars[@]}"; do
+    [[ -n $stale || ( -e $jar && ! $jar -nt $classpath_file ) ]] || stale=$jar
+  done
 fi
 if [[ -n $stale ]]; then
   # Cold: no Maven yet, or not the Kotlin compiler the example's pom names (the largest download).
@@ -34,8 +41,8 @@ if [[ -n $stale ]]; then
     -Dpublication.skip=true install
   ./mvnw -q -B -ntp -pl examples-kotlin dependency:build-classpath -Dmdep.includeScope=runtime \
     -Dmdep.outputFile=target/run-classpath.txt
-  # The plugin may leave an unchanged file as it was; date it to the build's start.
-  touch -r "$started" "$classpath_file"
+  touch "$classpath_file" # the plugin leaves an unchanged list as it was
+  touch -r "$started" "$built"
   rm -f "$started"
 fi
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
