@@ -6,11 +6,11 @@ import java.util.Objects;
  * Whether a provider can serve this process, and if not, why, in one line that names the fix.
  *
  * @param available whether {@link CudaDriverProvider#open()} is expected to succeed
- * @param reason why the provider is (un)available, e.g. {@code "libcuda.so.1 not found: install
- *     the NVIDIA driver or choose -Dcuda.graph.provider=simulator"}
+ * @param reason why the provider is (un)available, e.g. {@code "libcuda.so.1 not found: install the
+ *     NVIDIA driver or choose -Dcuda.graph.provider=simulator"}
  * @param blocked whether an unavailable provider could serve this machine but the process's
- *     configuration stops it (native access denied on a host with a GPU, say): selection then
- *     warns instead of quietly falling back
+ *     configuration stops it (native access denied on a host with a GPU, say): selection then warns
+ *     instead of quietly falling back
  */
 public record Availability(boolean available, String reason, boolean blocked) {
 
@@ -22,12 +22,20 @@ public record Availability(boolean available, String reason, boolean blocked) {
     }
   }
 
-  /** {@return an available verdict with a reason} */
+  /**
+   * {@return an available verdict with a reason}
+   *
+   * @param reason what the provider found, e.g. the driver library and version it loaded
+   */
   public static Availability available(String reason) {
     return new Availability(true, reason, false);
   }
 
-  /** {@return an unavailable verdict with a reason that says what to do} */
+  /**
+   * {@return an unavailable verdict with a reason that says what to do}
+   *
+   * @param reason one line naming what is missing and the fix
+   */
   public static Availability unavailable(String reason) {
     return new Availability(false, reason, false);
   }
@@ -35,6 +43,8 @@ public record Availability(boolean available, String reason, boolean blocked) {
   /**
    * {@return an unavailable verdict for a provider that would work here but for the process's
    * configuration}, with a reason that says what to change
+   *
+   * @param reason one line naming the configuration that stops the provider and how to change it
    */
   public static Availability blocked(String reason) {
     return new Availability(false, reason, true);

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 public record CaptureInfo(
     CaptureStatus status, long id, @Nullable CuGraph graph, List<CuGraphNode> dependencies) {
 
+  /** Copies {@code dependencies}, so the record is immutable. */
   public CaptureInfo {
     dependencies = List.copyOf(dependencies);
   }

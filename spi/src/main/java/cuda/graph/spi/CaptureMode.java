@@ -12,8 +12,11 @@ package cuda.graph.spi;
  * invalidates the capture that prohibited it.
  */
 public enum CaptureMode {
+  /** {@code CU_STREAM_CAPTURE_MODE_GLOBAL} (0): the default mode of a thread. */
   GLOBAL(0),
+  /** {@code CU_STREAM_CAPTURE_MODE_THREAD_LOCAL} (1). */
   THREAD_LOCAL(1),
+  /** {@code CU_STREAM_CAPTURE_MODE_RELAXED} (2): prohibits nothing. */
   RELAXED(2);
 
   private final int code;
@@ -27,7 +30,12 @@ public enum CaptureMode {
     return code;
   }
 
-  /** {@return the mode with a given {@code CU_STREAM_CAPTURE_MODE_*} value} */
+  /**
+   * {@return the mode with a given {@code CU_STREAM_CAPTURE_MODE_*} value}
+   *
+   * @param code 0, 1 or 2
+   * @throws IllegalArgumentException if no mode has {@code code}
+   */
   public static CaptureMode ofCode(int code) {
     for (CaptureMode mode : values()) {
       if (mode.code == code) {

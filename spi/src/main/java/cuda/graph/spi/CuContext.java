@@ -1,6 +1,10 @@
 package cuda.graph.spi;
 
-/** A primary context, from {@code cuDevicePrimaryCtxRetain}. */
+/**
+ * A primary context, from {@code cuDevicePrimaryCtxRetain}.
+ *
+ * @param address the {@code CUcontext} value the driver returned
+ */
 public record CuContext(long address) implements CuHandle {
 
   @Override

@@ -1,6 +1,10 @@
 package cuda.graph.spi;
 
-/** An event, from {@code cuEventCreate}; destroyed with {@code cuEventDestroy_v2}. */
+/**
+ * An event, from {@code cuEventCreate}; destroyed with {@code cuEventDestroy_v2}.
+ *
+ * @param address the {@code CUevent} value the driver returned
+ */
 public record CuEvent(long address) implements CuHandle {
 
   @Override

@@ -1,6 +1,11 @@
 package cuda.graph.spi;
 
-/** A kernel of a loaded module, from {@code cuModuleGetFunction}; valid until its module is unloaded. */
+/**
+ * A kernel of a loaded module, from {@code cuModuleGetFunction}; valid until its module is
+ * unloaded.
+ *
+ * @param address the {@code CUfunction} value the driver returned
+ */
 public record CuFunction(long address) implements CuHandle {
 
   @Override

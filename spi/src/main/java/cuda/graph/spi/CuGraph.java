@@ -1,6 +1,11 @@
 package cuda.graph.spi;
 
-/** A graph, from {@code cuStreamEndCapture} or {@code cuGraphCreate}; destroyed with {@code cuGraphDestroy}. */
+/**
+ * A graph, from {@code cuStreamEndCapture} or {@code cuGraphCreate}; destroyed with {@code
+ * cuGraphDestroy}.
+ *
+ * @param address the {@code CUgraph} value the driver returned
+ */
 public record CuGraph(long address) implements CuHandle {
 
   @Override

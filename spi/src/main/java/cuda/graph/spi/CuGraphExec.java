@@ -1,6 +1,11 @@
 package cuda.graph.spi;
 
-/** An executable graph, from {@code cuGraphInstantiateWithFlags}; destroyed with {@code cuGraphExecDestroy}. */
+/**
+ * An executable graph, from {@code cuGraphInstantiateWithFlags}; destroyed with {@code
+ * cuGraphExecDestroy}.
+ *
+ * @param address the {@code CUgraphExec} value the driver returned
+ */
 public record CuGraphExec(long address) implements CuHandle {
 
   @Override

@@ -1,6 +1,10 @@
 package cuda.graph.spi;
 
-/** A node of a graph; valid while its graph lives. */
+/**
+ * A node of a graph; valid while its graph lives.
+ *
+ * @param address the {@code CUgraphNode} value the driver returned
+ */
 public record CuGraphNode(long address) implements CuHandle {
 
   @Override

@@ -1,6 +1,10 @@
 package cuda.graph.spi;
 
-/** A loaded module, from {@code cuModuleLoadData}; destroyed with {@code cuModuleUnload}. */
+/**
+ * A loaded module, from {@code cuModuleLoadData}; destroyed with {@code cuModuleUnload}.
+ *
+ * @param address the {@code CUmodule} value the driver returned
+ */
 public record CuModule(long address) implements CuHandle {
 
   @Override

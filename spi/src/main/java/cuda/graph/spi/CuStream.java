@@ -1,16 +1,20 @@
 package cuda.graph.spi;
 
 /**
- * A stream, from {@code cuStreamCreate}; destroyed with {@code cuStreamDestroy_v2}. Three values are
- * special and never created or destroyed: {@link #NULL} and {@link #LEGACY} name the legacy default
- * stream, {@link #PER_THREAD} the calling thread's per-thread default stream.
+ * A stream, from {@code cuStreamCreate}; destroyed with {@code cuStreamDestroy_v2}. Three values
+ * are special and never created or destroyed: {@link #NULL} and {@link #LEGACY} name the legacy
+ * default stream, {@link #PER_THREAD} the calling thread's per-thread default stream.
+ *
+ * @param address the {@code CUstream} value the driver returned, or 0, 1 or 2 for a default stream
  */
 public record CuStream(long address) implements CuHandle {
 
   /** The {@code NULL} stream: the legacy default stream. */
   public static final CuStream NULL = new CuStream(0);
 
-  /** {@code CU_STREAM_LEGACY}: the legacy default stream, which synchronizes with blocking streams. */
+  /**
+   * {@code CU_STREAM_LEGACY}: the legacy default stream, which synchronizes with blocking streams.
+   */
   public static final CuStream LEGACY = new CuStream(1);
 
   /** {@code CU_STREAM_PER_THREAD}: the calling thread's own default stream (a blocking stream). */

@@ -7,21 +7,43 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Carries the numeric status (CUDA's own value, see {@link CuResult}), the call that returned
  * it, and optional detail from the provider (a JIT log, the reason a simulated kernel failed).
- * Nothing else about the failure is implied: whether the call changed any state is what the
- * driver specification says for that call and status.
+ * Nothing else about the failure is implied: whether the call changed any state is what the driver
+ * specification says for that call and status.
  */
 public class CudaDriverException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The {@code CUresult} the call returned; never {@code CUDA_SUCCESS}. */
   private final int status;
+
+  /** The driver entry point that failed. */
   private final DriverCall call;
+
+  /** What the provider added about the failure, or null. */
   private final @Nullable String detail;
 
+  /**
+   * Reports that {@code call} returned {@code status}, with no detail.
+   *
+   * @param status the {@code CUresult} the call returned; not {@code CUDA_SUCCESS}
+   * @param call the driver entry point that failed
+   * @throws IllegalArgumentException if {@code status} is {@code CUDA_SUCCESS}
+   */
   public CudaDriverException(int status, DriverCall call) {
     this(status, call, null);
   }
 
+  /**
+   * Reports that {@code call} returned {@code status}; the message is the call's symbol, the
+   * status's name and code and, when present, {@code detail}.
+   *
+   * @param status the {@code CUresult} the call returned; not {@code CUDA_SUCCESS}
+   * @param call the driver entry point that failed
+   * @param detail what the provider adds (a JIT log, a simulator explanation); null or empty for
+   *     none
+   * @throws IllegalArgumentException if {@code status} is {@code CUDA_SUCCESS}
+   */
   public CudaDriverException(int status, DriverCall call, @Nullable String detail) {
     super(message(status, call, detail));
     if (status == CuResult.SUCCESS) {

@@ -8,8 +8,8 @@ package cuda.graph.spi;
  * which is only called for providers that are candidates for selection.
  *
  * <p>Selection: a provider forced with {@code -Dcuda.graph.provider=<id>} (or the environment
- * variable {@code CUDA_GRAPH_PROVIDER}) is used if available; otherwise the available provider
- * with the highest {@link #priority()} wins.
+ * variable {@code CUDA_GRAPH_PROVIDER}) is used if available; otherwise the available provider with
+ * the highest {@link #priority()} wins.
  */
 public interface CudaDriverProvider {
 
@@ -26,6 +26,7 @@ public interface CudaDriverProvider {
    * Opens a driver. Each call returns a new, independent driver instance (for the real driver, a
    * new view of the one process-wide driver).
    *
+   * @return a new driver, not yet initialized, owned by the caller, who closes it
    * @throws CudaDriverException if the driver cannot be opened
    */
   CudaDriver open();

@@ -1,6 +1,13 @@
 package cuda.graph.spi;
 
-/** A grid or block shape, as in CUDA's {@code dim3}. */
+/**
+ * A grid or block shape, as in CUDA's {@code dim3}. Not validated: the driver rejects dimensions
+ * below 1 or above the device's limits when a launch uses them.
+ *
+ * @param x the size in x
+ * @param y the size in y
+ * @param z the size in z
+ */
 public record Dim3(int x, int y, int z) {
 
   /** {@return x * y * z, as a long so that large grids do not overflow} */

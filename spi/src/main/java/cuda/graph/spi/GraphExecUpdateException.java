@@ -13,23 +13,39 @@ public final class GraphExecUpdateException extends CudaDriverException {
 
   /** {@code CU_GRAPH_EXEC_UPDATE_ERROR}. */
   public static final int ERROR = 1;
+
   /** {@code CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED}. */
   public static final int TOPOLOGY_CHANGED = 2;
+
   /** {@code CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED}. */
   public static final int NODE_TYPE_CHANGED = 3;
+
   /** {@code CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED}. */
   public static final int PARAMETERS_CHANGED = 5;
+
   /** {@code CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED}. */
   public static final int NOT_SUPPORTED = 6;
 
+  /** The {@code CUgraphExecUpdateResult} the driver reported. */
   private final int updateResult;
+
   private final transient @Nullable CuGraphNode errorNode;
 
+  /**
+   * Reports a failed update as {@code CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE} from {@code
+   * cuGraphExecUpdate_v2}, with the update result (and node, if any) as the detail.
+   *
+   * @param updateResult the {@code CUgraphExecUpdateResult} the driver reported, e.g. {@link
+   *     #TOPOLOGY_CHANGED}
+   * @param errorNode the node of the update graph the driver blamed, or null when it named none
+   */
   public GraphExecUpdateException(int updateResult, @Nullable CuGraphNode errorNode) {
     super(
         CuResult.GRAPH_EXEC_UPDATE_FAILURE,
         DriverCall.GRAPH_EXEC_UPDATE,
-        "update result " + resultName(updateResult) + (errorNode == null ? "" : " at " + errorNode));
+        "update result "
+            + resultName(updateResult)
+            + (errorNode == null ? "" : " at " + errorNode));
     this.updateResult = updateResult;
     this.errorNode = errorNode;
   }
@@ -44,7 +60,12 @@ public final class GraphExecUpdateException extends CudaDriverException {
     return errorNode;
   }
 
-  /** {@return the {@code CU_GRAPH_EXEC_UPDATE_*} name of an update result} */
+  /**
+   * {@return the {@code CU_GRAPH_EXEC_UPDATE_*} name of an update result}, without the prefix, or
+   * {@code "result N"} for a value CUDA 13.0 does not define
+   *
+   * @param result a {@code CUgraphExecUpdateResult} value
+   */
   public static String resultName(int result) {
     return switch (result) {
       case 0 -> "SUCCESS";

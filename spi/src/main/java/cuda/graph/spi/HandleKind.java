@@ -2,13 +2,21 @@ package cuda.graph.spi;
 
 /** The kinds of driver objects whose lifetimes a caller owns and must end exactly once. */
 public enum HandleKind {
+  /** A primary-context retain; each is ended with {@code cuDevicePrimaryCtxRelease_v2}. */
   CONTEXT("CUcontext"),
+  /** A stream; destroyed with {@code cuStreamDestroy_v2}. */
   STREAM("CUstream"),
+  /** An event; destroyed with {@code cuEventDestroy_v2}. */
   EVENT("CUevent"),
+  /** A loaded module; unloaded with {@code cuModuleUnload}. */
   MODULE("CUmodule"),
+  /** A kernel of a module; never destroyed, dead once its module is unloaded. */
   FUNCTION("CUfunction"),
+  /** A graph; destroyed with {@code cuGraphDestroy}. */
   GRAPH("CUgraph"),
+  /** An executable graph; destroyed with {@code cuGraphExecDestroy}. */
   GRAPH_EXEC("CUgraphExec"),
+  /** A graph node; never destroyed, dead once its graph is destroyed. */
   GRAPH_NODE("CUgraphNode"),
   /** Device memory from {@code cuMemAlloc_v2} or {@code cuMemAllocAsync}. */
   DEVICE_MEMORY("CUdeviceptr"),

@@ -1,14 +1,15 @@
 package cuda.graph.spi;
 
 /**
- * A host function enqueued with {@code cuLaunchHostFunc}: runs on a driver thread once all
- * earlier work in its stream is done, and blocks later work in that stream until it returns.
+ * A host function enqueued with {@code cuLaunchHostFunc}: runs on a driver thread once all earlier
+ * work in its stream is done, and blocks later work in that stream until it returns.
  *
  * <p>It must not call the driver (the driver may answer {@code CUDA_ERROR_NOT_PERMITTED}) and must
- * not throw: a provider logs and swallows what it throws, because nothing can receive it. It is
- * not called if the context has a sticky error.
+ * not throw: a provider logs and swallows what it throws, because nothing can receive it. It is not
+ * called if the context has a sticky error.
  */
 @FunctionalInterface
 public interface HostFunction {
+  /** Runs the host work, on a driver thread, in stream order. */
   void run();
 }

@@ -8,6 +8,11 @@ public final class IllegalDeviceAccessException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Reports a bad access.
+   *
+   * @param message the address range accessed and why it is not valid device memory
+   */
   public IllegalDeviceAccessException(String message) {
     super(message);
   }

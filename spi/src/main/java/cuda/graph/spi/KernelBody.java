@@ -3,13 +3,18 @@ package cuda.graph.spi;
 /**
  * A Java implementation of a kernel, which the simulator runs in place of device code.
  *
- * <p>It is called once per launch, for the whole grid (not once per thread), on a simulator
- * thread, and must compute what the device kernel computes for that launch's grid, block and
- * arguments. It reads and writes device memory only through {@link KernelInvocation#deviceMemory};
- * an access outside a live allocation fails the launch with {@code CUDA_ERROR_ILLEGAL_ADDRESS},
- * as on a GPU. It must not call the driver.
+ * <p>It is called once per launch, for the whole grid (not once per thread), on a simulator thread,
+ * and must compute what the device kernel computes for that launch's grid, block and arguments. It
+ * reads and writes device memory only through {@link KernelInvocation#deviceMemory}; an access
+ * outside a live allocation fails the launch with {@code CUDA_ERROR_ILLEGAL_ADDRESS}, as on a GPU.
+ * It must not call the driver.
  */
 @FunctionalInterface
 public interface KernelBody {
+  /**
+   * Computes one launch for its whole grid.
+   *
+   * @param launch the launch's shape, arguments and memory access; valid only during this call
+   */
   void execute(KernelInvocation launch);
 }

@@ -20,25 +20,53 @@ public interface KernelInvocation {
   /** {@return the number of kernel parameters passed} */
   int argumentCount();
 
-  /** {@return parameter {@code index} as an 8-bit value} */
+  /**
+   * {@return parameter {@code index} as an 8-bit value}
+   *
+   * @param index the parameter's position, from 0
+   */
   byte i8(int index);
 
-  /** {@return parameter {@code index} as a 16-bit value} */
+  /**
+   * {@return parameter {@code index} as a 16-bit value}
+   *
+   * @param index the parameter's position, from 0
+   */
   short i16(int index);
 
-  /** {@return parameter {@code index} as a 32-bit integer} */
+  /**
+   * {@return parameter {@code index} as a 32-bit integer}
+   *
+   * @param index the parameter's position, from 0
+   */
   int i32(int index);
 
-  /** {@return parameter {@code index} as a 64-bit integer} */
+  /**
+   * {@return parameter {@code index} as a 64-bit integer}
+   *
+   * @param index the parameter's position, from 0
+   */
   long i64(int index);
 
-  /** {@return parameter {@code index} as a float} */
+  /**
+   * {@return parameter {@code index} as a float}
+   *
+   * @param index the parameter's position, from 0
+   */
   float f32(int index);
 
-  /** {@return parameter {@code index} as a double} */
+  /**
+   * {@return parameter {@code index} as a double}
+   *
+   * @param index the parameter's position, from 0
+   */
   double f64(int index);
 
-  /** {@return parameter {@code index} as a device pointer ({@code CUdeviceptr})} */
+  /**
+   * {@return parameter {@code index} as a device pointer ({@code CUdeviceptr})}
+   *
+   * @param index the parameter's position, from 0
+   */
   default long pointer(int index) {
     return i64(index);
   }
@@ -46,6 +74,9 @@ public interface KernelInvocation {
   /**
    * Returns a view of {@code byteSize} bytes of device memory starting at {@code address}.
    *
+   * @param address a device address, typically a {@link #pointer} argument
+   * @param byteSize the size of the view, in bytes
+   * @return the live memory, read and written in place; valid only during the launch
    * @throws IllegalDeviceAccessException if the range is not inside one live allocation of this
    *     launch's device; the launch then fails with {@code CUDA_ERROR_ILLEGAL_ADDRESS}
    */

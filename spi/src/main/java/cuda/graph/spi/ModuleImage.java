@@ -27,17 +27,32 @@ public final class ModuleImage {
     this.javaKernels = javaKernels;
   }
 
-  /** {@return an image of PTX text (without a trailing NUL: providers add what the driver needs)} */
+  /**
+   * {@return an image of PTX text (without a trailing NUL: providers add what the driver needs)}
+   *
+   * @param text the PTX module; stored as UTF-8 bytes
+   */
   public static ModuleImage ptx(String text) {
     return new ModuleImage(ImageFormat.PTX, text.getBytes(StandardCharsets.UTF_8), Map.of());
   }
 
-  /** {@return an image of the given format from raw bytes, copied} */
+  /**
+   * {@return an image of the given format from raw bytes, copied}
+   *
+   * @param format how a provider reads {@code bytes}
+   * @param bytes the image; copied when this method is called
+   */
   public static ModuleImage of(ImageFormat format, byte[] bytes) {
     return new ModuleImage(format, bytes.clone(), Map.of());
   }
 
-  /** {@return this image with a Java implementation for the kernel called {@code name}} */
+  /**
+   * {@return this image with a Java implementation for the kernel called {@code name}}, replacing
+   * one of the same name; this image is unchanged
+   *
+   * @param name the kernel's (unmangled) name, as {@link CudaDriver#moduleGetFunction} asks for it
+   * @param body what the simulator runs for every launch of that kernel
+   */
   public ModuleImage withJavaKernel(String name, KernelBody body) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(body, "body");
@@ -73,7 +88,14 @@ public final class ModuleImage {
 
   @Override
   public String toString() {
-    return "ModuleImage[" + format + ", " + bytes.length + " bytes, java kernels "
-        + javaKernels.keySet() + ", sha " + Integer.toHexString(Arrays.hashCode(bytes)) + "]";
+    return "ModuleImage["
+        + format
+        + ", "
+        + bytes.length
+        + " bytes, java kernels "
+        + javaKernels.keySet()
+        + ", sha "
+        + Integer.toHexString(Arrays.hashCode(bytes))
+        + "]";
   }
 }
