@@ -3,8 +3,8 @@
 #   benchmarks/run-jmh.sh [JMH options, e.g. OpTreeBenchmark -f 1 -wi 2 -i 3]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cd "$root"
+. scripts/jdk25.sh # JAVA_HOME: a JDK 25
 ./mvnw -q -pl benchmarks -am -DskipTests package dependency:build-classpath \
   -Dmdep.includeScope=runtime -Dmdep.outputFile=target/jmh-classpath.txt
 cp="$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/jmh-classpath.txt")"

@@ -17,8 +17,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-.gpu}
 junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cd "$root"
+. scripts/jdk25.sh # JAVA_HOME: a JDK 25
 
 # One reactor invocation, so the API, SPI and providers resolve to their target/classes (nothing is installed).
 ./mvnw -q -pl conformance-tests -am -DskipTests test-compile dependency:build-classpath \

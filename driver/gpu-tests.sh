@@ -3,7 +3,7 @@
 #
 # Run on the build machine, from anywhere:   driver/gpu-tests.sh [DEST]      (DEST defaults to .gpu)
 # It compiles the driver module and its tests, collects their class path, and calls
-# shared/gpu/bundle.sh, which writes DEST (a trimmed Java 25 runtime + the class path + the JUnit
+# scripts/bundle.sh, which writes DEST (a trimmed Java 25 runtime + the class path + the JUnit
 # console launcher) into the repository root. DEST is git-ignored and stays well under 64 MiB.
 #
 # Then, on the GPU host, from the repository root:
@@ -14,10 +14,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-.gpu}
-shared=${SHARED_DIR:-$(cd "$root/.." && pwd)/shared}
 junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cd "$root"
+. scripts/jdk25.sh # JAVA_HOME: a JDK 25
 
 # One reactor invocation, so the SPI resolves to spi/target/classes (nothing is installed).
 ./mvnw -q -pl driver -am -DskipTests test-compile dependency:build-classpath \
@@ -28,5 +27,5 @@ cd "$root"
 classpath="$root/driver/target/test-classes:$root/driver/target/classes:$(cat "$root/driver/target/gpu-classpath.txt")"
 # jdk.management adds the per-thread allocation counter the hot-path allocation test reads.
 JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management} \
-  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$shared/gpu/bundle.sh" "$dest" "$classpath"
+  JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME "$root/scripts/bundle.sh" "$dest" "$classpath"
 echo "gpu-tests.sh: on the GPU host run: $dest/junit --select-package=cuda.graph.driver.internal"

@@ -17,7 +17,7 @@ cd "$root"
 . scripts/jdk25.sh # JAVA_HOME: a JDK 25, for Maven, javac, jar and jlink
 
 modules=(driver benchmarks)
-for m in conformance-tests examples-kotlin; do
+for m in conformance-tests kotlin examples-kotlin examples-java; do
   [ -d "$m" ] && modules+=("$m")
 done
 list=$(IFS=,; echo "${modules[*]}")

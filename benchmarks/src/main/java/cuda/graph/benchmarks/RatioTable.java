@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * Reads the CSV rows printed by the anchors and by {@link LaunchOverhead} in one run and prints a
  * Markdown table of per-kernel wall times with each implementation's ratio to the C++ anchor, and
- * whether cuda-graph meets its targets (ARCHITECTURE.md §7).
+ * whether cuda-graph meets its targets (the performance targets of docs/PERFORMANCE.md).
  *
  * <p>Usage: {@code RatioTable file...}; lines that are not CSV rows are ignored.
  */
@@ -149,7 +149,7 @@ public final class RatioTable {
     return m.find() ? Optional.of(Double.parseDouble(m.group(1))) : Optional.empty();
   }
 
-  /** The targets of ARCHITECTURE.md §7, as a ratio to C++; NaN where none is set. */
+  /** The targets of docs/PERFORMANCE.md, as a ratio to C++; NaN where none is set. */
   static double target(String mode, int n) {
     return switch (mode) {
       case "eager" -> 1.10;
