@@ -41,7 +41,13 @@ public final class Simulator {
 
     private Builder() {}
 
-    /** Sets the number of devices (at least 0; 0 models a machine whose driver sees no GPU). */
+    /**
+     * Sets the number of devices (at least 0; 0 models a machine whose driver sees no GPU).
+     *
+     * @param count the number of devices, with ordinals from 0; the default is 1
+     * @return this builder
+     * @throws IllegalArgumentException if {@code count} is negative
+     */
     public Builder devices(int count) {
       if (count < 0) {
         throw new IllegalArgumentException("device count must be >= 0, got " + count);
@@ -50,7 +56,14 @@ public final class Simulator {
       return this;
     }
 
-    /** Sets each device's memory size; allocations beyond it fail with CUDA_ERROR_OUT_OF_MEMORY. */
+    /**
+     * Sets each device's memory size; allocations beyond it fail with CUDA_ERROR_OUT_OF_MEMORY.
+     *
+     * @param bytes what each device can allocate, and what {@code cuDeviceTotalMem_v2} reports; the
+     *     default is {@link #DEFAULT_DEVICE_MEMORY}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is not positive
+     */
     public Builder deviceMemoryBytes(long bytes) {
       if (bytes <= 0) {
         throw new IllegalArgumentException("device memory must be positive, got " + bytes);
@@ -59,7 +72,12 @@ public final class Simulator {
       return this;
     }
 
-    /** Sets the name {@code cuDeviceGetName} reports. */
+    /**
+     * Sets the name {@code cuDeviceGetName} reports.
+     *
+     * @param name the name of every device
+     * @return this builder
+     */
     public Builder deviceName(String name) {
       this.deviceName = Objects.requireNonNull(name, "name");
       return this;
@@ -70,6 +88,9 @@ public final class Simulator {
      * a seeded random amount at each driver call and all that is needed when the caller waits. With
      * one host thread, the same seed and the same calls give the same interleaving. Host functions
      * then run on the thread that made the driver call, and must not block on other host threads.
+     *
+     * @param seed chooses how much queued work runs at each driver call
+     * @return this builder
      */
     public Builder deterministic(long seed) {
       this.seed = OptionalLong.of(seed);
@@ -79,6 +100,8 @@ public final class Simulator {
     /**
      * Makes scheduling asynchronous (the default): each stream's work runs on simulator threads,
      * concurrently with the caller and with other streams.
+     *
+     * @return this builder
      */
     public Builder asynchronous() {
       this.seed = OptionalLong.empty();
@@ -88,6 +111,11 @@ public final class Simulator {
     /**
      * In asynchronous mode, holds each queued operation back this long before it runs, so that a
      * caller that reads results without waiting for them sees stale data, as it would on a GPU.
+     *
+     * @param delay how long each operation waits before it runs; the default is zero; ignored in
+     *     deterministic mode
+     * @return this builder
+     * @throws IllegalArgumentException if {@code delay} is negative
      */
     public Builder executionDelay(Duration delay) {
       if (delay.isNegative()) {
