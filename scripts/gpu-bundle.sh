@@ -61,4 +61,10 @@ classpath=$(echo "$anchors/classes:$jcuda_jars$classpath" | tr ':' '\n' | awk 'N
 JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management} \
   JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME scripts/bundle.sh "$dest" "$classpath"
 rm -rf "$dest/anchors"; cp -r "$anchors" "$dest/anchors"; rm -rf "$dest/anchors/classes"
+# The library's jars and the Java example, for a module-path run as applications do it.
+rm -rf "$dest/modules"; mkdir -p "$dest/modules"
+for m in spi api simulator driver examples-java; do
+  cp "$m"/target/cuda-graph-*-[0-9]*.jar "$dest/modules/"
+done
+cp "$HOME/.m2/repository/org/jspecify/jspecify/1.0.0/jspecify-1.0.0.jar" "$dest/modules/"
 du -sh "$dest"

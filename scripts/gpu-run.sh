@@ -4,7 +4,9 @@
 # launch-overhead benchmark beside the anchors of benchmarks/anchors (one run, so ratios share the
 # machine's state): C++, raw FFM, JCuda, PyTorch, and CuPy and cuda.core (bench_pyothers.py; each
 # one that is not installed on the host says so in pyothers.csv and the rest still run).
-# Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples.
+# Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples
+# readme (the README's Java example on the module path) sanitizer (compute-sanitizer memcheck with
+# leak checking over the example and the GPU tests).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -25,6 +27,18 @@ for part in $parts; do
       echo "example on the GPU: exit $?"; grep -v "^  " "$out/example-gpu.log" | tail -12
       timeout 60 .gpu/java -Dcuda.graph.provider=simulator cuda.graph.examples.MlpInference 20 > "$out/example-simulator.log" 2>&1
       echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12 ;;
+    readme)
+      timeout 60 .gpu/jre/bin/java --enable-native-access=cuda.graph.driver -p .gpu/modules \
+        -m example.saxpy/example.saxpy.Saxpy > "$out/readme.log" 2>&1
+      echo "README example on the module path: exit $?"; cat "$out/readme.log" ;;
+    sanitizer)
+      cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+      timeout 240 "$cs" --tool memcheck --leak-check full --target-processes all \
+        .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference 20 > "$out/sanitizer-example.log" 2>&1
+      echo "sanitizer over the example: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|leaked|speedup" "$out/sanitizer-example.log" | tail -6
+      timeout 300 "$cs" --tool memcheck --leak-check full --target-processes all \
+        .gpu/junit --select-package=cuda.graph.driver.internal --include-tag=gpu > "$out/sanitizer-tests.log" 2>&1
+      echo "sanitizer over the driver's GPU tests: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed)" "$out/sanitizer-tests.log" | tail -8 ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
       (cd .gpu/anchors && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda && /tmp/capture_cu inc.ptx) > "$out/cpp-capture.csv" 2>&1
