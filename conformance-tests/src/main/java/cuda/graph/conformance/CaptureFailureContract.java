@@ -77,6 +77,9 @@ public interface CaptureFailureContract extends ConformanceContract {
    * 15 kinds of failure (3 op failures x 3 end-capture outcomes, and 6 protocol steps) over
    * sequences of 1 to 6 steps of 5 kinds: 300 tries give every kind of failure about 20 tries, with
    * the failing step at varying positions. Each try opens a fresh driver.
+   *
+   * @param sequence the steps the captured op runs
+   * @param fault what fails and where; its step is taken modulo the sequence's size
    */
   @Property(tries = 300)
   default void aFailedCaptureSurfacesTheMatrixExceptionAndLeavesTheStreamUsable(
@@ -123,6 +126,8 @@ public interface CaptureFailureContract extends ConformanceContract {
    * The happy path of the same sequences: 60 tries of up to 6 steps. Eager execution must match the
    * Java model, capture must record without running, and each replay must compute what the eager
    * execution computed.
+   *
+   * @param sequence the steps run eagerly on one workspace and captured over another
    */
   @Property(tries = 60)
   default void aCapturedSequenceReplaysExactlyAsItsEagerExecutionComputes(
@@ -183,6 +188,10 @@ public interface CaptureFailureContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A stream-ordered free is refused inside a capture with {@link GraphCaptureException}: the
+   * buffer stays open and usable, and no graph is left alive.
+   */
   @Example
   default void freeingInsideACaptureIsRefusedAndLeavesTheBufferUsable() {
     try (ConformanceSession session = openSession()) {

@@ -32,7 +32,12 @@ public interface ConformanceContract {
     return "under-test";
   }
 
-  /** Opens a {@link ConformanceSession} over a new driver from {@link #openDriver()}. */
+  /**
+   * Opens a {@link ConformanceSession} over a new driver from {@link #openDriver()}.
+   *
+   * @return a session that owns the driver, reporting {@link #providerId()}; close it to check for
+   *     leaks
+   */
   default ConformanceSession openSession() {
     return ConformanceSession.open(openDriver(), providerId());
   }

@@ -77,18 +77,33 @@ public final class ConformanceKernels {
 
   private ConformanceKernels() {}
 
-  /** Loads the image on {@code device} now, so that no capture has to load a module. */
+  /**
+   * Loads the image on {@code device} now, so that no capture has to load a module.
+   *
+   * @param device the device whose context loads {@link #IMAGE}
+   */
   public static void load(Device device) {
     INC.load(device);
   }
 
-  /** {@return a graph node that adds 1 to every element of {@code counter}} */
+  /**
+   * {@return a graph node that adds 1 to every element of {@code counter}}
+   *
+   * @param counter the buffer incremented in place; at most {@link Integer#MAX_VALUE} elements
+   */
   public static GraphNode<@Nullable Void> inc(DeviceBuffer<Integer> counter) {
     int n = Math.toIntExact(counter.length());
     return INC.launch(LaunchConfig.covering(n, BLOCK), n, counter);
   }
 
-  /** {@return a graph node that sets {@code y = a * x + y} elementwise; x and y have one length} */
+  /**
+   * {@return a graph node that sets {@code y = a * x + y} elementwise; x and y have one length}
+   *
+   * @param a the scale of {@code x}
+   * @param x the buffer read
+   * @param y the buffer read and overwritten with the result
+   * @throws IllegalArgumentException if {@code x} and {@code y} differ in length
+   */
   public static GraphNode<@Nullable Void> saxpy(
       float a, DeviceBuffer<Float> x, DeviceBuffer<Float> y) {
     if (x.length() != y.length()) {
@@ -102,6 +117,13 @@ public final class ConformanceKernels {
   /**
    * {@return a graph node that computes one dense layer {@code y = w x + b}, then ReLU if asked}:
    * {@code w} is row-major, {@code y.length()} rows of {@code x.length()} columns
+   *
+   * @param w the weights, {@code y.length() * x.length()} elements
+   * @param b the biases, {@code y.length()} elements
+   * @param x the layer's input
+   * @param y the layer's output, overwritten
+   * @param relu whether negative outputs are clamped to 0
+   * @throws IllegalArgumentException if {@code w} or {@code b} does not fit {@code x} and {@code y}
    */
   public static GraphNode<@Nullable Void> dense(
       DeviceBuffer<Float> w,
@@ -131,21 +153,39 @@ public final class ConformanceKernels {
 
   // ---- the Java models, on arrays
 
-  /** Adds 1 to every element of {@code counter}, as {@link #inc} does on the device. */
+  /**
+   * Adds 1 to every element of {@code counter}, as {@link #inc} does on the device.
+   *
+   * @param counter the array incremented in place
+   */
   public static void inc(int[] counter) {
     for (int i = 0; i < counter.length; i++) {
       counter[i] += 1;
     }
   }
 
-  /** Computes {@code y = a * x + y} in place, as {@link #saxpy} does on the device. */
+  /**
+   * Computes {@code y = a * x + y} in place, as {@link #saxpy} does on the device.
+   *
+   * @param a the scale of {@code x}
+   * @param x the array read; at least {@code y.length} elements
+   * @param y the array read and overwritten with the result
+   */
   public static void saxpy(float a, float[] x, float[] y) {
     for (int i = 0; i < y.length; i++) {
       y[i] = Math.fma(a, x[i], y[i]);
     }
   }
 
-  /** {@return one dense layer of {@code x}, as {@link #dense} computes it on the device} */
+  /**
+   * {@return one dense layer of {@code x}, as {@link #dense} computes it on the device}: a new
+   * array of {@code b.length} elements
+   *
+   * @param w the weights, row-major: {@code b.length} rows of {@code x.length} columns
+   * @param b the biases, one per output
+   * @param x the layer's input
+   * @param relu whether negative outputs are clamped to 0
+   */
   public static float[] dense(float[] w, float[] b, float[] x, boolean relu) {
     float[] y = new float[b.length];
     for (int j = 0; j < y.length; j++) {

@@ -19,6 +19,7 @@ public final class ConformanceProviders {
   /**
    * {@return the installed provider with {@code id}}
    *
+   * @param id the provider's {@link CudaDriverProvider#id()}, e.g. {@code "simulator"}
    * @throws IllegalStateException naming the installed providers, when none has that id
    */
   public static CudaDriverProvider find(String id) {
@@ -42,6 +43,9 @@ public final class ConformanceProviders {
   /**
    * {@return a new driver of the provider {@code id}}, or aborts the calling test (reported as
    * skipped, not failed) with the provider's one-line reason when it cannot serve this machine
+   *
+   * @param id the provider's {@link CudaDriverProvider#id()}, e.g. {@code "cuda"}
+   * @throws IllegalStateException naming the installed providers, when none has that id
    */
   public static CudaDriver openOrAbort(String id) {
     CudaDriverProvider provider = find(id);

@@ -43,6 +43,10 @@ public final class ConformanceSession implements AutoCloseable {
   /**
    * Opens a session over a new, uninitialized driver of the provider under test; the session owns
    * it. {@code providerId} is what the platform reports as its provider.
+   *
+   * @param driver the driver under test; wrapped, initialized, and closed with the session
+   * @param providerId what {@link CudaPlatform#providerId()} reports
+   * @return an open session over device 0, with the conformance kernels loaded
    */
   public static ConformanceSession open(CudaDriver driver, String providerId) {
     InstrumentedDriver instrumented =
@@ -77,8 +81,11 @@ public final class ConformanceSession implements AutoCloseable {
   }
 
   /**
-   * Closes {@code resource} when the session closes (before the stream and platform, newest first).
-   * {@return it}
+   * {@return {@code resource}, which the session closes when it closes} Owned resources are closed
+   * newest first, before the stream and the platform.
+   *
+   * @param <T> the resource's type
+   * @param resource closed by {@link #close()}; a failure to close it is reported there
    */
   public <T extends AutoCloseable> T own(T resource) {
     synchronized (owned) {
@@ -87,7 +94,11 @@ public final class ConformanceSession implements AutoCloseable {
     return resource;
   }
 
-  /** Opens a new stream of device 0 that the session closes. */
+  /**
+   * Opens a new stream of device 0 that the session closes.
+   *
+   * @return a new non-blocking stream, owned by the session
+   */
   public Stream newStream() {
     return own(device.newStream());
   }
@@ -96,6 +107,7 @@ public final class ConformanceSession implements AutoCloseable {
    * Fails unless the ledger shows no live handle and no violation was recorded: the check {@link
    * #close()} makes at the end, also useful midway once a test has closed everything it made.
    *
+   * @param when completes the failure's message, e.g. {@code "after the graph was closed"}
    * @throws ConformanceViolation listing each live handle and how it was made
    */
   public void assertNothingLeaked(String when) {

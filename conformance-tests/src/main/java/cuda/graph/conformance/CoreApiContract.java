@@ -42,6 +42,10 @@ import org.junit.jupiter.api.Test;
  */
 public interface CoreApiContract extends ConformanceContract {
 
+  /**
+   * Every element type, the three 16-bit ones included, comes back from device memory bit for bit,
+   * extremes and negative zero too.
+   */
   @Test
   default void everyElementTypeRoundTripsThroughDeviceMemory() {
     try (ConformanceSession s = openSession()) {
@@ -77,6 +81,10 @@ public interface CoreApiContract extends ConformanceContract {
         .syncOn(stream);
   }
 
+  /**
+   * Fills (also of 64-bit patterns whose halves differ), device copies between slices, and copies
+   * through pinned host memory around a kernel compute exactly what they describe.
+   */
   @Test
   default void fillsCopiesAndSlicesComputeWhatTheyDescribe() {
     try (ConformanceSession s = openSession()) {
@@ -111,6 +119,10 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * Composed launches, reads and dependent ops run on one stream in composition order: each step
+   * sees every launch before it.
+   */
   @Test
   default void composedOpsRunInOrderOnOneStream() {
     try (ConformanceSession s = openSession()) {
@@ -131,6 +143,10 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A {@linkplain DeviceOp#shared() shared} op runs once for two consumers, and the consumer on
+   * another stream is ordered after the producer's kernels.
+   */
   @Test
   default void aSharedResultIsProducedOnceAndConsumersOnOtherStreamsSeeItsWork() {
     try (ConformanceSession s = openSession()) {
@@ -164,6 +180,7 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /** 24 futures over three streams each complete with what their own launches computed. */
   @Test
   default void futuresCompleteWithTheResultsOfTheirGpuWork() {
     try (ConformanceSession s = openSession()) {
@@ -194,6 +211,11 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * Executing an op inside another op's function fails with {@link ReentrantExecutionException},
+   * synchronously and through a future; after that and after an op's own exception, the thread
+   * executes again.
+   */
   @Test
   default void nestedExecutionIsRejectedAndTheLockIsReleasedAfterwards() {
     try (ConformanceSession s = openSession()) {
@@ -226,6 +248,10 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A launch with too few arguments, a wrong scalar type or a pointer of the wrong element type is
+   * rejected with {@link IllegalArgumentException} without a driver call.
+   */
   @Test
   default void wrongKernelArgumentsAreRejectedBeforeAnyDriverCall() {
     try (ConformanceSession s = openSession()) {
@@ -241,6 +267,12 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A buffer closed while a gated kernel and copy that use it are still queued is freed only once
+   * that work has completed, and the work ran on live memory.
+   *
+   * @throws InterruptedException if the thread is interrupted while it waits for the free
+   */
   @Test
   default void aBufferClosedWhileQueuedWorkUsesItIsFreedOnlyAfterThatWork()
       throws InterruptedException {
@@ -288,6 +320,10 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * An event recorded after two launches on one stream orders a read on another stream after them,
+   * is done afterwards, and times the work with a non-negative duration.
+   */
   @Test
   default void eventsOrderWorkAcrossStreamsAndTimeIt() {
     try (ConformanceSession s = openSession()) {
@@ -309,6 +345,9 @@ public interface CoreApiContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A kernel compiled from CUDA C++ at run time runs and computes what its Java reference computes.
+   */
   @Test
   default void cudaSourceCompiledAtRunTimeRunsAndMatchesItsReference() {
     try (ConformanceSession s = openSession()) {

@@ -21,6 +21,10 @@ import org.junit.jupiter.api.Test;
  */
 public interface ExampleModelsContract extends ConformanceContract {
 
+  /**
+   * Saxpy over 1000 elements computes, bit for bit, what {@link ConformanceKernels#saxpy(float,
+   * float[], float[])} computes.
+   */
   @Test
   default void saxpyEndToEndEqualsItsJavaReference() {
     try (ConformanceSession session = openSession()) {
@@ -44,6 +48,10 @@ public interface ExampleModelsContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A two-layer model captured as one {@link Module} (one graph) returns, for each of 5 inputs,
+   * what eager execution of the same kernels and the Java model compute.
+   */
   @Test
   default void aTwoLayerModuleForwardEqualsEagerExecutionForEveryInput() {
     try (ConformanceSession session = openSession()) {
@@ -86,6 +94,10 @@ public interface ExampleModelsContract extends ConformanceContract {
     }
   }
 
+  /**
+   * The two layers captured as two modules and composed with {@link Module#andThen} compute what
+   * the whole model computes, and closing the composition destroys both graphs' execs.
+   */
   @Test
   default void twoModulesComposedWithAndThenEqualTheWholeModel() {
     try (ConformanceSession session = openSession()) {

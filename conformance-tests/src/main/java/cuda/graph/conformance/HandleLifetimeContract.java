@@ -46,6 +46,8 @@ public interface HandleLifetimeContract extends ConformanceContract {
    * execution, buffer close, dropped launches and buffers, garbage collection): enough for scripts
    * where launches outlive their graph and buffers are closed or dropped while captured, on every
    * run. The model and the ledger are compared after every step.
+   *
+   * @param script the steps run in order against one session, then checked for leaks
    */
   @Property(tries = 150)
   default void everyExecAndGraphIsDestroyedOnceAfterItsLastOwnerWhateverTheOrder(
@@ -116,7 +118,11 @@ public interface HandleLifetimeContract extends ConformanceContract {
     }
   }
 
-  /** An unexecuted launch that becomes unreachable gives its share back through the cleaner. */
+  /**
+   * An unexecuted launch that becomes unreachable gives its share back through the cleaner.
+   *
+   * @throws InterruptedException if the thread is interrupted while it waits for the collection
+   */
   @Example
   default void anUnreachableLaunchOfAClosedGraphReleasesTheExecWhenCollected()
       throws InterruptedException {

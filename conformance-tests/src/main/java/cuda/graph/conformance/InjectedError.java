@@ -10,6 +10,11 @@ public final class InjectedError extends Error {
 
   @Serial private static final long serialVersionUID = 1L;
 
+  /**
+   * Makes the error a contract throws.
+   *
+   * @param message says where the contract throws it, e.g. {@code "thrown by the op after step 2"}
+   */
   public InjectedError(String message) {
     super(message);
   }

@@ -10,6 +10,11 @@ public final class InjectedException extends RuntimeException {
 
   @Serial private static final long serialVersionUID = 1L;
 
+  /**
+   * Makes the exception a contract throws.
+   *
+   * @param message says where the contract throws it, e.g. {@code "thrown by the op after step 2"}
+   */
   public InjectedException(String message) {
     super(message);
   }

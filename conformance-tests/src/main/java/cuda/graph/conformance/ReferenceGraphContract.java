@@ -43,6 +43,10 @@ public interface ReferenceGraphContract extends ConformanceContract {
   /** How long a test waits for another thread before it fails: generous, never slept. */
   Duration THREAD_TIMEOUT = Duration.ofSeconds(30);
 
+  /**
+   * A scope that records nothing captures a graph of no nodes, which launches and is destroyed when
+   * closed.
+   */
   @Test
   default void anEmptyScopeCapturesAGraphThatLaunches() {
     try (ConformanceSession session = openSession()) {
@@ -55,6 +59,7 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /** {@link cuda.graph.Scope#record} returns the values of the nodes it records. */
   @Test
   default void recordReturnsTheRecordedValues() {
     try (ConformanceSession session = openSession()) {
@@ -75,6 +80,10 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A {@code RuntimeException} thrown by a scope body after it recorded a launch propagates
+   * unwrapped; the capture has ended, the lock is released and the stream runs work again.
+   */
   @Test
   default void anExceptionThrownInsideAScopePropagatesAsItselfAndTheStreamStaysUsable() {
     try (ConformanceSession session = openSession()) {
@@ -119,6 +128,7 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /** A graph of one launch replays ten times, and each replay runs the launch. */
   @Test
   default void oneGraphLaunchesTenTimes() {
     try (ConformanceSession session = openSession()) {
@@ -135,6 +145,11 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /**
+   * {@code syncOn} the capturing stream inside a scope fails with {@link
+   * ReentrantExecutionException} without reaching the driver; the scope's graph is destroyed and
+   * the stream and the lock are usable again.
+   */
   @Test
   default void syncOnTheCaptureStreamInsideAScopeIsRejected() {
     try (ConformanceSession session = openSession()) {
@@ -143,6 +158,11 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /**
+   * {@code syncOn} another stream inside a scope fails with {@link ReentrantExecutionException}
+   * without reaching the driver; the scope's graph is destroyed and the stream and the lock are
+   * usable again.
+   */
   @Test
   default void syncOnAnotherStreamInsideAScopeIsRejected() {
     try (ConformanceSession session = openSession()) {
@@ -151,6 +171,10 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /**
+   * {@code sync()} inside a scope fails with {@link ReentrantExecutionException} without reaching
+   * the driver; the scope's graph is destroyed and the stream and the lock are usable again.
+   */
   @Test
   default void syncInsideAScopeIsRejected() {
     try (ConformanceSession session = openSession()) {
@@ -161,6 +185,10 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
+  /**
+   * {@code asyncOn} inside a scope records nothing and returns a future that fails with {@link
+   * ReentrantExecutionException}.
+   */
   @Test
   default void asyncInsideAScopeFailsItsFutureWithoutRunning() {
     try (ConformanceSession session = openSession()) {
@@ -178,7 +206,12 @@ public interface ReferenceGraphContract extends ConformanceContract {
     }
   }
 
-  /** The reference's {@code concurrent_capture_same_context}. */
+  /**
+   * The reference's {@code concurrent_capture_same_context}.
+   *
+   * @throws Exception if a capturing thread fails or does not finish within {@link
+   *     #THREAD_TIMEOUT}, or this thread is interrupted while it waits
+   */
   @Test
   default void twoThreadsCaptureOnTheirOwnStreamsAtTheSameTime() throws Exception {
     try (ConformanceSession session = openSession()) {
@@ -204,6 +237,9 @@ public interface ReferenceGraphContract extends ConformanceContract {
   /**
    * The reference's {@code new_stream_during_capture_on_another_thread} (a regression of {@code
    * cuCtxSynchronize}).
+   *
+   * @throws Exception if the capturing thread fails or does not finish within {@link
+   *     #THREAD_TIMEOUT}, or this thread is interrupted while it waits
    */
   @Test
   default void anotherThreadCreatesAStreamWhileThisOneCaptures() throws Exception {

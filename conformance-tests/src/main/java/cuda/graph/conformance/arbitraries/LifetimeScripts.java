@@ -17,7 +17,11 @@ public final class LifetimeScripts {
 
   private LifetimeScripts() {}
 
-  /** {@return scripts of 1 to {@code maxSteps} steps} */
+  /**
+   * {@return scripts of 1 to {@code maxSteps} steps}
+   *
+   * @param maxSteps the longest script, at least 1
+   */
   public static Arbitrary<List<LifetimeStep>> scripts(int maxSteps) {
     return steps().list().ofMinSize(1).ofMaxSize(maxSteps);
   }

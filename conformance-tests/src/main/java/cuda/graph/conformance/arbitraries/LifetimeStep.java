@@ -10,25 +10,51 @@ public sealed interface LifetimeStep {
   /**
    * Captures a graph that runs {@code inc} on buffer {@code buffer} (a closed buffer makes the
    * capture fail).
+   *
+   * @param buffer which of the {@value LifetimeScripts#BUFFERS} counters the graph increments
    */
   record Capture(int buffer) implements LifetimeStep {}
 
-  /** Makes a launch of graph {@code graph} (a closed graph refuses). */
+  /**
+   * Makes a launch of graph {@code graph} (a closed graph refuses).
+   *
+   * @param graph chooses among the graphs captured so far
+   */
   record MakeLaunch(int graph) implements LifetimeStep {}
 
-  /** Executes launch {@code launch} with {@code syncOn} (a launch runs once: again, it refuses). */
+  /**
+   * Executes launch {@code launch} with {@code syncOn} (a launch runs once: again, it refuses).
+   *
+   * @param launch chooses among the launches made so far
+   */
   record ExecuteLaunch(int launch) implements LifetimeStep {}
 
-  /** Closes graph {@code graph} (idempotent); launches handed out stay valid. */
+  /**
+   * Closes graph {@code graph} (idempotent); launches handed out stay valid.
+   *
+   * @param graph chooses among the graphs captured so far
+   */
   record CloseGraph(int graph) implements LifetimeStep {}
 
-  /** Closes buffer {@code buffer} (idempotent); graphs that captured it keep it alive. */
+  /**
+   * Closes buffer {@code buffer} (idempotent); graphs that captured it keep it alive.
+   *
+   * @param buffer which of the {@value LifetimeScripts#BUFFERS} counters to close
+   */
   record CloseBuffer(int buffer) implements LifetimeStep {}
 
-  /** Drops the program's reference to launch {@code launch} without executing it. */
+  /**
+   * Drops the program's reference to launch {@code launch} without executing it.
+   *
+   * @param launch chooses among the launches made so far
+   */
   record DropLaunch(int launch) implements LifetimeStep {}
 
-  /** Drops the program's reference to buffer {@code buffer} without closing it. */
+  /**
+   * Drops the program's reference to buffer {@code buffer} without closing it.
+   *
+   * @param buffer which of the {@value LifetimeScripts#BUFFERS} counters to drop
+   */
   record DropBuffer(int buffer) implements LifetimeStep {}
 
   /** Collects garbage and waits for the cleaners of what was dropped. */

@@ -16,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  */
 public record OpSequence(List<OpStep> steps) {
 
+  /**
+   * Copies {@code steps}.
+   *
+   * @throws IllegalArgumentException if {@code steps} is empty
+   */
   public OpSequence {
     steps = List.copyOf(steps);
     if (steps.isEmpty()) {
@@ -28,7 +33,11 @@ public record OpSequence(List<OpStep> steps) {
     return steps.size();
   }
 
-  /** {@return a new graph node running every step on {@code workspace}, in order} */
+  /**
+   * {@return a new graph node running every step on {@code workspace}, in order}
+   *
+   * @param workspace the buffers the steps read and write
+   */
   public GraphNode<@Nullable Void> node(Workspace workspace) {
     return build(workspace, -1, () -> {});
   }
@@ -37,6 +46,11 @@ public record OpSequence(List<OpStep> steps) {
    * {@return a new graph node running the steps on {@code workspace}, that runs {@code hostAction}
    * on the host right after step {@code afterStep} has been issued}; if the action throws, the
    * later steps are never issued
+   *
+   * @param workspace the buffers the steps read and write
+   * @param afterStep the index of the step after which {@code hostAction} runs
+   * @param hostAction run once per execution of the node, on the executing thread
+   * @throws IndexOutOfBoundsException if {@code afterStep} is not a step's index
    */
   public GraphNode<@Nullable Void> node(Workspace workspace, int afterStep, Runnable hostAction) {
     Objects.checkIndex(afterStep, steps.size());
@@ -62,6 +76,8 @@ public record OpSequence(List<OpStep> steps) {
   /**
    * {@return n such that step {@code index} makes the n-th call of its {@link OpStep#driverCall()}
    * among this sequence's calls} (1 for the first), which is what a fault aimed at it counts
+   *
+   * @param index the step's index in {@link #steps()}
    */
   public int callOrdinal(int index) {
     DriverCall call = steps.get(index).driverCall();
@@ -74,7 +90,11 @@ public record OpSequence(List<OpStep> steps) {
     return n;
   }
 
-  /** {@return the state after running this sequence on {@code state} (which is left unchanged)} */
+  /**
+   * {@return the state after running this sequence on {@code state} (which is left unchanged)}
+   *
+   * @param state the host model before the first step
+   */
   public WorkspaceState applyTo(WorkspaceState state) {
     WorkspaceState next = state.copy();
     steps.forEach(step -> step.applyTo(next));

@@ -15,7 +15,13 @@ public final class OpSequences {
 
   private OpSequences() {}
 
-  /** {@return sequences of {@code minSteps} to {@code maxSteps} steps} */
+  /**
+   * {@return sequences of {@code minSteps} to {@code maxSteps} steps}
+   *
+   * @param minSteps the shortest sequence, at least 1
+   * @param maxSteps the longest sequence, at least {@code minSteps}
+   * @throws IllegalArgumentException if {@code minSteps} is below 1 or above {@code maxSteps}
+   */
   public static Arbitrary<OpSequence> sequences(int minSteps, int maxSteps) {
     if (minSteps < 1 || maxSteps < minSteps) {
       throw new IllegalArgumentException(
@@ -24,7 +30,10 @@ public final class OpSequences {
     return steps().list().ofMinSize(minSteps).ofMaxSize(maxSteps).map(OpSequence::new);
   }
 
-  /** {@return single steps, launches twice as likely as each other kind} */
+  /**
+   * {@return single steps, weighted 4 for {@code inc}, 3 for {@code saxpy}, 2 for integer fills, 2
+   * for copies and 1 for float fills}
+   */
   public static Arbitrary<OpStep> steps() {
     Arbitrary<Integer> intBuffer = Arbitraries.integers().between(0, Workspace.INT_BUFFERS - 1);
     Arbitrary<Integer> floatBuffer = Arbitraries.integers().between(0, Workspace.FLOAT_BUFFERS - 1);

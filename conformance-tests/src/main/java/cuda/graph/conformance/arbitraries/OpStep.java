@@ -17,13 +17,25 @@ public sealed interface OpStep {
   /** {@return the one driver call this step makes, where a fault can be injected into it} */
   DriverCall driverCall();
 
-  /** {@return a new graph node doing this step on {@code workspace}'s buffers} */
+  /**
+   * {@return a new graph node doing this step on {@code workspace}'s buffers}
+   *
+   * @param workspace the buffers the step reads and writes
+   */
   GraphNode<@Nullable Void> node(Workspace workspace);
 
-  /** Applies this step to the host model {@code state}, in place. */
+  /**
+   * Applies this step to the host model {@code state}, in place.
+   *
+   * @param state the host model, changed as the device's buffers would be
+   */
   void applyTo(WorkspaceState state);
 
-  /** {@code inc} on integer buffer {@code counter}: every element + 1. */
+  /**
+   * {@code inc} on integer buffer {@code counter}: every element + 1.
+   *
+   * @param counter the integer buffer's index in the workspace
+   */
   record Inc(int counter) implements OpStep {
     @Override
     public DriverCall driverCall() {
@@ -41,7 +53,12 @@ public sealed interface OpStep {
     }
   }
 
-  /** A fill of integer buffer {@code counter} with {@code value} ({@code cuMemsetD32Async}). */
+  /**
+   * A fill of integer buffer {@code counter} with {@code value} ({@code cuMemsetD32Async}).
+   *
+   * @param counter the integer buffer's index in the workspace
+   * @param value the value of every element
+   */
   record Fill(int counter, int value) implements OpStep {
     @Override
     public DriverCall driverCall() {
@@ -59,7 +76,12 @@ public sealed interface OpStep {
     }
   }
 
-  /** A device-to-device copy of integer buffer {@code from} into integer buffer {@code to}. */
+  /**
+   * A device-to-device copy of integer buffer {@code from} into integer buffer {@code to}.
+   *
+   * @param from the index of the integer buffer read
+   * @param to the index of the integer buffer overwritten; another buffer than {@code from}
+   */
   record Copy(int from, int to) implements OpStep {
     @Override
     public DriverCall driverCall() {
@@ -78,7 +100,13 @@ public sealed interface OpStep {
     }
   }
 
-  /** {@code saxpy}: float buffer {@code y} = {@code a} * float buffer {@code x} + {@code y}. */
+  /**
+   * {@code saxpy}: float buffer {@code y} = {@code a} * float buffer {@code x} + {@code y}.
+   *
+   * @param a the scale of {@code x}
+   * @param x the index of the float buffer read
+   * @param y the index of the float buffer read and overwritten
+   */
   record Saxpy(float a, int x, int y) implements OpStep {
     @Override
     public DriverCall driverCall() {
@@ -99,6 +127,9 @@ public sealed interface OpStep {
   /**
    * A fill of float buffer {@code target} with {@code value} ({@code cuMemsetD32Async} of its
    * bits).
+   *
+   * @param target the float buffer's index in the workspace
+   * @param value the value of every element
    */
   record FillFloats(int target, float value) implements OpStep {
     @Override

@@ -34,6 +34,8 @@ public final class Workspace implements AutoCloseable {
   /**
    * {@return a workspace on {@code stream}'s device holding {@link WorkspaceState#initial()}},
    * ready when this returns
+   *
+   * @param stream the stream the buffers are allocated and filled on, synchronously
    */
   public static Workspace allocate(Stream stream) {
     WorkspaceState initial = WorkspaceState.initial();
@@ -54,17 +56,29 @@ public final class Workspace implements AutoCloseable {
     return new Workspace(ints, floats);
   }
 
-  /** {@return integer buffer {@code index}} */
+  /**
+   * {@return integer buffer {@code index}}
+   *
+   * @param index from 0 to {@value #INT_BUFFERS} - 1
+   */
   public DeviceBuffer<Integer> ints(int index) {
     return ints.get(index);
   }
 
-  /** {@return float buffer {@code index}} */
+  /**
+   * {@return float buffer {@code index}}
+   *
+   * @param index from 0 to {@value #FLOAT_BUFFERS} - 1
+   */
   public DeviceBuffer<Float> floats(int index) {
     return floats.get(index);
   }
 
-  /** {@return the buffers' contents, read on {@code stream} once the work before it is done} */
+  /**
+   * {@return the buffers' contents, read on {@code stream} once the work before it is done}
+   *
+   * @param stream the stream the reads are ordered on; each read synchronizes it
+   */
   public WorkspaceState read(Stream stream) {
     int[][] i = new int[INT_BUFFERS][];
     float[][] f = new float[FLOAT_BUFFERS][];

@@ -35,12 +35,20 @@ public final class WorkspaceState {
     return new WorkspaceState(ints, floats);
   }
 
-  /** {@return integer buffer {@code index}'s contents (the array itself, not a copy)} */
+  /**
+   * {@return integer buffer {@code index}'s contents (the array itself, not a copy)}
+   *
+   * @param index from 0 to {@value Workspace#INT_BUFFERS} - 1
+   */
   public int[] ints(int index) {
     return ints[index];
   }
 
-  /** {@return float buffer {@code index}'s contents (the array itself, not a copy)} */
+  /**
+   * {@return float buffer {@code index}'s contents (the array itself, not a copy)}
+   *
+   * @param index from 0 to {@value Workspace#FLOAT_BUFFERS} - 1
+   */
   public float[] floats(int index) {
     return floats[index];
   }
