@@ -9,16 +9,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * The CUDA driver as a provider offers it: one method per driver entry point, in CUDA's terms.
  *
- * <p><b>Failures.</b> A call whose driver status is not {@code CUDA_SUCCESS} throws
- * {@link CudaDriverException} with that status; a call that returns normally succeeded. Statuses
- * that are answers rather than failures ({@code CUDA_ERROR_NOT_READY} from the query calls) are
- * returned as values. What each call does on each status is what the CUDA driver does, as measured
- * and written down in the project's driver specification.
+ * <p><b>Failures.</b> A call whose driver status is not {@code CUDA_SUCCESS} throws {@link
+ * CudaDriverException} with that status; a call that returns normally succeeded. Statuses that are
+ * answers rather than failures ({@code CUDA_ERROR_NOT_READY} from the query calls) are returned as
+ * values. What each call does on each status is what the CUDA driver does, as measured and written
+ * down in the project's driver specification.
  *
  * <p><b>Threads and contexts.</b> Implementations are thread-safe. As with the driver, calls that
  * create context-owned objects ({@link #streamCreate}, {@link #memAlloc}, {@link #eventCreate},
- * {@link #moduleLoadData}, ...) use the calling thread's current context, set with
- * {@link #ctxSetCurrent}; without one they fail with {@code CUDA_ERROR_INVALID_CONTEXT}.
+ * {@link #moduleLoadData}, ...) use the calling thread's current context, set with {@link
+ * #ctxSetCurrent}; without one they fail with {@code CUDA_ERROR_INVALID_CONTEXT}.
  *
  * <p><b>Handles and memory.</b> Every handle a call returns is owned by the caller until passed to
  * its destroy call, exactly once. Using a handle after its destroy call is undefined behaviour.
@@ -39,7 +39,9 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuDriverGetVersion}: {@code 1000 * major + 10 * minor}; works before {@link #init}. */
   int driverGetVersion();
 
-  /** {@code cuGetErrorName}: the {@code CUDA_ERROR_*} name of a status, empty for an unknown one. */
+  /**
+   * {@code cuGetErrorName}: the {@code CUDA_ERROR_*} name of a status, empty for an unknown one.
+   */
   Optional<String> getErrorName(int status);
 
   /** {@code cuGetErrorString}: the description of a status, empty for an unknown one. */
@@ -56,16 +58,24 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuDeviceGetName}. */
   String deviceGetName(int device);
 
-  /** {@code cuDeviceGetAttribute}: see {@link DeviceAttribute}; INVALID_VALUE for an unknown one. */
+  /**
+   * {@code cuDeviceGetAttribute}: see {@link DeviceAttribute}; INVALID_VALUE for an unknown one.
+   */
   int deviceGetAttribute(int attribute, int device);
 
   /** {@code cuDeviceTotalMem_v2}: the device's memory size in bytes. */
   long deviceTotalMem(int device);
 
-  /** {@code cuDevicePrimaryCtxRetain}: the device's primary context, reference-counted; not made current. */
+  /**
+   * {@code cuDevicePrimaryCtxRetain}: the device's primary context, reference-counted; not made
+   * current.
+   */
   CuContext devicePrimaryCtxRetain(int device);
 
-  /** {@code cuDevicePrimaryCtxRelease_v2}: drops one retain; at zero the context and all it owns is destroyed. */
+  /**
+   * {@code cuDevicePrimaryCtxRelease_v2}: drops one retain; at zero the context and all it owns is
+   * destroyed.
+   */
   void devicePrimaryCtxRelease(int device);
 
   /** {@code cuCtxSetCurrent}: binds a context to the calling thread (null unbinds). */
@@ -111,7 +121,10 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuStreamGetCaptureInfo_v3}. */
   CaptureInfo streamGetCaptureInfo(CuStream stream);
 
-  /** {@code cuThreadExchangeStreamCaptureMode}: sets the calling thread's mode, returns the previous one. */
+  /**
+   * {@code cuThreadExchangeStreamCaptureMode}: sets the calling thread's mode, returns the previous
+   * one.
+   */
   CaptureMode threadExchangeStreamCaptureMode(CaptureMode mode);
 
   // ---- events
@@ -125,7 +138,10 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuEventRecord}: the event now stands for the work queued on the stream so far. */
   void eventRecord(CuEvent event, CuStream stream);
 
-  /** {@code cuEventRecordWithFlags}: as {@link #eventRecord}; flags are {@link EventFlags#RECORD_EXTERNAL} or 0. */
+  /**
+   * {@code cuEventRecordWithFlags}: as {@link #eventRecord}; flags are {@link
+   * EventFlags#RECORD_EXTERNAL} or 0.
+   */
   void eventRecordWithFlags(CuEvent event, CuStream stream, int flags);
 
   /** {@code cuEventQuery}: true when the recorded work is done, false for CUDA_ERROR_NOT_READY. */
@@ -142,7 +158,10 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuMemAlloc_v2}: device memory, at least 256-byte aligned. */
   long memAlloc(long bytes);
 
-  /** {@code cuMemFree_v2}: frees device memory at once, without waiting for queued work (0 is a no-op). */
+  /**
+   * {@code cuMemFree_v2}: frees device memory at once, without waiting for queued work (0 is a
+   * no-op).
+   */
   void memFree(long devicePointer);
 
   /** {@code cuMemAllocAsync}: stream-ordered allocation from the device's default pool. */
@@ -151,7 +170,10 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuMemFreeAsync}: stream-ordered free. */
   void memFreeAsync(long devicePointer, CuStream stream);
 
-  /** {@code cuMemAllocHost_v2}: page-locked host memory of exactly {@code bytes}, usable by asynchronous copies. */
+  /**
+   * {@code cuMemAllocHost_v2}: page-locked host memory of exactly {@code bytes}, usable by
+   * asynchronous copies.
+   */
   MemorySegment memAllocHost(long bytes);
 
   /** {@code cuMemFreeHost}: frees memory from {@link #memAllocHost}. */
@@ -178,10 +200,14 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuMemsetD8Async}: sets {@code count} bytes. */
   void memsetD8Async(long dst, byte value, long count, CuStream stream);
 
-  /** {@code cuMemsetD16Async}: sets {@code count} 16-bit words; {@code dst} must be 2-byte aligned. */
+  /**
+   * {@code cuMemsetD16Async}: sets {@code count} 16-bit words; {@code dst} must be 2-byte aligned.
+   */
   void memsetD16Async(long dst, short value, long count, CuStream stream);
 
-  /** {@code cuMemsetD32Async}: sets {@code count} 32-bit words; {@code dst} must be 4-byte aligned. */
+  /**
+   * {@code cuMemsetD32Async}: sets {@code count} 32-bit words; {@code dst} must be 4-byte aligned.
+   */
   void memsetD32Async(long dst, int value, long count, CuStream stream);
 
   /**
@@ -192,9 +218,7 @@ public interface CudaDriver extends AutoCloseable {
 
   // ---- modules and kernels
 
-  /**
-   * {@return NVRTC, when this provider can compile CUDA C++ at run time; empty otherwise}
-   */
+  /** {@return NVRTC, when this provider can compile CUDA C++ at run time; empty otherwise} */
   default Optional<RuntimeCompiler> runtimeCompiler() {
     return Optional.empty();
   }
@@ -209,8 +233,22 @@ public interface CudaDriver extends AutoCloseable {
   CuFunction moduleGetFunction(CuModule module, String name);
 
   /**
-   * {@code cuLaunchKernel} with {@code kernelParams = arguments.pointerArray()} and no
-   * {@code extra}: the driver copies the argument values during the call.
+   * {@code cuFuncGetParamInfo} (CUDA 12.4): the offset and size of parameter {@code index} of a
+   * kernel, as its image declares it. For an index past the last parameter the driver returns
+   * {@code CUDA_ERROR_INVALID_VALUE}, which here is an answer, not a failure: the result is empty
+   * (as it is for a negative index), so a caller counts a kernel's parameters by asking from 0
+   * until the answer is empty.
+   *
+   * <p>A driver that cannot tell fails with {@code CUDA_ERROR_NOT_SUPPORTED}: a CUDA driver older
+   * than 12.4, which lacks the entry point, or a provider that cannot read the parameters from the
+   * image the kernel was loaded from (the simulator and a cubin, say). Callers that use the answer
+   * for a check skip the check then.
+   */
+  Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index);
+
+  /**
+   * {@code cuLaunchKernel} with {@code kernelParams = arguments.pointerArray()} and no {@code
+   * extra}: the driver copies the argument values during the call.
    */
   void launchKernel(
       CuFunction function,
@@ -238,7 +276,10 @@ public interface CudaDriver extends AutoCloseable {
   /** {@code cuGraphUpload}: pre-stages the exec on the stream, in stream order. */
   void graphUpload(CuGraphExec exec, CuStream stream);
 
-  /** {@code cuGraphLaunch}: ordered after earlier work on the stream and earlier launches of the exec. */
+  /**
+   * {@code cuGraphLaunch}: ordered after earlier work on the stream and earlier launches of the
+   * exec.
+   */
   void graphLaunch(CuGraphExec exec, CuStream stream);
 
   /** {@code cuGraphExecDestroy}: returns at once; a running launch completes first. */

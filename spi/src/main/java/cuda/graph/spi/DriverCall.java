@@ -55,6 +55,7 @@ public enum DriverCall {
   MODULE_LOAD_DATA("cuModuleLoadData"),
   MODULE_UNLOAD("cuModuleUnload"),
   MODULE_GET_FUNCTION("cuModuleGetFunction"),
+  FUNC_GET_PARAM_INFO("cuFuncGetParamInfo"),
   LAUNCH_KERNEL("cuLaunchKernel"),
   GRAPH_CREATE("cuGraphCreate"),
   GRAPH_DESTROY("cuGraphDestroy"),

@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * cuGetProcAddress_v2} needs to find the same ABI, so the binding can be cross-checked against the
  * driver's own resolution. Two entry points changed ABI within the driver versions this provider
  * supports; both forms are listed, and {@link #usedWith(int)} says which one a driver version gets.
+ * One call is newer than the oldest driver supported ({@code cuFuncGetParamInfo}, CUDA 12.4): it is
+ * bound only on drivers that have it, and on older ones no entry serves it.
  *
  * <p><b>Signatures</b> list the parameters; every entry point returns a {@code CUresult}. Opaque
  * handles ({@code CUstream}, {@code CUevent}, ...), device pointers and 64-bit integers are passed
@@ -193,6 +195,16 @@ enum CuEntry {
   /** {@code (CUfunction *hfunc, CUmodule hmod, const char *name)} */
   MODULE_GET_FUNCTION(DriverCall.MODULE_GET_FUNCTION, 2000, takes(C.PTR, C.HANDLE, C.PTR)),
   /**
+   * {@code (CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)}: new in
+   * CUDA 12.4, so bound (and required) only from there; on an older driver the call answers {@code
+   * CUDA_ERROR_NOT_SUPPORTED} without a downcall (see {@link DriverAbi#HAS_PARAM_INFO}).
+   */
+  FUNC_GET_PARAM_INFO(
+      DriverCall.FUNC_GET_PARAM_INFO,
+      12040,
+      Drivers.from(12040),
+      takes(C.HANDLE, C.INT64, C.PTR, C.PTR)),
+  /**
    * {@code (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
    * unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int
    * sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)}
@@ -257,7 +269,10 @@ enum CuEntry {
     this(call, symbol, introducedIn, Drivers.ALL, signature);
   }
 
-  /** The newest ABI of a call whose ABI changed: bound by the symbol the call names. */
+  /**
+   * The newest ABI of a call whose ABI changed, or a call newer than the oldest driver supported:
+   * bound by the symbol the call names, on {@code drivers} only.
+   */
   CuEntry(DriverCall call, int introducedIn, Drivers drivers, FunctionDescriptor signature) {
     this(call, call.symbol(), introducedIn, drivers, signature);
   }
@@ -370,7 +385,12 @@ enum CuEntry {
     return required;
   }
 
-  /** {@return the entry bound for an SPI call on a driver of {@code driverVersion}} */
+  /**
+   * {@return the entry bound for an SPI call on a driver of {@code driverVersion}}
+   *
+   * @throws IllegalArgumentException when no entry serves the call on that driver (a call newer
+   *     than the driver)
+   */
   static CuEntry boundFor(DriverCall call, int driverVersion) {
     for (CuEntry entry : values()) {
       if (entry.call == call && entry.usedWith(driverVersion)) {

@@ -7,8 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The bound driver's version, and the entries it selects for the calls whose ABI changed, read
- * once.
+ * The bound driver's version, the entries it selects for the calls whose ABI changed, and whether
+ * it has the calls newer than the oldest driver supported, read once.
  *
  * <p>The JVM initializes this class on the first call that needs it, which comes after {@link
  * CudaProvider#availability()} bound the library; from then on the choices are constants the JIT
@@ -24,6 +24,12 @@ final class DriverAbi {
 
   /** {@code cuEventElapsedTime}'s entry: {@code _v2} from 12.8, else the original. */
   static final CuEntry ELAPSED_TIME = CuEntry.boundFor(DriverCall.EVENT_ELAPSED_TIME, VERSION);
+
+  /**
+   * Whether the driver has {@code cuFuncGetParamInfo} (CUDA 12.4 and newer); without it {@link
+   * FfmCudaDriver#funcGetParamInfo} answers {@code CUDA_ERROR_NOT_SUPPORTED}.
+   */
+  static final boolean HAS_PARAM_INFO = CuEntry.FUNC_GET_PARAM_INFO.usedWith(VERSION);
 
   private DriverAbi() {}
 

@@ -27,6 +27,7 @@ import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.MemoryInfo;
 import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.ParamInfo;
 import cuda.graph.spi.RuntimeCompiler;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -794,6 +795,44 @@ final class FfmCudaDriver implements CudaDriver {
       }
       return new CuFunction(out.get(JAVA_LONG, 0));
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On a driver older than CUDA 12.4, which does not export {@code cuFuncGetParamInfo}, fails
+   * with {@code CUDA_ERROR_NOT_SUPPORTED} without calling the driver.
+   */
+  @Override
+  public Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index) {
+    if (!DriverAbi.HAS_PARAM_INFO) {
+      throw Errors.failure(
+          CuResult.NOT_SUPPORTED,
+          CuEntry.FUNC_GET_PARAM_INFO,
+          "cuFuncGetParamInfo needs a CUDA 12.4 driver; this one is CUDA "
+              + CudaProvider.cudaVersion(DriverAbi.VERSION));
+    }
+    if (index < 0) {
+      return Optional.empty();
+    }
+    Scratch scratch = Scratch.get();
+    MemorySegment offset = scratch.slot(0);
+    MemorySegment size = scratch.slot(1);
+    int status;
+    try {
+      status =
+          (int)
+              CuEntry.FUNC_GET_PARAM_INFO
+                  .handle()
+                  .invokeExact(function.address(), (long) index, offset, size);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (status == CuResult.INVALID_VALUE) {
+      return Optional.empty(); // the index is past the last parameter
+    }
+    check(status, CuEntry.FUNC_GET_PARAM_INFO);
+    return Optional.of(new ParamInfo(offset.get(JAVA_LONG, 0), size.get(JAVA_LONG, 0)));
   }
 
   @Override

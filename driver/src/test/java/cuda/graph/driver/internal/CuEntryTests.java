@@ -88,6 +88,8 @@ class CuEntryTests {
           "cuModuleLoadDataEx",
           "cuModuleUnload",
           "cuModuleGetFunction",
+          // Not in section 1.2 yet: CUDA 12.4's cuda.h, the only ABI of the call.
+          "cuFuncGetParamInfo",
           "cuLaunchKernel",
           "cuGraphCreate",
           "cuGraphDestroy",
@@ -148,7 +150,8 @@ class CuEntryTests {
           Map.entry("cuGraphUpload", 11010),
           Map.entry("cuGraphDebugDotPrint", 11030),
           Map.entry("cuEventRecordWithFlags", 11010),
-          Map.entry("cuMemAllocAsync", 11020));
+          Map.entry("cuMemAllocAsync", 11020),
+          Map.entry("cuFuncGetParamInfo", 12040));
 
   @Test
   void theBoundSymbolsAreExactlyTheSpecificationsNames() {
@@ -178,16 +181,37 @@ class CuEntryTests {
   }
 
   @Test
-  void everyCallIsServedByOneEntryOnEverySupportedDriver() {
-    for (int version : new int[] {12000, 12020, 12030, 12080, 13000, 13020}) {
+  void everyCallIsServedByOneEntryOnEverySupportedDriverThatHasIt() {
+    for (int version : new int[] {12000, 12020, 12030, 12040, 12080, 13000, 13020}) {
       for (DriverCall call : DriverCall.values()) {
         long serving =
             Arrays.stream(CuEntry.values())
                 .filter(e -> e.call() == call && e.usedWith(version))
                 .count();
-        assertEquals(1, serving, call + " on driver " + version);
+        // cuFuncGetParamInfo is the one call newer than the oldest driver supported.
+        int expected = call == DriverCall.FUNC_GET_PARAM_INFO && version < 12040 ? 0 : 1;
+        assertEquals(expected, serving, call + " on driver " + version);
       }
     }
+  }
+
+  @Test
+  void paramInfoIsBoundAndRequiredFromCuda12_4Only() {
+    CuEntry entry = CuEntry.FUNC_GET_PARAM_INFO;
+    assertFalse(entry.usedWith(12030));
+    assertTrue(entry.usedWith(12040));
+    assertTrue(entry.usedWith(13000));
+    // A 12.3 driver is not asked to export it, so it stays available; the call is then skipped.
+    assertFalse(CuEntry.requiredBy(12030).contains(entry));
+    assertTrue(CuEntry.requiredBy(12040).contains(entry));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CuEntry.boundFor(DriverCall.FUNC_GET_PARAM_INFO, 12030));
+    assertEquals(entry, CuEntry.boundFor(DriverCall.FUNC_GET_PARAM_INFO, 12040));
+    assertNull(entry.bindingNote(), "the call's only ABI");
+    // (CUfunction, size_t, size_t *, size_t *)
+    assertEquals(
+        List.of(JAVA_LONG, JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS), parameters(entry));
   }
 
   @Test

@@ -4,15 +4,18 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.ModuleImage;
-import java.util.LinkedHashSet;
-import java.util.Set;
+import cuda.graph.spi.ParamInfo;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Validates a module image the way the driver's loader rejects bad ones, and lists the kernels a
- * PTX image declares. Cubin and fatbin images are checked by their magic numbers only: their
- * kernels are the ones given Java implementations.
+ * PTX image declares, with their parameters ({@link PtxEntries}). Cubin and fatbin images are
+ * checked by their magic numbers only: their kernels are the ones given Java implementations, and
+ * their parameters are unknown to the simulator (it does not read device code).
  */
 final class ImageInspector {
 
@@ -20,7 +23,6 @@ final class ImageInspector {
       Pattern.compile("^\\s*\\.version\\s+(\\d+)\\.(\\d+)", Pattern.MULTILINE);
   private static final Pattern TARGET =
       Pattern.compile("^\\s*\\.target\\s+\\S+", Pattern.MULTILINE);
-  private static final Pattern ENTRY = Pattern.compile("\\.entry\\s+([A-Za-z_$][\\w$]*)");
 
   /** The newest PTX ISA major version the modelled driver (CUDA 13.0) accepts. */
   private static final int NEWEST_PTX_MAJOR = 9;
@@ -29,8 +31,11 @@ final class ImageInspector {
 
   private ImageInspector() {}
 
-  /** {@return the kernel names the image declares} */
-  static Set<String> inspect(ModuleImage image) {
+  /**
+   * {@return the kernels the image declares, by name, each with its parameters where the simulator
+   * can read them}: none for a cubin or fatbin
+   */
+  static Map<String, Optional<List<ParamInfo>>> inspect(ModuleImage image) {
     byte[] bytes = image.bytes();
     return switch (image.format()) {
       case PTX -> ptxEntries(image.text());
@@ -43,18 +48,18 @@ final class ImageInspector {
           throw invalidImage(
               "a cubin must be an ELF image (it does not start with 0x7F 'E' 'L' 'F')");
         }
-        yield Set.of();
+        yield Map.of();
       }
       case FATBIN -> {
         if (bytes.length < 4 || littleEndianInt(bytes) != FATBIN_MAGIC) {
           throw invalidImage("a fatbin must start with the magic number 0xBA55ED50");
         }
-        yield Set.of();
+        yield Map.of();
       }
     };
   }
 
-  private static Set<String> ptxEntries(String text) {
+  private static Map<String, Optional<List<ParamInfo>>> ptxEntries(String text) {
     Matcher version = VERSION.matcher(text);
     if (!version.find() || !TARGET.matcher(text).find()) {
       throw new CudaDriverException(
@@ -75,12 +80,7 @@ final class ImageInspector {
               + NEWEST_PTX_MAJOR
               + ".x)");
     }
-    Set<String> entries = new LinkedHashSet<>();
-    Matcher entry = ENTRY.matcher(text);
-    while (entry.find()) {
-      entries.add(entry.group(1));
-    }
-    return entries;
+    return PtxEntries.of(text);
   }
 
   private static int littleEndianInt(byte[] b) {

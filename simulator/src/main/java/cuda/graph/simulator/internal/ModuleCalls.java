@@ -12,7 +12,11 @@ import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.KernelBody;
 import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.ParamInfo;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Module loading, kernel lookup and kernel launches with the driver's launch validation (§5). */
@@ -35,14 +39,16 @@ final class ModuleCalls {
   CuModule load(ModuleImage image) {
     DriverCall call = DriverCall.MODULE_LOAD_DATA;
     SimContext context = state.currentContext(call);
-    Set<String> names = new LinkedHashSet<>(ImageInspector.inspect(image));
+    Map<String, Optional<List<ParamInfo>>> entries = ImageInspector.inspect(image);
+    Set<String> names = new LinkedHashSet<>(entries.keySet());
     names.addAll(image.javaKernels().keySet());
     long address = state.handles.newAddress();
     SimModule module = new SimModule(new CuModule(address), context);
     state.adopt(address, module, context);
     for (String name : names) {
       KernelBody body = image.javaKernels().get(name);
-      SimFunction function = new SimFunction(module, name, body);
+      List<ParamInfo> parameters = entries.getOrDefault(name, Optional.empty()).orElse(null);
+      SimFunction function = new SimFunction(module, name, body, parameters);
       function.handle = new CuFunction(state.register(function, context));
       module.functions.put(name, function);
     }
@@ -71,6 +77,31 @@ final class ModuleCalls {
           "the module has no kernel named '" + name + "'; it has " + module.functions.keySet());
     }
     return f.handle;
+  }
+
+  /**
+   * {@code cuFuncGetParamInfo}: the layout of parameter {@code index}, read from the module's PTX
+   * ({@link PtxEntries}); empty past the last parameter, as the driver's INVALID_VALUE. A kernel
+   * whose parameters the simulator does not know (from a cubin or fatbin, which it does not parse;
+   * a Java kernel without an {@code .entry}; a parameter type it cannot size) answers
+   * NOT_SUPPORTED, so that a caller's check is skipped rather than failed on a guess.
+   */
+  Optional<ParamInfo> paramInfo(CuFunction handle, int index) {
+    DriverCall call = DriverCall.FUNC_GET_PARAM_INFO;
+    SimFunction function = state.resolve(handle, SimFunction.class, call);
+    List<ParamInfo> parameters = function.parameters;
+    if (parameters == null) {
+      throw fail(
+          CuResult.NOT_SUPPORTED,
+          call,
+          "the simulator does not know the parameters of kernel '"
+              + function.name
+              + "': it reads them from the .entry of a PTX module only (it does not parse cubin"
+              + " or fatbin device code)");
+    }
+    return index >= 0 && index < parameters.size()
+        ? Optional.of(parameters.get(index))
+        : Optional.empty();
   }
 
   void launch(

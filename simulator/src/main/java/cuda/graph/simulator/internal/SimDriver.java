@@ -22,6 +22,7 @@ import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.MemoryInfo;
 import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.ParamInfo;
 import cuda.graph.spi.RuntimeCompiler;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -456,6 +457,11 @@ public final class SimDriver implements SimulatedDriver {
   @Override
   public CuFunction moduleGetFunction(CuModule module, String name) {
     return call(DriverCall.MODULE_GET_FUNCTION, () -> modules.function(module, name));
+  }
+
+  @Override
+  public Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index) {
+    return call(DriverCall.FUNC_GET_PARAM_INFO, () -> modules.paramInfo(function, index));
   }
 
   @Override

@@ -2,20 +2,31 @@ package cuda.graph.simulator.internal;
 
 import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.KernelBody;
+import cuda.graph.spi.ParamInfo;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** A kernel of a loaded module; {@link #body} is its Java implementation, if one was supplied. */
+/**
+ * A kernel of a loaded module; {@link #body} is its Java implementation, if one was supplied, and
+ * {@link #parameters} the layout of its parameters, where the module's PTX declares them.
+ */
 final class SimFunction implements HandleTable.Handled {
 
   CuFunction handle = new CuFunction(0);
   final SimModule module;
   final String name;
   final @Nullable KernelBody body;
+  final @Nullable List<ParamInfo> parameters;
 
-  SimFunction(SimModule module, String name, @Nullable KernelBody body) {
+  SimFunction(
+      SimModule module,
+      String name,
+      @Nullable KernelBody body,
+      @Nullable List<ParamInfo> parameters) {
     this.module = module;
     this.name = name;
     this.body = body;
+    this.parameters = parameters;
   }
 
   @Override

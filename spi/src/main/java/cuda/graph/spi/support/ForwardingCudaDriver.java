@@ -18,6 +18,7 @@ import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.MemoryInfo;
 import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.ParamInfo;
 import cuda.graph.spi.RuntimeCompiler;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -668,6 +669,18 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
       return delegate.moduleGetFunction(module, name);
     } catch (RuntimeException e) {
       throw failed(DriverCall.MODULE_GET_FUNCTION, e);
+    }
+  }
+
+  @Override
+  public Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index) {
+    before(
+        DriverCall.FUNC_GET_PARAM_INFO,
+        describesArguments ? new Object[] {function, index} : NO_ARGUMENTS);
+    try {
+      return delegate.funcGetParamInfo(function, index);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.FUNC_GET_PARAM_INFO, e);
     }
   }
 

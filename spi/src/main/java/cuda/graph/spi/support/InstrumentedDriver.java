@@ -19,12 +19,14 @@ import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.ModuleImage;
+import cuda.graph.spi.ParamInfo;
 import cuda.graph.spi.support.LoggedCall.Outcome;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -436,6 +438,12 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
     CuFunction function = super.moduleGetFunction(module, name);
     checks.functionReturned(call, module, function);
     return function;
+  }
+
+  @Override
+  public Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index) {
+    checks.usable(DriverCall.FUNC_GET_PARAM_INFO, function);
+    return super.funcGetParamInfo(function, index);
   }
 
   @Override
