@@ -143,11 +143,15 @@ class KernelTests {
   }
 
   @Test
-  void launchOfAFunctionWithoutAJavaImplementationReturnsNotSupported() {
+  void launchOfAFunctionWithoutAJavaReferenceReturnsNotSupportedNamingWithReference() {
     CuFunction ptxOnly = f.fn("ptxOnly");
     CudaDriverException e =
         assertStatus(
             801, () -> f.driver.launchKernel(ptxOnly, 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(0)));
-    assertTrue(e.getMessage().contains("Java implementation"), e.getMessage());
+    // The API's way to give one, as its users know it, then the SPI's.
+    assertTrue(
+        e.getMessage().contains("add one with KernelImage.withReference(\"ptxOnly\", ...)"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("ModuleImage.withJavaKernel"), e.getMessage());
   }
 }

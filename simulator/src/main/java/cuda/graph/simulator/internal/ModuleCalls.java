@@ -128,8 +128,10 @@ final class ModuleCalls {
           call,
           "kernel '"
               + function.name
-              + "' has no Java implementation; the simulator runs kernels through the Java"
-              + " implementations given with their module (ModuleImage.withJavaKernel)");
+              + "' has no Java reference, and the simulator runs each kernel through its Java"
+              + " reference: add one with KernelImage.withReference(\""
+              + function.name
+              + "\", ...) (at the SPI, ModuleImage.withJavaKernel)");
     }
     int count = arguments.count();
     long[] offsets = new long[count];
