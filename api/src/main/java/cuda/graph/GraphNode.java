@@ -49,7 +49,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
         new ThenOp<>(
             this,
             Objects.requireNonNull(next, "next"),
-            "thenNode(...) returned null instead of a graph node"));
+            "thenNode"));
   }
 
   /**
