@@ -3,7 +3,7 @@
 # The PTX is checked in: builds and the simulator never need nvcc.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out="$here/../resources/cuda/graph/conformance"
+out="$here/../resources/cuda/graph/conformance/kernels"
 mkdir -p "$out"
 for cu in "$here"/*.cu; do
   nvcc -ptx -arch=compute_90 -o "$out/$(basename "${cu%.cu}").ptx" "$cu"

@@ -24,6 +24,7 @@ module cuda.graph.conformance {
 
   exports cuda.graph.conformance;
   exports cuda.graph.conformance.arbitraries;
+  exports cuda.graph.conformance.kernels;
 
   // Finds the provider under test by id, through the same ServiceLoader path applications use.
   uses cuda.graph.spi.CudaDriverProvider;

@@ -129,6 +129,7 @@ class LayoutRulesTests {
             "cuda.graph",
             "cuda.graph.conformance",
             "cuda.graph.conformance.arbitraries",
+            "cuda.graph.conformance.kernels",
             "cuda.graph.simulator",
             "cuda.graph.spi",
             "cuda.graph.spi.support"),

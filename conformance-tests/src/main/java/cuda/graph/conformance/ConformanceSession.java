@@ -1,5 +1,6 @@
 package cuda.graph.conformance;
 
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.Stream;

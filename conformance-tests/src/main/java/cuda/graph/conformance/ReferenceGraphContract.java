@@ -1,5 +1,6 @@
 package cuda.graph.conformance;
 
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package cuda.graph.conformance;
 
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.GraphNode;

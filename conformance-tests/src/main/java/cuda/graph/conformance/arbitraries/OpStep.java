@@ -1,7 +1,7 @@
 package cuda.graph.conformance.arbitraries;
 
 import cuda.graph.GraphNode;
-import cuda.graph.conformance.ConformanceKernels;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.DriverCall;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;

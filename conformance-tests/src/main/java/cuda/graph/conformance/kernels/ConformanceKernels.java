@@ -1,4 +1,4 @@
-package cuda.graph.conformance;
+package cuda.graph.conformance.kernels;
 
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
