@@ -14,11 +14,13 @@ import cuda.graph.spi.RuntimeCompiler;
 import java.lang.invoke.MethodHandles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.WeakHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -39,7 +41,15 @@ public final class KernelImageImpl implements KernelImage {
   private final Map<String, JavaKernel> references;
   private final Map<DeviceImpl, Loaded> loaded = new WeakHashMap<>();
 
-  private record Loaded(CuModule module, Map<String, CuFunction> functions) {}
+  /**
+   * The image on one device: its module, the PTX it was compiled to (for {@link Kind#CUDA_SOURCE}),
+   * the functions looked up, and the kernels whose declarations were checked there.
+   */
+  private record Loaded(
+      CuModule module,
+      @Nullable String compiledPtx,
+      Map<String, CuFunction> functions,
+      Set<KernelImpl> checked) {}
 
   private KernelImageImpl(
       Kind kind,
@@ -72,12 +82,15 @@ public final class KernelImageImpl implements KernelImage {
         Kind.PTX, KernelResources.read(lookup, resource), resource, List.of(), Map.of());
   }
 
-  /** {@return an image of a cubin (machine code for one architecture)} */
+  /**
+   * {@return an image of a cubin (machine code for one architecture)}; a kernel's declaration is
+   * checked against the parameter sizes the driver reports when it first loads on a device
+   */
   public static KernelImage cubin(byte[] image) {
     return new KernelImageImpl(Kind.CUBIN, image.clone(), "cubin", List.of(), Map.of());
   }
 
-  /** {@return an image of a fatbin (several architectures)} */
+  /** {@return an image of a fatbin (several architectures)}; checked as a cubin's kernels are */
   public static KernelImage fatbin(byte[] image) {
     return new KernelImageImpl(Kind.FATBIN, image.clone(), "fatbin", List.of(), Map.of());
   }
@@ -85,7 +98,8 @@ public final class KernelImageImpl implements KernelImage {
   /**
    * {@return an image compiled from CUDA C++ source with NVRTC when first loaded}; declare kernels
    * {@code extern "C"}. Unless the options name an architecture, the device's own virtual
-   * architecture is used. A compile error fails the first launch with the compiler's log.
+   * architecture is used. A compile error fails the first launch with the compiler's log, and so
+   * does a kernel declaration that does not fit the {@code .entry} of the PTX it compiled to.
    */
   public static KernelImage cudaSource(String programName, String source, String... nvrtcOptions) {
     Objects.requireNonNull(programName, "programName");
@@ -129,10 +143,16 @@ public final class KernelImageImpl implements KernelImage {
   }
 
   /**
-   * Returns the function on {@code device}, loading the image there first if needed (the device
-   * must be bound).
+   * Returns the function of {@code kernel} on {@code device}, loading the image there first if
+   * needed (the device must be bound). The first lookup of a kernel on a device checks its
+   * declaration against what the image defines where that was not known when it was declared: the
+   * PTX a CUDA source compiled to, the parameter sizes the driver reports for a cubin or fatbin
+   * (where the driver cannot tell, older than CUDA 12.4, the check is skipped).
+   *
+   * @throws IllegalArgumentException when the declaration does not fit the kernel
    */
-  public CuFunction function(DeviceImpl device, String name) {
+  CuFunction function(DeviceImpl device, KernelImpl kernel) {
+    String name = kernel.name();
     synchronized (loaded) {
       Loaded l = loaded.get(device);
       if (l == null) {
@@ -144,18 +164,41 @@ public final class KernelImageImpl implements KernelImage {
         f = device.platform().driver().moduleGetFunction(l.module, name);
         l.functions.put(name, f);
       }
+      if (!l.checked.contains(kernel)) {
+        String mismatch = mismatch(device, l, f, kernel);
+        if (mismatch != null) {
+          throw new IllegalArgumentException(mismatch);
+        }
+        l.checked.add(kernel);
+      }
       return f;
     }
   }
 
+  /** {@return why {@code kernel}'s declaration does not fit its function, or null when it does} */
+  private @Nullable String mismatch(DeviceImpl device, Loaded l, CuFunction f, KernelImpl kernel) {
+    return switch (kind) {
+      case PTX -> null; // checked when the kernel was declared
+      case CUDA_SOURCE ->
+          PtxSignature.find(Objects.requireNonNull(l.compiledPtx), kernel.name())
+              .map(ptx -> ptx.mismatch(kernel.signature(), kernel.parameters(), programName))
+              .orElse(null);
+      case CUBIN, FATBIN ->
+          DriverSignature.read(device.platform().driver(), f, kernel.name())
+              .map(sizes -> sizes.mismatch(kernel.signature(), kernel.parameters(), programName))
+              .orElse(null);
+    };
+  }
+
   private Loaded load(DeviceImpl device) {
     CudaPlatformImpl platform = device.platform();
+    String compiledPtx = kind == Kind.CUDA_SOURCE ? compile(device) : null;
     ModuleImage image =
         switch (kind) {
           case PTX -> ModuleImage.of(ImageFormat.PTX, bytes);
           case CUBIN -> ModuleImage.of(ImageFormat.CUBIN, bytes);
           case FATBIN -> ModuleImage.of(ImageFormat.FATBIN, bytes);
-          case CUDA_SOURCE -> ModuleImage.ptx(compile(device));
+          case CUDA_SOURCE -> ModuleImage.ptx(Objects.requireNonNull(compiledPtx));
         };
     for (Map.Entry<String, JavaKernel> e : references.entrySet()) {
       image = image.withJavaKernel(e.getKey(), new DeviceKernelCall.Body(e.getValue()));
@@ -166,7 +209,9 @@ public final class KernelImageImpl implements KernelImage {
           device.bind();
           platform.driver().moduleUnload(module);
         });
-    return new Loaded(module, new HashMap<>());
+    // Weakly: a kernel declared and dropped again leaves nothing behind in its image.
+    return new Loaded(
+        module, compiledPtx, new HashMap<>(), Collections.newSetFromMap(new WeakHashMap<>()));
   }
 
   private String compile(DeviceImpl device) {

@@ -105,12 +105,19 @@ public final class KernelImpl implements Kernel {
     return image;
   }
 
+  /**
+   * {@return the kernel's function on {@code device}}, loaded and its declaration checked there on
+   * the first lookup (see {@link KernelImageImpl}); a launch on the device looked up last costs a
+   * field read
+   *
+   * @throws IllegalArgumentException when the declaration does not fit the kernel the image defines
+   */
   public CuFunction function(DeviceImpl device) {
     Resolved last = lastResolved;
     if (last != null && last.device == device) {
       return last.function;
     }
-    CuFunction function = image.function(device, name);
+    CuFunction function = image.function(device, this);
     lastResolved = new Resolved(device, function);
     return function;
   }
