@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +23,14 @@ import org.jspecify.annotations.Nullable;
  * library named by {@value CudaLibrary#LIBRARY_PROPERTY}), check the driver is CUDA 12.0 or newer
  * and exports every entry point bound, bind it for the process, {@code cuInit(0)}, and count
  * devices. {@link #open()} returns a driver only when that succeeds.
+ *
+ * <p><b>Native access.</b> Where this module may not make native calls (it was not granted {@code
+ * --enable-native-access}, and the JVM refuses the calls under {@code
+ * --illegal-native-access=deny}), a machine that has an NVIDIA GPU ({@link GpuPresence}, asked
+ * without a native call) gets the verdict {@linkplain Availability#blocked blocked}, so that
+ * selection warns rather than quietly falling back to the simulator; a machine without one is
+ * merely unavailable. The missing grant itself is logged once per process: at WARNING where a GPU
+ * is present, at DEBUG where none is (there is nothing the provider could use anyway).
  */
 public final class CudaProvider implements CudaDriverProvider {
 
@@ -41,7 +50,7 @@ public final class CudaProvider implements CudaDriverProvider {
   private static final AtomicBoolean NATIVE_ACCESS_WARNED = new AtomicBoolean();
 
   /** A probe's verdict and, when unavailable, the status {@link #open()} fails with. */
-  private record Verdict(Availability availability, int status) {
+  record Verdict(Availability availability, int status) {
     static Verdict available(String reason) {
       return new Verdict(Availability.available(reason), CuResult.SUCCESS);
     }
@@ -49,10 +58,23 @@ public final class CudaProvider implements CudaDriverProvider {
     static Verdict unavailable(int status, String reason) {
       return new Verdict(Availability.unavailable(reason), status);
     }
+
+    static Verdict blocked(int status, String reason) {
+      return new Verdict(Availability.blocked(reason), status);
+    }
   }
 
+  private final GpuPresence gpus;
+
   /** Does nothing: loading and probing happen in {@link #availability()}. */
-  public CudaProvider() {}
+  public CudaProvider() {
+    this(GpuPresence.system());
+  }
+
+  /** A provider that asks {@code gpus} whether this machine has a GPU: the tests' seam. */
+  CudaProvider(GpuPresence gpus) {
+    this.gpus = gpus;
+  }
 
   @Override
   public String id() {
@@ -86,11 +108,11 @@ public final class CudaProvider implements CudaDriverProvider {
     return new FfmCudaDriver();
   }
 
-  private static Verdict probe() {
+  private Verdict probe() {
     Module module = CudaProvider.class.getModule();
     if (!module.isNativeAccessEnabled() && NATIVE_ACCESS_WARNED.compareAndSet(false, true)) {
       LOG.log(
-          System.Logger.Level.WARNING,
+          nativeAccessLogLevel(),
           NativeAccessAdvice.advice(
               module,
               "the JVM warns about its calls into libcuda (and refuses them under"
@@ -100,9 +122,37 @@ public final class CudaProvider implements CudaDriverProvider {
     try {
       return probe(name);
     } catch (IllegalCallerException refused) {
-      return Verdict.unavailable(
-          CuResult.NOT_INITIALIZED, NativeAccessAdvice.advice(module, "it may not load " + name));
+      return refused(module, name);
     }
+  }
+
+  /**
+   * {@return the level at which a missing native-access grant is logged}: WARNING where this
+   * machine has a GPU the grant would let the provider use, DEBUG where it has none
+   */
+  System.Logger.Level nativeAccessLogLevel() {
+    return gpus.evidence().isPresent() ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG;
+  }
+
+  /**
+   * {@return the verdict when the JVM refuses {@code module} the native access that loading {@code
+   * name} needs}: blocked where this machine has a GPU, else unavailable; both name the flag
+   */
+  Verdict refused(Module module, String name) {
+    Optional<String> gpu = gpus.evidence();
+    if (gpu.isPresent()) {
+      return Verdict.blocked(
+          CuResult.NOT_INITIALIZED,
+          NativeAccessAdvice.advice(
+              module,
+              "it may not load "
+                  + name
+                  + " although this machine has an NVIDIA GPU ("
+                  + gpu.get()
+                  + ")"));
+    }
+    return Verdict.unavailable(
+        CuResult.NOT_INITIALIZED, NativeAccessAdvice.advice(module, "it may not load " + name));
   }
 
   private static Verdict probe(String name) {
