@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * #synchronize()} and {@link #elapsedMillisSince} observe it from the host.
  *
  * <p>An event belongs to one device. {@link #close()} is idempotent; the handle is destroyed once
- * no execution uses it. Thread-safe.
+ * no execution uses it. An event that becomes unreachable without being closed is closed by a
+ * cleaner. Thread-safe.
  */
 public sealed interface CudaEvent extends AutoCloseable permits CudaEventImpl {
 

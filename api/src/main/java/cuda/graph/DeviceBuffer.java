@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * completed, including ops still queued on a stream and graphs it was captured into; it is
  * idempotent and safe from any thread. A buffer that becomes unreachable without being closed is
  * closed by a cleaner. Ops built on a closed buffer fail with {@link IllegalStateException} when
- * they execute. A {@link #slice} shares its parent's memory and lifetime and owns nothing.
+ * they execute. A {@link #slice} shares its parent's memory and lifetime and owns nothing; it keeps
+ * its parent reachable, so the cleaner does not free memory a slice still views.
  *
  * @param <T> the Java type of one element
  */
@@ -250,7 +251,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
 
   /**
    * {@return a view of {@code length} elements from {@code offset}, sharing this buffer's memory
-   * and lifetime}
+   * and lifetime}: closing this buffer closes the view too, and the view keeps this buffer
+   * reachable
    *
    * @param offset the index in this buffer of the view's element 0
    * @param length the number of elements, at least 1

@@ -18,6 +18,8 @@ public final class CudaEventImpl implements CudaEvent {
     this.device = device;
     this.handle = handle;
     this.lifetime = device.lifetime(driver -> driver.eventDestroy(handle));
+    // Dropped without close(): the cleaner closes it (the action refers to the count, not to this).
+    CudaPlatformImpl.CLEANER.register(this, lifetime::closeOwner);
   }
 
   /** {@return an op that records this event after the work before it on its stream} */

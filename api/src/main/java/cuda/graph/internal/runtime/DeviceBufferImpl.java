@@ -25,7 +25,13 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   private final long length;
   private final long address;
   private final RefCount lifetime;
-  private final boolean owner;
+
+  /**
+   * The buffer that owns the memory, for a slice; null for that owner itself. A slice keeps it
+   * reachable: the cleaner closes an owner once it is unreachable, and that must not happen while a
+   * view of its memory is still in use.
+   */
+  private final @Nullable DeviceBufferImpl<T> parent;
 
   private DeviceBufferImpl(
       DeviceImpl device,
@@ -33,13 +39,13 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       long length,
       long address,
       RefCount lifetime,
-      boolean owner) {
+      @Nullable DeviceBufferImpl<T> parent) {
     this.device = device;
     this.type = type;
     this.length = length;
     this.address = address;
     this.lifetime = lifetime;
-    this.owner = owner;
+    this.parent = parent;
   }
 
   /**
@@ -51,7 +57,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     RefCount lifetime =
         device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
     DeviceBufferImpl<T> buffer =
-        new DeviceBufferImpl<>(device, type, length, address, lifetime, true);
+        new DeviceBufferImpl<>(device, type, length, address, lifetime, null);
     CudaPlatformImpl.CLEANER.register(buffer, lifetime::closeOwner);
     return buffer;
   }
@@ -301,7 +307,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public DeviceOp<@Nullable Void> free() {
-    if (!owner) {
+    if (!isOwner()) {
       throw new IllegalArgumentException(
           this + " is a slice, which owns no memory: free the buffer it was sliced from");
     }
@@ -319,7 +325,12 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       throw new IllegalArgumentException("a slice holds at least one element");
     }
     return new DeviceBufferImpl<>(
-        device, type, length, address + offset * type.byteSize(), lifetime, false);
+        device,
+        type,
+        length,
+        address + offset * type.byteSize(),
+        lifetime,
+        parent == null ? this : parent);
   }
 
   // ---- accessors
@@ -360,9 +371,13 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public void close() {
-    if (owner) {
+    if (isOwner()) {
       lifetime.closeOwner();
     }
+  }
+
+  private boolean isOwner() {
+    return parent == null;
   }
 
   public long address() {
@@ -403,7 +418,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
         + length
         + " on device "
         + device.ordinal()
-        + (owner ? "" : ", slice")
+        + (isOwner() ? "" : ", slice")
         + "]";
   }
 }

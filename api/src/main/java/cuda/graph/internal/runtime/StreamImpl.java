@@ -14,6 +14,8 @@ public final class StreamImpl implements Stream {
     this.device = device;
     this.handle = handle;
     this.lifetime = device.lifetime(driver -> driver.streamDestroy(handle));
+    // Dropped without close(): the cleaner closes it (the action refers to the count, not to this).
+    CudaPlatformImpl.CLEANER.register(this, lifetime::closeOwner);
   }
 
   /** {@return the implementation behind a stream (the only one {@code Stream} permits)} */
