@@ -243,6 +243,12 @@ public interface CudaDriver extends AutoCloseable {
    * than 12.4, which lacks the entry point, or a provider that cannot read the parameters from the
    * image the kernel was loaded from (the simulator and a cubin, say). Callers that use the answer
    * for a check skip the check then.
+   *
+   * @param function a kernel of a loaded module
+   * @param index the parameter's position, from 0
+   * @return the parameter's offset and size, or empty when the kernel has no parameter {@code
+   *     index}
+   * @throws CudaDriverException {@code CUDA_ERROR_NOT_SUPPORTED} where the driver cannot tell
    */
   Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index);
 
