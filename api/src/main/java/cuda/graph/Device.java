@@ -1,6 +1,7 @@
 package cuda.graph;
 
 import cuda.graph.internal.runtime.DeviceImpl;
+import java.util.Objects;
 
 /**
  * One GPU of a {@link CudaPlatform}: its identity and limits, and the factory of its streams,
@@ -37,7 +38,7 @@ public sealed interface Device permits DeviceImpl {
    * @param attribute the attribute to query
    */
   default int attribute(Attribute attribute) {
-    return attribute(attribute.cudaNumber());
+    return attribute(Objects.requireNonNull(attribute, "attribute").cudaNumber());
   }
 
   /**
@@ -135,7 +136,8 @@ public sealed interface Device permits DeviceImpl {
    * @param type the element type, which fixes the byte size of one element
    * @param length the number of elements, at least 1
    * @return a new pinned buffer owned by the caller; its contents are unspecified
-   * @throws IllegalArgumentException if {@code length} is not positive
+   * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
+   *     would overflow a {@code long}
    */
   <T> HostBuffer<T> allocateHost(ElementType<T> type, long length);
 }

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Lifetime.</b> {@link #close()} releases the memory once every op that uses it has
  * completed, including ops still queued on a stream and graphs it was captured into; it is
  * idempotent and safe from any thread. A buffer that becomes unreachable without being closed is
- * closed by a cleaner. Ops built on a closed buffer fail with {@link IllegalStateException} when
- * they execute. A {@link #slice} shares its parent's memory and lifetime and owns nothing; it keeps
+ * closed by a cleaner. Building an op on a closed buffer fails with {@link IllegalStateException};
+ * an op built before the close fails the same way when it executes. A {@link #slice} shares its parent's memory and lifetime and owns nothing; it keeps
  * its parent reachable, so the cleaner does not free memory a slice still views.
  *
  * @param <T> the Java type of one element
@@ -29,7 +29,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param <T> the Java type of one element
    * @param type the element type
    * @param length the number of elements, at least 1
-   * @throws IllegalArgumentException if {@code length} is not positive
+   * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
+   *     would overflow a {@code long}
    */
   static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
     return DeviceBufferImpl.allocate(type, length);
@@ -41,7 +42,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param <T> the Java type of one element
    * @param type the element type
    * @param length the number of elements, at least 1
-   * @throws IllegalArgumentException if {@code length} is not positive
+   * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
+   *     would overflow a {@code long}
    */
   static <T> DeviceOp<DeviceBuffer<T>> zeros(ElementType<T> type, long length) {
     return DeviceBufferImpl.zeros(type, length);
@@ -54,7 +56,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param type the element type
    * @param length the number of elements, at least 1
    * @param value the value of every element, not null
-   * @throws IllegalArgumentException if {@code length} is not positive
+   * @throws IllegalArgumentException if {@code length} is not positive, the buffer's byte size would
+   *     overflow a {@code long}, or {@code value} is not of the type's Java type (through a raw type)
    */
   static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
     return DeviceBufferImpl.filled(type, length, value);
@@ -168,6 +171,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * {@return a graph node that sets every element to {@code value}}
    *
    * @param value the value of every element, not null
+   * @throws IllegalArgumentException if {@code value} is not of the element type's Java type (an
+   *     {@code Integer} passed for an {@code f32} buffer through a raw type)
    */
   GraphNode<@Nullable Void> fill(T value);
 
@@ -256,7 +261,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    *
    * @param offset the index in this buffer of the view's element 0
    * @param length the number of elements, at least 1
-   * @throws IndexOutOfBoundsException if the view does not lie within this buffer
+   * @throws IndexOutOfBoundsException if {@code offset} or {@code length} is negative, or the view
+   *     does not lie within this buffer
    * @throws IllegalArgumentException if {@code length} is 0
    */
   DeviceBuffer<T> slice(long offset, long length);

@@ -12,7 +12,9 @@ import java.lang.foreign.MemorySegment;
  * makes a pinned buffer the input of a replayed graph: write new data into it, then launch.
  *
  * <p>{@link #close()} is idempotent; the memory is freed once no queued copy uses it. Accessors
- * fail with {@link IllegalStateException} after close. Not thread-safe for concurrent writes.
+ * fail with {@link IllegalStateException} after close. A buffer that becomes unreachable without
+ * being closed is closed by a cleaner: keep the buffer, not only its {@link #segment()}, while you
+ * use the memory. Not thread-safe for concurrent writes.
  *
  * @param <T> the Java type of one element
  */
@@ -30,7 +32,16 @@ public sealed interface HostBuffer<T> extends AutoCloseable permits HostBufferIm
   /** {@return the device whose context allocated the memory} */
   Device device();
 
-  /** {@return the memory, for bulk access; valid until {@link #close()}} */
+  /**
+   * {@return the memory, for bulk access; use it only until {@link #close()}}
+   *
+   * <p>The segment never outlives the memory: it is a slice of the segment the provider allocated,
+   * which the provider invalidates when it frees the memory (at {@code close()}, or once the copies
+   * still queued then have completed), so touching it later throws {@link IllegalStateException}
+   * instead of reading freed memory.
+   *
+   * @throws IllegalStateException if the buffer is closed
+   */
   MemorySegment segment();
 
   /**
@@ -47,6 +58,8 @@ public sealed interface HostBuffer<T> extends AutoCloseable permits HostBufferIm
    * @param index the element's index, from 0 to {@code length() - 1}
    * @param value the new value, not null
    * @throws IndexOutOfBoundsException if {@code index} is outside the buffer
+   * @throws IllegalArgumentException if {@code value} is not of the element type's Java type (through
+   *     a raw type)
    */
   void set(long index, T value);
 

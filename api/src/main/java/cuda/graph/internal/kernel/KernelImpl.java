@@ -2,6 +2,7 @@ package cuda.graph.internal.kernel;
 
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
 import cuda.graph.JavaKernel;
 import cuda.graph.Kernel;
@@ -127,6 +128,7 @@ public final class KernelImpl implements Kernel {
   }
 
   private void check(Object[] arguments) {
+    Objects.requireNonNull(arguments, "arguments");
     if (arguments.length != parameters.size()) {
       throw new IllegalArgumentException(
           signature() + " takes " + parameters.size() + " arguments, got " + arguments.length);
@@ -143,6 +145,16 @@ public final class KernelImpl implements Kernel {
                 + ", got "
                 + mismatch);
       }
+      if (arguments[i] instanceof DeviceBuffer<?> b && b.isClosed()) {
+        throw new IllegalStateException(
+            signature()
+                + ": argument "
+                + i
+                + ", "
+                + b
+                + ", is closed; pass open buffers: allocate a new one, or close it only after"
+                + " its last use");
+      }
     }
   }
 
@@ -156,6 +168,13 @@ public final class KernelImpl implements Kernel {
     }
     if (p.isPointer() && argument instanceof DeviceBuffer<?>) {
       return argument.toString(); // a buffer of another element type
+    }
+    if (argument instanceof DeviceOp<?> op) {
+      // A lazy op (e.g. DeviceBuffer.zeros(...)) is not a buffer yet; its class is internal.
+      return "an op ("
+          + op
+          + "), which is not a buffer until it executes: allocate first (op.syncOn(stream)) and"
+          + " pass the buffer, or compose: op.then(buffer -> kernel.launch(config, ..., buffer))";
     }
     return "a " + argument.getClass().getSimpleName() + " (" + argument + ")";
   }

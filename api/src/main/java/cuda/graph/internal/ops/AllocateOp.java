@@ -39,12 +39,36 @@ public final class AllocateOp<T> extends OnceGuard implements DeviceOp<DeviceBuf
       throw new IllegalArgumentException(
           "a buffer holds at least one element, got length " + length);
     }
-    Math.multiplyExact(length, type.byteSize());
+    requireByteSize(type, length, "a buffer");
     this.length = length;
     this.init = init;
     this.fillBits = fillBits;
     this.hostData = hostData;
     this.deviceData = deviceData;
+  }
+
+  /**
+   * Fails unless {@code length} elements of {@code type} fit in a {@code long} byte count.
+   *
+   * @param what what would hold them, e.g. {@code "a buffer"}, for the message
+   * @throws IllegalArgumentException naming the length, the type and the limit
+   */
+  public static void requireByteSize(ElementType<?> type, long length, String what) {
+    if (length > Long.MAX_VALUE / type.byteSize()) {
+      throw new IllegalArgumentException(
+          what
+              + " of "
+              + length
+              + " "
+              + type
+              + " elements would take more than "
+              + Long.MAX_VALUE
+              + " bytes ("
+              + type.byteSize()
+              + " bytes each), more than any memory holds; allocate at most "
+              + Long.MAX_VALUE / type.byteSize()
+              + " elements, and in practice no more than the device's memory");
+    }
   }
 
   @Override

@@ -82,26 +82,31 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
   public static DeviceOp<DeviceBuffer<Float>> fromArray(float[] data) {
+    Objects.requireNonNull(data, "data");
     return fromHeap(ElementType.F32, MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
   public static DeviceOp<DeviceBuffer<Double>> fromArray(double[] data) {
+    Objects.requireNonNull(data, "data");
     return fromHeap(ElementType.F64, MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
   public static DeviceOp<DeviceBuffer<Integer>> fromArray(int[] data) {
+    Objects.requireNonNull(data, "data");
     return fromHeap(ElementType.I32, MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
   public static DeviceOp<DeviceBuffer<Long>> fromArray(long[] data) {
+    Objects.requireNonNull(data, "data");
     return fromHeap(ElementType.I64, MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that allocates a buffer holding a copy of {@code data}} */
   public static DeviceOp<DeviceBuffer<Byte>> fromArray(byte[] data) {
+    Objects.requireNonNull(data, "data");
     return fromHeap(ElementType.I8, MemorySegment.ofArray(data.clone()));
   }
 
@@ -110,8 +115,17 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    * ElementType#F16} or {@link ElementType#BF16}) holding a copy of {@code data}}
    */
   public static DeviceOp<DeviceBuffer<Short>> fromArray(ElementType<Short> type, short[] data) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(data, "data");
     if (type.byteSize() != 2) {
-      throw new IllegalArgumentException("short[] data fits a 16-bit element type, not " + type);
+      throw new IllegalArgumentException(
+          "short[] data fits a 16-bit element type (i16, f16 or bf16), not "
+              + type
+              + "; for "
+              + type
+              + " use "
+              + arrayFor(type)
+              + " data");
     }
     return fromHeap(type, MemorySegment.ofArray(data.clone()));
   }
@@ -122,6 +136,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   public static <T> DeviceOp<DeviceBuffer<T>> fromSegment(ElementType<T> type, MemorySegment data) {
     Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(data, "data");
     long size = data.byteSize();
     if (size == 0 || size % type.byteSize() != 0) {
       throw new IllegalArgumentException(
@@ -154,6 +169,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return an op that allocates a new buffer holding a copy of this one} */
   @Override
   public DeviceOp<DeviceBuffer<T>> duplicate() {
+    requireOpen();
     return new AllocateOp<>(type, length, AllocateOp.Init.COPY_DEVICE, 0, null, this);
   }
 
@@ -162,6 +178,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return a graph node that copies {@code source} (same type and length) into this buffer} */
   @Override
   public GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source) {
+    Objects.requireNonNull(source, "source");
+    requireOpen();
+    of(source).requireOpen();
     requireSameShape(source.elementType(), source.length(), source);
     return new CopyOp(CopyOp.Kind.DEVICE_TO_DEVICE, source, this, null, null, byteSize());
   }
@@ -172,6 +191,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source) {
+    Objects.requireNonNull(source, "source");
+    requireOpen();
+    HostBufferImpl.of(source).requireOpen();
     requireSameShape(source.elementType(), source.length(), source);
     return new CopyOp(CopyOp.Kind.HOST_TO_DEVICE, null, this, source, null, byteSize());
   }
@@ -179,6 +201,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return a graph node that copies this buffer into pinned {@code target} when it executes} */
   @Override
   public GraphNode<@Nullable Void> copyTo(HostBuffer<T> target) {
+    Objects.requireNonNull(target, "target");
+    requireOpen();
+    HostBufferImpl.of(target).requireOpen();
     requireSameShape(target.elementType(), target.length(), target);
     return new CopyOp(CopyOp.Kind.DEVICE_TO_HOST, this, null, null, target, byteSize());
   }
@@ -186,7 +211,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return a graph node that sets every element to {@code value}} */
   @Override
   public GraphNode<@Nullable Void> fill(T value) {
-    return new FillOp(this, FillOp.bits(type, value));
+    long bits = FillOp.bits(type, value);
+    requireOpen();
+    return new FillOp(this, bits);
   }
 
   /**
@@ -195,25 +222,33 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public DeviceOp<@Nullable Void> write(float[] data) {
-    return write(ElementType.F32, MemorySegment.ofArray(data.clone()));
+    Objects.requireNonNull(data, "data");
+    requireType(ElementType.F32, "write a float[] into it");
+    return writeElements(MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that copies {@code data} into this buffer} */
   @Override
   public DeviceOp<@Nullable Void> write(double[] data) {
-    return write(ElementType.F64, MemorySegment.ofArray(data.clone()));
+    Objects.requireNonNull(data, "data");
+    requireType(ElementType.F64, "write a double[] into it");
+    return writeElements(MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that copies {@code data} into this buffer} */
   @Override
   public DeviceOp<@Nullable Void> write(int[] data) {
-    return write(ElementType.I32, MemorySegment.ofArray(data.clone()));
+    Objects.requireNonNull(data, "data");
+    requireType(ElementType.I32, "write an int[] into it");
+    return writeElements(MemorySegment.ofArray(data.clone()));
   }
 
   /** {@return an op that copies {@code data} into this buffer} */
   @Override
   public DeviceOp<@Nullable Void> write(long[] data) {
-    return write(ElementType.I64, MemorySegment.ofArray(data.clone()));
+    Objects.requireNonNull(data, "data");
+    requireType(ElementType.I64, "write a long[] into it");
+    return writeElements(MemorySegment.ofArray(data.clone()));
   }
 
   /**
@@ -222,6 +257,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public DeviceOp<@Nullable Void> write(MemorySegment data) {
+    Objects.requireNonNull(data, "data");
+    requireOpen();
     if (data.byteSize() != byteSize()) {
       throw new IllegalArgumentException(
           this
@@ -229,14 +266,22 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
               + byteSize()
               + " bytes; cannot write "
               + data.byteSize()
-              + " bytes into it");
+              + " bytes into it; write exactly its size, or into a slice() of the size of the data");
+    }
+    if (data.byteSize() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          this
+              + " is "
+              + byteSize()
+              + " bytes, too large to copy from a segment at once (at most 2 GiB); write"
+              + " slice()s of it in parts, or copy through a HostBuffer with copyFrom");
     }
     MemorySegment copy = MemorySegment.ofArray(data.toArray(ValueLayout.JAVA_BYTE));
     return new ArrayWriteOp(this, copy);
   }
 
-  private DeviceOp<@Nullable Void> write(ElementType<?> dataType, MemorySegment data) {
-    requireType(dataType);
+  private DeviceOp<@Nullable Void> writeElements(MemorySegment data) {
+    requireOpen();
     if (data.byteSize() != byteSize()) {
       throw new IllegalArgumentException(
           this
@@ -244,7 +289,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
               + length
               + " elements; cannot write "
               + data.byteSize() / type.byteSize()
-              + " into it");
+              + " into it: write exactly "
+              + length
+              + ", or into a slice() of the length of the data");
     }
     return new ArrayWriteOp(this, data);
   }
@@ -283,19 +330,23 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   @Override
   public DeviceOp<short[]> toShortArray() {
     if (type.byteSize() != 2) {
-      throw new IllegalArgumentException(this + " holds " + type + ", not a 16-bit type");
+      throw new IllegalArgumentException(
+          this + " holds " + type + ", not a 16-bit type: read it with " + readerFor(type));
     }
+    requireOpen();
     return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_SHORT));
   }
 
   /** {@return an op that reads this buffer's raw bytes into a new array} */
   @Override
   public DeviceOp<byte[]> toByteArray() {
+    requireOpen();
     return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_BYTE));
   }
 
   private <A> DeviceOp<A> read(ElementType<?> wanted, Function<MemorySegment, A> convert) {
-    requireType(wanted);
+    requireType(wanted, "read it as " + wanted);
+    requireOpen();
     return new ArrayReadOp<>(this, convert);
   }
 
@@ -311,6 +362,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       throw new IllegalArgumentException(
           this + " is a slice, which owns no memory: free the buffer it was sliced from");
     }
+    requireOpen();
     return new FreeOp(this);
   }
 
@@ -320,9 +372,20 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public DeviceBufferImpl<T> slice(long offset, long length) {
-    Objects.checkFromIndexSize(offset, length, this.length);
+    if (offset < 0 || length < 0 || offset > this.length - length) {
+      throw new IndexOutOfBoundsException(
+          this
+              + ".slice("
+              + offset
+              + ", "
+              + length
+              + ") does not lie within the buffer: offset and length must not be negative, and"
+              + " offset + length must be at most its length "
+              + this.length);
+    }
     if (length == 0) {
-      throw new IllegalArgumentException("a slice holds at least one element");
+      throw new IllegalArgumentException(
+          this + ".slice(" + offset + ", 0): a slice holds at least one element");
     }
     return new DeviceBufferImpl<>(
         device,
@@ -388,10 +451,75 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return lifetime;
   }
 
-  private void requireType(ElementType<?> wanted) {
+  private void requireType(ElementType<?> wanted, String use) {
     if (wanted != type) {
-      throw new IllegalArgumentException(this + " holds " + type + ", not " + wanted);
+      throw new IllegalArgumentException(
+          this
+              + " holds "
+              + type
+              + ", not "
+              + wanted
+              + ", so you cannot "
+              + use
+              + ": "
+              + (use.startsWith("read") ? "read it with " + readerFor(type) : "write " + writerFor(type)));
     }
+  }
+
+  /**
+   * Fails if this buffer is closed: an op built on it could only fail when it executes.
+   *
+   * @throws IllegalStateException naming this buffer
+   */
+  public void requireOpen() {
+    if (lifetime.isClosed()) {
+      throw new IllegalStateException(
+          this
+              + " is closed"
+              + (isOwner() ? "" : " (the buffer it was sliced from was closed)")
+              + "; build ops only on open buffers: allocate a new one, or close it only after its"
+              + " last use");
+    }
+  }
+
+  /** {@return the read op for a buffer of {@code type}, e.g. {@code toIntArray()}} */
+  private static String readerFor(ElementType<?> type) {
+    if (type == ElementType.F32) {
+      return "toFloatArray()";
+    } else if (type == ElementType.F64) {
+      return "toDoubleArray()";
+    } else if (type == ElementType.I32) {
+      return "toIntArray()";
+    } else if (type == ElementType.I64) {
+      return "toLongArray()";
+    } else if (type.byteSize() == 2) {
+      return "toShortArray()";
+    }
+    return "toByteArray()";
+  }
+
+  /** {@return what to write into a buffer of {@code type}, e.g. {@code an int[]}} */
+  private static String writerFor(ElementType<?> type) {
+    String array = arrayFor(type);
+    return array.equals("float[]") || array.equals("double[]") || array.equals("int[]") || array.equals("long[]")
+        ? "an " + array + " (or its bytes with write(MemorySegment))"
+        : "its bytes with write(MemorySegment), e.g. MemorySegment.ofArray(a " + array + ")";
+  }
+
+  /** {@return the Java array type that holds elements of {@code type}, e.g. {@code int[]}} */
+  static String arrayFor(ElementType<?> type) {
+    if (type == ElementType.F32) {
+      return "float[]";
+    } else if (type == ElementType.F64) {
+      return "double[]";
+    } else if (type == ElementType.I32) {
+      return "int[]";
+    } else if (type == ElementType.I64) {
+      return "long[]";
+    } else if (type.byteSize() == 2) {
+      return "short[]";
+    }
+    return "byte[]";
   }
 
   private void requireSameShape(ElementType<?> otherType, long otherLength, Object other) {

@@ -5,6 +5,7 @@ import cuda.graph.CudaDriverError;
 import cuda.graph.Device;
 import cuda.graph.ElementType;
 import cuda.graph.HostBuffer;
+import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DeviceAttribute;
@@ -109,12 +110,13 @@ public final class DeviceImpl implements Device {
       throw new IllegalArgumentException(
           "a host buffer holds at least one element, got length " + length);
     }
+    AllocateOp.requireByteSize(type, length, "a host buffer");
     bind();
     return new HostBufferImpl<>(
         this,
         type,
         length,
-        platform.driver().memAllocHost(Math.multiplyExact(length, type.byteSize())));
+        platform.driver().memAllocHost(length * type.byteSize()));
   }
 
   /**

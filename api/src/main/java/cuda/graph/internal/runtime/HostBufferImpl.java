@@ -2,6 +2,7 @@ package cuda.graph.internal.runtime;
 
 import cuda.graph.ElementType;
 import cuda.graph.HostBuffer;
+import cuda.graph.internal.ops.FillOp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -48,10 +49,22 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
     return device;
   }
 
-  /** {@return the memory, for bulk access; valid until {@link #close()}} */
+  /**
+   * {@return the memory, for bulk access}: a slice of the segment the provider allocated, so it
+   * shares that segment's scope and is never valid past the free (the provider invalidates the
+   * segment when it frees the memory)
+   */
   @Override
   public MemorySegment segment() {
     checkOpen();
+    return memory;
+  }
+
+  /**
+   * {@return the memory, for the library's own copies}: unlike {@link #segment()} it does not
+   * check that the buffer is open, since a copy that leased the buffer may run after its close
+   */
+  public MemorySegment memory() {
     return memory;
   }
 
@@ -59,7 +72,7 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
   @Override
   public T get(long index) {
     checkOpen();
-    Objects.checkIndex(index, length);
+    checkIndex(index);
     Object value =
         switch (type.layout()) {
           case ValueLayout.OfFloat f -> memory.getAtIndex(f, index);
@@ -76,9 +89,9 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
   /** Sets element {@code index}. */
   @Override
   public void set(long index, T value) {
+    FillOp.requireElement(type, value, "set an element of " + this + " to");
     checkOpen();
-    Objects.checkIndex(index, length);
-    Objects.requireNonNull(value, "value");
+    checkIndex(index);
     switch (type.layout()) {
       case ValueLayout.OfFloat f -> memory.setAtIndex(f, index, (Float) value);
       case ValueLayout.OfDouble d -> memory.setAtIndex(d, index, (Double) value);
@@ -96,24 +109,28 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
    */
   @Override
   public void write(float[] data) {
+    Objects.requireNonNull(data, "data");
     copyIn(MemorySegment.ofArray(data), ElementType.F32);
   }
 
   /** Copies {@code data} into the buffer from element 0. */
   @Override
   public void write(double[] data) {
+    Objects.requireNonNull(data, "data");
     copyIn(MemorySegment.ofArray(data), ElementType.F64);
   }
 
   /** Copies {@code data} into the buffer from element 0. */
   @Override
   public void write(int[] data) {
+    Objects.requireNonNull(data, "data");
     copyIn(MemorySegment.ofArray(data), ElementType.I32);
   }
 
   /** Copies {@code data} into the buffer from element 0. */
   @Override
   public void write(long[] data) {
+    Objects.requireNonNull(data, "data");
     copyIn(MemorySegment.ofArray(data), ElementType.I64);
   }
 
@@ -146,7 +163,15 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
     checkOpen();
     if (data.byteSize() > byteSize()) {
       throw new IllegalArgumentException(
-          "cannot write " + data.byteSize() / type.byteSize() + " elements into " + this);
+          "cannot write "
+              + data.byteSize() / type.byteSize()
+              + " elements into "
+              + this
+              + ", which holds "
+              + length
+              + ": write at most "
+              + length
+              + ", or allocate a larger buffer");
     }
     MemorySegment.copy(data, 0, memory, 0, data.byteSize());
   }
@@ -159,13 +184,47 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
 
   private void checkType(ElementType<?> wanted) {
     if (wanted != type) {
-      throw new IllegalArgumentException(this + " holds " + type + ", not " + wanted);
+      throw new IllegalArgumentException(
+          this + " holds " + type + ", not " + wanted + ": use " + methodsFor(type));
+    }
+  }
+
+  /** {@return the methods that read and write elements of {@code type}} */
+  private static String methodsFor(ElementType<?> type) {
+    if (type == ElementType.F32) {
+      return "write(float[]) and toFloatArray()";
+    } else if (type == ElementType.F64) {
+      return "write(double[]) and toDoubleArray()";
+    } else if (type == ElementType.I32) {
+      return "write(int[]) and toIntArray()";
+    } else if (type == ElementType.I64) {
+      return "write(long[]) and toLongArray()";
+    }
+    return "get, set or segment()";
+  }
+
+  private void checkIndex(long index) {
+    if (index < 0 || index >= length) {
+      throw new IndexOutOfBoundsException(
+          this + " has no element " + index + ": its indices run from 0 to " + (length - 1));
     }
   }
 
   private void checkOpen() {
+    requireOpen();
+  }
+
+  /**
+   * Fails if this buffer is closed.
+   *
+   * @throws IllegalStateException naming this buffer
+   */
+  public void requireOpen() {
     if (lifetime.isClosed()) {
-      throw new IllegalStateException(this + " is closed");
+      throw new IllegalStateException(
+          this
+              + " is closed, and its memory is freed once no queued copy uses it; allocate a new"
+              + " one with Device.allocateHost, or close it only after its last use");
     }
   }
 
