@@ -33,186 +33,427 @@ public interface CudaDriver extends AutoCloseable {
 
   // ---- initialization, versions, errors
 
-  /** {@code cuInit}: initializes the driver; flags must be 0. Idempotent. */
+  /**
+   * {@code cuInit}: initializes the driver; flags must be 0. Idempotent.
+   *
+   * @param flags {@code cuInit}'s flags; must be 0
+   */
   void init(int flags);
 
-  /** {@code cuDriverGetVersion}: {@code 1000 * major + 10 * minor}; works before {@link #init}. */
+  /**
+   * {@code cuDriverGetVersion}: {@code 1000 * major + 10 * minor}; works before {@link #init}.
+   *
+   * @return the CUDA version the driver supports, e.g. 12040 for CUDA 12.4
+   */
   int driverGetVersion();
 
   /**
    * {@code cuGetErrorName}: the {@code CUDA_ERROR_*} name of a status, empty for an unknown one.
+   *
+   * @param status a {@code CUresult} value
+   * @return the status's {@code CUDA_ERROR_*} (or {@code CUDA_SUCCESS}) name; empty when the driver
+   *     does not know {@code status}
    */
   Optional<String> getErrorName(int status);
 
-  /** {@code cuGetErrorString}: the description of a status, empty for an unknown one. */
+  /**
+   * {@code cuGetErrorString}: the description of a status, empty for an unknown one.
+   *
+   * @param status a {@code CUresult} value
+   * @return the driver's one-line description of {@code status}; empty when it does not know it
+   */
   Optional<String> getErrorString(int status);
 
   // ---- devices and contexts
 
-  /** {@code cuDeviceGetCount}. */
+  /**
+   * {@code cuDeviceGetCount}: how many CUDA devices the driver sees.
+   *
+   * @return the number of devices; valid ordinals run from 0 to one less
+   */
   int deviceGetCount();
 
-  /** {@code cuDeviceGet}: the {@code CUdevice} of an ordinal; INVALID_DEVICE when out of range. */
+  /**
+   * {@code cuDeviceGet}: the {@code CUdevice} of an ordinal; INVALID_DEVICE when out of range.
+   *
+   * @param ordinal the device's position, from 0 to {@link #deviceGetCount} - 1
+   * @return the {@code CUdevice} handle the other device calls take
+   */
   int deviceGet(int ordinal);
 
-  /** {@code cuDeviceGetName}. */
+  /**
+   * {@code cuDeviceGetName}: the device's product name.
+   *
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   * @return the name the driver reports for the device
+   */
   String deviceGetName(int device);
 
   /**
    * {@code cuDeviceGetAttribute}: see {@link DeviceAttribute}; INVALID_VALUE for an unknown one.
+   *
+   * @param attribute the {@code CUdevice_attribute} to read, one of {@link DeviceAttribute}
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   * @return the attribute's value, in the unit {@link DeviceAttribute} gives for it
    */
   int deviceGetAttribute(int attribute, int device);
 
-  /** {@code cuDeviceTotalMem_v2}: the device's memory size in bytes. */
+  /**
+   * {@code cuDeviceTotalMem_v2}: the device's memory size in bytes.
+   *
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   * @return the device's total global memory, in bytes
+   */
   long deviceTotalMem(int device);
 
   /**
    * {@code cuDevicePrimaryCtxRetain}: the device's primary context, reference-counted; not made
    * current.
+   *
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   * @return the device's primary context, retained once more; the caller releases it with {@link
+   *     #devicePrimaryCtxRelease}
    */
   CuContext devicePrimaryCtxRetain(int device);
 
   /**
    * {@code cuDevicePrimaryCtxRelease_v2}: drops one retain; at zero the context and all it owns is
    * destroyed.
+   *
+   * @param device the {@code CUdevice} whose primary context the caller retained with {@link
+   *     #devicePrimaryCtxRetain}
    */
   void devicePrimaryCtxRelease(int device);
 
-  /** {@code cuCtxSetCurrent}: binds a context to the calling thread (null unbinds). */
+  /**
+   * {@code cuCtxSetCurrent}: binds a context to the calling thread (null unbinds).
+   *
+   * @param context the context to make current on the calling thread, or null to leave it without
+   *     one
+   */
   void ctxSetCurrent(@Nullable CuContext context);
 
-  /** {@code cuCtxGetCurrent}: the calling thread's current context, or null. */
+  /**
+   * {@code cuCtxGetCurrent}: the calling thread's current context, or null.
+   *
+   * @return the context bound to the calling thread (borrowed, not retained), or null if none is
+   */
   @Nullable CuContext ctxGetCurrent();
 
   // ---- streams
 
-  /** {@code cuStreamCreate}: flags are {@link StreamFlags}. */
+  /**
+   * {@code cuStreamCreate}: flags are {@link StreamFlags}.
+   *
+   * @param flags {@link StreamFlags#DEFAULT} or {@link StreamFlags#NON_BLOCKING}
+   * @return a new stream in the current context; the caller owns it until {@link #streamDestroy}
+   */
   CuStream streamCreate(int flags);
 
-  /** {@code cuStreamDestroy_v2}: returns at once; queued work still completes. */
+  /**
+   * {@code cuStreamDestroy_v2}: returns at once; queued work still completes.
+   *
+   * @param stream a stream from {@link #streamCreate}; invalid afterwards
+   */
   void streamDestroy(CuStream stream);
 
-  /** {@code cuStreamSynchronize}: waits until all work queued on the stream is done. */
+  /**
+   * {@code cuStreamSynchronize}: waits until all work queued on the stream is done.
+   *
+   * @param stream the stream to wait for; a created stream or a default stream
+   */
   void streamSynchronize(CuStream stream);
 
-  /** {@code cuStreamQuery}: true when all queued work is done, false for CUDA_ERROR_NOT_READY. */
+  /**
+   * {@code cuStreamQuery}: true when all queued work is done, false for CUDA_ERROR_NOT_READY.
+   *
+   * @param stream the stream to ask about; a created stream or a default stream
+   * @return whether all work queued on {@code stream} so far has completed
+   */
   boolean streamQuery(CuStream stream);
 
-  /** {@code cuStreamWaitEvent}: later work on the stream waits for the event's recorded work. */
+  /**
+   * {@code cuStreamWaitEvent}: later work on the stream waits for the event's recorded work.
+   *
+   * @param stream the stream whose later work waits
+   * @param event the event whose most recently recorded work is waited for; may belong to another
+   *     stream or context
+   * @param flags 0, or {@link EventFlags#WAIT_EXTERNAL} to capture the wait as a wait-event node
+   */
   void streamWaitEvent(CuStream stream, CuEvent event, int flags);
 
-  /** {@code cuLaunchHostFunc}: runs {@code function} on a driver thread in stream order. */
+  /**
+   * {@code cuLaunchHostFunc}: runs {@code function} on a driver thread in stream order.
+   *
+   * @param stream the stream to enqueue on; its later work waits until {@code function} returns
+   * @param function the host work; must neither call the driver nor throw (see {@link
+   *     HostFunction})
+   */
   void launchHostFunc(CuStream stream, HostFunction function);
 
   // ---- stream capture
 
-  /** {@code cuStreamBeginCapture_v2}: starts recording the stream's work into a new graph. */
+  /**
+   * {@code cuStreamBeginCapture_v2}: starts recording the stream's work into a new graph.
+   *
+   * @param stream the stream to capture; not the legacy default stream, and not capturing yet
+   * @param mode which potentially unsafe calls the capture prohibits, fixed for its duration
+   */
   void streamBeginCapture(CuStream stream, CaptureMode mode);
 
   /**
    * {@code cuStreamEndCapture}: ends the capture begun on this stream and returns its graph, owned
    * by the caller. Returns null only if the driver reports success without a graph.
+   *
+   * @param stream the stream a capture was begun on with {@link #streamBeginCapture}
+   * @return the captured graph; the caller owns it until {@link #graphDestroy}; null only if the
+   *     driver reports success without a graph
    */
   @Nullable CuGraph streamEndCapture(CuStream stream);
 
-  /** {@code cuStreamIsCapturing}. */
+  /**
+   * {@code cuStreamIsCapturing}: whether the stream is capturing, and whether its capture is still
+   * valid.
+   *
+   * @param stream the stream to ask about
+   * @return NONE, ACTIVE, or INVALIDATED when an illegal call broke the capture
+   */
   CaptureStatus streamIsCapturing(CuStream stream);
 
-  /** {@code cuStreamGetCaptureInfo_v3}. */
+  /**
+   * {@code cuStreamGetCaptureInfo_v3}: the stream's capture status, and for an active capture its
+   * id, graph and current dependencies.
+   *
+   * @param stream the stream to ask about
+   * @return what the driver reports; its graph is borrowed, never to be destroyed
+   */
   CaptureInfo streamGetCaptureInfo(CuStream stream);
 
   /**
    * {@code cuThreadExchangeStreamCaptureMode}: sets the calling thread's mode, returns the previous
    * one.
+   *
+   * @param mode the calling thread's new capture mode
+   * @return the mode the calling thread had before; pass it back to restore it
    */
   CaptureMode threadExchangeStreamCaptureMode(CaptureMode mode);
 
   // ---- events
 
-  /** {@code cuEventCreate}: flags are {@link EventFlags}. */
+  /**
+   * {@code cuEventCreate}: flags are {@link EventFlags}.
+   *
+   * @param flags an OR of {@link EventFlags#DEFAULT}, {@link EventFlags#BLOCKING_SYNC}, {@link
+   *     EventFlags#DISABLE_TIMING} and {@link EventFlags#INTERPROCESS}
+   * @return a new event in the current context; the caller owns it until {@link #eventDestroy}
+   */
   CuEvent eventCreate(int flags);
 
-  /** {@code cuEventDestroy_v2}: returns at once, even while recorded work is pending. */
+  /**
+   * {@code cuEventDestroy_v2}: returns at once, even while recorded work is pending.
+   *
+   * @param event an event from {@link #eventCreate}; invalid afterwards
+   */
   void eventDestroy(CuEvent event);
 
-  /** {@code cuEventRecord}: the event now stands for the work queued on the stream so far. */
+  /**
+   * {@code cuEventRecord}: the event now stands for the work queued on the stream so far.
+   *
+   * @param event the event to record; replaces what it recorded before
+   * @param stream the stream to record on; must belong to the event's context
+   */
   void eventRecord(CuEvent event, CuStream stream);
 
   /**
    * {@code cuEventRecordWithFlags}: as {@link #eventRecord}; flags are {@link
    * EventFlags#RECORD_EXTERNAL} or 0.
+   *
+   * @param event the event to record; replaces what it recorded before
+   * @param stream the stream to record on; must belong to the event's context
+   * @param flags 0, or {@link EventFlags#RECORD_EXTERNAL} to capture the record as an event-record
+   *     node
    */
   void eventRecordWithFlags(CuEvent event, CuStream stream, int flags);
 
-  /** {@code cuEventQuery}: true when the recorded work is done, false for CUDA_ERROR_NOT_READY. */
+  /**
+   * {@code cuEventQuery}: true when the recorded work is done, false for CUDA_ERROR_NOT_READY.
+   *
+   * @param event the event to ask about
+   * @return whether the work the event last recorded has completed (true if it never recorded)
+   */
   boolean eventQuery(CuEvent event);
 
-  /** {@code cuEventSynchronize}: waits until the recorded work is done. */
+  /**
+   * {@code cuEventSynchronize}: waits until the recorded work is done.
+   *
+   * @param event the event whose most recently recorded work is waited for
+   */
   void eventSynchronize(CuEvent event);
 
-  /** {@code cuEventElapsedTime_v2}: milliseconds between two completed, timed events. */
+  /**
+   * {@code cuEventElapsedTime_v2}: milliseconds between two completed, timed events.
+   *
+   * @param start the earlier event; recorded, completed, created without {@link
+   *     EventFlags#DISABLE_TIMING}
+   * @param end the later event; recorded, completed, created without {@link
+   *     EventFlags#DISABLE_TIMING}
+   * @return the time from {@code start} to {@code end}, in milliseconds (resolution about 0.5
+   *     microseconds)
+   */
   float eventElapsedTime(CuEvent start, CuEvent end);
 
   // ---- memory
 
-  /** {@code cuMemAlloc_v2}: device memory, at least 256-byte aligned. */
+  /**
+   * {@code cuMemAlloc_v2}: device memory, at least 256-byte aligned.
+   *
+   * @param bytes the size to allocate, in bytes; positive
+   * @return the device pointer ({@code CUdeviceptr}) of the new memory in the current context; the
+   *     caller owns it until {@link #memFree}
+   */
   long memAlloc(long bytes);
 
   /**
    * {@code cuMemFree_v2}: frees device memory at once, without waiting for queued work (0 is a
    * no-op).
+   *
+   * @param devicePointer the start of a live allocation, as {@link #memAlloc} returned it, or 0
    */
   void memFree(long devicePointer);
 
-  /** {@code cuMemAllocAsync}: stream-ordered allocation from the device's default pool. */
+  /**
+   * {@code cuMemAllocAsync}: stream-ordered allocation from the device's default pool.
+   *
+   * @param bytes the size to allocate, in bytes; positive
+   * @param stream the stream the allocation is ordered on; while it captures, the allocation
+   *     becomes a memory-allocation node
+   * @return the device pointer, usable by work ordered after the allocation; the caller owns it
+   *     until {@link #memFreeAsync}
+   */
   long memAllocAsync(long bytes, CuStream stream);
 
-  /** {@code cuMemFreeAsync}: stream-ordered free. */
+  /**
+   * {@code cuMemFreeAsync}: stream-ordered free.
+   *
+   * @param devicePointer the start of a live allocation; while {@code stream} captures, one that
+   *     this capture allocated
+   * @param stream the stream the free is ordered on; the memory is released after its earlier work
+   */
   void memFreeAsync(long devicePointer, CuStream stream);
 
   /**
    * {@code cuMemAllocHost_v2}: page-locked host memory of exactly {@code bytes}, usable by
    * asynchronous copies.
+   *
+   * @param bytes the size to allocate, in bytes; positive
+   * @return a native segment of {@code bytes} bytes; the caller owns it until {@link #memFreeHost}
    */
   MemorySegment memAllocHost(long bytes);
 
-  /** {@code cuMemFreeHost}: frees memory from {@link #memAllocHost}. */
+  /**
+   * {@code cuMemFreeHost}: frees memory from {@link #memAllocHost}.
+   *
+   * @param hostMemory a segment {@link #memAllocHost} returned; invalid afterwards
+   */
   void memFreeHost(MemorySegment hostMemory);
 
-  /** {@code cuMemGetInfo_v2}: free and total memory of the current context's device. */
+  /**
+   * {@code cuMemGetInfo_v2}: free and total memory of the current context's device.
+   *
+   * @return the device's free and total memory, in bytes
+   */
   MemoryInfo memGetInfo();
 
-  /** {@code cuMemcpyHtoD_v2}: synchronous copy through the legacy stream. */
+  /**
+   * {@code cuMemcpyHtoD_v2}: synchronous copy through the legacy stream.
+   *
+   * @param dst the device pointer to copy to
+   * @param src native host memory to copy from, at least {@code bytes} long
+   * @param bytes how many bytes to copy
+   */
   void memcpyHtoD(long dst, MemorySegment src, long bytes);
 
-  /** {@code cuMemcpyDtoH_v2}: synchronous copy through the legacy stream. */
+  /**
+   * {@code cuMemcpyDtoH_v2}: synchronous copy through the legacy stream.
+   *
+   * @param dst native host memory to copy to, at least {@code bytes} long
+   * @param src the device pointer to copy from
+   * @param bytes how many bytes to copy
+   */
   void memcpyDtoH(MemorySegment dst, long src, long bytes);
 
-  /** {@code cuMemcpyHtoDAsync_v2}: reads {@code src} when the stream executes the copy. */
+  /**
+   * {@code cuMemcpyHtoDAsync_v2}: reads {@code src} when the stream executes the copy.
+   *
+   * @param dst the device pointer to copy to
+   * @param src native host memory to copy from, at least {@code bytes} long; must stay alive and
+   *     unchanged until the stream has executed the copy
+   * @param bytes how many bytes to copy
+   * @param stream the stream to enqueue the copy on
+   */
   void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, CuStream stream);
 
-  /** {@code cuMemcpyDtoHAsync_v2}: writes {@code dst} when the stream executes the copy. */
+  /**
+   * {@code cuMemcpyDtoHAsync_v2}: writes {@code dst} when the stream executes the copy.
+   *
+   * @param dst native host memory to copy to, at least {@code bytes} long; must stay alive until
+   *     the stream has executed the copy
+   * @param src the device pointer to copy from
+   * @param bytes how many bytes to copy
+   * @param stream the stream to enqueue the copy on
+   */
   void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, CuStream stream);
 
-  /** {@code cuMemcpyDtoDAsync_v2}. */
+  /**
+   * {@code cuMemcpyDtoDAsync_v2}: copies between device memory in stream order.
+   *
+   * @param dst the device pointer to copy to
+   * @param src the device pointer to copy from
+   * @param bytes how many bytes to copy
+   * @param stream the stream to enqueue the copy on
+   */
   void memcpyDtoDAsync(long dst, long src, long bytes, CuStream stream);
 
-  /** {@code cuMemsetD8Async}: sets {@code count} bytes. */
+  /**
+   * {@code cuMemsetD8Async}: sets {@code count} bytes.
+   *
+   * @param dst the device pointer to the first byte to set
+   * @param value the byte stored in each
+   * @param count how many bytes to set
+   * @param stream the stream to enqueue the fill on
+   */
   void memsetD8Async(long dst, byte value, long count, CuStream stream);
 
   /**
    * {@code cuMemsetD16Async}: sets {@code count} 16-bit words; {@code dst} must be 2-byte aligned.
+   *
+   * @param dst the device pointer to the first word to set; 2-byte aligned
+   * @param value the 16-bit word stored in each
+   * @param count how many 16-bit words to set (not bytes)
+   * @param stream the stream to enqueue the fill on
    */
   void memsetD16Async(long dst, short value, long count, CuStream stream);
 
   /**
    * {@code cuMemsetD32Async}: sets {@code count} 32-bit words; {@code dst} must be 4-byte aligned.
+   *
+   * @param dst the device pointer to the first word to set; 4-byte aligned
+   * @param value the 32-bit word stored in each
+   * @param count how many 32-bit words to set (not bytes)
+   * @param stream the stream to enqueue the fill on
    */
   void memsetD32Async(long dst, int value, long count, CuStream stream);
 
   /**
    * {@code cuMemsetD2D32Async}: sets {@code width} 32-bit words in each of {@code height} rows that
    * start {@code pitch} bytes apart; {@code dst} and {@code pitch} must be 4-byte aligned.
+   *
+   * @param dst the device pointer to the first word of the first row; 4-byte aligned
+   * @param pitch the distance between the starts of two rows, in bytes; 4-byte aligned
+   * @param value the 32-bit word stored in each
+   * @param width how many 32-bit words to set in each row (not bytes)
+   * @param height how many rows to set
+   * @param stream the stream to enqueue the fill on
    */
   void memsetD2D32Async(long dst, long pitch, int value, long width, long height, CuStream stream);
 
@@ -223,13 +464,28 @@ public interface CudaDriver extends AutoCloseable {
     return Optional.empty();
   }
 
-  /** {@code cuModuleLoadData}: loads an image into the current context. */
+  /**
+   * {@code cuModuleLoadData}: loads an image into the current context.
+   *
+   * @param image the PTX, cubin or fatbin image to load (the simulator runs its Java kernels)
+   * @return the new module; the caller owns it until {@link #moduleUnload}
+   */
   CuModule moduleLoadData(ModuleImage image);
 
-  /** {@code cuModuleUnload}: unloads a module; its functions become invalid. */
+  /**
+   * {@code cuModuleUnload}: unloads a module; its functions become invalid.
+   *
+   * @param module a module from {@link #moduleLoadData}; invalid afterwards
+   */
   void moduleUnload(CuModule module);
 
-  /** {@code cuModuleGetFunction}: CUDA_ERROR_NOT_FOUND when the module has no such kernel. */
+  /**
+   * {@code cuModuleGetFunction}: CUDA_ERROR_NOT_FOUND when the module has no such kernel.
+   *
+   * @param module the loaded module to look in
+   * @param name the kernel's symbol name, as the image declares it
+   * @return the kernel, borrowed: valid until {@code module} is unloaded, never destroyed itself
+   */
   CuFunction moduleGetFunction(CuModule module, String name);
 
   /**
@@ -255,6 +511,18 @@ public interface CudaDriver extends AutoCloseable {
   /**
    * {@code cuLaunchKernel} with {@code kernelParams = arguments.pointerArray()} and no {@code
    * extra}: the driver copies the argument values during the call.
+   *
+   * @param function the kernel to launch, from {@link #moduleGetFunction}
+   * @param gridX the grid's width, in blocks; positive
+   * @param gridY the grid's height, in blocks; positive
+   * @param gridZ the grid's depth, in blocks; positive
+   * @param blockX the block's width, in threads; positive
+   * @param blockY the block's height, in threads; positive
+   * @param blockZ the block's depth, in threads; positive
+   * @param sharedMemBytes the dynamic shared memory per block, in bytes
+   * @param stream the stream to enqueue the launch on
+   * @param arguments the kernel's parameter values, in parameter order; may be changed once the
+   *     call returns
    */
   void launchKernel(
       CuFunction function,
@@ -270,42 +538,87 @@ public interface CudaDriver extends AutoCloseable {
 
   // ---- graphs
 
-  /** {@code cuGraphCreate}: an empty graph; flags must be 0. */
+  /**
+   * {@code cuGraphCreate}: an empty graph; flags must be 0.
+   *
+   * @param flags {@code cuGraphCreate}'s flags; must be 0
+   * @return a new graph with no nodes; the caller owns it until {@link #graphDestroy}
+   */
   CuGraph graphCreate(int flags);
 
-  /** {@code cuGraphDestroy}: execs instantiated from the graph stay valid. */
+  /**
+   * {@code cuGraphDestroy}: execs instantiated from the graph stay valid.
+   *
+   * @param graph a graph from {@link #graphCreate} or {@link #streamEndCapture}; invalid afterwards
+   */
   void graphDestroy(CuGraph graph);
 
-  /** {@code cuGraphInstantiateWithFlags}: flags are {@link GraphInstantiateFlags}. */
+  /**
+   * {@code cuGraphInstantiateWithFlags}: flags are {@link GraphInstantiateFlags}.
+   *
+   * @param graph the graph to instantiate; later changes to it do not reach the exec
+   * @param flags an OR of {@link GraphInstantiateFlags}, or 0
+   * @return the new executable graph; the caller owns it until {@link #graphExecDestroy}
+   */
   CuGraphExec graphInstantiate(CuGraph graph, long flags);
 
-  /** {@code cuGraphUpload}: pre-stages the exec on the stream, in stream order. */
+  /**
+   * {@code cuGraphUpload}: pre-stages the exec on the stream, in stream order.
+   *
+   * @param exec the executable graph to upload
+   * @param stream the stream the upload is ordered on
+   */
   void graphUpload(CuGraphExec exec, CuStream stream);
 
   /**
    * {@code cuGraphLaunch}: ordered after earlier work on the stream and earlier launches of the
    * exec.
+   *
+   * @param exec the executable graph to launch
+   * @param stream the stream to enqueue the launch on
    */
   void graphLaunch(CuGraphExec exec, CuStream stream);
 
-  /** {@code cuGraphExecDestroy}: returns at once; a running launch completes first. */
+  /**
+   * {@code cuGraphExecDestroy}: returns at once; a running launch completes first.
+   *
+   * @param exec an exec from {@link #graphInstantiate}; invalid afterwards
+   */
   void graphExecDestroy(CuGraphExec exec);
 
   /**
    * {@code cuGraphExecUpdate_v2}: gives the exec the parameters of a topologically identical graph,
    * for launches issued afterwards.
    *
+   * @param exec the executable graph to update
+   * @param graph the graph whose node parameters the exec takes; still owned by the caller
    * @throws GraphExecUpdateException when the graphs differ in a way an update cannot express
    */
   void graphExecUpdate(CuGraphExec exec, CuGraph graph);
 
-  /** {@code cuGraphGetNodes}: the graph's nodes, in creation order. */
+  /**
+   * {@code cuGraphGetNodes}: the graph's nodes, in creation order.
+   *
+   * @param graph the graph to list
+   * @return the graph's nodes, in creation order; borrowed, valid as long as the graph
+   */
   List<CuGraphNode> graphGetNodes(CuGraph graph);
 
-  /** {@code cuGraphNodeGetType}. */
+  /**
+   * {@code cuGraphNodeGetType}: what kind of work a node does.
+   *
+   * @param node a node of a live graph
+   * @return the node's {@code CUgraphNodeType}
+   */
   GraphNodeType graphNodeGetType(CuGraphNode node);
 
-  /** {@code cuGraphDebugDotPrint}: writes the graph in Graphviz DOT to {@code path}. */
+  /**
+   * {@code cuGraphDebugDotPrint}: writes the graph in Graphviz DOT to {@code path}.
+   *
+   * @param graph the graph to describe
+   * @param path the file to create or overwrite; its directory must exist
+   * @param flags an OR of {@code CU_GRAPH_DEBUG_DOT_FLAGS_*} for more detail, or 0
+   */
   void graphDebugDotPrint(CuGraph graph, Path path, int flags);
 
   /**

@@ -5,67 +5,129 @@ package cuda.graph.spi;
  * binds for it. Failures, call logs and fault injection name calls with these values.
  */
 public enum DriverCall {
+  /** {@code cuInit}: initializes the driver. */
   INIT("cuInit"),
+  /** {@code cuDriverGetVersion}: the CUDA version the driver supports. */
   DRIVER_GET_VERSION("cuDriverGetVersion"),
+  /** {@code cuGetErrorName}: the {@code CUDA_ERROR_*} name of a status. */
   GET_ERROR_NAME("cuGetErrorName"),
+  /** {@code cuGetErrorString}: the description of a status. */
   GET_ERROR_STRING("cuGetErrorString"),
+  /** {@code cuDeviceGetCount}: the number of devices. */
   DEVICE_GET_COUNT("cuDeviceGetCount"),
+  /** {@code cuDeviceGet}: the {@code CUdevice} of an ordinal. */
   DEVICE_GET("cuDeviceGet"),
+  /** {@code cuDeviceGetName}: a device's name. */
   DEVICE_GET_NAME("cuDeviceGetName"),
+  /** {@code cuDeviceGetAttribute}: one attribute of a device. */
   DEVICE_GET_ATTRIBUTE("cuDeviceGetAttribute"),
+  /** {@code cuDeviceTotalMem_v2}: a device's memory size. */
   DEVICE_TOTAL_MEM("cuDeviceTotalMem_v2"),
+  /** {@code cuDevicePrimaryCtxRetain}: retains a device's primary context. */
   DEVICE_PRIMARY_CTX_RETAIN("cuDevicePrimaryCtxRetain"),
+  /** {@code cuDevicePrimaryCtxRelease_v2}: releases a device's primary context. */
   DEVICE_PRIMARY_CTX_RELEASE("cuDevicePrimaryCtxRelease_v2"),
+  /** {@code cuCtxSetCurrent}: binds a context to the calling thread. */
   CTX_SET_CURRENT("cuCtxSetCurrent"),
+  /** {@code cuCtxGetCurrent}: the calling thread's current context. */
   CTX_GET_CURRENT("cuCtxGetCurrent"),
+  /** {@code cuStreamCreate}: creates a stream. */
   STREAM_CREATE("cuStreamCreate"),
+  /** {@code cuStreamDestroy_v2}: destroys a stream. */
   STREAM_DESTROY("cuStreamDestroy_v2"),
+  /** {@code cuStreamSynchronize}: waits for a stream's work. */
   STREAM_SYNCHRONIZE("cuStreamSynchronize"),
+  /** {@code cuStreamQuery}: whether a stream's work is done. */
   STREAM_QUERY("cuStreamQuery"),
+  /** {@code cuStreamWaitEvent}: makes a stream wait for an event. */
   STREAM_WAIT_EVENT("cuStreamWaitEvent"),
+  /** {@code cuLaunchHostFunc}: enqueues a host function on a stream. */
   LAUNCH_HOST_FUNC("cuLaunchHostFunc"),
+  /** {@code cuStreamBeginCapture_v2}: begins capturing a stream. */
   STREAM_BEGIN_CAPTURE("cuStreamBeginCapture_v2"),
+  /** {@code cuStreamEndCapture}: ends a capture and returns its graph. */
   STREAM_END_CAPTURE("cuStreamEndCapture"),
+  /** {@code cuStreamIsCapturing}: a stream's capture status. */
   STREAM_IS_CAPTURING("cuStreamIsCapturing"),
+  /** {@code cuStreamGetCaptureInfo_v3}: a stream's capture status, id, graph and dependencies. */
   STREAM_GET_CAPTURE_INFO("cuStreamGetCaptureInfo_v3"),
+  /** {@code cuThreadExchangeStreamCaptureMode}: swaps the calling thread's capture mode. */
   THREAD_EXCHANGE_STREAM_CAPTURE_MODE("cuThreadExchangeStreamCaptureMode"),
+  /** {@code cuEventCreate}: creates an event. */
   EVENT_CREATE("cuEventCreate"),
+  /** {@code cuEventDestroy_v2}: destroys an event. */
   EVENT_DESTROY("cuEventDestroy_v2"),
+  /** {@code cuEventRecord}: records an event on a stream. */
   EVENT_RECORD("cuEventRecord"),
+  /** {@code cuEventRecordWithFlags}: records an event on a stream, with flags. */
   EVENT_RECORD_WITH_FLAGS("cuEventRecordWithFlags"),
+  /** {@code cuEventQuery}: whether an event's recorded work is done. */
   EVENT_QUERY("cuEventQuery"),
+  /** {@code cuEventSynchronize}: waits for an event's recorded work. */
   EVENT_SYNCHRONIZE("cuEventSynchronize"),
+  /** {@code cuEventElapsedTime_v2}: milliseconds between two events. */
   EVENT_ELAPSED_TIME("cuEventElapsedTime_v2"),
+  /** {@code cuMemAlloc_v2}: allocates device memory. */
   MEM_ALLOC("cuMemAlloc_v2"),
+  /** {@code cuMemFree_v2}: frees device memory. */
   MEM_FREE("cuMemFree_v2"),
+  /** {@code cuMemAllocAsync}: allocates device memory in stream order. */
   MEM_ALLOC_ASYNC("cuMemAllocAsync"),
+  /** {@code cuMemFreeAsync}: frees device memory in stream order. */
   MEM_FREE_ASYNC("cuMemFreeAsync"),
+  /** {@code cuMemAllocHost_v2}: allocates page-locked host memory. */
   MEM_ALLOC_HOST("cuMemAllocHost_v2"),
+  /** {@code cuMemFreeHost}: frees page-locked host memory. */
   MEM_FREE_HOST("cuMemFreeHost"),
+  /** {@code cuMemGetInfo_v2}: free and total device memory. */
   MEM_GET_INFO("cuMemGetInfo_v2"),
+  /** {@code cuMemcpyHtoD_v2}: copies host to device, synchronously. */
   MEMCPY_HTOD("cuMemcpyHtoD_v2"),
+  /** {@code cuMemcpyDtoH_v2}: copies device to host, synchronously. */
   MEMCPY_DTOH("cuMemcpyDtoH_v2"),
+  /** {@code cuMemcpyHtoDAsync_v2}: copies host to device in stream order. */
   MEMCPY_HTOD_ASYNC("cuMemcpyHtoDAsync_v2"),
+  /** {@code cuMemcpyDtoHAsync_v2}: copies device to host in stream order. */
   MEMCPY_DTOH_ASYNC("cuMemcpyDtoHAsync_v2"),
+  /** {@code cuMemcpyDtoDAsync_v2}: copies device to device in stream order. */
   MEMCPY_DTOD_ASYNC("cuMemcpyDtoDAsync_v2"),
+  /** {@code cuMemsetD8Async}: fills device memory with bytes. */
   MEMSET_D8_ASYNC("cuMemsetD8Async"),
+  /** {@code cuMemsetD16Async}: fills device memory with 16-bit words. */
   MEMSET_D16_ASYNC("cuMemsetD16Async"),
+  /** {@code cuMemsetD32Async}: fills device memory with 32-bit words. */
   MEMSET_D32_ASYNC("cuMemsetD32Async"),
+  /** {@code cuMemsetD2D32Async}: fills pitched 2D device memory with 32-bit words. */
   MEMSET_D2D32_ASYNC("cuMemsetD2D32Async"),
+  /** {@code cuModuleLoadData}: loads a module image. */
   MODULE_LOAD_DATA("cuModuleLoadData"),
+  /** {@code cuModuleUnload}: unloads a module. */
   MODULE_UNLOAD("cuModuleUnload"),
+  /** {@code cuModuleGetFunction}: a module's kernel by name. */
   MODULE_GET_FUNCTION("cuModuleGetFunction"),
+  /** {@code cuFuncGetParamInfo}: the offset and size of a kernel parameter. */
   FUNC_GET_PARAM_INFO("cuFuncGetParamInfo"),
+  /** {@code cuLaunchKernel}: launches a kernel. */
   LAUNCH_KERNEL("cuLaunchKernel"),
+  /** {@code cuGraphCreate}: creates an empty graph. */
   GRAPH_CREATE("cuGraphCreate"),
+  /** {@code cuGraphDestroy}: destroys a graph. */
   GRAPH_DESTROY("cuGraphDestroy"),
+  /** {@code cuGraphInstantiateWithFlags}: instantiates a graph as an exec. */
   GRAPH_INSTANTIATE("cuGraphInstantiateWithFlags"),
+  /** {@code cuGraphUpload}: uploads an exec to a stream. */
   GRAPH_UPLOAD("cuGraphUpload"),
+  /** {@code cuGraphLaunch}: launches an exec on a stream. */
   GRAPH_LAUNCH("cuGraphLaunch"),
+  /** {@code cuGraphExecDestroy}: destroys an exec. */
   GRAPH_EXEC_DESTROY("cuGraphExecDestroy"),
+  /** {@code cuGraphExecUpdate_v2}: updates an exec from a graph. */
   GRAPH_EXEC_UPDATE("cuGraphExecUpdate_v2"),
+  /** {@code cuGraphGetNodes}: a graph's nodes. */
   GRAPH_GET_NODES("cuGraphGetNodes"),
+  /** {@code cuGraphNodeGetType}: a graph node's type. */
   GRAPH_NODE_GET_TYPE("cuGraphNodeGetType"),
+  /** {@code cuGraphDebugDotPrint}: writes a graph as Graphviz DOT. */
   GRAPH_DEBUG_DOT_PRINT("cuGraphDebugDotPrint");
 
   private final String symbol;
