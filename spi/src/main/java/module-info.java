@@ -1,10 +1,10 @@
 /**
  * The CUDA driver contract of cuda-graph, in CUDA's own terms.
  *
- * <p>A provider implements {@link cuda.graph.spi.CudaDriverProvider} and registers it with
- * {@code provides cuda.graph.spi.CudaDriverProvider with ...} (and a {@code META-INF/services}
- * entry for class-path users). The public API module {@code cuda.graph} finds providers with
- * {@link java.util.ServiceLoader} and talks to them only through {@link cuda.graph.spi.CudaDriver}.
+ * <p>A provider implements {@link cuda.graph.spi.CudaDriverProvider} and registers it with {@code
+ * provides cuda.graph.spi.CudaDriverProvider with ...} (and a {@code META-INF/services} entry for
+ * class-path users). The public API module {@code cuda.graph} finds providers with {@link
+ * java.util.ServiceLoader} and talks to them only through {@link cuda.graph.spi.CudaDriver}.
  * Application code never needs this module.
  */
 module cuda.graph.spi {

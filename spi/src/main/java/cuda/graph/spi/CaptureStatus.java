@@ -1,6 +1,9 @@
 package cuda.graph.spi;
 
-/** {@code CUstreamCaptureStatus}: whether a stream is capturing, and whether its capture still can succeed. */
+/**
+ * {@code CUstreamCaptureStatus}: whether a stream is capturing, and whether its capture still can
+ * succeed.
+ */
 public enum CaptureStatus {
   /** Not capturing. */
   NONE,

@@ -4,15 +4,19 @@ package cuda.graph.spi;
 public final class EventFlags {
   /** {@code CU_EVENT_DEFAULT}: timing enabled, spin on synchronize. */
   public static final int DEFAULT = 0;
+
   /** {@code CU_EVENT_BLOCKING_SYNC}. */
   public static final int BLOCKING_SYNC = 1;
+
   /** {@code CU_EVENT_DISABLE_TIMING}: cheaper; {@code cuEventElapsedTime} rejects it. */
   public static final int DISABLE_TIMING = 2;
+
   /** {@code CU_EVENT_INTERPROCESS}: requires {@link #DISABLE_TIMING}. */
   public static final int INTERPROCESS = 4;
 
   /** {@code CU_EVENT_RECORD_EXTERNAL}: in a capture, record as an event-record node. */
   public static final int RECORD_EXTERNAL = 1;
+
   /** {@code CU_EVENT_WAIT_EXTERNAL}: in a capture, wait as a wait-event node. */
   public static final int WAIT_EXTERNAL = 1;
 

@@ -4,10 +4,13 @@ package cuda.graph.spi;
 public final class GraphInstantiateFlags {
   /** Free unfreed graph allocations of the previous launch when the exec is launched again. */
   public static final long AUTO_FREE_ON_LAUNCH = 1;
+
   /** Upload at instantiation; rejected by {@code cuGraphInstantiateWithFlags} (INVALID_VALUE). */
   public static final long UPLOAD = 2;
+
   /** Instantiate for launch from the device; incompatible with {@link #AUTO_FREE_ON_LAUNCH}. */
   public static final long DEVICE_LAUNCH = 4;
+
   /** Honour per-node priorities. */
   public static final long USE_NODE_PRIORITY = 8;
 

@@ -3,8 +3,8 @@ package cuda.graph.spi;
 import java.util.List;
 
 /**
- * NVRTC: compiles CUDA C++ source to PTX at run time. Offered by providers that can find the
- * NVRTC library ({@link CudaDriver#runtimeCompiler()}); thread-safe.
+ * NVRTC: compiles CUDA C++ source to PTX at run time. Offered by providers that can find the NVRTC
+ * library ({@link CudaDriver#runtimeCompiler()}); thread-safe.
  */
 public interface RuntimeCompiler {
 

@@ -2,9 +2,14 @@ package cuda.graph.spi;
 
 /** Flags of {@code cuStreamCreate}. */
 public final class StreamFlags {
-  /** {@code CU_STREAM_DEFAULT}: a blocking stream, implicitly synchronized with the legacy stream. */
+  /**
+   * {@code CU_STREAM_DEFAULT}: a blocking stream, implicitly synchronized with the legacy stream.
+   */
   public static final int DEFAULT = 0;
-  /** {@code CU_STREAM_NON_BLOCKING}: independent of the legacy stream; the only kind to capture on. */
+
+  /**
+   * {@code CU_STREAM_NON_BLOCKING}: independent of the legacy stream; the only kind to capture on.
+   */
   public static final int NON_BLOCKING = 1;
 
   private StreamFlags() {}
