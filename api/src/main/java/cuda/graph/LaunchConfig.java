@@ -4,7 +4,10 @@ import java.util.Objects;
 
 /**
  * How a kernel launch is shaped: grid (in blocks), block (in threads) and dynamic shared memory.
- * The driver checks the shape against the device's limits when the launch executes.
+ * The shape is checked against the limits of the device the launch runs on ({@link
+ * Device.Attribute#MAX_THREADS_PER_BLOCK}, the per-dimension block and grid limits, {@link
+ * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK}) before any driver call: when the launch is built,
+ * against the device of its buffer arguments, and when it executes.
  *
  * @param grid the grid shape, in blocks
  * @param block the block shape, in threads
@@ -60,10 +63,18 @@ public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
       throw new IllegalArgumentException(
           "covering needs n >= 1 and blockX >= 1, got n=" + n + ", blockX=" + blockX);
     }
-    long blocks = (n + blockX - 1) / blockX;
+    long blocks = (n - 1) / blockX + 1; // n + blockX - 1 would overflow for n near Long.MAX_VALUE
     if (blocks > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          n + " items need " + blocks + " blocks of " + blockX + "; use bigger blocks");
+          n
+              + " items need "
+              + blocks
+              + " blocks of "
+              + blockX
+              + " threads, more than the "
+              + Integer.MAX_VALUE
+              + " blocks a grid holds in x; use bigger blocks, or let each thread handle several"
+              + " items");
     }
     return of((int) blocks, blockX);
   }

@@ -45,13 +45,32 @@ public final class KernelImpl implements Kernel {
    * {@return a graph node that launches this kernel with {@code arguments}}: scalars as their boxed
    * types ({@code Integer} for {@link KernelParam#I32}, ...), pointers as {@link DeviceBuffer}s
    *
-   * @throws IllegalArgumentException if the count or a type does not match the declaration
+   * @throws IllegalArgumentException if the count or a type does not match the declaration, or
+   *     the device of the buffer arguments cannot run the launch's shape
    */
   @Override
   public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {
     Objects.requireNonNull(config, "config");
     check(arguments);
+    for (Object argument : arguments) {
+      if (argument instanceof DeviceBuffer<?> buffer) {
+        // The launch can only run where its buffers live: check the shape there now.
+        checkShape(config, DeviceImpl.of(buffer.device()));
+        break;
+      }
+    }
     return new KernelLaunchOp(this, config, arguments.clone());
+  }
+
+  /**
+   * Fails unless {@code device} can run a launch of this kernel shaped by {@code config}, before
+   * the driver sees it: when the launch is built (for the device of its buffers) and when it
+   * executes on {@code device}. Allocates nothing unless it fails.
+   *
+   * @throws IllegalArgumentException naming the device's limit and the shape's value
+   */
+  public void checkShape(LaunchConfig config, DeviceImpl device) {
+    device.checkLaunch(config, this);
   }
 
   /** Loads the kernel on {@code device} now, e.g. before a graph capture. */

@@ -4,7 +4,9 @@ import cuda.graph.ComputeCapability;
 import cuda.graph.CudaDriverError;
 import cuda.graph.Device;
 import cuda.graph.ElementType;
+import cuda.graph.Dim3;
 import cuda.graph.HostBuffer;
+import cuda.graph.LaunchConfig;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuStream;
@@ -34,6 +36,7 @@ public final class DeviceImpl implements Device {
   private final long totalMemory;
   private volatile @Nullable CuContext context;
   private volatile @Nullable CuStream releaseStream;
+  private volatile @Nullable LaunchLimits launchLimits;
   private final StagingPool staging;
 
   DeviceImpl(CudaPlatformImpl platform, int ordinal) {
@@ -117,6 +120,140 @@ public final class DeviceImpl implements Device {
         type,
         length,
         platform.driver().memAllocHost(length * type.byteSize()));
+  }
+
+  /**
+   * The launch shape limits of a device, as its attributes give them.
+   *
+   * @param maxThreadsPerBlock {@link Attribute#MAX_THREADS_PER_BLOCK}
+   * @param maxBlock {@link Attribute#MAX_BLOCK_DIM_X}, {@code _Y} and {@code _Z}
+   * @param maxGrid {@link Attribute#MAX_GRID_DIM_X}, {@code _Y} and {@code _Z}
+   * @param maxSharedMemoryPerBlock {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK}: what a launch can
+   *     ask for without opting in per function, which the library does not do
+   */
+  public record LaunchLimits(
+      int maxThreadsPerBlock, Dim3 maxBlock, Dim3 maxGrid, int maxSharedMemoryPerBlock) {}
+
+  /** {@return this device's launch shape limits, read from the driver on first use} */
+  public LaunchLimits launchLimits() {
+    LaunchLimits limits = launchLimits;
+    if (limits == null) {
+      synchronized (this) {
+        limits = launchLimits;
+        if (limits == null) {
+          limits =
+              new LaunchLimits(
+                  attribute(Attribute.MAX_THREADS_PER_BLOCK),
+                  new Dim3(
+                      attribute(Attribute.MAX_BLOCK_DIM_X),
+                      attribute(Attribute.MAX_BLOCK_DIM_Y),
+                      attribute(Attribute.MAX_BLOCK_DIM_Z)),
+                  new Dim3(
+                      attribute(Attribute.MAX_GRID_DIM_X),
+                      attribute(Attribute.MAX_GRID_DIM_Y),
+                      attribute(Attribute.MAX_GRID_DIM_Z)),
+                  attribute(Attribute.MAX_SHARED_MEMORY_PER_BLOCK));
+          launchLimits = limits;
+        }
+      }
+    }
+    return limits;
+  }
+
+  /**
+   * Fails unless this device can run a launch shaped by {@code config}, before the driver sees it
+   * (the real driver answers a bad shape with a bare {@code CUDA_ERROR_INVALID_VALUE}). Allocates
+   * nothing unless it fails.
+   *
+   * @param what the kernel launched, for the message
+   * @throws IllegalArgumentException naming the limit, its value and the shape's
+   */
+  public void checkLaunch(LaunchConfig config, Object what) {
+    LaunchLimits limits = launchLimits();
+    Dim3 block = config.block();
+    Dim3 grid = config.grid();
+    Dim3 maxBlock = limits.maxBlock();
+    Dim3 maxGrid = limits.maxGrid();
+    String problem = null;
+    if (block.x() > maxBlock.x()) {
+      problem = blockDimension(block, "x", block.x(), maxBlock.x(), Attribute.MAX_BLOCK_DIM_X);
+    } else if (block.y() > maxBlock.y()) {
+      problem = blockDimension(block, "y", block.y(), maxBlock.y(), Attribute.MAX_BLOCK_DIM_Y);
+    } else if (block.z() > maxBlock.z()) {
+      problem = blockDimension(block, "z", block.z(), maxBlock.z(), Attribute.MAX_BLOCK_DIM_Z);
+    } else if (block.volume() > limits.maxThreadsPerBlock()) {
+      problem =
+          "block "
+              + block
+              + " has "
+              + block.volume()
+              + " threads, over the "
+              + limits.maxThreadsPerBlock()
+              + " threads per block the device runs ("
+              + Attribute.MAX_THREADS_PER_BLOCK
+              + "); use smaller blocks and more of them";
+    } else if (grid.x() > maxGrid.x()) {
+      problem =
+          gridDimension(grid, "x", grid.x(), maxGrid.x(), Attribute.MAX_GRID_DIM_X)
+              + "; use bigger blocks, or let each thread handle several items";
+    } else if (grid.y() > maxGrid.y()) {
+      problem =
+          gridDimension(grid, "y", grid.y(), maxGrid.y(), Attribute.MAX_GRID_DIM_Y)
+              + "; lay the grid out in x (up to "
+              + maxGrid.x()
+              + " blocks) instead";
+    } else if (grid.z() > maxGrid.z()) {
+      problem =
+          gridDimension(grid, "z", grid.z(), maxGrid.z(), Attribute.MAX_GRID_DIM_Z)
+              + "; lay the grid out in x (up to "
+              + maxGrid.x()
+              + " blocks) instead";
+    } else if (config.sharedMemoryBytes() > limits.maxSharedMemoryPerBlock()) {
+      problem =
+          config.sharedMemoryBytes()
+              + " bytes of dynamic shared memory per block, over the "
+              + limits.maxSharedMemoryPerBlock()
+              + " bytes the device gives a block ("
+              + Attribute.MAX_SHARED_MEMORY_PER_BLOCK
+              + "); use less shared memory per block";
+    }
+    if (problem != null) {
+      throw new IllegalArgumentException(what + " cannot launch on " + this + ": " + problem);
+    }
+  }
+
+  private static String blockDimension(
+      Dim3 block, String axis, int value, int limit, Attribute attribute) {
+    return "block "
+        + block
+        + " is "
+        + value
+        + " threads in "
+        + axis
+        + ", over the device's limit of "
+        + limit
+        + " ("
+        + attribute
+        + "); use at most "
+        + limit
+        + " threads in "
+        + axis
+        + " and more blocks";
+  }
+
+  private static String gridDimension(
+      Dim3 grid, String axis, int value, int limit, Attribute attribute) {
+    return "grid "
+        + grid
+        + " is "
+        + value
+        + " blocks in "
+        + axis
+        + ", over the device's limit of "
+        + limit
+        + " ("
+        + attribute
+        + ")";
   }
 
   /**
