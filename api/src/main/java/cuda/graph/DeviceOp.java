@@ -149,11 +149,11 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * {@link #syncOn}.
    *
    * @return the op's result, whose data the completed work has computed
-   * @throws IllegalStateException if the current platform sees no device
+   * @throws IllegalStateException if the current platform sees no device, or its policy returns no
+   *     stream, a closed one, or one of another device
    */
   default T sync() {
-    CudaPlatform platform = CudaPlatform.current();
-    return syncOn(platform.schedulingPolicy().nextStream(platform.defaultDevice()));
+    return syncOn(policyStream());
   }
 
   /**
@@ -175,10 +175,47 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * Submits this op to the stream the current platform's policy picks; see {@link #asyncOn}.
    *
    * @return a future completed with the op's result once its work has completed on the GPU
+   * @throws IllegalStateException if the current platform sees no device, or its policy returns no
+   *     stream, a closed one, or one of another device
    */
   default CompletableFuture<T> async() {
+    return asyncOn(policyStream());
+  }
+
+  /**
+   * {@return the stream the current platform's policy picks for its default device}, checked
+   * against {@link SchedulingPolicy#nextStream}'s contract so that a bad answer names the policy
+   */
+  private static Stream policyStream() {
     CudaPlatform platform = CudaPlatform.current();
-    return asyncOn(platform.schedulingPolicy().nextStream(platform.defaultDevice()));
+    Device device = platform.defaultDevice();
+    SchedulingPolicy policy = platform.schedulingPolicy();
+    @Nullable Stream stream = policy.nextStream(device);
+    String problem;
+    if (stream == null) {
+      problem = "returned null instead of a stream";
+    } else if (stream.device().platform() != platform) {
+      problem = "returned " + stream + ", which belongs to another platform";
+    } else if (stream.device() != device) {
+      problem = "returned " + stream + ", which belongs to device " + stream.device().ordinal();
+    } else if (stream.isClosed()) {
+      problem = "returned " + stream + ", which is closed";
+    } else {
+      return stream;
+    }
+    throw new IllegalStateException(
+        "the scheduling policy "
+            + policy
+            + " of "
+            + platform
+            + " "
+            + problem
+            + " for device "
+            + device.ordinal()
+            + " ("
+            + device
+            + "): nextStream must return an open stream of the device it is given; fix the policy,"
+            + " or install another with CudaPlatform.setSchedulingPolicy");
   }
 
   // ---- factories
