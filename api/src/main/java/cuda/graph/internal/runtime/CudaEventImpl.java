@@ -5,6 +5,7 @@ import cuda.graph.DeviceOp;
 import cuda.graph.internal.ops.EventRecordOp;
 import cuda.graph.internal.ops.EventWaitOp;
 import cuda.graph.spi.CuEvent;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link CudaEvent}. */
@@ -64,9 +65,23 @@ public final class CudaEventImpl implements CudaEvent {
    */
   @Override
   public float elapsedMillisSince(CudaEvent start) {
+    CudaEventImpl begin = of(Objects.requireNonNull(start, "start"));
+    if (begin.device != device) {
+      throw new IllegalArgumentException(
+          "cannot time "
+              + this
+              + " since "
+              + start
+              + (begin.device.platform() != device.platform()
+                  ? ", which belongs to another platform"
+                  : ", which belongs to device " + begin.device.ordinal())
+              + ": both events of a timing must be of one device of one platform; record a start"
+              + " event of "
+              + device
+              + " on a stream of that device");
+    }
     lifetime.acquire(this);
     try {
-      CudaEventImpl begin = of(start);
       begin.lifetime.acquire(start);
       try {
         device.bind();

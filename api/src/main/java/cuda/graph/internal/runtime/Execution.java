@@ -57,9 +57,10 @@ public final class Execution {
     }
   }
 
-  /** Fails unless {@code owner} lives on this execution's device. */
+  /** Fails unless {@code owner} lives on this execution's device (of this platform). */
   public void requireSameDevice(Device owner, Object what) {
     if (owner != device) {
+      requireSamePlatform(owner, what);
       throw new IllegalArgumentException(
           what
               + " belongs to device "
@@ -71,10 +72,27 @@ public final class Execution {
   }
 
   /**
+   * Fails unless {@code owner} belongs to this execution's platform: a handle of another platform
+   * means nothing to this platform's driver, even on the same device ordinal.
+   */
+  public void requireSamePlatform(Device owner, Object what) {
+    if (owner.platform() != platform) {
+      throw new IllegalArgumentException(
+          what
+              + " belongs to another platform than "
+              + stream
+              + ", on which the op executes: each CudaPlatform has its own driver, memory and"
+              + " handles, even on the same device; use it only on streams of its own platform, or"
+              + " make it with this stream's platform");
+    }
+  }
+
+  /**
    * Leases a device buffer for this execution, after checking it lives on this execution's device.
    */
   public long use(DeviceBuffer<?> buffer) {
     if (buffer.device() != device) {
+      requireSamePlatform(buffer.device(), buffer);
       throw new IllegalArgumentException(
           buffer
               + " lives on device "
@@ -90,8 +108,9 @@ public final class Execution {
     return impl.address();
   }
 
-  /** Leases a pinned host buffer for this execution. */
+  /** Leases a pinned host buffer for this execution, after checking it is of this platform. */
   public void use(HostBuffer<?> buffer) {
+    requireSamePlatform(buffer.device(), buffer);
     RefCount lifetime = HostBufferImpl.of(buffer).lifetime();
     lifetime.acquire(buffer);
     hold(lifetime);
