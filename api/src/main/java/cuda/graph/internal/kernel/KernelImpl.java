@@ -76,7 +76,7 @@ public final class KernelImpl implements Kernel {
   /** Loads the kernel on {@code device} now, e.g. before a graph capture. */
   @Override
   public void load(Device device) {
-    DeviceImpl impl = DeviceImpl.of(device);
+    DeviceImpl impl = DeviceImpl.of(Objects.requireNonNull(device, "device"));
     impl.bind();
     function(impl);
   }
@@ -95,6 +95,8 @@ public final class KernelImpl implements Kernel {
    */
   @Override
   public void runReference(LaunchConfig config, Object... arguments) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(arguments, "arguments");
     JavaKernel reference = image.reference(name);
     if (reference == null) {
       throw new IllegalStateException(

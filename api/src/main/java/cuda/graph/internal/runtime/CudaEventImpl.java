@@ -26,12 +26,14 @@ public final class CudaEventImpl implements CudaEvent {
   /** {@return an op that records this event after the work before it on its stream} */
   @Override
   public DeviceOp<@Nullable Void> record() {
+    requireOpen();
     return new EventRecordOp(this);
   }
 
   /** {@return an op that makes the rest of its stream's work wait for this event's last record} */
   @Override
   public DeviceOp<@Nullable Void> waitFor() {
+    requireOpen();
     return new EventWaitOp(this);
   }
 
@@ -104,6 +106,13 @@ public final class CudaEventImpl implements CudaEvent {
   @Override
   public void close() {
     lifetime.closeOwner();
+  }
+
+  private void requireOpen() {
+    if (lifetime.isClosed()) {
+      throw new IllegalStateException(
+          this + " is closed; build ops only on open events: create a new one with newEvent()");
+    }
   }
 
   public RefCount lifetime() {
