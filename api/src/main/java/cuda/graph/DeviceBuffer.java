@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * completed, including ops still queued on a stream and graphs it was captured into; it is
  * idempotent and safe from any thread. A buffer that becomes unreachable without being closed is
  * closed by a cleaner. Building an op on a closed buffer fails with {@link IllegalStateException};
- * an op built before the close fails the same way when it executes. A {@link #slice} shares its parent's memory and lifetime and owns nothing; it keeps
- * its parent reachable, so the cleaner does not free memory a slice still views.
+ * an op built before the close fails the same way when it executes. A {@link #slice} shares its
+ * parent's memory and lifetime and owns nothing; it keeps its parent reachable, so the cleaner does
+ * not free memory a slice still views.
  *
  * @param <T> the Java type of one element
  */
@@ -56,8 +57,9 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param type the element type
    * @param length the number of elements, at least 1
    * @param value the value of every element, not null
-   * @throws IllegalArgumentException if {@code length} is not positive, the buffer's byte size would
-   *     overflow a {@code long}, or {@code value} is not of the type's Java type (through a raw type)
+   * @throws IllegalArgumentException if {@code length} is not positive, the buffer's byte size
+   *     would overflow a {@code long}, or {@code value} is not of the type's Java type (through a
+   *     raw type)
    */
   static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
     return DeviceBufferImpl.filled(type, length, value);

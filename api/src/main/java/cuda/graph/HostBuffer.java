@@ -58,8 +58,8 @@ public sealed interface HostBuffer<T> extends AutoCloseable permits HostBufferIm
    * @param index the element's index, from 0 to {@code length() - 1}
    * @param value the new value, not null
    * @throws IndexOutOfBoundsException if {@code index} is outside the buffer
-   * @throws IllegalArgumentException if {@code value} is not of the element type's Java type (through
-   *     a raw type)
+   * @throws IllegalArgumentException if {@code value} is not of the element type's Java type
+   *     (through a raw type)
    */
   void set(long index, T value);
 

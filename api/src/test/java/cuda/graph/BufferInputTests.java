@@ -41,15 +41,25 @@ class BufferInputTests {
   @AfterEach
   void closePlatform() {
     // The platform still works ...
-    assertArrayEquals(new int[] {5, 5}, DeviceBuffer.filled(ElementType.I32, 2, 5).then(b -> b.toIntArray().zip(b.free(), (a, x) -> a)).syncOn(stream));
+    assertArrayEquals(
+        new int[] {5, 5},
+        DeviceBuffer.filled(ElementType.I32, 2, 5)
+            .then(b -> b.toIntArray().zip(b.free(), (a, x) -> a))
+            .syncOn(stream));
     // ... and holds no memory of the test's.
-    assertEquals(0, driver.ledger().live(HandleKind.DEVICE_MEMORY), driver.ledger().describeLive().toString());
+    assertEquals(
+        0,
+        driver.ledger().live(HandleKind.DEVICE_MEMORY),
+        driver.ledger().describeLive().toString());
     stream.close();
     platform.close();
     assertTrue(driver.violations().isEmpty(), () -> "lifetime violations: " + driver.violations());
   }
 
-  /** Asserts that {@code bad} throws {@code type} with all of {@code phrases}, calling no driver entry point. */
+  /**
+   * Asserts that {@code bad} throws {@code type} with all of {@code phrases}, calling no driver
+   * entry point.
+   */
   private <X extends Throwable> X refused(Class<X> type, Executable bad, String... phrases) {
     List<LoggedCall> before = driver.calls().records();
     X e = assertThrows(type, bad);
@@ -60,7 +70,10 @@ class BufferInputTests {
     }
     List<LoggedCall> after = driver.calls().records();
     assertEquals(before, after.subList(0, Math.min(before.size(), after.size())));
-    assertEquals(before.size(), after.size(), () -> "driver calls made: " + after.subList(before.size(), after.size()));
+    assertEquals(
+        before.size(),
+        after.size(),
+        () -> "driver calls made: " + after.subList(before.size(), after.size()));
     return e;
   }
 
@@ -73,7 +86,8 @@ class BufferInputTests {
         DeviceBuffer<Short> halves = DeviceBuffer.zeros(ElementType.F16, 4).syncOn(stream);
         HostBuffer<Float> host = device.allocateHost(ElementType.F32, 4)) {
       DeviceBuffer raw = floats;
-      refused(IllegalArgumentException.class, () -> raw.fill(1), "f32", "Integer 1", "Float", "1.0f");
+      refused(
+          IllegalArgumentException.class, () -> raw.fill(1), "f32", "Integer 1", "Float", "1.0f");
       refused(IllegalArgumentException.class, () -> raw.fill(1.0), "f32", "Double 1.0", "Float");
       DeviceBuffer rawHalves = halves;
       refused(IllegalArgumentException.class, () -> rawHalves.fill(1), "f16", "Integer 1", "Short");
@@ -90,7 +104,8 @@ class BufferInputTests {
       // Nothing was written; values of the right type still work.
       assertArrayEquals(new float[4], floats.toFloatArray().syncOn(stream));
       halves.fill((short) 0x3c00).syncOn(stream);
-      assertArrayEquals(new short[] {0x3c00, 0x3c00, 0x3c00, 0x3c00}, halves.toShortArray().syncOn(stream));
+      assertArrayEquals(
+          new short[] {0x3c00, 0x3c00, 0x3c00, 0x3c00}, halves.toShortArray().syncOn(stream));
     }
   }
 
@@ -99,19 +114,44 @@ class BufferInputTests {
   @Test
   void anAllocationWhoseByteSizeOverflowsIsRefusedNamingTheSize() {
     long tooMany = Long.MAX_VALUE / 4;
-    refused(IllegalArgumentException.class, () -> DeviceBuffer.allocate(ElementType.F64, tooMany), String.valueOf(tooMany), "f64", "bytes");
-    refused(IllegalArgumentException.class, () -> DeviceBuffer.zeros(ElementType.I32, Long.MAX_VALUE), String.valueOf(Long.MAX_VALUE), "bytes");
-    refused(IllegalArgumentException.class, () -> DeviceBuffer.filled(ElementType.I64, tooMany, 1L), "bytes");
+    refused(
+        IllegalArgumentException.class,
+        () -> DeviceBuffer.allocate(ElementType.F64, tooMany),
+        String.valueOf(tooMany),
+        "f64",
+        "bytes");
+    refused(
+        IllegalArgumentException.class,
+        () -> DeviceBuffer.zeros(ElementType.I32, Long.MAX_VALUE),
+        String.valueOf(Long.MAX_VALUE),
+        "bytes");
+    refused(
+        IllegalArgumentException.class,
+        () -> DeviceBuffer.filled(ElementType.I64, tooMany, 1L),
+        "bytes");
     long host = driver.ledger().live(HandleKind.HOST_MEMORY);
-    refused(IllegalArgumentException.class, () -> device.allocateHost(ElementType.F64, tooMany), String.valueOf(tooMany), "f64", "bytes");
+    refused(
+        IllegalArgumentException.class,
+        () -> device.allocateHost(ElementType.F64, tooMany),
+        String.valueOf(tooMany),
+        "f64",
+        "bytes");
     assertEquals(host, driver.ledger().live(HandleKind.HOST_MEMORY));
   }
 
   @Test
   void aSliceOutsideItsBufferIsRefusedNamingTheBuffer() {
     try (DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)) {
-      for (long[] bad : new long[][] {{Long.MAX_VALUE, 2}, {2, Long.MAX_VALUE}, {-1, 2}, {0, -1}, {7, 2}, {9, 1}}) {
-        refused(IndexOutOfBoundsException.class, () -> buffer.slice(bad[0], bad[1]), buffer.toString(), "slice(" + bad[0] + ", " + bad[1] + ")", "8");
+      for (long[] bad :
+          new long[][] {
+            {Long.MAX_VALUE, 2}, {2, Long.MAX_VALUE}, {-1, 2}, {0, -1}, {7, 2}, {9, 1}
+          }) {
+        refused(
+            IndexOutOfBoundsException.class,
+            () -> buffer.slice(bad[0], bad[1]),
+            buffer.toString(),
+            "slice(" + bad[0] + ", " + bad[1] + ")",
+            "8");
       }
       refused(IllegalArgumentException.class, () -> buffer.slice(3, 0), "at least one element");
       assertEquals(1, buffer.slice(7, 1).length());
@@ -141,14 +181,18 @@ class BufferInputTests {
               Map.entry("fromArray(int[])", () -> DeviceBuffer.fromArray((int[]) null)),
               Map.entry("fromArray(long[])", () -> DeviceBuffer.fromArray((long[]) null)),
               Map.entry("fromArray(byte[])", () -> DeviceBuffer.fromArray((byte[]) null)),
-              Map.entry("fromArray(type, short[])", () -> DeviceBuffer.fromArray(ElementType.F16, null)),
-              Map.entry("fromArray(null, short[])", () -> DeviceBuffer.fromArray(null, new short[1])),
-              Map.entry("fromSegment(type, null)", () -> DeviceBuffer.fromSegment(ElementType.I8, null)),
+              Map.entry(
+                  "fromArray(type, short[])", () -> DeviceBuffer.fromArray(ElementType.F16, null)),
+              Map.entry(
+                  "fromArray(null, short[])", () -> DeviceBuffer.fromArray(null, new short[1])),
+              Map.entry(
+                  "fromSegment(type, null)", () -> DeviceBuffer.fromSegment(ElementType.I8, null)),
               Map.entry("allocate", () -> DeviceBuffer.allocate(null, 1)),
               Map.entry("zeros", () -> DeviceBuffer.zeros(null, 1)),
               Map.entry("filled(null, ..)", () -> DeviceBuffer.filled(null, 1, 1)),
               Map.entry("filled(.., null)", () -> DeviceBuffer.filled(ElementType.I32, 1, null)),
-              Map.entry("copyFrom(DeviceBuffer)", () -> ints.copyFrom((DeviceBuffer<Integer>) null)),
+              Map.entry(
+                  "copyFrom(DeviceBuffer)", () -> ints.copyFrom((DeviceBuffer<Integer>) null)),
               Map.entry("copyFrom(HostBuffer)", () -> ints.copyFrom((HostBuffer<Integer>) null)),
               Map.entry("copyTo", () -> ints.copyTo(null)),
               Map.entry("fill", () -> ints.fill(null)),
@@ -158,9 +202,14 @@ class BufferInputTests {
               Map.entry("write(long[])", () -> ints.write((long[]) null)),
               Map.entry("write(MemorySegment)", () -> ints.write((MemorySegment) null)));
       for (Map.Entry<String, Executable> e : nulls.entrySet()) {
-        NullPointerException npe = assertThrows(NullPointerException.class, e.getValue(), e.getKey());
-        assertTrue(npe.getMessage() != null && !npe.getMessage().isBlank(), e.getKey() + " throws an NPE without a message");
-        assertTrue(!npe.getMessage().contains("because"), e.getKey() + ": the JVM's helpful message, not a parameter name: " + npe.getMessage());
+        NullPointerException npe =
+            assertThrows(NullPointerException.class, e.getValue(), e.getKey());
+        assertTrue(
+            npe.getMessage() != null && !npe.getMessage().isBlank(),
+            e.getKey() + " throws an NPE without a message");
+        assertTrue(
+            !npe.getMessage().contains("because"),
+            e.getKey() + ": the JVM's helpful message, not a parameter name: " + npe.getMessage());
       }
     }
   }
@@ -177,12 +226,20 @@ class BufferInputTests {
             "syncOn",
             "then");
     assertTrue(!e.getMessage().contains("AllocateOp"), "no internal class name: " + e.getMessage());
-    refused(NullPointerException.class, () -> KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 3), (Object[]) null), "arguments");
+    refused(
+        NullPointerException.class,
+        () -> KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 3), (Object[]) null),
+        "arguments");
 
     // Composed, the same op runs.
     assertArrayEquals(
         new int[] {1, 1, 1},
-        lazy.then(b -> KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 3), 3, b).andThen(b.toIntArray()).zip(b.free(), (a, x) -> a))
+        lazy.then(
+                b ->
+                    KernelFixtures.ADD_ONE
+                        .launch(LaunchConfig.of(1, 3), 3, b)
+                        .andThen(b.toIntArray())
+                        .zip(b.free(), (a, x) -> a))
             .syncOn(stream));
   }
 
@@ -213,8 +270,16 @@ class BufferInputTests {
       for (Executable use : uses) {
         refused(IllegalStateException.class, use, name, "is closed");
       }
-      refused(IllegalStateException.class, () -> open.copyFrom(closedHost), closedHost.toString(), "is closed");
-      refused(IllegalStateException.class, () -> open.copyTo(closedHost), closedHost.toString(), "is closed");
+      refused(
+          IllegalStateException.class,
+          () -> open.copyFrom(closedHost),
+          closedHost.toString(),
+          "is closed");
+      refused(
+          IllegalStateException.class,
+          () -> open.copyTo(closedHost),
+          closedHost.toString(),
+          "is closed");
     }
   }
 
@@ -223,13 +288,27 @@ class BufferInputTests {
     try (DeviceBuffer<Integer> ints = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
         DeviceBuffer<Short> halves = DeviceBuffer.zeros(ElementType.BF16, 4).syncOn(stream);
         HostBuffer<Integer> host = device.allocateHost(ElementType.I32, 4)) {
-      refused(IllegalArgumentException.class, ints::toFloatArray, "holds i32, not f32", "toIntArray()");
-      refused(IllegalArgumentException.class, () -> ints.write(new float[4]), "holds i32, not f32", "int[]");
+      refused(
+          IllegalArgumentException.class, ints::toFloatArray, "holds i32, not f32", "toIntArray()");
+      refused(
+          IllegalArgumentException.class,
+          () -> ints.write(new float[4]),
+          "holds i32, not f32",
+          "int[]");
       refused(IllegalArgumentException.class, ints::toShortArray, "i32", "toIntArray()");
       refused(IllegalArgumentException.class, halves::toIntArray, "bf16", "toShortArray()");
-      refused(IllegalArgumentException.class, () -> halves.write(new int[4]), "bf16", "write(MemorySegment)");
-      refused(IllegalArgumentException.class, host::toFloatArray, "holds i32, not f32", "toIntArray()");
-      refused(IllegalArgumentException.class, () -> host.write(new long[4]), "holds i32, not i64", "int[]");
+      refused(
+          IllegalArgumentException.class,
+          () -> halves.write(new int[4]),
+          "bf16",
+          "write(MemorySegment)");
+      refused(
+          IllegalArgumentException.class, host::toFloatArray, "holds i32, not f32", "toIntArray()");
+      refused(
+          IllegalArgumentException.class,
+          () -> host.write(new long[4]),
+          "holds i32, not i64",
+          "int[]");
       refused(IllegalArgumentException.class, () -> host.write(new int[5]), "5", "4");
       refused(IllegalArgumentException.class, () -> ints.write(new int[3]), "3", "4");
       refused(IndexOutOfBoundsException.class, () -> host.get(4), host.toString(), "4");
@@ -247,9 +326,13 @@ class BufferInputTests {
     assertEquals(42, host.get(0));
     long pinned = driver.ledger().live(HandleKind.HOST_MEMORY);
     host.close();
-    assertEquals(pinned - 1, driver.ledger().live(HandleKind.HOST_MEMORY), "nothing queued uses it: freed");
+    assertEquals(
+        pinned - 1, driver.ledger().live(HandleKind.HOST_MEMORY), "nothing queued uses it: freed");
 
-    assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_INT, 0), "the segment handed out died with the memory");
+    assertThrows(
+        IllegalStateException.class,
+        () -> segment.get(ValueLayout.JAVA_INT, 0),
+        "the segment handed out died with the memory");
     String name = host.toString();
     List<Executable> accessors =
         List.of(

@@ -43,7 +43,8 @@ class CrossPlatformTests {
   @AfterEach
   void closePlatforms() {
     for (InstrumentedDriver d : List.of(mine, theirs)) {
-      assertEquals(0, d.ledger().live(HandleKind.DEVICE_MEMORY), d.ledger().describeLive().toString());
+      assertEquals(
+          0, d.ledger().live(HandleKind.DEVICE_MEMORY), d.ledger().describeLive().toString());
       assertEquals(0, d.ledger().live(HandleKind.EVENT), d.ledger().describeLive().toString());
     }
     stream.close();
@@ -104,7 +105,8 @@ class CrossPlatformTests {
   @Test
   void aBufferOfAnotherPlatformOnTheSameDeviceIsNamedAsSuch() {
     try (DeviceBuffer<Integer> ours = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
-        DeviceBuffer<Integer> foreign = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(foreignStream);
+        DeviceBuffer<Integer> foreign =
+            DeviceBuffer.zeros(ElementType.I32, 4).syncOn(foreignStream);
         HostBuffer<Integer> foreignHost = other.defaultDevice().allocateHost(ElementType.I32, 4)) {
       refusedAsForeign(() -> foreign.fill(1).syncOn(stream), "fill");
       refusedAsForeign(() -> ours.fill(1).syncOn(foreignStream), "fill on their stream");

@@ -40,11 +40,13 @@ class EntryPointSweepTests {
     assertTrue(driver.violations().isEmpty(), () -> "lifetime violations: " + driver.violations());
   }
 
-  private static void assertAll(Class<? extends Throwable> type, Map<String, Executable> cases, String... phrases) {
+  private static void assertAll(
+      Class<? extends Throwable> type, Map<String, Executable> cases, String... phrases) {
     for (Map.Entry<String, Executable> c : cases.entrySet()) {
       Throwable e = assertThrows(type, c.getValue(), c.getKey());
       String message = e.getMessage();
-      assertTrue(message != null && !message.contains("because \""), () -> c.getKey() + ": " + message);
+      assertTrue(
+          message != null && !message.contains("because \""), () -> c.getKey() + ": " + message);
       for (String phrase : phrases) {
         assertTrue(message.contains(phrase), () -> c.getKey() + ": '" + phrase + "' in " + message);
       }
@@ -140,7 +142,8 @@ class EntryPointSweepTests {
         IllegalArgumentException.class,
         Map.of(
             "zeros(i32, -1)", () -> DeviceBuffer.zeros(ElementType.I32, -1),
-            "allocateHost(f32, -3)", () -> platform.defaultDevice().allocateHost(ElementType.F32, -3)),
+            "allocateHost(f32, -3)",
+                () -> platform.defaultDevice().allocateHost(ElementType.F32, -3)),
         "at least one",
         "-");
     assertAll(

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Launch shapes: {@link LaunchConfig}'s factories refuse what does not fit, and a shape the device
- * cannot run is refused against the device's own limits before the driver sees it, with one
- * message naming the limit and the value, on every provider (the real driver answers only
+ * cannot run is refused against the device's own limits before the driver sees it, with one message
+ * naming the limit and the value, on every provider (the real driver answers only
  * "CUDA_ERROR_INVALID_VALUE (1): invalid argument").
  */
 class LaunchShapeTests {
@@ -101,8 +101,7 @@ class LaunchShapeTests {
 
   private static final int N = 4;
 
-  private void assertRefusedBeforeTheDriver(
-      LaunchConfig config, String... phrases) {
+  private void assertRefusedBeforeTheDriver(LaunchConfig config, String... phrases) {
     try (DeviceBuffer<Integer> data = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
       long launches = driver.calls().count(DriverCall.LAUNCH_KERNEL);
       IllegalArgumentException e =
@@ -113,7 +112,8 @@ class LaunchShapeTests {
       for (String phrase : phrases) {
         assertTrue(e.getMessage().contains(phrase), () -> "'" + phrase + "' in: " + e.getMessage());
       }
-      assertEquals(launches, driver.calls().count(DriverCall.LAUNCH_KERNEL), "no launch reached the driver");
+      assertEquals(
+          launches, driver.calls().count(DriverCall.LAUNCH_KERNEL), "no launch reached the driver");
       // The device goes on working.
       KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, N), N, data).syncOn(stream);
       assertArrayEquals(new int[] {1, 1, 1, 1}, data.toIntArray().syncOn(stream));
@@ -133,9 +133,17 @@ class LaunchShapeTests {
   @Test
   void aBlockOverAPerDimensionLimitIsRefused() {
     assertRefusedBeforeTheDriver(
-        LaunchConfig.of(Dim3.of(1), Dim3.of(2048)), "block (2048, 1, 1)", "2048", "1024", "MAX_BLOCK_DIM_X");
+        LaunchConfig.of(Dim3.of(1), Dim3.of(2048)),
+        "block (2048, 1, 1)",
+        "2048",
+        "1024",
+        "MAX_BLOCK_DIM_X");
     assertRefusedBeforeTheDriver(
-        LaunchConfig.of(Dim3.of(1), Dim3.of(1, 1, 65)), "block (1, 1, 65)", "65", "64", "MAX_BLOCK_DIM_Z");
+        LaunchConfig.of(Dim3.of(1), Dim3.of(1, 1, 65)),
+        "block (1, 1, 65)",
+        "65",
+        "64",
+        "MAX_BLOCK_DIM_Z");
     assertRefusedBeforeTheDriver(
         LaunchConfig.of(Dim3.of(1), Dim3.of(1, 1025)), "1025", "1024", "MAX_BLOCK_DIM_Y");
   }
@@ -143,15 +151,26 @@ class LaunchShapeTests {
   @Test
   void aGridOverTheYOrZLimitIsRefused() {
     assertRefusedBeforeTheDriver(
-        LaunchConfig.of(Dim3.of(1, 65536), Dim3.of(32)), "grid (1, 65536, 1)", "65536", "65535", "MAX_GRID_DIM_Y");
+        LaunchConfig.of(Dim3.of(1, 65536), Dim3.of(32)),
+        "grid (1, 65536, 1)",
+        "65536",
+        "65535",
+        "MAX_GRID_DIM_Y");
     assertRefusedBeforeTheDriver(
-        LaunchConfig.of(Dim3.of(1, 1, 70000), Dim3.of(32)), "grid (1, 1, 70000)", "70000", "65535", "MAX_GRID_DIM_Z");
+        LaunchConfig.of(Dim3.of(1, 1, 70000), Dim3.of(32)),
+        "grid (1, 1, 70000)",
+        "70000",
+        "65535",
+        "MAX_GRID_DIM_Z");
   }
 
   @Test
   void moreDynamicSharedMemoryThanTheDeviceGivesABlockIsRefused() {
     assertRefusedBeforeTheDriver(
-        LaunchConfig.of(1, N).withSharedMemory(49153), "49153 bytes", "49152", "MAX_SHARED_MEMORY_PER_BLOCK");
+        LaunchConfig.of(1, N).withSharedMemory(49153),
+        "49153 bytes",
+        "49152",
+        "MAX_SHARED_MEMORY_PER_BLOCK");
   }
 
   /** A kernel that takes no buffer, so nothing tells where it will run until it executes. */
@@ -184,10 +203,18 @@ class LaunchShapeTests {
   @Test
   void theLargestShapesTheDeviceRunsStillLaunch() {
     try (DeviceBuffer<Integer> data = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream)) {
-      KernelFixtures.ADD_ONE.launch(LaunchConfig.of(Dim3.of(1), Dim3.of(1024)), N, data).syncOn(stream);
-      KernelFixtures.ADD_ONE.launch(LaunchConfig.of(Dim3.of(1), Dim3.of(1, 16, 64)), N, data).syncOn(stream);
-      KernelFixtures.ADD_ONE.launch(LaunchConfig.of(Dim3.of(1, 65535, 65535), Dim3.of(1)), N, data).syncOn(stream);
-      KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, N).withSharedMemory(49152), N, data).syncOn(stream);
+      KernelFixtures.ADD_ONE
+          .launch(LaunchConfig.of(Dim3.of(1), Dim3.of(1024)), N, data)
+          .syncOn(stream);
+      KernelFixtures.ADD_ONE
+          .launch(LaunchConfig.of(Dim3.of(1), Dim3.of(1, 16, 64)), N, data)
+          .syncOn(stream);
+      KernelFixtures.ADD_ONE
+          .launch(LaunchConfig.of(Dim3.of(1, 65535, 65535), Dim3.of(1)), N, data)
+          .syncOn(stream);
+      KernelFixtures.ADD_ONE
+          .launch(LaunchConfig.of(1, N).withSharedMemory(49152), N, data)
+          .syncOn(stream);
       assertArrayEquals(new int[] {4, 4, 4, 4}, data.toIntArray().syncOn(stream));
     }
   }
@@ -195,8 +222,7 @@ class LaunchShapeTests {
   @Test
   void theLimitsAreTheDevicesOwnReadOnce() {
     // A provider whose device runs at most 256 threads per block.
-    InstrumentedDriver small =
-        SimulatorPlatforms.instrumented(Simulator.create());
+    InstrumentedDriver small = SimulatorPlatforms.instrumented(Simulator.create());
     ForwardingCudaDriver smallBlocks =
         new ForwardingCudaDriver(small) {
           @Override
@@ -218,7 +244,8 @@ class LaunchShapeTests {
       assertTrue(e.getMessage().contains("512 threads"), e.getMessage());
       assertTrue(e.getMessage().contains("256"), e.getMessage());
       KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 128), N, data).syncOn(s);
-      assertEquals(reads, small.calls().count(DriverCall.DEVICE_GET_ATTRIBUTE), "read once per device");
+      assertEquals(
+          reads, small.calls().count(DriverCall.DEVICE_GET_ATTRIBUTE), "read once per device");
       assertArrayEquals(new int[] {2, 2, 2, 2}, data.toIntArray().syncOn(s));
     }
   }

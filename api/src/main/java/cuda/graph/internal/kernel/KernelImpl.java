@@ -45,8 +45,8 @@ public final class KernelImpl implements Kernel {
    * {@return a graph node that launches this kernel with {@code arguments}}: scalars as their boxed
    * types ({@code Integer} for {@link KernelParam#I32}, ...), pointers as {@link DeviceBuffer}s
    *
-   * @throws IllegalArgumentException if the count or a type does not match the declaration, or
-   *     the device of the buffer arguments cannot run the launch's shape
+   * @throws IllegalArgumentException if the count or a type does not match the declaration, or the
+   *     device of the buffer arguments cannot run the launch's shape
    */
   @Override
   public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {

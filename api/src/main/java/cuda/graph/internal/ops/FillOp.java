@@ -21,7 +21,8 @@ public final class FillOp extends OnceGuard implements GraphNode<@Nullable Void>
    * {@return the bit pattern of one element holding {@code value}}
    *
    * @throws IllegalArgumentException if {@code value} is not of the type's Java type (a raw type
-   *     lets an {@code Integer} reach an {@code f32} buffer, whose bits would be written as they are)
+   *     lets an {@code Integer} reach an {@code f32} buffer, whose bits would be written as they
+   *     are)
    */
   public static <T> long bits(ElementType<T> type, T value) {
     Object v = requireElement(type, value, "fill " + type + " elements with");
@@ -39,7 +40,8 @@ public final class FillOp extends OnceGuard implements GraphNode<@Nullable Void>
   /**
    * {@return {@code value}, checked to be one element of {@code type}}
    *
-   * @param use what the value is for, completing "cannot ...", e.g. {@code "fill f32 elements with"}
+   * @param use what the value is for, completing "cannot ...", e.g. {@code "fill f32 elements
+   *     with"}
    * @throws NullPointerException if {@code value} is null
    * @throws IllegalArgumentException if {@code value} is another boxed type than {@code type}'s
    */

@@ -266,7 +266,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
               + byteSize()
               + " bytes; cannot write "
               + data.byteSize()
-              + " bytes into it; write exactly its size, or into a slice() of the size of the data");
+              + " bytes into it; write exactly its size, or into a slice() of the size of the"
+              + " data");
     }
     if (data.byteSize() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
@@ -462,7 +463,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
               + ", so you cannot "
               + use
               + ": "
-              + (use.startsWith("read") ? "read it with " + readerFor(type) : "write " + writerFor(type)));
+              + (use.startsWith("read")
+                  ? "read it with " + readerFor(type)
+                  : "write " + writerFor(type)));
     }
   }
 
@@ -501,7 +504,10 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return what to write into a buffer of {@code type}, e.g. {@code an int[]}} */
   private static String writerFor(ElementType<?> type) {
     String array = arrayFor(type);
-    return array.equals("float[]") || array.equals("double[]") || array.equals("int[]") || array.equals("long[]")
+    return array.equals("float[]")
+            || array.equals("double[]")
+            || array.equals("int[]")
+            || array.equals("long[]")
         ? "an " + array + " (or its bytes with write(MemorySegment))"
         : "its bytes with write(MemorySegment), e.g. MemorySegment.ofArray(a " + array + ")";
   }

@@ -3,8 +3,8 @@ package cuda.graph.internal.runtime;
 import cuda.graph.ComputeCapability;
 import cuda.graph.CudaDriverError;
 import cuda.graph.Device;
-import cuda.graph.ElementType;
 import cuda.graph.Dim3;
+import cuda.graph.ElementType;
 import cuda.graph.HostBuffer;
 import cuda.graph.LaunchConfig;
 import cuda.graph.internal.ops.AllocateOp;
@@ -116,10 +116,7 @@ public final class DeviceImpl implements Device {
     AllocateOp.requireByteSize(type, length, "a host buffer");
     bind();
     return new HostBufferImpl<>(
-        this,
-        type,
-        length,
-        platform.driver().memAllocHost(length * type.byteSize()));
+        this, type, length, platform.driver().memAllocHost(length * type.byteSize()));
   }
 
   /**

@@ -61,8 +61,8 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
   }
 
   /**
-   * {@return the memory, for the library's own copies}: unlike {@link #segment()} it does not
-   * check that the buffer is open, since a copy that leased the buffer may run after its close
+   * {@return the memory, for the library's own copies}: unlike {@link #segment()} it does not check
+   * that the buffer is open, since a copy that leased the buffer may run after its close
    */
   public MemorySegment memory() {
     return memory;
