@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.simulator.Simulator;
+import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.InstrumentedDriver;
 import cuda.graph.spi.support.LoggedCall;
@@ -265,8 +266,7 @@ class BufferInputTests {
               () -> closed.toIntArray(),
               () -> closed.toByteArray(),
               () -> closed.duplicate(),
-              () -> closed.free(),
-              () -> KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 4), 4, closed));
+              () -> closed.free());
       for (Executable use : uses) {
         refused(IllegalStateException.class, use, name, "is closed");
       }
@@ -280,6 +280,15 @@ class BufferInputTests {
           () -> open.copyTo(closedHost),
           closedHost.toString(),
           "is closed");
+
+      // A kernel launch over a closed buffer is refused when it executes, before the launch call
+      // (a capture of it begins, so that the capture protocol sees and ends it).
+      GraphNode<?> launch = KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 4), 4, closed);
+      long launches = driver.calls().count(DriverCall.LAUNCH_KERNEL);
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> launch.syncOn(stream));
+      assertTrue(e.getMessage().contains(name + " is closed"), e.getMessage());
+      assertEquals(launches, driver.calls().count(DriverCall.LAUNCH_KERNEL));
     }
   }
 

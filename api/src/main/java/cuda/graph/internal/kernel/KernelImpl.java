@@ -166,16 +166,6 @@ public final class KernelImpl implements Kernel {
                 + ", got "
                 + mismatch);
       }
-      if (arguments[i] instanceof DeviceBuffer<?> b && b.isClosed()) {
-        throw new IllegalStateException(
-            signature()
-                + ": argument "
-                + i
-                + ", "
-                + b
-                + ", is closed; pass open buffers: allocate a new one, or close it only after"
-                + " its last use");
-      }
     }
   }
 
