@@ -11,6 +11,7 @@ import cuda.graph.internal.ops.EventWaitOp;
 import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
+import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.ops.RawStreamOp;
 import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
@@ -112,7 +113,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    */
   default <U extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
       DeviceOp<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
-    return zip(this, other, combine);
+    return zip(this, Objects.requireNonNull(other, "other"), combine);
   }
 
   /**
@@ -258,7 +259,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    */
   static <T extends @Nullable Object> DeviceOp<List<T>> zipAll(
       List<? extends DeviceOp<? extends T>> ops) {
-    return new ZipAllOp<>(List.copyOf(ops));
+    return new ZipAllOp<>(OpLists.copyWithoutNulls(ops, "ops"));
   }
 
   /**

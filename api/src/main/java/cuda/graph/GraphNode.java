@@ -6,6 +6,7 @@ import cuda.graph.internal.ops.FillOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
+import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
@@ -45,11 +46,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    */
   default <R extends @Nullable Object> GraphNode<R> thenNode(
       Function<? super T, ? extends GraphNode<R>> next) {
-    return new NodeOp<>(
-        new ThenOp<>(
-            this,
-            Objects.requireNonNull(next, "next"),
-            "thenNode"));
+    return new NodeOp<>(new ThenOp<>(this, Objects.requireNonNull(next, "next"), "thenNode"));
   }
 
   /**
@@ -87,7 +84,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param nodes the nodes, run in argument order; the array is copied when this method is called
    */
   static GraphNode<@Nullable Void> sequence(GraphNode<?>... nodes) {
-    return sequence(List.of(nodes));
+    return sequence(OpLists.copyWithoutNulls(nodes, "nodes"));
   }
 
   /**
@@ -96,7 +93,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param nodes the nodes, run in list order; the list is copied when this method is called
    */
   static GraphNode<@Nullable Void> sequence(List<? extends GraphNode<?>> nodes) {
-    List<GraphNode<?>> parts = List.copyOf(nodes);
+    List<GraphNode<?>> parts = OpLists.copyWithoutNulls(nodes, "nodes");
     return new NodeOp<>(
         new MapOp<>(new ZipAllOp<>(parts), ignored -> null),
         "sequence(" + parts.size() + " nodes)");

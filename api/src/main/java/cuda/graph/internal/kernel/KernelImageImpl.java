@@ -3,6 +3,7 @@ package cuda.graph.internal.kernel;
 import cuda.graph.JavaKernel;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
+import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.spi.CuFunction;
@@ -125,7 +126,10 @@ public final class KernelImageImpl implements KernelImage {
   @Override
   public KernelImpl kernel(String name, KernelParam... parameters) {
     KernelImpl kernel =
-        new KernelImpl(this, Objects.requireNonNull(name, "name"), List.of(parameters));
+        new KernelImpl(
+            this,
+            Objects.requireNonNull(name, "name"),
+            OpLists.copyWithoutNulls(parameters, "parameters"));
     if (kind == Kind.PTX) {
       // A name the PTX lacks is left to the driver, which reports it when the kernel loads.
       PtxSignature.find(new String(bytes, StandardCharsets.UTF_8), name)
