@@ -346,7 +346,9 @@ public interface CudaDriver extends AutoCloseable {
    * asynchronous copies.
    *
    * @param bytes the size to allocate, in bytes; positive
-   * @return a native segment of {@code bytes} bytes; the caller owns it until {@link #memFreeHost}
+   * @return a native segment of {@code bytes} bytes; the caller owns it until {@link #memFreeHost},
+   *     which invalidates it and every slice of it (an access afterwards fails with {@link
+   *     IllegalStateException}, never touches freed memory)
    */
   MemorySegment memAllocHost(long bytes);
 

@@ -69,6 +69,9 @@ import org.jspecify.annotations.Nullable;
 final class FfmCudaDriver implements CudaDriver {
 
   /** {@code CU_STREAM_CAPTURE_STATUS_ACTIVE}. */
+  /** The segments of pinned host memory, invalidated when their memory is freed. */
+  private final PinnedSegments pinned = new PinnedSegments();
+
   private static final int CAPTURE_ACTIVE = 1;
 
   // The launch path's handles, each named like its entry (a test checks the pairing). Only these:
@@ -588,8 +591,9 @@ final class FfmCudaDriver implements CudaDriver {
   /**
    * {@inheritDoc}
    *
-   * <p>The segment has the global scope: the memory lives until {@link #memFreeHost}, which the
-   * caller must not forget and after which the segment must not be touched.
+   * <p>The segment, and every slice of it, is valid until {@link #memFreeHost} frees the memory:
+   * from then on any access fails with {@link IllegalStateException} instead of touching freed
+   * memory.
    */
   @Override
   public MemorySegment memAllocHost(long bytes) {
@@ -599,12 +603,14 @@ final class FfmCudaDriver implements CudaDriver {
     } catch (Throwable t) {
       throw rethrow(t);
     }
-    return Ffm.view(out.get(JAVA_LONG, 0), bytes);
+    return pinned.scoped(out.get(JAVA_LONG, 0), bytes);
   }
 
   @Override
   public void memFreeHost(MemorySegment hostMemory) {
     HostSegments.requireNative(hostMemory, DriverCall.MEM_FREE_HOST);
+    // Invalidate first: whatever the driver answers, the caller is done with this memory.
+    pinned.free(hostMemory.address());
     try {
       check(
           (int) CuEntry.MEM_FREE_HOST.handle().invokeExact(hostMemory.address()),
