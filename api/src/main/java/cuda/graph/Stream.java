@@ -7,8 +7,9 @@ import cuda.graph.internal.runtime.StreamImpl;
  *
  * <p>A stream belongs to one {@link Device}. It is safe to use from several threads (their work
  * interleaves in submission order). {@link #close()} is idempotent; the stream's handle is
- * destroyed once no execution is using it, and work already queued still completes. Using a closed
- * stream fails with {@link IllegalStateException}.
+ * destroyed once no execution is using it, and work already queued still completes. A stream that
+ * becomes unreachable without being closed is closed by a cleaner. Using a closed stream fails with
+ * {@link IllegalStateException}.
  */
 public sealed interface Stream extends AutoCloseable permits StreamImpl {
 
