@@ -26,6 +26,7 @@ import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
 import cuda.graph.internal.ops.ZipOp;
+import cuda.graph.internal.runtime.CompletionService;
 import cuda.graph.internal.runtime.CudaEventImpl;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.StreamImpl;
@@ -84,31 +85,59 @@ public final class Executor {
   private static <T extends @Nullable Object> T runAndSynchronize(
       StreamImpl stream, DeviceOp<T> op) {
     Execution execution = new Execution(stream, null);
+    T result;
     try {
-      T result;
-      try {
-        result = execute(op, execution);
-      } catch (RuntimeException | Error failure) {
-        synchronizeAfterFailure(execution, failure);
-        throw failure;
-      }
-      execution.driver.streamSynchronize(execution.cuStream);
-      return result;
-    } finally {
-      execution.finish();
+      result = execute(op, execution);
+    } catch (RuntimeException | Error failure) {
+      synchronizeAfterFailure(execution, failure);
+      throw failure;
     }
+    try {
+      execution.driver.streamSynchronize(execution.cuStream);
+    } catch (RuntimeException | Error syncFailure) {
+      releaseOnceDone(execution, syncFailure);
+      throw syncFailure;
+    }
+    execution.finish();
+    return result;
   }
 
   /**
-   * Waits for what the failed op already enqueued, so its leases can be released. A failure of the
-   * stream's work wins over the op's own failure, as the device's error is the root cause.
+   * Waits for what the failed op already enqueued, then releases its leases. A driver failure of
+   * the synchronize wins over the op's own failure, as the device's error is the root cause.
    */
   private static void synchronizeAfterFailure(Execution execution, Throwable failure) {
     try {
       execution.driver.streamSynchronize(execution.cuStream);
-    } catch (CudaDriverError streamFailure) {
-      streamFailure.addSuppressed(failure);
-      throw streamFailure;
+    } catch (RuntimeException | Error syncFailure) {
+      releaseOnceDone(execution, syncFailure);
+      if (syncFailure instanceof CudaDriverError streamFailure) {
+        streamFailure.addSuppressed(failure);
+        throw streamFailure;
+      }
+      failure.addSuppressed(syncFailure);
+      return;
+    }
+    try {
+      execution.finish();
+    } catch (RuntimeException | Error e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  /**
+   * The synchronize failed, so the work may still be queued: its leases go to the completion
+   * service, which releases them once it sees the work done; at once only if the device is dead (a
+   * sticky error), where nothing runs any more.
+   */
+  private static void releaseOnceDone(Execution execution, Throwable syncFailure) {
+    if (CompletionService.deviceIsDead(syncFailure)) {
+      execution.finish();
+    } else {
+      Throwable unobservable = execution.platform.completions().releaseWhenDone(execution, null);
+      if (unobservable != null) {
+        syncFailure.addSuppressed(unobservable);
+      }
     }
   }
 
@@ -128,7 +157,7 @@ public final class Executor {
   public static <T extends @Nullable Object> CompletableFuture<T> submit(
       StreamImpl stream, DeviceOp<T> op) {
     Execution execution = new Execution(stream, null);
-    T result = null;
+    Object result = null;
     Throwable failure = null;
     try {
       result = execute(op, execution);

@@ -16,6 +16,7 @@ import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.spi.CuGraph;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -31,6 +32,9 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   private @Nullable T output;
   private boolean outputTaken;
   private boolean closed;
+
+  /** What the work of an update failed with after it was enqueued, until reported. */
+  private final AtomicReference<@Nullable Throwable> failedUpdate = new AtomicReference<>();
 
   CudaGraphImpl(StreamImpl stream, GraphExecHandle handle, @Nullable T output) {
     this.stream = stream;
@@ -90,33 +94,60 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   @Override
   public void update(GraphNode<@Nullable Void> node) {
     Objects.requireNonNull(node, "node");
-    Executor.onStream(this, stream, node, CudaGraphImpl::enqueueUpdate);
+    reportFailedUpdate();
+    Executor.onStream(this, stream, new Update(this, node), CudaGraphImpl::enqueueUpdate);
   }
 
+  private record Update(CudaGraphImpl<?> graph, GraphNode<@Nullable Void> node) {}
+
   /**
-   * Enqueues an update; its leases are released when its work completes, as for a future nobody
-   * awaits.
+   * Enqueues an update; its leases are released when its work completes, and a failure the driver
+   * reports then is kept for the graph's next update or launch.
    */
-  private static @Nullable Void enqueueUpdate(StreamImpl stream, GraphNode<@Nullable Void> node) {
+  private static @Nullable Void enqueueUpdate(StreamImpl stream, Update update) {
     Execution execution = new Execution(stream, null);
-    Throwable failure = null;
+    var completions = stream.device().platform().completions();
     try {
-      Executor.execute(node, execution);
+      Executor.execute(update.node(), execution);
     } catch (RuntimeException | Error e) {
-      failure = e;
-    }
-    stream.device().platform().completions().submit(execution, null, failure);
-    if (failure instanceof RuntimeException e) {
+      Throwable unobservable = completions.releaseWhenDone(execution, null);
+      if (unobservable != null) {
+        e.addSuppressed(unobservable);
+      }
       throw e;
     }
-    if (failure instanceof Error e) {
+    Throwable unobservable = completions.releaseWhenDone(execution, update.graph()::updateFailed);
+    if (unobservable instanceof RuntimeException e) {
+      throw e; // no completion event: the work was waited for, and the update reports why
+    }
+    if (unobservable instanceof Error e) {
       throw e;
     }
     return null;
   }
 
+  /** The work of an update failed after it was enqueued: remembered, reported once. */
+  private void updateFailed(Throwable failure) {
+    failedUpdate.compareAndSet(null, failure);
+  }
+
+  /** Throws (once) what an earlier update's work failed with after it was enqueued. */
+  private void reportFailedUpdate() {
+    Throwable failure = failedUpdate.getAndSet(null);
+    if (failure != null) {
+      throw new IllegalStateException(
+          "an earlier update of "
+              + this
+              + " failed after it was enqueued ("
+              + failure.getMessage()
+              + "), so the graph's input may not be what it was given",
+          failure);
+    }
+  }
+
   @Override
   public GraphLaunchImpl launch() {
+    reportFailedUpdate();
     return new GraphLaunchImpl(handle);
   }
 

@@ -31,8 +31,9 @@ public final class GraphModule<I, C extends @Nullable Object, O extends @Nullabl
     if (graph.isClosed()) {
       throw new IllegalStateException(this + " is closed");
     }
-    graph.update(input.copyIn(value));
-    graph.launch().syncOn(graph.stream());
+    // The copy and the replay are one synchronized execution: whatever fails in either is
+    // reported by this call, and nothing of it is left running.
+    input.copyIn(value).then(ignored -> graph.launch()).syncOn(graph.stream());
     return output.apply(captured);
   }
 

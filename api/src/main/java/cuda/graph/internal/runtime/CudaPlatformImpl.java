@@ -175,7 +175,7 @@ public final class CudaPlatformImpl implements CudaPlatform {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    completions.close();
+    completions.close(false, 0);
     defaultPolicy.close();
     synchronized (closeActions) {
       for (int i = closeActions.size() - 1; i >= 0; i--) {

@@ -28,7 +28,10 @@ public final class Execution {
   /** What is being captured, when this execution records a graph instead of running work. */
   public final @Nullable String capturing;
 
-  private RefCount[] leases = new RefCount[8];
+  /** The first lease, and the others: most executions hold one or none, so no array for them. */
+  private @Nullable RefCount firstLease;
+
+  private RefCount @Nullable [] moreLeases;
   private int leaseCount;
 
   public Execution(StreamImpl stream, @Nullable String capturing) {
@@ -118,30 +121,69 @@ public final class Execution {
 
   /** Keeps a reference the caller already acquired until this execution's work is done. */
   public void hold(RefCount lease) {
-    if (leaseCount == leases.length) {
-      leases = Arrays.copyOf(leases, leaseCount * 2);
+    if (leaseCount == 0) {
+      firstLease = lease;
+      leaseCount = 1;
+      return;
     }
-    leases[leaseCount++] = lease;
+    RefCount[] more = moreLeases;
+    int i = leaseCount - 1;
+    if (more == null) {
+      more = new RefCount[8];
+      moreLeases = more;
+    } else if (i == more.length) {
+      more = Arrays.copyOf(more, i * 2);
+      moreLeases = more;
+    }
+    more[i] = lease;
+    leaseCount++;
+  }
+
+  /** Takes the lease at {@code i} out of this execution. */
+  private RefCount take(int i) {
+    RefCount lease;
+    if (i == 0) {
+      lease = firstLease;
+      firstLease = null;
+    } else {
+      RefCount[] more = moreLeases;
+      lease = more[i - 1];
+      more[i - 1] = null;
+    }
+    return lease;
   }
 
   /** Hands the leases to a new owner (a captured graph); this execution no longer holds them. */
   public List<RefCount> transferLeases() {
     List<RefCount> taken = new ArrayList<>(leaseCount);
     for (int i = 0; i < leaseCount; i++) {
-      taken.add(leases[i]);
-      leases[i] = null;
+      taken.add(take(i));
     }
     leaseCount = 0;
     return taken;
   }
 
-  /** Called once the work is done (or known failed): releases every lease. */
+  /**
+   * Called once the work is done (or known failed): releases every lease, once; if a release
+   * throws, the others are still released and the first failure is thrown.
+   */
   public void finish() {
-    for (int i = 0; i < leaseCount; i++) {
-      RefCount lease = leases[i];
-      leases[i] = null;
-      lease.release();
-    }
+    int count = leaseCount;
     leaseCount = 0;
+    RuntimeException failure = null;
+    for (int i = 0; i < count; i++) {
+      try {
+        take(i).release();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 }
