@@ -28,6 +28,7 @@ import cuda.graph.internal.ops.ZipAllOp;
 import cuda.graph.internal.ops.ZipOp;
 import cuda.graph.internal.runtime.CompletionService;
 import cuda.graph.internal.runtime.CudaEventImpl;
+import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.spi.CuFunction;
@@ -66,12 +67,18 @@ public final class Executor {
     acquireLock(what);
     try {
       StreamImpl s = StreamImpl.of(stream);
-      s.acquire();
+      CudaPlatformImpl platform = s.device().platform();
+      platform.enterExecution();
       try {
-        s.device().bind();
-        return work.run(s, argument);
+        s.acquire();
+        try {
+          s.device().bind();
+          return work.run(s, argument);
+        } finally {
+          s.release();
+        }
       } finally {
-        s.release();
+        platform.exitExecution();
       }
     } finally {
       ExecutionLock.release();

@@ -44,7 +44,16 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     CudaPlatformImpl.CLEANER.register(this, reference);
   }
 
+  /**
+   * Replays the graph on the execution's stream. The launch executes once, so its share of the
+   * graph goes to the execution first, whatever happens next: released once the launched work is
+   * done, or with the execution when the launch fails (wrong device, inside a capture).
+   */
   public void launchOn(Execution ex) {
+    if (!reference.handOver()) {
+      throw new IllegalStateException(this + " was released before it executed");
+    }
+    ex.hold(handle.lifetime);
     if (ex.isCapturing()) {
       throw new GraphCaptureException(
           "a graph launch cannot be recorded into another graph ("
@@ -53,11 +62,6 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
           null);
     }
     ex.requireSameDevice(handle.device, this);
-    if (!reference.handOver()) {
-      throw new IllegalStateException(this + " was released before it executed");
-    }
-    // The execution now holds the launch's share: the exec outlives the launched work.
-    ex.hold(handle.lifetime);
     ex.driver.graphLaunch(handle.exec, ex.cuStream);
   }
 

@@ -18,7 +18,9 @@ public final class MemoryOps {
     ex.requireNotCapturing("allocating a buffer");
     long bytes = op.length * op.type.byteSize();
     long address = ex.driver.memAllocAsync(bytes, ex.cuStream);
-    DeviceBuffer<T> buffer = DeviceBufferImpl.allocated(ex.device, op.type, op.length, address);
+    DeviceBufferImpl<T> buffer = DeviceBufferImpl.allocated(ex.device, op.type, op.length, address);
+    // The platform frees what is still allocated when it closes (or the process exits).
+    ex.platform.ownMemory(buffer.lifetime());
     try {
       ex.use(buffer);
       switch (op.init) {

@@ -94,6 +94,15 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   @Override
   public void update(GraphNode<@Nullable Void> node) {
     Objects.requireNonNull(node, "node");
+    synchronized (outputLock) {
+      if (closed) {
+        throw new IllegalStateException(
+            "cannot update "
+                + this
+                + ": the graph is closed, so no launch of it would see the update; update a graph"
+                + " only before closing it");
+      }
+    }
     reportFailedUpdate();
     Executor.onStream(this, stream, new Update(this, node), CudaGraphImpl::enqueueUpdate);
   }

@@ -3,15 +3,23 @@ package cuda.graph.internal.runtime;
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.SchedulingPolicy;
+import cuda.graph.Stream;
 import cuda.graph.internal.bootstrap.ProviderSelector;
 import cuda.graph.internal.bootstrap.ProviderSelector.Outcome;
 import cuda.graph.internal.bootstrap.SystemPlatform;
 import cuda.graph.spi.CudaDriver;
 import java.lang.ref.Cleaner;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +27,13 @@ import org.jspecify.annotations.Nullable;
  * The implementation of {@link CudaPlatform}: owns the translating driver, the devices, the
  * completion service, the release queue and the default scheduling policy, and closes them in
  * reverse order of dependence.
+ *
+ * <p>Closing (by {@link #close()}, or by the exit hook of the process-wide platform) first admits
+ * no new execution and waits for those running; then waits until the work submitted is done (the
+ * futures still pending fail); then destroys the graphs still alive (whatever launches are still
+ * out) and frees the device memory its ops allocated that is still allocated (buffers still open,
+ * or dropped and not yet cleaned), then the default policy's streams, the modules, the staging
+ * memory, the release streams and the contexts.
  */
 public final class CudaPlatformImpl implements CudaPlatform {
 
@@ -26,6 +41,11 @@ public final class CudaPlatformImpl implements CudaPlatform {
   public static final Cleaner CLEANER = Cleaner.create();
 
   private static final ScopedValue<CudaPlatformImpl> CURRENT = ScopedValue.newInstance();
+
+  private static final System.Logger LOG = System.getLogger("cuda.graph");
+
+  /** How long the exit hook waits for running work before it leaves the rest to the driver. */
+  public static final Duration EXIT_BUDGET = Duration.ofSeconds(5);
 
   private static final SystemPlatform<CudaPlatformImpl> SYSTEM =
       bootstrap(
@@ -47,10 +67,46 @@ public final class CudaPlatformImpl implements CudaPlatform {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final boolean ownedByCaller;
 
+  /** Executions (ops, captures, updates) in progress: closing waits for them. */
+  private final LongAdder executing = new LongAdder();
+
+  /** Instantiated graphs not yet destroyed: closing destroys them, launches outstanding or not. */
+  private final Set<GraphExecHandle> graphs = ConcurrentHashMap.newKeySet();
+
+  /** The lifetimes of device memory the platform's ops allocated; pruned as it is freed. */
+  private final Set<RefCount> memory = ConcurrentHashMap.newKeySet();
+
+  private final AtomicInteger memoryAdded = new AtomicInteger();
+
+  /** The shutdown hook of the process-wide platform, or null. */
+  private volatile @Nullable Thread exitHook;
+
   /** The policy the platform starts with; it owns its streams, closed with the platform. */
   private final RoundRobinPolicy defaultPolicy = new RoundRobinPolicy(4);
 
-  private volatile SchedulingPolicy schedulingPolicy = defaultPolicy;
+  private volatile SchedulingPolicy schedulingPolicy = new DefaultPolicy();
+
+  /**
+   * The default policy as users see it: it picks streams only while the platform is open, and
+   * counts as an execution while it does, so that the close (which closes its streams) cannot race
+   * with it creating some.
+   */
+  private final class DefaultPolicy implements SchedulingPolicy {
+    @Override
+    public Stream nextStream(Device device) {
+      enterExecution();
+      try {
+        return defaultPolicy.nextStream(device);
+      } finally {
+        exitExecution();
+      }
+    }
+
+    @Override
+    public String toString() {
+      return defaultPolicy.toString();
+    }
+  }
 
   private CudaPlatformImpl(
       String providerId, List<String> selectionReport, CudaDriver driver, boolean ownedByCaller) {
@@ -74,7 +130,22 @@ public final class CudaPlatformImpl implements CudaPlatform {
   public static SystemPlatform<CudaPlatformImpl> bootstrap(Supplier<Outcome> selection) {
     return new SystemPlatform<>(
         selection,
-        opened -> new CudaPlatformImpl(opened.id(), opened.lines(), opened.driver(), false));
+        opened -> {
+          CudaPlatformImpl platform =
+              new CudaPlatformImpl(opened.id(), opened.lines(), opened.driver(), false);
+          platform.registerExitHook();
+          return platform;
+        });
+  }
+
+  /**
+   * The process-wide platform is never closed by its users: when the JVM exits, a shutdown hook
+   * releases what it owns (see {@link #closeAtExit()}), so that no allocation outlives it.
+   */
+  private void registerExitHook() {
+    Thread hook = Thread.ofPlatform().name("cuda-graph-exit").unstarted(this::closeAtExit);
+    Runtime.getRuntime().addShutdownHook(hook);
+    exitHook = hook;
   }
 
   /** See {@link CudaPlatform#forDriver}. */
@@ -170,12 +241,74 @@ public final class CudaPlatformImpl implements CudaPlatform {
   @Override
   public void close() {
     if (!ownedByCaller) {
-      return; // the system platform lives as long as the process
+      return; // the system platform lives as long as the process; see closeAtExit()
     }
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    completions.close(false, 0);
+    shutDown(false, 0, true);
+  }
+
+  /** What the exit hook of the process-wide platform runs: {@link #closeAtExit(Duration)}. */
+  public void closeAtExit() {
+    closeAtExit(EXIT_BUDGET);
+  }
+
+  /**
+   * Does the close work of {@link #close()} once, as the process ends, even for the process-wide
+   * platform: no new work is admitted, the work running is waited for, up to {@code budget}, then
+   * everything the platform owns is released and its contexts too. The driver stays open (daemon
+   * threads may still call it). If work is still running after {@code budget}, nothing is released
+   * (never memory under running work); the driver reclaims it as the process ends. Never throws:
+   * failures are logged.
+   *
+   * @param budget how long to wait for executions and submitted work to finish
+   */
+  public void closeAtExit(Duration budget) {
+    Thread hook = exitHook;
+    if (hook != null && hook != Thread.currentThread()) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook runs (or ran) anyway; the closed flag makes one of us do the work.
+      }
+    }
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      if (!shutDown(true, System.nanoTime() + budget.toNanos(), false)) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "cuda.graph: work was still running on "
+                + this
+                + " when the JVM exited; what it uses is left to the driver, which reclaims it"
+                + " as the process ends");
+      }
+    } catch (RuntimeException | Error e) {
+      LOG.log(System.Logger.Level.WARNING, "cuda.graph: releasing " + this + " at exit failed", e);
+    }
+  }
+
+  /**
+   * The close work, once {@link #closed} is set. {@return false, having released nothing, if work
+   * was still running at {@code deadline} (when {@code bounded})}
+   */
+  private boolean shutDown(boolean bounded, long deadline, boolean closeDriver) {
+    if (!awaitExecutions(bounded, deadline)) {
+      return false;
+    }
+    if (!completions.close(bounded, deadline)) {
+      return false;
+    }
+    // Nothing runs any more, and nothing can be launched: what is still alive goes now.
+    for (GraphExecHandle graph : List.copyOf(graphs)) {
+      graph.destroyAtClose();
+    }
+    for (RefCount allocation : List.copyOf(memory)) {
+      allocation.closeOwner();
+    }
+    memory.clear();
     defaultPolicy.close();
     synchronized (closeActions) {
       for (int i = closeActions.size() - 1; i >= 0; i--) {
@@ -189,10 +322,79 @@ public final class CudaPlatformImpl implements CudaPlatform {
     for (DeviceImpl d : devices) {
       d.close();
     }
-    driver.close();
+    if (closeDriver) {
+      driver.close();
+    }
+    return true;
   }
 
-  /** {@return whether {@link #close()} was called} */
+  /** Waits until no execution is in progress; {@return false if one still was at the deadline} */
+  private boolean awaitExecutions(boolean bounded, long deadline) {
+    long warnAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    boolean warned = false;
+    while (executing.sum() != 0) {
+      long now = System.nanoTime();
+      if (bounded && now - deadline >= 0) {
+        return false;
+      }
+      if (!warned && now - warnAt >= 0) {
+        warned = true;
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "cuda.graph: closing "
+                + this
+                + " waits for executions still in progress (a thread in syncOn whose work does not"
+                + " end, or close() called from inside an op?)");
+      }
+      LockSupport.parkNanos(this, 100_000);
+    }
+    return true;
+  }
+
+  /**
+   * Admits an execution (an op, a capture, an update) until the platform closes; every call is
+   * paired with {@link #exitExecution()}.
+   *
+   * @throws IllegalStateException if the platform is closed or closing
+   */
+  public void enterExecution() {
+    executing.increment();
+    if (closed.get()) {
+      executing.decrement();
+      throw new IllegalStateException(
+          this + " is closed: it runs no new work; use a platform only before closing it");
+    }
+  }
+
+  /** Ends what {@link #enterExecution()} admitted. */
+  public void exitExecution() {
+    executing.decrement();
+  }
+
+  /** Notes an instantiated graph, destroyed at the latest when the platform closes. */
+  void graphInstantiated(GraphExecHandle graph) {
+    graphs.add(graph);
+  }
+
+  void graphDestroyed(GraphExecHandle graph) {
+    graphs.remove(graph);
+  }
+
+  /**
+   * Notes the lifetime of device memory an op allocated: if it is still allocated when the platform
+   * closes, the platform gives up its owner's reference, which frees it.
+   */
+  public void ownMemory(RefCount lifetime) {
+    memory.add(lifetime);
+    if ((memoryAdded.incrementAndGet() & 255) == 0) {
+      memory.removeIf(RefCount::isDestroyed);
+    }
+  }
+
+  /**
+   * {@return whether the platform is closed or closing ({@link #close()}, or the exit hook of the
+   * process-wide platform)}
+   */
   public boolean isClosed() {
     return closed.get();
   }

@@ -2,18 +2,22 @@ package cuda.graph.internal.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where the library sends the destruction of native objects (freeing memory, destroying execs,
  * graphs, events, streams). While any graph capture of the platform is in progress, destruction is
  * deferred until the last capture ends, so that a free from another thread or from a cleaner can
- * never invalidate a capture; otherwise it runs at once on the calling thread. Thread-safe.
+ * never invalidate a capture; otherwise it runs at once on the calling thread. A release that fails
+ * is logged and counted ({@link #failures()}), never retried: the object is given up either way,
+ * and the driver may have handed its handle or address out again. Thread-safe.
  */
 public final class ReleaseQueue {
 
   private static final System.Logger LOG = System.getLogger("cuda.graph");
 
   private final List<Runnable> deferred = new ArrayList<>();
+  private final AtomicLong failures = new AtomicLong();
   private int capturesInProgress;
   private boolean closed;
 
@@ -53,7 +57,7 @@ public final class ReleaseQueue {
       due = new ArrayList<>(deferred);
       deferred.clear();
     }
-    due.forEach(ReleaseQueue::run);
+    due.forEach(this::run);
   }
 
   /**
@@ -70,10 +74,16 @@ public final class ReleaseQueue {
     return deferred.size();
   }
 
-  private static void run(Runnable action) {
+  /** {@return how many releases failed (each was logged, none retried)} */
+  public long failures() {
+    return failures.get();
+  }
+
+  private void run(Runnable action) {
     try {
       action.run();
     } catch (RuntimeException e) {
+      failures.incrementAndGet();
       // A release has no caller to report to: the object is gone either way, so log and go on.
       LOG.log(
           System.Logger.Level.WARNING,
