@@ -27,6 +27,7 @@ import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
 import cuda.graph.internal.ops.ZipOp;
 import cuda.graph.internal.runtime.CompletionService;
+import cuda.graph.internal.runtime.CompletionService.HostTail;
 import cuda.graph.internal.runtime.CudaEventImpl;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.Execution;
@@ -37,6 +38,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -167,11 +170,52 @@ public final class Executor {
     Object result = null;
     Throwable failure = null;
     try {
-      result = execute(op, execution);
+      result = executeTail(op, execution);
     } catch (RuntimeException | Error e) {
       failure = e;
     }
     return stream.device().platform().completions().submit(execution, result, failure);
+  }
+
+  /**
+   * Executes {@code op} as {@link #execute} does, except that a read into a Java array in tail
+   * position (the op itself, the op a {@code then} runs last, the source of a {@code map}, the
+   * second part of a {@code zip}) only enqueues its copy into staging: {@return the op's result, or
+   * a {@link HostTail} that converts the staged data and applies the host functions composed after
+   * the read, once the work is done} A read anywhere else (its result feeds a {@code then}'s
+   * function, the first part of a {@code zip}, a shared op) synchronizes, as under {@code syncOn}.
+   */
+  @SuppressWarnings("unchecked")
+  private static @Nullable Object executeTail(DeviceOp<?> op, Execution ex) {
+    return switch (op) {
+      case ArrayReadOp<?> r -> {
+        r.claim();
+        yield MemoryOps.readLater(r, ex);
+      }
+      case NodeOp<?> n -> executeTail(n.composition, ex);
+      case MapOp<?, ?> m -> {
+        m.claim();
+        Object source = executeTail(m.source, ex);
+        Function<Object, Object> f = (Function<Object, Object>) m.function;
+        yield source instanceof HostTail tail ? tail.andThen(f) : f.apply(source);
+      }
+      case ThenOp<?, ?> t -> {
+        t.claim();
+        Function<Object, DeviceOp<?>> next = (Function<Object, DeviceOp<?>>) t.next;
+        DeviceOp<?> last = next.apply(execute(t.source, ex));
+        yield executeTail(Objects.requireNonNull(last, t.nullResultMessage()), ex);
+      }
+      case ZipOp<?, ?, ?> z -> {
+        z.claim();
+        Object a = execute(z.first, ex);
+        Object b = executeTail(z.second, ex);
+        BiFunction<Object, Object, Object> combine = (BiFunction<Object, Object, Object>) z.combine;
+        yield b instanceof HostTail tail
+            ? tail.andThen(x -> combine.apply(a, x))
+            : combine.apply(a, b);
+      }
+      default -> execute(op, ex);
+    };
   }
 
   public static void acquireLock(Object what) {

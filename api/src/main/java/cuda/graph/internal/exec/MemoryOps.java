@@ -5,6 +5,7 @@ import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.internal.ops.ArrayReadOp;
 import cuda.graph.internal.ops.ArrayWriteOp;
 import cuda.graph.internal.ops.CopyOp;
+import cuda.graph.internal.runtime.CompletionService.HostTail;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.Execution;
 import java.lang.foreign.MemorySegment;
@@ -94,6 +95,19 @@ public final class MemoryOps {
     // The array must hold the data before anything composed after this op runs on the host.
     ex.driver.streamSynchronize(ex.cuStream);
     return r.convert.apply(staging);
+  }
+
+  /**
+   * Enqueues the copy of {@code r}'s buffer into pinned staging, without waiting: {@return the
+   * conversion to run once the copy is seen complete}, while the execution still leases the staging
+   */
+  public static HostTail readLater(ArrayReadOp<?> r, Execution ex) {
+    ex.requireNotCapturing("reading " + r.source + " into a Java array");
+    long source = ex.use(r.source);
+    long bytes = r.source.byteSize();
+    MemorySegment staging = ex.device.staging().lease(bytes, ex);
+    ex.driver.memcpyDtoHAsync(staging, source, bytes, ex.cuStream);
+    return HostTail.read(staging, r.convert);
   }
 
   private static void stageIn(Execution ex, long target, MemorySegment data) {

@@ -6,8 +6,11 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Function;
 
 /**
- * Reads a buffer into a new Java value, staged through pinned memory. The op waits for its stream
- * before converting, so that whatever is composed after it sees the data.
+ * Reads a buffer into a new Java value, staged through pinned memory. Executed for {@code syncOn},
+ * or anywhere its result feeds more host composition before more device work, the op waits for its
+ * stream before converting, so that whatever is composed after it sees the data. In tail position
+ * of an {@code asyncOn} the executor only enqueues the copy, and the conversion runs when the copy
+ * is seen complete ({@code Executor.executeTail}).
  */
 public final class ArrayReadOp<A> extends OnceGuard implements DeviceOp<A> {
 
