@@ -21,13 +21,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Lifetimes.</b> The instantiated graph is owned jointly by this object and every {@link
  * GraphLaunch} it handed out; {@link #close()} gives up this object's share, and the exec is
- * destroyed once the last launch's work is done. Buffers used by the captured work stay allocated
- * as long as the graph, even if closed earlier. Frees requested while any capture is in progress
- * are deferred until it ends, so they cannot invalidate it.
+ * destroyed once the last launch's work is done, or when the platform closes, whichever comes
+ * first: closing the platform destroys every graph still alive, whatever launches are still out.
+ * Buffers used by the captured work stay allocated as long as the graph, even if closed earlier.
+ * Frees requested while any capture is in progress are deferred until it ends, so they cannot
+ * invalidate it.
  *
  * <p><b>Updates.</b> {@link #update} enqueues a graph node (typically a copy of new input into a
  * buffer the graph reads) on {@link #stream()}: it is ordered before a launch executed on that same
- * stream. {@link Module} packages that protocol so it cannot be used out of order.
+ * stream. It does not wait: a failure the driver reports only once the update's work is observed is
+ * thrown, once, by the graph's next {@link #update} or {@link #launch()}. {@link Module} packages
+ * that protocol so it cannot be used out of order, and observes each forward's copy and replay as
+ * one synchronized execution.
  *
  * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once.
  *
@@ -93,6 +98,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    * the same stream (and after earlier ones). Takes the execution lock.
    *
    * @param node the node to enqueue; its leases are released once its work completes
+   * @throws IllegalStateException if the graph is closed, or if the work of an earlier update
+   *     failed after it was enqueued (reported once; the driver's error is the cause)
    */
   void update(GraphNode<@Nullable Void> node);
 
@@ -100,7 +107,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    * {@return an op that replays the graph on whichever stream executes it}; it shares ownership of
    * the graph, so it stays valid after {@link #close()}
    *
-   * @throws IllegalStateException if the graph is closed
+   * @throws IllegalStateException if the graph is closed, or if the work of an earlier {@link
+   *     #update} failed after it was enqueued (reported once; the driver's error is the cause)
    */
   GraphLaunch launch();
 

@@ -19,8 +19,12 @@ import org.jspecify.annotations.Nullable;
  * System.Logger} named {@code cuda.graph}.
  *
  * <p>A platform is safe to use from any thread. The system platform lives as long as the process:
- * its driver is never closed. A platform made with {@link #forDriver} (tests, provider authors)
- * belongs to its caller, who {@linkplain #close() closes} it.
+ * its driver is never closed, and {@link #close()} does nothing for it; when the JVM exits, a
+ * shutdown hook does its close work instead: it admits no new work, waits (a few seconds at most)
+ * for the work still running, then releases everything the platform owns, as {@link #close()} does.
+ * If work is still running after that, it releases nothing, rather than memory under running work,
+ * and the driver reclaims it as the process ends. A platform made with {@link #forDriver} (tests,
+ * provider authors) belongs to its caller, who {@linkplain #close() closes} it.
  *
  * <p>{@link DeviceOp#sync()} and {@link DeviceOp#async()} use the {@linkplain #current() current}
  * platform: the system one, unless code runs inside {@link #runAsCurrent}.
@@ -123,10 +127,18 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
   void setSchedulingPolicy(SchedulingPolicy policy);
 
   /**
-   * Closes a platform made with {@link #forDriver}: stops its completion thread, unloads its
-   * modules, releases its devices' contexts and closes the driver. Objects still open keep their
-   * native handles until the driver goes. Idempotent. Does nothing for the {@linkplain #system()
-   * system} platform, which lives as long as the process, so {@code try (CudaPlatform p =
+   * Closes a platform made with {@link #forDriver}. From the start of the call, no new work is
+   * admitted ({@code syncOn}, {@code asyncOn}, captures and updates fail with {@link
+   * IllegalStateException}); the call then waits for the executions in progress on other threads,
+   * and for the work already submitted: every future still pending completes (failed, with a
+   * message saying the platform was closed, unless its work was over first), and nothing is
+   * released under work that still runs. Then it destroys every graph still alive (whatever
+   * launches are still out), frees the device memory its ops allocated that is still allocated
+   * (buffers still open report closed), and destroys the default policy's streams, the completion
+   * events, the modules, the staging memory and the devices' contexts, and closes the driver. Other
+   * objects still open (streams, events, host buffers) keep their native handles until the contexts
+   * go. Idempotent. Does nothing for the {@linkplain #system() system} platform, which lives as
+   * long as the process (see the class documentation), so {@code try (CudaPlatform p =
    * CudaPlatform.system())} ends cleanly.
    */
   void close();

@@ -71,7 +71,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *
    * @param <R> the type of the new result
    * @param function applied on the executing thread once this op's work is enqueued, not completed:
-   *     it sees handles whose data the GPU may not have computed yet
+   *     it sees handles whose data the GPU may not have computed yet; after a read into a Java
+   *     array submitted with {@link #asyncOn}, once the read has completed, on the thread that
+   *     completes the future
    */
   default <R extends @Nullable Object> DeviceOp<R> map(Function<? super T, ? extends R> function) {
     return new MapOp<>(this, Objects.requireNonNull(function, "function"));
@@ -109,7 +111,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param <U> the type of {@code other}'s result
    * @param <R> the type of the combined result
    * @param other the op run after this one
-   * @param combine called on the executing thread with both results once both ops' work is enqueued
+   * @param combine called on the executing thread with both results once both ops' work is
+   *     enqueued; when the second op ends in a read into a Java array submitted with {@link
+   *     #asyncOn}, once that read has completed, on the thread that completes the future
    */
   default <U extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
       DeviceOp<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
@@ -150,8 +154,8 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * {@link #syncOn}.
    *
    * @return the op's result, whose data the completed work has computed
-   * @throws IllegalStateException if the current platform sees no device, or its policy returns no
-   *     stream, a closed one, or one of another device
+   * @throws IllegalStateException if the current platform sees no device or is closed, or its
+   *     policy returns no stream, a closed one, or one of another device
    */
   default T sync() {
     return syncOn(policyStream());
@@ -159,10 +163,29 @@ public sealed interface DeviceOp<T extends @Nullable Object>
 
   /**
    * Submits this op to {@code stream} and returns a future that completes with its result once its
-   * work has completed on the GPU. No thread is blocked per pending future. Failures complete the
-   * future exceptionally (with {@link CudaDriverError}, {@link ReentrantExecutionException}, ...).
-   * Dependent stages of the future run on the platform's completion thread unless you use the
-   * {@code *Async} stage methods: keep them short and non-blocking.
+   * work has completed on the GPU. The calling thread enqueues the work and returns without waiting
+   * for it, and no thread is blocked per pending future.
+   *
+   * <p><b>Reads into Java arrays.</b> A read ({@code toFloatArray()} and the like) in tail position
+   * (the op itself, the op a {@code then} or {@code andThen} chain runs last, under {@code map},
+   * the second part of a {@code zip}) only enqueues its copy into pinned staging; the array is
+   * made, and the {@code map}s and the {@code zip} combination after it applied, once the copy is
+   * seen complete, on the thread that completes the future. A read whose result the op needs on the
+   * host before more device work (the source of a {@code then}, the first part of a {@code zip}, a
+   * {@link #shared()} op) still waits for its stream inside this call, as under {@link #syncOn}.
+   *
+   * <p><b>Failures</b> complete the future exceptionally (with {@link CudaDriverError}, {@link
+   * ReentrantExecutionException}, ...). An op that fails on submission (its own code, a driver call
+   * made while enqueuing, the completion event) returns a future that is already failed; what the
+   * op did enqueue still runs, and the buffers it uses stay allocated until it has. If the platform
+   * is closed before the work completes, the future fails with an {@link IllegalStateException}
+   * saying so: every future completes.
+   *
+   * <p><b>Dependent stages</b> never run on the thread that observes completions: a stage
+   * registered before completion runs on the thread that completes the future (a thread waiting in
+   * {@code join()} or {@code get()}, or else one of the library's completer threads, as many as
+   * there are completions in progress), one registered after completion on the registering thread,
+   * as usual. A stage that blocks holds up its own thread only.
    *
    * @param stream the stream the op's work is enqueued on
    * @return a future completed with the op's result once its work has completed on the GPU
@@ -176,8 +199,8 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * Submits this op to the stream the current platform's policy picks; see {@link #asyncOn}.
    *
    * @return a future completed with the op's result once its work has completed on the GPU
-   * @throws IllegalStateException if the current platform sees no device, or its policy returns no
-   *     stream, a closed one, or one of another device
+   * @throws IllegalStateException if the current platform sees no device or is closed, or its
+   *     policy returns no stream, a closed one, or one of another device
    */
   default CompletableFuture<T> async() {
     return asyncOn(policyStream());
@@ -239,7 +262,9 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param <R> the type of the combined result
    * @param a the op run first
    * @param b the op run second, after {@code a}'s work
-   * @param combine called on the executing thread with both results once both ops' work is enqueued
+   * @param combine called on the executing thread with both results once both ops' work is
+   *     enqueued; when the second op ends in a read into a Java array submitted with {@link
+   *     #asyncOn}, once that read has completed, on the thread that completes the future
    */
   static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
       DeviceOp<R> zip(

@@ -9,8 +9,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A launch shares ownership of the instantiated graph from the moment it is made: it stays valid
  * after its {@link CudaGraph} is closed, and the graph is destroyed only once every launch handed
- * out has been executed (and its work completed) or become unreachable. Launches of one graph are
- * serialized by the driver, even on different streams. A launch is not a {@link GraphNode}: it
- * cannot be recorded into another graph.
+ * out has been executed (and its work completed) or become unreachable, or when the platform
+ * closes. A launch executes once: an execution that fails (a stream of another device, inside a
+ * capture) uses it up, and its share goes with that execution. Launches of one graph are serialized
+ * by the driver, even on different streams. A launch is not a {@link GraphNode}: it cannot be
+ * recorded into another graph.
  */
 public sealed interface GraphLaunch extends DeviceOp<@Nullable Void> permits GraphLaunchImpl {}

@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
  * Graph-backed inference: {@link #forward} puts the input into the graph's pre-allocated input
  * buffer, replays the graph on the graph's own stream, waits, and returns the output. Because the
  * copy and the launch are issued by the module on one stream, the launch always sees the new input:
- * the "update, then launch on the same stream" protocol is guaranteed by construction.
+ * the "update, then launch on the same stream" protocol is guaranteed by construction. The copy and
+ * the replay are one execution, synchronized before {@code forward} returns, so whatever fails in
+ * either is thrown by that {@code forward}.
  *
  * <p>Modules are made by {@link #capture} and composed with {@link #andThen}; each owns what it
  * captured and {@link #close()} releases it. {@code forward} calls are serialized per module
@@ -28,7 +30,9 @@ public sealed interface Module<I, O extends @Nullable Object> extends AutoClosea
    *
    * @param input copied into the graph's input buffer by the module's {@link InputBinding}
    * @return what the module's output function made of the captured output after the replay
-   * @throws IllegalStateException if the module is closed
+   * @throws IllegalStateException if the module (or its platform) is closed
+   * @throws CudaDriverError if the driver fails the copy or the replay, when it is enqueued or
+   *     while it runs
    */
   O forward(I input);
 

@@ -7,7 +7,11 @@ import kotlinx.coroutines.future.await
 
 /**
  * Runs this op on [stream] and suspends until its GPU work has completed, without blocking a
- * thread.
+ * thread: a read into a Java array at the end of the op (`toFloatArray()`, under `map`, last in a
+ * `then` chain) is converted once its copy is seen complete. A read whose result the op needs
+ * before more device work (the source of a `then`) still waits for its stream while the op is
+ * submitted. The coroutine resumes through its dispatcher; a blocking callback elsewhere never
+ * stalls this await.
  *
  * Cancellation: cancelling the coroutine stops waiting, but not the GPU work already submitted, and
  * never releases memory that work still uses: buffers stay leased until the work completes, whoever
