@@ -319,6 +319,7 @@ public final class Executor {
           case EventWaitOp w -> {
             w.claim();
             CudaEventImpl event = CudaEventImpl.of(w.event);
+            ex.requireSamePlatform(event.device(), event);
             event.lifetime().acquire(event);
             ex.hold(event.lifetime());
             ex.driver.streamWaitEvent(ex.cuStream, event.handle(), 0);
