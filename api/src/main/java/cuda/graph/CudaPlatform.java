@@ -133,12 +133,13 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
    * and for the work already submitted: every future still pending completes (failed, with a
    * message saying the platform was closed, unless its work was over first), and nothing is
    * released under work that still runs. Then it destroys every graph still alive (whatever
-   * launches are still out), frees the device memory its ops allocated that is still allocated
-   * (buffers still open report closed), and destroys the default policy's streams, the completion
-   * events, the modules, the staging memory and the devices' contexts, and closes the driver. Other
-   * objects still open (streams, events, host buffers) keep their native handles until the contexts
-   * go. Idempotent. Does nothing for the {@linkplain #system() system} platform, which lives as
-   * long as the process (see the class documentation), so {@code try (CudaPlatform p =
+   * launches are still out), destroys the default policy's streams, the completion events and the
+   * modules, frees the device memory its ops allocated that is still allocated (of buffers still
+   * open, whose later use fails because the platform is closed, or dropped and not yet cleaned),
+   * then the staging memory and the devices' contexts, and closes the driver. Other objects still
+   * open (streams, events, host buffers) keep their native handles until the contexts go.
+   * Idempotent. Does nothing for the {@linkplain #system() system} platform, which lives as long as
+   * the process (see the class documentation), so {@code try (CudaPlatform p =
    * CudaPlatform.system())} ends cleanly.
    */
   void close();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.internal.bootstrap.ProviderSelector.Opened;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.simulator.Simulator;
+import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.InstrumentedDriver;
 import java.lang.ref.Reference;
@@ -162,25 +163,59 @@ class PlatformCloseTests {
     other.close();
   }
 
-  /** Uses the platform as an application would, leaving some of it to the process's end. */
-  private static CompletableFuture<@Nullable Void> leaveThingsBehind(
-      CudaPlatform platform, Stream stream, CountDownLatch gate) {
+  @Test
+  void aBufferStillOpenWhenItsPlatformClosesIsFreedAndItsLaterUseSaysThePlatformIsClosed() {
+    InstrumentedDriver simulator = SimulatorPlatforms.instrumented(Simulator.create());
+    CudaPlatform platform = SimulatorPlatforms.over(simulator);
+    Stream stream = platform.defaultDevice().newStream();
+    DeviceBuffer<Integer> open = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream);
+
+    platform.close();
+
+    assertEquals(0, simulator.ledger().live(HandleKind.DEVICE_MEMORY), "freed by the close");
+    assertFalse(open.isClosed(), "the object is as its owner left it");
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> open.fill(1).syncOn(stream));
+    String message = e.getMessage().toLowerCase(java.util.Locale.ROOT);
+    assertTrue(message.contains("platform") && message.contains("closed"), e.getMessage());
+    open.close(); // no driver call, no second free
+    assertEquals(List.of(), simulator.violations());
+  }
+
+  /** What {@link #leaveThingsBehind} left: the work still running, and what the test holds. */
+  private record Leftovers(CompletableFuture<@Nullable Void> pending, List<Object> held) {}
+
+  /**
+   * Uses the platform as an application would, leaving some of it to the process's end: buffers
+   * still open, staging memory in the pool, a graph left open and a launch outstanding of a closed
+   * one, the default policy's streams, work still running (until {@code gate} opens) and, if {@code
+   * dropOne}, a buffer dropped without {@code close()} (which the cleaner may free at any time).
+   */
+  private static Leftovers leaveThingsBehind(
+      CudaPlatform platform, Stream stream, CountDownLatch gate, boolean dropOne) {
     Device device = platform.defaultDevice();
+    List<Object> held = new ArrayList<>();
     DeviceBuffer<Float> kept = DeviceBuffer.fromArray(new float[4096]).syncOn(stream);
+    held.add(kept);
     kept.toFloatArray().syncOn(stream); // staging memory, pooled
-    DeviceBuffer.zeros(ElementType.I32, 32).syncOn(stream); // dropped without close()
+    DeviceBuffer<Integer> dropped = DeviceBuffer.zeros(ElementType.I32, 32).syncOn(stream);
+    if (!dropOne) {
+      held.add(dropped);
+    }
     DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream);
+    held.add(counter);
     KernelFixtures.ADD_ONE.load(device);
-    CudaGraph.capture(stream, KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 8), 8, counter));
+    held.add(
+        CudaGraph.capture(
+            stream, KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 8), 8, counter)));
     CudaGraph<@Nullable Void> closed =
         CudaGraph.capture(stream, KernelFixtures.ADD_ONE.launch(LaunchConfig.of(1, 8), 8, counter));
-    GraphLaunch outstanding = closed.launch();
+    held.add(closed.launch());
     closed.close();
     platform.runAsCurrent(() -> DeviceOp.value(1).sync()); // the default policy's streams
     CompletableFuture<@Nullable Void> pending =
         KernelFixtures.hold(gate).andThen(kept.fill(1f)).asyncOn(stream); // still running
-    Reference.reachabilityFence(outstanding);
-    return pending;
+    return new Leftovers(pending, held);
   }
 
   private static CudaPlatformImpl processWidePlatform(InstrumentedDriver simulator) {
@@ -196,7 +231,8 @@ class PlatformCloseTests {
     CudaPlatformImpl platform = processWidePlatform(simulator);
     Stream stream = platform.defaultDevice().newStream();
     CountDownLatch gate = new CountDownLatch(1);
-    CompletableFuture<@Nullable Void> pending = leaveThingsBehind(platform, stream, gate);
+    Leftovers leftovers = leaveThingsBehind(platform, stream, gate, true);
+    CompletableFuture<@Nullable Void> pending = leftovers.pending();
     stream.close();
     platform.close();
     assertFalse(platform.isClosed(), "close() leaves the process-wide platform alone");
@@ -221,6 +257,7 @@ class PlatformCloseTests {
         RuntimeException.class,
         () -> DeviceOp.value(1).syncOn(platform.defaultDevice().newStream()),
         "nothing runs after the exit hook");
+    Reference.reachabilityFence(leftovers);
   }
 
   @Test
@@ -229,19 +266,21 @@ class PlatformCloseTests {
     CudaPlatformImpl platform = processWidePlatform(simulator);
     Stream stream = platform.defaultDevice().newStream();
     CountDownLatch gate = new CountDownLatch(1);
-    CompletableFuture<@Nullable Void> pending = leaveThingsBehind(platform, stream, gate);
-    long memory = simulator.ledger().live(HandleKind.DEVICE_MEMORY);
+    Leftovers leftovers = leaveThingsBehind(platform, stream, gate, false);
+    CompletableFuture<@Nullable Void> pending = leftovers.pending();
+    long freesBefore = simulator.calls().count(DriverCall.MEM_FREE_ASYNC);
     try {
       platform.closeAtExit(Duration.ofMillis(200));
 
       assertEquals(
-          memory,
-          simulator.ledger().live(HandleKind.DEVICE_MEMORY),
+          freesBefore,
+          simulator.calls().count(DriverCall.MEM_FREE_ASYNC),
           "the work still runs: nothing is freed under it, the process's end reclaims it");
       assertTrue(platform.isClosed(), "and no new work is accepted");
     } finally {
       gate.countDown();
     }
     KernelFixtures.awaitTrue(pending::isDone, PATIENCE, "the pending future still completes");
+    Reference.reachabilityFence(leftovers);
   }
 }

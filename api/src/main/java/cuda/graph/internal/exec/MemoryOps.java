@@ -21,7 +21,7 @@ public final class MemoryOps {
     long address = ex.driver.memAllocAsync(bytes, ex.cuStream);
     DeviceBufferImpl<T> buffer = DeviceBufferImpl.allocated(ex.device, op.type, op.length, address);
     // The platform frees what is still allocated when it closes (or the process exits).
-    ex.platform.ownMemory(buffer.lifetime());
+    ex.platform.ownMemory(ex.device, address, buffer.lifetime());
     try {
       ex.use(buffer);
       switch (op.init) {

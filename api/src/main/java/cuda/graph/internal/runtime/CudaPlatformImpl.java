@@ -31,9 +31,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Closing (by {@link #close()}, or by the exit hook of the process-wide platform) first admits
  * no new execution and waits for those running; then waits until the work submitted is done (the
  * futures still pending fail); then destroys the graphs still alive (whatever launches are still
- * out) and frees the device memory its ops allocated that is still allocated (buffers still open,
- * or dropped and not yet cleaned), then the default policy's streams, the modules, the staging
- * memory, the release streams and the contexts.
+ * out), the default policy's streams and the modules; closes the release queue (later releases are
+ * dropped), then frees the device memory its ops allocated that is still allocated (buffers still
+ * open, or dropped and not yet cleaned: the objects stay as they are, and any later use fails
+ * because the platform is closed), then the staging memory, the release streams and the contexts.
  */
 public final class CudaPlatformImpl implements CudaPlatform {
 
@@ -73,8 +74,11 @@ public final class CudaPlatformImpl implements CudaPlatform {
   /** Instantiated graphs not yet destroyed: closing destroys them, launches outstanding or not. */
   private final Set<GraphExecHandle> graphs = ConcurrentHashMap.newKeySet();
 
-  /** The lifetimes of device memory the platform's ops allocated; pruned as it is freed. */
-  private final Set<RefCount> memory = ConcurrentHashMap.newKeySet();
+  /** Device memory the platform's ops allocated; pruned as it is freed. */
+  private final Set<Allocation> memory = ConcurrentHashMap.newKeySet();
+
+  /** One allocation of device memory, and the lifetime that frees it. */
+  private record Allocation(DeviceImpl device, long address, RefCount lifetime) {}
 
   private final AtomicInteger memoryAdded = new AtomicInteger();
 
@@ -305,10 +309,6 @@ public final class CudaPlatformImpl implements CudaPlatform {
     for (GraphExecHandle graph : List.copyOf(graphs)) {
       graph.destroyAtClose();
     }
-    for (RefCount allocation : List.copyOf(memory)) {
-      allocation.closeOwner();
-    }
-    memory.clear();
     defaultPolicy.close();
     synchronized (closeActions) {
       for (int i = closeActions.size() - 1; i >= 0; i--) {
@@ -319,6 +319,7 @@ public final class CudaPlatformImpl implements CudaPlatform {
     // Objects closed from now on (or by a cleaner) die with their context: releasing them would
     // re-retain it.
     releases.close();
+    freeMemoryStillAllocated();
     for (DeviceImpl d : devices) {
       d.close();
     }
@@ -381,14 +382,37 @@ public final class CudaPlatformImpl implements CudaPlatform {
   }
 
   /**
-   * Notes the lifetime of device memory an op allocated: if it is still allocated when the platform
-   * closes, the platform gives up its owner's reference, which frees it.
+   * Notes device memory an op allocated at {@code address} on {@code device}, which {@code
+   * lifetime} frees: if it is still allocated when the platform closes, the platform frees it.
    */
-  public void ownMemory(RefCount lifetime) {
-    memory.add(lifetime);
+  public void ownMemory(DeviceImpl device, long address, RefCount lifetime) {
+    memory.add(new Allocation(device, address, lifetime));
     if ((memoryAdded.incrementAndGet() & 255) == 0) {
-      memory.removeIf(RefCount::isDestroyed);
+      memory.removeIf(a -> a.lifetime().isDestroyed());
     }
+  }
+
+  /**
+   * Frees, once the release queue is closed (so that no lifetime can free it too), the memory whose
+   * buffer is still open or was dropped and not cleaned yet: nothing leases it any more, as all
+   * work has stopped and the graphs are gone. The buffer objects stay open, and any later use fails
+   * because the platform is closed.
+   */
+  private void freeMemoryStillAllocated() {
+    for (Allocation a : List.copyOf(memory)) {
+      if (a.lifetime().isDestroyed()) {
+        continue;
+      }
+      try {
+        a.device().bind();
+        driver.memFreeAsync(a.address(), a.device().releaseStream());
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "cuda.graph: freeing device memory while closing failed: " + e.getMessage());
+      }
+    }
+    memory.clear();
   }
 
   /**
