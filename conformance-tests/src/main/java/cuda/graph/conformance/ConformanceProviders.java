@@ -24,7 +24,10 @@ public final class ConformanceProviders {
    */
   public static CudaDriverProvider find(String id) {
     List<CudaDriverProvider> providers =
-        ServiceLoader.load(CudaDriverProvider.class).stream()
+        // The kit's own loader, not the thread's context loader: tries of a soak run on threads
+        // (driver callbacks among them) whose context loader sees no provider.
+        ServiceLoader.load(CudaDriverProvider.class, ConformanceProviders.class.getClassLoader())
+            .stream()
             .map(ServiceLoader.Provider::get)
             .toList();
     return providers.stream()
