@@ -91,7 +91,21 @@ public final class DeviceImpl implements Device {
 
   @Override
   public int attribute(int cudaDeviceAttribute) {
-    return platform.driver().deviceGetAttribute(cudaDeviceAttribute, cuDevice);
+    try {
+      return platform.driver().deviceGetAttribute(cudaDeviceAttribute, cuDevice);
+    } catch (CudaDriverError e) {
+      // The real driver says only "invalid argument": name the number it refused.
+      throw new CudaDriverError(
+          e.code(),
+          e.errorName(),
+          e.call(),
+          "CUdevice_attribute "
+              + cudaDeviceAttribute
+              + " of device "
+              + ordinal
+              + (e.detail() == null ? "" : ": " + e.detail()),
+          e);
+    }
   }
 
   @Override
