@@ -172,6 +172,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
 
   @Override
   public void writeDot(Path path) {
+    Objects.requireNonNull(path, "path");
     withGraph(
         g -> {
           handle.device.platform().driver().graphDebugDotPrint(g, path, 0);

@@ -181,11 +181,13 @@ public final class CudaPlatformImpl implements CudaPlatform {
 
   @Override
   public void runAsCurrent(Runnable action) {
+    Objects.requireNonNull(action, "action");
     ScopedValue.where(CURRENT, this).run(action);
   }
 
   @Override
   public <R extends @Nullable Object> R callAsCurrent(Supplier<R> action) {
+    Objects.requireNonNull(action, "action");
     return ScopedValue.where(CURRENT, this).call(action::get);
   }
 
