@@ -141,6 +141,9 @@ public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformI
    * Idempotent. Does nothing for the {@linkplain #system() system} platform, which lives as long as
    * the process (see the class documentation), so {@code try (CudaPlatform p =
    * CudaPlatform.system())} ends cleanly.
+   *
+   * @throws IllegalStateException if called from inside an op or a graph capture (the close would
+   *     wait for that execution too); the platform then stays open
    */
   void close();
 }

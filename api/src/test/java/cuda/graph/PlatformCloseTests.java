@@ -182,6 +182,32 @@ class PlatformCloseTests {
     assertEquals(List.of(), simulator.violations());
   }
 
+  @Test
+  void closingAPlatformFromInsideAnOpIsRefusedRatherThanWaitingForItself() throws Exception {
+    CudaPlatform platform = SimulatorPlatforms.simulator();
+    Stream stream = platform.defaultDevice().newStream();
+    CompletableFuture<Integer> inside =
+        CompletableFuture.supplyAsync(
+            () ->
+                DeviceOp.value(1)
+                    .map(
+                        x -> {
+                          platform.close(); // would wait for this very execution
+                          return x;
+                        })
+                    .syncOn(stream));
+
+    java.util.concurrent.ExecutionException e =
+        assertThrows(
+            java.util.concurrent.ExecutionException.class, () -> inside.get(5, TimeUnit.SECONDS));
+    IllegalStateException refused = assertInstanceOf(IllegalStateException.class, e.getCause());
+    assertTrue(refused.getMessage().contains("inside"), refused.getMessage());
+    assertFalse(CudaPlatformImpl.of(platform).isClosed(), "the platform is still open");
+    assertEquals(1, DeviceOp.value(1).syncOn(stream), "and works");
+    stream.close();
+    platform.close();
+  }
+
   /** What {@link #leaveThingsBehind} left: the work still running, and what the test holds. */
   private record Leftovers(CompletableFuture<@Nullable Void> pending, List<Object> held) {}
 

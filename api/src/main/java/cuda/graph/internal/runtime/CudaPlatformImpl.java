@@ -2,6 +2,7 @@ package cuda.graph.internal.runtime;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
+import cuda.graph.DeviceOp;
 import cuda.graph.SchedulingPolicy;
 import cuda.graph.Stream;
 import cuda.graph.internal.bootstrap.ProviderSelector;
@@ -248,6 +249,14 @@ public final class CudaPlatformImpl implements CudaPlatform {
   public void close() {
     if (!ownedByCaller) {
       return; // the system platform lives as long as the process; see closeAtExit()
+    }
+    if (DeviceOp.isExecuting() && !closed.get()) {
+      // The close waits for the executions in progress, this thread's own among them.
+      throw new IllegalStateException(
+          "cannot close "
+              + this
+              + " from inside an op or a graph capture: the close waits for the executions in"
+              + " progress, this one too; close it once the op has returned");
     }
     if (!closed.compareAndSet(false, true)) {
       return;
