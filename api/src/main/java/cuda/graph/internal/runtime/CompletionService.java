@@ -71,6 +71,10 @@ public final class CompletionService {
   private @Nullable Thread thread; // guarded by lock
   private boolean stopped; // guarded by lock: the polling thread is gone, for good
   private final List<Execution> orphans = new ArrayList<>(); // guarded by lock
+
+  /** Futures failed by the polling thread while closing, on their way to a completer. */
+  private final List<DeviceFuture<?>> failedWhileClosing = new ArrayList<>(); // guarded by lock
+
   private volatile boolean closing;
 
   /** Spare events of one device, counted so the pool can be capped. */
@@ -203,7 +207,10 @@ public final class CompletionService {
     DeviceFuture<T> future = new DeviceFuture<>();
     if (failure != null) {
       future.completeExceptionally(failure);
-      enqueue(new Pending<T>(execution, null, null, null));
+      Throwable unobservable = enqueue(new Pending<T>(execution, null, null, null));
+      if (unobservable != null) {
+        failure.addSuppressed(unobservable);
+      }
     } else {
       enqueue(new Pending<>(execution, future, result, null));
     }
@@ -525,6 +532,11 @@ public final class CompletionService {
     DeviceFuture<?> future = p.future;
     if (future != null) {
       if (Thread.currentThread() == pollingThread()) {
+        if (closing) {
+          synchronized (lock) {
+            failedWhileClosing.add(future); // close() returns once it is done
+          }
+        }
         future.deliver(p);
       } else {
         p.run(); // the submitting thread: the future has no dependents yet
@@ -567,8 +579,9 @@ public final class CompletionService {
    * Stops taking work and waits, until {@code deadline} ({@link System#nanoTime()}; with {@code
    * bounded} false, for as long as it takes), until every pending submission is done: the futures
    * still pending fail with {@link #CLOSED} once their work has stopped, so nothing they lease is
-   * released under running work. Then releases what could never be observed, and destroys the
-   * pooled events. Submissions must have stopped (the platform admits no new execution).
+   * released under running work; when this returns, every such future is done. Then releases what
+   * could never be observed, and destroys the pooled events. Submissions must have stopped (the
+   * platform admits no new execution).
    *
    * @return whether everything pending was done in time; if not, nothing was released
    */
@@ -597,6 +610,21 @@ public final class CompletionService {
       }
       if (t.isAlive()) {
         return false;
+      }
+    }
+    // A failure is only handed to a completer thread: wait until it is set (which happens before
+    // any dependent stage runs, so no user code can hold this up).
+    List<DeviceFuture<?>> failed;
+    synchronized (lock) {
+      failed = List.copyOf(failedWhileClosing);
+      failedWhileClosing.clear();
+    }
+    for (DeviceFuture<?> future : failed) {
+      while (!future.isDone()) {
+        if (bounded && System.nanoTime() - deadline >= 0) {
+          return false;
+        }
+        LockSupport.parkNanos(this, 10_000);
       }
     }
     List<Execution> unobservable;
