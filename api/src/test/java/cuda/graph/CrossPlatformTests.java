@@ -12,7 +12,6 @@ import cuda.graph.spi.support.LoggedCall;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -144,9 +143,6 @@ class CrossPlatformTests {
   }
 
   @Test
-  @Disabled(
-      "needs Executor's EventWaitOp case to call ex.requireSamePlatform(event.device(), event)"
-          + " before streamWaitEvent; enable once Executor does")
   void anEventOfAnotherPlatformIsRefusedWhenWaitedFor() {
     try (CudaEvent ours = platform.defaultDevice().newEvent();
         CudaEvent foreign = other.defaultDevice().newEvent()) {

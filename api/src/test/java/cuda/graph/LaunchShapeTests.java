@@ -13,7 +13,6 @@ import cuda.graph.spi.support.ForwardingCudaDriver;
 import cuda.graph.spi.support.InstrumentedDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -186,9 +185,6 @@ class LaunchShapeTests {
           .kernel("noPointers", KernelParam.I32);
 
   @Test
-  @Disabled(
-      "needs Executor.launch to call KernelImpl.of(k.kernel).checkShape(k.config, ex.device) before"
-          + " kernel.function(ex.device); enable once Executor does")
   void aLaunchWithoutBufferArgumentsIsCheckedWhenItExecutes() {
     GraphNode<?> launch = NO_POINTERS.launch(LaunchConfig.of(1, 2048), 1);
     long launches = driver.calls().count(DriverCall.LAUNCH_KERNEL);

@@ -364,6 +364,10 @@ public final class Executor {
 
   private static void launch(KernelLaunchOp k, Execution ex) {
     KernelImpl kernel = KernelImpl.of(k.kernel);
+    if (!k.shapeChecked) {
+      // A launch without buffer arguments could not be checked when built: its device is this one.
+      kernel.checkShape(k.config, ex.device);
+    }
     CuFunction function = kernel.function(ex.device);
     KernelArguments block = kernel.argumentBlock();
     List<KernelParam> params = kernel.parameters();

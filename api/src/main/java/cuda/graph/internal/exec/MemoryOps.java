@@ -8,6 +8,7 @@ import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.runtime.CompletionService.HostTail;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.Execution;
+import cuda.graph.internal.runtime.HostBufferImpl;
 import java.lang.foreign.MemorySegment;
 
 /** How the memory ops execute: allocation, copies, fills and staged array transfers. */
@@ -43,12 +44,14 @@ public final class MemoryOps {
       case HOST_TO_DEVICE -> {
         long target = ex.use(c.deviceTarget);
         ex.use(c.hostSource);
-        ex.driver.memcpyHtoDAsync(target, c.hostSource.segment(), c.bytes, ex.cuStream);
+        ex.driver.memcpyHtoDAsync(
+            target, HostBufferImpl.of(c.hostSource).memory(), c.bytes, ex.cuStream);
       }
       case DEVICE_TO_HOST -> {
         long source = ex.use(c.deviceSource);
         ex.use(c.hostTarget);
-        ex.driver.memcpyDtoHAsync(c.hostTarget.segment(), source, c.bytes, ex.cuStream);
+        ex.driver.memcpyDtoHAsync(
+            HostBufferImpl.of(c.hostTarget).memory(), source, c.bytes, ex.cuStream);
       }
       case DEVICE_TO_DEVICE -> {
         long source = ex.use(c.deviceSource);

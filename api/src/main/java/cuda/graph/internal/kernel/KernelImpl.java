@@ -52,14 +52,16 @@ public final class KernelImpl implements Kernel {
   public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {
     Objects.requireNonNull(config, "config");
     check(arguments);
+    boolean shapeChecked = false;
     for (Object argument : arguments) {
       if (argument instanceof DeviceBuffer<?> buffer) {
         // The launch can only run where its buffers live: check the shape there now.
         checkShape(config, DeviceImpl.of(buffer.device()));
+        shapeChecked = true;
         break;
       }
     }
-    return new KernelLaunchOp(this, config, arguments.clone());
+    return new KernelLaunchOp(this, config, arguments.clone(), shapeChecked);
   }
 
   /**

@@ -13,10 +13,18 @@ public final class KernelLaunchOp extends OnceGuard implements GraphNode<@Nullab
   public final LaunchConfig config;
   public final Object[] arguments;
 
-  public KernelLaunchOp(Kernel kernel, LaunchConfig config, Object[] arguments) {
+  /**
+   * Whether the launch shape was checked against its device's limits when the launch was built (it
+   * has a buffer argument, so its device was known); if not, the executor checks it.
+   */
+  public final boolean shapeChecked;
+
+  public KernelLaunchOp(
+      Kernel kernel, LaunchConfig config, Object[] arguments, boolean shapeChecked) {
     this.kernel = kernel;
     this.config = config;
     this.arguments = arguments;
+    this.shapeChecked = shapeChecked;
   }
 
   @Override
