@@ -1,6 +1,5 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,6 +23,7 @@ import cuda.graph.conformance.arbitraries.OpSequence;
 import cuda.graph.conformance.arbitraries.OpSequences;
 import cuda.graph.conformance.arbitraries.Workspace;
 import cuda.graph.conformance.arbitraries.WorkspaceState;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.FaultPlan;

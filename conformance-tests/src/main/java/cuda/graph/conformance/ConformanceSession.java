@@ -1,9 +1,9 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.support.InstrumentedDriver;
 import cuda.graph.spi.support.LifetimeViolation;

@@ -1,6 +1,5 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -11,6 +10,7 @@ import cuda.graph.HostBuffer;
 import cuda.graph.InputBinding;
 import cuda.graph.Module;
 import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.HandleKind;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

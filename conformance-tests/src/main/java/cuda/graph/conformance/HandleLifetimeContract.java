@@ -1,6 +1,5 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +11,7 @@ import cuda.graph.GraphLaunch;
 import cuda.graph.Stream;
 import cuda.graph.conformance.arbitraries.LifetimeScripts;
 import cuda.graph.conformance.arbitraries.LifetimeStep;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.HandleLedger;
 import cuda.graph.spi.support.InstrumentedDriver;

@@ -1,6 +1,5 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +13,7 @@ import cuda.graph.GraphLaunch;
 import cuda.graph.Stream;
 import cuda.graph.conformance.arbitraries.LifetimeScripts;
 import cuda.graph.conformance.arbitraries.LifetimeStep;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.HandleLedger;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +15,7 @@ import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
 import cuda.graph.ReentrantExecutionException;
 import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.InstrumentedDriver;

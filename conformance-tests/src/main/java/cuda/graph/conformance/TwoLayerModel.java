@@ -1,10 +1,10 @@
 package cuda.graph.conformance;
 
-import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.GraphNode;
 import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ConformanceKernels;
 import java.util.List;
 import java.util.Random;
 import org.jspecify.annotations.Nullable;

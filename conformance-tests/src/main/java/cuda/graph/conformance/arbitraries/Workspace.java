@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * The pre-allocated device buffers an {@link OpSequence} works on: {@value #INT_BUFFERS} integer
  * and {@value #FLOAT_BUFFERS} float buffers of {@value #LENGTH} elements (more than one block of
- * {@link cuda.graph.conformance.kernels.ConformanceKernels#BLOCK} threads, so launches cover a partial
- * block), filled with {@link WorkspaceState#initial()}. Allocated before any capture, as graphs
- * require. {@link #close()} closes every buffer.
+ * {@link cuda.graph.conformance.kernels.ConformanceKernels#BLOCK} threads, so launches cover a
+ * partial block), filled with {@link WorkspaceState#initial()}. Allocated before any capture, as
+ * graphs require. {@link #close()} closes every buffer.
  */
 public final class Workspace implements AutoCloseable {
 
