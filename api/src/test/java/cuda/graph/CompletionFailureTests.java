@@ -6,21 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,35 +23,10 @@ import org.junit.jupiter.api.Test;
  * graph's next use), the event is not lost, and what the work leased stays leased until the work is
  * known to be done.
  */
-class CompletionFailureTests {
+class CompletionFailureTests extends InstrumentedPlatformFixture {
 
   private static final int N = 64;
   private static final Duration PATIENCE = Duration.ofSeconds(10);
-
-  private InstrumentedDriver simulator;
-  private CudaPlatform platform;
-  private Stream stream;
-
-  @BeforeEach
-  void openPlatform() {
-    simulator = SimulatorPlatforms.instrumented(Simulator.create());
-    platform = SimulatorPlatforms.over(simulator);
-    stream = platform.defaultDevice().newStream();
-  }
-
-  @AfterEach
-  void closePlatform() {
-    stream.close();
-    platform.close();
-    assertEquals(
-        Map.of(),
-        simulator.ledger().liveCounts(),
-        () -> String.join("\n", simulator.ledger().describeLive()));
-  }
-
-  private long liveDeviceMemory() {
-    return simulator.ledger().live(HandleKind.DEVICE_MEMORY);
-  }
 
   @Test
   void aFailedEventQueryFailsTheFutureWithTheDriversErrorAndLosesNoEvent() throws Exception {

@@ -6,22 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
 import java.lang.ref.Reference;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,35 +25,10 @@ import org.junit.jupiter.api.Test;
  * leased until the work it did enqueue has run, and is released then: nothing leaks, nothing is
  * freed under queued work.
  */
-class SubmissionFailureTests {
+class SubmissionFailureTests extends InstrumentedPlatformFixture {
 
   private static final int N = 64;
   private static final Duration PATIENCE = Duration.ofSeconds(10);
-
-  private InstrumentedDriver simulator;
-  private CudaPlatform platform;
-  private Stream stream;
-
-  @BeforeEach
-  void openPlatform() {
-    simulator = SimulatorPlatforms.instrumented(Simulator.create());
-    platform = SimulatorPlatforms.over(simulator);
-    stream = platform.defaultDevice().newStream();
-  }
-
-  @AfterEach
-  void closePlatform() {
-    stream.close();
-    platform.close();
-    assertEquals(
-        Map.of(),
-        simulator.ledger().liveCounts(),
-        () -> String.join("\n", simulator.ledger().describeLive()));
-  }
-
-  private long liveDeviceMemory() {
-    return simulator.ledger().live(HandleKind.DEVICE_MEMORY);
-  }
 
   @Test
   void aFailedEventCreateFailsTheFutureAndStillReleasesTheBuffersTheOpLeased() throws Exception {
