@@ -56,42 +56,26 @@ record DriverSignature(String entry, List<Long> sizes) {
    * names the declaration and the sizes the image has
    */
   @Nullable String mismatch(String declaredSignature, List<KernelParam> declared, String image) {
-    String problem = null;
-    if (declared.size() != sizes.size()) {
-      problem = sizes.size() + " parameters, not " + declared.size();
-    } else {
-      for (int i = 0; i < sizes.size(); i++) {
-        KernelParam p = declared.get(i);
-        if (sizes.get(i) != p.size()) {
-          problem =
-              "parameter "
-                  + i
-                  + " is "
-                  + bytes(sizes.get(i))
-                  + ", which "
-                  + p
-                  + " ("
-                  + bytes(p.size())
-                  + ") cannot pass";
-          break;
-        }
-      }
-    }
-    if (problem == null) {
-      return null;
-    }
-    return "kernel "
-        + entry
-        + " is declared "
-        + declaredSignature
-        + " but "
-        + image
-        + " defines "
-        + this
-        + ": "
-        + problem
-        + "; declare the kernel with parameters of those sizes (the driver"
-        + " reports sizes, not types)";
+    return DeclarationCheck.mismatch(
+        entry,
+        declaredSignature,
+        declared,
+        image,
+        this,
+        sizes.size(),
+        (i, p) ->
+            sizes.get(i) == p.size()
+                ? null
+                : "parameter "
+                    + i
+                    + " is "
+                    + bytes(sizes.get(i))
+                    + ", which "
+                    + p
+                    + " ("
+                    + bytes(p.size())
+                    + ") cannot pass",
+        "declare the kernel with parameters of those sizes (the driver reports sizes, not types)");
   }
 
   private static String bytes(long size) {

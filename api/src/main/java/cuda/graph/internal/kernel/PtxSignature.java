@@ -51,38 +51,18 @@ record PtxSignature(String entry, List<String> types) {
    * names both signatures
    */
   @Nullable String mismatch(String declaredSignature, List<KernelParam> declared, String image) {
-    String problem = null;
-    if (declared.size() != types.size()) {
-      problem = types.size() + " parameters, not " + declared.size();
-    } else {
-      for (int i = 0; i < types.size(); i++) {
-        if (!fits(types.get(i), declared.get(i))) {
-          problem =
-              "parameter "
-                  + i
-                  + " is ."
-                  + types.get(i)
-                  + ", which "
-                  + declared.get(i)
-                  + " cannot pass";
-          break;
-        }
-      }
-    }
-    if (problem == null) {
-      return null;
-    }
-    return "kernel "
-        + entry
-        + " is declared "
-        + declaredSignature
-        + " but "
-        + image
-        + " defines "
-        + this
-        + ": "
-        + problem
-        + "; declare the kernel with the parameters of its .entry";
+    return DeclarationCheck.mismatch(
+        entry,
+        declaredSignature,
+        declared,
+        image,
+        this,
+        types.size(),
+        (i, p) ->
+            fits(types.get(i), p)
+                ? null
+                : "parameter " + i + " is ." + types.get(i) + ", which " + p + " cannot pass",
+        "declare the kernel with the parameters of its .entry");
   }
 
   /** Whether a value of {@code param} is what a PTX parameter of {@code type} expects. */
