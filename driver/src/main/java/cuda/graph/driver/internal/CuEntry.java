@@ -27,8 +27,11 @@ import org.jspecify.annotations.Nullable;
  * cuGetProcAddress_v2} needs to find the same ABI, so the binding can be cross-checked against the
  * driver's own resolution. Two entry points changed ABI within the driver versions this provider
  * supports; both forms are listed, and {@link #usedWith(int)} says which one a driver version gets.
- * One call is newer than the oldest driver supported ({@code cuFuncGetParamInfo}, CUDA 12.4): it is
- * bound only on drivers that have it, and on older ones no entry serves it.
+ * Some calls are newer than the oldest driver supported: {@code cuFuncGetParamInfo} (CUDA 12.4),
+ * and capture into a graph, capture dependencies with edge data and conditional nodes (CUDA 12.3).
+ * Each is bound, and required of the driver, only from the version that introduced it ({@link
+ * #firstDriver()}); on older drivers no entry serves it, and the call fails with {@code
+ * CUDA_ERROR_NOT_SUPPORTED} without a downcall ({@link Errors#newerDriverNeeded}).
  *
  * <p><b>Signatures</b> list the parameters; every entry point returns a {@code CUresult}. Opaque
  * handles ({@code CUstream}, {@code CUevent}, ...), device pointers and 64-bit integers are passed
@@ -109,6 +112,27 @@ enum CuEntry {
   /** {@code (CUstreamCaptureMode *mode)} */
   THREAD_EXCHANGE_STREAM_CAPTURE_MODE(
       DriverCall.THREAD_EXCHANGE_STREAM_CAPTURE_MODE, 10010, takes(C.PTR)),
+  /**
+   * {@code (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const
+   * CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode)}: new in
+   * CUDA 12.3.
+   */
+  STREAM_BEGIN_CAPTURE_TO_GRAPH(
+      DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH,
+      12030,
+      Drivers.from(12030),
+      takes(C.HANDLE, C.HANDLE, C.PTR, C.PTR, C.INT64, C.INT)),
+  /**
+   * {@code (CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData,
+   * size_t numDependencies, unsigned int flags)}: the 12.3 form, with edge data. The 11.3 form
+   * without it is not bound: the SPI needs this call only with conditional nodes, which are 12.3
+   * too.
+   */
+  STREAM_UPDATE_CAPTURE_DEPENDENCIES(
+      DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES,
+      12030,
+      Drivers.from(12030),
+      takes(C.HANDLE, C.PTR, C.PTR, C.INT64, C.INT)),
 
   /** {@code (CUevent *phEvent, unsigned int Flags)} */
   EVENT_CREATE(DriverCall.EVENT_CREATE, 2000, takes(C.PTR, C.INT)),
@@ -238,7 +262,56 @@ enum CuEntry {
   /** {@code (CUgraphNode hNode, CUgraphNodeType *type)} */
   GRAPH_NODE_GET_TYPE(DriverCall.GRAPH_NODE_GET_TYPE, 10000, takes(C.HANDLE, C.PTR)),
   /** {@code (CUgraph hGraph, const char *path, unsigned int flags)} */
-  GRAPH_DEBUG_DOT_PRINT(DriverCall.GRAPH_DEBUG_DOT_PRINT, 11030, takes(C.HANDLE, C.PTR, C.INT));
+  GRAPH_DEBUG_DOT_PRINT(DriverCall.GRAPH_DEBUG_DOT_PRINT, 11030, takes(C.HANDLE, C.PTR, C.INT)),
+  /**
+   * What {@code cuda.h} maps {@code cuGraphExecKernelNodeSetParams} to: {@code (CUgraphExec
+   * hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams)}; see {@link
+   * DriverStructs#KERNEL_NODE_PARAMS}.
+   */
+  GRAPH_EXEC_KERNEL_NODE_SET_PARAMS(
+      DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS, 12000, takes(C.HANDLE, C.HANDLE, C.PTR)),
+  /**
+   * {@code (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext
+   * ctx)}; see {@link DriverStructs#MEMCPY3D}.
+   */
+  GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS(
+      DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
+      10020,
+      takes(C.HANDLE, C.HANDLE, C.PTR, C.HANDLE)),
+  /**
+   * {@code (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams,
+   * CUcontext ctx)}; see {@link DriverStructs#MEMSET_NODE_PARAMS}.
+   */
+  GRAPH_EXEC_MEMSET_NODE_SET_PARAMS(
+      DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS,
+      10020,
+      takes(C.HANDLE, C.HANDLE, C.PTR, C.HANDLE)),
+  /** {@code (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled)} */
+  GRAPH_NODE_SET_ENABLED(
+      DriverCall.GRAPH_NODE_SET_ENABLED, 11060, takes(C.HANDLE, C.HANDLE, C.INT)),
+  /** {@code (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled)} */
+  GRAPH_NODE_GET_ENABLED(
+      DriverCall.GRAPH_NODE_GET_ENABLED, 11060, takes(C.HANDLE, C.HANDLE, C.PTR)),
+  /**
+   * {@code (CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int
+   * defaultLaunchValue, unsigned int flags)}: new in CUDA 12.3.
+   */
+  GRAPH_CONDITIONAL_HANDLE_CREATE(
+      DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE,
+      12030,
+      Drivers.from(12030),
+      takes(C.PTR, C.HANDLE, C.HANDLE, C.INT, C.INT)),
+  /**
+   * What {@code cuda.h} maps {@code cuGraphAddNode} to, new in CUDA 12.3 like conditional nodes
+   * (the 12.2 form has no edge data): {@code (CUgraphNode *phGraphNode, CUgraph hGraph, const
+   * CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies,
+   * CUgraphNodeParams *nodeParams)}; see {@link DriverStructs#NODE_PARAMS}.
+   */
+  GRAPH_ADD_NODE(
+      DriverCall.GRAPH_ADD_NODE,
+      12030,
+      Drivers.from(12030),
+      takes(C.PTR, C.HANDLE, C.PTR, C.PTR, C.INT64, C.PTR));
 
   /**
    * The oldest driver this provider binds against: {@code cuGraphExecUpdate_v2} and {@code
@@ -359,6 +432,14 @@ enum CuEntry {
       }
     }
     return made;
+  }
+
+  /**
+   * {@return the oldest driver version this entry is bound on}: 0 for an entry every supported
+   * driver exports, else the version that introduced it
+   */
+  int firstDriver() {
+    return drivers.from();
   }
 
   /** {@return whether a driver reporting {@code driverVersion} gets this entry bound} */

@@ -29,9 +29,18 @@ final class DriverAbi {
    * Whether the driver has {@code cuFuncGetParamInfo} (CUDA 12.4 and newer); without it {@link
    * FfmCudaDriver#funcGetParamInfo} answers {@code CUDA_ERROR_NOT_SUPPORTED}.
    */
-  static final boolean HAS_PARAM_INFO = CuEntry.FUNC_GET_PARAM_INFO.usedWith(VERSION);
+  static final boolean HAS_PARAM_INFO = binds(CuEntry.FUNC_GET_PARAM_INFO);
 
   private DriverAbi() {}
+
+  /**
+   * {@return whether the bound driver gets {@code entry} bound}: false only for an entry point
+   * newer than the driver ({@link CuEntry#firstDriver()}), whose call then fails with {@code
+   * CUDA_ERROR_NOT_SUPPORTED} ({@link Errors#notSupported})
+   */
+  static boolean binds(CuEntry entry) {
+    return entry.usedWith(VERSION);
+  }
 
   private static int readVersion() {
     // Its own arena, not the thread's Scratch: this first runs inside a call that holds slots.

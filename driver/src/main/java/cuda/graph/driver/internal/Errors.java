@@ -48,6 +48,26 @@ final class Errors {
   }
 
   /**
+   * {@return the exception for a call whose entry point the bound driver is too old to export}:
+   * {@code CUDA_ERROR_NOT_SUPPORTED}, made without calling the entry point, its detail saying which
+   * driver the call needs ({@link #newerDriverNeeded})
+   */
+  static CudaDriverException notSupported(CuEntry entry, int driverVersion) {
+    return failure(CuResult.NOT_SUPPORTED, entry, newerDriverNeeded(entry, driverVersion));
+  }
+
+  /**
+   * {@return what a call newer than the driver says about it}: the entry point, the CUDA version
+   * that introduced it, the driver's, and the fix
+   */
+  static String newerDriverNeeded(CuEntry entry, int driverVersion) {
+    String needed = CudaProvider.cudaVersion(entry.firstDriver());
+    return ("%s is new in CUDA %s and this NVIDIA driver supports CUDA %s: update the NVIDIA"
+            + " driver to one supporting CUDA %s or newer to use it")
+        .formatted(entry.symbol(), needed, CudaProvider.cudaVersion(driverVersion), needed);
+  }
+
+  /**
    * Composes an exception detail: the driver's description of the status, prefixed with the
    * driver's name for it when {@link CuResult} does not know the code, then {@code extra}.
    */

@@ -9,6 +9,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CaptureStatus;
+import cuda.graph.spi.ConditionalHandle;
+import cuda.graph.spi.ConditionalNode;
+import cuda.graph.spi.ConditionalType;
+import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuFunction;
@@ -20,6 +24,7 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
+import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphExecUpdateException;
 import cuda.graph.spi.GraphNodeType;
@@ -50,8 +55,14 @@ import org.jspecify.annotations.Nullable;
  * #streamSynchronize}, {@link #streamQuery}, {@link #eventRecord}, {@link #eventQuery} and the
  * asynchronous copies and memsets) allocate nothing: handles travel as {@code long}s, host buffers
  * and kernel arguments as the caller's own native segments. Calls with out-parameters use the
- * thread's {@link Scratch}; only calls that must pass variable-sized input (a module image, a
- * kernel name, a file path, a node array) take a confined arena for the duration of the call.
+ * thread's {@link Scratch}, and so do the node parameter structs ({@link DriverStructs}) of the
+ * per-node updates; only calls that must pass variable-sized input (a module image, a kernel name,
+ * a file path, a node array) take a confined arena for the duration of the call.
+ *
+ * <p><b>Newer calls.</b> An SPI call whose entry point is newer than the bound driver (conditional
+ * nodes and capture into a graph need CUDA 12.3, {@code cuFuncGetParamInfo} 12.4) fails with {@code
+ * CUDA_ERROR_NOT_SUPPORTED} before any native call, saying which driver it needs; the rest of the
+ * driver works as before.
  *
  * <p><b>Handles.</b> The hot paths invoke {@link CuEntry#constantHandle()}s held in {@code static
  * final} fields, so the JIT folds each {@code invokeExact} into a direct call of the downcall stub;
@@ -68,10 +79,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class FfmCudaDriver implements CudaDriver {
 
-  /** {@code CU_STREAM_CAPTURE_STATUS_ACTIVE}. */
   /** The segments of pinned host memory, invalidated when their memory is freed. */
   private final PinnedSegments pinned = new PinnedSegments();
 
+  /** {@code CU_STREAM_CAPTURE_STATUS_ACTIVE}. */
   private static final int CAPTURE_ACTIVE = 1;
 
   // The launch path's handles, each named like its entry (a test checks the pairing). Only these:
@@ -446,6 +457,69 @@ final class FfmCudaDriver implements CudaDriver {
     return CaptureMode.ofCode(inOut.get(JAVA_INT, 0));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>No edge data is passed: every dependency is a full-completion edge, the default. Needs a
+   * CUDA 12.3 driver; on an older one fails with {@code CUDA_ERROR_NOT_SUPPORTED}.
+   */
+  @Override
+  public void streamBeginCaptureToGraph(
+      CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
+    CuEntry entry = requireBound(CuEntry.STREAM_BEGIN_CAPTURE_TO_GRAPH);
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment nodes = nodeArray(arena, dependencies);
+      int status;
+      try {
+        status =
+            (int)
+                entry
+                    .handle()
+                    .invokeExact(
+                        stream.address(),
+                        graph.address(),
+                        nodes,
+                        MemorySegment.NULL,
+                        (long) dependencies.size(),
+                        mode.code());
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      check(status, entry);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>No edge data is passed: every dependency is a full-completion edge, the default. Needs a
+   * CUDA 12.3 driver; on an older one fails with {@code CUDA_ERROR_NOT_SUPPORTED}.
+   */
+  @Override
+  public void streamUpdateCaptureDependencies(
+      CuStream stream, List<CuGraphNode> dependencies, int flags) {
+    CuEntry entry = requireBound(CuEntry.STREAM_UPDATE_CAPTURE_DEPENDENCIES);
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment nodes = nodeArray(arena, dependencies);
+      int status;
+      try {
+        status =
+            (int)
+                entry
+                    .handle()
+                    .invokeExact(
+                        stream.address(),
+                        nodes,
+                        MemorySegment.NULL,
+                        (long) dependencies.size(),
+                        flags);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      check(status, entry);
+    }
+  }
+
   private static CaptureStatus captureStatus(int code) {
     return switch (code) {
       case 0 -> CaptureStatus.NONE;
@@ -812,11 +886,7 @@ final class FfmCudaDriver implements CudaDriver {
   @Override
   public Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index) {
     if (!DriverAbi.HAS_PARAM_INFO) {
-      throw Errors.failure(
-          CuResult.NOT_SUPPORTED,
-          CuEntry.FUNC_GET_PARAM_INFO,
-          "cuFuncGetParamInfo needs a CUDA 12.4 driver; this one is CUDA "
-              + CudaProvider.cudaVersion(DriverAbi.VERSION));
+      throw Errors.notSupported(CuEntry.FUNC_GET_PARAM_INFO, DriverAbi.VERSION);
     }
     if (index < 0) {
       return Optional.empty();
@@ -1031,6 +1101,252 @@ final class FfmCudaDriver implements CudaDriver {
         throw Errors.failure(status, CuEntry.GRAPH_DEBUG_DOT_PRINT, "path " + path);
       }
     }
+  }
+
+  // ---- per-node updates of an exec
+
+  /** {@inheritDoc} The parameter struct is the thread's scratch: nothing is allocated. */
+  @Override
+  public void graphExecKernelNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CuFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments) {
+    MemorySegment params = Scratch.get().zeroedStruct();
+    DriverStructs.writeKernelNodeParams(
+        params, function.address(), grid, block, sharedMemBytes, arguments.pointerArray());
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS
+                  .handle()
+                  .invokeExact(exec.address(), node.address(), params);
+      check(status, CuEntry.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A host endpoint must be native memory of at least {@code bytes} bytes, checked before the
+   * call. The node runs in the calling thread's current context, which must be the node's.
+   */
+  @Override
+  public void graphExecMemcpyNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CopyEndpoint destination,
+      CopyEndpoint source,
+      long bytes) {
+    requireNativeEndpoint(destination, bytes);
+    requireNativeEndpoint(source, bytes);
+    long context = currentContext();
+    MemorySegment params = Scratch.get().zeroedStruct();
+    DriverStructs.writeMemcpy1D(params, destination, source, bytes);
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS
+                  .handle()
+                  .invokeExact(exec.address(), node.address(), params, context);
+      check(status, CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  private static void requireNativeEndpoint(CopyEndpoint endpoint, long bytes) {
+    if (endpoint instanceof CopyEndpoint.Host host) {
+      HostSegments.requireNative(
+          host.memory(), bytes, DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Only the low {@code elementSize} bytes of {@code value} reach the driver. The node runs in
+   * the calling thread's current context, which must be the node's.
+   */
+  @Override
+  public void graphExecMemsetNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      long destination,
+      int elementSize,
+      int value,
+      long count) {
+    long context = currentContext();
+    MemorySegment params = Scratch.get().zeroedStruct();
+    DriverStructs.writeMemset1D(params, destination, elementSize, value, count);
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS
+                  .handle()
+                  .invokeExact(exec.address(), node.address(), params, context);
+      check(status, CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  @Override
+  public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_NODE_SET_ENABLED
+                  .handle()
+                  .invokeExact(exec.address(), node.address(), enabled ? 1 : 0);
+      check(status, CuEntry.GRAPH_NODE_SET_ENABLED);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  @Override
+  public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
+    MemorySegment out = Scratch.get().zeroedSlot(0);
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_NODE_GET_ENABLED
+                  .handle()
+                  .invokeExact(exec.address(), node.address(), out);
+      check(status, CuEntry.GRAPH_NODE_GET_ENABLED);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return out.get(JAVA_INT, 0) != 0;
+  }
+
+  // ---- conditional nodes
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Needs a CUDA 12.3 driver; on an older one fails with {@code CUDA_ERROR_NOT_SUPPORTED}.
+   */
+  @Override
+  public ConditionalHandle graphConditionalHandleCreate(
+      CuGraph graph, int defaultLaunchValue, int flags) {
+    CuEntry entry = requireBound(CuEntry.GRAPH_CONDITIONAL_HANDLE_CREATE);
+    long context = currentContext();
+    MemorySegment out = Scratch.get().slot(0);
+    int status;
+    try {
+      status =
+          (int)
+              entry.handle().invokeExact(out, graph.address(), context, defaultLaunchValue, flags);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (status != CuResult.SUCCESS) {
+      throw Errors.failure(status, entry, noContextNote(context));
+    }
+    return new ConditionalHandle(out.get(JAVA_LONG, 0));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The node's parameters are the thread's scratch; the bodies are read from the driver-owned
+   * array the driver writes into them. No edge data is passed: every dependency is a
+   * full-completion edge. Needs a CUDA 12.3 driver; on an older one fails with {@code
+   * CUDA_ERROR_NOT_SUPPORTED}.
+   */
+  @Override
+  public ConditionalNode graphAddConditionalNode(
+      CuGraph graph,
+      List<CuGraphNode> dependencies,
+      ConditionalHandle handle,
+      ConditionalType type,
+      int size) {
+    CuEntry entry = requireBound(CuEntry.GRAPH_ADD_NODE);
+    long context = currentContext();
+    Scratch scratch = Scratch.get();
+    MemorySegment params = scratch.zeroedStruct();
+    DriverStructs.writeConditionalNodeParams(params, handle.value(), type.code(), size, context);
+    MemorySegment out = scratch.slot(0);
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment nodes = nodeArray(arena, dependencies);
+      int status;
+      try {
+        status =
+            (int)
+                entry
+                    .handle()
+                    .invokeExact(
+                        out,
+                        graph.address(),
+                        nodes,
+                        MemorySegment.NULL,
+                        (long) dependencies.size(),
+                        params);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      if (status != CuResult.SUCCESS) {
+        throw Errors.failure(status, entry, noContextNote(context));
+      }
+    }
+    // The driver accepted `size` bodies, so its array holds that many graphs.
+    MemorySegment bodies =
+        Ffm.view(
+            DriverStructs.conditionalBodies(params), Integer.toUnsignedLong(size) * Long.BYTES);
+    List<CuGraph> graphs = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      graphs.add(new CuGraph(bodies.getAtIndex(JAVA_LONG, i)));
+    }
+    return new ConditionalNode(new CuGraphNode(out.get(JAVA_LONG, 0)), graphs);
+  }
+
+  /**
+   * {@return {@code entry}, when the bound driver exports it}
+   *
+   * @throws CudaDriverException with {@code CUDA_ERROR_NOT_SUPPORTED} and the driver version it
+   *     needs, without a native call, when the driver is older than the entry point
+   */
+  private static CuEntry requireBound(CuEntry entry) {
+    if (!DriverAbi.binds(entry)) {
+      throw Errors.notSupported(entry, DriverAbi.VERSION);
+    }
+    return entry;
+  }
+
+  /**
+   * {@return the calling thread's current context, or 0 when none is}: for the calls whose node
+   * runs in a context passed explicitly. A failure is reported as {@code cuCtxGetCurrent}'s.
+   */
+  private long currentContext() {
+    CuContext context = ctxGetCurrent();
+    return context == null ? 0 : context.address();
+  }
+
+  /** {@return what a failure adds when no context was current, else null} */
+  private static @Nullable String noContextNote(long context) {
+    return context == 0
+        ? "no context is current on the calling thread: bind the graph's context with"
+            + " ctxSetCurrent first"
+        : null;
+  }
+
+  /** {@return the nodes as a native {@code CUgraphNode} array in {@code arena}; NULL when none} */
+  private static MemorySegment nodeArray(Arena arena, List<CuGraphNode> nodes) {
+    if (nodes.isEmpty()) {
+      return MemorySegment.NULL;
+    }
+    MemorySegment array = arena.allocate(JAVA_LONG, nodes.size());
+    for (int i = 0; i < nodes.size(); i++) {
+      array.setAtIndex(JAVA_LONG, i, nodes.get(i).address());
+    }
+    return array;
   }
 
   /**

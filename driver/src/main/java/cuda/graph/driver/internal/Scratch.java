@@ -4,7 +4,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Per-thread native memory for out-parameters, so a driver call allocates no arena of its own.
+ * Per-thread native memory for out-parameters and input structs, so a driver call allocates no
+ * arena of its own.
  *
  * <p>Each thread gets one block, allocated on its first use from an automatic arena (freed when the
  * thread and its {@code Scratch} are gone). A call takes the block with {@link #get()}, passes
@@ -23,19 +24,28 @@ final class Scratch {
    */
   static final int TEXT_BYTES = 256;
 
+  /**
+   * Size of the struct area, enough for the largest input struct passed by pointer ({@code
+   * CUgraphNodeParams}, 256 bytes; see {@link DriverStructs#LARGEST}).
+   */
+  static final int STRUCT_BYTES = 256;
+
   private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
 
   private final MemorySegment[] slots = new MemorySegment[SLOTS];
   private final MemorySegment text;
+  private final MemorySegment struct;
 
   private Scratch() {
-    MemorySegment block = Arena.ofAuto().allocate(SLOTS * 8L + TEXT_BYTES, 16);
+    MemorySegment block = Arena.ofAuto().allocate(SLOTS * 8L + TEXT_BYTES + STRUCT_BYTES, 16);
     for (int i = 0; i < SLOTS; i++) {
       // Slot i runs from byte 8i to the end of the slot area, so slot 0 can also hold a small
       // struct such as the 24-byte CUgraphExecUpdateResultInfo.
       slots[i] = block.asSlice(i * 8L, (SLOTS - i) * 8L);
     }
     text = block.asSlice(SLOTS * 8L, TEXT_BYTES);
+    // 16-aligned, like the block: the slot and text areas are multiples of 16 bytes.
+    struct = block.asSlice(SLOTS * 8L + TEXT_BYTES, STRUCT_BYTES);
   }
 
   /** {@return the calling thread's scratch block} */
@@ -62,5 +72,14 @@ final class Scratch {
   /** {@return the {@value #TEXT_BYTES}-byte text area} */
   MemorySegment text() {
     return text;
+  }
+
+  /**
+   * {@return the {@value #STRUCT_BYTES}-byte struct area, zeroed}: for a struct the driver reads
+   * during the call (node parameters), whose unused fields and reserved bytes must be zero. Apart
+   * from the slots, so a call can fill it and still use slots for its out-parameters.
+   */
+  MemorySegment zeroedStruct() {
+    return struct.fill((byte) 0);
   }
 }

@@ -1,5 +1,6 @@
 package cuda.graph.driver.internal;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -100,7 +101,18 @@ class CuEntryTests {
           "cuGraphExecUpdate_v2",
           "cuGraphGetNodes",
           "cuGraphNodeGetType",
-          "cuGraphDebugDotPrint");
+          "cuGraphDebugDotPrint",
+          // Capture into a graph, conditional nodes, per-node updates: the names the 13.0 cuda.h
+          // maps the plain names to.
+          "cuStreamBeginCaptureToGraph",
+          "cuStreamUpdateCaptureDependencies_v2",
+          "cuGraphExecKernelNodeSetParams_v2",
+          "cuGraphExecMemcpyNodeSetParams",
+          "cuGraphExecMemsetNodeSetParams",
+          "cuGraphNodeSetEnabled",
+          "cuGraphNodeGetEnabled",
+          "cuGraphConditionalHandleCreate",
+          "cuGraphAddNode_v2");
 
   /** Unversioned exports that are old ABIs (section 1.2): binding any of them is a silent bug. */
   private static final Set<String> OLD_ABIS =
@@ -125,7 +137,11 @@ class CuEntryTests {
           "cuMemcpyDtoDAsync",
           "cuGetProcAddress",
           "cuMemsetD8Async_v2",
-          "cuMemsetD32Async_v2");
+          "cuMemsetD32Async_v2",
+          // The forms without edge data, and the CUDA_KERNEL_NODE_PARAMS_v1 one.
+          "cuStreamUpdateCaptureDependencies",
+          "cuGraphAddNode",
+          "cuGraphExecKernelNodeSetParams");
 
   /** {@code PFN_<base>_v<version>} of the ABI each symbol is, from the 13.0 cudaTypedefs.h. */
   private static final Map<String, Integer> PFN_VERSIONS =
@@ -151,7 +167,27 @@ class CuEntryTests {
           Map.entry("cuGraphDebugDotPrint", 11030),
           Map.entry("cuEventRecordWithFlags", 11010),
           Map.entry("cuMemAllocAsync", 11020),
-          Map.entry("cuFuncGetParamInfo", 12040));
+          Map.entry("cuFuncGetParamInfo", 12040),
+          Map.entry("cuStreamBeginCaptureToGraph", 12030),
+          Map.entry("cuStreamUpdateCaptureDependencies_v2", 12030),
+          Map.entry("cuGraphExecKernelNodeSetParams_v2", 12000),
+          Map.entry("cuGraphExecMemcpyNodeSetParams", 10020),
+          Map.entry("cuGraphExecMemsetNodeSetParams", 10020),
+          Map.entry("cuGraphNodeSetEnabled", 11060),
+          Map.entry("cuGraphNodeGetEnabled", 11060),
+          Map.entry("cuGraphConditionalHandleCreate", 12030),
+          Map.entry("cuGraphAddNode_v2", 12030));
+
+  /**
+   * The calls newer than the oldest driver supported, and the CUDA version that introduced each.
+   */
+  private static final Map<DriverCall, Integer> NEWER_CALLS =
+      Map.of(
+          DriverCall.FUNC_GET_PARAM_INFO, 12040,
+          DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH, 12030,
+          DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES, 12030,
+          DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE, 12030,
+          DriverCall.GRAPH_ADD_NODE, 12030);
 
   @Test
   void theBoundSymbolsAreExactlyTheSpecificationsNames() {
@@ -188,8 +224,7 @@ class CuEntryTests {
             Arrays.stream(CuEntry.values())
                 .filter(e -> e.call() == call && e.usedWith(version))
                 .count();
-        // cuFuncGetParamInfo is the one call newer than the oldest driver supported.
-        int expected = call == DriverCall.FUNC_GET_PARAM_INFO && version < 12040 ? 0 : 1;
+        int expected = version < NEWER_CALLS.getOrDefault(call, 0) ? 0 : 1;
         assertEquals(expected, serving, call + " on driver " + version);
       }
     }
@@ -212,6 +247,52 @@ class CuEntryTests {
     // (CUfunction, size_t, size_t *, size_t *)
     assertEquals(
         List.of(JAVA_LONG, JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS), parameters(entry));
+  }
+
+  @Test
+  void theCuda12_3CallsAreBoundAndRequiredFrom12_3Only() {
+    for (CuEntry entry :
+        List.of(
+            CuEntry.STREAM_BEGIN_CAPTURE_TO_GRAPH,
+            CuEntry.STREAM_UPDATE_CAPTURE_DEPENDENCIES,
+            CuEntry.GRAPH_CONDITIONAL_HANDLE_CREATE,
+            CuEntry.GRAPH_ADD_NODE)) {
+      assertEquals(12030, entry.firstDriver(), entry.name());
+      assertFalse(entry.usedWith(12020), entry.name());
+      assertTrue(entry.usedWith(12030), entry.name());
+      assertTrue(entry.usedWith(13000), entry.name());
+      // A 12.2 driver need not export them: the provider stays available and these calls fail.
+      assertFalse(CuEntry.requiredBy(12020).contains(entry), entry.name());
+      assertTrue(CuEntry.requiredBy(12030).contains(entry), entry.name());
+      DriverCall call = entry.call();
+      assertNotNull(call);
+      assertThrows(IllegalArgumentException.class, () -> CuEntry.boundFor(call, 12020));
+      assertEquals(entry, CuEntry.boundFor(call, 12030));
+      assertNull(entry.bindingNote(), "the call's only ABI");
+    }
+    // The per-node updates are older than every supported driver, so always bound.
+    for (CuEntry entry :
+        List.of(
+            CuEntry.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS,
+            CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
+            CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS,
+            CuEntry.GRAPH_NODE_SET_ENABLED,
+            CuEntry.GRAPH_NODE_GET_ENABLED)) {
+      assertEquals(0, entry.firstDriver(), entry.name());
+      assertTrue(CuEntry.requiredBy(CuEntry.MINIMUM_DRIVER_VERSION).contains(entry), entry.name());
+    }
+  }
+
+  @Test
+  void aCallNewerThanTheDriverSaysWhichDriverItNeedsAndWhatToDo() {
+    assertEquals(
+        "cuGraphAddNode_v2 is new in CUDA 12.3 and this NVIDIA driver supports CUDA 12.2: update"
+            + " the NVIDIA driver to one supporting CUDA 12.3 or newer to use it",
+        Errors.newerDriverNeeded(CuEntry.GRAPH_ADD_NODE, 12020));
+    assertEquals(
+        "cuFuncGetParamInfo is new in CUDA 12.4 and this NVIDIA driver supports CUDA 12.3: update"
+            + " the NVIDIA driver to one supporting CUDA 12.4 or newer to use it",
+        Errors.newerDriverNeeded(CuEntry.FUNC_GET_PARAM_INFO, 12030));
   }
 
   @Test
@@ -329,6 +410,31 @@ class CuEntryTests {
     assertEquals(7, parameters(CuEntry.STREAM_GET_CAPTURE_INFO).size());
     assertEquals(6, parameters(CuEntry.STREAM_GET_CAPTURE_INFO_V2).size());
     assertEquals(CuEntry.EVENT_ELAPSED_TIME.signature(), CuEntry.EVENT_ELAPSED_TIME_V1.signature());
+    // The edge-data forms: (..., const CUgraphNode *, const CUgraphEdgeData *, size_t, ...).
+    assertEquals(
+        List.of(
+            JAVA_LONG, JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, JAVA_LONG, JAVA_INT),
+        parameters(CuEntry.STREAM_BEGIN_CAPTURE_TO_GRAPH));
+    assertEquals(
+        List.of(JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, JAVA_LONG, JAVA_INT),
+        parameters(CuEntry.STREAM_UPDATE_CAPTURE_DEPENDENCIES));
+    assertEquals(
+        List.of(
+            ValueLayout.ADDRESS,
+            JAVA_LONG,
+            ValueLayout.ADDRESS,
+            ValueLayout.ADDRESS,
+            JAVA_LONG,
+            ValueLayout.ADDRESS),
+        parameters(CuEntry.GRAPH_ADD_NODE));
+    // (CUgraphConditionalHandle *, CUgraph, CUcontext, unsigned int, unsigned int)
+    assertEquals(
+        List.of(ValueLayout.ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT),
+        parameters(CuEntry.GRAPH_CONDITIONAL_HANDLE_CREATE));
+    // The copy and fill updates take the context to run the node in, after the struct.
+    assertEquals(4, parameters(CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS).size());
+    assertEquals(4, parameters(CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS).size());
+    assertEquals(JAVA_INT, parameters(CuEntry.GRAPH_NODE_SET_ENABLED).get(2));
   }
 
   private static List<MemoryLayout> parameters(CuEntry entry) {

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.spi.CopyEndpoint;
+import cuda.graph.spi.CuGraphExec;
+import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriverException;
@@ -35,6 +38,39 @@ class HostMemoryArgumentTests {
     assertRejectsHeap(
         DriverCall.MEMCPY_DTOH_ASYNC, d -> d.memcpyDtoHAsync(heap, 0x1000, 64, CuStream.NULL));
     assertRejectsHeap(DriverCall.MEM_FREE_HOST, d -> d.memFreeHost(heap));
+    CopyEndpoint device = new CopyEndpoint.Device(0x1000);
+    for (boolean heapIsDestination : new boolean[] {true, false}) {
+      CopyEndpoint host = new CopyEndpoint.Host(heap);
+      assertRejectsHeap(
+          DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
+          d ->
+              d.graphExecMemcpyNodeSetParams(
+                  new CuGraphExec(0x10),
+                  new CuGraphNode(0x20),
+                  heapIsDestination ? host : device,
+                  heapIsDestination ? device : host,
+                  64));
+    }
+  }
+
+  @Test
+  void aCopyNodeUpdateLongerThanItsHostEndpointIsRejected() {
+    try (Arena arena = Arena.ofConfined()) {
+      CopyEndpoint host = new CopyEndpoint.Host(arena.allocate(64));
+      CudaDriverException failure =
+          assertThrows(
+              CudaDriverException.class,
+              () ->
+                  driver.graphExecMemcpyNodeSetParams(
+                      new CuGraphExec(0x10),
+                      new CuGraphNode(0x20),
+                      new CopyEndpoint.Device(0x1000),
+                      host,
+                      65));
+      assertEquals(CuResult.INVALID_VALUE, failure.status());
+      assertEquals(DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS, failure.call());
+      assertTrue(String.valueOf(failure.detail()).contains("byte count 65"), failure.getMessage());
+    }
   }
 
   @Test
