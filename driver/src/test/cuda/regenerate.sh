@@ -8,3 +8,5 @@ here=$(cd "$(dirname "$0")" && pwd)
 out="$here/../resources/cuda/graph/driver/internal"
 mkdir -p "$out"
 nvcc -ptx -arch=compute_90 -o "$out/kernels.ptx" "$here/kernels.cu"
+# cudaGraphSetConditional stays an extern call in the PTX; the driver links it at load time.
+nvcc -ptx -arch=compute_90 -o "$out/conditional.ptx" "$here/conditional.cu"

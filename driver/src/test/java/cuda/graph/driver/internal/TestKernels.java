@@ -14,14 +14,15 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The kernels of {@code src/test/cuda/kernels.cu}, loaded from the PTX committed beside the tests,
- * with helpers that launch them.
+ * with helpers that launch them; {@link #ptx(String)} reads the other PTX files committed there.
  */
 final class TestKernels implements AutoCloseable {
 
   /** Spin length that keeps a stream busy for tens of milliseconds (about 50 ms at 2 GHz). */
   static final long BUSY_CYCLES = 100_000_000L;
 
-  private static final int BLOCK = 256;
+  /** Threads per block of the element-wise kernels. */
+  static final int BLOCK = 256;
 
   final CudaDriver driver;
   final CuModule module;
@@ -41,10 +42,15 @@ final class TestKernels implements AutoCloseable {
 
   /** {@return the PTX text of the test kernels} */
   static String ptx() {
-    try (InputStream in = TestKernels.class.getResourceAsStream("kernels.ptx")) {
+    return ptx("kernels.ptx");
+  }
+
+  /** {@return the PTX text of {@code resource}, committed beside the tests} */
+  static String ptx(String resource) {
+    try (InputStream in = TestKernels.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(
-            "kernels.ptx is missing beside " + TestKernels.class.getName());
+            resource + " is missing beside " + TestKernels.class.getName());
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
