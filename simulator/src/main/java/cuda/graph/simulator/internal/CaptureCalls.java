@@ -1,6 +1,7 @@
 package cuda.graph.simulator.internal;
 
 import static cuda.graph.simulator.internal.SimState.fail;
+import static cuda.graph.simulator.internal.SimState.invalid;
 
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
@@ -9,6 +10,7 @@ import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
+import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.DriverCall;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,6 +31,39 @@ final class CaptureCalls {
 
   void begin(CuStream handle, CaptureMode mode) {
     DriverCall call = DriverCall.STREAM_BEGIN_CAPTURE;
+    SimStream stream = capturable(handle, call);
+    SimGraph graph = new SimGraph(stream.context);
+    graph.handle = new CuGraph(state.register(graph, stream.context));
+    start(stream, mode, graph, false);
+  }
+
+  /**
+   * {@code cuStreamBeginCaptureToGraph}: the same capture, into a graph that exists (typically a
+   * conditional node's body), its first node depending on {@code dependencies}.
+   */
+  void beginToGraph(
+      CuStream handle, CuGraph graphHandle, List<CuGraphNode> dependencies, CaptureMode mode) {
+    DriverCall call = DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH;
+    SimStream stream = capturable(handle, call);
+    SimGraph graph = state.resolve(graphHandle, SimGraph.class, call);
+    if (graph.context != stream.context) {
+      throw invalid(call, graphHandle + " and " + stream + " belong to different contexts");
+    }
+    if (graph.capturing != null) {
+      // Assumed ILLEGAL_STATE, as for a stream that is already capturing: two captures cannot
+      // append to one graph at once.
+      throw fail(
+          CuResult.ILLEGAL_STATE,
+          call,
+          graphHandle + " is already being captured into (" + graph.capturing + ")");
+    }
+    List<Node> roots = nodesOf(graph, dependencies, call);
+    start(stream, mode, graph, true);
+    stream.captureDependencies.addAll(roots);
+  }
+
+  /** The stream, checked to be one that can begin a capture now. */
+  private SimStream capturable(CuStream handle, DriverCall call) {
     SimStream stream = state.stream(handle, call);
     state.checkSticky(stream.context, call);
     if (stream.kind == SimStream.Kind.LEGACY) {
@@ -41,14 +76,57 @@ final class CaptureCalls {
       throw fail(
           CuResult.ILLEGAL_STATE, call, stream + " is already capturing (" + stream.capture + ")");
     }
-    SimGraph graph = new SimGraph(stream.context);
-    graph.handle = new CuGraph(state.register(graph, stream.context));
+    return stream;
+  }
+
+  private void start(SimStream stream, CaptureMode mode, SimGraph graph, boolean existing) {
     CaptureSequence capture =
-        new CaptureSequence(state.nextCaptureId++, stream, mode, Thread.currentThread(), graph);
+        new CaptureSequence(
+            state.nextCaptureId++, stream, mode, Thread.currentThread(), graph, existing);
     graph.capturing = capture;
     stream.capture = capture;
     stream.captureDependencies.clear();
     state.captures.add(capture);
+  }
+
+  /** The nodes named by {@code handles}, each of which must belong to {@code graph}. */
+  private List<Node> nodesOf(SimGraph graph, List<CuGraphNode> handles, DriverCall call) {
+    List<Node> nodes = new ArrayList<>();
+    for (CuGraphNode h : handles) {
+      Node node = state.resolve(h, Node.class, call);
+      if (node.graph != graph) {
+        throw invalid(call, h + " is not a node of " + graph.handle);
+      }
+      nodes.add(node);
+    }
+    return nodes;
+  }
+
+  /**
+   * {@code cuStreamUpdateCaptureDependencies_v2}: replaces ({@code SET}) or extends ({@code ADD})
+   * what the stream's next captured node depends on.
+   */
+  void updateDependencies(CuStream handle, List<CuGraphNode> dependencies, int flags) {
+    DriverCall call = DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES;
+    SimStream stream = state.stream(handle, call);
+    if (flags != CudaDriver.ADD_CAPTURE_DEPENDENCIES
+        && flags != CudaDriver.SET_CAPTURE_DEPENDENCIES) {
+      throw invalid(
+          call,
+          "flags are CU_STREAM_ADD_CAPTURE_DEPENDENCIES (0) or CU_STREAM_SET_CAPTURE_DEPENDENCIES"
+              + " (1), got "
+              + flags);
+    }
+    CaptureSequence capture = stream.capture;
+    if (capture == null) {
+      throw fail(CuResult.ILLEGAL_STATE, call, stream + " is not capturing");
+    }
+    SimState.checkNotInvalidated(stream, call);
+    List<Node> nodes = nodesOf(capture.graph, dependencies, call);
+    if (flags == CudaDriver.SET_CAPTURE_DEPENDENCIES) {
+      stream.captureDependencies.clear();
+    }
+    stream.captureDependencies.addAll(nodes);
   }
 
   @Nullable CuGraph end(CuStream handle) {
@@ -101,13 +179,14 @@ final class CaptureCalls {
               + " before ending the capture)");
     }
     finish(capture, true);
+    // A capture into an existing graph returns that graph; its owner stays its owner.
     return capture.graph.handle;
   }
 
   private void finish(CaptureSequence capture, boolean handOut) {
     state.endCapture(capture);
     if (!handOut) {
-      state.discardCaptureGraph(capture.graph);
+      state.discardCapturedWork(capture);
     }
   }
 

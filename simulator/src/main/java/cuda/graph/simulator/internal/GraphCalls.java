@@ -9,15 +9,14 @@ import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.GraphExecUpdateException;
 import cuda.graph.spi.GraphInstantiateFlags;
 import cuda.graph.spi.GraphNodeType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Graphs and execs: instantiate, upload, launch, update, destroy, introspection (§4). */
 final class GraphCalls {
@@ -56,11 +55,44 @@ final class GraphCalls {
               + graph.capturing
               + ", which the caller does not own until the capture ends");
     }
-    for (Node n : graph.nodes) {
-      state.handles.unregister(
-          n.handle.address(), "belonged to a graph destroyed by cuGraphDestroy");
+    CaptureSequence bodyCapture = captureIntoBody(graph);
+    if (bodyCapture != null) {
+      throw SimState.undefined(
+          call.symbol()
+              + " was passed "
+              + handle
+              + ", a body of which is being captured into ("
+              + bodyCapture
+              + "); the capture would go on adding nodes to a destroyed graph");
     }
-    state.unregister(handle, graph, graph.context, "was destroyed by cuGraphDestroy");
+    if (graph.owner != null) {
+      throw SimState.undefined(
+          call.symbol()
+              + " was passed "
+              + handle
+              + ", a body of conditional node "
+              + graph.owner.handle
+              + ", which that node owns; it is destroyed with the graph holding the node");
+    }
+    state.destroyGraph(
+        graph,
+        "was destroyed by cuGraphDestroy",
+        "belonged to a graph destroyed by cuGraphDestroy");
+  }
+
+  /** A capture filling a body of one of the graph's conditional nodes, at any depth, or null. */
+  private static @Nullable CaptureSequence captureIntoBody(SimGraph graph) {
+    for (Node node : graph.nodes) {
+      if (node.op instanceof Op.Conditional conditional) {
+        for (SimGraph body : conditional.bodies()) {
+          CaptureSequence capture = body.capturing != null ? body.capturing : captureIntoBody(body);
+          if (capture != null) {
+            return capture;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   CuGraphExec instantiate(CuGraph handle, long flags) {
@@ -89,6 +121,7 @@ final class GraphCalls {
         && (flags & GraphInstantiateFlags.DEVICE_LAUNCH) != 0) {
       throw invalid(call, "AUTO_FREE_ON_LAUNCH and DEVICE_LAUNCH cannot be combined");
     }
+    BodyRules.check(graph, call);
     if (graph.hasMemoryNodes() && graph.liveExecs > 0) {
       throw fail(
           CuResult.NOT_SUPPORTED,
@@ -182,37 +215,7 @@ final class GraphCalls {
     SimExec exec = state.resolve(execHandle, SimExec.class, call);
     SimGraph graph = state.resolve(graphHandle, SimGraph.class, call);
     state.checkSticky(exec.context, call);
-    if (graph.nodes.size() != exec.types.length) {
-      throw new GraphExecUpdateException(GraphExecUpdateException.TOPOLOGY_CHANGED, null);
-    }
-    List<Op> updated = new ArrayList<>(exec.ops);
-    for (Node node : graph.nodes) {
-      int i = node.index;
-      GraphNodeType type = node.op.type();
-      if (type != exec.types[i]) {
-        throw new GraphExecUpdateException(GraphExecUpdateException.NODE_TYPE_CHANGED, node.handle);
-      }
-      int[] dependencies = node.dependencies.stream().mapToInt(d -> d.index).toArray();
-      if (!Arrays.equals(dependencies, exec.dependencies[i])) {
-        throw new GraphExecUpdateException(GraphExecUpdateException.TOPOLOGY_CHANGED, node.handle);
-      }
-      Op current = exec.ops.get(i);
-      if (type == GraphNodeType.MEMCPY && current.getClass() != node.op.getClass()) {
-        throw new GraphExecUpdateException(
-            GraphExecUpdateException.PARAMETERS_CHANGED, node.handle);
-      }
-      if (type == GraphNodeType.KERNEL
-          && ((Op.Kernel) current).function().module.context
-              != ((Op.Kernel) node.op).function().module.context) {
-        throw new GraphExecUpdateException(
-            GraphExecUpdateException.PARAMETERS_CHANGED, node.handle);
-      }
-      // Memory nodes keep the exec's own allocations: their addresses are fixed at instantiation.
-      if (type != GraphNodeType.MEM_ALLOC && type != GraphNodeType.MEM_FREE) {
-        updated.set(i, node.op);
-      }
-    }
-    exec.ops = List.copyOf(updated);
+    exec.ops = ExecUpdate.apply(exec.shape, exec.ops, graph, null);
   }
 
   List<CuGraphNode> nodes(CuGraph handle) {

@@ -1,22 +1,34 @@
 package cuda.graph.simulator.internal;
 
+import cuda.graph.simulator.UndefinedBehaviorException;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.IllegalDeviceAccessException;
 import cuda.graph.spi.KernelInvocation;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
-/** What a Java kernel sees of one launch: shape, the argument snapshot, bounds-checked memory. */
+/**
+ * What a Java kernel sees of one launch: shape, the argument snapshot, bounds-checked memory, and
+ * the conditions of the graph launch it runs in, if any.
+ */
 final class KernelLaunchView implements KernelInvocation {
 
   private final Op.Kernel launch;
   private final MemorySegment arguments;
   private final DeviceMemory memory;
+  private final @Nullable ConditionScope conditions;
 
-  KernelLaunchView(Op.Kernel launch, DeviceMemory memory) {
+  /**
+   * @param conditions the conditions of the exec launch running the kernel; null for a kernel
+   *     launched on a stream
+   */
+  KernelLaunchView(Op.Kernel launch, DeviceMemory memory, @Nullable ConditionScope conditions) {
     this.launch = launch;
     this.arguments = MemorySegment.ofArray(launch.arguments());
     this.memory = memory;
+    this.conditions = conditions;
   }
 
   @Override
@@ -99,5 +111,34 @@ final class KernelLaunchView implements KernelInvocation {
       throw new IllegalDeviceAccessException("negative size " + byteSize);
     }
     return memory.access(address, byteSize, launch.function().module.context.device);
+  }
+
+  /**
+   * Sets a condition of the running graph launch; the next test of the condition reads it. Outside
+   * a graph launch, or with a handle of another graph, {@code cudaGraphSetConditional} writes
+   * through a handle that means nothing there: undefined behaviour.
+   */
+  @Override
+  public void setConditional(long handle, int value) {
+    String call =
+        "kernel "
+            + launch.function().name
+            + " called cudaGraphSetConditional(0x"
+            + Long.toHexString(handle)
+            + ", "
+            + value
+            + ")";
+    if (conditions == null) {
+      throw new UndefinedBehaviorException(
+          call + " outside a graph launch (it was launched on a stream): undefined behaviour");
+    }
+    AtomicInteger condition = conditions.value(handle);
+    if (condition == null) {
+      throw new UndefinedBehaviorException(
+          call
+              + " but the graph being launched has no conditional node with that handle (a handle"
+              + " of another graph, or not a handle): undefined behaviour");
+    }
+    condition.set(value);
   }
 }

@@ -115,13 +115,19 @@ final class ModuleCalls {
     SimFunction function = state.resolve(handle, SimFunction.class, call);
     SimStream stream = state.stream(streamHandle, call);
     state.checkSticky(stream.context, call);
-    validateShape(grid, block, sharedMemBytes);
+    validateShape(grid, block, sharedMemBytes, call);
     if (function.module.context != stream.context) {
       throw fail(
           CuResult.INVALID_HANDLE,
           call,
           "kernel " + function.name + " belongs to another context than " + stream);
     }
+    requireJavaBody(function, call);
+    state.submit(call, stream, kernelOp(function, grid, block, sharedMemBytes, arguments));
+  }
+
+  /** The simulator runs kernels through their Java reference: one without it cannot run. */
+  static void requireJavaBody(SimFunction function, DriverCall call) {
     if (function.body == null) {
       throw fail(
           CuResult.NOT_SUPPORTED,
@@ -133,6 +139,11 @@ final class ModuleCalls {
               + function.name
               + "\", ...) (at the SPI, ModuleImage.withJavaKernel)");
     }
+  }
+
+  /** {@return a kernel launch with a copy of the arguments, as a command or a node holds it} */
+  static Op.Kernel kernelOp(
+      SimFunction function, Dim3 grid, Dim3 block, int sharedMemBytes, KernelArguments arguments) {
     int count = arguments.count();
     long[] offsets = new long[count];
     int[] sizes = new int[count];
@@ -140,13 +151,12 @@ final class ModuleCalls {
       offsets[i] = arguments.offset(i);
       sizes[i] = arguments.size(i);
     }
-    Op.Kernel op =
-        new Op.Kernel(function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes);
-    state.submit(call, stream, op);
+    return new Op.Kernel(
+        function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes);
   }
 
-  private static void validateShape(Dim3 grid, Dim3 block, int sharedMemBytes) {
-    DriverCall call = DriverCall.LAUNCH_KERNEL;
+  /** The launch limits: block and grid dimensions, dynamic shared memory without opt-in. */
+  static void validateShape(Dim3 grid, Dim3 block, int sharedMemBytes, DriverCall call) {
     if (grid.x() <= 0
         || grid.y() <= 0
         || grid.z() <= 0

@@ -1,10 +1,12 @@
 package cuda.graph.simulator.internal;
 
+import cuda.graph.spi.ConditionalType;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HostFunction;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One unit of device work with its parameters fixed: what a stream command executes and what a
@@ -193,6 +195,72 @@ sealed interface Op {
     @Override
     public String describe() {
       return "free " + allocation;
+    }
+  }
+
+  /**
+   * A conditional node of a graph, as the graph holds it: its condition and its body graphs, which
+   * it owns and which may still change. An exec runs it as a {@link ConditionalRun}.
+   */
+  record Conditional(SimCondition condition, ConditionalType kind, List<SimGraph> bodies)
+      implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.CONDITIONAL;
+    }
+
+    @Override
+    public String describe() {
+      return kind
+          + " "
+          + condition
+          + ", "
+          + bodies.size()
+          + (bodies.size() == 1 ? " body" : " bodies");
+    }
+  }
+
+  /**
+   * A conditional node as an exec runs it: the ops of its bodies as instantiated (or updated), and
+   * the exec's value of the condition, which lives across launches and is shared by every launch of
+   * the exec (launches of one exec never overlap).
+   *
+   * @param kind how the node runs its bodies
+   * @param handle the value kernels pass to {@code cudaGraphSetConditional} for this node
+   * @param value the condition the next test reads
+   */
+  record ConditionalRun(
+      long handle,
+      int defaultValue,
+      boolean assignDefault,
+      ConditionalType kind,
+      List<List<Op>> bodies,
+      AtomicInteger value)
+      implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.CONDITIONAL;
+    }
+
+    @Override
+    public String describe() {
+      return kind + " CUgraphConditionalHandle(0x" + Long.toHexString(handle) + ")";
+    }
+  }
+
+  /**
+   * A node disabled in an exec ({@code cuGraphNodeSetEnabled}): it does nothing but still orders
+   * its dependents, and keeps its parameters (updated ones included) for when it is enabled again.
+   */
+  record Disabled(Op op) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return op.type();
+    }
+
+    @Override
+    public String describe() {
+      return "disabled " + op.describe();
     }
   }
 

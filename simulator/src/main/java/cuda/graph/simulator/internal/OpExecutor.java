@@ -1,9 +1,12 @@
 package cuda.graph.simulator.internal;
 
+import cuda.graph.simulator.UndefinedBehaviorException;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.IllegalDeviceAccessException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Executes ops against simulated device memory. A fault (an illegal address, a kernel's Java code
@@ -26,16 +29,19 @@ final class OpExecutor {
     SimContext context = command.stream.context;
     try {
       if (context.stickyError == 0) {
-        execute(command.op, context);
+        execute(command.op, context, null);
       }
     } finally {
       command.done.complete();
     }
   }
 
-  private void execute(Op op, SimContext context) {
+  private void execute(Op op, SimContext context, @Nullable ConditionScope conditions) {
     try {
-      perform(op, context);
+      perform(op, context, conditions);
+    } catch (UndefinedBehaviorException e) {
+      // A GPU might corrupt memory or carry on; the simulator stops the context instead.
+      context.fault(CuResult.LAUNCH_FAILED, op.describe() + ": " + e.getMessage());
     } catch (IllegalDeviceAccessException | IndexOutOfBoundsException e) {
       context.fault(CuResult.ILLEGAL_ADDRESS, op.describe() + ": " + e.getMessage());
     } catch (IllegalStateException e) {
@@ -55,12 +61,12 @@ final class OpExecutor {
     }
   }
 
-  private void perform(Op op, SimContext context) {
+  private void perform(Op op, SimContext context, @Nullable ConditionScope conditions) {
     switch (op) {
       case Op.Kernel k -> {
         var body = k.function().body;
         if (body != null) {
-          body.execute(new KernelLaunchView(k, memory));
+          body.execute(new KernelLaunchView(k, memory, conditions));
         }
       }
       case Op.HostToDevice c ->
@@ -91,11 +97,51 @@ final class OpExecutor {
         for (Allocation a : run.autoFree()) {
           a.unback();
         }
-        for (Op inner : run.ops()) {
-          if (context.stickyError != 0) {
-            return;
-          }
-          execute(inner, context);
+        runAll(run.ops(), context, ConditionScope.startLaunch(run.ops()));
+      }
+      case Op.ConditionalRun run -> runConditional(run, context, conditions);
+      case Op.Disabled d -> {}
+      case Op.Conditional c ->
+          throw new UnsupportedOperationException(
+              "a graph's conditional node runs only as part of an exec: " + c.describe());
+    }
+  }
+
+  /** Runs ops in order (a topological order), stopping at the first sticky error. */
+  private void runAll(List<Op> ops, SimContext context, @Nullable ConditionScope conditions) {
+    for (Op inner : ops) {
+      if (context.stickyError != 0) {
+        return;
+      }
+      execute(inner, context, conditions);
+    }
+  }
+
+  /**
+   * IF runs body 0 when the condition is non-zero, else body 1 if it has one; WHILE tests before
+   * the first run of its body and after each; SWITCH runs body {@code n} for condition {@code n}
+   * (an unsigned value), none when {@code n} is not below the number of bodies.
+   */
+  private void runConditional(
+      Op.ConditionalRun run, SimContext context, @Nullable ConditionScope conditions) {
+    List<List<Op>> bodies = run.bodies();
+    switch (run.kind()) {
+      case IF -> {
+        if (run.value().get() != 0) {
+          runAll(bodies.get(0), context, conditions);
+        } else if (bodies.size() == 2) {
+          runAll(bodies.get(1), context, conditions);
+        }
+      }
+      case WHILE -> {
+        while (run.value().get() != 0 && context.stickyError == 0) {
+          runAll(bodies.get(0), context, conditions);
+        }
+      }
+      case SWITCH -> {
+        int value = run.value().get();
+        if (Integer.compareUnsigned(value, bodies.size()) < 0) {
+          runAll(bodies.get(value), context, conditions);
         }
       }
     }

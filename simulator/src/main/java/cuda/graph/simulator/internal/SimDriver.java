@@ -5,6 +5,10 @@ import cuda.graph.simulator.SimulatorSettings;
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CaptureStatus;
+import cuda.graph.spi.ConditionalHandle;
+import cuda.graph.spi.ConditionalNode;
+import cuda.graph.spi.ConditionalType;
+import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuFunction;
@@ -47,6 +51,8 @@ public final class SimDriver implements SimulatedDriver {
   private final MemoryCalls memory;
   private final ModuleCalls modules;
   private final GraphCalls graphs;
+  private final ConditionalCalls conditionals;
+  private final ExecNodeCalls execNodes;
   private final RuntimeCompiler compiler = new SimulatedCompiler();
 
   public SimDriver(SimulatorSettings settings) {
@@ -58,6 +64,8 @@ public final class SimDriver implements SimulatedDriver {
     this.memory = new MemoryCalls(state);
     this.modules = new ModuleCalls(state);
     this.graphs = new GraphCalls(state);
+    this.conditionals = new ConditionalCalls(state);
+    this.execNodes = new ExecNodeCalls(state);
   }
 
   // ---- the funnel
@@ -248,6 +256,22 @@ public final class SimDriver implements SimulatedDriver {
   @Override
   public CaptureInfo streamGetCaptureInfo(CuStream stream) {
     return call(DriverCall.STREAM_GET_CAPTURE_INFO, () -> captures.info(stream));
+  }
+
+  @Override
+  public void streamBeginCaptureToGraph(
+      CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
+    run(
+        DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH,
+        () -> captures.beginToGraph(stream, graph, dependencies, mode));
+  }
+
+  @Override
+  public void streamUpdateCaptureDependencies(
+      CuStream stream, List<CuGraphNode> dependencies, int flags) {
+    run(
+        DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES,
+        () -> captures.updateDependencies(stream, dependencies, flags));
   }
 
   @Override
@@ -533,6 +557,81 @@ public final class SimDriver implements SimulatedDriver {
   @Override
   public void graphDebugDotPrint(CuGraph graph, Path path, int flags) {
     run(DriverCall.GRAPH_DEBUG_DOT_PRINT, () -> graphs.dot(graph, path, flags));
+  }
+
+  // ---- per-node updates of an exec
+
+  @Override
+  public void graphExecKernelNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CuFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments) {
+    run(
+        DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS,
+        () ->
+            execNodes.setKernelParams(
+                exec, node, function, grid, block, sharedMemBytes, arguments));
+  }
+
+  @Override
+  public void graphExecMemcpyNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CopyEndpoint destination,
+      CopyEndpoint source,
+      long bytes) {
+    run(
+        DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
+        () -> execNodes.setMemcpyParams(exec, node, destination, source, bytes));
+  }
+
+  @Override
+  public void graphExecMemsetNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      long destination,
+      int elementSize,
+      int value,
+      long count) {
+    run(
+        DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS,
+        () -> execNodes.setMemsetParams(exec, node, destination, elementSize, value, count));
+  }
+
+  @Override
+  public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
+    run(DriverCall.GRAPH_NODE_SET_ENABLED, () -> execNodes.setEnabled(exec, node, enabled));
+  }
+
+  @Override
+  public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
+    return call(DriverCall.GRAPH_NODE_GET_ENABLED, () -> execNodes.isEnabled(exec, node));
+  }
+
+  // ---- conditional nodes
+
+  @Override
+  public ConditionalHandle graphConditionalHandleCreate(
+      CuGraph graph, int defaultLaunchValue, int flags) {
+    return call(
+        DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE,
+        () -> conditionals.createHandle(graph, defaultLaunchValue, flags));
+  }
+
+  @Override
+  public ConditionalNode graphAddConditionalNode(
+      CuGraph graph,
+      List<CuGraphNode> dependencies,
+      ConditionalHandle handle,
+      ConditionalType type,
+      int size) {
+    return call(
+        DriverCall.GRAPH_ADD_NODE,
+        () -> conditionals.addNode(graph, dependencies, handle, type, size));
   }
 
   @Override

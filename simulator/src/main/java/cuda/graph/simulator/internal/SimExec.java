@@ -1,14 +1,16 @@
 package cuda.graph.simulator.internal;
 
 import cuda.graph.spi.CuGraphExec;
-import cuda.graph.spi.GraphNodeType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * An executable graph: a snapshot of its source graph's ops and shape, independent of the source
- * afterwards. Launches take the ops current at launch time, so an update affects later launches
- * only; each launch is ordered after the previous one.
+ * An executable graph: a snapshot of its source graph's ops and shape, conditional bodies included,
+ * independent of the source afterwards. Launches take the ops current at launch time (an immutable
+ * {@link ExecTree}), so an update, whole or per node, affects later launches only; each launch is
+ * ordered after the previous one.
  */
 final class SimExec implements HandleTable.Handled {
 
@@ -17,8 +19,12 @@ final class SimExec implements HandleTable.Handled {
   final SimGraph source;
   final long flags;
   volatile List<Op> ops;
-  final GraphNodeType[] types;
-  final int[][] dependencies;
+
+  /** The shape at instantiation, which an update graph must have. */
+  final List<NodeShape> shape;
+
+  /** Where each node of the source graph, and of its bodies, was at instantiation. */
+  final Map<Node, int[]> paths = new HashMap<>();
 
   /** Graph allocations this exec allocates and does not free itself. */
   final List<Allocation> unfreedAllocations = new ArrayList<>();
@@ -31,18 +37,13 @@ final class SimExec implements HandleTable.Handled {
     this.context = context;
     this.source = source;
     this.flags = flags;
-    List<Op> snapshot = new ArrayList<>();
-    types = new GraphNodeType[source.nodes.size()];
-    dependencies = new int[source.nodes.size()][];
+    this.ops = ExecTree.snapshot(source, paths);
+    this.shape = NodeShape.of(source);
     for (Node n : source.nodes) {
-      snapshot.add(n.op);
-      types[n.index] = n.op.type();
-      dependencies[n.index] = n.dependencies.stream().mapToInt(d -> d.index).toArray();
       if (n.op instanceof Op.MemAlloc alloc && !source.freedInGraph.contains(alloc.allocation())) {
         unfreedAllocations.add(alloc.allocation());
       }
     }
-    this.ops = List.copyOf(snapshot);
     this.ownsMemoryNodes = source.hasMemoryNodes();
   }
 

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
-/** A graph: nodes in creation order (which is a topological order). */
+/**
+ * A graph: nodes in creation order (which is a topological order). A body graph of a conditional
+ * node is owned by that node ({@link #owner}) and goes with the graph holding the node.
+ */
 final class SimGraph implements HandleTable.Handled {
 
   CuGraph handle = new CuGraph(0);
@@ -21,6 +24,12 @@ final class SimGraph implements HandleTable.Handled {
   @Nullable CaptureSequence capturing;
 
   int liveExecs;
+
+  /** The conditional node whose body this graph is; null for a graph the caller owns. */
+  @Nullable Node owner;
+
+  /** The conditional handles created for this graph, which live as long as it does. */
+  final List<SimCondition> conditions = new ArrayList<>();
 
   SimGraph(SimContext context) {
     this.context = context;

@@ -339,12 +339,50 @@ final class SimState {
     captures.remove(capture);
   }
 
-  /** Discards a capture graph that never reached the caller. */
-  void discardCaptureGraph(SimGraph graph) {
-    for (Node n : graph.nodes) {
-      handles.unregister(n.handle.address(), "belonged to a discarded capture graph");
+  /**
+   * Discards what a failed capture built: the graph it made, which never reached the caller, or,
+   * for a capture into an existing graph, only the nodes it added (the graph stays its owner's).
+   */
+  void discardCapturedWork(CaptureSequence capture) {
+    if (capture.intoExistingGraph) {
+      removeNodesFrom(
+          capture.graph, capture.firstNode, "was captured by a capture that failed, and discarded");
+    } else {
+      destroyGraph(
+          capture.graph,
+          "was discarded when its capture failed",
+          "belonged to a discarded capture graph");
     }
-    unregister(graph.handle, graph, graph.context, "was discarded when its capture failed");
+  }
+
+  /**
+   * Destroys a graph and what it owns: its nodes, its conditional handles and, recursively, the
+   * bodies of its conditional nodes.
+   */
+  void destroyGraph(SimGraph graph, String graphHow, String nodeHow) {
+    removeNodesFrom(graph, 0, nodeHow);
+    for (SimCondition condition : graph.conditions) {
+      condition.destroyed = true;
+    }
+    unregister(graph.handle, graph, graph.context, graphHow);
+  }
+
+  /** Removes a graph's nodes from index {@code first} on, with the bodies of conditional ones. */
+  void removeNodesFrom(SimGraph graph, int first, String how) {
+    List<Node> removed = graph.nodes.subList(first, graph.nodes.size());
+    for (Node node : removed) {
+      handles.unregister(node.handle.address(), how);
+      if (node.op instanceof Op.Conditional conditional) {
+        conditional.condition().node = null;
+        for (SimGraph body : conditional.bodies()) {
+          destroyGraph(
+              body,
+              "was the body of a conditional node that was destroyed",
+              "belonged to the body of a conditional node that was destroyed");
+        }
+      }
+    }
+    removed.clear();
   }
 
   static UndefinedBehaviorException undefined(String message) {

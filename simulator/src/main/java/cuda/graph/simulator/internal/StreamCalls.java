@@ -48,7 +48,7 @@ final class StreamCalls {
       // graph.
       if (capture.origin == stream) {
         state.endCapture(capture);
-        state.discardCaptureGraph(capture.graph);
+        state.discardCapturedWork(capture);
       } else {
         capture.invalidate();
         capture.members.remove(stream);
