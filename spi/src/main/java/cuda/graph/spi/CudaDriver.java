@@ -238,6 +238,37 @@ public interface CudaDriver extends AutoCloseable {
    */
   CaptureMode threadExchangeStreamCaptureMode(CaptureMode mode);
 
+  /**
+   * {@code cuStreamBeginCaptureToGraph}: starts recording the stream's work into an existing graph,
+   * typically a conditional node's body; {@link #streamEndCapture} then returns that same graph,
+   * which stays owned by whoever owned it before.
+   *
+   * @param stream the stream to capture; not the legacy default stream, and not capturing yet
+   * @param graph the graph the captured nodes are added to
+   * @param dependencies nodes of {@code graph} the first captured node depends on; may be empty
+   * @param mode which potentially unsafe calls the capture prohibits, fixed for its duration
+   */
+  void streamBeginCaptureToGraph(
+      CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode);
+
+  /**
+   * {@code cuStreamUpdateCaptureDependencies_v2}: changes the nodes the next captured operation on
+   * the stream depends on, e.g. to a node added to the capture's graph by {@link
+   * #graphAddConditionalNode}.
+   *
+   * @param stream a stream whose capture is active
+   * @param dependencies nodes of the capture's graph
+   * @param flags {@link #SET_CAPTURE_DEPENDENCIES} to replace the dependencies, {@link
+   *     #ADD_CAPTURE_DEPENDENCIES} to add to them
+   */
+  void streamUpdateCaptureDependencies(CuStream stream, List<CuGraphNode> dependencies, int flags);
+
+  /** {@code CU_STREAM_ADD_CAPTURE_DEPENDENCIES}: adds to a capture's dependencies. */
+  int ADD_CAPTURE_DEPENDENCIES = 0;
+
+  /** {@code CU_STREAM_SET_CAPTURE_DEPENDENCIES}: replaces a capture's dependencies. */
+  int SET_CAPTURE_DEPENDENCIES = 1;
+
   // ---- events
 
   /**
@@ -622,6 +653,111 @@ public interface CudaDriver extends AutoCloseable {
    * @param flags an OR of {@code CU_GRAPH_DEBUG_DOT_FLAGS_*} for more detail, or 0
    */
   void graphDebugDotPrint(CuGraph graph, Path path, int flags);
+
+  // ---- per-node updates of an exec (each affects launches issued afterwards only)
+
+  /**
+   * {@code cuGraphExecKernelNodeSetParams_v2}: gives a kernel node of an exec a new function, shape
+   * and arguments, for launches issued afterwards.
+   *
+   * @param exec the executable graph to change
+   * @param node the kernel node of the graph {@code exec} was instantiated from
+   * @param function the kernel to run; of the node's context
+   * @param grid the grid shape, in blocks
+   * @param block the block shape, in threads
+   * @param sharedMemBytes the dynamic shared memory per block, in bytes
+   * @param arguments the parameter values, copied by the call
+   */
+  void graphExecKernelNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CuFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments);
+
+  /**
+   * {@code cuGraphExecMemcpyNodeSetParams}: gives a 1D copy node of an exec new endpoints and size,
+   * for launches issued afterwards. The endpoints keep their memory kinds and contexts.
+   *
+   * @param exec the executable graph to change
+   * @param node the copy node of the graph {@code exec} was instantiated from
+   * @param destination where the bytes go
+   * @param source where the bytes come from
+   * @param bytes the number of bytes copied; positive
+   */
+  void graphExecMemcpyNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CopyEndpoint destination,
+      CopyEndpoint source,
+      long bytes);
+
+  /**
+   * {@code cuGraphExecMemsetNodeSetParams}: gives a 1D fill node of an exec a new destination,
+   * value and width, for launches issued afterwards.
+   *
+   * @param exec the executable graph to change
+   * @param node the fill node of the graph {@code exec} was instantiated from
+   * @param destination the device address of the first element
+   * @param elementSize 1, 2 or 4 bytes, as when the node was created
+   * @param value the element value, in its low {@code elementSize} bytes
+   * @param count the number of elements filled; positive
+   */
+  void graphExecMemsetNodeSetParams(
+      CuGraphExec exec, CuGraphNode node, long destination, int elementSize, int value, long count);
+
+  /**
+   * {@code cuGraphNodeSetEnabled}: enables or disables a kernel, copy or fill node of an exec; a
+   * disabled node does nothing but still orders its dependents.
+   *
+   * @param exec the executable graph to change
+   * @param node a kernel, copy or fill node of the graph {@code exec} was instantiated from
+   * @param enabled whether later launches run the node's work
+   */
+  void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled);
+
+  /**
+   * {@code cuGraphNodeGetEnabled}: whether a kernel, copy or fill node of an exec is enabled.
+   *
+   * @param exec the executable graph to ask about
+   * @param node a kernel, copy or fill node of the graph {@code exec} was instantiated from
+   * @return whether launches run the node's work
+   */
+  boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node);
+
+  // ---- conditional nodes (CUDA 12.3; two-body IF and SWITCH: 12.8)
+
+  /**
+   * {@code cuGraphConditionalHandleCreate}: a condition for a conditional node of {@code graph}, in
+   * the current context.
+   *
+   * @param graph the graph that will hold the conditional node using the handle
+   * @param defaultLaunchValue the value the condition starts each launch with when {@code flags}
+   *     has {@link ConditionalHandle#ASSIGN_DEFAULT}
+   * @param flags {@link ConditionalHandle#ASSIGN_DEFAULT}, or 0 to keep the value across launches
+   * @return the handle, valid as long as {@code graph}
+   */
+  ConditionalHandle graphConditionalHandleCreate(CuGraph graph, int defaultLaunchValue, int flags);
+
+  /**
+   * {@code cuGraphAddNode_v2} with {@code CU_GRAPH_NODE_TYPE_CONDITIONAL}: adds a conditional node
+   * with {@code size} empty body graphs, in the current context.
+   *
+   * @param graph the graph to add the node to; the graph {@code handle} was created for
+   * @param dependencies nodes of {@code graph} the new node depends on; may be empty
+   * @param handle the node's condition
+   * @param type how the node runs its bodies
+   * @param size the number of bodies: 1 for WHILE, 1 or 2 for IF, at least 1 for SWITCH
+   * @return the node and its bodies, owned by {@code graph}
+   */
+  ConditionalNode graphAddConditionalNode(
+      CuGraph graph,
+      List<CuGraphNode> dependencies,
+      ConditionalHandle handle,
+      ConditionalType type,
+      int size);
 
   /**
    * Releases what the provider itself holds (threads, libraries). Driver objects the caller still

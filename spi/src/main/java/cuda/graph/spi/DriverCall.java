@@ -53,6 +53,10 @@ public enum DriverCall {
   STREAM_GET_CAPTURE_INFO("cuStreamGetCaptureInfo_v3"),
   /** {@code cuThreadExchangeStreamCaptureMode}: swaps the calling thread's capture mode. */
   THREAD_EXCHANGE_STREAM_CAPTURE_MODE("cuThreadExchangeStreamCaptureMode"),
+  /** {@code cuStreamBeginCaptureToGraph}: begins capturing a stream into an existing graph. */
+  STREAM_BEGIN_CAPTURE_TO_GRAPH("cuStreamBeginCaptureToGraph"),
+  /** {@code cuStreamUpdateCaptureDependencies_v2}: replaces a capturing stream's dependencies. */
+  STREAM_UPDATE_CAPTURE_DEPENDENCIES("cuStreamUpdateCaptureDependencies_v2"),
   /** {@code cuEventCreate}: creates an event. */
   EVENT_CREATE("cuEventCreate"),
   /** {@code cuEventDestroy_v2}: destroys an event. */
@@ -128,7 +132,21 @@ public enum DriverCall {
   /** {@code cuGraphNodeGetType}: a graph node's type. */
   GRAPH_NODE_GET_TYPE("cuGraphNodeGetType"),
   /** {@code cuGraphDebugDotPrint}: writes a graph as Graphviz DOT. */
-  GRAPH_DEBUG_DOT_PRINT("cuGraphDebugDotPrint");
+  GRAPH_DEBUG_DOT_PRINT("cuGraphDebugDotPrint"),
+  /** {@code cuGraphExecKernelNodeSetParams_v2}: sets a kernel node's parameters in an exec. */
+  GRAPH_EXEC_KERNEL_NODE_SET_PARAMS("cuGraphExecKernelNodeSetParams_v2"),
+  /** {@code cuGraphExecMemcpyNodeSetParams}: sets a copy node's parameters in an exec. */
+  GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS("cuGraphExecMemcpyNodeSetParams"),
+  /** {@code cuGraphExecMemsetNodeSetParams}: sets a fill node's parameters in an exec. */
+  GRAPH_EXEC_MEMSET_NODE_SET_PARAMS("cuGraphExecMemsetNodeSetParams"),
+  /** {@code cuGraphNodeSetEnabled}: enables or disables a node of an exec. */
+  GRAPH_NODE_SET_ENABLED("cuGraphNodeSetEnabled"),
+  /** {@code cuGraphNodeGetEnabled}: whether a node of an exec is enabled. */
+  GRAPH_NODE_GET_ENABLED("cuGraphNodeGetEnabled"),
+  /** {@code cuGraphConditionalHandleCreate}: creates a conditional node's condition handle. */
+  GRAPH_CONDITIONAL_HANDLE_CREATE("cuGraphConditionalHandleCreate"),
+  /** {@code cuGraphAddNode_v2}: adds a node (here: a conditional node) to a graph. */
+  GRAPH_ADD_NODE("cuGraphAddNode_v2");
 
   private final String symbol;
 

@@ -81,4 +81,18 @@ public interface KernelInvocation {
    *     launch's device; the launch then fails with {@code CUDA_ERROR_ILLEGAL_ADDRESS}
    */
   MemorySegment deviceMemory(long address, long byteSize);
+
+  /**
+   * {@code cudaGraphSetConditional}: sets the condition of the conditional node whose handle is
+   * {@code handle} (a {@link ConditionalHandle#value()} passed as an argument), within the launch
+   * of the graph that holds the node.
+   *
+   * @param handle the handle's value, typically an {@link #i64} argument
+   * @param value the new condition: zero or non-zero for IF and WHILE, a body's index for SWITCH
+   * @throws UnsupportedOperationException if this provider does not run kernels in Java
+   */
+  default void setConditional(long handle, int value) {
+    throw new UnsupportedOperationException(
+        "cudaGraphSetConditional is available only to kernels a provider runs in Java");
+  }
 }

@@ -3,6 +3,10 @@ package cuda.graph.spi.support;
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CaptureStatus;
+import cuda.graph.spi.ConditionalHandle;
+import cuda.graph.spi.ConditionalNode;
+import cuda.graph.spi.ConditionalType;
+import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuFunction;
@@ -12,6 +16,7 @@ import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HostFunction;
@@ -367,6 +372,32 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
       return delegate.streamGetCaptureInfo(stream);
     } catch (RuntimeException e) {
       throw failed(DriverCall.STREAM_GET_CAPTURE_INFO, e);
+    }
+  }
+
+  @Override
+  public void streamBeginCaptureToGraph(
+      CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
+    before(
+        DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH,
+        describesArguments ? new Object[] {stream, graph, dependencies, mode} : NO_ARGUMENTS);
+    try {
+      delegate.streamBeginCaptureToGraph(stream, graph, dependencies, mode);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH, e);
+    }
+  }
+
+  @Override
+  public void streamUpdateCaptureDependencies(
+      CuStream stream, List<CuGraphNode> dependencies, int flags) {
+    before(
+        DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES,
+        describesArguments ? new Object[] {stream, dependencies, flags} : NO_ARGUMENTS);
+    try {
+      delegate.streamUpdateCaptureDependencies(stream, dependencies, flags);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES, e);
     }
   }
 
@@ -825,6 +856,119 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
       delegate.graphDebugDotPrint(graph, path, flags);
     } catch (RuntimeException e) {
       throw failed(DriverCall.GRAPH_DEBUG_DOT_PRINT, e);
+    }
+  }
+
+  @Override
+  public void graphExecKernelNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CuFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments) {
+    before(
+        DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS,
+        describesArguments
+            ? new Object[] {exec, node, function, grid, block, sharedMemBytes, arguments}
+            : NO_ARGUMENTS);
+    try {
+      delegate.graphExecKernelNodeSetParams(
+          exec, node, function, grid, block, sharedMemBytes, arguments);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS, e);
+    }
+  }
+
+  @Override
+  public void graphExecMemcpyNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CopyEndpoint destination,
+      CopyEndpoint source,
+      long bytes) {
+    before(
+        DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
+        describesArguments ? new Object[] {exec, node, destination, source, bytes} : NO_ARGUMENTS);
+    try {
+      delegate.graphExecMemcpyNodeSetParams(exec, node, destination, source, bytes);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS, e);
+    }
+  }
+
+  @Override
+  public void graphExecMemsetNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      long destination,
+      int elementSize,
+      int value,
+      long count) {
+    before(
+        DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS,
+        describesArguments
+            ? new Object[] {exec, node, destination, elementSize, value, count}
+            : NO_ARGUMENTS);
+    try {
+      delegate.graphExecMemsetNodeSetParams(exec, node, destination, elementSize, value, count);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS, e);
+    }
+  }
+
+  @Override
+  public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
+    before(
+        DriverCall.GRAPH_NODE_SET_ENABLED,
+        describesArguments ? new Object[] {exec, node, enabled} : NO_ARGUMENTS);
+    try {
+      delegate.graphNodeSetEnabled(exec, node, enabled);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_NODE_SET_ENABLED, e);
+    }
+  }
+
+  @Override
+  public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
+    before(
+        DriverCall.GRAPH_NODE_GET_ENABLED,
+        describesArguments ? new Object[] {exec, node} : NO_ARGUMENTS);
+    try {
+      return delegate.graphNodeGetEnabled(exec, node);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_NODE_GET_ENABLED, e);
+    }
+  }
+
+  @Override
+  public ConditionalHandle graphConditionalHandleCreate(
+      CuGraph graph, int defaultLaunchValue, int flags) {
+    before(
+        DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE,
+        describesArguments ? new Object[] {graph, defaultLaunchValue, flags} : NO_ARGUMENTS);
+    try {
+      return delegate.graphConditionalHandleCreate(graph, defaultLaunchValue, flags);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE, e);
+    }
+  }
+
+  @Override
+  public ConditionalNode graphAddConditionalNode(
+      CuGraph graph,
+      List<CuGraphNode> dependencies,
+      ConditionalHandle handle,
+      ConditionalType type,
+      int size) {
+    before(
+        DriverCall.GRAPH_ADD_NODE,
+        describesArguments ? new Object[] {graph, dependencies, handle, type, size} : NO_ARGUMENTS);
+    try {
+      return delegate.graphAddConditionalNode(graph, dependencies, handle, type, size);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_ADD_NODE, e);
     }
   }
 }

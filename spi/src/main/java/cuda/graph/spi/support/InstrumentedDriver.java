@@ -3,6 +3,10 @@ package cuda.graph.spi.support;
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CaptureStatus;
+import cuda.graph.spi.ConditionalHandle;
+import cuda.graph.spi.ConditionalNode;
+import cuda.graph.spi.ConditionalType;
+import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuFunction;
@@ -14,6 +18,7 @@ import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
+import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.HostFunction;
@@ -27,6 +32,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,6 +65,9 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   private final CallLog log = new CallLog();
   private final FaultPlan faults = new FaultPlan();
   private final LifetimeChecks checks = new LifetimeChecks(ledger, log);
+
+  /** Streams capturing into a graph someone else owns: ending their capture creates no handle. */
+  private final Set<CuStream> capturingIntoBorrowedGraph = ConcurrentHashMap.newKeySet();
 
   /**
    * Wraps a driver, which the decorator owns from now on: {@link #close()} closes it.
@@ -209,7 +219,13 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   public @Nullable CuGraph streamEndCapture(CuStream stream) {
     DriverCall call = DriverCall.STREAM_END_CAPTURE;
     checks.usable(call, stream);
+    boolean borrowed = capturingIntoBorrowedGraph.contains(stream);
     CuGraph graph = super.streamEndCapture(stream);
+    if (borrowed) {
+      // The capture filled a graph its caller does not own (a conditional body): nothing new.
+      capturingIntoBorrowedGraph.remove(stream);
+      return graph;
+    }
     if (faults.takeNoGraph()) {
       // The capture really ended on the driver; the graph it made is destroyed, never handed out.
       if (graph != null) {
@@ -220,6 +236,21 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
     }
     // Owned by no context: a graph outlives the context it was captured in until destroyed.
     return graph == null ? null : checks.createdIn(call, graph, null);
+  }
+
+  @Override
+  public void streamBeginCaptureToGraph(
+      CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
+    checks.usable(DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH, stream, graph);
+    super.streamBeginCaptureToGraph(stream, graph, dependencies, mode);
+    capturingIntoBorrowedGraph.add(stream);
+  }
+
+  @Override
+  public void streamUpdateCaptureDependencies(
+      CuStream stream, List<CuGraphNode> dependencies, int flags) {
+    checks.usable(DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES, stream);
+    super.streamUpdateCaptureDependencies(stream, dependencies, flags);
   }
 
   @Override
@@ -503,6 +534,82 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   public void graphExecUpdate(CuGraphExec exec, CuGraph graph) {
     checks.usable(DriverCall.GRAPH_EXEC_UPDATE, exec, graph);
     super.graphExecUpdate(exec, graph);
+  }
+
+  @Override
+  public void graphExecKernelNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CuFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments) {
+    checks.usable(DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS, exec, function);
+    super.graphExecKernelNodeSetParams(
+        exec, node, function, grid, block, sharedMemBytes, arguments);
+  }
+
+  @Override
+  public void graphExecMemcpyNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CopyEndpoint destination,
+      CopyEndpoint source,
+      long bytes) {
+    DriverCall call = DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS;
+    checks.usable(call, exec);
+    for (CopyEndpoint endpoint : List.of(destination, source)) {
+      switch (endpoint) {
+        case CopyEndpoint.Device d -> checks.accessible(call, d.address());
+        case CopyEndpoint.Host h -> checks.accessibleHost(call, h.memory());
+      }
+    }
+    super.graphExecMemcpyNodeSetParams(exec, node, destination, source, bytes);
+  }
+
+  @Override
+  public void graphExecMemsetNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      long destination,
+      int elementSize,
+      int value,
+      long count) {
+    DriverCall call = DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS;
+    checks.usable(call, exec);
+    checks.accessible(call, destination);
+    super.graphExecMemsetNodeSetParams(exec, node, destination, elementSize, value, count);
+  }
+
+  @Override
+  public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
+    checks.usable(DriverCall.GRAPH_NODE_SET_ENABLED, exec);
+    super.graphNodeSetEnabled(exec, node, enabled);
+  }
+
+  @Override
+  public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
+    checks.usable(DriverCall.GRAPH_NODE_GET_ENABLED, exec);
+    return super.graphNodeGetEnabled(exec, node);
+  }
+
+  @Override
+  public ConditionalHandle graphConditionalHandleCreate(
+      CuGraph graph, int defaultLaunchValue, int flags) {
+    checks.usable(DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE, graph);
+    return super.graphConditionalHandleCreate(graph, defaultLaunchValue, flags);
+  }
+
+  @Override
+  public ConditionalNode graphAddConditionalNode(
+      CuGraph graph,
+      List<CuGraphNode> dependencies,
+      ConditionalHandle handle,
+      ConditionalType type,
+      int size) {
+    checks.usable(DriverCall.GRAPH_ADD_NODE, graph);
+    return super.graphAddConditionalNode(graph, dependencies, handle, type, size);
   }
 
   @Override

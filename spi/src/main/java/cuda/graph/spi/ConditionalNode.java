@@ -1,0 +1,18 @@
+package cuda.graph.spi;
+
+import java.util.List;
+
+/**
+ * A conditional node added by {@link CudaDriver#graphAddConditionalNode} and its empty body graphs.
+ *
+ * @param node the new node, owned by its graph
+ * @param bodies the node's body graphs, in order; owned by the node (never destroy them), filled by
+ *     capturing into them ({@link CudaDriver#streamBeginCaptureToGraph})
+ */
+public record ConditionalNode(CuGraphNode node, List<CuGraph> bodies) {
+
+  /** Copies {@code bodies}, so the record is immutable. */
+  public ConditionalNode {
+    bodies = List.copyOf(bodies);
+  }
+}

@@ -1,0 +1,21 @@
+package cuda.graph.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/** One side of a copy node's 1D copy: device memory, or pinned host memory. */
+public sealed interface CopyEndpoint {
+
+  /**
+   * Device memory ({@code CU_MEMORYTYPE_DEVICE}).
+   *
+   * @param address the device address of the first byte
+   */
+  record Device(long address) implements CopyEndpoint {}
+
+  /**
+   * Pinned host memory from {@link CudaDriver#memAllocHost} ({@code CU_MEMORYTYPE_HOST}).
+   *
+   * @param memory the host memory, starting at the first byte copied
+   */
+  record Host(MemorySegment memory) implements CopyEndpoint {}
+}
