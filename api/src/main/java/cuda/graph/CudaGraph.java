@@ -2,6 +2,7 @@ package cuda.graph;
 
 import cuda.graph.internal.graph.CudaGraphImpl;
 import java.nio.file.Path;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,7 +35,16 @@ import org.jspecify.annotations.Nullable;
  * that protocol so it cannot be used out of order, and observes each forward's copy and replay as
  * one synchronized execution.
  *
- * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once.
+ * <p><b>Changing a graph without capturing it again.</b> {@link #replaceNode} gives a node that
+ * {@link Scope#recordNode} recorded new parameters (a kernel's arguments and shape, a copy's or
+ * fill's buffers), checked like the node itself, and {@link #setEnabled} switches such a node off
+ * and on; both change the instantiated graph in place for launches made afterwards. {@link
+ * #recapture} captures the work again and updates the instantiated graph in place where the
+ * topology allows, or instantiates it anew, and says which happened. Buffers the graph no longer
+ * references after such a change are given back once every launch that could still use them is
+ * done; the ones it references are leased as long as the graph can replay them.
+ *
+ * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once per capture.
  *
  * @param <T> the type of the captured op's output
  */
@@ -133,4 +143,71 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
 
   /** {@return whether {@link #close()} was called} */
   boolean isClosed();
+
+  /**
+   * Captures {@code op} again on {@link #stream()}, in the mode of the first capture, and applies
+   * it: in place ({@code cuGraphExecUpdate}) when the driver can express the change as an update,
+   * else by instantiating the new capture; launches already made replay what they were made with.
+   * The output becomes the new op's, available again to {@link #takeOutput()}, and nodes the old
+   * capture recorded become stale.
+   *
+   * @param op the op run once in capture mode; its GPU work becomes the graph
+   * @return how the new capture was applied, with the driver's reason when not in place
+   * @throws IllegalStateException if the graph is closed, or was made by {@link #scope}
+   * @throws GraphCaptureException if the op allocates, frees or stages memory (the graph is left as
+   *     it was)
+   */
+  GraphUpdate recapture(DeviceOp<T> op);
+
+  /**
+   * Records {@code body} again, like {@link #scope}, and applies it as {@link #recapture(DeviceOp)}
+   * does.
+   *
+   * @param body records the graph's nodes through the {@link Scope} it is given
+   * @return how the new recording was applied, with the driver's reason when not in place
+   * @throws IllegalStateException if the graph is closed, or was made by {@link #capture}
+   */
+  GraphUpdate recapture(ScopeBody body);
+
+  /**
+   * Gives {@code node} the parameters of {@code replacement} in the instantiated graph, for
+   * launches made afterwards: a launch of the same kernel (other arguments, other shape), a copy in
+   * the same direction, or a fill of elements of the same size. The replacement's buffers are
+   * leased as long as the graph can replay them; the node's previous ones are given back once the
+   * launches made before are done.
+   *
+   * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
+   * @param replacement the node whose parameters {@code node} takes; it is used up, not executed
+   * @throws IllegalArgumentException if {@code replacement} is not of {@code node}'s kind (another
+   *     kernel, direction or element size), or its buffers live on another device
+   * @throws IllegalStateException if the graph is closed, or {@code node} is stale or of another
+   *     graph
+   */
+  void replaceNode(RecordedNode node, GraphNode<@Nullable Void> replacement);
+
+  /**
+   * Switches {@code node} off or on for launches made afterwards; a node switched off does no work
+   * but still orders the nodes after it.
+   *
+   * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
+   * @param enabled whether later launches run the node's work
+   * @throws IllegalStateException if the graph is closed, or {@code node} is stale or of another
+   *     graph
+   */
+  void setEnabled(RecordedNode node, boolean enabled);
+
+  /**
+   * {@return whether later launches run {@code node}'s work}
+   *
+   * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
+   * @throws IllegalStateException if the graph is closed, or {@code node} is stale or of another
+   *     graph
+   */
+  boolean isEnabled(RecordedNode node);
+
+  /**
+   * {@return what each top-level node of the graph does, in the order the nodes were recorded};
+   * conditional nodes count once, without their bodies
+   */
+  List<NodeKind> nodeKinds();
 }

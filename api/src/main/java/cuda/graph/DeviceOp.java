@@ -12,6 +12,7 @@ import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.OpLists;
+import cuda.graph.internal.ops.ParallelOp;
 import cuda.graph.internal.ops.RawStreamOp;
 import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
@@ -51,6 +52,7 @@ import org.jspecify.annotations.Nullable;
 public sealed interface DeviceOp<T extends @Nullable Object>
     permits GraphNode,
         MapOp,
+        ParallelOp,
         ThenOp,
         ZipOp,
         ZipAllOp,
@@ -273,6 +275,21 @@ public sealed interface DeviceOp<T extends @Nullable Object>
         Objects.requireNonNull(a, "a"),
         Objects.requireNonNull(b, "b"),
         Objects.requireNonNull(combine, "combine"));
+  }
+
+  /**
+   * {@return an op running {@code branches} concurrently}: each branch after the first runs on an
+   * auxiliary stream the library owns, ordered after the work before the op (an event) and joined
+   * back before the work after it (another event); captured, the branches become parallel branches
+   * of the graph. Streams and events are the library's: reused, and destroyed with the platform.
+   * The results are listed in branch order.
+   *
+   * @param <T> the type of the branches' results
+   * @param branches the branches; the first runs on the executing stream itself
+   */
+  static <T extends @Nullable Object> DeviceOp<List<T>> parallel(
+      List<? extends DeviceOp<? extends T>> branches) {
+    return ParallelOp.of(branches);
   }
 
   /**

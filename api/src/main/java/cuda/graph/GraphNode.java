@@ -7,6 +7,7 @@ import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
 import cuda.graph.internal.ops.OpLists;
+import cuda.graph.internal.ops.ParallelOp;
 import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
@@ -97,5 +98,19 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
     return new NodeOp<>(
         new MapOp<>(new ZipAllOp<>(parts), ignored -> null),
         "sequence(" + parts.size() + " nodes)");
+  }
+
+  /**
+   * {@return a graph node running {@code branches} as parallel branches}: captured, they become
+   * branches of the graph that depend on what came before and join before what comes after;
+   * executed eagerly, they run concurrently on auxiliary streams the library owns. The results are
+   * listed in branch order.
+   *
+   * @param <T> the type of the branches' results
+   * @param branches the branches; the first runs on the executing stream itself
+   */
+  static <T extends @Nullable Object> GraphNode<List<T>> parallel(
+      List<? extends GraphNode<? extends T>> branches) {
+    return new NodeOp<>(ParallelOp.of(branches));
   }
 }

@@ -69,6 +69,18 @@ public interface KernelCall {
    */
   MemorySegment memory(int index, long byteSize);
 
+  /**
+   * {@code cudaGraphSetConditional}: sets the condition passed as argument {@code index} (a {@link
+   * KernelParam#CONDITION}) for the conditional node that tests it next, in the graph launch this
+   * call runs in.
+   *
+   * @param index the condition parameter's position in the declaration, from 0
+   * @param value the new condition: zero or non-zero for IF and WHILE, the case to run for SWITCH
+   * @throws IllegalStateException if the kernel does not run inside a launch of the condition's
+   *     graph (for example in {@link Kernel#runReference}, where there is no graph)
+   */
+  void setCondition(int index, int value);
+
   /** {@return the total number of threads in the launch: grid volume times block volume} */
   default long threadCount() {
     return grid().volume() * block().volume();

@@ -31,6 +31,14 @@ public final class KernelParam {
   /** A pointer to device memory of any element type, passed as a {@link DeviceBuffer}. */
   public static final KernelParam POINTER = new KernelParam("ptr", 8, DeviceBuffer.class, null);
 
+  /**
+   * A conditional node's condition ({@code cudaGraphConditionalHandle}, 64 bits), passed as the
+   * {@link GraphCondition} a {@link Scope} created; the kernel sets it with {@code
+   * cudaGraphSetConditional} (in Java: {@link KernelCall#setCondition}).
+   */
+  public static final KernelParam CONDITION =
+      new KernelParam("condition", 8, GraphCondition.class, null);
+
   private final String name;
   private final int size;
   private final Class<?> javaType;

@@ -1,6 +1,7 @@
 package cuda.graph;
 
 import cuda.graph.internal.graph.ScopeImpl;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,6 +12,17 @@ import org.jspecify.annotations.Nullable;
  * handles whose data is computed when the graph is launched. Executing any op inside the scope
  * ({@code sync}, {@code syncOn}, {@code async}) fails with {@link ReentrantExecutionException}. A
  * scope belongs to the capturing thread and is dead once the capture ends.
+ *
+ * <p><b>Control flow on the device.</b> {@link #condition} makes a condition that kernels of the
+ * graph set on the device; {@link #ifThen}, {@link #ifThenElse}, {@link #whileLoop} and {@link
+ * #switchOf} record conditional nodes whose bodies are recorded, like this scope, by a {@link
+ * ScopeBody} given its own scope (valid only while the body runs). Bodies nest, hold only
+ * GraphNodes, and are recorded once; what runs, and how often, is decided on the device at each
+ * launch. A body may not record host callbacks or event nodes (the driver refuses them in
+ * conditional bodies when the graph is instantiated).
+ *
+ * <p><b>Parallel branches.</b> Record {@link GraphNode#parallel} to give the graph branches that
+ * run concurrently and join before whatever is recorded next.
  */
 public sealed interface Scope permits ScopeImpl {
 
@@ -23,4 +35,73 @@ public sealed interface Scope permits ScopeImpl {
    * @throws IllegalStateException if called off the capturing thread or after the capture ended
    */
   <T extends @Nullable Object> T record(GraphNode<T> node);
+
+  /**
+   * Records {@code node}, a single kernel launch, copy or fill, and returns a handle to the graph
+   * node it became, so that {@link CudaGraph#replaceNode} and {@link CudaGraph#setEnabled} can
+   * change it later without capturing again.
+   *
+   * @param node a {@link Kernel#launch}, a {@link DeviceBuffer#copyFrom}/{@link
+   *     DeviceBuffer#copyTo} or a {@link DeviceBuffer#fill}, not a composition
+   * @return the recorded node, valid for the graph this scope records
+   * @throws IllegalArgumentException if {@code node} is not one kernel launch, copy or fill
+   * @throws IllegalStateException if called off the capturing thread, after the capture ended, or
+   *     inside a conditional body (whose nodes are changed by recapturing)
+   */
+  RecordedNode recordNode(GraphNode<@Nullable Void> node);
+
+  /**
+   * Creates a condition for a conditional node of this scope's graph; every launch starts with it
+   * at {@code defaultValue}.
+   *
+   * @param defaultValue the value at the start of every launch: for IF and WHILE, non-zero means
+   *     true; for SWITCH, the case to run
+   * @return the condition, to pass to kernels as a {@link KernelParam#CONDITION} argument and to
+   *     test in a conditional node of this scope
+   * @throws IllegalStateException if called off the capturing thread or after the capture ended
+   */
+  GraphCondition condition(int defaultValue);
+
+  /**
+   * Records an IF node: {@code body} runs once when {@code condition} is non-zero at this point of
+   * a launch.
+   *
+   * @param condition a condition this scope made
+   * @param body records the conditional body through the scope it is given
+   * @throws IllegalArgumentException if {@code condition} was made by another scope
+   */
+  void ifThen(GraphCondition condition, ScopeBody body);
+
+  /**
+   * Records an IF node with two bodies: {@code then} runs when {@code condition} is non-zero at
+   * this point of a launch, {@code otherwise} when it is zero. Needs a CUDA 12.8 driver.
+   *
+   * @param condition a condition this scope made
+   * @param then records the body run when the condition is non-zero
+   * @param otherwise records the body run when it is zero
+   * @throws IllegalArgumentException if {@code condition} was made by another scope
+   */
+  void ifThenElse(GraphCondition condition, ScopeBody then, ScopeBody otherwise);
+
+  /**
+   * Records a WHILE node: {@code body} runs as long as {@code condition} is non-zero, tested before
+   * the first run and after each; a kernel of the body typically updates it.
+   *
+   * @param condition a condition this scope made
+   * @param body records the loop's body through the scope it is given
+   * @throws IllegalArgumentException if {@code condition} was made by another scope
+   */
+  void whileLoop(GraphCondition condition, ScopeBody body);
+
+  /**
+   * Records a SWITCH node: case {@code n} of {@code cases} runs when {@code condition} is {@code n}
+   * at this point of a launch, none when it is not below {@code cases.size()}. Needs a CUDA 12.8
+   * driver.
+   *
+   * @param condition a condition this scope made
+   * @param cases one body per value, from 0; at least one
+   * @throws IllegalArgumentException if {@code condition} was made by another scope, or {@code
+   *     cases} is empty
+   */
+  void switchOf(GraphCondition condition, List<ScopeBody> cases);
 }

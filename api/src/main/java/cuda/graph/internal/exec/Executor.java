@@ -1,15 +1,14 @@
 package cuda.graph.internal.exec;
 
 import cuda.graph.CudaDriverError;
-import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
 import cuda.graph.GraphLaunch;
-import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
 import cuda.graph.ReentrantExecutionException;
 import cuda.graph.Stream;
 import cuda.graph.internal.kernel.KernelImpl;
 import cuda.graph.internal.kernel.KernelLaunchOp;
+import cuda.graph.internal.kernel.LaunchArguments;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.internal.ops.ArrayReadOp;
 import cuda.graph.internal.ops.ArrayWriteOp;
@@ -21,6 +20,7 @@ import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
+import cuda.graph.internal.ops.ParallelOp;
 import cuda.graph.internal.ops.RawStreamOp;
 import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
@@ -265,6 +265,10 @@ public final class Executor {
             }
             yield results;
           }
+          case ParallelOp<?> p -> {
+            p.claim();
+            yield ForkJoin.run(p, ex);
+          }
           case SharedOp<?> s -> throw new AssertionError("handled above: " + s);
           case AllocateOp<?> a -> {
             a.claim();
@@ -370,22 +374,7 @@ public final class Executor {
     }
     CuFunction function = kernel.function(ex.device);
     KernelArguments block = kernel.argumentBlock();
-    List<KernelParam> params = kernel.parameters();
-    Object[] args = k.arguments;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case DeviceBuffer<?> b -> block.setI64(i, ex.use(b));
-        case Integer v -> block.setI32(i, v);
-        case Float v -> block.setF32(i, v);
-        case Long v -> block.setI64(i, v);
-        case Double v -> block.setF64(i, v);
-        case Short v -> block.setI16(i, v);
-        case Byte v -> block.setI8(i, v);
-        default ->
-            throw new IllegalArgumentException(
-                "argument " + i + " of " + kernel + " cannot be passed as " + params.get(i));
-      }
-    }
+    LaunchArguments.bind(k, ex, block);
     LaunchConfig c = k.config;
     ex.driver.launchKernel(
         function,

@@ -62,6 +62,8 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
           null);
     }
     ex.requireSameDevice(handle.device, this);
+    // Whatever a later change of the graph retires stays alive until this launch's work is done.
+    ex.hold(handle.enterLaunch());
     ex.driver.graphLaunch(handle.exec, ex.cuStream);
   }
 

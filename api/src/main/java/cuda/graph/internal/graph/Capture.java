@@ -9,13 +9,17 @@ import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.GraphExecHandle;
+import cuda.graph.internal.runtime.RefCount;
 import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.internal.runtime.TranslatingDriver;
 import cuda.graph.spi.CaptureStatus;
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,11 +32,87 @@ final class Capture {
   private Capture() {}
 
   /** What the capture does between begin and end: records work through an execution. */
-  private record Recording<T extends @Nullable Object>(
-      CaptureMode mode, String what, Function<Execution, T> record) {}
+  @FunctionalInterface
+  interface Recorder<T extends @Nullable Object> {
+    /** Records the work; {@code replaceable} collects the nodes recorded for later replacement. */
+    T record(Execution execution, List<RecordedNodeImpl> replaceable);
+  }
 
+  /**
+   * What becomes of a successful capture (instantiated, or applied to an existing exec), still
+   * inside the capture's execution skeleton. It owns {@code captured}: on failure it destroys the
+   * graph and releases the leases.
+   */
+  @FunctionalInterface
+  interface Application<T extends @Nullable Object, R> {
+    R apply(StreamImpl stream, Captured<T> captured);
+  }
+
+  /** A captured graph, the op's output, and the leases of its work. */
+  record Captured<T extends @Nullable Object>(
+      CuGraph graph, @Nullable T output, Execution execution, List<RecordedNodeImpl> replaceable) {
+
+    /**
+     * {@return the leases, split into the replaceable nodes' and the rest}; taken from the capture
+     */
+    Leases takeLeases() {
+      List<RefCount> all = execution.transferLeases();
+      Map<Integer, List<RefCount>> byNode = new HashMap<>();
+      boolean[] owned = new boolean[all.size()];
+      for (RecordedNodeImpl node : replaceable) {
+        byNode.put(node.index, List.copyOf(all.subList(node.leaseFrom, node.leaseTo)));
+        for (int i = node.leaseFrom; i < node.leaseTo; i++) {
+          owned[i] = true;
+        }
+      }
+      List<RefCount> rest = new ArrayList<>(all.size());
+      for (int i = 0; i < all.size(); i++) {
+        if (!owned[i]) {
+          rest.add(all.get(i));
+        }
+      }
+      return new Leases(rest, byNode);
+    }
+  }
+
+  /** The leases of a capture: those no replaceable node owns, and each such node's. */
+  record Leases(List<RefCount> base, Map<Integer, List<RefCount>> byNode) {
+    /** Releases every lease once, whatever fails; failures are added to {@code primary}. */
+    void releaseAll(Throwable primary) {
+      List<RefCount> all = new ArrayList<>(base);
+      byNode.values().forEach(all::addAll);
+      for (RefCount lease : all) {
+        try {
+          lease.release();
+        } catch (RuntimeException e) {
+          primary.addSuppressed(e);
+        }
+      }
+    }
+  }
+
+  private record Recording<T extends @Nullable Object, R>(
+      CaptureMode mode, String what, Recorder<T> record, Application<T, R> application) {}
+
+  /** Captures a new graph and instantiates it ({@code scoped}: recorded through a scope). */
   static <T extends @Nullable Object> CudaGraph<T> run(
-      Stream stream, CaptureMode mode, String what, Function<Execution, T> record) {
+      Stream stream, CaptureMode mode, boolean scoped, String what, Recorder<T> record) {
+    return run(
+        stream,
+        mode,
+        what,
+        record,
+        (s, captured) ->
+            CudaGraphImpl.created(s, mode, scoped, instantiate(s, captured), captured));
+  }
+
+  /** Captures a graph and applies it as {@code application} says. */
+  static <T extends @Nullable Object, R> R run(
+      Stream stream,
+      CaptureMode mode,
+      String what,
+      Recorder<T> record,
+      Application<T, R> application) {
     Objects.requireNonNull(stream, "stream");
     Objects.requireNonNull(mode, "mode");
     Object activity =
@@ -43,37 +123,47 @@ final class Capture {
           }
         };
     return Executor.onStream(
-        activity, stream, new Recording<>(mode, what, record), Capture::deferringReleases);
+        activity,
+        stream,
+        new Recording<>(mode, what, record, application),
+        Capture::deferringReleases);
   }
 
   /** Frees requested while the capture runs would invalidate it: the release queue defers them. */
-  private static <T extends @Nullable Object> CudaGraph<T> deferringReleases(
-      StreamImpl stream, Recording<T> recording) {
+  private static <T extends @Nullable Object, R> R deferringReleases(
+      StreamImpl stream, Recording<T, R> recording) {
     var releases = stream.device().platform().releases();
     releases.captureStarted();
+    Captured<T> captured;
     try {
-      return captureOn(stream, recording.mode(), recording.what(), recording.record());
+      captured = captureOn(stream, recording.mode(), recording.what(), recording.record());
     } finally {
       releases.captureEnded();
     }
+    return recording.application().apply(stream, captured);
   }
 
-  private static <T extends @Nullable Object> CudaGraph<T> captureOn(
-      StreamImpl stream, CaptureMode mode, String what, Function<Execution, T> record) {
-    DeviceImpl device = stream.device();
-    TranslatingDriver driver = device.platform().driver();
+  private static <T extends @Nullable Object> Captured<T> captureOn(
+      StreamImpl stream, CaptureMode mode, String what, Recorder<T> record) {
+    TranslatingDriver driver = stream.device().platform().driver();
     driver.streamBeginCapture(stream.handle(), driverMode(mode));
     Execution execution = new Execution(stream, what + " on " + stream);
+    List<RecordedNodeImpl> replaceable = new ArrayList<>();
     boolean kept = false;
     try {
       T output = null;
       Throwable failure = null;
       try {
-        output = record.apply(execution);
+        output = record.record(execution, replaceable);
       } catch (RuntimeException | Error e) {
         failure = e;
       }
-      CuGraph graph = end(driver, stream, failure);
+      CuGraph graph;
+      try {
+        graph = end(driver, stream, failure);
+      } finally {
+        execution.endCapture();
+      }
       if (failure instanceof RuntimeException e) {
         throw e;
       }
@@ -84,9 +174,8 @@ final class Capture {
         throw new GraphCaptureException(
             "cuStreamEndCapture reported success but returned no graph for " + what, null);
       }
-      GraphExecHandle handle = instantiate(driver, device, stream, graph, execution);
       kept = true;
-      return new CudaGraphImpl<>(stream, handle, output);
+      return new Captured<>(graph, output, execution, replaceable);
     } finally {
       if (!kept) {
         // Nothing ran during capture: the leases can go at once.
@@ -143,17 +232,21 @@ final class Capture {
     }
   }
 
-  private static GraphExecHandle instantiate(
-      TranslatingDriver driver,
-      DeviceImpl device,
-      StreamImpl stream,
-      CuGraph graph,
-      Execution execution) {
+  /** Instantiates and uploads a captured graph; on failure destroys it and releases its leases. */
+  static GraphExecHandle instantiate(StreamImpl stream, Captured<?> captured) {
+    return instantiate(stream, captured.graph(), captured.takeLeases());
+  }
+
+  /** The same for a graph and leases already taken from their capture. */
+  static GraphExecHandle instantiate(StreamImpl stream, CuGraph graph, Leases leases) {
+    DeviceImpl device = stream.device();
+    TranslatingDriver driver = device.platform().driver();
     CuGraphExec exec;
     try {
       exec = driver.graphInstantiate(graph, 0);
     } catch (RuntimeException | Error e) {
       destroyQuietly(driver, graph, e);
+      leases.releaseAll(e);
       throw e;
     }
     try {
@@ -167,12 +260,13 @@ final class Capture {
         e.addSuppressed(destroyFailure);
       }
       destroyQuietly(driver, graph, e);
+      leases.releaseAll(e);
       throw e;
     }
-    return new GraphExecHandle(device, graph, exec, execution.transferLeases());
+    return new GraphExecHandle(device, graph, exec, leases.base(), leases.byNode());
   }
 
-  private static void destroyQuietly(TranslatingDriver driver, CuGraph graph, Throwable primary) {
+  static void destroyQuietly(TranslatingDriver driver, CuGraph graph, Throwable primary) {
     try {
       driver.graphDestroy(graph);
     } catch (CudaDriverError e) {

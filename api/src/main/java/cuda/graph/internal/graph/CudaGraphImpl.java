@@ -1,9 +1,13 @@
 package cuda.graph.internal.graph;
 
 import cuda.graph.CaptureMode;
+import cuda.graph.CudaDriverError;
 import cuda.graph.CudaGraph;
 import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
+import cuda.graph.GraphUpdate;
+import cuda.graph.NodeKind;
+import cuda.graph.RecordedNode;
 import cuda.graph.ScopeBody;
 import cuda.graph.Stream;
 import cuda.graph.internal.exec.Executor;
@@ -11,44 +15,84 @@ import cuda.graph.internal.exec.GraphLaunchImpl;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.GraphExecHandle;
-import cuda.graph.internal.runtime.RefCount;
 import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.spi.CuGraph;
+import cuda.graph.spi.CuGraphNode;
+import cuda.graph.spi.GraphExecUpdateException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The implementation of {@link CudaGraph}: the capture's stream, the shared exec handle and the
- * output taken once.
+ * The implementation of {@link CudaGraph}: the capture's stream and mode, the shared exec handle
+ * (replaced when a recapture re-instantiates), and the output taken once per capture. Changes
+ * (recaptures, node replacements) are serialized by {@code changeLock}; launches never take it.
  */
 public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGraph<T> {
 
   private final StreamImpl stream;
-  private final GraphExecHandle handle;
+  private final CaptureMode mode;
+  private final boolean scoped;
+  private final CurrentExec current;
   private final Object outputLock = new Object();
+  private final Object changeLock = new Object();
   private @Nullable T output;
   private boolean outputTaken;
   private boolean closed;
 
+  /** Which capture made the recorded nodes that are current: a recapture makes the others stale. */
+  private volatile int generation;
+
   /** What the work of an update failed with after it was enqueued, until reported. */
   private final AtomicReference<@Nullable Throwable> failedUpdate = new AtomicReference<>();
 
-  CudaGraphImpl(StreamImpl stream, GraphExecHandle handle, @Nullable T output) {
+  private CudaGraphImpl(
+      StreamImpl stream,
+      CaptureMode mode,
+      boolean scoped,
+      GraphExecHandle handle,
+      @Nullable T output) {
     this.stream = stream;
-    this.handle = handle;
+    this.mode = mode;
+    this.scoped = scoped;
+    this.current = new CurrentExec(handle);
     this.output = output;
     // An unreachable graph gives up its share, so its exec goes once no launch needs it.
-    CudaPlatformImpl.CLEANER.register(this, new ShareCloser(handle.lifetime));
+    CudaPlatformImpl.CLEANER.register(this, current);
   }
 
-  /** Closes a graph's share once; not a lambda, so the cleaner holds no reference to the graph. */
-  private record ShareCloser(RefCount lifetime) implements Runnable {
+  /** A new graph of a capture just instantiated; its recorded nodes become its own. */
+  static <T extends @Nullable Object> CudaGraphImpl<T> created(
+      StreamImpl stream,
+      CaptureMode mode,
+      boolean scoped,
+      GraphExecHandle handle,
+      Capture.Captured<T> captured) {
+    CudaGraphImpl<T> graph = new CudaGraphImpl<>(stream, mode, scoped, handle, captured.output());
+    for (RecordedNodeImpl node : captured.replaceable()) {
+      node.bind(graph, 0);
+    }
+    return graph;
+  }
+
+  /**
+   * The graph's current exec, and its share of it, closed once: by {@link #close} or, for a graph
+   * dropped unclosed, by the cleaner. Not a lambda, so the cleaner holds no reference to the graph.
+   */
+  private static final class CurrentExec implements Runnable {
+    volatile GraphExecHandle handle;
+
+    CurrentExec(GraphExecHandle handle) {
+      this.handle = handle;
+    }
+
     @Override
     public void run() {
-      lifetime.closeOwner();
+      handle.lifetime.closeOwner();
     }
   }
 
@@ -57,25 +101,31 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       Stream stream, CaptureMode mode, DeviceOp<T> op) {
     Objects.requireNonNull(op, "op");
     return Capture.run(
-        stream, mode, "capture of " + op, execution -> Executor.execute(op, execution));
+        stream,
+        mode,
+        false,
+        "capture of " + op,
+        (execution, nodes) -> Executor.execute(op, execution));
   }
 
   /** See {@link CudaGraph#scope}. */
   public static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
     Objects.requireNonNull(body, "body");
-    return Capture.run(
-        stream,
-        CaptureMode.RELAXED,
-        "scope capture",
-        execution -> {
-          ScopeImpl scope = new ScopeImpl(execution);
-          try {
-            body.record(scope);
-          } finally {
-            scope.close();
-          }
-          return null;
-        });
+    return Capture.run(stream, CaptureMode.RELAXED, true, "scope capture", recordScope(body));
+  }
+
+  /** Records {@code body} through a top-level scope, collecting the nodes it made replaceable. */
+  private static Capture.Recorder<@Nullable Void> recordScope(ScopeBody body) {
+    return (execution, nodes) -> {
+      ScopeImpl scope = new ScopeImpl(execution);
+      try {
+        body.record(scope);
+      } finally {
+        scope.close();
+        nodes.addAll(scope.recorded());
+      }
+      return null;
+    };
   }
 
   @Override
@@ -155,9 +205,167 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   }
 
   @Override
+  public GraphUpdate recapture(DeviceOp<T> op) {
+    Objects.requireNonNull(op, "op");
+    if (scoped) {
+      throw new IllegalStateException(
+          this + " was recorded by CudaGraph.scope: recapture it with recapture(ScopeBody)");
+    }
+    return recapture("recapture of " + op, (execution, nodes) -> Executor.execute(op, execution));
+  }
+
+  @Override
+  @SuppressWarnings("unchecked") // a scoped graph's output is always null
+  public GraphUpdate recapture(ScopeBody body) {
+    Objects.requireNonNull(body, "body");
+    if (!scoped) {
+      throw new IllegalStateException(
+          this + " was captured from an op by CudaGraph.capture: recapture it with recapture(op)");
+    }
+    return recapture(
+        "scope recapture", (Capture.Recorder<T>) (Capture.Recorder<?>) recordScope(body));
+  }
+
+  private GraphUpdate recapture(String what, Capture.Recorder<T> recorder) {
+    synchronized (changeLock) {
+      requireOpen("recapture");
+      return Capture.run(stream, mode, what, recorder, this::apply);
+    }
+  }
+
+  /**
+   * Applies a new capture: in place when {@code cuGraphExecUpdate} accepts it, else as a new exec
+   * that replaces the current one (whose launches in flight keep it alive until they are done).
+   */
+  private GraphUpdate apply(StreamImpl s, Capture.Captured<T> captured) {
+    Capture.Leases leases = captured.takeLeases();
+    GraphExecHandle handle = current.handle;
+    var driver = s.device().platform().driver();
+    GraphUpdate result;
+    try {
+      handle.replaceAll(
+          captured.graph(),
+          leases.base(),
+          leases.byNode(),
+          () -> driver.graphExecUpdate(handle.exec, captured.graph()));
+      result = new GraphUpdate.InPlace();
+    } catch (CudaDriverError e) {
+      if (!(e.getCause() instanceof GraphExecUpdateException refused)) {
+        Capture.destroyQuietly(driver, captured.graph(), e);
+        leases.releaseAll(e);
+        throw e;
+      }
+      GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
+      current.handle = fresh;
+      handle.lifetime.closeOwner();
+      result = new GraphUpdate.Reinstantiated(reason(refused));
+    } catch (RuntimeException | Error e) {
+      Capture.destroyQuietly(driver, captured.graph(), e);
+      leases.releaseAll(e);
+      throw e;
+    }
+    int next = generation + 1;
+    for (RecordedNodeImpl node : captured.replaceable()) {
+      node.bind(this, next);
+    }
+    generation = next;
+    synchronized (outputLock) {
+      output = captured.output();
+      outputTaken = false;
+    }
+    return result;
+  }
+
+  private static String reason(GraphExecUpdateException refused) {
+    return "cuGraphExecUpdate refused the new capture: "
+        + GraphExecUpdateException.resultName(refused.updateResult())
+        + (refused.errorNode() == null ? "" : " at " + refused.errorNode());
+  }
+
+  @Override
+  public void replaceNode(RecordedNode node, GraphNode<@Nullable Void> replacement) {
+    RecordedNodeImpl recorded = requireCurrent(node);
+    Objects.requireNonNull(replacement, "replacement");
+    synchronized (changeLock) {
+      requireOpen("replace a node of");
+      GraphExecHandle handle = current.handle;
+      Executor.onStream(
+          this,
+          stream,
+          new NodeReplacement.Request(handle, recorded, replacement),
+          NodeReplacement::apply);
+    }
+  }
+
+  @Override
+  public void setEnabled(RecordedNode node, boolean enabled) {
+    RecordedNodeImpl recorded = requireCurrent(node);
+    synchronized (changeLock) {
+      requireOpen("enable or disable a node of");
+      GraphExecHandle handle = current.handle;
+      handle.device.bind();
+      handle.changeState(
+          () ->
+              handle
+                  .device
+                  .platform()
+                  .driver()
+                  .graphNodeSetEnabled(handle.exec, handle.node(recorded.index), enabled));
+    }
+  }
+
+  @Override
+  public boolean isEnabled(RecordedNode node) {
+    RecordedNodeImpl recorded = requireCurrent(node);
+    synchronized (changeLock) {
+      requireOpen("ask about a node of");
+      GraphExecHandle handle = current.handle;
+      handle.device.bind();
+      return handle
+          .device
+          .platform()
+          .driver()
+          .graphNodeGetEnabled(handle.exec, handle.node(recorded.index));
+    }
+  }
+
+  /** {@return the node, checked to be of this graph's current capture} */
+  private RecordedNodeImpl requireCurrent(RecordedNode node) {
+    RecordedNodeImpl recorded = RecordedNodeImpl.of(Objects.requireNonNull(node, "node"));
+    if (!recorded.isCurrentIn(this, generation)) {
+      throw new IllegalStateException(
+          recorded.isOf(this)
+              ? recorded
+                  + " is stale: "
+                  + this
+                  + " was recaptured since it was recorded; use the nodes the latest recapture"
+                  + " recorded"
+              : recorded
+                  + " was not recorded by the capture of "
+                  + this
+                  + "; use a node that this graph's scope recorded");
+    }
+    return recorded;
+  }
+
+  private void requireOpen(String action) {
+    synchronized (outputLock) {
+      if (closed) {
+        throw new IllegalStateException(
+            "cannot "
+                + action
+                + " "
+                + this
+                + ": the graph is closed; change a graph only before"
+                + " closing it");
+      }
+    }
+  }
+
+  @Override
   public GraphLaunchImpl launch() {
     reportFailedUpdate();
-    return new GraphLaunchImpl(handle);
+    return new GraphLaunchImpl(current.handle);
   }
 
   @Override
@@ -167,26 +375,52 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
 
   @Override
   public int nodeCount() {
-    return withGraph(g -> handle.device.platform().driver().graphGetNodes(g).size());
+    return withGraph((h, g) -> h.device.platform().driver().graphGetNodes(g).size());
+  }
+
+  @Override
+  public List<NodeKind> nodeKinds() {
+    return withGraph(
+        (h, g) -> {
+          var driver = h.device.platform().driver();
+          List<NodeKind> kinds = new ArrayList<>();
+          for (CuGraphNode node : driver.graphGetNodes(g)) {
+            kinds.add(NodeKinds.of(driver.graphNodeGetType(node)));
+          }
+          return List.copyOf(kinds);
+        });
   }
 
   @Override
   public void writeDot(Path path) {
     Objects.requireNonNull(path, "path");
     withGraph(
-        g -> {
-          handle.device.platform().driver().graphDebugDotPrint(g, path, 0);
+        (h, g) -> {
+          h.device.platform().driver().graphDebugDotPrint(g, path, 0);
           return null;
         });
   }
 
-  private <R> R withGraph(Function<CuGraph, R> action) {
-    handle.lifetime.acquire(this);
+  private <R> R withGraph(BiFunction<GraphExecHandle, CuGraph, R> action) {
+    GraphExecHandle handle = acquireCurrent();
     try {
       handle.device.bind();
-      return action.apply(handle.graph);
+      return action.apply(handle, handle.currentGraph());
     } finally {
       handle.lifetime.release();
+    }
+  }
+
+  /** {@return the current exec, with a share taken}; a recapture may be replacing it meanwhile */
+  private GraphExecHandle acquireCurrent() {
+    while (true) {
+      GraphExecHandle handle = current.handle;
+      if (handle.lifetime.tryAcquire()) {
+        return handle;
+      }
+      if (current.handle == handle) {
+        handle.lifetime.acquire(this); // closed for good: fails with the message
+      }
     }
   }
 
@@ -198,16 +432,20 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       }
       closed = true;
     }
-    handle.lifetime.closeOwner();
+    synchronized (changeLock) {
+      current.run();
+    }
   }
 
   @Override
   public boolean isClosed() {
-    return handle.lifetime.isClosed();
+    synchronized (outputLock) {
+      return closed;
+    }
   }
 
   @Override
   public String toString() {
-    return "CudaGraph[" + handle.exec + " on " + stream + "]";
+    return "CudaGraph[" + current.handle.exec + " on " + stream + "]";
   }
 }

@@ -78,4 +78,9 @@ public final class DeviceKernelCall implements KernelCall {
   public MemorySegment memory(int index, long byteSize) {
     return launch.deviceMemory(launch.pointer(index), byteSize);
   }
+
+  @Override
+  public void setCondition(int index, int value) {
+    launch.setConditional(launch.i64(index), value);
+  }
 }

@@ -101,4 +101,14 @@ public final class HostKernelCall implements KernelCall {
         };
     return segment.asSlice(0, byteSize);
   }
+
+  @Override
+  public void setCondition(int index, int value) {
+    throw new IllegalStateException(
+        "argument "
+            + index
+            + " is a graph condition, which only a launch inside its graph can set; the"
+            + " reference run has no graph: test the kernel's effect on the condition by"
+            + " launching it in a captured graph");
+  }
 }

@@ -73,8 +73,13 @@ record PtxSignature(String entry, List<String> types) {
       case "u32", "s32" -> param == KernelParam.I32;
       case "f32" -> param == KernelParam.F32;
       case "b32" -> param == KernelParam.I32 || param == KernelParam.F32;
-      case "u64", "s64" -> param == KernelParam.I64 || param.isPointer();
-      case "b64" -> param == KernelParam.I64 || param == KernelParam.F64 || param.isPointer();
+      case "u64", "s64" ->
+          param == KernelParam.I64 || param.isPointer() || param == KernelParam.CONDITION;
+      case "b64" ->
+          param == KernelParam.I64
+              || param == KernelParam.F64
+              || param.isPointer()
+              || param == KernelParam.CONDITION;
       case "f64" -> param == KernelParam.F64;
       default -> false; // arrays (by-value structs) and types no KernelParam passes
     };

@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DeviceImpl implements Device {
 
+  private static final System.Logger LOG = System.getLogger("cuda.graph");
+
   /** Destroys one native object of a device, with the device's context current. */
   @FunctionalInterface
   public interface NativeRelease {
@@ -38,6 +40,7 @@ public final class DeviceImpl implements Device {
   private volatile @Nullable CuStream releaseStream;
   private volatile @Nullable LaunchLimits launchLimits;
   private final StagingPool staging;
+  private final AuxLanes auxLanes = new AuxLanes(this);
 
   DeviceImpl(CudaPlatformImpl platform, int ordinal) {
     this.platform = platform;
@@ -333,6 +336,11 @@ public final class DeviceImpl implements Device {
     return s;
   }
 
+  /** {@return the device's auxiliary streams, for parallel branches and conditional bodies} */
+  public AuxLanes auxLanes() {
+    return auxLanes;
+  }
+
   public StagingPool staging() {
     return staging;
   }
@@ -349,6 +357,7 @@ public final class DeviceImpl implements Device {
     }
     bind();
     staging.close();
+    RuntimeException laneFailure = auxLanes.close(platform.driver());
     CuStream s = releaseStream;
     if (s != null) {
       try {
@@ -364,6 +373,13 @@ public final class DeviceImpl implements Device {
     platform.driver().ctxSetCurrent(null);
     platform.driver().devicePrimaryCtxRelease(cuDevice);
     context = null;
+    if (laneFailure != null) {
+      // As for every release: logged, never retried, and the rest of the close still happens.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cuda.graph: destroying auxiliary streams of " + this + " failed",
+          laneFailure);
+    }
   }
 
   @Override

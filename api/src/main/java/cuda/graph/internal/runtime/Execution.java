@@ -34,13 +34,94 @@ public final class Execution {
   private RefCount @Nullable [] moreLeases;
   private int leaseCount;
 
+  /**
+   * The execution this one is a branch of (a parallel branch, a conditional body), or this one: a
+   * graph's conditions are valid in every branch of the capture that made them, and nowhere else.
+   */
+  public final Execution root;
+
   public Execution(StreamImpl stream, @Nullable String capturing) {
+    this(stream, capturing, null);
+  }
+
+  private Execution(StreamImpl stream, @Nullable String capturing, @Nullable Execution root) {
     this.stream = stream;
     this.device = stream.device();
     this.platform = device.platform();
     this.driver = platform.driver();
     this.cuStream = stream.handle();
     this.capturing = capturing;
+    this.root = root == null ? this : root;
+  }
+
+  /**
+   * {@return an execution of part of this one's work on {@code branchStream}} (of the same device):
+   * it captures when this one does, and {@link #adopt} gives its leases back to this one.
+   */
+  public Execution branch(StreamImpl branchStream) {
+    return new Execution(branchStream, capturing, root);
+  }
+
+  /** Auxiliary lanes this capture borrowed: they go back once it has ended (root only). */
+  private @Nullable List<AuxLanes.Lane> capturedLanes;
+
+  /** {@return an auxiliary lane of this execution's device, for a branch or a body} */
+  public AuxLanes.Lane borrowLane() {
+    return device.auxLanes().borrow();
+  }
+
+  /**
+   * Gives back a lane whose work is joined into this execution's stream: at once when executing
+   * eagerly; when capturing, only after the capture has ended ({@link #endCapture}), since until
+   * then whatever is enqueued on it would be captured too.
+   */
+  public void lendBack(AuxLanes.Lane lane) {
+    if (capturing == null) {
+      device.auxLanes().giveBack(lane);
+      return;
+    }
+    List<AuxLanes.Lane> lanes = root.capturedLanes;
+    if (lanes == null) {
+      lanes = new ArrayList<>(2);
+      root.capturedLanes = lanes;
+    }
+    lanes.add(lane);
+  }
+
+  /** The capture this execution recorded has ended: its lanes are free for other work. */
+  public void endCapture() {
+    List<AuxLanes.Lane> lanes = capturedLanes;
+    capturedLanes = null;
+    if (lanes != null) {
+      for (AuxLanes.Lane lane : lanes) {
+        device.auxLanes().giveBack(lane);
+      }
+    }
+  }
+
+  /** Takes over the leases of {@code branch}, so they last as long as this execution's. */
+  public void adopt(Execution branch) {
+    for (RefCount lease : branch.transferLeases()) {
+      hold(lease);
+    }
+  }
+
+  /** {@return how many leases this execution holds}: with {@link #leasesFrom}, a node's share */
+  public int leaseCount() {
+    return leaseCount;
+  }
+
+  /**
+   * Hands the leases taken since this execution held {@code from} of them to a new owner (a graph
+   * node that can be replaced); this execution no longer holds them.
+   */
+  public List<RefCount> leasesFrom(int from) {
+    List<RefCount> taken = new ArrayList<>(leaseCount - from);
+    for (int i = from; i < leaseCount; i++) {
+      taken.add(take(i));
+    }
+    leaseCount = from;
+    return taken;
   }
 
   public boolean isCapturing() {

@@ -2,36 +2,154 @@ package cuda.graph.internal.runtime;
 
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
+import cuda.graph.spi.CuGraphNode;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Owns an instantiated graph: the {@code CUgraph} it came from, the {@code CUgraphExec} that
  * replays it, and the leases on every buffer the captured work uses. Shared by the {@link
- * CudaGraph} and every {@link GraphLaunch} it handed out (reference counted), so a launch can never
- * replay a destroyed exec; the exec and graph are destroyed exactly once, after the last owner (and
- * the last launch's work) is done, or when the platform closes, whichever comes first. Both are
- * destroyed and the buffers' leases released whatever fails; failures are thrown to the release
- * queue, which logs them (a failed destroy is never retried).
+ * cuda.graph.CudaGraph} and every {@link cuda.graph.GraphLaunch} it handed out (reference counted),
+ * so a launch can never replay a destroyed exec; the exec and graph are destroyed exactly once,
+ * after the last owner (and the last launch's work) is done, or when the platform closes, whichever
+ * comes first. Both are destroyed and the buffers' leases released whatever fails; failures are
+ * thrown to the release queue, which logs them (a failed destroy is never retried).
+ *
+ * <p>The exec can change in place (a node's parameters, or a whole recapture applied by {@code
+ * cuGraphExecUpdate}). Launches enqueued before a change may still replay the old parameters, so
+ * the leases a change drops are not released at once: they are retired into the current
+ * <em>epoch</em>, which every launch holds while its work runs, and released when the epoch's last
+ * launch is done and every earlier epoch has ended. Launches take an epoch without locking; changes
+ * are serialized by the handle's lock.
  */
 public final class GraphExecHandle {
 
   public final DeviceImpl device;
+
+  /** The graph the exec was instantiated from: its nodes name the exec's nodes in updates. */
   public final CuGraph graph;
+
   public final CuGraphExec exec;
   public final RefCount lifetime;
-  private final List<RefCount> bufferLeases;
   private final AtomicBoolean destroyed = new AtomicBoolean();
+  private final Object lock = new Object();
 
+  private List<RefCount> baseLeases;
+  private Map<Integer, List<RefCount>> nodeLeases;
+  private @Nullable CuGraph recaptured;
+  private @Nullable List<CuGraphNode> nodes;
+  private volatile Epoch epoch = new Epoch(null);
+
+  /**
+   * @param bufferLeases the leases of the captured work that no replaceable node owns
+   * @param nodeLeases the leases of each replaceable node, by its index in {@code graph}'s nodes
+   */
   public GraphExecHandle(
-      DeviceImpl device, CuGraph graph, CuGraphExec exec, List<RefCount> bufferLeases) {
+      DeviceImpl device,
+      CuGraph graph,
+      CuGraphExec exec,
+      List<RefCount> bufferLeases,
+      Map<Integer, List<RefCount>> nodeLeases) {
     this.device = device;
     this.graph = graph;
     this.exec = exec;
-    this.bufferLeases = List.copyOf(bufferLeases);
+    this.baseLeases = List.copyOf(bufferLeases);
+    this.nodeLeases = new HashMap<>(nodeLeases);
     this.lifetime = device.lifetime(this::destroy);
     device.platform().graphInstantiated(this);
+  }
+
+  /**
+   * {@return a reference to the current epoch, for a launch to hold while its work runs} The caller
+   * holds a share of {@link #lifetime}, so the handle is alive and always has a current epoch.
+   */
+  public RefCount enterLaunch() {
+    while (true) {
+      Epoch e = epoch;
+      if (e.references.tryAcquire()) {
+        return e.references;
+      }
+      Thread.onSpinWait(); // a change is replacing the epoch: the next one is being published
+    }
+  }
+
+  /** {@return the node of the instantiation graph at {@code index}, in creation order} */
+  public CuGraphNode node(int index) {
+    synchronized (lock) {
+      List<CuGraphNode> all = nodes;
+      if (all == null) {
+        all = device.platform().driver().graphGetNodes(graph);
+        nodes = all;
+      }
+      return all.get(index);
+    }
+  }
+
+  /** {@return the graph the exec replays now: the latest applied recapture, or the original} */
+  public CuGraph currentGraph() {
+    synchronized (lock) {
+      CuGraph g = recaptured;
+      return g != null ? g : graph;
+    }
+  }
+
+  /**
+   * Runs {@code change} on the exec and, when it succeeds, gives node {@code index} the leases
+   * {@code leases}, retiring the ones it had. On failure the new leases stay the caller's.
+   */
+  public void changeNode(int index, List<RefCount> leases, Runnable change) {
+    synchronized (lock) {
+      change.run();
+      List<RefCount> old = nodeLeases.put(index, List.copyOf(leases));
+      retire(old == null ? List.of() : old);
+    }
+  }
+
+  /** Runs {@code change} (a node's enable state) on the exec; serialized with other changes. */
+  public void changeState(Runnable change) {
+    synchronized (lock) {
+      change.run();
+    }
+  }
+
+  /**
+   * Applies a recapture in place: runs {@code update} ({@code cuGraphExecUpdate} with {@code
+   * newGraph}) and, when it succeeds, takes {@code newGraph} and the new leases, retiring the old
+   * ones. On failure nothing changes and {@code newGraph} and the leases stay the caller's.
+   */
+  public void replaceAll(
+      CuGraph newGraph,
+      List<RefCount> bufferLeases,
+      Map<Integer, List<RefCount>> newNodeLeases,
+      Runnable update) {
+    CuGraph previous;
+    synchronized (lock) {
+      update.run();
+      List<RefCount> old = new ArrayList<>(baseLeases);
+      nodeLeases.values().forEach(old::addAll);
+      baseLeases = List.copyOf(bufferLeases);
+      nodeLeases = new HashMap<>(newNodeLeases);
+      previous = recaptured;
+      recaptured = newGraph;
+      retire(old);
+    }
+    if (previous != null) {
+      // The exec no longer refers to a graph it was updated from.
+      device.platform().driver().graphDestroy(previous);
+    }
+  }
+
+  /** Starts a new epoch; the old one ends, with {@code leases}, after its launches are done. */
+  private void retire(List<RefCount> leases) {
+    Epoch old = epoch;
+    old.retired.addAll(leases);
+    Epoch next = new Epoch(old);
+    epoch = next;
+    old.references.closeOwner();
   }
 
   /**
@@ -47,27 +165,47 @@ public final class GraphExecHandle {
       return;
     }
     device.platform().graphDestroyed(this);
-    RuntimeException failure = null;
+    @Nullable RuntimeException failure = null;
     try {
       driver.graphExecDestroy(exec);
     } catch (RuntimeException e) {
       failure = e;
     }
-    try {
-      driver.graphDestroy(graph);
-    } catch (RuntimeException e) {
-      failure = also(failure, e);
+    List<RefCount> leases;
+    CuGraph lastRecapture;
+    synchronized (lock) {
+      leases = new ArrayList<>(baseLeases);
+      nodeLeases.values().forEach(leases::addAll);
+      lastRecapture = recaptured;
     }
-    for (RefCount lease : bufferLeases) {
+    for (CuGraph g : lastRecapture == null ? List.of(graph) : List.of(graph, lastRecapture)) {
       try {
-        lease.release();
+        driver.graphDestroy(g);
       } catch (RuntimeException e) {
         failure = also(failure, e);
       }
     }
+    for (RefCount lease : leases) {
+      failure = releaseOne(lease, failure);
+    }
+    try {
+      epoch.references.closeOwner();
+    } catch (RuntimeException e) {
+      failure = also(failure, e);
+    }
     if (failure != null) {
       throw failure;
     }
+  }
+
+  private static @Nullable RuntimeException releaseOne(
+      RefCount lease, @Nullable RuntimeException failure) {
+    try {
+      lease.release();
+    } catch (RuntimeException e) {
+      return also(failure, e);
+    }
+    return failure;
   }
 
   private static RuntimeException also(@Nullable RuntimeException first, RuntimeException next) {
@@ -76,5 +214,43 @@ public final class GraphExecHandle {
     }
     first.addSuppressed(next);
     return first;
+  }
+
+  /**
+   * The launches made between two changes of the exec, and the leases the second change retired. An
+   * epoch ends once its owner (the handle, until the next change) and every launch holding it let
+   * go, and not before the epoch before it ended: a launch of an earlier epoch may still use what a
+   * later change retired.
+   */
+  private static final class Epoch {
+    final RefCount references = new RefCount(this::end);
+    final List<RefCount> retired = new ArrayList<>();
+    private @Nullable Epoch successor;
+
+    Epoch(@Nullable Epoch predecessor) {
+      if (predecessor != null) {
+        references.retain(); // released when the predecessor ends
+        predecessor.successor = this;
+      }
+    }
+
+    private void end() {
+      @Nullable RuntimeException failure = null;
+      for (RefCount lease : retired) {
+        failure = releaseOne(lease, failure);
+      }
+      retired.clear();
+      Epoch next = successor;
+      if (next != null) {
+        try {
+          next.references.release();
+        } catch (RuntimeException e) {
+          failure = also(failure, e);
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    }
   }
 }

@@ -18,6 +18,16 @@ public final class StreamImpl implements Stream {
     CudaPlatformImpl.CLEANER.register(this, lifetime::closeOwner);
   }
 
+  /**
+   * A stream the library itself owns (an auxiliary lane): never closed through this object, its
+   * handle is destroyed by its owner when the device closes.
+   */
+  StreamImpl(DeviceImpl device, CuStream handle, AuxLanes owner) {
+    this.device = device;
+    this.handle = handle;
+    this.lifetime = new RefCount(() -> {});
+  }
+
   /** {@return the implementation behind a stream (the only one {@code Stream} permits)} */
   public static StreamImpl of(Stream stream) {
     return (StreamImpl) stream;

@@ -1,0 +1,146 @@
+package cuda.graph.internal.graph;
+
+import cuda.graph.GraphNode;
+import cuda.graph.LaunchConfig;
+import cuda.graph.internal.kernel.KernelImpl;
+import cuda.graph.internal.kernel.KernelLaunchOp;
+import cuda.graph.internal.kernel.LaunchArguments;
+import cuda.graph.internal.ops.CopyOp;
+import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.runtime.Execution;
+import cuda.graph.internal.runtime.GraphExecHandle;
+import cuda.graph.internal.runtime.HostBufferImpl;
+import cuda.graph.internal.runtime.StreamImpl;
+import cuda.graph.spi.CopyEndpoint;
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.CuGraphNode;
+import cuda.graph.spi.Dim3;
+import cuda.graph.spi.KernelArguments;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Gives a recorded node of an exec the parameters of a replacement node: checks that the
+ * replacement is of the node's kind (same kernel, copy direction, fill element size), leases its
+ * buffers through an execution, and applies it with the driver's per-node setter. The node's old
+ * leases are retired by the handle; on failure the new ones are released and nothing changes.
+ */
+final class NodeReplacement {
+
+  private NodeReplacement() {}
+
+  record Request(GraphExecHandle handle, RecordedNodeImpl node, GraphNode<@Nullable Void> by) {}
+
+  static @Nullable Void apply(StreamImpl stream, Request request) {
+    Execution ex = new Execution(stream, null);
+    try {
+      Runnable change = prepare(request.handle(), request.node(), request.by(), ex);
+      request.handle().changeNode(request.node().index, ex.transferLeases(), change);
+    } catch (RuntimeException | Error e) {
+      try {
+        ex.finish();
+      } catch (RuntimeException releaseFailure) {
+        e.addSuppressed(releaseFailure);
+      }
+      throw e;
+    }
+    return null;
+  }
+
+  private static Runnable prepare(
+      GraphExecHandle h, RecordedNodeImpl node, GraphNode<@Nullable Void> by, Execution ex) {
+    CuGraphNode target = h.node(node.index);
+    var driver = ex.driver;
+    return switch (by) {
+      case KernelLaunchOp k -> {
+        if (k.kernel != node.shape) {
+          throw mismatch(node, by, "a launch of " + KernelImpl.of(k.kernel).signature());
+        }
+        k.claim();
+        KernelImpl kernel = KernelImpl.of(k.kernel);
+        if (!k.shapeChecked) {
+          kernel.checkShape(k.config, ex.device);
+        }
+        CuFunction function = kernel.function(ex.device);
+        KernelArguments arguments = kernel.argumentBlock();
+        LaunchArguments.bind(k, ex, arguments);
+        LaunchConfig c = k.config;
+        Dim3 grid = new Dim3(c.grid().x(), c.grid().y(), c.grid().z());
+        Dim3 block = new Dim3(c.block().x(), c.block().y(), c.block().z());
+        // The driver copies the argument values during the call, which runs before the block's
+        // reuse.
+        yield () ->
+            driver.graphExecKernelNodeSetParams(
+                h.exec, target, function, grid, block, c.sharedMemoryBytes(), arguments);
+      }
+      case CopyOp c -> {
+        if (c.kind != node.shape) {
+          throw mismatch(node, by, "a copy " + c.kind);
+        }
+        c.claim();
+        CopyEndpoint source = source(c, ex);
+        CopyEndpoint destination = destination(c, ex);
+        yield () ->
+            driver.graphExecMemcpyNodeSetParams(h.exec, target, destination, source, c.bytes);
+      }
+      case FillOp f -> {
+        int size = f.buffer.elementType().byteSize();
+        if (!Objects.equals(size, node.shape)) {
+          throw mismatch(node, by, "a fill of " + size + "-byte elements");
+        }
+        f.claim();
+        long address = ex.use(f.buffer);
+        long count = f.buffer.length();
+        int value = (int) f.bits;
+        yield () ->
+            driver.graphExecMemsetNodeSetParams(h.exec, target, address, size, value, count);
+      }
+      default -> throw mismatch(node, by, "not one kernel launch, copy or fill");
+    };
+  }
+
+  private static CopyEndpoint source(CopyOp c, Execution ex) {
+    return switch (c.kind) {
+      case HOST_TO_DEVICE -> host(Objects.requireNonNull(c.hostSource), ex);
+      case DEVICE_TO_HOST, DEVICE_TO_DEVICE ->
+          new CopyEndpoint.Device(ex.use(Objects.requireNonNull(c.deviceSource)));
+    };
+  }
+
+  private static CopyEndpoint destination(CopyOp c, Execution ex) {
+    return switch (c.kind) {
+      case DEVICE_TO_HOST -> host(Objects.requireNonNull(c.hostTarget), ex);
+      case HOST_TO_DEVICE, DEVICE_TO_DEVICE ->
+          new CopyEndpoint.Device(ex.use(Objects.requireNonNull(c.deviceTarget)));
+    };
+  }
+
+  private static CopyEndpoint host(cuda.graph.HostBuffer<?> buffer, Execution ex) {
+    ex.use(buffer);
+    return new CopyEndpoint.Host(HostBufferImpl.of(buffer).memory());
+  }
+
+  private static IllegalArgumentException mismatch(
+      RecordedNodeImpl node, GraphNode<?> by, String what) {
+    return new IllegalArgumentException(
+        "cannot replace "
+            + node
+            + " ("
+            + describe(node)
+            + ") by "
+            + by
+            + ", which is "
+            + what
+            + ": a node takes only the parameters of its own kind; recapture the graph to change"
+            + " what a node does");
+  }
+
+  private static String describe(RecordedNodeImpl node) {
+    return switch (node.shape) {
+      case cuda.graph.Kernel k -> "a launch of " + KernelImpl.of(k).signature();
+      case CopyOp.Kind kind -> "a copy " + kind;
+      case Integer size -> "a fill of " + size + "-byte elements";
+      default -> node.kind().toString();
+    };
+  }
+}

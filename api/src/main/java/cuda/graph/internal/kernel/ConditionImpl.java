@@ -1,0 +1,58 @@
+package cuda.graph.internal.kernel;
+
+import cuda.graph.GraphCondition;
+import cuda.graph.internal.runtime.Execution;
+import cuda.graph.spi.ConditionalHandle;
+
+/**
+ * The implementation of {@link GraphCondition}: the driver's handle, created for the graph of one
+ * capture, and that capture's root execution, which is what makes it usable in a kernel launch
+ * (only kernels recorded by the same capture may set it) and in a conditional node (only a scope of
+ * the same capture may test it).
+ */
+public final class ConditionImpl implements GraphCondition {
+
+  public final ConditionalHandle handle;
+  private final int defaultValue;
+  private final Execution capture;
+  private final Object scope;
+
+  /**
+   * @param capture an execution of the capture whose kernels may set the condition
+   * @param scope the scope whose conditional nodes may test it
+   */
+  public ConditionImpl(
+      ConditionalHandle handle, int defaultValue, Execution capture, Object scope) {
+    this.handle = handle;
+    this.defaultValue = defaultValue;
+    this.capture = capture.root;
+    this.scope = scope;
+  }
+
+  /** {@return whether {@code scope} made this condition} */
+  public boolean madeBy(Object scope) {
+    return this.scope == scope;
+  }
+
+  /**
+   * {@return the implementation behind a condition (the only one {@code GraphCondition} permits)}
+   */
+  public static ConditionImpl of(GraphCondition condition) {
+    return (ConditionImpl) condition;
+  }
+
+  @Override
+  public int defaultValue() {
+    return defaultValue;
+  }
+
+  /** {@return whether {@code ex} records into the capture that made this condition} */
+  public boolean belongsTo(Execution ex) {
+    return ex.isCapturing() && ex.root == capture;
+  }
+
+  @Override
+  public String toString() {
+    return "GraphCondition[" + handle.value() + ", default " + defaultValue + "]";
+  }
+}
