@@ -1,0 +1,266 @@
+package cuda.graph.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.CudaGraph;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
+import cuda.graph.ElementType;
+import cuda.graph.GraphCondition;
+import cuda.graph.GraphNode;
+import cuda.graph.GraphUpdate;
+import cuda.graph.NodeKind;
+import cuda.graph.RecordedNode;
+import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ConditionalKernels;
+import cuda.graph.conformance.kernels.ConformanceKernels;
+import cuda.graph.spi.HandleKind;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Graphs that change without a new capture, branch across streams and loop on the device: parallel
+ * branches eager and captured, conditional nodes (WHILE, IF, IF/ELSE, SWITCH) whose conditions
+ * kernels set on the device, recaptures applied in place or re-instantiated, and recorded nodes
+ * replaced and switched off; each leaves no handle and no lease behind.
+ */
+public interface ChangingGraphsContract extends ConformanceContract {
+
+  /**
+   * Eager parallel branches all run, their results in branch order, and join before what follows.
+   */
+  @Test
+  default void parallelBranchesRunEagerlyAndJoinBeforeTheNextOp() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> a = s.own(DeviceBuffer.zeros(ElementType.I32, 64).syncOn(stream));
+      DeviceBuffer<Integer> b = s.own(DeviceBuffer.zeros(ElementType.I32, 64).syncOn(stream));
+      List<int[]> read =
+          DeviceOp.parallel(
+                  List.of(
+                      ConformanceKernels.inc(a).andThen(ConformanceKernels.inc(a)),
+                      ConformanceKernels.inc(b)))
+              .then(ignored -> DeviceOp.zipAll(List.of(a.toIntArray(), b.toIntArray())))
+              .syncOn(stream);
+      assertEquals(2, read.get(0)[63]);
+      assertEquals(1, read.get(1)[0]);
+    }
+    // Auxiliary streams and events are destroyed with the platform (the session checks the ledger).
+  }
+
+  /** Captured, the branches become parallel branches of one graph that replays both each launch. */
+  @Test
+  default void capturedParallelBranchesReplayTogether() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> a = s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      DeviceBuffer<Integer> b = s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      try (CudaGraph<List<@Nullable Void>> graph =
+          CudaGraph.capture(
+              stream,
+              GraphNode.parallel(List.of(ConformanceKernels.inc(a), ConformanceKernels.inc(b))))) {
+        for (int i = 0; i < 3; i++) {
+          graph.launch().syncOn(stream);
+        }
+        assertEquals(List.of(NodeKind.KERNEL, NodeKind.KERNEL), graph.nodeKinds());
+      }
+      assertArrayEquals(new int[] {3, 3, 3, 3, 3, 3, 3, 3}, a.toIntArray().syncOn(stream));
+      assertArrayEquals(new int[] {3, 3, 3, 3, 3, 3, 3, 3}, b.toIntArray().syncOn(stream));
+      assertEquals(0, s.driver().ledger().live(HandleKind.GRAPH_EXEC));
+    }
+  }
+
+  /**
+   * A WHILE node runs its body until a kernel of the body clears the condition: one host launch
+   * runs as many steps as the device data says, and the condition starts at its default each
+   * launch.
+   */
+  @Test
+  default void aWhileLoopRunsUntilAKernelOnTheDeviceStopsIt() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> left = s.own(DeviceBuffer.fromArray(new int[] {5}).syncOn(stream));
+      DeviceBuffer<Integer> steps = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              scope -> {
+                GraphCondition more = scope.condition(1);
+                scope.whileLoop(
+                    more,
+                    body -> {
+                      body.record(ConformanceKernels.inc(steps));
+                      body.record(ConditionalKernels.countdown(left, more));
+                    });
+              })) {
+        assertEquals(List.of(NodeKind.CONDITIONAL), graph.nodeKinds());
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {5}, steps.toIntArray().syncOn(stream));
+        left.write(new int[] {3}).syncOn(stream);
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {8}, steps.toIntArray().syncOn(stream));
+      }
+    }
+  }
+
+  /** IF, IF/ELSE and SWITCH run the body the device data selects, and nest inside each other. */
+  @Test
+  default void ifAndSwitchRunTheBodyTheDeviceSelects() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> flag = s.own(DeviceBuffer.fromArray(new int[] {0}).syncOn(stream));
+      DeviceBuffer<Integer> hits = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              scope -> {
+                GraphCondition c = scope.condition(0);
+                scope.record(ConditionalKernels.choose(flag, c));
+                scope.ifThenElse(
+                    c,
+                    then -> then.record(ConformanceKernels.inc(hits.slice(0, 1))),
+                    otherwise -> {
+                      otherwise.record(ConformanceKernels.inc(hits.slice(1, 1)));
+                      GraphCondition inner = otherwise.condition(2);
+                      otherwise.switchOf(
+                          inner,
+                          List.of(
+                              case0 -> {},
+                              case1 -> {},
+                              case2 -> case2.record(ConformanceKernels.inc(hits.slice(2, 1)))));
+                    });
+                GraphCondition again = scope.condition(0);
+                scope.record(ConditionalKernels.choose(flag, again));
+                scope.ifThen(again, body -> body.record(ConformanceKernels.inc(hits.slice(3, 1))));
+              })) {
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {0, 1, 1, 0}, hits.toIntArray().syncOn(stream));
+        flag.write(new int[] {1}).syncOn(stream);
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {1, 1, 1, 1}, hits.toIntArray().syncOn(stream));
+      }
+    }
+  }
+
+  /** A condition is tested only by the scope that made it, and set only in its own capture. */
+  @Test
+  default void aConditionIsRefusedOutsideItsScopeAndItsCapture() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> flag = s.own(DeviceBuffer.fromArray(new int[] {1}).syncOn(stream));
+      AtomicReference<@Nullable GraphCondition> escaped = new AtomicReference<>();
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              scope -> {
+                GraphCondition outer = scope.condition(1);
+                escaped.set(outer);
+                scope.ifThen(
+                    outer,
+                    body -> {
+                      IllegalArgumentException e =
+                          assertThrows(
+                              IllegalArgumentException.class,
+                              () -> body.whileLoop(outer, inner -> {}));
+                      assertTrue(e.getMessage().contains("another scope"), e.getMessage());
+                      body.record(ConditionalKernels.choose(flag, outer));
+                    });
+              })) {
+        graph.launch().syncOn(stream);
+      }
+      GraphCondition outer = escaped.get();
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> ConditionalKernels.choose(flag, outer).syncOn(stream));
+      assertTrue(e.getMessage().contains("made by another capture"), e.getMessage());
+    }
+  }
+
+  /**
+   * A recapture of the same shape updates the exec in place; one of another shape re-instantiates
+   * and says why; both replay the new work, and the old graph's buffers are given back.
+   */
+  @Test
+  default void aRecaptureUpdatesInPlaceWhenItCanAndReinstantiatesWhenItCannot() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> a = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      DeviceBuffer<Integer> b = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, ConformanceKernels.inc(a))) {
+        graph.launch().syncOn(stream);
+        GraphUpdate same = graph.recapture(ConformanceKernels.inc(b));
+        assertInstanceOf(GraphUpdate.InPlace.class, same);
+        graph.launch().syncOn(stream);
+        GraphUpdate other =
+            graph.recapture(ConformanceKernels.inc(a).andThen(ConformanceKernels.inc(b)));
+        GraphUpdate.Reinstantiated why = assertInstanceOf(GraphUpdate.Reinstantiated.class, other);
+        assertTrue(why.reason().contains("TOPOLOGY_CHANGED"), why.reason());
+        graph.launch().syncOn(stream);
+        assertEquals(2, graph.nodeCount());
+        assertEquals(1, s.driver().ledger().live(HandleKind.GRAPH_EXEC));
+      }
+      assertArrayEquals(new int[] {2, 2, 2, 2}, a.toIntArray().syncOn(stream));
+      assertArrayEquals(new int[] {2, 2, 2, 2}, b.toIntArray().syncOn(stream));
+      assertEquals(0, s.driver().ledger().live(HandleKind.GRAPH_EXEC));
+    }
+  }
+
+  /**
+   * A recorded node takes a replacement's buffers for later launches, and the buffer it used is
+   * given back: closed, it is freed even though the graph still lives.
+   */
+  @Test
+  default void aReplacedNodeUsesTheNewBufferAndGivesTheOldOneBack() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> a = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
+      DeviceBuffer<Integer> b = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      DeviceBuffer<Integer> fillTarget =
+          s.own(DeviceBuffer.zeros(ElementType.I32, 2).syncOn(stream));
+      AtomicReference<@Nullable RecordedNode> kernel = new AtomicReference<>();
+      AtomicReference<@Nullable RecordedNode> fill = new AtomicReference<>();
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              scope -> {
+                kernel.set(scope.recordNode(ConformanceKernels.inc(a)));
+                fill.set(scope.recordNode(fillTarget.fill(7)));
+              })) {
+        graph.launch().syncOn(stream);
+        long liveBefore = s.driver().ledger().live(HandleKind.DEVICE_MEMORY);
+        graph.replaceNode(kernel.get(), ConformanceKernels.inc(b));
+        assertArrayEquals(new int[] {1, 1, 1, 1}, a.toIntArray().syncOn(stream));
+        a.close();
+        assertEquals(liveBefore - 1, s.driver().ledger().live(HandleKind.DEVICE_MEMORY));
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {1, 1, 1, 1}, b.toIntArray().syncOn(stream));
+
+        IllegalArgumentException wrong =
+            assertThrows(
+                IllegalArgumentException.class, () -> graph.replaceNode(kernel.get(), b.fill(3)));
+        assertTrue(wrong.getMessage().contains("a launch of"), wrong.getMessage());
+
+        assertTrue(graph.isEnabled(fill.get()));
+        fillTarget.fill(0).syncOn(stream);
+        graph.setEnabled(fill.get(), false);
+        assertFalse(graph.isEnabled(fill.get()));
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {0, 0}, fillTarget.toIntArray().syncOn(stream));
+        assertArrayEquals(new int[] {2, 2, 2, 2}, b.toIntArray().syncOn(stream));
+
+        graph.recapture(scope -> scope.record(ConformanceKernels.inc(b)));
+        IllegalStateException stale =
+            assertThrows(IllegalStateException.class, () -> graph.setEnabled(fill.get(), true));
+        assertTrue(stale.getMessage().contains("stale"), stale.getMessage());
+      }
+    }
+  }
+}
