@@ -5,7 +5,8 @@
 # machine's state): C++, raw FFM, JCuda, PyTorch, and CuPy and cuda.core (bench_pyothers.py; each
 # one that is not installed on the host says so in pyothers.csv and the rest still run).
 # Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples
-# readme (the README's Java example on the module path) sanitizer (compute-sanitizer memcheck with
+# readme (the README's Java example on the module path) control (the C++ anchors of updates,
+# fork/join and device loops) sanitizer (compute-sanitizer memcheck with
 # leak checking over the example and the GPU tests).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
@@ -42,6 +43,12 @@ for part in $parts; do
         .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
         --include-tag=gpu > "$out/sanitizer-tests.log" 2>&1
       echo "sanitizer over the GPU tests: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed)" "$out/sanitizer-tests.log" | tail -8 ;;
+    control)
+      # Issue 13's C++ anchors: exec update vs re-instantiate, fork/join vs serial, WHILE vs replays.
+      for a in update forkjoin while; do
+        (cd .gpu/anchors/$a && nvcc -O2 -arch=sm_90 -o /tmp/anchor_$a $a.cu -lcuda && /tmp/anchor_$a) > "$out/$a.csv" 2>&1
+        echo "anchor $a exit $?"; tail -4 "$out/$a.csv"
+      done ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
       (cd .gpu/anchors && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda && /tmp/capture_cu inc.ptx) > "$out/cpp-capture.csv" 2>&1
