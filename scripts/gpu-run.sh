@@ -48,7 +48,9 @@ for part in $parts; do
       for a in update forkjoin while; do
         (cd .gpu/anchors/$a && nvcc -O2 -arch=sm_90 -o /tmp/anchor_$a $a.cu -lcuda && /tmp/anchor_$a) > "$out/$a.csv" 2>&1
         echo "anchor $a exit $?"; tail -4 "$out/$a.csv"
-      done ;;
+      done
+      .gpu/java cuda.graph.benchmarks.ControlFlowBench 15 > "$out/java-control.csv" 2>&1
+      echo "java control exit $?"; cat "$out/java-control.csv" ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
       (cd .gpu/anchors && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda && /tmp/capture_cu inc.ptx) > "$out/cpp-capture.csv" 2>&1
