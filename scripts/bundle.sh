@@ -20,7 +20,7 @@ if [ -z "${JDK25:-}" ]; then
 fi
 jdk=$JDK25
 junit_version=${JUNIT_PLATFORM_VERSION:-1.14.1}
-mods=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.unsupported}
+mods=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.jfr,jdk.unsupported}
 mkdir -p "$dest"
 if [ ! -x "$dest/jre/bin/java" ] || [ "$(cat "$dest/jre/.mods" 2>/dev/null)" != "$mods" ]; then
   rm -rf "$dest/jre"

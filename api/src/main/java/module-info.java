@@ -10,6 +10,7 @@
  */
 module cuda.graph {
   requires cuda.graph.spi;
+  requires jdk.jfr;
   requires transitive org.jspecify;
 
   exports cuda.graph;

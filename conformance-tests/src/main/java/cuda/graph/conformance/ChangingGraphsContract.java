@@ -19,6 +19,7 @@ import cuda.graph.RecordedNode;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConditionalKernels;
 import cuda.graph.conformance.kernels.ConformanceKernels;
+import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -107,6 +108,49 @@ public interface ChangingGraphsContract extends ConformanceContract {
         graph.launch().syncOn(stream);
         assertArrayEquals(new int[] {8}, steps.toIntArray().syncOn(stream));
       }
+    }
+  }
+
+  /**
+   * A graph that advances its own state: a step counter in device memory, incremented by a node of
+   * the graph and read by the nodes before it, moves each replay to the next step, so a replay loop
+   * copies nothing from the host between launches.
+   */
+  @Test
+  default void aGraphAdvancesItsOwnStepCounterSoReplaysCopyNothingFromTheHost() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> step = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      DeviceBuffer<Integer> visits = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              scope -> {
+                GraphCondition current = scope.condition(0);
+                scope.record(ConditionalKernels.choose(step, current));
+                scope.switchOf(
+                    current,
+                    List.of(
+                        c -> c.record(ConformanceKernels.inc(visits.slice(0, 1))),
+                        c -> c.record(ConformanceKernels.inc(visits.slice(1, 1))),
+                        c -> c.record(ConformanceKernels.inc(visits.slice(2, 1))),
+                        c -> c.record(ConformanceKernels.inc(visits.slice(3, 1)))));
+                scope.record(ConformanceKernels.inc(step));
+              })) {
+        s.driver().calls().clear();
+        for (int i = 0; i < 6; i++) {
+          graph.launch().syncOn(stream);
+        }
+        assertEquals(6, s.driver().calls().count(DriverCall.GRAPH_LAUNCH));
+        assertEquals(
+            0,
+            s.driver().calls().count(DriverCall.MEMCPY_HTOD_ASYNC)
+                + s.driver().calls().count(DriverCall.MEMCPY_HTOD),
+            "a self-advancing replay copies nothing from the host");
+      }
+      // Steps 0..3 each ran their case once; steps 4 and 5 are past the last case and run none.
+      assertArrayEquals(new int[] {1, 1, 1, 1}, visits.toIntArray().syncOn(stream));
+      assertArrayEquals(new int[] {6}, step.toIntArray().syncOn(stream));
     }
   }
 

@@ -2,6 +2,7 @@ package cuda.graph.internal.exec;
 
 import cuda.graph.GraphCaptureException;
 import cuda.graph.GraphLaunch;
+import cuda.graph.internal.events.GraphLaunchEvent;
 import cuda.graph.internal.ops.OnceGuard;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.Execution;
@@ -64,7 +65,14 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     ex.requireSameDevice(handle.device, this);
     // Whatever a later change of the graph retires stays alive until this launch's work is done.
     ex.hold(handle.enterLaunch());
+    GraphLaunchEvent event = new GraphLaunchEvent();
+    event.begin();
     ex.driver.graphLaunch(handle.exec, ex.cuStream);
+    event.end();
+    if (event.shouldCommit()) {
+      event.graph = handle.exec.toString();
+      event.commit();
+    }
   }
 
   @Override

@@ -5,6 +5,8 @@ import cuda.graph.CudaDriverError;
 import cuda.graph.CudaGraph;
 import cuda.graph.GraphCaptureException;
 import cuda.graph.Stream;
+import cuda.graph.internal.events.GraphCaptureEvent;
+import cuda.graph.internal.events.GraphInstantiateEvent;
 import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.internal.runtime.Execution;
@@ -146,10 +148,13 @@ final class Capture {
   private static <T extends @Nullable Object> Captured<T> captureOn(
       StreamImpl stream, CaptureMode mode, String what, Recorder<T> record) {
     TranslatingDriver driver = stream.device().platform().driver();
+    GraphCaptureEvent event = new GraphCaptureEvent();
+    event.begin();
     driver.streamBeginCapture(stream.handle(), driverMode(mode));
     Execution execution = new Execution(stream, what + " on " + stream);
     List<RecordedNodeImpl> replaceable = new ArrayList<>();
     boolean kept = false;
+    @Nullable CuGraph captured = null;
     try {
       T output = null;
       Throwable failure = null;
@@ -175,12 +180,29 @@ final class Capture {
             "cuStreamEndCapture reported success but returned no graph for " + what, null);
       }
       kept = true;
+      captured = graph;
       return new Captured<>(graph, output, execution, replaceable);
     } finally {
       if (!kept) {
         // Nothing ran during capture: the leases can go at once.
         execution.finish();
       }
+      commit(event, driver, stream, what, captured);
+    }
+  }
+
+  private static void commit(
+      GraphCaptureEvent event,
+      TranslatingDriver driver,
+      StreamImpl stream,
+      String what,
+      @Nullable CuGraph graph) {
+    event.end();
+    if (event.shouldCommit()) {
+      event.what = what;
+      event.stream = stream.toString();
+      event.nodes = graph == null ? -1 : driver.graphGetNodes(graph).size();
+      event.commit();
     }
   }
 
@@ -241,10 +263,13 @@ final class Capture {
   static GraphExecHandle instantiate(StreamImpl stream, CuGraph graph, Leases leases) {
     DeviceImpl device = stream.device();
     TranslatingDriver driver = device.platform().driver();
+    GraphInstantiateEvent event = new GraphInstantiateEvent();
+    event.begin();
     CuGraphExec exec;
     try {
       exec = driver.graphInstantiate(graph, 0);
     } catch (RuntimeException | Error e) {
+      commit(event, driver, graph, false);
       destroyQuietly(driver, graph, e);
       leases.releaseAll(e);
       throw e;
@@ -254,6 +279,7 @@ final class Capture {
       // Drains the upload; the recorded work itself has not run.
       driver.streamSynchronize(stream.handle());
     } catch (RuntimeException | Error e) {
+      commit(event, driver, graph, false);
       try {
         driver.graphExecDestroy(exec);
       } catch (CudaDriverError destroyFailure) {
@@ -263,7 +289,22 @@ final class Capture {
       leases.releaseAll(e);
       throw e;
     }
+    commit(event, driver, graph, true);
     return new GraphExecHandle(device, graph, exec, leases.base(), leases.byNode());
+  }
+
+  private static void commit(
+      GraphInstantiateEvent event, TranslatingDriver driver, CuGraph graph, boolean succeeded) {
+    event.end();
+    if (event.shouldCommit()) {
+      event.succeeded = succeeded;
+      try {
+        event.nodes = driver.graphGetNodes(graph).size();
+      } catch (CudaDriverError e) {
+        event.nodes = -1; // a sticky error: the event says so, the caller reports the error
+      }
+      event.commit();
+    }
   }
 
   static void destroyQuietly(TranslatingDriver driver, CuGraph graph, Throwable primary) {

@@ -10,6 +10,7 @@ import cuda.graph.NodeKind;
 import cuda.graph.RecordedNode;
 import cuda.graph.ScopeBody;
 import cuda.graph.Stream;
+import cuda.graph.internal.events.GraphUpdateEvent;
 import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.exec.GraphLaunchImpl;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
@@ -238,31 +239,18 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
    * that replaces the current one (whose launches in flight keep it alive until they are done).
    */
   private GraphUpdate apply(StreamImpl s, Capture.Captured<T> captured) {
-    Capture.Leases leases = captured.takeLeases();
-    GraphExecHandle handle = current.handle;
-    var driver = s.device().platform().driver();
-    GraphUpdate result;
+    GraphUpdateEvent event = new GraphUpdateEvent();
+    event.begin();
+    GraphExecHandle before = current.handle;
+    @Nullable GraphUpdate result = null;
     try {
-      handle.replaceAll(
-          captured.graph(),
-          leases.base(),
-          leases.byNode(),
-          () -> driver.graphExecUpdate(handle.exec, captured.graph()));
-      result = new GraphUpdate.InPlace();
-    } catch (CudaDriverError e) {
-      if (!(e.getCause() instanceof GraphExecUpdateException refused)) {
-        Capture.destroyQuietly(driver, captured.graph(), e);
-        leases.releaseAll(e);
-        throw e;
+      result = applyCapture(s, captured, before);
+    } finally {
+      if (result instanceof GraphUpdate.Reinstantiated(String why)) {
+        commitUpdate(event, GraphUpdateEvent.REINSTANTIATED, before, why, true);
+      } else {
+        commitUpdate(event, GraphUpdateEvent.IN_PLACE, before, "", result != null);
       }
-      GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
-      current.handle = fresh;
-      handle.lifetime.closeOwner();
-      result = new GraphUpdate.Reinstantiated(reason(refused));
-    } catch (RuntimeException | Error e) {
-      Capture.destroyQuietly(driver, captured.graph(), e);
-      leases.releaseAll(e);
-      throw e;
     }
     int next = generation + 1;
     for (RecordedNodeImpl node : captured.replaceable()) {
@@ -273,7 +261,52 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       output = captured.output();
       outputTaken = false;
     }
-    return result;
+    return Objects.requireNonNull(result);
+  }
+
+  private GraphUpdate applyCapture(
+      StreamImpl s, Capture.Captured<T> captured, GraphExecHandle handle) {
+    Capture.Leases leases = captured.takeLeases();
+    var driver = s.device().platform().driver();
+    try {
+      handle.replaceAll(
+          captured.graph(),
+          leases.base(),
+          leases.byNode(),
+          () -> driver.graphExecUpdate(handle.exec, captured.graph()));
+      return new GraphUpdate.InPlace();
+    } catch (CudaDriverError e) {
+      if (!(e.getCause() instanceof GraphExecUpdateException refused)) {
+        Capture.destroyQuietly(driver, captured.graph(), e);
+        leases.releaseAll(e);
+        throw e;
+      }
+      GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
+      current.handle = fresh;
+      handle.lifetime.closeOwner();
+      return new GraphUpdate.Reinstantiated(reason(refused));
+    } catch (RuntimeException | Error e) {
+      Capture.destroyQuietly(driver, captured.graph(), e);
+      leases.releaseAll(e);
+      throw e;
+    }
+  }
+
+  /** Ends and commits an update event when a recording wants it. */
+  static void commitUpdate(
+      GraphUpdateEvent event,
+      String change,
+      GraphExecHandle handle,
+      @Nullable String detail,
+      boolean succeeded) {
+    event.end();
+    if (event.shouldCommit()) {
+      event.change = change;
+      event.graph = handle.exec.toString();
+      event.detail = detail == null ? "" : detail;
+      event.succeeded = succeeded;
+      event.commit();
+    }
   }
 
   private static String reason(GraphExecUpdateException refused) {
@@ -303,14 +336,27 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     synchronized (changeLock) {
       requireOpen("enable or disable a node of");
       GraphExecHandle handle = current.handle;
-      handle.device.bind();
-      handle.changeState(
-          () ->
-              handle
-                  .device
-                  .platform()
-                  .driver()
-                  .graphNodeSetEnabled(handle.exec, handle.node(recorded.index), enabled));
+      GraphUpdateEvent event = new GraphUpdateEvent();
+      event.begin();
+      boolean succeeded = false;
+      try {
+        handle.device.bind();
+        handle.changeState(
+            () ->
+                handle
+                    .device
+                    .platform()
+                    .driver()
+                    .graphNodeSetEnabled(handle.exec, handle.node(recorded.index), enabled));
+        succeeded = true;
+      } finally {
+        commitUpdate(
+            event,
+            GraphUpdateEvent.NODE_ENABLE,
+            handle,
+            recorded + (enabled ? " enabled" : " disabled"),
+            succeeded);
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package cuda.graph.internal.graph;
 
 import cuda.graph.GraphNode;
 import cuda.graph.LaunchConfig;
+import cuda.graph.internal.events.GraphUpdateEvent;
 import cuda.graph.internal.kernel.KernelImpl;
 import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.kernel.LaunchArguments;
@@ -33,6 +34,8 @@ final class NodeReplacement {
 
   static @Nullable Void apply(StreamImpl stream, Request request) {
     Execution ex = new Execution(stream, null);
+    GraphUpdateEvent event = new GraphUpdateEvent();
+    event.begin();
     try {
       Runnable change = prepare(request.handle(), request.node(), request.by(), ex);
       request.handle().changeNode(request.node().index, ex.transferLeases(), change);
@@ -42,8 +45,16 @@ final class NodeReplacement {
       } catch (RuntimeException releaseFailure) {
         e.addSuppressed(releaseFailure);
       }
+      CudaGraphImpl.commitUpdate(
+          event, GraphUpdateEvent.NODE_REPLACED, request.handle(), e.getMessage(), false);
       throw e;
     }
+    CudaGraphImpl.commitUpdate(
+        event,
+        GraphUpdateEvent.NODE_REPLACED,
+        request.handle(),
+        request.node() + " by " + request.by(),
+        true);
     return null;
   }
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Draws the graphs the README's examples capture: DOT from CudaGraph.writeDot (on the simulator, so
+# the pictures are the same on every machine) into docs/graphs/, and SVG beside each where Graphviz
+# (`dot`) is installed. Builds what it needs first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/jdk25.sh
+./mvnw -B -ntp -q -DskipTests install -pl benchmarks -am
+cp=$(./mvnw -B -ntp -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
+"$JAVA_HOME/bin/java" -cp "benchmarks/target/classes:$cp" \
+  cuda.graph.benchmarks.GraphPictures docs/graphs
+if command -v dot > /dev/null; then
+  for f in docs/graphs/*.dot; do dot -Tsvg "$f" -o "${f%.dot}.svg"; done
+  echo "drew docs/graphs/*.svg"
+else
+  echo "Graphviz (dot) is not installed: wrote the DOT files only"
+fi
