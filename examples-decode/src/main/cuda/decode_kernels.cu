@@ -1,0 +1,280 @@
+// The decode engine's kernels: one llama decode step is embed, then per layer norm_matvec (Q, K
+// and V in one launch), rope_cache, attention, matvec_add (output projection), norm_gate_up and
+// matvec_add (FFN down), then norm_matvec_argmax (logits) and finish: 6 * layers + 3 launches.
+// Activations are fp32, weights fp16, products accumulated in fp32. The step reads its position
+// and token from a state block in device memory and advances it itself (finish), so a graph of
+// one step replays token after token without a host copy. Java references, doing the same
+// arithmetic, are in cuda.graph.examples.decode.DecodeKernels; MODEL.md is the specification.
+// Regenerate the PTX with regenerate.sh.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+// The state block (int words): [0] position of the token being decoded, [1] that token,
+// [2] steps left (for the device loop), [3] unused, [4..5] the running argmax of the step as a
+// 64-bit key (0: none yet), [6 + p] the token fed at position p.
+#define POS 0
+#define TOKEN 1
+#define LEFT 2
+#define BEST 4
+#define HISTORY 6
+
+#define WARP 32
+#define BLOCK 256
+#define WARPS (BLOCK / WARP)
+
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = WARP / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+  for (int o = WARP / 2; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Sum over the block; every thread gets the result. scratch: WARPS floats of shared memory.
+__device__ float block_sum(float v, float *scratch) {
+  v = warp_sum(v);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  __syncthreads();
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  float total = 0.f;
+  for (int w = 0; w < WARPS; w++) total += scratch[w];
+  return total;
+}
+
+// Loads x into shared memory, scaled by rmsnorm and the norm weight when norm is not null.
+__device__ void load_input(const float *x, const __half *norm, float *xs, int cols, float eps,
+                           float *scratch) {
+  float ss = 0.f;
+  for (int i = threadIdx.x; i < cols; i += BLOCK) {
+    float v = x[i];
+    xs[i] = v;
+    ss += v * v;
+  }
+  if (norm != nullptr) {
+    float scale = rsqrtf(block_sum(ss, scratch) / cols + eps);
+    for (int i = threadIdx.x; i < cols; i += BLOCK) xs[i] = xs[i] * scale * __half2float(norm[i]);
+  }
+  __syncthreads();
+}
+
+// One row's dot product with the shared input, by one warp: each lane reads 16 bytes (8 weights)
+// at a time, four loads in flight, so the weights stream at close to memory bandwidth.
+__device__ __forceinline__ float row_dot(const __half *w, const float *xs, int cols) {
+  int lane = threadIdx.x % WARP;
+  float acc = 0.f;
+  const uint4 *row = reinterpret_cast<const uint4 *>(w);
+  int chunks = cols / 8;
+  int c = lane;
+  for (; c + 3 * WARP < chunks; c += 4 * WARP) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) v[u] = __ldg(row + c + u * WARP);
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      const __half2 *h = reinterpret_cast<const __half2 *>(&v[u]);
+      const float *xv = xs + (c + u * WARP) * 8;
+#pragma unroll
+      for (int k = 0; k < 4; k++) {
+        float2 f = __half22float2(h[k]);
+        acc = fmaf(f.x, xv[2 * k], acc);
+        acc = fmaf(f.y, xv[2 * k + 1], acc);
+      }
+    }
+  }
+  for (; c < chunks; c += WARP) {
+    uint4 v = __ldg(row + c);
+    const __half2 *h = reinterpret_cast<const __half2 *>(&v);
+    const float *xv = xs + c * 8;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      float2 f = __half22float2(h[k]);
+      acc = fmaf(f.x, xv[2 * k], acc);
+      acc = fmaf(f.y, xv[2 * k + 1], acc);
+    }
+  }
+  return warp_sum(acc);
+}
+
+// token -> x: x = tok_embeddings[state[TOKEN]].
+extern "C" __global__ void embed(const int *state, const __half *emb, float *x, int dim) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < dim) x[i] = __half2float(emb[(size_t)state[TOKEN] * dim + i]);
+}
+
+// out[r] = W[r] . (rmsnorm(x) * norm), r < rows. Dynamic shared memory: cols floats.
+extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const __half *w,
+                                       float *out, int rows, int cols, float eps) {
+  extern __shared__ float xs[];
+  __shared__ float scratch[WARPS];
+  load_input(x, norm, xs, cols, eps, scratch);
+  int warp = threadIdx.x / WARP;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float d = row_dot(w + (size_t)r * cols, xs, cols);
+    if (threadIdx.x % WARP == 0) out[r] = d;
+  }
+}
+
+// x[r] += W[r] . in, r < rows (a projection added to the residual stream).
+extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
+                                      int cols) {
+  extern __shared__ float xs[];
+  __shared__ float scratch[WARPS];
+  load_input(in, nullptr, xs, cols, 0.f, scratch);
+  int warp = threadIdx.x / WARP;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float d = row_dot(w + (size_t)r * cols, xs, cols);
+    if (threadIdx.x % WARP == 0) x[r] += d;
+  }
+}
+
+// h[r] = silu(W1[r] . xn) * (W3[r] . xn), xn = rmsnorm(x) * norm.
+extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
+                                        const __half *w3, float *h, int rows, int cols,
+                                        float eps) {
+  extern __shared__ float xs[];
+  __shared__ float scratch[WARPS];
+  load_input(x, norm, xs, cols, eps, scratch);
+  int warp = threadIdx.x / WARP;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float g = row_dot(w1 + (size_t)r * cols, xs, cols);
+    float u = row_dot(w3 + (size_t)r * cols, xs, cols);
+    if (threadIdx.x % WARP == 0) h[r] = g / (1.f + expf(-g)) * u;
+  }
+}
+
+// A float's order as an unsigned int; the key puts the value above the complemented index, so
+// the largest key is the largest logit with the lowest index.
+__device__ __forceinline__ unsigned long long argmax_key(float v, int index) {
+  unsigned int b = __float_as_uint(v);
+  b = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+  return ((unsigned long long)b << 32) | (unsigned int)(~index);
+}
+
+// logits[r] = output[r] . (rmsnorm(x) * norm), and the step's argmax folded into state[BEST].
+extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
+                                              const __half *w, float *logits, int *state,
+                                              int rows, int cols, float eps) {
+  extern __shared__ float xs[];
+  __shared__ float scratch[WARPS];
+  __shared__ unsigned long long best[WARPS];
+  load_input(x, norm, xs, cols, eps, scratch);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  unsigned long long mine = 0;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float d = row_dot(w + (size_t)r * cols, xs, cols);
+    if (lane == 0) {
+      logits[r] = d;
+      unsigned long long k = argmax_key(d, r);
+      mine = k > mine ? k : mine;
+    }
+  }
+  if (lane == 0) best[warp] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long b = 0;
+    for (int i = 0; i < WARPS; i++) b = best[i] > b ? best[i] : b;
+    if (b != 0) atomicMax(reinterpret_cast<unsigned long long *>(state + BEST), b);
+  }
+}
+
+// Rotates q and k of the fused qkv vector for position state[POS] (pairs (2i, 2i+1) of each head)
+// and writes k and v into the layer's caches ([max_seq, kv_heads * head_dim]) at that position.
+extern "C" __global__ void rope_cache(float *qkv, const int *state, float *k_cache,
+                                      float *v_cache, int heads, int kv_heads, int head_dim,
+                                      float theta) {
+  int pos = state[POS];
+  int q_pairs = heads * head_dim / 2, kv_dim = kv_heads * head_dim;
+  int pair = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pair < q_pairs + kv_dim / 2) {
+    int base = 2 * pair; // q pairs first, then k pairs, at their offsets in qkv
+    int i = (base % head_dim) / 2;
+    float angle = pos * powf(theta, -2.f * i / head_dim);
+    float c, s;
+    sincosf(angle, &s, &c);
+    float x0 = qkv[base], x1 = qkv[base + 1];
+    float r0 = x0 * c - x1 * s, r1 = x0 * s + x1 * c;
+    qkv[base] = r0;
+    qkv[base + 1] = r1;
+    if (pair >= q_pairs) {
+      int k = base - 2 * q_pairs;
+      k_cache[(size_t)pos * kv_dim + k] = r0;
+      k_cache[(size_t)pos * kv_dim + k + 1] = r1;
+    }
+  }
+  int v = pair;
+  if (v < kv_dim) {
+    v_cache[(size_t)pos * kv_dim + v] = qkv[heads * head_dim + kv_dim + v];
+  }
+}
+
+// One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
+// sum of v_j. Dynamic shared memory: max_seq + head_dim floats.
+extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
+                                     const float *v_cache, float *out, int heads, int kv_heads,
+                                     int head_dim, int max_seq) {
+  extern __shared__ float shared[];
+  float *scores = shared;
+  float *q = shared + max_seq;
+  __shared__ float scratch[WARPS];
+  int h = blockIdx.x, g = h / (heads / kv_heads);
+  int kv_dim = kv_heads * head_dim;
+  int len = state[POS] + 1;
+  for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d];
+  __syncthreads();
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  float scale = rsqrtf((float)head_dim);
+  for (int j = warp; j < len; j += WARPS) {
+    const float *k = k_cache + (size_t)j * kv_dim + g * head_dim;
+    float dot = 0.f;
+    for (int d = lane; d < head_dim; d += WARP) dot = fmaf(q[d], k[d], dot);
+    dot = warp_sum(dot);
+    if (lane == 0) scores[j] = dot * scale;
+  }
+  __syncthreads();
+  float m = -INFINITY;
+  for (int j = threadIdx.x; j < len; j += BLOCK) m = fmaxf(m, scores[j]);
+  m = warp_max(m);
+  __syncthreads();
+  if (lane == 0) scratch[warp] = m;
+  __syncthreads();
+  m = scratch[0];
+  for (int w = 1; w < WARPS; w++) m = fmaxf(m, scratch[w]);
+  float sum = 0.f;
+  for (int j = threadIdx.x; j < len; j += BLOCK) {
+    float e = expf(scores[j] - m);
+    scores[j] = e;
+    sum += e;
+  }
+  sum = block_sum(sum, scratch);
+  __syncthreads();
+  float inv = 1.f / sum;
+  for (int d = threadIdx.x; d < head_dim; d += BLOCK) {
+    const float *v = v_cache + g * head_dim + d;
+    float acc = 0.f;
+    for (int j = 0; j < len; j++) acc = fmaf(scores[j], v[(size_t)j * kv_dim], acc);
+    out[h * head_dim + d] = acc * inv;
+  }
+}
+
+// Ends a step (one thread): the argmax becomes the token at the next position.
+__device__ void advance(int *state) {
+  unsigned long long *best = reinterpret_cast<unsigned long long *>(state + BEST);
+  int token = (int)(~(unsigned int)(*best & 0xffffffffu));
+  *best = 0;
+  int pos = state[POS] + 1;
+  state[POS] = pos;
+  state[TOKEN] = token;
+  state[HISTORY + pos] = token;
+  state[LEFT] -= 1;
+}
+
+extern "C" __global__ void finish(int *state) { advance(state); }
+
+// The same inside a device-side loop: the loop goes on while steps are left.
+extern "C" __global__ void finish_loop(int *state, cudaGraphConditionalHandle more) {
+  advance(state);
+  cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
+}

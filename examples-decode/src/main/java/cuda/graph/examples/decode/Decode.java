@@ -1,0 +1,331 @@
+package cuda.graph.examples.decode;
+
+import cuda.graph.CudaGraph;
+import cuda.graph.CudaPlatform;
+import cuda.graph.GraphNode;
+import cuda.graph.Stream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The main example: greedy decode of a llama-architecture model, eager and graph-replayed, on the
+ * GPU when there is one and on the simulator otherwise (the tiny model there).
+ *
+ * <pre>
+ * decode [--model NAME|all] [--tokens N] [--reps R] [--seed S] [--check-steps N]
+ *        [--weights FILE] [--write-weights FILE] [--dump DIR]
+ * </pre>
+ *
+ * For each model it checks the engine against the Java reference ({@link ReferenceModel}), then
+ * times four modes: eager (one launch per kernel), one self-advancing graph per token (no host copy
+ * per step), the same with the token read on the host each step (a streaming server), and a
+ * device-side WHILE loop that decodes every token from one launch. {@code --dump} writes the tokens
+ * and logits of a decode for reference/llama_reference.py; {@code --write-weights} the weights it
+ * read them from.
+ */
+public final class Decode {
+
+  private Decode() {}
+
+  /** The command line. */
+  record Options(
+      List<LlamaConfig> models,
+      int tokens,
+      int reps,
+      long seed,
+      int checkSteps,
+      @Nullable Path weights,
+      @Nullable Path writeWeights,
+      @Nullable Path dump) {}
+
+  public static void main(String[] args) throws IOException {
+    CudaPlatform platform = CudaPlatform.system();
+    boolean gpu = !platform.providerId().equals("simulator");
+    Options o = parse(args, gpu);
+    PrintStream out = System.out;
+    out.println(
+        "decode on "
+            + platform.defaultDevice().name()
+            + " ("
+            + platform.providerId()
+            + (gpu ? "" : ": no GPU here, so the tiny model on the simulator")
+            + ")");
+    boolean passed = true;
+    try (Stream stream = platform.defaultDevice().newStream()) {
+      for (LlamaConfig config : o.models()) {
+        passed &= run(config, o, stream, out);
+      }
+    }
+    if (!passed) {
+      System.exit(1);
+    }
+  }
+
+  private static boolean run(LlamaConfig config, Options o, Stream stream, PrintStream out)
+      throws IOException {
+    long started = System.nanoTime();
+    try (Weights weights =
+        o.weights() != null ? Weights.read(o.weights()) : Weights.generate(config, o.seed())) {
+      LlamaConfig c = weights.config;
+      if (o.writeWeights() != null) {
+        weights.write(o.writeWeights());
+      }
+      out.printf(
+          "%n%s: dim %d, %d layers, %d/%d heads, ffn %d, vocab %d; %.1fM fp16 weights (%.0f MB),"
+              + " %d kernels per token (ready in %.1f s)%n",
+          c.name(),
+          c.dim(),
+          c.layers(),
+          c.heads(),
+          c.kvHeads(),
+          c.ffn(),
+          c.vocab(),
+          c.parameters() / 1e6,
+          weights.byteSize() / 1e6,
+          c.kernelsPerToken(),
+          (System.nanoTime() - started) / 1e9);
+      try (DecodeEngine engine = new DecodeEngine(weights, stream)) {
+        boolean ok = check(engine, weights, Math.min(o.checkSteps(), c.maxSeq() - 1), o, out);
+        int tokens = Math.min(o.tokens(), c.maxSeq() - 1);
+        ok &= bench(engine, weights.byteSize(), tokens, o.reps(), out);
+        return ok;
+      }
+    }
+  }
+
+  /** Compares the engine's decode with the Java reference (and dumps it when asked). */
+  private static boolean check(
+      DecodeEngine engine, Weights weights, int steps, Options o, PrintStream out)
+      throws IOException {
+    engine.reset(steps);
+    List<float[]> logits = new ArrayList<>(steps);
+    for (int s = 0; s < steps; s++) {
+      logits.add(engine.step(null).andThen(engine.logits.toFloatArray()).syncOn(engine.stream));
+    }
+    int[] tokens = engine.tokens(steps);
+    if (o.dump() != null) {
+      dump(o.dump(), engine.config, tokens, logits);
+      out.println("  dumped " + steps + " steps to " + o.dump());
+    }
+    if (weights.config.parameters() > 200_000_000L) {
+      out.println(
+          "  check: the Java reference is too slow for this shape on the host; the PyTorch check"
+              + " (reference/llama_reference.py check) covers it");
+      return true;
+    }
+    ReferenceModel.Decode reference = ReferenceModel.decode(weights, steps);
+    int firstMismatch = -1;
+    for (int p = 0; p <= steps && firstMismatch < 0; p++) {
+      if (tokens[p] != reference.tokens()[p]) {
+        firstMismatch = p;
+      }
+    }
+    double maxDiff = 0, maxLogit = 0;
+    for (int s = 0; s < steps; s++) {
+      float[] a = logits.get(s), b = reference.logits().get(s);
+      for (int v = 0; v < a.length; v++) {
+        maxDiff = Math.max(maxDiff, Math.abs(a[v] - b[v]));
+        maxLogit = Math.max(maxLogit, Math.abs(b[v]));
+      }
+    }
+    // On the simulator the kernels' references run the reference's arithmetic: equal exactly. On
+    // a GPU sums run in another order, so the logits agree to a tolerance.
+    boolean exact = engine.stream.device().platform().providerId().equals("simulator");
+    double tolerance = exact ? 0 : 1e-3 * (1 + maxLogit);
+    boolean pass = firstMismatch < 0 && maxDiff <= tolerance;
+    out.printf(
+        "  check against the Java reference: %s, %d steps, tokens %s, max |logit difference| %.3g"
+            + " (%s), max |logit| %.3g%n",
+        pass ? "PASS" : "FAIL",
+        steps,
+        firstMismatch < 0 ? "equal" : "differ from position " + firstMismatch,
+        maxDiff,
+        exact ? "must be 0" : String.format("tolerance %.3g", tolerance),
+        maxLogit);
+    return pass;
+  }
+
+  /** Writes MODEL.md's dump: tokens.json and logits.f32. */
+  private static void dump(Path dir, LlamaConfig c, int[] tokens, List<float[]> logits)
+      throws IOException {
+    Files.createDirectories(dir);
+    StringBuilder json = new StringBuilder("{\"config\": {");
+    int i = 0;
+    for (var e : c.metadata(0).entrySet()) {
+      json.append(i++ == 0 ? "" : ", ").append(SafeTensors.Json.quote(e.getKey())).append(": ");
+      json.append(SafeTensors.Json.quote(e.getValue()));
+    }
+    json.append("}, \"tokens\": ").append(Arrays.toString(tokens)).append("}\n");
+    Files.writeString(dir.resolve("tokens.json"), json);
+    try (FileChannel ch =
+        FileChannel.open(
+            dir.resolve("logits.f32"),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      for (float[] step : logits) {
+        ByteBuffer b = ByteBuffer.allocate(step.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        b.asFloatBuffer().put(step);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+      }
+    }
+  }
+
+  /** One timed mode: decodes {@code tokens} tokens after the engine was reset. */
+  private interface Mode {
+    void decode(int tokens);
+  }
+
+  private static boolean bench(
+      DecodeEngine engine, long weightBytes, int tokens, int reps, PrintStream out) {
+    Stream stream = engine.stream;
+    double[] hostMicros = new double[reps];
+    int[] rep = {0};
+    try (CudaGraph<@Nullable Void> step = engine.captureStep();
+        CudaGraph<@Nullable Void> loop = engine.captureLoop()) {
+      List<String> names = List.of("eager", "graph", "graph+read", "while");
+      List<Mode> modes =
+          List.of(
+              n -> {
+                List<GraphNode<?>> steps = new ArrayList<>(n);
+                for (int s = 0; s < n; s++) {
+                  steps.add(engine.step(null));
+                }
+                GraphNode.sequence(steps).syncOn(stream);
+              },
+              n -> {
+                // Launches queue ahead of the GPU; the host time per replay is the enqueue.
+                CompletableFuture<?> last = null;
+                long host = 0;
+                for (int s = 0; s < n; s++) {
+                  long t = System.nanoTime();
+                  last = step.launch().asyncOn(stream);
+                  host += System.nanoTime() - t;
+                }
+                last.join();
+                if (rep[0] < hostMicros.length) { // not the warm-up
+                  hostMicros[rep[0]] = host / 1e3 / n;
+                }
+              },
+              n -> {
+                for (int s = 0; s < n; s++) {
+                  step.launch().andThen(engine.readToken()).syncOn(stream);
+                }
+              },
+              n -> loop.launch().syncOn(stream));
+      int[] expected = null;
+      double eagerMedian = 0, graphMedian = 0;
+      boolean same = true;
+      out.printf("  %-11s %10s %10s %10s %9s%n", "mode", "tok/s min", "median", "max", "GB/s");
+      for (int m = 0; m < modes.size(); m++) {
+        double[] rates = new double[reps];
+        engine.reset(tokens);
+        rep[0] = reps;
+        modes.get(m).decode(tokens); // warm-up
+        for (rep[0] = 0; rep[0] < reps; rep[0]++) {
+          engine.reset(tokens);
+          long t = System.nanoTime();
+          modes.get(m).decode(tokens);
+          rates[rep[0]] = tokens / ((System.nanoTime() - t) / 1e9);
+        }
+        int[] got = engine.tokens(tokens);
+        if (expected == null) {
+          expected = got;
+        } else if (!Arrays.equals(expected, got)) {
+          same = false;
+          out.println("  " + names.get(m) + " decoded other tokens than eager");
+        }
+        Arrays.sort(rates);
+        double median = rates[reps / 2];
+        double bytes = engine.bytesPerStep(weightBytes, tokens / 2);
+        out.printf(
+            "  %-11s %10.1f %10.1f %10.1f %9.1f%s%n",
+            names.get(m),
+            rates[0],
+            median,
+            rates[reps - 1],
+            bytes * median / 1e9,
+            m == 1 ? String.format("   host %.2f us per replay", median(hostMicros)) : "");
+        if (m == 0) {
+          eagerMedian = median;
+        } else if (m == 1) {
+          graphMedian = median;
+        }
+      }
+      out.printf(
+          "  graph replay over eager: %.2fx; %d tokens per run, %d runs per mode; every mode"
+              + " decoded %s%n",
+          graphMedian / eagerMedian, tokens, reps, same ? "the same tokens" : "DIFFERENT tokens");
+      return same;
+    }
+  }
+
+  private static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    return v[v.length / 2];
+  }
+
+  private static Options parse(String[] args, boolean gpu) {
+    List<LlamaConfig> models =
+        gpu
+            ? List.of(LlamaConfig.STORIES_15M, LlamaConfig.STORIES_110M, LlamaConfig.LLAMA_1B)
+            : List.of(LlamaConfig.TINY);
+    int tokens = gpu ? 256 : 24, reps = gpu ? 5 : 3, checkSteps = gpu ? 16 : 24;
+    long seed = 42;
+    Path weights = null, writeWeights = null, dump = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String v = i + 1 < args.length ? args[i + 1] : null;
+      if (v == null && !a.equals("--help")) {
+        throw new IllegalArgumentException(a + " needs a value");
+      }
+      switch (a) {
+        case "--model" ->
+            models = v.equals("all") ? LlamaConfig.ALL : List.of(LlamaConfig.named(v));
+        case "--tokens" -> tokens = Integer.parseInt(v);
+        case "--reps" -> reps = Integer.parseInt(v);
+        case "--seed" -> seed = Long.parseLong(v);
+        case "--check-steps" -> checkSteps = Integer.parseInt(v);
+        case "--weights" -> weights = Path.of(v);
+        case "--write-weights" -> writeWeights = Path.of(v);
+        case "--dump" -> dump = Path.of(v);
+        case "--help" -> {
+          System.out.println(
+              "decode [--model tiny|stories15M|stories110M|llama-3.2-1B|all] [--tokens N]"
+                  + " [--reps R] [--seed S] [--check-steps N] [--weights FILE]"
+                  + " [--write-weights FILE] [--dump DIR]");
+          System.exit(0);
+        }
+        default -> throw new IllegalArgumentException("unknown option " + a + "; try --help");
+      }
+      i++;
+    }
+    if (weights != null && models.size() > 1) {
+      models = models.subList(0, 1); // the file says which shape it is
+    }
+    return new Options(models, tokens, reps, seed, checkSteps, weights, writeWeights, dump);
+  }
+
+  static {
+    // Fail loudly rather than print a stack trace for a bad option.
+    Thread.setDefaultUncaughtExceptionHandler(
+        (t, e) -> {
+          System.err.println("decode: " + e.getMessage());
+          System.exit(2);
+        });
+  }
+}

@@ -1,0 +1,194 @@
+package cuda.graph.examples.decode;
+
+import cuda.graph.CudaGraph;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
+import cuda.graph.ElementType;
+import cuda.graph.GraphCondition;
+import cuda.graph.GraphNode;
+import cuda.graph.LaunchConfig;
+import cuda.graph.Stream;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A model on one device: its weights, KV cache, activations and the state block that holds the
+ * position and token, and the decode step as a {@link GraphNode} of {@code 6 * layers + 3} kernel
+ * launches that reads its position and token from the state and advances it. Eagerly the step is
+ * built anew for each token (an op runs once); a graph captures it once. Not thread-safe: one
+ * decode at a time. Closing frees the device memory.
+ */
+final class DecodeEngine implements AutoCloseable {
+
+  private static final int BLOCK = 256;
+  private static final int ROWS_PER_BLOCK = BLOCK / 32;
+
+  final LlamaConfig config;
+  final Stream stream;
+  private final List<DeviceBuffer<?>> owned = new ArrayList<>();
+  private final DeviceBuffer<Short> embeddings, norm, output;
+  private final List<DeviceBuffer<Short>[]> layers = new ArrayList<>();
+  private final DeviceBuffer<Float> kCache, vCache;
+  final DeviceBuffer<Integer> state;
+  private final DeviceBuffer<Float> x, qkv, att, h;
+  final DeviceBuffer<Float> logits;
+  private final int maxBlocks;
+
+  /** Copies {@code weights} to the device of {@code stream} and allocates the rest there. */
+  @SuppressWarnings("unchecked") // a generic array of the layer's buffers
+  DecodeEngine(Weights weights, Stream stream) {
+    this.config = weights.config;
+    this.stream = stream;
+    LlamaConfig c = config;
+    DecodeKernels.loadAll(stream.device()); // module loading must stay out of captures
+    embeddings = upload(weights.embeddings);
+    for (Weights.Layer l : weights.layers) {
+      layers.add(
+          new DeviceBuffer[] {
+            upload(l.attentionNorm()),
+            upload(l.qkv()),
+            upload(l.wo()),
+            upload(l.ffnNorm()),
+            upload(l.w1()),
+            upload(l.w3()),
+            upload(l.w2())
+          });
+    }
+    norm = upload(weights.norm);
+    output = upload(weights.output);
+    long cache = (long) c.layers() * c.maxSeq() * c.kvDim();
+    kCache = zeros(ElementType.F32, cache);
+    vCache = zeros(ElementType.F32, cache);
+    state = zeros(ElementType.I32, DecodeMath.stateLength(c.maxSeq()));
+    x = zeros(ElementType.F32, c.dim());
+    qkv = zeros(ElementType.F32, c.qkvRows());
+    att = zeros(ElementType.F32, c.dim());
+    h = zeros(ElementType.F32, c.ffn());
+    logits = zeros(ElementType.F32, c.vocab());
+    // Enough blocks to keep every SM streaming weights; rows beyond that loop inside a block.
+    maxBlocks = 8 * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+  }
+
+  private DeviceBuffer<Short> upload(java.lang.foreign.MemorySegment data) {
+    DeviceBuffer<Short> b = DeviceBuffer.fromSegment(ElementType.F16, data).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  private <T> DeviceBuffer<T> zeros(ElementType<T> type, long n) {
+    DeviceBuffer<T> b = DeviceBuffer.zeros(type, n).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  /** Resets the state: token 1 at position 0, {@code steps} steps to go. */
+  void reset(int steps) {
+    if (steps < 1 || steps >= config.maxSeq()) {
+      throw new IllegalArgumentException(
+          "a decode takes 1 to "
+              + (config.maxSeq() - 1)
+              + " steps with a cache of "
+              + config.maxSeq()
+              + " positions, not "
+              + steps);
+    }
+    state.write(DecodeMath.initialState(config.maxSeq(), steps)).syncOn(stream);
+  }
+
+  /** {@return one decode step; inside a device loop, {@code more} is the loop's condition} */
+  GraphNode<@Nullable Void> step(@Nullable GraphCondition more) {
+    LlamaConfig c = config;
+    float eps = c.normEps();
+    List<GraphNode<?>> k = new ArrayList<>(c.kernelsPerToken());
+    k.add(
+        DecodeKernels.EMBED.launch(
+            LaunchConfig.covering(c.dim(), BLOCK), state, embeddings, x, c.dim()));
+    for (int l = 0; l < c.layers(); l++) {
+      DeviceBuffer<Short>[] w = layers.get(l);
+      long from = (long) l * c.maxSeq() * c.kvDim(), length = (long) c.maxSeq() * c.kvDim();
+      DeviceBuffer<Float> kc = kCache.slice(from, length), vc = vCache.slice(from, length);
+      k.add(
+          DecodeKernels.NORM_MATVEC.launch(
+              rows(c.qkvRows(), c.dim()), x, w[0], w[1], qkv, c.qkvRows(), c.dim(), eps));
+      int pairs = Math.max(c.dim() / 2 + c.kvDim() / 2, c.kvDim());
+      k.add(
+          DecodeKernels.ROPE_CACHE.launch(
+              LaunchConfig.covering(pairs, BLOCK),
+              qkv,
+              state,
+              kc,
+              vc,
+              c.heads(),
+              c.kvHeads(),
+              c.headDim(),
+              c.ropeTheta()));
+      LaunchConfig perHead =
+          new LaunchConfig(
+              cuda.graph.Dim3.of(c.heads()),
+              cuda.graph.Dim3.of(BLOCK),
+              (c.maxSeq() + c.headDim()) * Float.BYTES);
+      k.add(
+          DecodeKernels.ATTENTION.launch(
+              perHead, qkv, state, kc, vc, att, c.heads(), c.kvHeads(), c.headDim(), c.maxSeq()));
+      k.add(
+          DecodeKernels.MATVEC_ADD.launch(rows(c.dim(), c.dim()), att, w[2], x, c.dim(), c.dim()));
+      k.add(
+          DecodeKernels.NORM_GATE_UP.launch(
+              rows(c.ffn(), c.dim()), x, w[3], w[4], w[5], h, c.ffn(), c.dim(), eps));
+      k.add(DecodeKernels.MATVEC_ADD.launch(rows(c.dim(), c.ffn()), h, w[6], x, c.dim(), c.ffn()));
+    }
+    k.add(
+        DecodeKernels.NORM_MATVEC_ARGMAX.launch(
+            rows(c.vocab(), c.dim()), x, norm, output, logits, state, c.vocab(), c.dim(), eps));
+    LaunchConfig one = LaunchConfig.of(1, 1);
+    k.add(
+        more == null
+            ? DecodeKernels.FINISH.launch(one, state)
+            : DecodeKernels.FINISH_LOOP.launch(one, state, more));
+    return GraphNode.sequence(k);
+  }
+
+  private LaunchConfig rows(int rows, int cols) {
+    int blocks = Math.min(maxBlocks, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+    return new LaunchConfig(
+        cuda.graph.Dim3.of(blocks), cuda.graph.Dim3.of(BLOCK), cols * Float.BYTES);
+  }
+
+  /** {@return a graph of one step, replayed once per token} */
+  CudaGraph<@Nullable Void> captureStep() {
+    return CudaGraph.capture(stream, step(null));
+  }
+
+  /** {@return a graph whose one launch runs a WHILE loop of steps until the state's count is 0} */
+  CudaGraph<@Nullable Void> captureLoop() {
+    return CudaGraph.scope(
+        stream,
+        scope -> {
+          GraphCondition more = scope.condition(1);
+          scope.whileLoop(more, body -> body.record(step(more)));
+        });
+  }
+
+  /** {@return the tokens fed at positions 0 to {@code steps}} */
+  int[] tokens(int steps) {
+    return state.slice(DecodeMath.HISTORY, steps + 1).toIntArray().syncOn(stream);
+  }
+
+  /** {@return an op that reads the token the last step produced} */
+  DeviceOp<int[]> readToken() {
+    return state.slice(DecodeMath.TOKEN, 1).toIntArray();
+  }
+
+  /** {@return the bytes one step reads at position {@code pos}: the weights and the KV cache} */
+  long bytesPerStep(long weightBytes, int pos) {
+    return weightBytes + 2L * config.layers() * (pos + 1) * config.kvDim() * Float.BYTES;
+  }
+
+  @Override
+  public void close() {
+    for (DeviceBuffer<?> b : owned) {
+      b.close();
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package cuda.graph.examples.decode;
+
+import cuda.graph.ElementType;
+import cuda.graph.Kernel;
+import cuda.graph.KernelCall;
+import cuda.graph.KernelImage;
+import cuda.graph.KernelParam;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+
+/**
+ * The decode step's kernels (src/main/cuda/decode_kernels.cu, compiled to PTX by regenerate.sh)
+ * with their Java references, which the simulator runs. Each reference reads exactly the memory its
+ * CUDA kernel reads and calls the matching {@link DecodeMath} function.
+ */
+final class DecodeKernels {
+
+  private static final KernelParam HALF = KernelParam.pointer(ElementType.F16);
+  private static final KernelParam FLOAT = KernelParam.pointer(ElementType.F32);
+  private static final KernelParam INT = KernelParam.pointer(ElementType.I32);
+  private static final KernelParam I32 = KernelParam.I32;
+  private static final KernelParam F32 = KernelParam.F32;
+
+  static final KernelImage IMAGE =
+      KernelImage.ptxResource(MethodHandles.lookup(), "decode_kernels.ptx")
+          .withReference("embed", DecodeKernels::embed)
+          .withReference("norm_matvec", DecodeKernels::normMatvec)
+          .withReference("matvec_add", DecodeKernels::matvecAdd)
+          .withReference("norm_gate_up", DecodeKernels::normGateUp)
+          .withReference("norm_matvec_argmax", DecodeKernels::normMatvecArgmax)
+          .withReference("rope_cache", DecodeKernels::ropeCache)
+          .withReference("attention", DecodeKernels::attention)
+          .withReference("finish", DecodeKernels::finish)
+          .withReference("finish_loop", DecodeKernels::finishLoop);
+
+  /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
+  static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
+
+  /** {@code norm_matvec(x, norm, w, out, rows, cols, eps)}. */
+  static final Kernel NORM_MATVEC =
+      IMAGE.kernel("norm_matvec", FLOAT, HALF, HALF, FLOAT, I32, I32, F32);
+
+  /** {@code matvec_add(in, w, x, rows, cols)}. */
+  static final Kernel MATVEC_ADD = IMAGE.kernel("matvec_add", FLOAT, HALF, FLOAT, I32, I32);
+
+  /** {@code norm_gate_up(x, norm, w1, w3, h, rows, cols, eps)}. */
+  static final Kernel NORM_GATE_UP =
+      IMAGE.kernel("norm_gate_up", FLOAT, HALF, HALF, HALF, FLOAT, I32, I32, F32);
+
+  /** {@code norm_matvec_argmax(x, norm, w, logits, state, rows, cols, eps)}. */
+  static final Kernel NORM_MATVEC_ARGMAX =
+      IMAGE.kernel("norm_matvec_argmax", FLOAT, HALF, HALF, FLOAT, INT, I32, I32, F32);
+
+  /** {@code rope_cache(qkv, state, k_cache, v_cache, heads, kv_heads, head_dim, theta)}. */
+  static final Kernel ROPE_CACHE =
+      IMAGE.kernel("rope_cache", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, F32);
+
+  /** {@code attention(qkv, state, k_cache, v_cache, out, heads, kv_heads, head_dim, max_seq)}. */
+  static final Kernel ATTENTION =
+      IMAGE.kernel("attention", FLOAT, INT, FLOAT, FLOAT, FLOAT, I32, I32, I32, I32);
+
+  /** {@code finish(int *state)}. */
+  static final Kernel FINISH = IMAGE.kernel("finish", INT);
+
+  /** {@code finish_loop(int *state, cudaGraphConditionalHandle more)}. */
+  static final Kernel FINISH_LOOP = IMAGE.kernel("finish_loop", INT, KernelParam.CONDITION);
+
+  private DecodeKernels() {}
+
+  /** Loads every kernel on {@code device}, so that no capture loads a module. */
+  static void loadAll(cuda.graph.Device device) {
+    for (Kernel k :
+        java.util.List.of(
+            EMBED,
+            NORM_MATVEC,
+            MATVEC_ADD,
+            NORM_GATE_UP,
+            NORM_MATVEC_ARGMAX,
+            ROPE_CACHE,
+            ATTENTION,
+            FINISH,
+            FINISH_LOOP)) {
+      k.load(device);
+    }
+  }
+
+  private static MemorySegment floats(KernelCall call, int index, long count) {
+    return call.memory(index, count * Float.BYTES);
+  }
+
+  private static MemorySegment halves(KernelCall call, int index, long count) {
+    return call.memory(index, count * 2);
+  }
+
+  /** The state block: its fixed words and the history up to the current position plus one. */
+  private static MemorySegment state(KernelCall call, int index) {
+    int pos = call.memory(index, 4).get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 0);
+    return call.memory(index, (DecodeMath.HISTORY + pos + 2L) * Integer.BYTES);
+  }
+
+  private static void embed(KernelCall call) {
+    int dim = call.i32(3);
+    MemorySegment state = state(call, 0);
+    long token = DecodeMath.i(state, DecodeMath.TOKEN);
+    DecodeMath.embed(state, halves(call, 1, (token + 1) * dim), floats(call, 2, dim), dim);
+  }
+
+  private static void normMatvec(KernelCall call) {
+    int rows = call.i32(4), cols = call.i32(5);
+    DecodeMath.normMatvec(
+        floats(call, 0, cols),
+        halves(call, 1, cols),
+        halves(call, 2, (long) rows * cols),
+        floats(call, 3, rows),
+        rows,
+        cols,
+        call.f32(6));
+  }
+
+  private static void matvecAdd(KernelCall call) {
+    int rows = call.i32(3), cols = call.i32(4);
+    DecodeMath.matvecAdd(
+        floats(call, 0, cols),
+        halves(call, 1, (long) rows * cols),
+        floats(call, 2, rows),
+        rows,
+        cols);
+  }
+
+  private static void normGateUp(KernelCall call) {
+    int rows = call.i32(5), cols = call.i32(6);
+    DecodeMath.normGateUp(
+        floats(call, 0, cols),
+        halves(call, 1, cols),
+        halves(call, 2, (long) rows * cols),
+        halves(call, 3, (long) rows * cols),
+        floats(call, 4, rows),
+        rows,
+        cols,
+        call.f32(7));
+  }
+
+  private static void normMatvecArgmax(KernelCall call) {
+    int rows = call.i32(5), cols = call.i32(6);
+    DecodeMath.normMatvecArgmax(
+        floats(call, 0, cols),
+        halves(call, 1, cols),
+        halves(call, 2, (long) rows * cols),
+        floats(call, 3, rows),
+        state(call, 4),
+        rows,
+        cols,
+        call.f32(7));
+  }
+
+  private static void ropeCache(KernelCall call) {
+    int heads = call.i32(4), kvHeads = call.i32(5), headDim = call.i32(6);
+    int kvDim = kvHeads * headDim;
+    MemorySegment state = state(call, 1);
+    long positions = DecodeMath.i(state, DecodeMath.POS) + 1L;
+    DecodeMath.ropeCache(
+        floats(call, 0, heads * headDim + 2L * kvDim),
+        state,
+        floats(call, 2, positions * kvDim),
+        floats(call, 3, positions * kvDim),
+        heads,
+        kvHeads,
+        headDim,
+        call.f32(7));
+  }
+
+  private static void attention(KernelCall call) {
+    int heads = call.i32(5), kvHeads = call.i32(6), headDim = call.i32(7);
+    int kvDim = kvHeads * headDim;
+    MemorySegment state = state(call, 1);
+    long positions = DecodeMath.i(state, DecodeMath.POS) + 1L;
+    DecodeMath.attention(
+        floats(call, 0, heads * headDim + 2L * kvDim),
+        state,
+        floats(call, 2, positions * kvDim),
+        floats(call, 3, positions * kvDim),
+        floats(call, 4, (long) heads * headDim),
+        heads,
+        kvHeads,
+        headDim);
+  }
+
+  private static void finish(KernelCall call) {
+    DecodeMath.finish(state(call, 0));
+  }
+
+  private static void finishLoop(KernelCall call) {
+    int left = DecodeMath.finish(state(call, 0));
+    call.setCondition(1, left > 0 ? 1 : 0);
+  }
+}
