@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# Runs the main example (an MLP inference loop, eager vs graph replay) from a fresh clone:
-#   ./run-example.sh [steps]
+# Runs the main example from a fresh clone: a transformer (llama-architecture) decode loop, eager
+# vs graph replay, checked against a Java reference:
+#   ./run-example.sh [decode options, e.g. --model stories15M --tokens 128; --help lists them]
+#   ./run-example.sh --mlp [steps]        the earlier MLP inference example (Kotlin)
 # It builds what the example needs with the Maven wrapper (only when a source or pom changed since
-# the last build), then runs it on the GPU when the cuda provider finds one and on the CUDA simulator
-# otherwise; the example's first line says which. It runs on a JDK 25, which scripts/jdk25.sh finds
-# (JAVA_HOME, the java on PATH, the usual install places) or says how to get.
+# the last build), then runs it on the GPU when the cuda provider finds one (the real shapes) and on
+# the CUDA simulator otherwise (the tiny model); the first line says which. It runs on a JDK 25,
+# which scripts/jdk25.sh finds (JAVA_HOME, the java on PATH, the usual install places) or says how
+# to get.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/jdk25.sh
 
-classpath_file=examples-kotlin/target/run-classpath.txt
-built=examples-kotlin/target/run-example.built # dated to the start of the last build
+module=examples-decode main=cuda.graph.examples.decode.Decode
+if [[ ${1:-} == --mlp ]]; then
+  shift
+  module=examples-kotlin main=cuda.graph.examples.MlpInference
+fi
+classpath_file=$module/target/run-classpath.txt
+built=$module/target/run-example.built # dated to the start of the last build
 # The build is needed when its output is missing, when a pom, a source or .mvn/ here changed since
 # the last build started, or when a jar it lists is newer than the list (another checkout may have
 # installed its own snapshots since).
@@ -25,11 +33,9 @@ if [[ -f $classpath_file && -f $built ]]; then
   done
 fi
 if [[ -n $stale ]]; then
-  # Cold: no Maven yet, or not the Kotlin compiler the example's pom names (the largest download).
-  kotlin=$(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' examples-kotlin/pom.xml | head -1)
   if ! compgen -G "${MAVEN_USER_HOME:-$HOME/.m2}/wrapper/dists/apache-maven-*/*/bin/mvn" > /dev/null ||
-    [[ ! -d $HOME/.m2/repository/org/jetbrains/kotlin/kotlin-compiler-embeddable/$kotlin ]]; then
-    echo "run-example.sh: building the example (the first run downloads about 130 MB of Maven" \
+    [[ ! -d $HOME/.m2/repository/org/jspecify ]]; then
+    echo "run-example.sh: building the example (the first run downloads Maven and the build's" \
       "dependencies, a few minutes; later runs take seconds)" >&2
   else
     echo "run-example.sh: building the example with Maven (about 20 s)" >&2
@@ -37,14 +43,13 @@ if [[ -n $stale ]]; then
   started=$(mktemp)
   # What the example runs on, without the tests, the format check and the source and javadoc jars
   # (./mvnw verify checks those).
-  ./mvnw -q -B -ntp -pl examples-kotlin -am -DskipTests -Dspotless.check.skip=true \
+  ./mvnw -q -B -ntp -pl "$module" -am -DskipTests -Dspotless.check.skip=true \
     -Dpublication.skip=true install
-  ./mvnw -q -B -ntp -pl examples-kotlin dependency:build-classpath -Dmdep.includeScope=runtime \
+  ./mvnw -q -B -ntp -pl "$module" dependency:build-classpath -Dmdep.includeScope=runtime \
     -Dmdep.outputFile=target/run-classpath.txt
   touch "$classpath_file" # the plugin leaves an unchanged list as it was
   touch -r "$started" "$built"
   rm -f "$started"
 fi
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-  -cp "examples-kotlin/target/classes:$(cat "$classpath_file")" \
-  cuda.graph.examples.MlpInference "$@"
+  -cp "$module/target/classes:$(cat "$classpath_file")" "$main" "$@"

@@ -7,7 +7,8 @@
 # Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples
 # readme (the README's Java example on the module path) control (the C++ anchors of updates,
 # fork/join and device loops) sanitizer (compute-sanitizer memcheck with
-# leak checking over the example and the GPU tests).
+# leak checking over the example and the GPU tests) decode (the decode engine per shape beside
+# PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -51,6 +52,27 @@ for part in $parts; do
       done
       .gpu/java cuda.graph.benchmarks.ControlFlowBench 15 > "$out/java-control.csv" 2>&1
       echo "java control exit $?"; cat "$out/java-control.csv" ;;
+    decode|decode-java|decode-torch)
+      # The main job: each shape decoded by the Java engine (check against the Java reference,
+      # dump for the PyTorch check, four modes timed), then checked by and timed beside the
+      # independent PyTorch implementation on the same weights (examples-decode/reference).
+      ref=examples-decode/reference/llama_reference.py
+      for m in ${DECODE_MODELS:-stories15M stories110M llama-3.2-1B}; do
+        w=/tmp/decode-$m.safetensors; d=/tmp/decode-dump-$m
+        if [ "$part" != decode-torch ]; then
+          timeout 300 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode --model "$m" \
+            --check-steps 64 --tokens ${DECODE_TOKENS:-256} --write-weights "$w" --dump "$d" > "$out/decode-$m.log" 2>&1
+          echo "decode $m: exit $?"; cat "$out/decode-$m.log"
+          timeout 240 python3 "$ref" check --weights "$w" --dump "$d" --device cuda > "$out/check-$m.log" 2>&1
+          echo "pytorch check $m: exit $?"; tail -3 "$out/check-$m.log"
+        fi
+        if [ "$part" != decode-java ]; then
+          [ -f "$w" ] || timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode \
+            --model "$m" --check-steps 1 --tokens 2 --reps 1 --write-weights "$w" > /dev/null 2>&1
+          timeout 400 python3 "$ref" bench --weights "$w" --tokens ${DECODE_TOKENS:-256} > "$out/torch-$m.csv" 2>&1
+          echo "pytorch bench $m: exit $?"; grep -v "^#" "$out/torch-$m.csv" | tail -8
+        fi
+      done ;;
     bench)
       (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
       (cd .gpu/anchors && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda && /tmp/capture_cu inc.ptx) > "$out/cpp-capture.csv" 2>&1

@@ -60,41 +60,42 @@ __device__ void load_input(const float *x, const __half *norm, float *xs, int co
   __syncthreads();
 }
 
+// Eight weights (16 bytes) times eight shared inputs, read as two float4 (one 8-way bank
+// conflict per float becomes a 2-way one per float4).
+__device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
+  const __half2 *h = reinterpret_cast<const __half2 *>(&v);
+  float4 a = reinterpret_cast<const float4 *>(xv)[0];
+  float4 b = reinterpret_cast<const float4 *>(xv)[1];
+  float2 f0 = __half22float2(h[0]), f1 = __half22float2(h[1]);
+  float2 f2 = __half22float2(h[2]), f3 = __half22float2(h[3]);
+  acc = fmaf(f0.x, a.x, acc);
+  acc = fmaf(f0.y, a.y, acc);
+  acc = fmaf(f1.x, a.z, acc);
+  acc = fmaf(f1.y, a.w, acc);
+  acc = fmaf(f2.x, b.x, acc);
+  acc = fmaf(f2.y, b.y, acc);
+  acc = fmaf(f3.x, b.z, acc);
+  return fmaf(f3.y, b.w, acc);
+}
+
 // One row's dot product with the shared input, by one warp: each lane reads 16 bytes (8 weights)
-// at a time, four loads in flight, so the weights stream at close to memory bandwidth.
+// at a time, eight loads in flight (a whole 2048-wide row in one round trip), so the weights
+// stream at close to memory bandwidth.
 __device__ __forceinline__ float row_dot(const __half *w, const float *xs, int cols) {
   int lane = threadIdx.x % WARP;
   float acc = 0.f;
   const uint4 *row = reinterpret_cast<const uint4 *>(w);
   int chunks = cols / 8;
   int c = lane;
-  for (; c + 3 * WARP < chunks; c += 4 * WARP) {
-    uint4 v[4];
+  for (; c + 7 * WARP < chunks; c += 8 * WARP) {
+    uint4 v[8];
 #pragma unroll
-    for (int u = 0; u < 4; u++) v[u] = __ldg(row + c + u * WARP);
+    for (int u = 0; u < 8; u++) v[u] = __ldg(row + c + u * WARP);
 #pragma unroll
-    for (int u = 0; u < 4; u++) {
-      const __half2 *h = reinterpret_cast<const __half2 *>(&v[u]);
-      const float *xv = xs + (c + u * WARP) * 8;
-#pragma unroll
-      for (int k = 0; k < 4; k++) {
-        float2 f = __half22float2(h[k]);
-        acc = fmaf(f.x, xv[2 * k], acc);
-        acc = fmaf(f.y, xv[2 * k + 1], acc);
-      }
-    }
+    for (int u = 0; u < 8; u++) acc = dot8(v[u], xs + (c + u * WARP) * 8, acc);
   }
-  for (; c < chunks; c += WARP) {
-    uint4 v = __ldg(row + c);
-    const __half2 *h = reinterpret_cast<const __half2 *>(&v);
-    const float *xv = xs + c * 8;
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      float2 f = __half22float2(h[k]);
-      acc = fmaf(f.x, xv[2 * k], acc);
-      acc = fmaf(f.y, xv[2 * k + 1], acc);
-    }
-  }
+#pragma unroll 4
+  for (; c < chunks; c += WARP) acc = dot8(__ldg(row + c), xs + c * 8, acc);
   return warp_sum(acc);
 }
 
@@ -211,7 +212,11 @@ extern "C" __global__ void rope_cache(float *qkv, const int *state, float *k_cac
 }
 
 // One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
-// sum of v_j. Dynamic shared memory: max_seq + head_dim floats.
+// sum of v_j. Scores: one thread per position, reading its key row as float4 (loads independent
+// of each other, so they overlap). Sum: each warp takes every WARPS-th position, its lanes the
+// dimensions, then the warps' partial sums are added. head_dim <= 128 and a multiple of 4.
+// Dynamic shared memory: max_seq + head_dim floats.
+#define MAX_HEAD_DIM 128
 extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
                                      const float *v_cache, float *out, int heads, int kv_heads,
                                      int head_dim, int max_seq) {
@@ -219,43 +224,65 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
   float *scores = shared;
   float *q = shared + max_seq;
   __shared__ float scratch[WARPS];
+  __shared__ float partial[WARPS][MAX_HEAD_DIM];
   int h = blockIdx.x, g = h / (heads / kv_heads);
   int kv_dim = kv_heads * head_dim;
   int len = state[POS] + 1;
-  for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d];
-  __syncthreads();
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
   float scale = rsqrtf((float)head_dim);
-  for (int j = warp; j < len; j += WARPS) {
-    const float *k = k_cache + (size_t)j * kv_dim + g * head_dim;
-    float dot = 0.f;
-    for (int d = lane; d < head_dim; d += WARP) dot = fmaf(q[d], k[d], dot);
-    dot = warp_sum(dot);
-    if (lane == 0) scores[j] = dot * scale;
-  }
+  for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d] * scale;
   __syncthreads();
   float m = -INFINITY;
-  for (int j = threadIdx.x; j < len; j += BLOCK) m = fmaxf(m, scores[j]);
+  for (int j = threadIdx.x; j < len; j += BLOCK) {
+    const float4 *k = reinterpret_cast<const float4 *>(k_cache + (size_t)j * kv_dim + g * head_dim);
+    const float4 *qv = reinterpret_cast<const float4 *>(q);
+    float dot = 0.f;
+#pragma unroll 8
+    for (int d = 0; d < head_dim / 4; d++) {
+      float4 a = __ldg(k + d), b = qv[d];
+      dot = fmaf(a.x, b.x, dot);
+      dot = fmaf(a.y, b.y, dot);
+      dot = fmaf(a.z, b.z, dot);
+      dot = fmaf(a.w, b.w, dot);
+    }
+    scores[j] = dot;
+    m = fmaxf(m, dot);
+  }
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
   m = warp_max(m);
-  __syncthreads();
   if (lane == 0) scratch[warp] = m;
   __syncthreads();
   m = scratch[0];
   for (int w = 1; w < WARPS; w++) m = fmaxf(m, scratch[w]);
   float sum = 0.f;
   for (int j = threadIdx.x; j < len; j += BLOCK) {
-    float e = expf(scores[j] - m);
+    float e = __expf(scores[j] - m);
     scores[j] = e;
     sum += e;
   }
-  sum = block_sum(sum, scratch);
+  sum = block_sum(sum, scratch); // its barriers also publish the exponentials
+  float acc[MAX_HEAD_DIM / WARP] = {0.f, 0.f, 0.f, 0.f};
+  const float *v = v_cache + g * head_dim;
+#pragma unroll 4
+  for (int j = warp; j < len; j += WARPS) {
+    float p = scores[j];
+    const float *row = v + (size_t)j * kv_dim;
+#pragma unroll
+    for (int i = 0; i < MAX_HEAD_DIM / WARP; i++) {
+      int d = lane + i * WARP;
+      if (d < head_dim) acc[i] = fmaf(p, __ldg(row + d), acc[i]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < MAX_HEAD_DIM / WARP; i++) {
+    int d = lane + i * WARP;
+    if (d < head_dim) partial[warp][d] = acc[i];
+  }
   __syncthreads();
   float inv = 1.f / sum;
   for (int d = threadIdx.x; d < head_dim; d += BLOCK) {
-    const float *v = v_cache + g * head_dim + d;
-    float acc = 0.f;
-    for (int j = 0; j < len; j++) acc = fmaf(scores[j], v[(size_t)j * kv_dim], acc);
-    out[h * head_dim + d] = acc * inv;
+    float total = 0.f;
+    for (int w = 0; w < WARPS; w++) total += partial[w][d];
+    out[h * head_dim + d] = total * inv;
   }
 }
 

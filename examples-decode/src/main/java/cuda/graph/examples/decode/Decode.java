@@ -59,7 +59,10 @@ public final class Decode {
             + platform.defaultDevice().name()
             + " ("
             + platform.providerId()
-            + (gpu ? "" : ": no GPU here, so the tiny model on the simulator")
+            + (gpu
+                ? ""
+                : ": no GPU here, so the tiny model on the simulator, whose rates time Java"
+                    + " references, not a GPU")
             + ")");
     boolean passed = true;
     try (Stream stream = platform.defaultDevice().newStream()) {

@@ -62,6 +62,12 @@ public record LlamaConfig(
                 + " multiples of 8");
       }
     }
+    if (headDim(dim, heads) > 128 || maxSeq % 4 != 0) {
+      throw new IllegalArgumentException(
+          name
+              + ": the attention kernel holds at most 128 dimensions per head, and reads the"
+              + " cache as float4 (max_seq a multiple of 4)");
+    }
     if (maxSeq < 2 || layers < 1 || vocab < 2) {
       throw new IllegalArgumentException(name + ": needs max_seq >= 2, layers >= 1, vocab >= 2");
     }
