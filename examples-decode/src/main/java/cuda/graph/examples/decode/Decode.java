@@ -1,7 +1,9 @@
 package cuda.graph.examples.decode;
 
+import cuda.graph.CudaEvent;
 import cuda.graph.CudaGraph;
 import cuda.graph.CudaPlatform;
+import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
 import cuda.graph.Stream;
 import java.io.IOException;
@@ -14,7 +16,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -24,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * decode [--model NAME|all] [--tokens N] [--reps R] [--seed S] [--check-steps N]
- *        [--weights FILE] [--write-weights FILE] [--dump DIR]
+ *        [--weights FILE] [--write-weights FILE] [--dump DIR] [--profile]
  * </pre>
  *
  * For each model it checks the engine against the Java reference ({@link ReferenceModel}), then
@@ -47,7 +51,8 @@ public final class Decode {
       int checkSteps,
       @Nullable Path weights,
       @Nullable Path writeWeights,
-      @Nullable Path dump) {}
+      @Nullable Path dump,
+      boolean profile) {}
 
   public static void main(String[] args) throws IOException {
     CudaPlatform platform = CudaPlatform.system();
@@ -102,6 +107,9 @@ public final class Decode {
         boolean ok = check(engine, weights, Math.min(o.checkSteps(), c.maxSeq() - 1), o, out);
         int tokens = Math.min(o.tokens(), c.maxSeq() - 1);
         ok &= bench(engine, weights.byteSize(), tokens, o.reps(), out);
+        if (o.profile()) {
+          profile(engine, Math.min(tokens, c.maxSeq() - 2), out);
+        }
         return ok;
       }
     }
@@ -160,8 +168,7 @@ public final class Decode {
   }
 
   /** Writes MODEL.md's dump: tokens.json and logits.f32. */
-  private static void dump(Path dir, LlamaConfig c, int[] tokens, List<float[]> logits)
-      throws IOException {
+  static void dump(Path dir, LlamaConfig c, int[] tokens, List<float[]> logits) throws IOException {
     Files.createDirectories(dir);
     StringBuilder json = new StringBuilder("{\"config\": {");
     int i = 0;
@@ -276,6 +283,41 @@ public final class Decode {
     }
   }
 
+  /**
+   * Times each kernel of one step at position {@code pos} with CUDA events between them. The step
+   * is queued behind a device loop of {@code pos} steps, so the host has submitted it all before
+   * the GPU reaches it and the intervals are the kernels, not the host's launch latency.
+   */
+  private static void profile(DecodeEngine engine, int pos, PrintStream out) {
+    Stream stream = engine.stream;
+    List<GraphNode<?>> kernels = engine.kernels(null);
+    List<String> names = engine.kernelNames();
+    List<CudaEvent> events = new ArrayList<>();
+    try (CudaGraph<@Nullable Void> loop = engine.captureLoop()) {
+      for (int i = 0; i <= kernels.size(); i++) {
+        events.add(stream.device().newEvent());
+      }
+      DeviceOp<?> timed = events.get(0).record();
+      for (int i = 0; i < kernels.size(); i++) {
+        timed = timed.andThen(kernels.get(i)).andThen(events.get(i + 1).record());
+      }
+      engine.reset(pos);
+      loop.launch().andThen(timed).syncOn(stream);
+      Map<String, Double> micros = new LinkedHashMap<>();
+      for (int i = 0; i < kernels.size(); i++) {
+        double us = events.get(i + 1).elapsedMillisSince(events.get(i)) * 1e3;
+        micros.merge(names.get(i), us, Double::sum);
+      }
+      double total = events.getLast().elapsedMillisSince(events.getFirst()) * 1e3;
+      out.printf(
+          "  profile of one step at position %d (CUDA events; %.1f us in all):%n", pos, total);
+      micros.forEach(
+          (name, us) -> out.printf("    %-24s %8.1f us %5.1f%%%n", name, us, 100 * us / total));
+    } finally {
+      events.forEach(CudaEvent::close);
+    }
+  }
+
   private static double median(double[] values) {
     double[] v = values.clone();
     Arrays.sort(v);
@@ -290,9 +332,14 @@ public final class Decode {
     int tokens = gpu ? 256 : 24, reps = gpu ? 5 : 3, checkSteps = gpu ? 16 : 24;
     long seed = 42;
     Path weights = null, writeWeights = null, dump = null;
+    boolean profile = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
+      if (a.equals("--profile")) {
+        profile = true;
+        continue;
+      }
       if (v == null && !a.equals("--help")) {
         throw new IllegalArgumentException(a + " needs a value");
       }
@@ -310,7 +357,7 @@ public final class Decode {
           System.out.println(
               "decode [--model tiny|stories15M|stories110M|llama-3.2-1B|all] [--tokens N]"
                   + " [--reps R] [--seed S] [--check-steps N] [--weights FILE]"
-                  + " [--write-weights FILE] [--dump DIR]");
+                  + " [--write-weights FILE] [--dump DIR] [--profile]");
           System.exit(0);
         }
         default -> throw new IllegalArgumentException("unknown option " + a + "; try --help");
@@ -320,7 +367,8 @@ public final class Decode {
     if (weights != null && models.size() > 1) {
       models = models.subList(0, 1); // the file says which shape it is
     }
-    return new Options(models, tokens, reps, seed, checkSteps, weights, writeWeights, dump);
+    return new Options(
+        models, tokens, reps, seed, checkSteps, weights, writeWeights, dump, profile);
   }
 
   static {

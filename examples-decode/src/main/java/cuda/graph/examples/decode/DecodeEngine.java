@@ -98,6 +98,30 @@ final class DecodeEngine implements AutoCloseable {
 
   /** {@return one decode step; inside a device loop, {@code more} is the loop's condition} */
   GraphNode<@Nullable Void> step(@Nullable GraphCondition more) {
+    return GraphNode.sequence(kernels(more));
+  }
+
+  /** {@return the names of the kernels of a step, in {@link #kernels} order} */
+  List<String> kernelNames() {
+    List<String> names = new ArrayList<>(config.kernelsPerToken());
+    names.add("embed");
+    for (int l = 0; l < config.layers(); l++) {
+      names.addAll(
+          List.of(
+              "qkv (norm_matvec)",
+              "rope_cache",
+              "attention",
+              "wo (matvec_add)",
+              "gate_up (norm_gate_up)",
+              "down (matvec_add)"));
+    }
+    names.add("logits + argmax");
+    names.add("finish");
+    return names;
+  }
+
+  /** {@return the kernel launches of one step, in order} */
+  List<GraphNode<?>> kernels(@Nullable GraphCondition more) {
     LlamaConfig c = config;
     float eps = c.normEps();
     List<GraphNode<?>> k = new ArrayList<>(c.kernelsPerToken());
@@ -146,7 +170,7 @@ final class DecodeEngine implements AutoCloseable {
         more == null
             ? DecodeKernels.FINISH.launch(one, state)
             : DecodeKernels.FINISH_LOOP.launch(one, state, more));
-    return GraphNode.sequence(k);
+    return k;
   }
 
   private LaunchConfig rows(int rows, int cols) {
