@@ -42,6 +42,37 @@ class CompletionFailureTests extends InstrumentedPlatformFixture {
     // closePlatform() checks that the event was destroyed, not dropped.
   }
 
+  /**
+   * The waiting thread queries the event too (to complete without a hand-over), so the failing
+   * query may be its own or the polling thread's: either way the future fails with it. The gate
+   * keeps the work running while the waiter spins, and the failing query is the first, second or
+   * third of the submission, so both threads meet it over the repetitions.
+   */
+  @org.junit.jupiter.api.RepeatedTest(30)
+  void aFailedQueryFailsTheFutureWhicheverThreadMadeIt(
+      org.junit.jupiter.api.RepetitionInfo repetition) throws Exception {
+    CountDownLatch gate = new CountDownLatch(1);
+    simulator
+        .faults()
+        .failNth(
+            DriverCall.EVENT_QUERY,
+            1 + repetition.getCurrentRepetition() % 3,
+            CuResult.INVALID_VALUE);
+    CompletableFuture<@Nullable Void> future = KernelFixtures.hold(gate).asyncOn(stream);
+    Thread opener =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  java.util.concurrent.locks.LockSupport.parkNanos(500_000); // many queries first
+                  gate.countDown();
+                });
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+    opener.join();
+    assertEquals(
+        CuResult.INVALID_VALUE, assertInstanceOf(CudaDriverError.class, e.getCause()).code());
+  }
+
   @Test
   void aFailedEventQueryKeepsTheBuffersLeasedUntilTheWorkIsKnownDone() throws Exception {
     DeviceBuffer<Integer> buffer = DeviceBuffer.zeros(ElementType.I32, N).syncOn(stream);

@@ -127,7 +127,8 @@ public final class CompletionService {
   }
 
   /** One submission: what it leased, how its completion is observed, who hears of it. */
-  private final class Pending<T extends @Nullable Object> implements Runnable {
+  private final class Pending<T extends @Nullable Object>
+      implements Runnable, DeviceFuture.Observer {
     final Execution execution;
     final @Nullable DeviceFuture<T> future;
     final @Nullable Object result; // a value, or a HostTail
@@ -140,6 +141,16 @@ public final class CompletionService {
     /** Written before delivery: how run() completes the future, when not with the result. */
     @Nullable Throwable failure;
 
+    /**
+     * Set once, by whichever thread first sees the event complete: the polling thread, or the
+     * future's waiter ({@link #completeHere}); that thread alone finishes the submission.
+     */
+    final java.util.concurrent.atomic.AtomicBoolean taken =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** What a waiter's own query failed with, for the polling thread to report as its own. */
+    volatile @Nullable Throwable observedFailure;
+
     Pending(
         Execution execution,
         @Nullable DeviceFuture<T> future,
@@ -149,6 +160,55 @@ public final class CompletionService {
       this.future = future;
       this.result = result;
       this.onFailure = onFailure;
+      if (future != null) {
+        future.observer = this;
+      }
+    }
+
+    /**
+     * Called by a thread waiting for the future: queries the completion event itself and, when the
+     * work is done and the polling thread has not taken it, finishes the submission here (releases
+     * the leases, completes the future) without a hand-over. Leaves everything else (failures,
+     * closing) to the polling thread. {@return whether this thread completed the future}
+     */
+    @Override
+    public boolean completeHere() {
+      CuEvent e = event;
+      if (e == null || closing || taken.get() || observedFailure != null) {
+        return false;
+      }
+      if (Thread.currentThread().isVirtual()) {
+        return false; // it may change carriers between binding the context and using it
+      }
+      boolean done;
+      CaptureMode previous = null;
+      try {
+        execution.device.bind();
+        // Like the polling thread's, this query must not count against another thread's capture.
+        previous = platform.driver().threadExchangeStreamCaptureMode(CaptureMode.RELAXED);
+        done = execution.driver.eventQuery(e);
+      } catch (RuntimeException | Error failure) {
+        // The polling thread reports it, exactly as if its own query had failed.
+        observedFailure = failure;
+        Thread t = pollingThread();
+        if (t != null) {
+          LockSupport.unpark(t);
+        }
+        return false;
+      } finally {
+        if (previous != null && previous != CaptureMode.RELAXED) {
+          platform.driver().threadExchangeStreamCaptureMode(previous);
+        }
+      }
+      if (!done || !taken.compareAndSet(false, true)) {
+        return false;
+      }
+      recycle(execution.device, e);
+      if (!(result instanceof HostTail)) {
+        failure = finishHere(execution);
+      }
+      run(); // a HostTail converts, then finishes here
+      return true;
     }
 
     /** Completes the future; runs on a waiting thread or a completer, never the polling thread. */
@@ -440,6 +500,14 @@ public final class CompletionService {
 
   /** {@return whether the pending work is done (its leases released, its future answered)} */
   private boolean poll(Pending<?> p) {
+    if (p.taken.get()) {
+      return true; // its waiter saw it done first and finished it
+    }
+    Throwable seen = p.observedFailure;
+    if (seen != null) {
+      p.observedFailure = null;
+      return queryFailed(p, seen);
+    }
     CuEvent event = p.event;
     boolean done;
     try {
@@ -449,6 +517,9 @@ public final class CompletionService {
     }
     if (!done) {
       return false;
+    }
+    if (!p.taken.compareAndSet(false, true)) {
+      return true;
     }
     recycle(p.execution.device, event);
     DeviceFuture<?> future = p.future;

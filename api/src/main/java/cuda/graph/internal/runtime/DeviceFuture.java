@@ -17,6 +17,10 @@ import org.jspecify.annotations.Nullable;
  * completions never completes itself, so that no dependent stage (nor a deferred read's conversion)
  * ever runs on it.
  *
+ * <p>A thread waiting in {@code join()} or {@code get()} first queries the completion event itself
+ * while it spins, and when the work is done it finishes the submission there, without the polling
+ * thread (whichever of the two sees the event complete first takes it).
+ *
  * <p>When the work is done, the {@link CompletionService} {@linkplain #deliver delivers} the
  * future's completion, an action that completes it. A thread waiting in {@link #join()} or {@link
  * #get()} runs the action itself: it spins briefly first (GPU work often completes within
@@ -57,6 +61,15 @@ public final class DeviceFuture<T extends @Nullable Object> extends CompletableF
       throw new ExceptionInInitializerError(e);
     }
   }
+
+  /** What a waiter may ask to observe the work itself, without waiting for the polling thread. */
+  interface Observer {
+    /** {@return whether the work was seen done and the future completed on this thread} */
+    boolean completeHere();
+  }
+
+  /** Set at submission: lets a spinning waiter query the completion event itself. */
+  volatile @Nullable Observer observer;
 
   /** What completes the future, once the work is done; run once, by whoever claims it. */
   private volatile @Nullable Runnable completion;
@@ -117,6 +130,12 @@ public final class DeviceFuture<T extends @Nullable Object> extends CompletableF
           break;
         }
         if (now - spinEnd < 0) {
+          // Query the event here: when the work is done, finishing on this thread saves the
+          // polling thread's round and the hand-over.
+          Observer o = observer;
+          if (o != null && o.completeHere()) {
+            break;
+          }
           Thread.onSpinWait();
           continue;
         }
