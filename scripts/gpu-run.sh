@@ -74,24 +74,20 @@ for part in $parts; do
         fi
       done ;;
     bench)
-      (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && /tmp/anchor_cu inc.ptx) > "$out/cpp.csv" 2>&1
-      (cd .gpu/anchors && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda && /tmp/capture_cu inc.ptx) > "$out/cpp-capture.csv" 2>&1
-      .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java.csv" 2>&1
-      .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda.csv" 2>&1
-      python3 .gpu/anchors/bench_torch.py > "$out/torch.csv" 2>&1
-      python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers.csv" 2>&1
-      .gpu/java -Dcuda.graph.provider=cuda -Xlog:gc:file=$out/gc.log cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph.csv" 2>&1
-      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-2.csv" 2>&1
-      (cd .gpu/anchors && /tmp/anchor_cu inc.ptx && /tmp/capture_cu inc.ptx) > "$out/cpp-2.csv" 2>&1
-      cat "$out"/cpp.csv "$out"/cuda-graph.csv
-      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp.csv" "$out/cpp-capture.csv" "$out/java.csv" "$out/jcuda.csv" "$out/torch.csv" "$out/cuda-graph.csv" | tee "$out/ratios-1.md"
-      .gpu/java cuda.graph.benchmarks.RatioTable "$out/cpp-2.csv" "$out/cuda-graph-2.csv" | tee "$out/ratios-2.md"
-      # CuPy and cuda.core beside the same C++ run (RatioTable has columns for the others only).
-      awk -F, 'FILENAME == ARGV[1] && $1 == "cpp" { cpp[$2 "," $3] = $5 }
-        FILENAME == ARGV[2] && ($1 == "cupy" || $1 == "cuda.core") && ($2 "," $3) in cpp {
-          if (!head++) print "| impl | n | mode | us/kernel wall | C++ | ratio |\n|---|---|---|---|---|---|"
-          printf "| %s | %s | %s | %.3f | %.3f | %.2f |\n", $1, $2, $3, $5, cpp[$2 "," $3], $5 / cpp[$2 "," $3] }
-        END { if (!head) print "no CuPy or cuda.core rows (see pyothers.csv)" }' \
-        "$out/cpp.csv" "$out/pyothers.csv" | tee "$out/ratios-pyothers.md" ;;
+      # Every implementation three times, interleaved, so drift of the machine hits all alike;
+      # RatioTable shows each figure as median [min-max] over the three and ratios of medians.
+      (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda) \
+        > "$out/anchors-build.log" 2>&1 || { echo "anchors did not build"; cat "$out/anchors-build.log"; }
+      for r in 1 2 3; do
+        (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
+        (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
+        .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java-$r.csv" 2>&1
+        .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda-$r.csv" 2>&1
+        python3 .gpu/anchors/bench_torch.py > "$out/torch-$r.csv" 2>&1
+        python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers-$r.csv" 2>&1
+        .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+        echo "bench round $r done"; grep -h "counter" "$out"/*-$r.csv
+      done
+      .gpu/java cuda.graph.benchmarks.RatioTable "$out"/*-[123].csv | tee "$out/ratios.md" ;;
   esac
 done
