@@ -14,6 +14,7 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
 
   private final GraphExecHandle handle;
   private final Reference reference;
+  private final java.lang.ref.Cleaner.Cleanable cleanable;
 
   /**
    * The launch's share of the exec, released once: when executed work completes, or by the cleaner.
@@ -42,7 +43,7 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     handle.lifetime.acquire("the graph");
     this.handle = handle;
     this.reference = new Reference(handle);
-    CudaPlatformImpl.CLEANER.register(this, reference);
+    this.cleanable = CudaPlatformImpl.CLEANER.register(this, reference);
   }
 
   /**
@@ -54,6 +55,8 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     if (!reference.handOver()) {
       throw new IllegalStateException(this + " was released before it executed");
     }
+    // Unregistered now, so neither the collector nor the cleaner thread ever handles this launch.
+    cleanable.clean();
     ex.hold(handle.lifetime);
     if (ex.isCapturing()) {
       throw new GraphCaptureException(
