@@ -71,6 +71,18 @@ public class HostOverheadBenchmark {
     return graph.launch().syncOn(stream);
   }
 
+  /**
+   * Capture, instantiate and upload of a one-kernel graph, then its destruction; the capture and
+   * graph calls are the simulator's, so this is an upper bound of the library's share.
+   */
+  @Benchmark
+  public int captureOneKernel() {
+    try (CudaGraph<@Nullable Void> g =
+        CudaGraph.capture(stream, IncKernel.INC.launch(ONE, counter))) {
+      return g.hashCode();
+    }
+  }
+
   /** One kernel launch as a future, awaited: submission, completion and the hand-over. */
   @Benchmark
   public @Nullable Void eagerLaunchAwaited() {
