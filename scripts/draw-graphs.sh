@@ -5,10 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jdk25.sh
-./mvnw -B -ntp -q -DskipTests install -pl benchmarks -am
-cp=$(./mvnw -B -ntp -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=/dev/stdout)
-"$JAVA_HOME/bin/java" -cp "benchmarks/target/classes:$cp" \
-  cuda.graph.benchmarks.GraphPictures docs/graphs
+./mvnw -B -ntp -q -DskipTests install -pl benchmarks,examples-decode -am
+for m in benchmarks:cuda.graph.benchmarks.GraphPictures examples-decode:cuda.graph.examples.decode.DrawGraphs; do
+  module=${m%%:*} main=${m#*:}
+  cp=$(./mvnw -B -ntp -q -pl "$module" dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dmdep.outputFile=/dev/stdout)
+  "$JAVA_HOME/bin/java" -cp "$module/target/classes:$cp" "$main" docs/graphs
+done
 if command -v dot > /dev/null; then
   for f in docs/graphs/*.dot; do dot -Tsvg "$f" -o "${f%.dot}.svg"; done
   echo "drew docs/graphs/*.svg"
