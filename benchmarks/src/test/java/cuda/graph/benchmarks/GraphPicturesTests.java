@@ -1,6 +1,7 @@
 package cuda.graph.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +20,11 @@ class GraphPicturesTests {
   void theCommittedPicturesAreWhatTheExamplesCaptureNow(@TempDir Path drawn) throws IOException {
     GraphPictures.main(new String[] {drawn.toString()});
     List<String> names = dotFiles(drawn);
-    assertEquals(dotFiles(COMMITTED), names, "run scripts/draw-graphs.sh to redraw docs/graphs");
+    assertEquals(
+        List.of("parallel-branches.dot", "saxpy.dot", "self-advancing-step.dot", "while-loop.dot"),
+        names);
+    assertTrue(
+        dotFiles(COMMITTED).containsAll(names), "run scripts/draw-graphs.sh to redraw docs/graphs");
     for (String name : names) {
       assertEquals(
           Files.readString(COMMITTED.resolve(name)),
