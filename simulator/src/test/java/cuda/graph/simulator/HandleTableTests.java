@@ -67,6 +67,30 @@ class HandleTableTests {
         () -> f.driver.launchKernel(gone, 1, 1, 1, 1, 1, 1, 0, f.stream, f.noArgs()));
   }
 
+  /**
+   * The table remembers every destroyed handle in one bit (values are never reused), so a long run
+   * stays in bounded memory; the call that destroyed a handle is named for the latest thousands.
+   */
+  @Test
+  void aHandleDestroyedLongAgoIsStillRecognisedAndARecentOneNamesItsDestroyer() {
+    CuEvent first = f.driver.eventCreate(0);
+    f.driver.eventDestroy(first);
+    CuEvent last = null;
+    for (int i = 0; i < 5000; i++) {
+      last = f.driver.eventCreate(0);
+      f.driver.eventDestroy(last);
+    }
+    CuEvent recent = last;
+    UndefinedBehaviorException old =
+        assertThrows(UndefinedBehaviorException.class, () -> f.driver.eventQuery(first));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        old.getMessage().contains("was destroyed earlier"), old.getMessage());
+    UndefinedBehaviorException fresh =
+        assertThrows(UndefinedBehaviorException.class, () -> f.driver.eventQuery(recent));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        fresh.getMessage().contains("was destroyed by cuEventDestroy"), fresh.getMessage());
+  }
+
   @Test
   void aHandleThatWasNeverCreatedIsUndefinedBehaviour() {
     assertThrows(

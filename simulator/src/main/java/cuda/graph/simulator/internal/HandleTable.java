@@ -19,9 +19,26 @@ final class HandleTable {
   /** Handle values look like host pointers and never collide with the special stream values. */
   private static final long FIRST_HANDLE = 0x5500_0000_1000L;
 
+  /** How many destroyed handles keep the name of the call that destroyed them. */
+  static final int REMEMBERED_DESTRUCTIONS = 4096;
+
   private long next = FIRST_HANDLE;
   private final Map<Long, Object> live = new HashMap<>();
-  private final Map<Long, String> destroyed = new HashMap<>();
+
+  /**
+   * Every handle ever registered, one bit each (values are never reused), so that a destroyed
+   * handle is recognised however long the simulator runs, in bounded memory.
+   */
+  private final java.util.BitSet registered = new java.util.BitSet();
+
+  /** The calls that destroyed the most recent handles, for the diagnostic. */
+  private final Map<Long, String> destroyedBy =
+      new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+          return size() > REMEMBERED_DESTRUCTIONS;
+        }
+      };
 
   /** {@return a fresh handle value, for an object about to be {@link #add added}} */
   long newAddress() {
@@ -33,6 +50,18 @@ final class HandleTable {
   /** Registers an object under a value from {@link #newAddress()}. */
   void add(long address, Object object) {
     live.put(address, object);
+    registered.set(index(address));
+  }
+
+  private static int index(long address) {
+    return Math.toIntExact((address - FIRST_HANDLE) / 0x40);
+  }
+
+  private boolean wasRegistered(long address) {
+    return address >= FIRST_HANDLE
+        && (address - FIRST_HANDLE) % 0x40 == 0
+        && address < next
+        && registered.get(index(address));
   }
 
   /** Registers a new object; {@return its handle value} */
@@ -45,7 +74,7 @@ final class HandleTable {
   /** Unregisters a handle; {@code how} names the call that destroyed it, for later diagnostics. */
   void unregister(long address, String how) {
     if (live.remove(address) != null) {
-      destroyed.put(address, how);
+      destroyedBy.put(address, how);
     }
   }
 
@@ -60,8 +89,8 @@ final class HandleTable {
     }
     Object object = live.get(address);
     if (object == null) {
-      String how = destroyed.get(address);
-      if (how != null) {
+      if (wasRegistered(address)) {
+        String how = destroyedBy.getOrDefault(address, "was destroyed earlier");
         throw new UndefinedBehaviorException(
             call.symbol()
                 + " was passed "
