@@ -59,11 +59,15 @@ class CompletionFailureTests extends InstrumentedPlatformFixture {
             1 + repetition.getCurrentRepetition() % 3,
             CuResult.INVALID_VALUE);
     CompletableFuture<@Nullable Void> future = KernelFixtures.hold(gate).asyncOn(stream);
+    long queriesBefore = simulator.calls().count(DriverCall.EVENT_QUERY);
     Thread opener =
         Thread.ofPlatform()
             .start(
                 () -> {
-                  java.util.concurrent.locks.LockSupport.parkNanos(500_000); // many queries first
+                  // The work stays unfinished until the failing query has been made.
+                  while (simulator.calls().count(DriverCall.EVENT_QUERY) < queriesBefore + 3) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                  }
                   gate.countDown();
                 });
     ExecutionException e =

@@ -46,6 +46,15 @@ public final class CompletionService {
 
   private static final System.Logger LOG = System.getLogger("cuda.graph");
 
+  /** {@code Pending.state}: nobody is querying the event. */
+  private static final int OPEN = 0;
+
+  /** {@code Pending.state}: one thread is querying the event. */
+  private static final int QUERYING = 1;
+
+  /** {@code Pending.state}: one thread took the submission and finishes it. */
+  private static final int TAKEN = 2;
+
   private static final long SPIN_NANOS = 50_000;
   private static final long MIN_SLEEP_NANOS = 20_000;
   private static final long MAX_SLEEP_NANOS = 500_000;
@@ -142,11 +151,13 @@ public final class CompletionService {
     @Nullable Throwable failure;
 
     /**
-     * Set once, by whichever thread first sees the event complete: the polling thread, or the
-     * future's waiter ({@link #completeHere}); that thread alone finishes the submission.
+     * Who may query the event: {@link #OPEN} anyone, {@link #QUERYING} the one thread querying now
+     * (the polling thread or the future's waiter, {@link #completeHere}), {@link #TAKEN} the one
+     * that saw the work done (or the failure that ended it) and alone finishes the submission.
+     * Queries are serialized by it, so a failed query is always reported before a later query's
+     * success could complete the future.
      */
-    final java.util.concurrent.atomic.AtomicBoolean taken =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    final AtomicInteger state = new AtomicInteger(OPEN);
 
     /** What a waiter's own query failed with, for the polling thread to report as its own. */
     volatile @Nullable Throwable observedFailure;
@@ -174,11 +185,19 @@ public final class CompletionService {
     @Override
     public boolean completeHere() {
       CuEvent e = event;
-      if (e == null || closing || taken.get() || observedFailure != null) {
+      DeviceFuture<T> f = future;
+      if (e == null || f == null || closing || observedFailure != null) {
         return false;
       }
       if (Thread.currentThread().isVirtual()) {
         return false; // it may change carriers between binding the context and using it
+      }
+      if (!state.compareAndSet(OPEN, QUERYING)) {
+        return false;
+      }
+      if (f.isDone() || f.delivered()) {
+        state.set(OPEN); // a failed query was reported: the polling thread sees it through
+        return false;
       }
       boolean done;
       CaptureMode previous = null;
@@ -190,6 +209,7 @@ public final class CompletionService {
       } catch (RuntimeException | Error failure) {
         // The polling thread reports it, exactly as if its own query had failed.
         observedFailure = failure;
+        state.set(OPEN);
         Thread t = pollingThread();
         if (t != null) {
           LockSupport.unpark(t);
@@ -200,12 +220,17 @@ public final class CompletionService {
           platform.driver().threadExchangeStreamCaptureMode(previous);
         }
       }
-      if (!done || !taken.compareAndSet(false, true)) {
+      if (!done) {
+        state.set(OPEN);
         return false;
       }
+      state.set(TAKEN);
       recycle(execution.device, e);
       if (!(result instanceof HostTail)) {
-        failure = finishHere(execution);
+        Throwable released = finishHere(execution);
+        if (released != null) {
+          failure = released;
+        }
       }
       run(); // a HostTail converts, then finishes here
       return true;
@@ -500,27 +525,27 @@ public final class CompletionService {
 
   /** {@return whether the pending work is done (its leases released, its future answered)} */
   private boolean poll(Pending<?> p) {
-    if (p.taken.get()) {
-      return true; // its waiter saw it done first and finished it
+    if (!p.state.compareAndSet(OPEN, QUERYING)) {
+      // TAKEN: its waiter saw it done and finished it. QUERYING: its waiter is asking; next round.
+      return p.state.get() == TAKEN;
     }
     Throwable seen = p.observedFailure;
     if (seen != null) {
       p.observedFailure = null;
-      return queryFailed(p, seen);
+      return settle(p, queryFailed(p, seen));
     }
     CuEvent event = p.event;
     boolean done;
     try {
       done = p.execution.driver.eventQuery(event);
     } catch (RuntimeException | Error e) {
-      return queryFailed(p, e);
+      return settle(p, queryFailed(p, e));
     }
     if (!done) {
+      p.state.set(OPEN);
       return false;
     }
-    if (!p.taken.compareAndSet(false, true)) {
-      return true;
-    }
+    p.state.set(TAKEN);
     recycle(p.execution.device, event);
     DeviceFuture<?> future = p.future;
     if (future == null || p.reported) {
@@ -541,6 +566,12 @@ public final class CompletionService {
       }
     }
     return true;
+  }
+
+  /** Ends the polling thread's query: {@return {@code over}}, the submission taken if it is. */
+  private static boolean settle(Pending<?> p, boolean over) {
+    p.state.set(over ? TAKEN : OPEN);
+    return over;
   }
 
   /**

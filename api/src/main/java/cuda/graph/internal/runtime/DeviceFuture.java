@@ -99,6 +99,11 @@ public final class DeviceFuture<T extends @Nullable Object> extends CompletableF
     }
   }
 
+  /** {@return whether the service has delivered the completion (run or not yet)} */
+  boolean delivered() {
+    return completion != null || claimed != 0;
+  }
+
   /** Runs the delivered completion unless another thread has claimed it. */
   private void runCompletion() {
     Runnable action = completion;
