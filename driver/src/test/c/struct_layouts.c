@@ -84,5 +84,24 @@ int main(void) {
   FIELD(CUgraphNodeParams, conditional.ctx);
   FIELD(CUgraphNodeParams, reserved2);
 
+  STRUCT(CUlaunchAttribute);
+  FIELD(CUlaunchAttribute, id);
+  FIELD(CUlaunchAttribute, pad);
+  FIELD(CUlaunchAttribute, value);
+  FIELD(CUlaunchAttribute, value.pad);
+  FIELD(CUlaunchAttribute, value.programmaticStreamSerializationAllowed);
+
+  STRUCT(CUlaunchConfig);
+  FIELD(CUlaunchConfig, gridDimX);
+  FIELD(CUlaunchConfig, gridDimY);
+  FIELD(CUlaunchConfig, gridDimZ);
+  FIELD(CUlaunchConfig, blockDimX);
+  FIELD(CUlaunchConfig, blockDimY);
+  FIELD(CUlaunchConfig, blockDimZ);
+  FIELD(CUlaunchConfig, sharedMemBytes);
+  FIELD(CUlaunchConfig, hStream);
+  FIELD(CUlaunchConfig, attrs);
+  FIELD(CUlaunchConfig, numAttrs);
+
   return 0;
 }

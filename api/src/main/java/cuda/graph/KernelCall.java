@@ -81,6 +81,19 @@ public interface KernelCall {
    */
   void setCondition(int index, int value);
 
+  /**
+   * {@code cudaGridDependencySynchronize}: in a kernel launched with {@link
+   * LaunchConfig#withProgrammaticDependentLaunch()}, waits until the kernel before it has finished
+   * and its writes are visible; call it before reading them. Elsewhere it returns at once.
+   */
+  void gridDependencySynchronize();
+
+  /**
+   * {@code cudaTriggerProgrammaticLaunchCompletion}: lets a kernel launched programmatically after
+   * this one begin before this one finishes. Without such a kernel it does nothing.
+   */
+  void triggerDependentLaunch();
+
   /** {@return the total number of threads in the launch: grid volume times block volume} */
   default long threadCount() {
     return grid().volume() * block().volume();

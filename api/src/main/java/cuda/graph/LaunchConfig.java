@@ -9,11 +9,46 @@ import java.util.Objects;
  * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK}) before any driver call: when the launch is built,
  * against the device of its buffer arguments, and when it executes.
  *
+ * <p><b>Programmatic dependent launch</b> ({@link #withProgrammaticDependentLaunch()}, compute
+ * capability 9.0): the kernel may begin before the kernel before it on the stream has finished,
+ * once every block of that kernel has called {@code cudaTriggerProgrammaticLaunchCompletion} (or
+ * exited), so its launch latency and prologue overlap that kernel's tail. It must call {@code
+ * cudaGridDependencySynchronize} before it reads anything the kernel before it writes (in a Java
+ * reference: {@link KernelCall#gridDependencySynchronize}). Captured, the dependency becomes a
+ * programmatic edge of the graph. Kernels that use neither call get nothing from it; a kernel that
+ * reads before synchronizing races, and the simulator makes that race lose (inside graphs it starts
+ * such a kernel at the earlier kernel's trigger and holds it at its synchronize).
+ *
  * @param grid the grid shape, in blocks
  * @param block the block shape, in threads
  * @param sharedMemoryBytes dynamic shared memory per block, in bytes
+ * @param programmaticDependentLaunch whether the launch may begin before the kernel before it has
+ *     finished (see above)
  */
-public record LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
+public record LaunchConfig(
+    Dim3 grid, Dim3 block, int sharedMemoryBytes, boolean programmaticDependentLaunch) {
+
+  /**
+   * A launch that starts after the work before it on its stream, as every launch does unless
+   * programmatic dependent launch is asked for.
+   *
+   * @param grid the grid shape, in blocks
+   * @param block the block shape, in threads
+   * @param sharedMemoryBytes dynamic shared memory per block, in bytes
+   * @throws IllegalArgumentException if {@code sharedMemoryBytes} is negative
+   */
+  public LaunchConfig(Dim3 grid, Dim3 block, int sharedMemoryBytes) {
+    this(grid, block, sharedMemoryBytes, false);
+  }
+
+  /**
+   * {@return this shape as a programmatic dependent launch}: the kernel may start while the kernel
+   * before it on the stream finishes, and must call {@code cudaGridDependencySynchronize} before it
+   * reads that kernel's results
+   */
+  public LaunchConfig withProgrammaticDependentLaunch() {
+    return new LaunchConfig(grid, block, sharedMemoryBytes, true);
+  }
 
   /**
    * Checks the configuration.

@@ -569,6 +569,39 @@ public interface CudaDriver extends AutoCloseable {
       CuStream stream,
       KernelArguments arguments);
 
+  /**
+   * {@code cuLaunchKernelEx} with one launch attribute, {@code
+   * CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION}: a programmatic dependent launch. The
+   * kernel may begin once every block of the kernel before it on the stream has called {@code
+   * cudaTriggerProgrammaticLaunchCompletion} (or exited), before that kernel has finished; it must
+   * call {@code cudaGridDependencySynchronize} before it reads what that kernel writes, which waits
+   * for that kernel to complete and its memory to be visible. Captured, the dependency becomes a
+   * programmatic edge of the graph. Needs compute capability 9.0.
+   *
+   * @param function the kernel to launch, from {@link #moduleGetFunction}
+   * @param gridX the grid's width, in blocks; positive
+   * @param gridY the grid's height, in blocks; positive
+   * @param gridZ the grid's depth, in blocks; positive
+   * @param blockX the block's width, in threads; positive
+   * @param blockY the block's height, in threads; positive
+   * @param blockZ the block's depth, in threads; positive
+   * @param sharedMemBytes the dynamic shared memory per block, in bytes
+   * @param stream the stream to enqueue the launch on
+   * @param arguments the kernel's parameter values, in parameter order; may be changed once the
+   *     call returns
+   */
+  void launchKernelProgrammatic(
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments);
+
   // ---- graphs
 
   /**

@@ -113,6 +113,11 @@ public enum DriverCall {
   FUNC_GET_PARAM_INFO("cuFuncGetParamInfo"),
   /** {@code cuLaunchKernel}: launches a kernel. */
   LAUNCH_KERNEL("cuLaunchKernel"),
+  /**
+   * {@code cuLaunchKernelEx}: launches a kernel with launch attributes (here programmatic stream
+   * serialization, for programmatic dependent launch).
+   */
+  LAUNCH_KERNEL_EX("cuLaunchKernelEx"),
   /** {@code cuGraphCreate}: creates an empty graph. */
   GRAPH_CREATE("cuGraphCreate"),
   /** {@code cuGraphDestroy}: destroys a graph. */

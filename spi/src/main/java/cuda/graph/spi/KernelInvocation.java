@@ -95,4 +95,18 @@ public interface KernelInvocation {
     throw new UnsupportedOperationException(
         "cudaGraphSetConditional is available only to kernels a provider runs in Java");
   }
+
+  /**
+   * {@code cudaGridDependencySynchronize} ({@code griddepcontrol.wait}): in a kernel launched
+   * programmatically ({@link CudaDriver#launchKernelProgrammatic}), waits until the kernel before
+   * it has completed and its writes are visible. Elsewhere it returns at once.
+   */
+  default void gridDependencySynchronize() {}
+
+  /**
+   * {@code cudaTriggerProgrammaticLaunchCompletion} ({@code griddepcontrol.launch_dependents}):
+   * lets a programmatically launched kernel after this one begin before this one finishes. Without
+   * a dependent it does nothing.
+   */
+  default void triggerDependentLaunch() {}
 }

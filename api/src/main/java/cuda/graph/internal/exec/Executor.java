@@ -376,6 +376,20 @@ public final class Executor {
     KernelArguments block = kernel.argumentBlock();
     LaunchArguments.bind(k, ex, block);
     LaunchConfig c = k.config;
+    if (c.programmaticDependentLaunch()) {
+      ex.driver.launchKernelProgrammatic(
+          function,
+          c.grid().x(),
+          c.grid().y(),
+          c.grid().z(),
+          c.block().x(),
+          c.block().y(),
+          c.block().z(),
+          c.sharedMemoryBytes(),
+          ex.cuStream,
+          block);
+      return;
+    }
     ex.driver.launchKernel(
         function,
         c.grid().x(),

@@ -83,4 +83,14 @@ public final class DeviceKernelCall implements KernelCall {
   public void setCondition(int index, int value) {
     launch.setConditional(launch.i64(index), value);
   }
+
+  @Override
+  public void gridDependencySynchronize() {
+    launch.gridDependencySynchronize();
+  }
+
+  @Override
+  public void triggerDependentLaunch() {
+    launch.triggerDependentLaunch();
+  }
 }

@@ -111,4 +111,12 @@ public final class HostKernelCall implements KernelCall {
             + " reference run has no graph: test the kernel's effect on the condition by"
             + " launching it in a captured graph");
   }
+
+  /** A reference run has no kernel before it: nothing to wait for. */
+  @Override
+  public void gridDependencySynchronize() {}
+
+  /** A reference run has no kernel after it: nothing to let start. */
+  @Override
+  public void triggerDependentLaunch() {}
 }

@@ -237,6 +237,11 @@ enum CuEntry {
       DriverCall.LAUNCH_KERNEL,
       4000,
       takes(C.HANDLE, C.INT, C.INT, C.INT, C.INT, C.INT, C.INT, C.INT, C.HANDLE, C.PTR, C.PTR)),
+  /**
+   * {@code (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)}: new in
+   * CUDA 11.8; bound here for programmatic dependent launch.
+   */
+  LAUNCH_KERNEL_EX(DriverCall.LAUNCH_KERNEL_EX, 11060, takes(C.PTR, C.HANDLE, C.PTR, C.PTR)),
 
   /** {@code (CUgraph *phGraph, unsigned int flags)} */
   GRAPH_CREATE(DriverCall.GRAPH_CREATE, 10000, takes(C.PTR, C.INT)),

@@ -1,6 +1,7 @@
 package cuda.graph.driver.internal;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -130,10 +131,51 @@ final class DriverStructs {
               JAVA_LONG.withName("reserved2"))
           .withName("CUgraphNodeParams");
 
+  /** {@code CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION}. */
+  static final int LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
+  /**
+   * {@code CUlaunchAttribute}: an attribute id and its value, a 64-byte union of which only the
+   * member this provider sets is laid out.
+   */
+  static final StructLayout LAUNCH_ATTRIBUTE =
+      MemoryLayout.structLayout(
+              JAVA_INT.withName("id"),
+              MemoryLayout.sequenceLayout(4, JAVA_BYTE).withName("pad"),
+              MemoryLayout.unionLayout(
+                      MemoryLayout.sequenceLayout(64, JAVA_BYTE).withName("pad"),
+                      JAVA_INT.withName("programmaticStreamSerializationAllowed"))
+                  .withByteAlignment(8)
+                  .withName("value"))
+          .withName("CUlaunchAttribute");
+
+  /** {@code CUlaunchConfig}, what {@code cuLaunchKernelEx} reads. */
+  static final StructLayout LAUNCH_CONFIG =
+      MemoryLayout.structLayout(
+              JAVA_INT.withName("gridDimX"),
+              JAVA_INT.withName("gridDimY"),
+              JAVA_INT.withName("gridDimZ"),
+              JAVA_INT.withName("blockDimX"),
+              JAVA_INT.withName("blockDimY"),
+              JAVA_INT.withName("blockDimZ"),
+              JAVA_INT.withName("sharedMemBytes"),
+              MemoryLayout.paddingLayout(4),
+              JAVA_LONG.withName("hStream"),
+              ADDRESS.withName("attrs"),
+              JAVA_INT.withName("numAttrs"),
+              MemoryLayout.paddingLayout(4))
+          .withName("CUlaunchConfig");
+
   /** Every layout above, for the test that checks them against the C compiler. */
   static final List<StructLayout> ALL =
       List.of(
-          KERNEL_NODE_PARAMS, MEMCPY3D, MEMSET_NODE_PARAMS, CONDITIONAL_NODE_PARAMS, NODE_PARAMS);
+          KERNEL_NODE_PARAMS,
+          MEMCPY3D,
+          MEMSET_NODE_PARAMS,
+          CONDITIONAL_NODE_PARAMS,
+          NODE_PARAMS,
+          LAUNCH_ATTRIBUTE,
+          LAUNCH_CONFIG);
 
   /** The largest struct: what {@link Scratch#zeroedStruct()} must hold. */
   static final long LARGEST = ALL.stream().mapToLong(MemoryLayout::byteSize).max().orElseThrow();
@@ -199,6 +241,53 @@ final class DriverStructs {
     params.set(JAVA_INT, KERNEL_BLOCK_Z, block.z());
     params.set(JAVA_INT, KERNEL_SHARED, sharedMemBytes);
     params.set(JAVA_LONG, KERNEL_PARAMS, kernelParams.address());
+  }
+
+  private static final long CONFIG_GRID_X = offset(LAUNCH_CONFIG, "gridDimX");
+  private static final long CONFIG_GRID_Y = offset(LAUNCH_CONFIG, "gridDimY");
+  private static final long CONFIG_GRID_Z = offset(LAUNCH_CONFIG, "gridDimZ");
+  private static final long CONFIG_BLOCK_X = offset(LAUNCH_CONFIG, "blockDimX");
+  private static final long CONFIG_BLOCK_Y = offset(LAUNCH_CONFIG, "blockDimY");
+  private static final long CONFIG_BLOCK_Z = offset(LAUNCH_CONFIG, "blockDimZ");
+  private static final long CONFIG_SHARED = offset(LAUNCH_CONFIG, "sharedMemBytes");
+  private static final long CONFIG_STREAM = offset(LAUNCH_CONFIG, "hStream");
+  private static final long CONFIG_ATTRS = offset(LAUNCH_CONFIG, "attrs");
+  private static final long CONFIG_NUM_ATTRS = offset(LAUNCH_CONFIG, "numAttrs");
+  private static final long ATTRIBUTE_ID = offset(LAUNCH_ATTRIBUTE, "id");
+  private static final long ATTRIBUTE_PSS =
+      offset(LAUNCH_ATTRIBUTE, "value.programmaticStreamSerializationAllowed");
+
+  /** Where in the struct area {@link #writeProgrammaticLaunch} puts the attribute. */
+  static final long ATTRIBUTE_AT = 64;
+
+  /**
+   * Fills, in a zeroed struct area, a {@code CUlaunchConfig} at its start and, at {@link
+   * #ATTRIBUTE_AT}, the one {@code CUlaunchAttribute} it points to: programmatic stream
+   * serialization allowed.
+   */
+  static void writeProgrammaticLaunch(
+      MemorySegment area,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      long stream) {
+    area.set(JAVA_INT, CONFIG_GRID_X, gridX);
+    area.set(JAVA_INT, CONFIG_GRID_Y, gridY);
+    area.set(JAVA_INT, CONFIG_GRID_Z, gridZ);
+    area.set(JAVA_INT, CONFIG_BLOCK_X, blockX);
+    area.set(JAVA_INT, CONFIG_BLOCK_Y, blockY);
+    area.set(JAVA_INT, CONFIG_BLOCK_Z, blockZ);
+    area.set(JAVA_INT, CONFIG_SHARED, sharedMemBytes);
+    area.set(JAVA_LONG, CONFIG_STREAM, stream);
+    MemorySegment attribute = area.asSlice(ATTRIBUTE_AT, LAUNCH_ATTRIBUTE.byteSize());
+    area.set(JAVA_LONG, CONFIG_ATTRS, attribute.address());
+    area.set(JAVA_INT, CONFIG_NUM_ATTRS, 1);
+    attribute.set(JAVA_INT, ATTRIBUTE_ID, LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
+    attribute.set(JAVA_INT, ATTRIBUTE_PSS, 1);
   }
 
   /**

@@ -89,6 +89,7 @@ final class FfmCudaDriver implements CudaDriver {
   // a constant handle costs the JVM a few milliseconds per new signature shape when this class is
   // initialized, which the calls made once per stream, graph or program need not pay up front.
   private static final MethodHandle LAUNCH_KERNEL = CuEntry.LAUNCH_KERNEL.constantHandle();
+  private static final MethodHandle LAUNCH_KERNEL_EX = CuEntry.LAUNCH_KERNEL_EX.constantHandle();
   private static final MethodHandle GRAPH_LAUNCH = CuEntry.GRAPH_LAUNCH.constantHandle();
   private static final MethodHandle STREAM_SYNCHRONIZE =
       CuEntry.STREAM_SYNCHRONIZE.constantHandle();
@@ -939,6 +940,38 @@ final class FfmCudaDriver implements CudaDriver {
                   arguments.pointerArray(),
                   MemorySegment.NULL);
       check(status, CuEntry.LAUNCH_KERNEL);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The launch configuration and its attribute are written into the thread's scratch struct
+   * area, so the call allocates nothing.
+   */
+  @Override
+  public void launchKernelProgrammatic(
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
+    MemorySegment config = Scratch.get().zeroedStruct();
+    DriverStructs.writeProgrammaticLaunch(
+        config, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream.address());
+    try {
+      int status =
+          (int)
+              LAUNCH_KERNEL_EX.invokeExact(
+                  config, function.address(), arguments.pointerArray(), MemorySegment.NULL);
+      check(status, CuEntry.LAUNCH_KERNEL_EX);
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -92,6 +92,8 @@ class CuEntryTests {
           // Not in section 1.2 yet: CUDA 12.4's cuda.h, the only ABI of the call.
           "cuFuncGetParamInfo",
           "cuLaunchKernel",
+          // Not in section 1.2 either: its only ABI, for programmatic dependent launch.
+          "cuLaunchKernelEx",
           "cuGraphCreate",
           "cuGraphDestroy",
           "cuGraphInstantiateWithFlags",
@@ -168,6 +170,7 @@ class CuEntryTests {
           Map.entry("cuEventRecordWithFlags", 11010),
           Map.entry("cuMemAllocAsync", 11020),
           Map.entry("cuFuncGetParamInfo", 12040),
+          Map.entry("cuLaunchKernelEx", 11060),
           Map.entry("cuStreamBeginCaptureToGraph", 12030),
           Map.entry("cuStreamUpdateCaptureDependencies_v2", 12030),
           Map.entry("cuGraphExecKernelNodeSetParams_v2", 12000),

@@ -95,7 +95,10 @@ final class ExecNodeCalls {
     }
     ModuleCalls.validateShape(grid, block, sharedMemBytes, call);
     ModuleCalls.requireJavaBody(function, call);
-    target.set(ModuleCalls.kernelOp(function, grid, block, sharedMemBytes, arguments));
+    // The launch attribute is the node's, not the parameters': a replacement keeps it.
+    boolean programmatic = target.current() instanceof Op.Kernel k && k.programmatic();
+    target.set(
+        ModuleCalls.kernelOp(function, grid, block, sharedMemBytes, arguments, programmatic));
   }
 
   void setMemcpyParams(

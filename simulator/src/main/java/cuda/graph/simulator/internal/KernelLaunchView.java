@@ -19,16 +19,41 @@ final class KernelLaunchView implements KernelInvocation {
   private final MemorySegment arguments;
   private final DeviceMemory memory;
   private final @Nullable ConditionScope conditions;
+  private final @Nullable EarlyStart primaryOf;
+  private final @Nullable EarlyStart dependentOf;
 
   /**
    * @param conditions the conditions of the exec launch running the kernel; null for a kernel
    *     launched on a stream
+   * @param primaryOf the early start this kernel's trigger begins, if a dependent follows it
+   * @param dependentOf the early start this kernel's synchronize waits on, if it started early
    */
-  KernelLaunchView(Op.Kernel launch, DeviceMemory memory, @Nullable ConditionScope conditions) {
+  KernelLaunchView(
+      Op.Kernel launch,
+      DeviceMemory memory,
+      @Nullable ConditionScope conditions,
+      @Nullable EarlyStart primaryOf,
+      @Nullable EarlyStart dependentOf) {
     this.launch = launch;
     this.arguments = MemorySegment.ofArray(launch.arguments());
     this.memory = memory;
     this.conditions = conditions;
+    this.primaryOf = primaryOf;
+    this.dependentOf = dependentOf;
+  }
+
+  @Override
+  public void gridDependencySynchronize() {
+    if (dependentOf != null) {
+      dependentOf.synchronize();
+    }
+  }
+
+  @Override
+  public void triggerDependentLaunch() {
+    if (primaryOf != null) {
+      primaryOf.trigger();
+    }
   }
 
   @Override

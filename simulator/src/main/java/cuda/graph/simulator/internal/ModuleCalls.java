@@ -110,8 +110,9 @@ final class ModuleCalls {
       Dim3 block,
       int sharedMemBytes,
       CuStream streamHandle,
-      KernelArguments arguments) {
-    DriverCall call = DriverCall.LAUNCH_KERNEL;
+      KernelArguments arguments,
+      boolean programmatic) {
+    DriverCall call = programmatic ? DriverCall.LAUNCH_KERNEL_EX : DriverCall.LAUNCH_KERNEL;
     SimFunction function = state.resolve(handle, SimFunction.class, call);
     SimStream stream = state.stream(streamHandle, call);
     state.checkSticky(stream.context, call);
@@ -123,7 +124,8 @@ final class ModuleCalls {
           "kernel " + function.name + " belongs to another context than " + stream);
     }
     requireJavaBody(function, call);
-    state.submit(call, stream, kernelOp(function, grid, block, sharedMemBytes, arguments));
+    state.submit(
+        call, stream, kernelOp(function, grid, block, sharedMemBytes, arguments, programmatic));
   }
 
   /** The simulator runs kernels through their Java reference: one without it cannot run. */
@@ -143,7 +145,12 @@ final class ModuleCalls {
 
   /** {@return a kernel launch with a copy of the arguments, as a command or a node holds it} */
   static Op.Kernel kernelOp(
-      SimFunction function, Dim3 grid, Dim3 block, int sharedMemBytes, KernelArguments arguments) {
+      SimFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments,
+      boolean programmatic) {
     int count = arguments.count();
     long[] offsets = new long[count];
     int[] sizes = new int[count];
@@ -152,7 +159,7 @@ final class ModuleCalls {
       sizes[i] = arguments.size(i);
     }
     return new Op.Kernel(
-        function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes);
+        function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes, programmatic);
   }
 
   /** The launch limits: block and grid dimensions, dynamic shared memory without opt-in. */

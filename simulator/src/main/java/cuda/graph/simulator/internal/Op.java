@@ -28,7 +28,8 @@ sealed interface Op {
       int sharedMemBytes,
       byte[] arguments,
       long[] offsets,
-      int[] sizes)
+      int[] sizes,
+      boolean programmatic)
       implements Op {
     @Override
     public GraphNodeType type() {
@@ -37,7 +38,15 @@ sealed interface Op {
 
     @Override
     public String describe() {
-      return function.name + "<<<" + grid + ", " + block + ", " + sharedMemBytes + ">>>";
+      return function.name
+          + "<<<"
+          + grid
+          + ", "
+          + block
+          + ", "
+          + sharedMemBytes
+          + ">>>"
+          + (programmatic ? " (programmatic)" : "");
     }
   }
 

@@ -37,8 +37,21 @@ final class OpExecutor {
   }
 
   private void execute(Op op, SimContext context, @Nullable ConditionScope conditions) {
+    execute(op, context, conditions, null, null);
+  }
+
+  /**
+   * Runs one op; a kernel that is the primary of {@code primaryOf} triggers it, one that is the
+   * dependent of {@code dependentOf} synchronizes on it.
+   */
+  private void execute(
+      Op op,
+      SimContext context,
+      @Nullable ConditionScope conditions,
+      @Nullable EarlyStart primaryOf,
+      @Nullable EarlyStart dependentOf) {
     try {
-      perform(op, context, conditions);
+      perform(op, context, conditions, primaryOf, dependentOf);
     } catch (UndefinedBehaviorException e) {
       // A GPU might corrupt memory or carry on; the simulator stops the context instead.
       context.fault(CuResult.LAUNCH_FAILED, op.describe() + ": " + e.getMessage());
@@ -61,12 +74,17 @@ final class OpExecutor {
     }
   }
 
-  private void perform(Op op, SimContext context, @Nullable ConditionScope conditions) {
+  private void perform(
+      Op op,
+      SimContext context,
+      @Nullable ConditionScope conditions,
+      @Nullable EarlyStart primaryOf,
+      @Nullable EarlyStart dependentOf) {
     switch (op) {
       case Op.Kernel k -> {
         var body = k.function().body;
         if (body != null) {
-          body.execute(new KernelLaunchView(k, memory, conditions));
+          body.execute(new KernelLaunchView(k, memory, conditions, primaryOf, dependentOf));
         }
       }
       case Op.HostToDevice c ->
@@ -107,13 +125,29 @@ final class OpExecutor {
     }
   }
 
-  /** Runs ops in order (a topological order), stopping at the first sticky error. */
+  /**
+   * Runs ops in order (a topological order), stopping at the first sticky error. A kernel launched
+   * programmatically right after a kernel starts early ({@link EarlyStart}): every op before them
+   * is done, so only its order against that kernel changes, and the dependency rules allow it.
+   */
   private void runAll(List<Op> ops, SimContext context, @Nullable ConditionScope conditions) {
-    for (Op inner : ops) {
+    for (int i = 0; i < ops.size(); i++) {
       if (context.stickyError != 0) {
         return;
       }
-      execute(inner, context, conditions);
+      Op op = ops.get(i);
+      if (op instanceof Op.Kernel
+          && i + 1 < ops.size()
+          && ops.get(i + 1) instanceof Op.Kernel next
+          && next.programmatic()) {
+        EarlyStart[] pair = new EarlyStart[1];
+        pair[0] = new EarlyStart(() -> execute(next, context, conditions, null, pair[0]));
+        execute(op, context, conditions, pair[0], null);
+        pair[0].primaryFinished();
+        i++;
+      } else {
+        execute(op, context, conditions);
+      }
     }
   }
 

@@ -504,7 +504,26 @@ public final class SimDriver implements SimulatedDriver {
     Dim3 block = new Dim3(blockX, blockY, blockZ);
     run(
         DriverCall.LAUNCH_KERNEL,
-        () -> modules.launch(function, grid, block, sharedMemBytes, stream, arguments));
+        () -> modules.launch(function, grid, block, sharedMemBytes, stream, arguments, false));
+  }
+
+  @Override
+  public void launchKernelProgrammatic(
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
+    Dim3 grid = new Dim3(gridX, gridY, gridZ);
+    Dim3 block = new Dim3(blockX, blockY, blockZ);
+    run(
+        DriverCall.LAUNCH_KERNEL_EX,
+        () -> modules.launch(function, grid, block, sharedMemBytes, stream, arguments, true));
   }
 
   // ---- graphs

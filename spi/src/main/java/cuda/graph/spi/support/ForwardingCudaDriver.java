@@ -752,6 +752,42 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
   }
 
   @Override
+  public void launchKernelProgrammatic(
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
+    before(
+        DriverCall.LAUNCH_KERNEL_EX,
+        describesArguments
+            ? new Object[] {
+              function,
+              gridX,
+              gridY,
+              gridZ,
+              blockX,
+              blockY,
+              blockZ,
+              sharedMemBytes,
+              stream,
+              arguments
+            }
+            : NO_ARGUMENTS);
+    try {
+      delegate.launchKernelProgrammatic(
+          function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.LAUNCH_KERNEL_EX, e);
+    }
+  }
+
+  @Override
   public CuGraph graphCreate(int flags) {
     before(DriverCall.GRAPH_CREATE, describesArguments ? new Object[] {flags} : NO_ARGUMENTS);
     try {

@@ -494,6 +494,23 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
         function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
   }
 
+  @Override
+  public void launchKernelProgrammatic(
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
+    checks.usable(DriverCall.LAUNCH_KERNEL_EX, function, stream);
+    super.launchKernelProgrammatic(
+        function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
+  }
+
   // ---- graphs
 
   @Override

@@ -1,0 +1,53 @@
+package cuda.graph.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import cuda.graph.CudaGraph;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
+import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ProgrammaticKernels;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs {@link ProgrammaticLaunchContract} against the simulator, and shows what its model of
+ * programmatic launch is for: a kernel that reads the results of the kernel before it before
+ * synchronizing loses that kernel's increment in a graph, as it can on a GPU, instead of passing by
+ * luck.
+ */
+class SimulatorProgrammaticLaunchTests implements ProgrammaticLaunchContract, SimulatorUnderTest {
+
+  @Test
+  void aKernelReadingBeforeItSynchronizesLosesThePreviousKernelsWriteInAGraph() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      ProgrammaticKernels.load(stream.device());
+      DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.capture(
+              stream,
+              ProgrammaticKernels.chain(ProgrammaticKernels.INC_READING_TOO_EARLY, counter, 2))) {
+        graph.launch().syncOn(stream);
+      }
+      // The second kernel read 0 while the first, held at its trigger, had not yet written 1.
+      assertArrayEquals(new int[] {1}, counter.toIntArray().syncOn(stream));
+    }
+  }
+
+  @Test
+  void theSameChainCountsBothIncrementsWhenItsKernelsSynchronizeFirst() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      ProgrammaticKernels.load(stream.device());
+      DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.capture(
+              stream,
+              ProgrammaticKernels.chain(ProgrammaticKernels.INC_TRIGGER_FIRST, counter, 2))) {
+        graph.launch().syncOn(stream);
+      }
+      assertArrayEquals(new int[] {2}, counter.toIntArray().syncOn(stream));
+    }
+  }
+}
