@@ -8,7 +8,8 @@
 # readme (the README's Java example on the module path) control (the C++ anchors of updates,
 # fork/join and device loops) sanitizer (compute-sanitizer memcheck with
 # leak checking over the example and the GPU tests) decode (the decode engine per shape beside
-# PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose).
+# PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose) pdl
+# (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -52,6 +53,12 @@ for part in $parts; do
       done
       .gpu/java cuda.graph.benchmarks.ControlFlowBench 15 > "$out/java-control.csv" 2>&1
       echo "java control exit $?"; cat "$out/java-control.csv" ;;
+    pdl)
+      # Programmatic dependent launch: the C++ anchor and the Java chain in one call.
+      (cd .gpu/anchors/pdl && nvcc -O2 -arch=sm_90 -o /tmp/anchor_pdl pdl.cu && /tmp/anchor_pdl) > "$out/pdl-cpp.csv" 2>&1
+      echo "anchor pdl exit $?"; cat "$out/pdl-cpp.csv"
+      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.ProgrammaticLaunchBench 5 > "$out/pdl-java.csv" 2>&1
+      echo "java pdl exit $?"; cat "$out/pdl-java.csv" ;;
     decode|decode-java|decode-torch)
       # The main job: each shape decoded by the Java engine (check against the Java reference,
       # dump for the PyTorch check, four modes timed), then checked by and timed beside the

@@ -18,6 +18,16 @@
 #define BEST 4
 #define HISTORY 6
 
+// Every kernel starts by letting the next kernel of the step launch (it then waits at its own
+// synchronize) and by waiting for the kernel before it to finish: under programmatic dependent
+// launch the next kernel's launch overlaps this one, and nothing is read before the kernel that
+// wrote it has finished. Launched normally, both calls return at once.
+#define STEP_START                           \
+  do {                                       \
+    cudaTriggerProgrammaticLaunchCompletion(); \
+    cudaGridDependencySynchronize();         \
+  } while (0)
+
 #define WARP 32
 #define BLOCK 256
 #define WARPS (BLOCK / WARP)
@@ -101,6 +111,7 @@ __device__ __forceinline__ float row_dot(const __half *w, const float *xs, int c
 
 // token -> x: x = tok_embeddings[state[TOKEN]].
 extern "C" __global__ void embed(const int *state, const __half *emb, float *x, int dim) {
+  STEP_START;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < dim) x[i] = __half2float(emb[(size_t)state[TOKEN] * dim + i]);
 }
@@ -108,6 +119,7 @@ extern "C" __global__ void embed(const int *state, const __half *emb, float *x, 
 // out[r] = W[r] . (rmsnorm(x) * norm), r < rows. Dynamic shared memory: cols floats.
 extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const __half *w,
                                        float *out, int rows, int cols, float eps) {
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
@@ -121,6 +133,7 @@ extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const
 // x[r] += W[r] . in, r < rows (a projection added to the residual stream).
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
                                       int cols) {
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(in, nullptr, xs, cols, 0.f, scratch);
@@ -135,6 +148,7 @@ extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x
 extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
                                         const __half *w3, float *h, int rows, int cols,
                                         float eps) {
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
@@ -158,6 +172,7 @@ __device__ __forceinline__ unsigned long long argmax_key(float v, int index) {
 extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
                                               const __half *w, float *logits, int *state,
                                               int rows, int cols, float eps) {
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   __shared__ unsigned long long best[WARPS];
@@ -186,6 +201,7 @@ extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm
 extern "C" __global__ void rope_cache(float *qkv, const int *state, float *k_cache,
                                       float *v_cache, int heads, int kv_heads, int head_dim,
                                       float theta) {
+  STEP_START;
   int pos = state[POS];
   int q_pairs = heads * head_dim / 2, kv_dim = kv_heads * head_dim;
   int pair = blockIdx.x * blockDim.x + threadIdx.x;
@@ -220,6 +236,7 @@ extern "C" __global__ void rope_cache(float *qkv, const int *state, float *k_cac
 extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
                                      const float *v_cache, float *out, int heads, int kv_heads,
                                      int head_dim, int max_seq) {
+  STEP_START;
   extern __shared__ float shared[];
   float *scores = shared;
   float *q = shared + max_seq;
@@ -298,10 +315,11 @@ __device__ void advance(int *state) {
   state[LEFT] -= 1;
 }
 
-extern "C" __global__ void finish(int *state) { advance(state); }
+extern "C" __global__ void finish(int *state) { STEP_START; advance(state); }
 
 // The same inside a device-side loop: the loop goes on while steps are left.
 extern "C" __global__ void finish_loop(int *state, cudaGraphConditionalHandle more) {
+  STEP_START;
   advance(state);
   cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
 }

@@ -205,8 +205,9 @@ public final class Decode {
     double[] hostMicros = new double[reps];
     int[] rep = {0};
     try (CudaGraph<@Nullable Void> step = engine.captureStep();
-        CudaGraph<@Nullable Void> loop = engine.captureLoop()) {
-      List<String> names = List.of("eager", "graph", "graph+read", "while");
+        CudaGraph<@Nullable Void> loop = engine.captureLoop();
+        CudaGraph<@Nullable Void> pdl = engine.captureProgrammaticStep()) {
+      List<String> names = List.of("eager", "graph", "graph+read", "while", "graph+pdl");
       List<Mode> modes =
           List.of(
               n -> {
@@ -235,7 +236,15 @@ public final class Decode {
                   step.launch().andThen(engine.readToken()).syncOn(stream);
                 }
               },
-              n -> loop.launch().syncOn(stream));
+              n -> loop.launch().syncOn(stream),
+              n -> {
+                // As "graph", with each kernel's launch overlapping the kernel before it.
+                CompletableFuture<?> last = null;
+                for (int s = 0; s < n; s++) {
+                  last = pdl.launch().asyncOn(stream);
+                }
+                last.join();
+              });
       int[] expected = null;
       double eagerMedian = 0, graphMedian = 0;
       boolean same = true;
@@ -290,7 +299,7 @@ public final class Decode {
    */
   private static void profile(DecodeEngine engine, int pos, PrintStream out) {
     Stream stream = engine.stream;
-    List<GraphNode<?>> kernels = engine.kernels(null);
+    List<GraphNode<?>> kernels = engine.kernels(null, false);
     List<String> names = engine.kernelNames();
     List<CudaEvent> events = new ArrayList<>();
     try (CudaGraph<@Nullable Void> loop = engine.captureLoop()) {

@@ -10,6 +10,7 @@ import cuda.graph.LaunchConfig;
 import cuda.graph.Stream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -98,7 +99,7 @@ final class DecodeEngine implements AutoCloseable {
 
   /** {@return one decode step; inside a device loop, {@code more} is the loop's condition} */
   GraphNode<@Nullable Void> step(@Nullable GraphCondition more) {
-    return GraphNode.sequence(kernels(more));
+    return GraphNode.sequence(kernels(more, false));
   }
 
   /** {@return the names of the kernels of a step, in {@link #kernels} order} */
@@ -120,8 +121,14 @@ final class DecodeEngine implements AutoCloseable {
     return names;
   }
 
-  /** {@return the kernel launches of one step, in order} */
-  List<GraphNode<?>> kernels(@Nullable GraphCondition more) {
+  /**
+   * {@return the kernel launches of one step, in order}; with {@code programmatic}, every launch
+   * after the first is a programmatic dependent launch, so each kernel's launch overlaps the one
+   * before (every kernel synchronizes before it reads anything: STEP_START)
+   */
+  List<GraphNode<?>> kernels(@Nullable GraphCondition more, boolean programmatic) {
+    UnaryOperator<LaunchConfig> after =
+        programmatic ? LaunchConfig::withProgrammaticDependentLaunch : UnaryOperator.identity();
     LlamaConfig c = config;
     float eps = c.normEps();
     List<GraphNode<?>> k = new ArrayList<>(c.kernelsPerToken());
@@ -134,11 +141,18 @@ final class DecodeEngine implements AutoCloseable {
       DeviceBuffer<Float> kc = kCache.slice(from, length), vc = vCache.slice(from, length);
       k.add(
           DecodeKernels.NORM_MATVEC.launch(
-              rows(c.qkvRows(), c.dim()), x, w[0], w[1], qkv, c.qkvRows(), c.dim(), eps));
+              after.apply(rows(c.qkvRows(), c.dim())),
+              x,
+              w[0],
+              w[1],
+              qkv,
+              c.qkvRows(),
+              c.dim(),
+              eps));
       int pairs = Math.max(c.dim() / 2 + c.kvDim() / 2, c.kvDim());
       k.add(
           DecodeKernels.ROPE_CACHE.launch(
-              LaunchConfig.covering(pairs, BLOCK),
+              after.apply(LaunchConfig.covering(pairs, BLOCK)),
               qkv,
               state,
               kc,
@@ -154,18 +168,38 @@ final class DecodeEngine implements AutoCloseable {
               (c.maxSeq() + c.headDim()) * Float.BYTES);
       k.add(
           DecodeKernels.ATTENTION.launch(
-              perHead, qkv, state, kc, vc, att, c.heads(), c.kvHeads(), c.headDim(), c.maxSeq()));
+              after.apply(perHead),
+              qkv,
+              state,
+              kc,
+              vc,
+              att,
+              c.heads(),
+              c.kvHeads(),
+              c.headDim(),
+              c.maxSeq()));
       k.add(
-          DecodeKernels.MATVEC_ADD.launch(rows(c.dim(), c.dim()), att, w[2], x, c.dim(), c.dim()));
+          DecodeKernels.MATVEC_ADD.launch(
+              after.apply(rows(c.dim(), c.dim())), att, w[2], x, c.dim(), c.dim()));
       k.add(
           DecodeKernels.NORM_GATE_UP.launch(
-              rows(c.ffn(), c.dim()), x, w[3], w[4], w[5], h, c.ffn(), c.dim(), eps));
-      k.add(DecodeKernels.MATVEC_ADD.launch(rows(c.dim(), c.ffn()), h, w[6], x, c.dim(), c.ffn()));
+              after.apply(rows(c.ffn(), c.dim())), x, w[3], w[4], w[5], h, c.ffn(), c.dim(), eps));
+      k.add(
+          DecodeKernels.MATVEC_ADD.launch(
+              after.apply(rows(c.dim(), c.ffn())), h, w[6], x, c.dim(), c.ffn()));
     }
     k.add(
         DecodeKernels.NORM_MATVEC_ARGMAX.launch(
-            rows(c.vocab(), c.dim()), x, norm, output, logits, state, c.vocab(), c.dim(), eps));
-    LaunchConfig one = LaunchConfig.of(1, 1);
+            after.apply(rows(c.vocab(), c.dim())),
+            x,
+            norm,
+            output,
+            logits,
+            state,
+            c.vocab(),
+            c.dim(),
+            eps));
+    LaunchConfig one = after.apply(LaunchConfig.of(1, 1));
     k.add(
         more == null
             ? DecodeKernels.FINISH.launch(one, state)
@@ -182,6 +216,11 @@ final class DecodeEngine implements AutoCloseable {
   /** {@return a graph of one step, replayed once per token} */
   CudaGraph<@Nullable Void> captureStep() {
     return CudaGraph.capture(stream, step(null));
+  }
+
+  /** {@return the same graph with every kernel after the first launched programmatically} */
+  CudaGraph<@Nullable Void> captureProgrammaticStep() {
+    return CudaGraph.capture(stream, GraphNode.sequence(kernels(null, true)));
   }
 
   /** {@return a graph whose one launch runs a WHILE loop of steps until the state's count is 0} */

@@ -23,15 +23,15 @@ final class DecodeKernels {
 
   static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "decode_kernels.ptx")
-          .withReference("embed", DecodeKernels::embed)
-          .withReference("norm_matvec", DecodeKernels::normMatvec)
-          .withReference("matvec_add", DecodeKernels::matvecAdd)
-          .withReference("norm_gate_up", DecodeKernels::normGateUp)
-          .withReference("norm_matvec_argmax", DecodeKernels::normMatvecArgmax)
-          .withReference("rope_cache", DecodeKernels::ropeCache)
-          .withReference("attention", DecodeKernels::attention)
-          .withReference("finish", DecodeKernels::finish)
-          .withReference("finish_loop", DecodeKernels::finishLoop);
+          .withReference("embed", stepStart(DecodeKernels::embed))
+          .withReference("norm_matvec", stepStart(DecodeKernels::normMatvec))
+          .withReference("matvec_add", stepStart(DecodeKernels::matvecAdd))
+          .withReference("norm_gate_up", stepStart(DecodeKernels::normGateUp))
+          .withReference("norm_matvec_argmax", stepStart(DecodeKernels::normMatvecArgmax))
+          .withReference("rope_cache", stepStart(DecodeKernels::ropeCache))
+          .withReference("attention", stepStart(DecodeKernels::attention))
+          .withReference("finish", stepStart(DecodeKernels::finish))
+          .withReference("finish_loop", stepStart(DecodeKernels::finishLoop));
 
   /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
   static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
@@ -66,6 +66,18 @@ final class DecodeKernels {
   static final Kernel FINISH_LOOP = IMAGE.kernel("finish_loop", INT, KernelParam.CONDITION);
 
   private DecodeKernels() {}
+
+  /**
+   * The kernels' {@code STEP_START}: let the next kernel launch, then wait for the one before, so
+   * the references behave like the CUDA kernels under programmatic dependent launch.
+   */
+  private static cuda.graph.JavaKernel stepStart(cuda.graph.JavaKernel body) {
+    return call -> {
+      call.triggerDependentLaunch();
+      call.gridDependencySynchronize();
+      body.run(call);
+    };
+  }
 
   /** Loads every kernel on {@code device}, so that no capture loads a module. */
   static void loadAll(cuda.graph.Device device) {

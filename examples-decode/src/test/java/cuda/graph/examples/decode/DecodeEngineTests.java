@@ -76,6 +76,18 @@ class DecodeEngineTests {
   }
 
   @Test
+  void aStepOfProgrammaticDependentLaunchesDecodesTheReferenceTokens() {
+    try (DecodeEngine engine = new DecodeEngine(weights, stream);
+        CudaGraph<@Nullable Void> step = engine.captureProgrammaticStep()) {
+      engine.reset(STEPS);
+      for (int s = 0; s < STEPS; s++) {
+        step.launch().syncOn(stream);
+      }
+      assertArrayEquals(reference.tokens(), engine.tokens(STEPS));
+    }
+  }
+
+  @Test
   void oneLaunchOfTheDeviceLoopDecodesEveryToken() {
     try (DecodeEngine engine = new DecodeEngine(weights, stream);
         CudaGraph<@Nullable Void> loop = engine.captureLoop()) {
