@@ -59,7 +59,11 @@ public final class ProgrammaticKernels {
 
   private ProgrammaticKernels() {}
 
-  /** Loads the image's kernels on {@code device}, before a capture needs them. */
+  /**
+   * Loads the image's kernels on {@code device}, before a capture needs them.
+   *
+   * @param device the device to load them on
+   */
   public static void load(Device device) {
     for (Kernel k : List.of(INC_AFTER_WAIT, INC_TRIGGER_FIRST, INC_READING_TOO_EARLY)) {
       k.load(device);
