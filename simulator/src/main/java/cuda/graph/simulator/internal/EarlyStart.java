@@ -16,10 +16,15 @@ import java.util.concurrent.CountDownLatch;
  */
 final class EarlyStart {
 
+  /** Threads that run dependents started early, reused across launches. */
+  private static final java.util.concurrent.ExecutorService EARLY =
+      java.util.concurrent.Executors.newCachedThreadPool(
+          Thread.ofPlatform().daemon().name("cuda-simulator-early-start-", 0).factory());
+
   private final Runnable dependent;
   private final CountDownLatch dependentPaused = new CountDownLatch(1);
   private final CountDownLatch primaryDone = new CountDownLatch(1);
-  private Thread early;
+  private final CountDownLatch dependentDone = new CountDownLatch(1);
   private boolean started;
 
   /**
@@ -35,18 +40,15 @@ final class EarlyStart {
       return;
     }
     started = true;
-    early =
-        Thread.ofPlatform()
-            .daemon()
-            .name("cuda-simulator-early-start")
-            .start(
-                () -> {
-                  try {
-                    dependent.run();
-                  } finally {
-                    dependentPaused.countDown(); // finished without synchronizing
-                  }
-                });
+    EARLY.execute(
+        () -> {
+          try {
+            dependent.run();
+          } finally {
+            dependentPaused.countDown(); // finished without synchronizing
+            dependentDone.countDown();
+          }
+        });
     awaitQuietly(dependentPaused);
   }
 
@@ -64,18 +66,7 @@ final class EarlyStart {
       dependent.run();
       return;
     }
-    boolean interrupted = false;
-    while (true) {
-      try {
-        early.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    awaitQuietly(dependentDone);
   }
 
   private static void awaitQuietly(CountDownLatch latch) {
