@@ -28,11 +28,20 @@ public interface ProgrammaticLaunchContract extends ConformanceContract {
   /** The chain's length: long enough that early starts overlap many times. */
   int N = 64;
 
+  /** Programmatic dependent launch and the kernels' PTX need compute capability 9.0. */
+  private static void requireHopper(Stream stream) {
+    int major = stream.device().attribute(cuda.graph.Device.Attribute.COMPUTE_CAPABILITY_MAJOR);
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        major >= 9,
+        "programmatic dependent launch needs compute capability 9.0; this device has " + major);
+  }
+
   /** On a stream, every increment of a programmatic chain lands, in both kernel styles. */
   @Test
   default void aProgrammaticChainOnAStreamCountsEveryIncrement() {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
+      requireHopper(stream);
       ProgrammaticKernels.load(stream.device());
       DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
       s.driver().calls().clear();
@@ -51,6 +60,7 @@ public interface ProgrammaticLaunchContract extends ConformanceContract {
   default void aCapturedProgrammaticChainReplaysEveryIncrement() {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
+      requireHopper(stream);
       ProgrammaticKernels.load(stream.device());
       DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
       for (Kernel kernel :
