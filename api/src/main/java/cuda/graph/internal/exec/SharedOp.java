@@ -32,7 +32,7 @@ public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
   private @Nullable T result;
   private @Nullable Throwable failure;
   private @Nullable StreamImpl producerStream;
-  private @Nullable String producedInCapture;
+  private @Nullable Object producedInCapture;
   private @Nullable CuEvent event;
 
   public SharedOp(DeviceOp<T> source) {
@@ -105,7 +105,7 @@ public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
     Throwable error;
     T value;
     StreamImpl stream;
-    String capture;
+    Object capture;
     synchronized (lock) {
       error = failure;
       value = result;
@@ -118,7 +118,7 @@ public final class SharedOp<T extends @Nullable Object> implements DeviceOp<T> {
     if (error instanceof Error e) {
       throw e;
     }
-    if (capture != null && !capture.equals(execution.capturing)) {
+    if (capture != null && capture != execution.capturing) {
       throw new IllegalStateException(
           this
               + " was executed while capturing a graph ("

@@ -94,11 +94,11 @@ final class Capture {
   }
 
   private record Recording<T extends @Nullable Object, R>(
-      CaptureMode mode, String what, Recorder<T> record, Application<T, R> application) {}
+      CaptureMode mode, Object what, Recorder<T> record, Application<T, R> application) {}
 
   /** Captures a new graph and instantiates it ({@code scoped}: recorded through a scope). */
   static <T extends @Nullable Object> CudaGraph<T> run(
-      Stream stream, CaptureMode mode, boolean scoped, String what, Recorder<T> record) {
+      Stream stream, CaptureMode mode, boolean scoped, Object what, Recorder<T> record) {
     return run(
         stream,
         mode,
@@ -112,7 +112,7 @@ final class Capture {
   static <T extends @Nullable Object, R> R run(
       Stream stream,
       CaptureMode mode,
-      String what,
+      Object what,
       Recorder<T> record,
       Application<T, R> application) {
     Objects.requireNonNull(stream, "stream");
@@ -121,7 +121,7 @@ final class Capture {
         new Object() {
           @Override
           public String toString() {
-            return what;
+            return what.toString();
           }
         };
     return Executor.onStream(
@@ -146,12 +146,12 @@ final class Capture {
   }
 
   private static <T extends @Nullable Object> Captured<T> captureOn(
-      StreamImpl stream, CaptureMode mode, String what, Recorder<T> record) {
+      StreamImpl stream, CaptureMode mode, Object what, Recorder<T> record) {
     TranslatingDriver driver = stream.device().platform().driver();
     GraphCaptureEvent event = new GraphCaptureEvent();
     event.begin();
     driver.streamBeginCapture(stream.handle(), driverMode(mode));
-    Execution execution = new Execution(stream, what + " on " + stream);
+    Execution execution = new Execution(stream, new Described(what, " on ", stream));
     List<RecordedNodeImpl> replaceable = new ArrayList<>();
     boolean kept = false;
     @Nullable CuGraph captured = null;
@@ -195,14 +195,25 @@ final class Capture {
       GraphCaptureEvent event,
       TranslatingDriver driver,
       StreamImpl stream,
-      String what,
+      Object what,
       @Nullable CuGraph graph) {
     event.end();
     if (event.shouldCommit()) {
-      event.what = what;
+      event.what = what.toString();
       event.stream = stream.toString();
       event.nodes = graph == null ? -1 : driver.graphGetNodes(graph).size();
       event.commit();
+    }
+  }
+
+  /**
+   * A description joined only when a message or a recording asks for it: a capture is named on
+   * every execution of it, and most never need the text.
+   */
+  record Described(Object first, String between, Object second) {
+    @Override
+    public String toString() {
+      return first + between + second;
     }
   }
 

@@ -105,7 +105,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
         stream,
         mode,
         false,
-        "capture of " + op,
+        new Capture.Described("capture of ", "", op),
         (execution, nodes) -> Executor.execute(op, execution));
   }
 
@@ -212,7 +212,9 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       throw new IllegalStateException(
           this + " was recorded by CudaGraph.scope: recapture it with recapture(ScopeBody)");
     }
-    return recapture("recapture of " + op, (execution, nodes) -> Executor.execute(op, execution));
+    return recapture(
+        new Capture.Described("recapture of ", "", op),
+        (execution, nodes) -> Executor.execute(op, execution));
   }
 
   @Override
@@ -227,7 +229,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
         "scope recapture", (Capture.Recorder<T>) (Capture.Recorder<?>) recordScope(body));
   }
 
-  private GraphUpdate recapture(String what, Capture.Recorder<T> recorder) {
+  private GraphUpdate recapture(Object what, Capture.Recorder<T> recorder) {
     synchronized (changeLock) {
       requireOpen("recapture");
       return Capture.run(stream, mode, what, recorder, this::apply);

@@ -26,7 +26,12 @@ public final class Execution {
   public final CuStream cuStream;
 
   /** What is being captured, when this execution records a graph instead of running work. */
-  public final @Nullable String capturing;
+  /**
+   * The capture this execution records into, or null when it runs eagerly: compared by identity
+   * (two captures are never the same one, however alike their descriptions), described by its
+   * {@code toString()}, which is built only when a message needs it.
+   */
+  public final @Nullable Object capturing;
 
   /** The first lease, and the others: most executions hold one or none, so no array for them. */
   private @Nullable RefCount firstLease;
@@ -40,11 +45,11 @@ public final class Execution {
    */
   public final Execution root;
 
-  public Execution(StreamImpl stream, @Nullable String capturing) {
+  public Execution(StreamImpl stream, @Nullable Object capturing) {
     this(stream, capturing, null);
   }
 
-  private Execution(StreamImpl stream, @Nullable String capturing, @Nullable Execution root) {
+  private Execution(StreamImpl stream, @Nullable Object capturing, @Nullable Execution root) {
     this.stream = stream;
     this.device = stream.device();
     this.platform = device.platform();

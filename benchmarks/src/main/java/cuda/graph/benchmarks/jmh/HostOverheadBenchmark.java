@@ -71,10 +71,7 @@ public class HostOverheadBenchmark {
     return graph.launch().syncOn(stream);
   }
 
-  /**
-   * Capture, instantiate and upload of a one-kernel graph, then its destruction; the capture and
-   * graph calls are the simulator's, so this is an upper bound of the library's share.
-   */
+  /** Capture, instantiate and upload of a one-kernel graph, then its destruction. */
   @Benchmark
   public int captureOneKernel() {
     try (CudaGraph<@Nullable Void> g =
