@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import cuda.graph.CudaGraph;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
+import cuda.graph.Kernel;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ProgrammaticKernels;
 import org.jspecify.annotations.Nullable;
@@ -20,34 +21,26 @@ class SimulatorProgrammaticLaunchTests implements ProgrammaticLaunchContract, Si
 
   @Test
   void aKernelReadingBeforeItSynchronizesLosesThePreviousKernelsWriteInAGraph() {
-    try (ConformanceSession s = openSession()) {
-      Stream stream = s.stream();
-      ProgrammaticKernels.load(stream.device());
-      DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
-      try (CudaGraph<@Nullable Void> graph =
-          CudaGraph.capture(
-              stream,
-              ProgrammaticKernels.chain(ProgrammaticKernels.INC_READING_TOO_EARLY, counter, 2))) {
-        graph.launch().syncOn(stream);
-      }
-      // The second kernel read 0 while the first, held at its trigger, had not yet written 1.
-      assertArrayEquals(new int[] {1}, counter.toIntArray().syncOn(stream));
-    }
+    // The second kernel read 0 while the first, held at its trigger, had not yet written 1.
+    assertArrayEquals(new int[] {1}, replayPairOnce(ProgrammaticKernels.INC_READING_TOO_EARLY));
   }
 
   @Test
   void theSameChainCountsBothIncrementsWhenItsKernelsSynchronizeFirst() {
+    assertArrayEquals(new int[] {2}, replayPairOnce(ProgrammaticKernels.INC_TRIGGER_FIRST));
+  }
+
+  /** {@return the counter after one replay of a captured programmatic chain of two launches} */
+  private int[] replayPairOnce(Kernel kernel) {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
       ProgrammaticKernels.load(stream.device());
       DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
       try (CudaGraph<@Nullable Void> graph =
-          CudaGraph.capture(
-              stream,
-              ProgrammaticKernels.chain(ProgrammaticKernels.INC_TRIGGER_FIRST, counter, 2))) {
+          CudaGraph.capture(stream, ProgrammaticKernels.chain(kernel, counter, 2))) {
         graph.launch().syncOn(stream);
       }
-      assertArrayEquals(new int[] {2}, counter.toIntArray().syncOn(stream));
+      return counter.toIntArray().syncOn(stream);
     }
   }
 }

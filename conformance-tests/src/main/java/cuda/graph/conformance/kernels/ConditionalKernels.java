@@ -9,12 +9,8 @@ import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,7 +32,7 @@ public final class ConditionalKernels {
 
   /** The image: PTX for a GPU plus the Java references the simulator runs. */
   public static final KernelImage IMAGE =
-      KernelImage.ptx(readPtx())
+      KernelImage.ptx(KitPtx.read("conditional_kernels.ptx"))
           .withReference("countdown", ConditionalKernels::countdownReference)
           .withReference("choose", ConditionalKernels::chooseReference);
 
@@ -82,18 +78,5 @@ public final class ConditionalKernels {
 
   private static void chooseReference(KernelCall call) {
     call.setCondition(1, call.memory(0, Integer.BYTES).get(INT, 0));
-  }
-
-  private static String readPtx() {
-    // Read here, in this module: the resource's package is not open to the API module.
-    try (InputStream in = ConditionalKernels.class.getResourceAsStream("conditional_kernels.ptx")) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "conditional_kernels.ptx is missing from the conformance kit's jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read conditional_kernels.ptx", e);
-    }
   }
 }

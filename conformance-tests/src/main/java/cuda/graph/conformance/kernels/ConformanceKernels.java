@@ -9,12 +9,8 @@ import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,7 +38,7 @@ public final class ConformanceKernels {
 
   /** The image: PTX for a GPU plus the Java references the simulator runs. */
   public static final KernelImage IMAGE =
-      KernelImage.ptx(readPtx())
+      KernelImage.ptx(KitPtx.read("conformance_kernels.ptx"))
           .withReference("inc", ConformanceKernels::incReference)
           .withReference("saxpy", ConformanceKernels::saxpyReference)
           .withReference("dense", ConformanceKernels::denseReference);
@@ -236,19 +232,6 @@ public final class ConformanceKernels {
         s = Math.fma(w.getAtIndex(FLOAT, (long) j * in + k), x.getAtIndex(FLOAT, k), s);
       }
       y.setAtIndex(FLOAT, j, relu && s < 0f ? 0f : s);
-    }
-  }
-
-  private static String readPtx() {
-    // Read here, in this module: the resource's package is not open to the API module.
-    try (InputStream in = ConformanceKernels.class.getResourceAsStream("conformance_kernels.ptx")) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "conformance_kernels.ptx is missing from the conformance kit's jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read conformance_kernels.ptx", e);
     }
   }
 }

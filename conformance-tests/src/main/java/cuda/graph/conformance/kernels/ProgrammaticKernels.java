@@ -9,12 +9,8 @@ import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -40,7 +36,7 @@ public final class ProgrammaticKernels {
 
   /** The image: PTX for a GPU plus the Java references the simulator runs. */
   public static final KernelImage IMAGE =
-      KernelImage.ptx(readPtx())
+      KernelImage.ptx(KitPtx.read("programmatic_kernels.ptx"))
           .withReference("inc_after_wait", ProgrammaticKernels::afterWait)
           .withReference("inc_trigger_first", ProgrammaticKernels::triggerFirst)
           .withReference("inc_reading_too_early", ProgrammaticKernels::readingTooEarly);
@@ -111,19 +107,5 @@ public final class ProgrammaticKernels {
     int seen = c.get(INT, 0);
     call.gridDependencySynchronize();
     c.set(INT, 0, seen + 1);
-  }
-
-  private static String readPtx() {
-    // Read here, in this module: the resource's package is not open to the API module.
-    try (InputStream in =
-        ProgrammaticKernels.class.getResourceAsStream("programmatic_kernels.ptx")) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "programmatic_kernels.ptx is missing from the conformance kit's jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read programmatic_kernels.ptx", e);
-    }
   }
 }

@@ -218,15 +218,7 @@ public final class Decode {
                 GraphNode.sequence(steps).syncOn(stream);
               },
               n -> {
-                // Launches queue ahead of the GPU; the host time per replay is the enqueue.
-                CompletableFuture<?> last = null;
-                long host = 0;
-                for (int s = 0; s < n; s++) {
-                  long t = System.nanoTime();
-                  last = step.launch().asyncOn(stream);
-                  host += System.nanoTime() - t;
-                }
-                last.join();
+                long host = replayQueued(step, stream, n);
                 if (rep[0] < hostMicros.length) { // not the warm-up
                   hostMicros[rep[0]] = host / 1e3 / n;
                 }
@@ -237,14 +229,8 @@ public final class Decode {
                 }
               },
               n -> loop.launch().syncOn(stream),
-              n -> {
-                // As "graph", with each kernel's launch overlapping the kernel before it.
-                CompletableFuture<?> last = null;
-                for (int s = 0; s < n; s++) {
-                  last = pdl.launch().asyncOn(stream);
-                }
-                last.join();
-              });
+              // As "graph", with each kernel's launch overlapping the kernel before it.
+              n -> replayQueued(pdl, stream, n));
       int[] expected = null;
       double eagerMedian = 0, graphMedian = 0;
       boolean same = true;
@@ -325,6 +311,24 @@ public final class Decode {
     } finally {
       events.forEach(CudaEvent::close);
     }
+  }
+
+  /**
+   * Replays {@code graph} {@code n} times, each launch queued ahead of the GPU, then waits for the
+   * last. {@return the host time spent enqueuing, in nanoseconds}
+   */
+  private static long replayQueued(CudaGraph<@Nullable Void> graph, Stream stream, int n) {
+    CompletableFuture<?> last = null;
+    long host = 0;
+    for (int s = 0; s < n; s++) {
+      long t = System.nanoTime();
+      last = graph.launch().asyncOn(stream);
+      host += System.nanoTime() - t;
+    }
+    if (last != null) {
+      last.join();
+    }
+    return host;
   }
 
   private static double median(double[] values) {

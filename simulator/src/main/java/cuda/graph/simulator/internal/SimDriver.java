@@ -500,11 +500,18 @@ public final class SimDriver implements SimulatedDriver {
       int sharedMemBytes,
       CuStream stream,
       KernelArguments arguments) {
-    Dim3 grid = new Dim3(gridX, gridY, gridZ);
-    Dim3 block = new Dim3(blockX, blockY, blockZ);
-    run(
-        DriverCall.LAUNCH_KERNEL,
-        () -> modules.launch(function, grid, block, sharedMemBytes, stream, arguments, false));
+    launch(
+        false,
+        function,
+        gridX,
+        gridY,
+        gridZ,
+        blockX,
+        blockY,
+        blockZ,
+        sharedMemBytes,
+        stream,
+        arguments);
   }
 
   @Override
@@ -519,11 +526,38 @@ public final class SimDriver implements SimulatedDriver {
       int sharedMemBytes,
       CuStream stream,
       KernelArguments arguments) {
+    launch(
+        true,
+        function,
+        gridX,
+        gridY,
+        gridZ,
+        blockX,
+        blockY,
+        blockZ,
+        sharedMemBytes,
+        stream,
+        arguments);
+  }
+
+  private void launch(
+      boolean programmatic,
+      CuFunction function,
+      int gridX,
+      int gridY,
+      int gridZ,
+      int blockX,
+      int blockY,
+      int blockZ,
+      int sharedMemBytes,
+      CuStream stream,
+      KernelArguments arguments) {
     Dim3 grid = new Dim3(gridX, gridY, gridZ);
     Dim3 block = new Dim3(blockX, blockY, blockZ);
     run(
-        DriverCall.LAUNCH_KERNEL_EX,
-        () -> modules.launch(function, grid, block, sharedMemBytes, stream, arguments, true));
+        programmatic ? DriverCall.LAUNCH_KERNEL_EX : DriverCall.LAUNCH_KERNEL,
+        () ->
+            modules.launch(function, grid, block, sharedMemBytes, stream, arguments, programmatic));
   }
 
   // ---- graphs
