@@ -1,0 +1,10 @@
+/**
+ * Communicators and collectives: the public API of module {@code cuda.graph.nccl}.
+ *
+ * <p>Every type here is either a sealed interface implemented in a non-exported package, a record,
+ * an enum or an exception.
+ */
+@NullMarked
+package cuda.graph.nccl;
+
+import org.jspecify.annotations.NullMarked;
