@@ -3,6 +3,7 @@ package cuda.graph;
 import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.ForeignNodeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
@@ -30,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  */
 public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>
-    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, NodeOp {
+    permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, ForeignNodeOp, NodeOp {
 
   @Override
   default <R extends @Nullable Object> GraphNode<R> map(Function<? super T, ? extends R> function) {
@@ -98,6 +99,36 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
     return new NodeOp<>(
         new MapOp<>(new ZipAllOp<>(parts), ignored -> null),
         "sequence(" + parts.size() + " nodes)");
+  }
+
+  /**
+   * {@return a graph node whose work another CUDA library enqueues on the raw stream}: NCCL
+   * collectives, cuBLAS calls, anything that is stream-ordered and records into a graph capture
+   * (the library's own rules for capture apply, e.g. a warm-up call before the first capture).
+   *
+   * <p>Unlike {@link DeviceOp#withRawStream}, the node says what memory the work touches: each
+   * buffer of {@code buffers} is checked to live on the executing stream's device and is leased
+   * like a kernel argument (until the eager execution's work is done, or as long as a graph it was
+   * captured into exists), and {@link ForeignStream#address} hands out only those addresses. The
+   * work runs once per execution of the node: once when executed eagerly, once when captured (the
+   * graph then replays what it enqueued). The library cannot see what the foreign code does, so the
+   * work must enqueue only asynchronous work on the given stream, not synchronize it, and touch no
+   * memory but the declared buffers.
+   *
+   * @param name what the node is called in messages and graph descriptions, e.g. {@code
+   *     "ncclAllReduce"}
+   * @param buffers every device buffer the work reads or writes; the list is copied when this
+   *     method is called
+   * @param work called on the executing thread with the raw stream and the buffers' addresses
+   * @throws IllegalArgumentException if {@code name} is blank
+   */
+  static GraphNode<@Nullable Void> foreign(
+      String name, List<? extends DeviceBuffer<?>> buffers, ForeignWork work) {
+    if (Objects.requireNonNull(name, "name").isBlank()) {
+      throw new IllegalArgumentException("a foreign node needs a name for its messages");
+    }
+    return new ForeignNodeOp(
+        name, OpLists.copyWithoutNulls(buffers, "buffers"), Objects.requireNonNull(work, "work"));
   }
 
   /**

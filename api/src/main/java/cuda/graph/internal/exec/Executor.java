@@ -16,6 +16,7 @@ import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.EventRecordOp;
 import cuda.graph.internal.ops.EventWaitOp;
 import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.ForeignNodeOp;
 import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
@@ -327,6 +328,11 @@ public final class Executor {
             event.lifetime().acquire(event);
             ex.hold(event.lifetime());
             ex.driver.streamWaitEvent(ex.cuStream, event.handle(), 0);
+            yield null;
+          }
+          case ForeignNodeOp f -> {
+            f.claim();
+            ForeignStreamImpl.run(f, ex);
             yield null;
           }
           case RawStreamOp<?> r -> {

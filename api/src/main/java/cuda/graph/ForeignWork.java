@@ -1,0 +1,18 @@
+package cuda.graph;
+
+/**
+ * The body of a {@link GraphNode#foreign} node: enqueues work on a raw stream through another CUDA
+ * library (NCCL, cuBLAS, ...) that records into graph captures.
+ */
+@FunctionalInterface
+public interface ForeignWork {
+
+  /**
+   * Enqueues asynchronous, capturable work on {@code stream}; must neither synchronize the stream
+   * nor keep the handle, the addresses or {@code stream} itself past its return.
+   *
+   * @param stream the raw stream, its device and the addresses of the node's declared buffers;
+   *     valid only during this call
+   */
+  void enqueue(ForeignStream stream);
+}
