@@ -11,8 +11,13 @@ public final class NcclException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The NCCL entry point that failed. */
   private final String function;
+
+  /** The {@code ncclResult_t} it returned; never {@code ncclSuccess}. */
   private final int result;
+
+  /** The name of {@link #result}. */
   private final String resultName;
 
   /**
