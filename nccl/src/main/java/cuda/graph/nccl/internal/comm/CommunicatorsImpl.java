@@ -1,0 +1,190 @@
+package cuda.graph.nccl.internal.comm;
+
+import cuda.graph.CudaGraph;
+import cuda.graph.Device;
+import cuda.graph.DeviceOp;
+import cuda.graph.nccl.CapturedStep;
+import cuda.graph.nccl.Communicator;
+import cuda.graph.nccl.Communicators;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * The ranks of one process's communicator, one thread per rank for the steps, and the one reference
+ * count that keeps the native communicators alive while any rank's execution or graph uses them.
+ */
+public final class CommunicatorsImpl implements Communicators {
+
+  private final List<CommunicatorImpl> ranks;
+  private final Uses uses;
+  private final ExecutorService rankThreads;
+
+  private CommunicatorsImpl(List<CommunicatorImpl> ranks, Uses uses) {
+    this.ranks = ranks;
+    this.uses = uses;
+    this.rankThreads =
+        Executors.newFixedThreadPool(
+            ranks.size(), Thread.ofPlatform().daemon().name("cuda-graph-nccl rank ", 0).factory());
+  }
+
+  /** Opens one rank per device; see {@code Nccl.open}. */
+  public static Communicators open(List<Device> devices) {
+    if (devices.isEmpty()) {
+      throw new IllegalArgumentException("a communicator needs at least one device");
+    }
+    if (new HashSet<>(devices).size() != devices.size()) {
+      throw new IllegalArgumentException(
+          "each device may be one rank only, but the list repeats one: " + ordinals(devices));
+    }
+    var platform = devices.getFirst().platform();
+    for (Device device : devices) {
+      if (device.platform() != platform) {
+        throw new IllegalArgumentException(
+            "the devices belong to different platforms; a communicator spans one platform's"
+                + " devices");
+      }
+    }
+    Backend backend = Backends.of(platform);
+    List<Backend.Endpoint> endpoints = backend.openAll(devices);
+    int size = devices.size();
+    Uses uses =
+        new Uses(
+            "the communicator of " + size + " ranks on devices " + ordinals(devices),
+            () -> Destroyer.destroy(backend, endpoints));
+    List<CommunicatorImpl> ranks = new ArrayList<>(size);
+    try {
+      for (int r = 0; r < size; r++) {
+        ranks.add(new CommunicatorImpl(r, size, devices.get(r), endpoints.get(r), uses, false));
+      }
+    } catch (RuntimeException e) {
+      ranks.forEach(CommunicatorImpl::closeRank);
+      uses.closeOwner();
+      throw e;
+    }
+    return new CommunicatorsImpl(List.copyOf(ranks), uses);
+  }
+
+  private static String ordinals(List<Device> devices) {
+    return devices.stream().map(d -> String.valueOf(d.ordinal())).toList().toString();
+  }
+
+  @Override
+  public int size() {
+    return ranks.size();
+  }
+
+  @Override
+  public List<Communicator> ranks() {
+    return List.copyOf(ranks);
+  }
+
+  @Override
+  public Communicator rank(int rank) {
+    Objects.checkIndex(rank, ranks.size());
+    return ranks.get(rank);
+  }
+
+  @Override
+  public <T> List<T> run(Function<? super Communicator, ? extends DeviceOp<T>> step) {
+    Objects.requireNonNull(step, "step");
+    return onEveryRank(
+        rank -> {
+          DeviceOp<T> op = Objects.requireNonNull(step.apply(rank), "the step returned null");
+          return op.syncOn(rank.stream());
+        });
+  }
+
+  @Override
+  public <T> CapturedStep<T> capture(Function<? super Communicator, ? extends DeviceOp<T>> step) {
+    Objects.requireNonNull(step, "step");
+    List<CudaGraph<T>> graphs =
+        onEveryRank(
+            rank -> {
+              DeviceOp<T> op = Objects.requireNonNull(step.apply(rank), "the step returned null");
+              return CudaGraph.capture(rank.stream(), op);
+            });
+    return new CapturedStepImpl<>(graphs);
+  }
+
+  /**
+   * Runs {@code work} for every rank at once, each on its rank's thread, and waits for all. A rank
+   * whose work succeeds while another fails still returns its result to be cleaned up: graphs made
+   * by the ranks that succeeded are closed when any rank fails.
+   */
+  private <R> List<R> onEveryRank(Function<CommunicatorImpl, R> work) {
+    List<Future<R>> futures = new ArrayList<>(ranks.size());
+    for (CommunicatorImpl rank : ranks) {
+      futures.add(rankThreads.submit(() -> work.apply(rank)));
+    }
+    List<R> results = new ArrayList<>(ranks.size());
+    RuntimeException failure = null;
+    for (Future<R> future : futures) {
+      try {
+        results.add(getUninterruptibly(future));
+      } catch (ExecutionException e) {
+        RuntimeException cause = asRuntime(e.getCause());
+        if (failure == null) {
+          failure = cause;
+        } else if (failure != cause) {
+          failure.addSuppressed(cause);
+        }
+      }
+    }
+    if (failure != null) {
+      for (R result : results) {
+        if (result instanceof CudaGraph<?> graph) {
+          graph.close();
+        }
+      }
+      throw failure;
+    }
+    return results;
+  }
+
+  private static <R> R getUninterruptibly(Future<R> future) throws ExecutionException {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return future.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static RuntimeException asRuntime(Throwable cause) {
+    return switch (cause) {
+      case RuntimeException r -> r;
+      case Error error -> throw error;
+      default -> new IllegalStateException(cause);
+    };
+  }
+
+  @Override
+  public void close() {
+    if (uses.isClosed()) {
+      return;
+    }
+    rankThreads.shutdown();
+    ranks.forEach(CommunicatorImpl::closeRank);
+    uses.closeOwner();
+  }
+
+  @Override
+  public String toString() {
+    return "communicators of " + ranks.size() + " ranks";
+  }
+}

@@ -1,0 +1,175 @@
+package cuda.graph.nccl.internal.simulated;
+
+import cuda.graph.Device;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.GraphNode;
+import cuda.graph.Kernel;
+import cuda.graph.LaunchConfig;
+import cuda.graph.nccl.NcclUniqueId;
+import cuda.graph.nccl.internal.comm.Backend;
+import cuda.graph.nccl.internal.comm.Collective;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The simulator's collectives: communicators of this JVM meet in a {@link SimulatedClique}, whose
+ * kernels run in stream order on the simulated devices and are captured into graphs like any
+ * kernel. Ranks joining by id ({@code Nccl.join}) find each other through a table of this JVM, the
+ * way NCCL's bootstrap finds processes. Multi-rank collectives need the simulator's asynchronous
+ * engine (its default), where each stream runs on a thread of its own.
+ */
+public final class SimulatedBackend implements Backend {
+
+  /**
+   * {@return how long a rank waits for the others} System property {@code
+   * cuda.graph.nccl.simulator.timeout} (milliseconds, default 30 s), read for each new
+   * communicator.
+   */
+  static Duration timeout() {
+    return Duration.ofMillis(Long.getLong("cuda.graph.nccl.simulator.timeout", 30_000));
+  }
+
+  /** The one instance: the model keeps no per-platform state. */
+  public static final SimulatedBackend INSTANCE = new SimulatedBackend();
+
+  private static final LaunchConfig ONE_THREAD = LaunchConfig.of(1, 1);
+
+  private final Map<NcclUniqueId, Joining> joining = new ConcurrentHashMap<>();
+  private final SecureRandom random = new SecureRandom();
+
+  private SimulatedBackend() {}
+
+  @Override
+  public String version() {
+    return "simulated";
+  }
+
+  @Override
+  public NcclUniqueId newUniqueId() {
+    byte[] bytes = new byte[NcclUniqueId.BYTES];
+    random.nextBytes(bytes);
+    return NcclUniqueId.of(bytes);
+  }
+
+  @Override
+  public List<Endpoint> openAll(List<Device> devices) {
+    SimulatedKernels kernels = new SimulatedKernels(new SimulatedClique(devices.size(), timeout()));
+    List<Endpoint> endpoints = new ArrayList<>(devices.size());
+    for (int r = 0; r < devices.size(); r++) {
+      endpoints.add(new SimulatedEndpoint(kernels, r, devices.get(r)));
+    }
+    return endpoints;
+  }
+
+  @Override
+  public Endpoint join(Device device, NcclUniqueId id, int rank, int size) {
+    Joining j = joining.computeIfAbsent(id, ignored -> new Joining(size));
+    SimulatedKernels kernels = j.join(id, rank, size);
+    joining.remove(id, j);
+    return new SimulatedEndpoint(kernels, rank, device);
+  }
+
+  @Override
+  public void destroy(List<Endpoint> endpoints) {
+    // Nothing native: the clique goes with its last kernel.
+  }
+
+  /** Ranks that joined one id so far; the last to join completes it. */
+  private static final class Joining {
+    private final int size;
+    private final boolean[] joined;
+    private int count;
+    private final SimulatedKernels kernels;
+    private final Duration timeout = timeout();
+
+    Joining(int size) {
+      this.size = size;
+      this.joined = new boolean[size];
+      this.kernels = new SimulatedKernels(new SimulatedClique(size, timeout));
+    }
+
+    synchronized SimulatedKernels join(NcclUniqueId id, int rank, int theirSize) {
+      if (theirSize != size) {
+        throw new IllegalArgumentException(
+            "rank "
+                + rank
+                + " joins "
+                + id
+                + " as one of "
+                + theirSize
+                + " ranks, but an earlier rank joined it as one of "
+                + size);
+      }
+      if (joined[rank]) {
+        throw new IllegalArgumentException("rank " + rank + " of " + id + " joined twice");
+      }
+      joined[rank] = true;
+      count++;
+      notifyAll();
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (count < size) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException(
+              "simulated ncclCommInitRank: rank "
+                  + rank
+                  + " waited "
+                  + timeout.toMillis()
+                  + " ms for the other ranks of "
+                  + id
+                  + "; "
+                  + count
+                  + " of "
+                  + size
+                  + " joined (NCCL would wait for ever)");
+        }
+        try {
+          wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while joining " + id, e);
+        }
+      }
+      return kernels;
+    }
+  }
+
+  private record SimulatedEndpoint(SimulatedKernels kernels, int rank, Device device)
+      implements Endpoint {
+
+    @Override
+    public GraphNode<@Nullable Void> node(List<Collective> group, UsesHandle uses) {
+      Kernel kernel = kernels.kernel(group.size());
+      // Loaded now, so that a capture of the node loads no module.
+      kernel.load(device);
+      List<Object> arguments = new ArrayList<>(group.size() * 5 + 1);
+      List<DeviceBuffer<?>> buffers = new ArrayList<>();
+      for (Collective c : group) {
+        SimulatedCollective s = SimulatedCollective.of(c);
+        arguments.add(c.send());
+        arguments.add(c.recv());
+        arguments.add(c.count());
+        arguments.add(s.packed());
+        arguments.add(c.rankArgument());
+        buffers.addAll(c.buffers());
+      }
+      arguments.add(rank);
+      // The same lifetime rule as NCCL's nodes: an execution, or a graph that captured one, holds
+      // the communicator.
+      GraphNode<@Nullable Void> hold =
+          GraphNode.foreign(
+              "hold communicator",
+              List.of(),
+              s -> {
+                uses.acquire();
+                s.onRelease(uses::release);
+              });
+      return GraphNode.sequence(hold, kernel.launch(ONE_THREAD, arguments.toArray()));
+    }
+  }
+}

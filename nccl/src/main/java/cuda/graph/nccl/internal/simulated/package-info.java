@@ -1,0 +1,9 @@
+/**
+ * The model of NCCL that runs on the simulator: each group of collectives is one Java kernel per
+ * rank, and the ranks' kernels meet in a rendezvous that matches their collectives by order, checks
+ * that they agree, and computes the results from the inputs every rank brought, as NCCL would.
+ */
+@NullMarked
+package cuda.graph.nccl.internal.simulated;
+
+import org.jspecify.annotations.NullMarked;
