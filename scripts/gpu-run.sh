@@ -9,7 +9,8 @@
 # fork/join and device loops) sanitizer (compute-sanitizer memcheck with
 # leak checking over the example and the GPU tests) decode (the decode engine per shape beside
 # PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose) pdl
-# (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench).
+# (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench) nccl (the nccl
+# module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -80,6 +81,23 @@ for part in $parts; do
           echo "pytorch bench $m: exit $?"; grep -v "^#" "$out/torch-$m.csv" | tail -8
         fi
       done ;;
+    nccl)
+      # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
+      # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch
+      # ships (nvidia-nccl-cu13) unless NCCL_LIBRARY names another.
+      export NCCL_NVLS_ENABLE=0
+      lib=${NCCL_LIBRARY:-$(python3 -c "import nvidia.nccl as m, os, glob; print((glob.glob(os.path.join(list(m.__path__)[0], 'lib', 'libnccl.so*')) or [''])[0])" 2>/dev/null)}
+      [ -n "$lib" ] || lib=$(find / -name 'libnccl.so.2*' 2>/dev/null | head -1)
+      echo "NCCL library: ${lib:-not found}"
+      JAVA_OPTS="-Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library=$lib" timeout 240 .gpu/junit \
+        --select-package=cuda.graph.nccl > "$out/nccl-tests.log" 2>&1
+      echo "nccl tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/nccl-tests.log"
+      grep -E "NcclGpuTests|✘|Assumption" "$out/nccl-tests.log" | head -20
+      timeout 200 .gpu/java -Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library="$lib" \
+        cuda.graph.benchmarks.NcclBench 5 > "$out/nccl-java.csv" 2>&1
+      echo "java nccl bench exit $?"; cat "$out/nccl-java.csv"
+      timeout 200 python3 .gpu/anchors/nccl_torch.py 5 > "$out/nccl-torch.csv" 2>&1
+      echo "torch nccl bench exit $?"; grep -v "^$" "$out/nccl-torch.csv" | tail -22 ;;
     bench)
       # Every implementation three times, interleaved, so drift of the machine hits all alike;
       # RatioTable shows each figure as median [min-max] over the three and ratios of medians.
