@@ -10,7 +10,8 @@
 # leak checking over the example and the GPU tests) decode (the decode engine per shape beside
 # PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose) pdl
 # (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench) nccl (the nccl
-# module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host).
+# module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host) capture (the driver
+# calls of a small capture timed, the rest is the library's).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -81,6 +82,12 @@ for part in $parts; do
           echo "pytorch bench $m: exit $?"; grep -v "^#" "$out/torch-$m.csv" | tail -8
         fi
       done ;;
+    capture)
+      # Where a small capture's time goes: every driver call of CudaGraph.capture timed, the rest
+      # is the library's.
+      timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CaptureBreakdown \
+        > "$out/capture-breakdown.log" 2>&1
+      echo "capture breakdown exit $?"; cat "$out/capture-breakdown.log" ;;
     nccl)
       # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
       # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch
