@@ -127,6 +127,13 @@ public final class CaptureBreakdown {
     }
 
     @Override
+    public void graphLaunch(CuGraphExec exec, CuStream stream) {
+      long t0 = System.nanoTime();
+      super.graphLaunch(exec, stream);
+      add(t0);
+    }
+
+    @Override
     public void graphDestroy(CuGraph graph) {
       long t0 = System.nanoTime();
       super.graphDestroy(graph);
@@ -159,6 +166,7 @@ public final class CaptureBreakdown {
         for (int n : new int[] {1, 10}) {
           measure(driver, stream, counter, n);
         }
+        replays(driver, stream, counter);
       }
     }
   }
@@ -220,6 +228,46 @@ public final class CaptureBreakdown {
         mean - driverNanos / 1e3 / reps,
         closing / 1e3 / reps);
     lines.forEach(System.out::println);
+  }
+
+  /**
+   * The same split for what the one-kernel rows of {@code LaunchOverhead} time: a graph replay and
+   * an eager launch, each with {@code syncOn}.
+   */
+  private static void replays(TimingDriver driver, Stream stream, DeviceBuffer<Integer> counter) {
+    try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, chain(counter, 1))) {
+      for (String mode : new String[] {"graph launch + syncOn", "eager launch + syncOn"}) {
+        boolean replay = mode.startsWith("graph");
+        int reps = 20_000;
+        for (int i = 0; i < reps; i++) {
+          (replay ? graph.launch() : chain(counter, 1)).syncOn(stream);
+        }
+        driver.spent.clear();
+        driver.on = true;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < reps; i++) {
+          (replay ? graph.launch() : chain(counter, 1)).syncOn(stream);
+        }
+        long total = System.nanoTime() - t0;
+        driver.on = false;
+        long inDriver = driver.spent.values().stream().mapToLong(v -> v[1]).sum();
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %.2f us per op; driver calls %.2f us; library %.2f us%n",
+            mode,
+            total / 1e3 / reps,
+            inDriver / 1e3 / reps,
+            (total - inDriver) / 1e3 / reps);
+        for (var e : driver.spent.entrySet()) {
+          System.out.printf(
+              Locale.ROOT,
+              "  %-34s %5.2f calls %7.2f us%n",
+              e.getKey(),
+              (double) e.getValue()[0] / reps,
+              e.getValue()[1] / 1e3 / reps);
+        }
+      }
+    }
   }
 
   private static GraphNode<@Nullable Void> chain(DeviceBuffer<Integer> counter, int n) {
