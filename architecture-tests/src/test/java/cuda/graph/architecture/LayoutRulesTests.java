@@ -109,6 +109,22 @@ class LayoutRulesTests {
         .check(LIBRARY);
   }
 
+  @Test
+  void theNcclModuleUsesOnlyThePublicApiAndNoProvider() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("cuda.graph.nccl..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph.internal..",
+            "cuda.graph.spi..",
+            "cuda.graph.simulator..",
+            "cuda.graph.driver..",
+            "cuda.graph.conformance..")
+        .check(LIBRARY);
+  }
+
   private static DescribedPredicate<JavaClass> arePublicIn(Set<String> packages) {
     return DescribedPredicate.describe(
         "public classes of exported packages",
@@ -130,6 +146,7 @@ class LayoutRulesTests {
             "cuda.graph.conformance",
             "cuda.graph.conformance.arbitraries",
             "cuda.graph.conformance.kernels",
+            "cuda.graph.nccl",
             "cuda.graph.simulator",
             "cuda.graph.spi",
             "cuda.graph.spi.support"),

@@ -20,7 +20,8 @@ final class LibraryModules {
           "cuda.graph.spi.CudaDriver",
           "cuda.graph.simulator.Simulator",
           "cuda.graph.driver.internal.CudaProvider",
-          "cuda.graph.conformance.ConformanceContract");
+          "cuda.graph.conformance.ConformanceContract",
+          "cuda.graph.nccl.Nccl");
 
   private LibraryModules() {}
 

@@ -2,6 +2,7 @@ package cuda.graph.nccl.internal.comm;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.nccl.NcclUnavailableException;
+import cuda.graph.nccl.internal.collective.Backend;
 import cuda.graph.nccl.internal.simulated.SimulatedBackend;
 
 /** Picks the backend for a platform by its provider: NCCL for {@code cuda}, the model elsewhere. */

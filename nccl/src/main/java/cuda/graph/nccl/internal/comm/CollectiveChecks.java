@@ -4,6 +4,8 @@ import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.nccl.ReduceOp;
 import cuda.graph.nccl.internal.binding.NcclDataTypes;
+import cuda.graph.nccl.internal.collective.Collective;
+import cuda.graph.nccl.internal.collective.CollectiveKind;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 

@@ -3,6 +3,8 @@ package cuda.graph.nccl.internal.comm;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.nccl.CollectiveGroup;
 import cuda.graph.nccl.ReduceOp;
+import cuda.graph.nccl.internal.collective.Collective;
+import cuda.graph.nccl.internal.collective.CollectiveKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

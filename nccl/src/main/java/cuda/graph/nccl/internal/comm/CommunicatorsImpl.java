@@ -6,6 +6,7 @@ import cuda.graph.DeviceOp;
 import cuda.graph.nccl.CapturedStep;
 import cuda.graph.nccl.Communicator;
 import cuda.graph.nccl.Communicators;
+import cuda.graph.nccl.internal.collective.Backend;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package cuda.graph.nccl.internal.comm;
 
+import cuda.graph.nccl.internal.collective.Backend;
 import java.util.List;
 
 /**

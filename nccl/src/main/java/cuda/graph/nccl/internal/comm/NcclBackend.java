@@ -8,6 +8,8 @@ import cuda.graph.nccl.NcclUniqueId;
 import cuda.graph.nccl.ReduceOp;
 import cuda.graph.nccl.internal.binding.NcclDataTypes;
 import cuda.graph.nccl.internal.binding.NcclLibrary;
+import cuda.graph.nccl.internal.collective.Backend;
+import cuda.graph.nccl.internal.collective.Collective;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

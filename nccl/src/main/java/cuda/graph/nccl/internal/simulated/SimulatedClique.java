@@ -2,7 +2,7 @@ package cuda.graph.nccl.internal.simulated;
 
 import cuda.graph.KernelCall;
 import cuda.graph.nccl.ReduceOp;
-import cuda.graph.nccl.internal.comm.CollectiveKind;
+import cuda.graph.nccl.internal.collective.CollectiveKind;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;

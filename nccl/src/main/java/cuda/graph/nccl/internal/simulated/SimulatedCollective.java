@@ -2,8 +2,8 @@ package cuda.graph.nccl.internal.simulated;
 
 import cuda.graph.ElementType;
 import cuda.graph.nccl.ReduceOp;
-import cuda.graph.nccl.internal.comm.Collective;
-import cuda.graph.nccl.internal.comm.CollectiveKind;
+import cuda.graph.nccl.internal.collective.Collective;
+import cuda.graph.nccl.internal.collective.CollectiveKind;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package cuda.graph.nccl.internal.comm;
+package cuda.graph.nccl.internal.collective;
 
 import cuda.graph.Device;
 import cuda.graph.GraphNode;

@@ -1,4 +1,4 @@
-package cuda.graph.nccl.internal.comm;
+package cuda.graph.nccl.internal.collective;
 
 /** The collectives a group may hold, named as NCCL names their entry points. */
 public enum CollectiveKind {

@@ -1,0 +1,9 @@
+/**
+ * What a collective is, independent of who runs it: the checked description of one collective of a
+ * group, and the contract of a backend (NCCL, or the simulator's model of it) that turns groups of
+ * them into graph nodes.
+ */
+@NullMarked
+package cuda.graph.nccl.internal.collective;
+
+import org.jspecify.annotations.NullMarked;
