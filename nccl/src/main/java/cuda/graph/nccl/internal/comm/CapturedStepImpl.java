@@ -43,17 +43,10 @@ public final class CapturedStepImpl<T> implements CapturedStep<T> {
       try {
         future.join();
       } catch (RuntimeException e) {
-        Throwable cause = e.getCause() instanceof RuntimeException r ? r : e;
-        if (failure == null) {
-          failure = (RuntimeException) cause;
-        } else if (failure != cause) {
-          failure.addSuppressed(cause);
-        }
+        failure = Failures.add(failure, e.getCause() instanceof RuntimeException r ? r : e);
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
+    Failures.throwIfAny(failure);
   }
 
   @Override

@@ -130,12 +130,7 @@ public final class CommunicatorsImpl implements Communicators {
       try {
         results.add(getUninterruptibly(future));
       } catch (ExecutionException e) {
-        RuntimeException cause = asRuntime(e.getCause());
-        if (failure == null) {
-          failure = cause;
-        } else if (failure != cause) {
-          failure.addSuppressed(cause);
-        }
+        failure = Failures.add(failure, asRuntime(e.getCause()));
       }
     }
     if (failure != null) {

@@ -103,16 +103,10 @@ final class NcclBackend implements Backend {
       try {
         nccl.commDestroy(((NcclEndpoint) e).comm);
       } catch (RuntimeException destroyFailure) {
-        if (failure == null) {
-          failure = destroyFailure;
-        } else {
-          failure.addSuppressed(destroyFailure);
-        }
+        failure = Failures.add(failure, destroyFailure);
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
+    Failures.throwIfAny(failure);
   }
 
   private final class NcclEndpoint implements Endpoint {
@@ -158,16 +152,10 @@ final class NcclBackend implements Backend {
               try {
                 nccl.groupEnd();
               } catch (RuntimeException e) {
-                if (failure == null) {
-                  failure = e;
-                } else {
-                  failure.addSuppressed(e);
-                }
+                failure = Failures.add(failure, e);
               }
             }
-            if (failure != null) {
-              throw failure;
-            }
+            Failures.throwIfAny(failure);
           });
     }
 
