@@ -40,6 +40,14 @@ public final class CommunicatorsImpl implements Communicators {
     if (devices.isEmpty()) {
       throw new IllegalArgumentException("a communicator needs at least one device");
     }
+    return open(devices, Backends.of(devices.getFirst().platform()));
+  }
+
+  /** Opens one rank per device with {@code backend}. */
+  static Communicators open(List<Device> devices, Backend backend) {
+    if (devices.isEmpty()) {
+      throw new IllegalArgumentException("a communicator needs at least one device");
+    }
     if (new HashSet<>(devices).size() != devices.size()) {
       throw new IllegalArgumentException(
           "each device may be one rank only, but the list repeats one: " + ordinals(devices));
@@ -52,7 +60,6 @@ public final class CommunicatorsImpl implements Communicators {
                 + " devices");
       }
     }
-    Backend backend = Backends.of(platform);
     List<Backend.Endpoint> endpoints = backend.openAll(devices);
     int size = devices.size();
     Uses uses =

@@ -22,7 +22,7 @@ final class NcclBackend implements Backend {
 
   private final NcclLibrary nccl;
 
-  private NcclBackend(NcclLibrary nccl) {
+  NcclBackend(NcclLibrary nccl) {
     this.nccl = nccl;
   }
 

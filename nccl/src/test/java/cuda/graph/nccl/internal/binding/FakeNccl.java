@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * writes the out-parameters a test chose, and records the arguments it was called with. Its bodies
  * never throw (an exception in an upcall ends the JVM).
  */
-final class FakeNccl implements AutoCloseable {
+public final class FakeNccl implements AutoCloseable {
 
   /** The library name the fake's binding is given, for messages. */
   static final String NAME = "/fake/libnccl.so.2";
@@ -40,6 +41,7 @@ final class FakeNccl implements AutoCloseable {
   private final int[] results = new int[NcclEntry.values().length];
   private final Map<NcclEntry, Integer> outInts = new EnumMap<>(NcclEntry.class);
   private final Map<NcclEntry, List<Object>> calls = new EnumMap<>(NcclEntry.class);
+  private final List<String> order = new ArrayList<>();
   private volatile int version = 22703;
   private volatile @Nullable String lastError;
   private volatile byte @Nullable [] idSeen;
@@ -52,7 +54,7 @@ final class FakeNccl implements AutoCloseable {
   }
 
   /** {@return a fake whose calls record their arguments} */
-  static FakeNccl recording() {
+  public static FakeNccl recording() {
     return new FakeNccl(true);
   }
 
@@ -62,7 +64,7 @@ final class FakeNccl implements AutoCloseable {
   }
 
   /** {@return the library bound to this fake} */
-  NcclLibrary bind() {
+  public NcclLibrary bind() {
     return new NcclLibrary(lookup(), NAME);
   }
 
@@ -73,7 +75,7 @@ final class FakeNccl implements AutoCloseable {
   }
 
   /** Makes {@code entry} return {@code result} from now on. */
-  FakeNccl returning(NcclEntry entry, int result) {
+  public FakeNccl returning(NcclEntry entry, int result) {
     results[entry.ordinal()] = result;
     return this;
   }
@@ -103,8 +105,16 @@ final class FakeNccl implements AutoCloseable {
   }
 
   /** {@return the arguments of {@code entry}'s last call, boxed, or null if it was not called} */
-  synchronized @Nullable List<Object> lastCall(NcclEntry entry) {
+  public synchronized @Nullable List<Object> lastCall(NcclEntry entry) {
     return calls.get(entry);
+  }
+
+  /**
+   * {@return the recorded calls in the order they came, each as {@code thread:ENTRY}}, for the
+   * entries that record (the collectives, groups, finalize and destroy) and {@code ncclCommInitAll}
+   */
+  public synchronized List<String> order() {
+    return List.copyOf(order);
   }
 
   /** {@return the unique id {@code ncclCommInitRank} last received by value} */
@@ -181,6 +191,7 @@ final class FakeNccl implements AutoCloseable {
   @SuppressWarnings("unused")
   private synchronized int record(NcclEntry entry, Object[] arguments) {
     calls.put(entry, List.of(arguments));
+    order.add(Thread.currentThread().getName() + ":" + entry);
     return results[entry.ordinal()];
   }
 
@@ -215,6 +226,7 @@ final class FakeNccl implements AutoCloseable {
           ValueLayout.JAVA_LONG, i, 0x1000L + devices.getAtIndex(ValueLayout.JAVA_INT, i));
     }
     calls.put(entry, List.of(ndev));
+    order.add(Thread.currentThread().getName() + ":" + entry);
     return results[entry.ordinal()];
   }
 
