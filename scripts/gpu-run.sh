@@ -93,6 +93,7 @@ for part in $parts; do
       # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch
       # ships (nvidia-nccl-cu13) unless NCCL_LIBRARY names another.
       export NCCL_NVLS_ENABLE=0
+      mkdir -p target  # jqwik keeps its run database there
       lib=${NCCL_LIBRARY:-$(python3 -c "import nvidia.nccl as m, os, glob; print((glob.glob(os.path.join(list(m.__path__)[0], 'lib', 'libnccl.so*')) or [''])[0])" 2>/dev/null)}
       [ -n "$lib" ] || lib=$(find / -name 'libnccl.so.2*' 2>/dev/null | head -1)
       echo "NCCL library: ${lib:-not found}"
