@@ -10,8 +10,9 @@
 # leak checking over the example and the GPU tests) decode (the decode engine per shape beside
 # PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose) pdl
 # (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench) nccl (the nccl
-# module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host) capture (the driver
-# calls of a small capture timed, the rest is the library's).
+# module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host) capture (the
+# missed launch rows through the library and as plain driver calls in one JVM, every call timed,
+# beside the C++ anchors).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -83,11 +84,23 @@ for part in $parts; do
         fi
       done ;;
     capture)
-      # Where a small capture's time goes: every driver call of CudaGraph.capture timed, the rest
-      # is the library's.
-      timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CaptureBreakdown \
-        > "$out/capture-breakdown.log" 2>&1
-      echo "capture breakdown exit $?"; cat "$out/capture-breakdown.log" ;;
+      # Where the launch path's time goes, twice, interleaved with the C++ anchors: CaptureBreakdown
+      # runs each missed row through the library and as the anchors' plain driver calls in the
+      # same JVM (every driver call timed, medians), then the anchors and LaunchOverhead as in
+      # bench, for the ratios of the day.
+      (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda) \
+        > "$out/anchors-build.log" 2>&1 || { echo "anchors did not build"; cat "$out/anchors-build.log"; }
+      for r in 1 2; do
+        (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
+        (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
+        timeout 200 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CaptureBreakdown ${BREAKDOWN_REPS:-1000} \
+          > "$out/capture-breakdown-$r.log" 2>&1
+        echo "capture breakdown $r exit $?"; grep -E "^#|=>|counters" "$out/capture-breakdown-$r.log"
+        .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+        echo "round $r done"; grep -h "cpp-capture\|counter" "$out"/*-$r.csv
+      done
+      .gpu/java cuda.graph.benchmarks.RatioTable "$out"/cpp-[12].csv "$out"/cpp-capture-[12].csv \
+        "$out"/cuda-graph-[12].csv | tee "$out/ratios.md" ;;
     nccl)
       # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
       # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch

@@ -8,147 +8,52 @@ import cuda.graph.ElementType;
 import cuda.graph.GraphNode;
 import cuda.graph.LaunchConfig;
 import cuda.graph.Stream;
-import cuda.graph.spi.CaptureInfo;
-import cuda.graph.spi.CaptureMode;
-import cuda.graph.spi.CuFunction;
-import cuda.graph.spi.CuGraph;
-import cuda.graph.spi.CuGraphExec;
-import cuda.graph.spi.CuStream;
-import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverProvider;
-import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.KernelArguments;
-import cuda.graph.spi.support.ForwardingCudaDriver;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.ServiceLoader;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the time of a small {@code CudaGraph.capture} goes (issue 15): the provider's driver is
- * wrapped so that every driver call the capture makes is timed, and what is left of the capture's
- * time is the library's own. Prints, per n, the median capture time, the driver's share per call
- * (calls per capture and microseconds per capture), and the remainder.
+ * Where the time of the launch path's small operations goes (issue 15), with the library and the
+ * plain driver calls in one process: every operation of {@code LaunchOverhead}'s missed rows (a
+ * capture + instantiate + upload of 1 and of 10 kernels, a one-kernel graph replay and an eager
+ * launch, each with its synchronize) runs both through the library and as the C++ anchors' call
+ * sequence made straight on the provider's driver ({@link DirectChain}), alternating in blocks so
+ * both see the same machine. A {@link TimelineDriver} notes every driver call; {@link Breakdown}
+ * reports, as medians over the repetitions, each call's time and each gap between calls. The gaps
+ * of the direct sequence are the measuring's own cost (two clock reads per call); what the
+ * library's gaps add to them is the library's. Both sides are also timed with the clock read only
+ * around the whole operation, the way {@code LaunchOverhead} and the anchors time it.
  *
- * <p>Run on the GPU host: {@code .gpu/java cuda.graph.benchmarks.CaptureBreakdown} (the provider is
- * the one {@code -Dcuda.graph.provider} names, {@code cuda} by default).
+ * <p>Run on the GPU host: {@code .gpu/java cuda.graph.benchmarks.CaptureBreakdown [reps]} (the
+ * provider is the one {@code -Dcuda.graph.provider} names, {@code cuda} by default).
  */
 public final class CaptureBreakdown {
 
-  private CaptureBreakdown() {}
-
-  /** Times the calls made while {@link #on} is set. */
-  static final class TimingDriver extends ForwardingCudaDriver {
-    final Map<DriverCall, long[]> spent = new EnumMap<>(DriverCall.class);
-    boolean on;
-    private DriverCall current = DriverCall.INIT;
-
-    TimingDriver(CudaDriver delegate) {
-      super(delegate);
-    }
-
-    @Override
-    protected void before(DriverCall call) {
-      current = call;
-    }
-
-    private void add(long t0) {
-      if (on) {
-        long[] slot = spent.computeIfAbsent(current, c -> new long[2]);
-        slot[0]++;
-        slot[1] += System.nanoTime() - t0;
-      }
-    }
-
-    @Override
-    public void streamBeginCapture(CuStream stream, CaptureMode mode) {
-      long t0 = System.nanoTime();
-      super.streamBeginCapture(stream, mode);
-      add(t0);
-    }
-
-    @Override
-    public @Nullable CuGraph streamEndCapture(CuStream stream) {
-      long t0 = System.nanoTime();
-      CuGraph graph = super.streamEndCapture(stream);
-      add(t0);
-      return graph;
-    }
-
-    @Override
-    public CaptureInfo streamGetCaptureInfo(CuStream stream) {
-      long t0 = System.nanoTime();
-      CaptureInfo info = super.streamGetCaptureInfo(stream);
-      add(t0);
-      return info;
-    }
-
-    @Override
-    public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
-      long t0 = System.nanoTime();
-      CuGraphExec exec = super.graphInstantiate(graph, flags);
-      add(t0);
-      return exec;
-    }
-
-    @Override
-    public void graphUpload(CuGraphExec exec, CuStream stream) {
-      long t0 = System.nanoTime();
-      super.graphUpload(exec, stream);
-      add(t0);
-    }
-
-    @Override
-    public void streamSynchronize(CuStream stream) {
-      long t0 = System.nanoTime();
-      super.streamSynchronize(stream);
-      add(t0);
-    }
-
-    @Override
-    public void launchKernel(
-        CuFunction function,
-        int gridX,
-        int gridY,
-        int gridZ,
-        int blockX,
-        int blockY,
-        int blockZ,
-        int sharedMemBytes,
-        CuStream stream,
-        KernelArguments arguments) {
-      long t0 = System.nanoTime();
-      super.launchKernel(
-          function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
-      add(t0);
-    }
-
-    @Override
-    public void graphLaunch(CuGraphExec exec, CuStream stream) {
-      long t0 = System.nanoTime();
-      super.graphLaunch(exec, stream);
-      add(t0);
-    }
-
-    @Override
-    public void graphDestroy(CuGraph graph) {
-      long t0 = System.nanoTime();
-      super.graphDestroy(graph);
-      add(t0);
-    }
-
-    @Override
-    public void graphExecDestroy(CuGraphExec exec) {
-      long t0 = System.nanoTime();
-      super.graphExecDestroy(exec);
-      add(t0);
-    }
+  /** One timed repetition; returns what to close once the clock has stopped, or null. */
+  @FunctionalInterface
+  private interface Rep {
+    @Nullable AutoCloseable run();
   }
 
-  public static void main(String[] args) {
+  private final TimelineDriver driver;
+  private final Stream stream;
+  private final DeviceBuffer<Integer> counter;
+  private long expected;
+
+  private CaptureBreakdown(TimelineDriver driver, Stream stream, DeviceBuffer<Integer> counter) {
+    this.driver = driver;
+    this.stream = stream;
+    this.counter = counter;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int reps = args.length > 0 ? Integer.parseInt(args[0]) : 400;
     String id = System.getProperty("cuda.graph.provider", "cuda");
     CudaDriverProvider provider =
         ServiceLoader.load(CudaDriverProvider.class).stream()
@@ -156,125 +61,181 @@ public final class CaptureBreakdown {
             .filter(p -> p.id().equals(id))
             .findFirst()
             .orElseThrow(() -> new IllegalStateException("no provider " + id));
-    TimingDriver driver = new TimingDriver(provider.open());
+    TimelineDriver driver = new TimelineDriver(provider.open());
     try (CudaPlatform platform = CudaPlatform.forDriver(driver, id)) {
       Device device = platform.defaultDevice();
-      System.out.println("# capture breakdown, " + id + " on " + device.name());
+      System.out.printf(
+          Locale.ROOT,
+          "# launch-path breakdown, %s on %s, java %s; clock source %s; one System.nanoTime %.0f"
+              + " ns%n",
+          id,
+          device.name(),
+          System.getProperty("java.version"),
+          clockSource(),
+          nanoTimeCost());
       try (Stream stream = device.newStream();
-          DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream)) {
+          DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream);
+          DirectChain direct = new DirectChain(driver, device.ordinal())) {
         IncKernel.INC.load(device);
-        for (int n : new int[] {1, 10}) {
-          measure(driver, stream, counter, n);
-        }
-        replays(driver, stream, counter);
+        new CaptureBreakdown(driver, stream, counter).run(direct, reps);
       }
     }
   }
 
-  private static void measure(
-      TimingDriver driver, Stream stream, DeviceBuffer<Integer> counter, int n) {
-    for (int i = 0; i < 400; i++) {
-      CudaGraph.capture(stream, chain(counter, n)).close();
+  private void run(DirectChain direct, int reps) {
+    CudaGraph<@Nullable Void> oneKernel = CudaGraph.capture(stream, chain(1));
+    DirectChain.Captured directOneKernel = direct.capture(1);
+    // Replays and launches first, captures after: graphs replay slower once others were
+    // instantiated and destroyed in the process (docs/PERFORMANCE.md).
+    compare(
+        "graph launch + sync, 1 kernel",
+        20 * reps,
+        () -> {
+          oneKernel.launch().syncOn(stream);
+          expected++;
+          return null;
+        },
+        () -> {
+          directOneKernel.replay();
+          return null;
+        });
+    compare(
+        "eager launch + sync, 1 kernel",
+        20 * reps,
+        () -> {
+          chain(1).syncOn(stream);
+          expected++;
+          return null;
+        },
+        () -> {
+          direct.eager(1);
+          return null;
+        });
+    compare(
+        "eager launch + sync, 100 kernels",
+        reps,
+        () -> {
+          chain(100).syncOn(stream);
+          expected += 100;
+          return null;
+        },
+        () -> {
+          direct.eager(100);
+          return null;
+        });
+    oneKernel.close();
+    directOneKernel.close();
+    for (int n : new int[] {1, 10}) {
+      compare(
+          "capture + instantiate + upload + sync, " + n + " kernel(s)",
+          reps,
+          () -> CudaGraph.capture(stream, chain(n)),
+          () -> direct.capture(n));
     }
-    int reps = 50;
-    long[] total = new long[reps];
-    long closing = 0;
-    driver.spent.clear();
-    for (int rep = 0; rep < reps; rep++) {
-      GraphNode<@Nullable Void> chain = chain(counter, n);
-      driver.on = true;
-      long t0 = System.nanoTime();
-      CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, chain);
-      total[rep] = System.nanoTime() - t0;
-      long c0 = System.nanoTime();
-      graph.close();
-      closing += System.nanoTime() - c0;
-      driver.on = false;
-    }
-    java.util.Arrays.sort(total);
-    long driverNanos = 0;
-    List<String> lines = new ArrayList<>();
-    for (var e : driver.spent.entrySet()) {
-      if (e.getKey() == DriverCall.GRAPH_DESTROY || e.getKey() == DriverCall.GRAPH_EXEC_DESTROY) {
-        lines.add(
-            String.format(
-                Locale.ROOT,
-                "  (close) %-26s %5.2f calls %7.2f us",
-                e.getKey(),
-                (double) e.getValue()[0] / reps,
-                e.getValue()[1] / 1e3 / reps));
-        continue;
-      }
-      driverNanos += e.getValue()[1];
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "  %-34s %5.2f calls %7.2f us",
-              e.getKey(),
-              (double) e.getValue()[0] / reps,
-              e.getValue()[1] / 1e3 / reps));
-    }
-    double mean = java.util.Arrays.stream(total).average().orElse(0) / 1e3;
+    int ours = counter.toIntArray().syncOn(stream)[0];
+    int theirs = direct.counter();
+    boolean ok = ours == expected && theirs == direct.launched();
     System.out.printf(
         Locale.ROOT,
-        "n=%d: capture median %.1f us (mean %.1f, min %.1f, max %.1f); driver calls %.1f us;"
-            + " library %.1f us; close %.1f us%n",
-        n,
-        total[reps / 2] / 1e3,
-        mean,
-        total[0] / 1e3,
-        total[reps - 1] / 1e3,
-        driverNanos / 1e3 / reps,
-        mean - driverNanos / 1e3 / reps,
-        closing / 1e3 / reps);
-    lines.forEach(System.out::println);
+        "counters %d and %d, expected %d and %d: %s%n",
+        ours,
+        theirs,
+        expected,
+        direct.launched(),
+        ok ? "OK" : "MISMATCH");
+    if (!ok) {
+      throw new IllegalStateException("the kernels did not all run");
+    }
   }
 
   /**
-   * The same split for what the one-kernel rows of {@code LaunchOverhead} time: a graph replay and
-   * an eager launch, each with {@code syncOn}.
+   * Runs both sides {@code reps} times untimed (the JIT compiles the library's path), then {@code
+   * reps} repetitions each with every call timed and {@code reps} with the whole timed only, all
+   * four alternating in blocks of a tenth, and prints the four breakdowns and the ratios of
+   * medians.
    */
-  private static void replays(TimingDriver driver, Stream stream, DeviceBuffer<Integer> counter) {
-    try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, chain(counter, 1))) {
-      for (String mode : new String[] {"graph launch + syncOn", "eager launch + syncOn"}) {
-        boolean replay = mode.startsWith("graph");
-        int reps = 20_000;
-        for (int i = 0; i < reps; i++) {
-          (replay ? graph.launch() : chain(counter, 1)).syncOn(stream);
-        }
-        driver.spent.clear();
-        driver.on = true;
-        long t0 = System.nanoTime();
-        for (int i = 0; i < reps; i++) {
-          (replay ? graph.launch() : chain(counter, 1)).syncOn(stream);
-        }
-        long total = System.nanoTime() - t0;
-        driver.on = false;
-        long inDriver = driver.spent.values().stream().mapToLong(v -> v[1]).sum();
-        System.out.printf(
-            Locale.ROOT,
-            "%s: %.2f us per op; driver calls %.2f us; library %.2f us%n",
-            mode,
-            total / 1e3 / reps,
-            inDriver / 1e3 / reps,
-            (total - inDriver) / 1e3 / reps);
-        for (var e : driver.spent.entrySet()) {
-          System.out.printf(
-              Locale.ROOT,
-              "  %-34s %5.2f calls %7.2f us%n",
-              e.getKey(),
-              (double) e.getValue()[0] / reps,
-              e.getValue()[1] / 1e3 / reps);
-        }
+  private void compare(String what, int reps, Rep library, Rep direct) {
+    for (int i = 0; i < reps; i++) {
+      closeQuietly(library.run());
+      closeQuietly(direct.run());
+    }
+    Breakdown ours = new Breakdown(what + ", cuda-graph");
+    Breakdown theirs = new Breakdown(what + ", direct driver calls");
+    Breakdown oursWhole = new Breakdown(what + ", cuda-graph, clock around the whole only");
+    Breakdown theirsWhole = new Breakdown(what + ", direct, clock around the whole only");
+    int block = Math.max(1, reps / 10);
+    for (int done = 0; done < reps; done += block) {
+      timed(ours, library, block, true);
+      timed(theirs, direct, block, true);
+      timed(oursWhole, library, block, false);
+      timed(theirsWhole, direct, block, false);
+    }
+    System.out.print(ours.report());
+    System.out.print(theirs.report());
+    System.out.print(oursWhole.report());
+    System.out.print(theirsWhole.report());
+    System.out.printf(
+        Locale.ROOT,
+        "  => %s: cuda-graph / direct = %.3f (medians, every call timed), %.3f (whole only);"
+            + " direct, whole only: %.2f us%n%n",
+        what,
+        (double) ours.medianTotal() / theirs.medianTotal(),
+        (double) oursWhole.medianTotal() / theirsWhole.medianTotal(),
+        theirsWhole.medianTotal() / 1e3);
+    if (!driver.untimed.isEmpty()) {
+      System.out.println("  untimed driver calls: " + driver.untimed);
+    }
+  }
+
+  private void timed(Breakdown into, Rep rep, int times, boolean everyCall) {
+    for (int i = 0; i < times; i++) {
+      driver.clear();
+      driver.recording = everyCall;
+      long t0 = System.nanoTime();
+      AutoCloseable left = rep.run();
+      long t1 = System.nanoTime();
+      driver.recording = false;
+      into.add(driver, t0, t1);
+      closeQuietly(left);
+    }
+  }
+
+  private static void closeQuietly(@Nullable AutoCloseable closeable) {
+    if (closeable != null) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing a benchmark's graph failed", e);
       }
     }
   }
 
-  private static GraphNode<@Nullable Void> chain(DeviceBuffer<Integer> counter, int n) {
+  private GraphNode<@Nullable Void> chain(int n) {
     List<GraphNode<?>> launches = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       launches.add(IncKernel.INC.launch(LaunchConfig.of(1, 1), counter));
     }
     return GraphNode.sequence(launches);
+  }
+
+  private static String clockSource() {
+    Path p = Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+    try {
+      return Files.readString(p).strip();
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  /** The median cost of one clock read, over many back-to-back pairs. */
+  private static double nanoTimeCost() {
+    long[] d = new long[20_001];
+    for (int i = 0; i < d.length; i++) {
+      long a = System.nanoTime();
+      long b = System.nanoTime();
+      d[i] = b - a;
+    }
+    java.util.Arrays.sort(d);
+    return d[d.length / 2];
   }
 }
