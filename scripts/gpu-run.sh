@@ -96,11 +96,12 @@ for part in $parts; do
         timeout 200 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CaptureBreakdown ${BREAKDOWN_REPS:-1000} \
           > "$out/capture-breakdown-$r.log" 2>&1
         echo "capture breakdown $r exit $?"; grep -E "^#|=>|counters" "$out/capture-breakdown-$r.log"
-        .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+        .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+        .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
         echo "round $r done"; grep -h "cpp-capture\|counter" "$out"/*-$r.csv
       done
       .gpu/java cuda.graph.benchmarks.RatioTable "$out"/cpp-[12].csv "$out"/cpp-capture-[12].csv \
-        "$out"/cuda-graph-[12].csv | tee "$out/ratios.md" ;;
+        "$out"/cuda-graph-[12].csv "$out"/cuda-graph-capture-[12].csv | tee "$out/ratios.md" ;;
     nccl)
       # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
       # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch
@@ -131,7 +132,9 @@ for part in $parts; do
         .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda-$r.csv" 2>&1
         python3 .gpu/anchors/bench_torch.py > "$out/torch-$r.csv" 2>&1
         python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers-$r.csv" 2>&1
-        .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+        # Replays and launches in one process; captures in another, made as the C++ anchor's is.
+        .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+        .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
         echo "bench round $r done"; grep -h "counter" "$out"/*-$r.csv
       done
       .gpu/java cuda.graph.benchmarks.RatioTable "$out"/*-[123].csv | tee "$out/ratios.md" ;;

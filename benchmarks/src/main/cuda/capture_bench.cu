@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
   };
   // Two protocols. "cold": 7 timed captures after one, in a process that made two graphs before,
   // as this anchor did until 2026-12-03. "cpp-capture": LaunchOverhead's protocol, so that both
-  // sides meet the driver in the same state: as many untimed captures first as the Java side needs
-  // to compile its capture path (400 for n <= 10, 60 for 100, 12 for 1000), then the median of 15.
+  // sides meet the driver in the same state: as many untimed captures first as the Java side runs
+  // to have its capture path compiled (LaunchOverhead.warmCaptures: 50000 for n <= 10, 500 for 100,
+  // 50 for 1000), then the median of 31.
   for (int n : {1, 10, 100, 1000}) {
     std::vector<double> times;
     for (int rep = 0; rep < 8; rep++) {
@@ -60,10 +61,10 @@ int main(int argc, char** argv) {
     std::printf("cpp-capture-cold,%d,capture,nan,nan,%zu  (capture+instantiate+upload %.1f us)\n", n, times.size(), times[times.size() / 2]);
   }
   for (int n : {1, 10, 100, 1000}) {
-    int warm = n <= 10 ? 400 : n == 100 ? 60 : 12;
+    int warm = n <= 10 ? 50000 : n == 100 ? 500 : 50;
     for (int i = 0; i < warm; i++) capture(n);
     std::vector<double> times;
-    for (int rep = 0; rep < 15; rep++) times.push_back(capture(n));
+    for (int rep = 0; rep < 31; rep++) times.push_back(capture(n));
     std::sort(times.begin(), times.end());
     std::printf("cpp-capture,%d,capture,nan,nan,%zu  (capture+instantiate+upload %.1f us) min %.1f max %.1f\n", n, times.size(), times[times.size() / 2], times.front(), times.back());
   }

@@ -66,13 +66,15 @@ public final class CaptureBreakdown {
       Device device = platform.defaultDevice();
       System.out.printf(
           Locale.ROOT,
-          "# launch-path breakdown, %s on %s, java %s; clock source %s; one System.nanoTime %.0f"
-              + " ns%n",
+          "# launch-path breakdown, %s on %s, java %s %s; clock source %s; one System.nanoTime"
+              + " %.0f ns; %s threads in this process%n",
           id,
           device.name(),
           System.getProperty("java.version"),
+          java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments(),
           clockSource(),
-          nanoTimeCost());
+          nanoTimeCost(),
+          threadCount());
       try (Stream stream = device.newStream();
           DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream);
           DirectChain direct = new DirectChain(driver, device.ordinal())) {
@@ -90,6 +92,7 @@ public final class CaptureBreakdown {
     compare(
         "graph launch + sync, 1 kernel",
         20 * reps,
+        20 * reps,
         () -> {
           oneKernel.launch().syncOn(stream);
           expected++;
@@ -102,6 +105,7 @@ public final class CaptureBreakdown {
     compare(
         "eager launch + sync, 1 kernel",
         20 * reps,
+        20 * reps,
         () -> {
           chain(1).syncOn(stream);
           expected++;
@@ -113,6 +117,7 @@ public final class CaptureBreakdown {
         });
     compare(
         "eager launch + sync, 100 kernels",
+        reps,
         reps,
         () -> {
           chain(100).syncOn(stream);
@@ -128,6 +133,7 @@ public final class CaptureBreakdown {
     for (int n : new int[] {1, 10}) {
       compare(
           "capture + instantiate + upload + sync, " + n + " kernel(s)",
+          LaunchOverhead.warmCaptures(n),
           reps,
           () -> CudaGraph.capture(stream, chain(n)),
           () -> direct.capture(n));
@@ -149,13 +155,13 @@ public final class CaptureBreakdown {
   }
 
   /**
-   * Runs both sides {@code reps} times untimed (the JIT compiles the library's path), then {@code
+   * Runs both sides {@code warm} times untimed (the JIT compiles the library's path), then {@code
    * reps} repetitions each with every call timed and {@code reps} with the whole timed only, all
    * four alternating in blocks of a tenth, and prints the four breakdowns and the ratios of
    * medians.
    */
-  private void compare(String what, int reps, Rep library, Rep direct) {
-    for (int i = 0; i < reps; i++) {
+  private void compare(String what, int warm, int reps, Rep library, Rep direct) {
+    for (int i = 0; i < warm; i++) {
       closeQuietly(library.run());
       closeQuietly(direct.run());
     }
@@ -224,6 +230,15 @@ public final class CaptureBreakdown {
       return Files.readString(p).strip();
     } catch (IOException | RuntimeException e) {
       return "unknown";
+    }
+  }
+
+  /** {@return how many threads the process has (the JVM's own included), or "?" off Linux} */
+  private static String threadCount() {
+    try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+      return Long.toString(tasks.count());
+    } catch (IOException | RuntimeException e) {
+      return "?";
     }
   }
 

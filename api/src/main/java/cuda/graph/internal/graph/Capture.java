@@ -59,6 +59,9 @@ final class Capture {
      */
     Leases takeLeases() {
       List<RefCount> all = execution.transferLeases();
+      if (replaceable.isEmpty()) {
+        return new Leases(all, Map.of()); // the common capture: no node is replaceable
+      }
       Map<Integer, List<RefCount>> byNode = new HashMap<>();
       boolean[] owned = new boolean[all.size()];
       for (RecordedNodeImpl node : replaceable) {
