@@ -129,9 +129,12 @@ for part in $parts; do
         (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
         (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
         .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java-$r.csv" 2>&1
-        .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda-$r.csv" 2>&1
-        python3 .gpu/anchors/bench_torch.py > "$out/torch-$r.csv" 2>&1
-        python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers-$r.csv" 2>&1
+        # BENCH_PEERS=no leaves out JCuda, PyTorch, CuPy and cuda.core (C++ and raw FFM stay).
+        if [ "${BENCH_PEERS:-yes}" != no ]; then
+          .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda-$r.csv" 2>&1
+          python3 .gpu/anchors/bench_torch.py > "$out/torch-$r.csv" 2>&1
+          python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers-$r.csv" 2>&1
+        fi
         # Replays and launches in one process; captures in another, made as the C++ anchor's is.
         .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
         .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
