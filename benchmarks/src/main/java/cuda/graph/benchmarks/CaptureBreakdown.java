@@ -161,6 +161,7 @@ public final class CaptureBreakdown {
    * medians.
    */
   private void compare(String what, int warm, int reps, Rep library, Rep direct) {
+    driver.untimed.clear();
     for (int i = 0; i < warm; i++) {
       closeQuietly(library.run());
       closeQuietly(direct.run());

@@ -30,7 +30,8 @@ final class DirectChain implements AutoCloseable {
 
   private final CudaDriver driver;
   private final int device;
-  private final Arena arena = Arena.ofConfined();
+  // Shared, not confined: a provider may read and write it on its own thread (the simulator does).
+  private final Arena arena = Arena.ofShared();
   private final CuContext context;
   private final CuStream stream;
   private final CuModule module;
