@@ -38,13 +38,17 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Changing a graph without capturing it again.</b> {@link #replaceNode} gives a node that
  * {@link Scope#recordNode} recorded new parameters (a kernel's arguments and shape, a copy's or
  * fill's buffers), checked like the node itself, and {@link #setEnabled} switches such a node off
- * and on; both change the instantiated graph in place for launches made afterwards. {@link
+ * and on; both change the instantiated graph in place for launches executed afterwards. {@link
  * #recapture} captures the work again and updates the instantiated graph in place where the
  * topology allows, or instantiates it anew, and says which happened. Buffers the graph no longer
  * references after such a change are given back once every launch that could still use them is
  * done; the ones it references are leased as long as the graph can replay them.
  *
- * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once per capture.
+ * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once per capture. CUDA
+ * allows no two calls on one graph at once, so the library serializes them: launches of one graph
+ * from several threads, and changes and queries made while it launches, run one driver call at a
+ * time. While a capture or recapture runs on a stream, work that other threads execute on that
+ * stream waits until the capture has ended, so it is never recorded into the graph.
  *
  * @param <T> the type of the captured op's output
  */
@@ -114,8 +118,9 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   void update(GraphNode<@Nullable Void> node);
 
   /**
-   * {@return an op that replays the graph on whichever stream executes it}; it shares ownership of
-   * the graph, so it stays valid after {@link #close()}
+   * {@return an op that replays the graph on whichever stream executes it}, as the graph is when
+   * the op executes (after the changes applied before then); it shares ownership of the graph, so
+   * it stays valid after {@link #close()}
    *
    * @throws IllegalStateException if the graph is closed, or if the work of an earlier {@link
    *     #update} failed after it was enqueued (reported once; the driver's error is the cause)
@@ -147,9 +152,11 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /**
    * Captures {@code op} again on {@link #stream()}, in the mode of the first capture, and applies
    * it: in place ({@code cuGraphExecUpdate}) when the driver can express the change as an update,
-   * else by instantiating the new capture; launches already made replay what they were made with.
-   * The output becomes the new op's, available again to {@link #takeOutput()}, and nodes the old
-   * capture recorded become stale.
+   * else by instantiating the new capture. Either way, every launch executed afterwards replays the
+   * new capture, also one made by {@link #launch()} before the recapture; launches executed before
+   * it replay the old one. The new capture's nodes start enabled, whatever {@link #setEnabled} did
+   * to the old one's. The output becomes the new op's, available again to {@link #takeOutput()},
+   * and nodes the old capture recorded become stale.
    *
    * @param op the op run once in capture mode; its GPU work becomes the graph
    * @return how the new capture was applied, with the driver's reason when not in place
@@ -171,10 +178,10 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
 
   /**
    * Gives {@code node} the parameters of {@code replacement} in the instantiated graph, for
-   * launches made afterwards: a launch of the same kernel (other arguments, other shape), a copy in
-   * the same direction, or a fill of elements of the same size. The replacement's buffers are
-   * leased as long as the graph can replay them; the node's previous ones are given back once the
-   * launches made before are done.
+   * launches executed afterwards: a launch of the same kernel (other arguments, other shape), a
+   * copy in the same direction, or a fill of elements of the same size. The replacement's buffers
+   * are leased as long as the graph can replay them; the node's previous ones are given back once
+   * the launches made before are done.
    *
    * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
    * @param replacement the node whose parameters {@code node} takes; it is used up, not executed
@@ -186,8 +193,8 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   void replaceNode(RecordedNode node, GraphNode<@Nullable Void> replacement);
 
   /**
-   * Switches {@code node} off or on for launches made afterwards; a node switched off does no work
-   * but still orders the nodes after it.
+   * Switches {@code node} off or on for launches executed afterwards, until the graph is
+   * recaptured; a node switched off does no work but still orders the nodes after it.
    *
    * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
    * @param enabled whether later launches run the node's work

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.CudaDriverError;
 import cuda.graph.CudaGraph;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
@@ -19,6 +20,7 @@ import cuda.graph.RecordedNode;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConditionalKernels;
 import cuda.graph.conformance.kernels.ConformanceKernels;
+import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import java.util.List;
@@ -305,6 +307,157 @@ public interface ChangingGraphsContract extends ConformanceContract {
             assertThrows(IllegalStateException.class, () -> graph.setEnabled(fill.get(), true));
         assertTrue(stale.getMessage().contains("stale"), stale.getMessage());
       }
+    }
+  }
+
+  /**
+   * A node switched off stays off only until the graph is recaptured: the new capture's node at the
+   * same position runs, whether the recapture was applied in place or instantiated anew (the driver
+   * keeps a node's disabled state through an in-place update; the library switches it back on).
+   */
+  @Test
+  default void aRecaptureStartsItsNodesEnabledAfterANodeWasSwitchedOff() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> x = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      DeviceBuffer<Integer> y = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      AtomicReference<@Nullable RecordedNode> node = new AtomicReference<>();
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(stream, sc -> node.set(sc.recordNode(x.fill(1))))) {
+        graph.setEnabled(node.get(), false);
+        GraphUpdate update = graph.recapture(sc -> node.set(sc.recordNode(x.fill(2))));
+        assertInstanceOf(GraphUpdate.InPlace.class, update);
+        assertTrue(graph.isEnabled(node.get()), "a recaptured node starts enabled");
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {2, 2, 2, 2}, x.toIntArray().syncOn(stream));
+
+        graph.setEnabled(node.get(), false);
+        assertInstanceOf(
+            GraphUpdate.Reinstantiated.class,
+            graph.recapture(
+                sc -> {
+                  node.set(sc.recordNode(x.fill(3)));
+                  sc.record(y.fill(3));
+                }));
+        assertTrue(graph.isEnabled(node.get()));
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {3, 3, 3, 3}, x.toIntArray().syncOn(stream));
+
+        // A failed update leaves the current capture as it was, its node still switched off.
+        graph.setEnabled(node.get(), false);
+        s.driver().faults().failNth(DriverCall.GRAPH_EXEC_UPDATE, 1, CuResult.UNKNOWN);
+        RecordedNode before = node.get();
+        assertThrows(
+            CudaDriverError.class,
+            () ->
+                graph.recapture(
+                    sc -> {
+                      sc.recordNode(x.fill(4));
+                      sc.record(y.fill(4));
+                    }));
+        assertFalse(graph.isEnabled(before));
+        graph.launch().syncOn(stream);
+        assertArrayEquals(new int[] {3, 3, 3, 3}, x.toIntArray().syncOn(stream));
+      }
+    }
+  }
+
+  /**
+   * A launch made before a recapture and executed after it replays the new capture, however the
+   * recapture was applied: one rule for in-place updates and new instantiations.
+   */
+  @Test
+  default void aLaunchMadeBeforeARecaptureReplaysTheNewCaptureEitherWay() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> x = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      DeviceBuffer<Integer> y = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, x.fill(1))) {
+        var madeBeforeInPlace = graph.launch();
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(x.fill(2)));
+        madeBeforeInPlace.syncOn(stream);
+        assertArrayEquals(new int[] {2, 2, 2, 2}, x.toIntArray().syncOn(stream));
+
+        var madeBeforeNew = graph.launch();
+        assertInstanceOf(
+            GraphUpdate.Reinstantiated.class, graph.recapture(x.fill(3).andThen(y.fill(3))));
+        madeBeforeNew.syncOn(stream);
+        assertArrayEquals(new int[] {3, 3, 3, 3}, x.toIntArray().syncOn(stream));
+        assertArrayEquals(new int[] {3, 3, 3, 3}, y.toIntArray().syncOn(stream));
+
+        // Made before the graph was closed, a launch still replays its last capture.
+        var madeBeforeClose = graph.launch();
+        graph.close();
+        x.fill(0).syncOn(stream);
+        madeBeforeClose.syncOn(stream);
+        assertArrayEquals(new int[] {3, 3, 3, 3}, x.toIntArray().syncOn(stream));
+      }
+      assertEquals(0, s.driver().ledger().live(HandleKind.GRAPH_EXEC));
+    }
+  }
+
+  /**
+   * Work recorded through the enclosing scope while a conditional body records would land outside
+   * the body and run on every launch: it is refused, with the scope to use instead.
+   */
+  @Test
+  default void recordingThroughTheEnclosingScopeInsideABodyIsRefused() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> x = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      AtomicReference<@Nullable IllegalStateException> refused = new AtomicReference<>();
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              sc -> {
+                GraphCondition never = sc.condition(0);
+                sc.ifThen(
+                    never,
+                    body ->
+                        refused.set(
+                            assertThrows(
+                                IllegalStateException.class,
+                                () -> sc.record(ConformanceKernels.inc(x)))));
+              })) {
+        graph.launch().syncOn(stream);
+        assertEquals(List.of(NodeKind.CONDITIONAL), graph.nodeKinds());
+      }
+      IllegalStateException e = refused.get();
+      assertTrue(e != null && e.getMessage().contains("the scope the body is given"), "" + e);
+      assertArrayEquals(new int[] {0, 0, 0, 0}, x.toIntArray().syncOn(stream));
+    }
+  }
+
+  /**
+   * When destroying the graph an in-place recapture replaced fails, the failure is logged, not
+   * reported as a failed recapture: the running graph keeps its buffers and no graph is destroyed
+   * twice.
+   */
+  @Test
+  default void aFailedDestroyOfAReplacedGraphKeepsTheRunningGraphsBuffers() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> a = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      long memoryBefore = s.driver().ledger().live(HandleKind.DEVICE_MEMORY);
+      DeviceBuffer<Integer> b = DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream);
+      try (CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, ConformanceKernels.inc(a))) {
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(ConformanceKernels.inc(a)));
+        // The next in-place recapture destroys the graph the first one applied: that fails.
+        s.driver().faults().failNth(DriverCall.GRAPH_DESTROY, 1, CuResult.UNKNOWN);
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(ConformanceKernels.inc(b)));
+        assertEquals(1, s.driver().faults().fired());
+        b.close(); // leased by the graph, so still allocated
+        assertEquals(memoryBefore + 1, s.driver().ledger().live(HandleKind.DEVICE_MEMORY));
+        graph.launch().syncOn(stream);
+        graph.launch().syncOn(stream);
+      }
+      assertArrayEquals(new int[] {0, 0, 0, 0}, a.toIntArray().syncOn(stream));
+      assertEquals(memoryBefore, s.driver().ledger().live(HandleKind.DEVICE_MEMORY));
+      assertEquals(0, s.driver().ledger().live(HandleKind.GRAPH_EXEC));
+      // The graph whose destroy failed was given up (logged, never retried): the one left.
+      var leftover = s.driver().ledger().liveHandles(HandleKind.GRAPH);
+      assertEquals(1, leftover.size(), "graphs left: " + leftover);
+      s.driver().graphDestroy((cuda.graph.spi.CuGraph) leftover.iterator().next());
     }
   }
 }

@@ -5,6 +5,7 @@ import cuda.graph.Device;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.support.GraphCallOverlaps;
 import cuda.graph.spi.support.InstrumentedDriver;
 import cuda.graph.spi.support.LifetimeViolation;
 import java.util.ArrayDeque;
@@ -14,27 +15,31 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One test's view of a provider: the provider's driver wrapped in an {@link InstrumentedDriver}, a
- * {@link CudaPlatform} over it, device 0 with the conformance kernels loaded, and a stream.
+ * One test's view of a provider: the provider's driver wrapped in a {@link GraphCallOverlaps} and
+ * an {@link InstrumentedDriver}, a {@link CudaPlatform} over them, device 0 with the conformance
+ * kernels loaded, and a stream.
  *
  * <p>{@link #close()} closes what the test handed to {@link #own}, the stream and the platform
  * (which closes the driver), then proves the test left nothing behind: it throws {@link
- * ConformanceViolation} if any lifetime violation was recorded during the session or if the ledger
- * still shows a live handle of any kind. Use it with try-with-resources, so that a leak found while
- * a test is already failing is attached to that failure as suppressed. Not thread-safe, except
- * {@link #own}, which any thread may call.
+ * ConformanceViolation} if any lifetime violation was recorded during the session, if the ledger
+ * still shows a live handle of any kind, or if two calls on one graph object ever overlapped. Use
+ * it with try-with-resources, so that a leak found while a test is already failing is attached to
+ * that failure as suppressed. Not thread-safe, except {@link #own}, which any thread may call.
  */
 public final class ConformanceSession implements AutoCloseable {
 
   private final InstrumentedDriver driver;
+  private final GraphCallOverlaps overlaps;
   private final CudaPlatform platform;
   private final Device device;
   private final Stream stream;
   private final Deque<AutoCloseable> owned = new ArrayDeque<>();
   private boolean closed;
 
-  private ConformanceSession(InstrumentedDriver driver, CudaPlatform platform) {
+  private ConformanceSession(
+      InstrumentedDriver driver, GraphCallOverlaps overlaps, CudaPlatform platform) {
     this.driver = driver;
+    this.overlaps = overlaps;
     this.platform = platform;
     this.device = platform.defaultDevice();
     this.stream = device.newStream();
@@ -50,11 +55,11 @@ public final class ConformanceSession implements AutoCloseable {
    * @return an open session over device 0, with the conformance kernels loaded
    */
   public static ConformanceSession open(CudaDriver driver, String providerId) {
-    InstrumentedDriver instrumented =
-        new InstrumentedDriver(Objects.requireNonNull(driver, "driver"));
+    GraphCallOverlaps overlaps = new GraphCallOverlaps(Objects.requireNonNull(driver, "driver"));
+    InstrumentedDriver instrumented = new InstrumentedDriver(overlaps);
     CudaPlatform platform = CudaPlatform.forDriver(instrumented, providerId);
     try {
-      return new ConformanceSession(instrumented, platform);
+      return new ConformanceSession(instrumented, overlaps, platform);
     } catch (RuntimeException | Error e) {
       platform.close();
       throw e;
@@ -64,6 +69,11 @@ public final class ConformanceSession implements AutoCloseable {
   /** {@return the instrumented driver under the platform} */
   public InstrumentedDriver driver() {
     return driver;
+  }
+
+  /** {@return the count of calls on one graph object that overlapped, under the instruments} */
+  public GraphCallOverlaps overlaps() {
+    return overlaps;
   }
 
   /** {@return the platform over the instrumented driver} */
@@ -105,8 +115,9 @@ public final class ConformanceSession implements AutoCloseable {
   }
 
   /**
-   * Fails unless the ledger shows no live handle and no violation was recorded: the check {@link
-   * #close()} makes at the end, also useful midway once a test has closed everything it made.
+   * Fails unless the ledger shows no live handle, no violation was recorded and no two calls on one
+   * graph object overlapped: the check {@link #close()} makes at the end, also useful midway once a
+   * test has closed everything it made.
    *
    * @param when completes the failure's message, e.g. {@code "after the graph was closed"}
    * @throws ConformanceViolation listing each live handle and how it was made
@@ -123,6 +134,14 @@ public final class ConformanceSession implements AutoCloseable {
                   + violations.getFirst().getMessage());
       violations.forEach(first::addSuppressed);
       throw first;
+    }
+    if (overlaps.overlaps() > 0) {
+      throw new ConformanceViolation(
+          overlaps.overlaps()
+              + " call(s) on a graph object overlapped another call on it "
+              + when
+              + " (CUDA requires such calls to be serialized); the first: "
+              + overlaps.firstOverlaps());
     }
     Map<?, Long> live = driver.ledger().liveCounts();
     if (!live.isEmpty()) {

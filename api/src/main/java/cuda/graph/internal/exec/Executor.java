@@ -62,7 +62,8 @@ public final class Executor {
 
   /**
    * Runs {@code work} holding this thread's execution lock (for {@code what}), a lease on {@code
-   * stream} and with its device's context current; releases all three on every path.
+   * stream}, a place in the stream's gate (waiting while another thread captures on it) and with
+   * its device's context current; releases all of them on every path.
    *
    * @throws ReentrantExecutionException if this thread already executes or captures
    */
@@ -75,10 +76,12 @@ public final class Executor {
       platform.enterExecution();
       try {
         s.acquire();
+        s.enterWork();
         try {
           s.device().bind();
           return work.run(s, argument);
         } finally {
+          s.exitWork();
           s.release();
         }
       } finally {

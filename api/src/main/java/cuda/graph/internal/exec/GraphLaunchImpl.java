@@ -5,6 +5,7 @@ import cuda.graph.GraphLaunch;
 import cuda.graph.internal.events.GraphLaunchEvent;
 import cuda.graph.internal.ops.OnceGuard;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
+import cuda.graph.internal.runtime.CurrentExec;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.GraphExecHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,19 +13,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** The implementation of {@link GraphLaunch}. */
 public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
 
-  private final GraphExecHandle handle;
+  private final CurrentExec current;
   private final Reference reference;
   private final java.lang.ref.Cleaner.Cleanable cleanable;
 
   /**
-   * The launch's share of the exec, released once: when executed work completes, or by the cleaner.
+   * The launch's share of the graph, released once: handed over when the launch executes, or by the
+   * cleaner.
    */
   private static final class Reference implements Runnable {
-    private final GraphExecHandle handle;
+    private final CurrentExec current;
     private final AtomicBoolean handedOver = new AtomicBoolean();
 
-    Reference(GraphExecHandle handle) {
-      this.handle = handle;
+    Reference(CurrentExec current) {
+      this.current = current;
     }
 
     boolean handOver() {
@@ -34,22 +36,28 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     @Override
     public void run() {
       if (handOver()) {
-        handle.lifetime.release();
+        current.release();
       }
     }
   }
 
-  public GraphLaunchImpl(GraphExecHandle handle) {
-    handle.lifetime.acquire("the graph");
-    this.handle = handle;
-    this.reference = new Reference(handle);
+  /**
+   * A launch of the graph whose current exec {@code current} tracks; takes a share of it.
+   *
+   * @param graph names the graph when it is closed
+   */
+  public GraphLaunchImpl(CurrentExec current, Object graph) {
+    current.acquire(graph);
+    this.current = current;
+    this.reference = new Reference(current);
     this.cleanable = CudaPlatformImpl.CLEANER.register(this, reference);
   }
 
   /**
-   * Replays the graph on the execution's stream. The launch executes once, so its share of the
-   * graph goes to the execution first, whatever happens next: released once the launched work is
-   * done, or with the execution when the launch fails (wrong device, inside a capture).
+   * Replays the graph's current exec on the execution's stream. The launch executes once, so its
+   * share goes to the execution first, whatever happens next: the exec current now is held until
+   * the launched work is done, or released with the execution when the launch fails (wrong device,
+   * inside a capture).
    */
   public void launchOn(Execution ex) {
     if (!reference.handOver()) {
@@ -57,6 +65,12 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     }
     // Unregistered now, so neither the collector nor the cleaner thread ever handles this launch.
     cleanable.clean();
+    GraphExecHandle handle;
+    try {
+      handle = current.acquireCurrent();
+    } finally {
+      current.release();
+    }
     ex.hold(handle.lifetime);
     if (ex.isCapturing()) {
       throw new GraphCaptureException(
@@ -70,7 +84,7 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     ex.hold(handle.enterLaunch());
     GraphLaunchEvent event = new GraphLaunchEvent();
     event.begin();
-    ex.driver.graphLaunch(handle.exec, ex.cuStream);
+    handle.launch(ex.driver, ex.cuStream);
     event.end();
     if (event.shouldCommit()) {
       event.graph = handle.exec.toString();
@@ -80,6 +94,6 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
 
   @Override
   public String toString() {
-    return "GraphLaunch[" + handle.exec + "]";
+    return "GraphLaunch[" + current.handle().exec + "]";
   }
 }

@@ -138,12 +138,18 @@ final class Capture {
   private static <T extends @Nullable Object, R> R deferringReleases(
       StreamImpl stream, Recording<T, R> recording) {
     var releases = stream.device().platform().releases();
-    releases.captureStarted();
+    // Work another thread enqueued on the stream meanwhile would be recorded into this graph.
+    stream.beginCapture();
     Captured<T> captured;
     try {
-      captured = captureOn(stream, recording.mode(), recording.what(), recording.record());
+      releases.captureStarted();
+      try {
+        captured = captureOn(stream, recording.mode(), recording.what(), recording.record());
+      } finally {
+        releases.captureEnded();
+      }
     } finally {
-      releases.captureEnded();
+      stream.endCapture();
     }
     return recording.application().apply(stream, captured);
   }

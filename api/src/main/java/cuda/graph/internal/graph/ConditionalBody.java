@@ -53,7 +53,10 @@ final class ConditionalBody {
 
   /**
    * Ends the lane's capture (the body graph stays the conditional node's) and gives the lane back
-   * once it captures no more; a failure to end is added to the body's failure, or thrown.
+   * once it captures no more; a failure to end is added to the body's failure, or thrown. A failed
+   * end may leave the lane capturing into the body graph, which the enclosing capture's failure
+   * then destroys: the capture is ended once more first, and the lane is given back only when it no
+   * longer captures.
    */
   private static void end(CudaDriver driver, Lane lane, @Nullable Throwable failure) {
     CuStream stream = lane.stream().handle();
@@ -66,6 +69,9 @@ final class ConditionalBody {
     boolean free = endFailure == null;
     if (!free) {
       try {
+        if (driver.streamIsCapturing(stream) != CaptureStatus.NONE) {
+          driver.streamEndCapture(stream); // returns the body graph, which the node owns
+        }
         free = driver.streamIsCapturing(stream) == CaptureStatus.NONE;
       } catch (RuntimeException e) {
         endFailure.addSuppressed(e);

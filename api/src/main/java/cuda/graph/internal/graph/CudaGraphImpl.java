@@ -14,6 +14,7 @@ import cuda.graph.internal.events.GraphUpdateEvent;
 import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.exec.GraphLaunchImpl;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
+import cuda.graph.internal.runtime.CurrentExec;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.GraphExecHandle;
 import cuda.graph.internal.runtime.StreamImpl;
@@ -62,7 +63,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     this.scoped = scoped;
     this.current = new CurrentExec(handle);
     this.output = output;
-    // An unreachable graph gives up its share, so its exec goes once no launch needs it.
+    // An unreachable graph gives up its share, so its exec goes once no pending launch needs it.
     CudaPlatformImpl.CLEANER.register(this, current);
   }
 
@@ -78,23 +79,6 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       node.bind(graph, 0);
     }
     return graph;
-  }
-
-  /**
-   * The graph's current exec, and its share of it, closed once: by {@link #close} or, for a graph
-   * dropped unclosed, by the cleaner. Not a lambda, so the cleaner holds no reference to the graph.
-   */
-  private static final class CurrentExec implements Runnable {
-    volatile GraphExecHandle handle;
-
-    CurrentExec(GraphExecHandle handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      handle.lifetime.closeOwner();
-    }
   }
 
   /** See {@link CudaGraph#capture(Stream, CaptureMode, DeviceOp)}. */
@@ -243,7 +227,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   private GraphUpdate apply(StreamImpl s, Capture.Captured<T> captured) {
     GraphUpdateEvent event = new GraphUpdateEvent();
     event.begin();
-    GraphExecHandle before = current.handle;
+    GraphExecHandle before = current.handle();
     @Nullable GraphUpdate result = null;
     try {
       result = applyCapture(s, captured, before);
@@ -284,8 +268,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
         throw e;
       }
       GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
-      current.handle = fresh;
-      handle.lifetime.closeOwner();
+      current.replace(fresh);
       return new GraphUpdate.Reinstantiated(reason(refused));
     } catch (RuntimeException | Error e) {
       Capture.destroyQuietly(driver, captured.graph(), e);
@@ -319,11 +302,13 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
 
   @Override
   public void replaceNode(RecordedNode node, GraphNode<@Nullable Void> replacement) {
-    RecordedNodeImpl recorded = requireCurrent(node);
+    Objects.requireNonNull(node, "node");
     Objects.requireNonNull(replacement, "replacement");
     synchronized (changeLock) {
       requireOpen("replace a node of");
-      GraphExecHandle handle = current.handle;
+      // Checked under the lock: a recapture in between would leave the node stale.
+      RecordedNodeImpl recorded = requireCurrent(node);
+      GraphExecHandle handle = current.handle();
       Executor.onStream(
           this,
           stream,
@@ -334,22 +319,17 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
 
   @Override
   public void setEnabled(RecordedNode node, boolean enabled) {
-    RecordedNodeImpl recorded = requireCurrent(node);
+    Objects.requireNonNull(node, "node");
     synchronized (changeLock) {
       requireOpen("enable or disable a node of");
-      GraphExecHandle handle = current.handle;
+      RecordedNodeImpl recorded = requireCurrent(node);
+      GraphExecHandle handle = current.handle();
       GraphUpdateEvent event = new GraphUpdateEvent();
       event.begin();
       boolean succeeded = false;
       try {
         handle.device.bind();
-        handle.changeState(
-            () ->
-                handle
-                    .device
-                    .platform()
-                    .driver()
-                    .graphNodeSetEnabled(handle.exec, handle.node(recorded.index), enabled));
+        handle.setEnabled(recorded.index, enabled);
         succeeded = true;
       } finally {
         commitUpdate(
@@ -364,16 +344,13 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
 
   @Override
   public boolean isEnabled(RecordedNode node) {
-    RecordedNodeImpl recorded = requireCurrent(node);
+    Objects.requireNonNull(node, "node");
     synchronized (changeLock) {
       requireOpen("ask about a node of");
-      GraphExecHandle handle = current.handle;
+      RecordedNodeImpl recorded = requireCurrent(node);
+      GraphExecHandle handle = current.handle();
       handle.device.bind();
-      return handle
-          .device
-          .platform()
-          .driver()
-          .graphNodeGetEnabled(handle.exec, handle.node(recorded.index));
+      return handle.isEnabled(recorded.index);
     }
   }
 
@@ -413,7 +390,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   @Override
   public GraphLaunchImpl launch() {
     reportFailedUpdate();
-    return new GraphLaunchImpl(current.handle);
+    return new GraphLaunchImpl(current, this);
   }
 
   @Override
@@ -449,26 +426,23 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
         });
   }
 
+  /**
+   * Runs {@code action} on the graph the exec replays now, under the exec's lock, so a recapture on
+   * another thread can neither destroy that graph nor call the driver on it meanwhile.
+   */
   private <R> R withGraph(BiFunction<GraphExecHandle, CuGraph, R> action) {
-    GraphExecHandle handle = acquireCurrent();
+    current.acquire(this);
+    GraphExecHandle handle;
+    try {
+      handle = current.acquireCurrent();
+    } finally {
+      current.release();
+    }
     try {
       handle.device.bind();
-      return action.apply(handle, handle.currentGraph());
+      return handle.queryCurrentGraph(g -> action.apply(handle, g));
     } finally {
       handle.lifetime.release();
-    }
-  }
-
-  /** {@return the current exec, with a share taken}; a recapture may be replacing it meanwhile */
-  private GraphExecHandle acquireCurrent() {
-    while (true) {
-      GraphExecHandle handle = current.handle;
-      if (handle.lifetime.tryAcquire()) {
-        return handle;
-      }
-      if (current.handle == handle) {
-        handle.lifetime.acquire(this); // closed for good: fails with the message
-      }
     }
   }
 
@@ -494,6 +468,6 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
 
   @Override
   public String toString() {
-    return "CudaGraph[" + current.handle.exec + " on " + stream + "]";
+    return "CudaGraph[" + current.handle().exec + " on " + stream + "]";
   }
 }

@@ -37,6 +37,9 @@ public final class ScopeImpl implements Scope {
   private final List<RecordedNodeImpl> recorded = new ArrayList<>();
   private boolean open = true;
 
+  /** Set while a conditional body records through a scope of its own: this one must not record. */
+  private boolean inBody;
+
   /** A scope of a capture's top level: it may also record replaceable nodes. */
   public ScopeImpl(Execution execution) {
     this(execution, true);
@@ -171,8 +174,13 @@ public final class ScopeImpl implements Scope {
             captureGraph(info), info.dependencies(), condition.handle, type, bodies.size());
     driver.streamUpdateCaptureDependencies(
         execution.cuStream, List.of(node.node()), CudaDriver.SET_CAPTURE_DEPENDENCIES);
-    for (int i = 0; i < bodies.size(); i++) {
-      ConditionalBody.record(execution, node.bodies().get(i), bodies.get(i));
+    inBody = true;
+    try {
+      for (int i = 0; i < bodies.size(); i++) {
+        ConditionalBody.record(execution, node.bodies().get(i), bodies.get(i));
+      }
+    } finally {
+      inBody = false;
     }
   }
 
@@ -202,6 +210,13 @@ public final class ScopeImpl implements Scope {
     if (!open) {
       throw new IllegalStateException(
           "this scope's capture has ended; record into a new CudaGraph.scope");
+    }
+    if (inBody) {
+      // Recorded here, the work would land outside the body and run on every launch.
+      throw new IllegalStateException(
+          "this scope is recording a conditional body: record the body's work through the scope"
+              + " the body is given (sc.ifThen(c, body -> body.record(...))), not through the"
+              + " enclosing one");
     }
   }
 

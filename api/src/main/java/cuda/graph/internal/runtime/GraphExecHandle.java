@@ -3,11 +3,14 @@ package cuda.graph.internal.runtime;
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CuGraphNode;
+import cuda.graph.spi.CuStream;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,6 +48,12 @@ public final class GraphExecHandle {
   private volatile Epoch epoch = new Epoch(null);
 
   /**
+   * The nodes (by index) switched off since the last capture was applied: the driver keeps a node's
+   * disabled state through {@code cuGraphExecUpdate}, but a recapture's nodes start enabled.
+   */
+  private final BitSet disabled = new BitSet();
+
+  /**
    * @param bufferLeases the leases of the captured work that no replaceable node owns
    * @param nodeLeases the leases of each replaceable node, by its index in {@code graph}'s nodes
    */
@@ -77,23 +86,56 @@ public final class GraphExecHandle {
     }
   }
 
-  /** {@return the node of the instantiation graph at {@code index}, in creation order} */
-  public CuGraphNode node(int index) {
+  /**
+   * Replays the exec on {@code stream}, serialized with every other call on the exec. The caller
+   * holds a share of {@link #lifetime} and an epoch.
+   */
+  public void launch(TranslatingDriver driver, CuStream stream) {
     synchronized (lock) {
-      List<CuGraphNode> all = nodes;
-      if (all == null) {
-        all = device.platform().driver().graphGetNodes(graph);
-        nodes = all;
-      }
-      return all.get(index);
+      driver.graphLaunch(exec, stream);
     }
   }
 
-  /** {@return the graph the exec replays now: the latest applied recapture, or the original} */
-  public CuGraph currentGraph() {
+  /** {@return the node of the instantiation graph at {@code index}, in creation order} */
+  public CuGraphNode node(int index) {
+    synchronized (lock) {
+      return nodeLocked(index);
+    }
+  }
+
+  private CuGraphNode nodeLocked(int index) {
+    List<CuGraphNode> all = nodes;
+    if (all == null) {
+      all = device.platform().driver().graphGetNodes(graph);
+      nodes = all;
+    }
+    return all.get(index);
+  }
+
+  /**
+   * {@return what {@code query} answers about the graph the exec replays now (the latest applied
+   * recapture, or the original)}, asked under the handle's lock, so no change destroys that graph
+   * while the query reads it.
+   */
+  public <R> R queryCurrentGraph(Function<CuGraph, R> query) {
     synchronized (lock) {
       CuGraph g = recaptured;
-      return g != null ? g : graph;
+      return query.apply(g != null ? g : graph);
+    }
+  }
+
+  /** Switches node {@code index} on or off; serialized with every other call on the exec. */
+  public void setEnabled(int index, boolean enabled) {
+    synchronized (lock) {
+      device.platform().driver().graphNodeSetEnabled(exec, nodeLocked(index), enabled);
+      disabled.set(index, !enabled);
+    }
+  }
+
+  /** {@return whether node {@code index} is switched on, as the driver says} */
+  public boolean isEnabled(int index) {
+    synchronized (lock) {
+      return device.platform().driver().graphNodeGetEnabled(exec, nodeLocked(index));
     }
   }
 
@@ -109,37 +151,65 @@ public final class GraphExecHandle {
     }
   }
 
-  /** Runs {@code change} (a node's enable state) on the exec; serialized with other changes. */
-  public void changeState(Runnable change) {
-    synchronized (lock) {
-      change.run();
-    }
-  }
-
   /**
    * Applies a recapture in place: runs {@code update} ({@code cuGraphExecUpdate} with {@code
    * newGraph}) and, when it succeeds, takes {@code newGraph} and the new leases, retiring the old
    * ones. On failure nothing changes and {@code newGraph} and the leases stay the caller's.
+   *
+   * <p>The driver would keep the switched-off state of the nodes at the positions that were
+   * disabled, so they are switched on before the update (a new capture's nodes start enabled) and
+   * off again if the update fails. The graph the exec was last updated from is destroyed through
+   * the release queue, so a failure to destroy it is logged and never mistaken for a failed update.
    */
   public void replaceAll(
       CuGraph newGraph,
       List<RefCount> bufferLeases,
       Map<Integer, List<RefCount>> newNodeLeases,
       Runnable update) {
-    CuGraph previous;
     synchronized (lock) {
-      update.run();
+      BitSet switchedOn = enableAllLocked();
+      try {
+        update.run();
+      } catch (RuntimeException | Error e) {
+        restoreDisabledLocked(switchedOn, e);
+        throw e;
+      }
       List<RefCount> old = new ArrayList<>(baseLeases);
       nodeLeases.values().forEach(old::addAll);
       baseLeases = List.copyOf(bufferLeases);
       nodeLeases = new HashMap<>(newNodeLeases);
-      previous = recaptured;
+      CuGraph previous = recaptured;
       recaptured = newGraph;
       retire(old);
+      if (previous != null) {
+        // The exec no longer refers to a graph it was updated from.
+        device.release(driver -> driver.graphDestroy(previous));
+      }
     }
-    if (previous != null) {
-      // The exec no longer refers to a graph it was updated from.
-      device.platform().driver().graphDestroy(previous);
+  }
+
+  /** Switches on every node this handle switched off; {@return those it switched on} */
+  private BitSet enableAllLocked() {
+    BitSet switchedOn = new BitSet();
+    var driver = device.platform().driver();
+    for (int i = disabled.nextSetBit(0); i >= 0; i = disabled.nextSetBit(i + 1)) {
+      driver.graphNodeSetEnabled(exec, nodeLocked(i), true);
+      disabled.clear(i);
+      switchedOn.set(i);
+    }
+    return switchedOn;
+  }
+
+  /** The update failed, so the current capture's switched-off nodes are switched off again. */
+  private void restoreDisabledLocked(BitSet switchedOn, Throwable failure) {
+    var driver = device.platform().driver();
+    for (int i = switchedOn.nextSetBit(0); i >= 0; i = switchedOn.nextSetBit(i + 1)) {
+      try {
+        driver.graphNodeSetEnabled(exec, nodeLocked(i), false);
+        disabled.set(i);
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
     }
   }
 

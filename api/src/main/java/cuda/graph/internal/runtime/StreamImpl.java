@@ -2,13 +2,31 @@ package cuda.graph.internal.runtime;
 
 import cuda.graph.Stream;
 import cuda.graph.spi.CuStream;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
-/** The implementation of {@link Stream}: the handle and its shared ownership. */
+/**
+ * The implementation of {@link Stream}: the handle, its shared ownership, and the gate that keeps
+ * other threads' work off the stream while it captures.
+ *
+ * <p>CUDA records into a graph whatever any thread enqueues on a capturing stream, and a
+ * synchronize or query of a capturing stream invalidates the capture. So every execution on the
+ * stream passes the gate ({@link #enterWork()}), a capture makes it exclusive ({@link
+ * #beginCapture()}) once the executions already inside have left, and executions that arrive
+ * meanwhile wait until the capture ended. Entering costs one atomic increment when no capture runs.
+ */
 public final class StreamImpl implements Stream {
+
+  /** The gate's bit that says a capture holds the stream; the bits below count executions. */
+  private static final int CAPTURING = 1 << 30;
 
   private final DeviceImpl device;
   private final CuStream handle;
   private final RefCount lifetime;
+  private final AtomicInteger gate = new AtomicInteger();
+
+  /** Held to wait for a capture's end and to announce it. */
+  private final Object captureEnded = new Object();
 
   StreamImpl(DeviceImpl device, CuStream handle) {
     this.device = device;
@@ -41,10 +59,12 @@ public final class StreamImpl implements Stream {
   @Override
   public void synchronize() {
     acquire();
+    enterWork();
     try {
       device.bind();
       device.platform().driver().streamSynchronize(handle);
     } finally {
+      exitWork();
       lifetime.release();
     }
   }
@@ -52,11 +72,76 @@ public final class StreamImpl implements Stream {
   @Override
   public boolean isIdle() {
     acquire();
+    enterWork();
     try {
       device.bind();
       return device.platform().driver().streamQuery(handle);
     } finally {
+      exitWork();
       lifetime.release();
+    }
+  }
+
+  /**
+   * Enters the gate for work on the stream, waiting while another thread's capture holds it. Pair
+   * with {@link #exitWork()}.
+   */
+  public void enterWork() {
+    while ((gate.getAndIncrement() & CAPTURING) != 0) {
+      exitWork();
+      awaitCaptureEnd();
+    }
+  }
+
+  /** Leaves the gate entered by {@link #enterWork()}. */
+  public void exitWork() {
+    gate.getAndDecrement();
+  }
+
+  /**
+   * Turns this thread's work on the stream (it entered the gate) into the capture that holds the
+   * stream alone: waits for a capture of another thread to end, then for the other executions
+   * inside to leave. Pair with {@link #endCapture()}.
+   */
+  public void beginCapture() {
+    while (true) {
+      int v = gate.get();
+      if ((v & CAPTURING) != 0) {
+        // Another thread captures: step out of its way until it ends, then enter again.
+        exitWork();
+        awaitCaptureEnd();
+        enterWork();
+      } else if (gate.compareAndSet(v, v | CAPTURING)) {
+        break;
+      }
+    }
+    // New work now waits; the work already inside enqueues its last calls and leaves.
+    while ((gate.get() & ~CAPTURING) != 1) {
+      LockSupport.parkNanos(10_000);
+    }
+  }
+
+  /** Ends the exclusive hold of {@link #beginCapture()}; waiting work goes on. */
+  public void endCapture() {
+    gate.getAndAdd(-CAPTURING);
+    synchronized (captureEnded) {
+      captureEnded.notifyAll();
+    }
+  }
+
+  private void awaitCaptureEnd() {
+    synchronized (captureEnded) {
+      boolean interrupted = false;
+      while ((gate.get() & CAPTURING) != 0) {
+        try {
+          captureEnded.wait();
+        } catch (InterruptedException e) {
+          interrupted = true; // the work must still run once the capture ends; keep the flag
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

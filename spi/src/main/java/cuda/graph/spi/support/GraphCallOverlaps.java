@@ -1,0 +1,211 @@
+package cuda.graph.spi.support;
+
+import cuda.graph.spi.ConditionalHandle;
+import cuda.graph.spi.ConditionalNode;
+import cuda.graph.spi.ConditionalType;
+import cuda.graph.spi.CopyEndpoint;
+import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.CuGraph;
+import cuda.graph.spi.CuGraphExec;
+import cuda.graph.spi.CuGraphNode;
+import cuda.graph.spi.CuHandle;
+import cuda.graph.spi.CuStream;
+import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.Dim3;
+import cuda.graph.spi.KernelArguments;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * A decorator that counts calls on one graph object ({@code CUgraph} or {@code CUgraphExec}) that
+ * overlap in time: CUDA guarantees no pair of calls on the same graph object to be safe from two
+ * threads without serialization, so a correct caller makes none. Each call that takes a graph or an
+ * exec marks it busy for the call's duration; a call that finds the object already busy is counted
+ * in {@link #overlaps()} and described in {@link #firstOverlaps()}. The calls themselves pass
+ * through unchanged (the wrapped driver still sees the overlap). Thread-safe.
+ */
+public final class GraphCallOverlaps extends ForwardingCudaDriver {
+
+  private static final int KEPT = 8;
+
+  private final ConcurrentHashMap<CuHandle, AtomicInteger> busy = new ConcurrentHashMap<>();
+  private final AtomicLong overlaps = new AtomicLong();
+  private final List<String> first = new ArrayList<>();
+
+  /**
+   * Wraps a driver, which the decorator owns from now on: {@link #close()} closes it.
+   *
+   * @param delegate the driver whose graph calls are watched
+   */
+  public GraphCallOverlaps(CudaDriver delegate) {
+    super(delegate);
+  }
+
+  /** {@return how many calls found their graph or exec inside another call so far} */
+  public long overlaps() {
+    return overlaps.get();
+  }
+
+  /** {@return descriptions of the first few overlapping calls (the call and the object)} */
+  public List<String> firstOverlaps() {
+    synchronized (first) {
+      return List.copyOf(first);
+    }
+  }
+
+  private AtomicInteger enter(CuHandle object, String call) {
+    AtomicInteger inside = busy.computeIfAbsent(object, k -> new AtomicInteger());
+    if (inside.getAndIncrement() > 0) {
+      overlaps.incrementAndGet();
+      synchronized (first) {
+        if (first.size() < KEPT) {
+          first.add(call + " on " + object + " while another call on it ran");
+        }
+      }
+    }
+    return inside;
+  }
+
+  private <R> R watched(CuHandle object, String call, Supplier<R> forward) {
+    AtomicInteger inside = enter(object, call);
+    try {
+      return forward.get();
+    } finally {
+      inside.getAndDecrement();
+    }
+  }
+
+  private void watched(CuHandle object, String call, Runnable forward) {
+    AtomicInteger inside = enter(object, call);
+    try {
+      forward.run();
+    } finally {
+      inside.getAndDecrement();
+    }
+  }
+
+  @Override
+  public void graphDestroy(CuGraph graph) {
+    watched(graph, "cuGraphDestroy", () -> super.graphDestroy(graph));
+  }
+
+  @Override
+  public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
+    return watched(graph, "cuGraphInstantiate", () -> super.graphInstantiate(graph, flags));
+  }
+
+  @Override
+  public void graphUpload(CuGraphExec exec, CuStream stream) {
+    watched(exec, "cuGraphUpload", () -> super.graphUpload(exec, stream));
+  }
+
+  @Override
+  public void graphLaunch(CuGraphExec exec, CuStream stream) {
+    watched(exec, "cuGraphLaunch", () -> super.graphLaunch(exec, stream));
+  }
+
+  @Override
+  public void graphExecDestroy(CuGraphExec exec) {
+    watched(exec, "cuGraphExecDestroy", () -> super.graphExecDestroy(exec));
+  }
+
+  @Override
+  public void graphExecUpdate(CuGraphExec exec, CuGraph graph) {
+    watched(
+        exec,
+        "cuGraphExecUpdate",
+        () -> watched(graph, "cuGraphExecUpdate", () -> super.graphExecUpdate(exec, graph)));
+  }
+
+  @Override
+  public List<CuGraphNode> graphGetNodes(CuGraph graph) {
+    return watched(graph, "cuGraphGetNodes", () -> super.graphGetNodes(graph));
+  }
+
+  @Override
+  public void graphDebugDotPrint(CuGraph graph, Path path, int flags) {
+    watched(graph, "cuGraphDebugDotPrint", () -> super.graphDebugDotPrint(graph, path, flags));
+  }
+
+  @Override
+  public void graphExecKernelNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CuFunction function,
+      Dim3 grid,
+      Dim3 block,
+      int sharedMemBytes,
+      KernelArguments arguments) {
+    watched(
+        exec,
+        "cuGraphExecKernelNodeSetParams",
+        () ->
+            super.graphExecKernelNodeSetParams(
+                exec, node, function, grid, block, sharedMemBytes, arguments));
+  }
+
+  @Override
+  public void graphExecMemcpyNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      CopyEndpoint destination,
+      CopyEndpoint source,
+      long bytes) {
+    watched(
+        exec,
+        "cuGraphExecMemcpyNodeSetParamsWithContext",
+        () -> super.graphExecMemcpyNodeSetParams(exec, node, destination, source, bytes));
+  }
+
+  @Override
+  public void graphExecMemsetNodeSetParams(
+      CuGraphExec exec,
+      CuGraphNode node,
+      long destination,
+      int elementSize,
+      int value,
+      long count) {
+    watched(
+        exec,
+        "cuGraphExecMemsetNodeSetParams",
+        () ->
+            super.graphExecMemsetNodeSetParams(exec, node, destination, elementSize, value, count));
+  }
+
+  @Override
+  public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
+    watched(exec, "cuGraphNodeSetEnabled", () -> super.graphNodeSetEnabled(exec, node, enabled));
+  }
+
+  @Override
+  public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
+    return watched(exec, "cuGraphNodeGetEnabled", () -> super.graphNodeGetEnabled(exec, node));
+  }
+
+  @Override
+  public ConditionalHandle graphConditionalHandleCreate(
+      CuGraph graph, int defaultLaunchValue, int flags) {
+    return watched(
+        graph,
+        "cuGraphConditionalHandleCreate",
+        () -> super.graphConditionalHandleCreate(graph, defaultLaunchValue, flags));
+  }
+
+  @Override
+  public ConditionalNode graphAddConditionalNode(
+      CuGraph graph,
+      List<CuGraphNode> dependencies,
+      ConditionalHandle handle,
+      ConditionalType type,
+      int size) {
+    return watched(
+        graph,
+        "cuGraphAddNode",
+        () -> super.graphAddConditionalNode(graph, dependencies, handle, type, size));
+  }
+}
