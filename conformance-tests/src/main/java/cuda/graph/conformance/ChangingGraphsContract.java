@@ -460,4 +460,30 @@ public interface ChangingGraphsContract extends ConformanceContract {
       s.driver().graphDestroy((cuda.graph.spi.CuGraph) leftover.iterator().next());
     }
   }
+
+  /**
+   * When ending a conditional body's capture fails, the body's stream is taken out of capture
+   * before the enclosing capture's graph (which owns the body graph) is destroyed: no stream is
+   * left capturing, and the next scope with a body records and replays.
+   */
+  @Test
+  default void aFailedEndOfABodysCaptureLeavesNoStreamCapturing() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Integer> x = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
+      cuda.graph.ScopeBody withBody =
+          sc -> {
+            GraphCondition once = sc.condition(1);
+            sc.ifThen(once, body -> body.record(ConformanceKernels.inc(x)));
+          };
+      // The body's capture ends first: its end is the first cuStreamEndCapture of the scope.
+      s.driver().faults().failNth(DriverCall.STREAM_END_CAPTURE, 1, CuResult.UNKNOWN);
+      assertThrows(CudaDriverError.class, () -> CudaGraph.scope(stream, withBody));
+      assertEquals(java.util.Map.of(), s.driver().capturingStreams());
+      try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, withBody)) {
+        graph.launch().syncOn(stream);
+      }
+      assertArrayEquals(new int[] {1, 1, 1, 1}, x.toIntArray().syncOn(stream));
+    }
+  }
 }
