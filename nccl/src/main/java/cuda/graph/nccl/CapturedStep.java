@@ -19,7 +19,12 @@ public sealed interface CapturedStep<T> extends AutoCloseable permits CapturedSt
   /** {@return each rank's graph, in rank order} */
   List<CudaGraph<T>> graphs();
 
-  /** Replays the step once on every rank and waits until every rank's replay is done. */
+  /**
+   * Replays the step once on every rank and waits until every rank's replay is done.
+   *
+   * @throws IllegalStateException if a rank's graph or stream is closed; no rank's graph is
+   *     launched then
+   */
   void replay();
 
   /**
@@ -28,6 +33,8 @@ public sealed interface CapturedStep<T> extends AutoCloseable permits CapturedSt
    *
    * @param times how many replays, at least 1
    * @throws IllegalArgumentException if {@code times} is less than 1
+   * @throws IllegalStateException if a rank's graph or stream is closed; no rank's graph is
+   *     launched then
    */
   void replay(int times);
 

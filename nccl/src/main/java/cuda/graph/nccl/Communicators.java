@@ -34,8 +34,14 @@ public sealed interface Communicators extends AutoCloseable permits Communicator
    * Runs one step on every rank at once: {@code step}'s op for each rank is executed with {@code
    * syncOn} on the rank's {@link Communicator#stream()}, each on its own thread.
    *
+   * <p>Every rank's op is made before any runs: if {@code step} throws for any rank (a collective
+   * refused by its checks, say a buffer of another rank's device), no rank's op runs and the
+   * failure is thrown at once, instead of the other ranks waiting in their collectives for the one
+   * that never comes. Collectives made while an op runs (inside {@link DeviceOp#then}) are checked
+   * only then; make them in {@code step} to have them checked before any rank starts.
+   *
    * @param <T> the ops' result type
-   * @param step makes the rank's op; called on the rank's thread
+   * @param step makes the rank's op; called on the rank's thread, for every rank before any op runs
    * @return the results, in rank order
    * @throws RuntimeException what the first failing rank threw (the other ranks' failures are
    *     suppressed in it); every rank has finished or failed when this returns
@@ -48,8 +54,11 @@ public sealed interface Communicators extends AutoCloseable permits Communicator
    * captured together. Run the step's collectives once with {@link #run} first: NCCL connects its
    * ranks on a collective's first use, which must not happen inside a capture.
    *
+   * <p>As in {@link #run}, every rank's op is made before any is captured, and if {@code step}
+   * throws for any rank, no rank's op is captured.
+   *
    * @param <T> the ops' result type
-   * @param step makes the rank's op; called on the rank's thread
+   * @param step makes the rank's op; called on the rank's thread, for every rank before any capture
    * @return the graphs, which {@link CapturedStep#replay()} launches together
    * @throws RuntimeException what the first failing rank threw; no graph is left open then
    */

@@ -58,6 +58,18 @@ class CollectiveMisuseTests {
   }
 
   @Test
+  void aGroupWhoseFirstCollectiveIsRefusedReportsThatRefusalRatherThanAnEmptyGroup() {
+    try (DeviceBuffer<Float> onSecond =
+        DeviceBuffer.zeros(ElementType.F32, 4).syncOn(world.rank(1).stream())) {
+      String message =
+          refusal(() -> world.rank(0).group(g -> g.allReduce(onSecond, onSecond, ReduceOp.SUM)));
+
+      assertTrue(message.startsWith("ncclAllReduce: "), message);
+      assertTrue(message.contains("lives on device 1 but communicator rank 0 of 2"), message);
+    }
+  }
+
+  @Test
   void lengthsThatDoNotFitTheCollectiveAreRefused() {
     try (DeviceBuffer<Float> four = DeviceBuffer.zeros(ElementType.F32, 4).syncOn(onFirst);
         DeviceBuffer<Float> six = DeviceBuffer.zeros(ElementType.F32, 6).syncOn(onFirst)) {

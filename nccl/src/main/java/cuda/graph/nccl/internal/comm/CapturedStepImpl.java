@@ -1,6 +1,7 @@
 package cuda.graph.nccl.internal.comm;
 
 import cuda.graph.CudaGraph;
+import cuda.graph.GraphLaunch;
 import cuda.graph.nccl.CapturedStep;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,13 +31,36 @@ public final class CapturedStepImpl<T> implements CapturedStep<T> {
     if (times < 1) {
       throw new IllegalArgumentException("replay at least once, got " + times);
     }
-    // Every rank's launches are queued before anything waits: a collective in one rank's graph
-    // completes only when the others' graphs reach it.
-    List<CompletableFuture<?>> done = new ArrayList<>(graphs.size() * times);
+    // Every launch is made before any is queued: a rank whose launch is refused would leave the
+    // collectives of the ranks launched before it waiting for it for ever.
+    for (int rank = 0; rank < graphs.size(); rank++) {
+      CudaGraph<T> graph = graphs.get(rank);
+      if (graph.isClosed()) {
+        throw new IllegalStateException(
+            "CapturedStep.replay: rank "
+                + rank
+                + "'s graph is closed, so no rank's graph was launched; close the step as a"
+                + " whole (CapturedStep.close) rather than one rank's graph");
+      }
+      if (graph.stream().isClosed()) {
+        throw new IllegalStateException(
+            "CapturedStep.replay: rank "
+                + rank
+                + "'s stream is closed (its communicator was closed), so no rank's graph was"
+                + " launched; replay a step only while its Communicators is open");
+      }
+    }
+    List<GraphLaunch> launches = new ArrayList<>(graphs.size() * times);
     for (int i = 0; i < times; i++) {
       for (CudaGraph<T> graph : graphs) {
-        done.add(graph.launch().asyncOn(graph.stream()));
+        launches.add(graph.launch());
       }
+    }
+    // Every rank's launches are queued before anything waits: a collective in one rank's graph
+    // completes only when the others' graphs reach it.
+    List<CompletableFuture<?>> done = new ArrayList<>(launches.size());
+    for (int i = 0; i < launches.size(); i++) {
+      done.add(launches.get(i).asyncOn(graphs.get(i % graphs.size()).stream()));
     }
     RuntimeException failure = null;
     for (CompletableFuture<?> future : done) {

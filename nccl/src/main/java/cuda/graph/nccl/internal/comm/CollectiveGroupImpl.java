@@ -59,9 +59,16 @@ public final class CollectiveGroupImpl implements CollectiveGroup {
     collectives.add(collective);
   }
 
-  /** Ends the group call. {@return the collectives it added} */
-  List<Collective> close() {
+  /** Ends the group call, whether its body returned or threw. */
+  void end() {
     open = false;
+  }
+
+  /**
+   * {@return the collectives the group call added}; asked only once the body returned, so that a
+   * body that threw (a collective refused by its checks) reports its own failure
+   */
+  List<Collective> collectives() {
     if (collectives.isEmpty()) {
       throw new IllegalArgumentException("the group's body added no collective");
     }

@@ -132,13 +132,12 @@ public final class CommunicatorImpl implements Communicator {
   public GraphNode<@Nullable Void> group(Consumer<? super CollectiveGroup> body) {
     Objects.requireNonNull(body, "body");
     CollectiveGroupImpl group = new CollectiveGroupImpl(checks);
-    List<Collective> collectives;
     try {
       body.accept(group);
     } finally {
-      collectives = group.close();
+      group.end();
     }
-    return nodeOf(collectives);
+    return nodeOf(group.collectives());
   }
 
   private GraphNode<@Nullable Void> node(Collective collective) {

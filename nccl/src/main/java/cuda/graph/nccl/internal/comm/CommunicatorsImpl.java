@@ -102,23 +102,32 @@ public final class CommunicatorsImpl implements Communicators {
   @Override
   public <T> List<T> run(Function<? super Communicator, ? extends DeviceOp<T>> step) {
     Objects.requireNonNull(step, "step");
-    return onEveryRank(
-        rank -> {
-          DeviceOp<T> op = Objects.requireNonNull(step.apply(rank), "the step returned null");
-          return op.syncOn(rank.stream());
-        });
+    List<DeviceOp<T>> ops = makeOnEveryRank(step);
+    return onEveryRank(rank -> ops.get(rank.rank()).syncOn(rank.stream()));
   }
 
   @Override
   public <T> CapturedStep<T> capture(Function<? super Communicator, ? extends DeviceOp<T>> step) {
     Objects.requireNonNull(step, "step");
+    List<DeviceOp<T>> ops = makeOnEveryRank(step);
     List<CudaGraph<T>> graphs =
-        onEveryRank(
-            rank -> {
-              DeviceOp<T> op = Objects.requireNonNull(step.apply(rank), "the step returned null");
-              return CudaGraph.capture(rank.stream(), op);
-            });
+        onEveryRank(rank -> CudaGraph.capture(rank.stream(), ops.get(rank.rank())));
     return new CapturedStepImpl<>(graphs);
+  }
+
+  /**
+   * Makes every rank's op, each on its rank's thread, and returns only once all are made: a rank
+   * whose op is refused (a collective's checks, the step's own failure) must stop the step on every
+   * rank, since the others' collectives would otherwise wait for it for ever. An op that was made
+   * but never runs holds nothing (leases are taken when it executes).
+   */
+  private <T> List<DeviceOp<T>> makeOnEveryRank(
+      Function<? super Communicator, ? extends DeviceOp<T>> step) {
+    return onEveryRank(
+        rank ->
+            Objects.requireNonNull(
+                step.apply(rank),
+                () -> "the step returned null for " + rank + "; it must return the rank's op"));
   }
 
   /**
