@@ -1,0 +1,19 @@
+package cuda.graph.conformance;
+
+import org.junit.jupiter.api.Tag;
+
+/** Runs {@link ChangingGraphsSoakContract} against the {@code cuda} provider on a GPU host. */
+@Tag("gpu")
+class CudaChangingGraphsSoakTests implements ChangingGraphsSoakContract, CudaUnderTest {
+
+  /** On a GPU a step is cheap: more seeds and longer sequences than the simulator's build runs. */
+  @Override
+  public int seeds() {
+    return 50;
+  }
+
+  @Override
+  public int steps() {
+    return 400;
+  }
+}
