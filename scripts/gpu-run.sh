@@ -12,7 +12,9 @@
 # (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench) nccl (the nccl
 # module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host) capture (the
 # missed launch rows through the library and as plain driver calls in one JVM, every call timed,
-# beside the C++ anchors).
+# beside the C++ anchors) changing (issue 23's contracts of graphs changed by threads and faults,
+# and the handle-reuse probe) launch-ab (LaunchOverhead with the api classes of another commit in
+# .gpu/cp/baseline-api, interleaved with this one's).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -120,6 +122,29 @@ for part in $parts; do
       echo "java nccl bench exit $?"; cat "$out/nccl-java.csv"
       timeout 200 python3 .gpu/anchors/nccl_torch.py 5 > "$out/nccl-torch.csv" 2>&1
       echo "torch nccl bench exit $?"; grep -v "^$" "$out/nccl-torch.csv" | tail -22 ;;
+    changing)
+      # Issue 23: one graph changed by several threads and by faults on the real driver, under the
+      # instruments (every overlapping call on one graph object counted: there must be none), and
+      # whether the driver hands a destroyed graph's address to a capture's implicit graph.
+      .gpu/java cuda.graph.benchmarks.HandleReuseProbe cuda 2000 > "$out/handle-reuse.txt" 2>&1
+      echo "handle reuse probe: exit $?"; cat "$out/handle-reuse.txt"
+      timeout 300 .gpu/junit --select-class=cuda.graph.conformance.CudaConcurrentChangesTests \
+        --select-class=cuda.graph.conformance.CudaChangingGraphsSoakTests \
+        --select-class=cuda.graph.conformance.CudaChangingGraphsTests > "$out/changing.log" 2>&1
+      echo "changing-graph contracts exit $?"; grep -E "tests (found|successful|failed|aborted)|✘|overlapped" "$out/changing.log" | head -30 ;;
+    launch-ab)
+      # The single-threaded launch path before and after a change of the api module: the same
+      # LaunchOverhead run with the bundle's api classes and with BASELINE_API's (a folder of the
+      # api module's classes from the commit to compare with, copied into .gpu/cp/baseline-api by
+      # the caller), three times each, interleaved.
+      api=$(for d in .gpu/cp/*/; do [ -f "$d/cuda/graph/internal/graph/CudaGraphImpl.class" ] && basename "$d"; done | grep -v baseline-api | head -1)
+      sed "s#cp/$api#cp/baseline-api#" .gpu/java > .gpu/java-baseline; chmod +x .gpu/java-baseline
+      for r in 1 2 3; do
+        .gpu/java-baseline -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-before-$r.csv" 2>&1
+        .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-after-$r.csv" 2>&1
+        echo "launch round $r done"
+      done
+      grep -h "graph\|eager" "$out"/launch-*.csv | head -60 ;;
     bench)
       # Every implementation three times, interleaved, so drift of the machine hits all alike;
       # RatioTable shows each figure as median [min-max] over the three and ratios of medians.

@@ -10,9 +10,10 @@ import cuda.graph.internal.kernel.ConditionImpl;
  * and {@link Scope#switchOf} test it.
  *
  * <p>Every launch of the graph starts with the condition at {@link #defaultValue()}. A condition is
- * valid only inside the capture that made it: passing it to a kernel executed outside that graph,
- * or testing it in another scope's conditional node, fails before any driver call. Immutable and
- * thread-safe.
+ * valid only inside the capture that made it (and in replacements of the nodes that capture
+ * recorded, {@link CudaGraph#replaceNode}): passing it to a kernel executed outside that graph, or
+ * testing it in another scope's conditional node, fails before any driver call. A recapture makes
+ * new conditions; those of the capture before no longer apply. Immutable and thread-safe.
  */
 public sealed interface GraphCondition permits ConditionImpl {
 

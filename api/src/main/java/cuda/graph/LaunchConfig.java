@@ -44,7 +44,7 @@ public record LaunchConfig(
   /**
    * {@return this shape as a programmatic dependent launch}: the kernel may start while the kernel
    * before it on the stream finishes, and must call {@code cudaGridDependencySynchronize} before it
-   * reads that kernel's results
+   * reads that kernel's results; its other settings are kept
    */
   public LaunchConfig withProgrammaticDependentLaunch() {
     return new LaunchConfig(grid, block, sharedMemoryBytes, true);
@@ -115,11 +115,12 @@ public record LaunchConfig(
   }
 
   /**
-   * {@return this launch with {@code bytes} of dynamic shared memory}
+   * {@return this launch with {@code bytes} of dynamic shared memory}, its other settings (the
+   * shapes, a programmatic dependent launch) kept
    *
    * @param bytes dynamic shared memory per block, in bytes, not negative
    */
   public LaunchConfig withSharedMemory(int bytes) {
-    return new LaunchConfig(grid, block, bytes);
+    return new LaunchConfig(grid, block, bytes, programmaticDependentLaunch);
   }
 }

@@ -189,37 +189,8 @@ public final class Executor {
    * the read, once the work is done} A read anywhere else (its result feeds a {@code then}'s
    * function, the first part of a {@code zip}, a shared op) synchronizes, as under {@code syncOn}.
    */
-  @SuppressWarnings("unchecked")
   private static @Nullable Object executeTail(DeviceOp<?> op, Execution ex) {
-    return switch (op) {
-      case ArrayReadOp<?> r -> {
-        r.claim();
-        yield MemoryOps.readLater(r, ex);
-      }
-      case NodeOp<?> n -> executeTail(n.composition, ex);
-      case MapOp<?, ?> m -> {
-        m.claim();
-        Object source = executeTail(m.source, ex);
-        Function<Object, Object> f = (Function<Object, Object>) m.function;
-        yield source instanceof HostTail tail ? tail.andThen(f) : f.apply(source);
-      }
-      case ThenOp<?, ?> t -> {
-        t.claim();
-        Function<Object, DeviceOp<?>> next = (Function<Object, DeviceOp<?>>) t.next;
-        DeviceOp<?> last = next.apply(execute(t.source, ex));
-        yield executeTail(Objects.requireNonNull(last, t.nullResultMessage()), ex);
-      }
-      case ZipOp<?, ?, ?> z -> {
-        z.claim();
-        Object a = execute(z.first, ex);
-        Object b = executeTail(z.second, ex);
-        BiFunction<Object, Object, Object> combine = (BiFunction<Object, Object, Object>) z.combine;
-        yield b instanceof HostTail tail
-            ? tail.andThen(x -> combine.apply(a, x))
-            : combine.apply(a, b);
-      }
-      default -> execute(op, ex);
-    };
+    return run(op, ex, true);
   }
 
   public static void acquireLock(Object what) {
@@ -237,142 +208,270 @@ public final class Executor {
 
   // ---- the switch
 
+  /**
+   * Enqueues {@code op}'s work on the execution's stream, in composition order, leasing what it
+   * uses; {@return the op's result}
+   */
   @SuppressWarnings("unchecked")
   public static <T extends @Nullable Object> T execute(DeviceOp<T> op, Execution ex) {
-    if (op instanceof SharedOp<T> shared) {
-      return shared.run(ex);
+    return (T) run(op, ex, false);
+  }
+
+  /**
+   * Runs an op tree without recursing per composed op, so chains of any length, nested either way,
+   * run on a small Java stack: a combinator pushes what remains of it onto {@code pending} and goes
+   * on with its first part; the result of a finished part goes to the innermost pending combinator,
+   * which either finishes too (its result goes on outwards) or names its next part. A {@code then}
+   * pops itself before its next op runs, so a right-nested chain needs no stack either. {@code
+   * rootInTail}: {@code root} is in tail position (see {@link #executeTail}); the flag is passed
+   * down to the parts that stay in tail position.
+   */
+  @SuppressWarnings("unchecked")
+  private static @Nullable Object run(DeviceOp<?> root, Execution ex, boolean rootInTail) {
+    DeviceOp<?> op = root;
+    boolean tail = rootInTail;
+    @Nullable Pending pending = null;
+    descend:
+    while (true) {
+      @Nullable Object value;
+      switch (op) {
+        case NodeOp<?> n -> {
+          op = n.composition;
+          continue descend;
+        }
+        case MapOp<?, ?> m -> {
+          m.claim();
+          pending = new Mapping(pending, m, tail);
+          op = m.source;
+          continue descend;
+        }
+        case ThenOp<?, ?> t -> {
+          t.claim();
+          pending = new Continuing(pending, t, tail);
+          op = t.source;
+          tail = false;
+          continue descend;
+        }
+        case ZipOp<?, ?, ?> z -> {
+          z.claim();
+          pending = new Zipping(pending, z, tail);
+          op = z.first;
+          tail = false;
+          continue descend;
+        }
+        case ZipAllOp<?> z -> {
+          z.claim();
+          if (!z.ops.isEmpty()) {
+            ZippingAll all = new ZippingAll(pending, z);
+            pending = all;
+            op = all.next();
+            tail = false;
+            continue descend;
+          }
+          value = new ArrayList<>(0);
+        }
+        case SharedOp<?> s -> value = s.run(ex);
+        case ValueOp<?> v -> {
+          v.claim();
+          value = v.value;
+        }
+        case ParallelOp<?> p -> {
+          p.claim();
+          value = ForkJoin.run(p, ex);
+        }
+        case AllocateOp<?> a -> {
+          a.claim();
+          value = MemoryOps.allocate(a, ex);
+        }
+        case FreeOp f -> {
+          f.claim();
+          ex.requireNotCapturing("freeing " + f.buffer);
+          ex.use(f.buffer);
+          f.buffer.close();
+          value = null;
+        }
+        case CopyOp c -> {
+          c.claim();
+          MemoryOps.copy(c, ex);
+          value = null;
+        }
+        case FillOp f -> {
+          f.claim();
+          MemoryOps.fill(
+              ex, ex.use(f.buffer), f.buffer.elementType().byteSize(), f.buffer.length(), f.bits);
+          value = null;
+        }
+        case ArrayWriteOp w -> {
+          w.claim();
+          MemoryOps.write(w, ex);
+          value = null;
+        }
+        case ArrayReadOp<?> r -> {
+          r.claim();
+          value = tail ? MemoryOps.readLater(r, ex) : MemoryOps.read(r, ex);
+        }
+        case KernelLaunchOp k -> {
+          k.claim();
+          launch(k, ex);
+          value = null;
+        }
+        case HostCallbackOp h -> {
+          h.claim();
+          ex.driver.launchHostFunc(ex.cuStream, h.callback::run);
+          value = null;
+        }
+        case EventRecordOp r -> {
+          r.claim();
+          CudaEventImpl event = CudaEventImpl.of(r.event);
+          ex.requireSameDevice(event.device(), event);
+          event.lifetime().acquire(event);
+          ex.hold(event.lifetime());
+          ex.driver.eventRecord(event.handle(), ex.cuStream);
+          value = null;
+        }
+        case EventWaitOp w -> {
+          w.claim();
+          CudaEventImpl event = CudaEventImpl.of(w.event);
+          ex.requireSamePlatform(event.device(), event);
+          event.lifetime().acquire(event);
+          ex.hold(event.lifetime());
+          ex.driver.streamWaitEvent(ex.cuStream, event.handle(), 0);
+          value = null;
+        }
+        case ForeignNodeOp f -> {
+          f.claim();
+          ForeignStreamImpl.run(f, ex);
+          value = null;
+        }
+        case RawStreamOp<?> r -> {
+          r.claim();
+          try {
+            value = r.function.apply(ex.cuStream.address(), ex.device);
+          } finally {
+            // Foreign code may have changed the thread's current context: bind ours again if so.
+            ex.platform.binding().rebindIfChanged(ex.device.context());
+          }
+        }
+        case GraphLaunch g -> {
+          GraphLaunchImpl launch = (GraphLaunchImpl) g;
+          launch.claim();
+          launch.launchOn(ex);
+          value = null;
+        }
+      }
+      // A part finished with value: the pending combinators take it, innermost first.
+      while (pending != null) {
+        switch (pending) {
+          case Mapping m -> {
+            pending = m.outer;
+            Function<Object, Object> f = (Function<Object, Object>) m.op.function;
+            value = m.tail && value instanceof HostTail later ? later.andThen(f) : f.apply(value);
+          }
+          case Continuing c -> {
+            pending = c.outer;
+            Function<Object, DeviceOp<?>> next = (Function<Object, DeviceOp<?>>) c.op.next;
+            op = Objects.requireNonNull(next.apply(value), c.op.nullResultMessage());
+            tail = c.tail;
+            continue descend;
+          }
+          case Zipping z -> {
+            if (!z.firstDone) {
+              z.firstDone = true;
+              z.first = value;
+              op = z.op.second;
+              tail = z.tail;
+              continue descend;
+            }
+            pending = z.outer;
+            BiFunction<Object, Object, Object> combine =
+                (BiFunction<Object, Object, Object>) z.op.combine;
+            Object a = z.first;
+            value =
+                z.tail && value instanceof HostTail later
+                    ? later.andThen(b -> combine.apply(a, b))
+                    : combine.apply(a, value);
+          }
+          case ZippingAll all -> {
+            all.results.add(value);
+            if (all.hasNext()) {
+              op = all.next();
+              continue descend;
+            }
+            pending = all.outer;
+            value = all.results;
+          }
+        }
+      }
+      return value;
     }
-    return (T)
-        switch (op) {
-          case ValueOp<?> v -> {
-            v.claim();
-            yield v.value;
-          }
-          case NodeOp<?> n -> execute(n.composition, ex);
-          case MapOp<?, ?> m -> {
-            m.claim();
-            yield map(m, ex);
-          }
-          case ThenOp<?, ?> t -> {
-            t.claim();
-            yield then(t, ex);
-          }
-          case ZipOp<?, ?, ?> z -> {
-            z.claim();
-            yield zip(z, ex);
-          }
-          case ZipAllOp<?> z -> {
-            z.claim();
-            List<Object> results = new ArrayList<>(z.ops.size());
-            for (DeviceOp<?> part : z.ops) {
-              results.add(execute(part, ex));
-            }
-            yield results;
-          }
-          case ParallelOp<?> p -> {
-            p.claim();
-            yield ForkJoin.run(p, ex);
-          }
-          case SharedOp<?> s -> throw new AssertionError("handled above: " + s);
-          case AllocateOp<?> a -> {
-            a.claim();
-            yield MemoryOps.allocate(a, ex);
-          }
-          case FreeOp f -> {
-            f.claim();
-            ex.requireNotCapturing("freeing " + f.buffer);
-            ex.use(f.buffer);
-            f.buffer.close();
-            yield null;
-          }
-          case CopyOp c -> {
-            c.claim();
-            MemoryOps.copy(c, ex);
-            yield null;
-          }
-          case FillOp f -> {
-            f.claim();
-            MemoryOps.fill(
-                ex, ex.use(f.buffer), f.buffer.elementType().byteSize(), f.buffer.length(), f.bits);
-            yield null;
-          }
-          case ArrayWriteOp w -> {
-            w.claim();
-            MemoryOps.write(w, ex);
-            yield null;
-          }
-          case ArrayReadOp<?> r -> {
-            r.claim();
-            yield MemoryOps.read(r, ex);
-          }
-          case KernelLaunchOp k -> {
-            k.claim();
-            launch(k, ex);
-            yield null;
-          }
-          case HostCallbackOp h -> {
-            h.claim();
-            ex.driver.launchHostFunc(ex.cuStream, h.callback::run);
-            yield null;
-          }
-          case EventRecordOp r -> {
-            r.claim();
-            CudaEventImpl event = CudaEventImpl.of(r.event);
-            ex.requireSameDevice(event.device(), event);
-            event.lifetime().acquire(event);
-            ex.hold(event.lifetime());
-            ex.driver.eventRecord(event.handle(), ex.cuStream);
-            yield null;
-          }
-          case EventWaitOp w -> {
-            w.claim();
-            CudaEventImpl event = CudaEventImpl.of(w.event);
-            ex.requireSamePlatform(event.device(), event);
-            event.lifetime().acquire(event);
-            ex.hold(event.lifetime());
-            ex.driver.streamWaitEvent(ex.cuStream, event.handle(), 0);
-            yield null;
-          }
-          case ForeignNodeOp f -> {
-            f.claim();
-            ForeignStreamImpl.run(f, ex);
-            yield null;
-          }
-          case RawStreamOp<?> r -> {
-            r.claim();
-            try {
-              yield r.function.apply(ex.cuStream.address(), ex.device);
-            } finally {
-              // Foreign code may have changed the thread's current context: bind ours again if so.
-              ex.platform.binding().rebindIfChanged(ex.device.context());
-            }
-          }
-          case GraphLaunch g -> {
-            GraphLaunchImpl launch = (GraphLaunchImpl) g;
-            launch.claim();
-            launch.launchOn(ex);
-            yield null;
-          }
-        };
   }
 
-  private static <T extends @Nullable Object, R extends @Nullable Object> R map(
-      MapOp<T, R> m, Execution ex) {
-    return m.function.apply(execute(m.source, ex));
+  /** What remains of a combinator once its current part has finished, and the one around it. */
+  private abstract static sealed class Pending permits Mapping, Continuing, Zipping, ZippingAll {
+    final @Nullable Pending outer;
+
+    Pending(@Nullable Pending outer) {
+      this.outer = outer;
+    }
   }
 
-  private static <T extends @Nullable Object, R extends @Nullable Object> R then(
-      ThenOp<T, R> t, Execution ex) {
-    DeviceOp<R> next = t.next.apply(execute(t.source, ex));
-    return execute(Objects.requireNonNull(next, t.nullResultMessage()), ex);
+  /** A {@code map} waiting for its source. */
+  private static final class Mapping extends Pending {
+    final MapOp<?, ?> op;
+    final boolean tail;
+
+    Mapping(@Nullable Pending outer, MapOp<?, ?> op, boolean tail) {
+      super(outer);
+      this.op = op;
+      this.tail = tail;
+    }
   }
 
-  private static <
-          A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
-      R zip(ZipOp<A, B, R> z, Execution ex) {
-    A a = execute(z.first, ex);
-    B b = execute(z.second, ex);
-    return z.combine.apply(a, b);
+  /** A {@code then} waiting for its source, to build the op it runs next. */
+  private static final class Continuing extends Pending {
+    final ThenOp<?, ?> op;
+    final boolean tail;
+
+    Continuing(@Nullable Pending outer, ThenOp<?, ?> op, boolean tail) {
+      super(outer);
+      this.op = op;
+      this.tail = tail;
+    }
+  }
+
+  /** A {@code zip} waiting for its first part, then for its second. */
+  private static final class Zipping extends Pending {
+    final ZipOp<?, ?, ?> op;
+    final boolean tail;
+    boolean firstDone;
+    @Nullable Object first;
+
+    Zipping(@Nullable Pending outer, ZipOp<?, ?, ?> op, boolean tail) {
+      super(outer);
+      this.op = op;
+      this.tail = tail;
+    }
+  }
+
+  /** A {@code zipAll} collecting its parts' results in order. */
+  private static final class ZippingAll extends Pending {
+    final List<? extends DeviceOp<?>> ops;
+    final List<@Nullable Object> results;
+    private int next;
+
+    ZippingAll(@Nullable Pending outer, ZipAllOp<?> op) {
+      super(outer);
+      this.ops = op.ops;
+      this.results = new ArrayList<>(ops.size());
+    }
+
+    boolean hasNext() {
+      return next < ops.size();
+    }
+
+    DeviceOp<?> next() {
+      return ops.get(next++);
+    }
   }
 
   private static void launch(KernelLaunchOp k, Execution ex) {

@@ -1,6 +1,7 @@
 package cuda.graph.internal.graph;
 
 import cuda.graph.GraphNode;
+import cuda.graph.Kernel;
 import cuda.graph.LaunchConfig;
 import cuda.graph.internal.events.GraphUpdateEvent;
 import cuda.graph.internal.kernel.KernelImpl;
@@ -22,9 +23,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Gives a recorded node of an exec the parameters of a replacement node: checks that the
- * replacement is of the node's kind (same kernel, copy direction, fill element size), leases its
- * buffers through an execution, and applies it with the driver's per-node setter. The node's old
- * leases are retired by the handle; on failure the new ones are released and nothing changes.
+ * replacement is of the node's kind (same kernel and kind of launch, copy direction, fill element
+ * size), leases its buffers through an execution, and applies it with the driver's per-node setter.
+ * The node's old leases are retired by the handle; on failure (a refusal, or the driver's) the new
+ * ones are released and nothing changes. The replacement's kernels may set the conditions of the
+ * capture that recorded the node.
  */
 final class NodeReplacement {
 
@@ -33,12 +36,12 @@ final class NodeReplacement {
   record Request(GraphExecHandle handle, RecordedNodeImpl node, GraphNode<@Nullable Void> by) {}
 
   static @Nullable Void apply(StreamImpl stream, Request request) {
-    Execution ex = new Execution(stream, null);
+    Execution ex = Execution.replacingANodeOf(stream, request.node().capture);
     GraphUpdateEvent event = new GraphUpdateEvent();
     event.begin();
     try {
       Runnable change = prepare(request.handle(), request.node(), request.by(), ex);
-      request.handle().changeNode(request.node().index, ex.transferLeases(), change);
+      request.handle().changeNode(request.node().index, ex, change);
     } catch (RuntimeException | Error e) {
       try {
         ex.finish();
@@ -64,8 +67,28 @@ final class NodeReplacement {
     var driver = ex.driver;
     return switch (by) {
       case KernelLaunchOp k -> {
-        if (k.kernel != node.shape) {
-          throw mismatch(node, by, "a launch of " + KernelImpl.of(k.kernel).signature());
+        boolean programmatic = k.config.programmaticDependentLaunch();
+        if (!(node.shape instanceof RecordedNodeImpl.KernelShape shape)
+            || k.kernel != shape.kernel()) {
+          throw mismatch(node, by, launch(k.kernel, programmatic));
+        }
+        if (programmatic != shape.programmatic()) {
+          throw new IllegalArgumentException(
+              "cannot replace "
+                  + node
+                  + " ("
+                  + describe(node)
+                  + ") by "
+                  + by
+                  + ", which is "
+                  + launch(k.kernel, programmatic)
+                  + ": how a launch depends on the kernel before it is an edge of the instantiated"
+                  + " graph (a programmatic edge for a programmatic dependent launch, a full one"
+                  + " otherwise), and an exec's edges cannot change in place; replace the node by a"
+                  + (shape.programmatic()
+                      ? " programmatic dependent launch (withProgrammaticDependentLaunch())"
+                      : " plain launch (without withProgrammaticDependentLaunch())")
+                  + ", or recapture the graph to change the edge");
         }
         k.claim();
         KernelImpl kernel = KernelImpl.of(k.kernel);
@@ -146,9 +169,14 @@ final class NodeReplacement {
             + " what a node does");
   }
 
+  private static String launch(Kernel kernel, boolean programmatic) {
+    return (programmatic ? "a programmatic dependent launch of " : "a launch of ")
+        + KernelImpl.of(kernel).signature();
+  }
+
   private static String describe(RecordedNodeImpl node) {
     return switch (node.shape) {
-      case cuda.graph.Kernel k -> "a launch of " + KernelImpl.of(k).signature();
+      case RecordedNodeImpl.KernelShape k -> launch(k.kernel(), k.programmatic());
       case CopyOp.Kind kind -> "a copy " + kind;
       case Integer size -> "a fill of " + size + "-byte elements";
       default -> node.kind().toString();

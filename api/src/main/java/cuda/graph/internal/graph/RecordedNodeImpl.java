@@ -1,32 +1,47 @@
 package cuda.graph.internal.graph;
 
+import cuda.graph.Kernel;
 import cuda.graph.NodeKind;
 import cuda.graph.RecordedNode;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The implementation of {@link RecordedNode}: what kind of node it is and what a replacement must
- * match ({@code shape}: the kernel of a launch, the direction of a copy, the element size of a
- * fill), its position among the capture's nodes (which names the exec's node), and the range of the
- * capture's leases its buffers took. Bound to its graph and to the capture generation that made it
- * once the capture is applied; a later recapture makes it stale.
+ * match ({@code shape}: the kernel of a launch and whether it is a programmatic dependent launch,
+ * the direction of a copy, the element size of a fill), its position among the capture's nodes
+ * (which names the exec's node), the range of the capture's leases its buffers took, and the
+ * capture that recorded it (whose conditions a replacement may set). Bound to its graph and to the
+ * capture generation that made it once the capture is applied; a later recapture makes it stale.
  */
 public final class RecordedNodeImpl implements RecordedNode {
+
+  /**
+   * What a kernel node's replacement must match: the kernel, and whether the launch is programmatic
+   * (its edge from the kernel before it is then a programmatic edge of the graph, which an exec
+   * cannot change).
+   */
+  record KernelShape(Kernel kernel, boolean programmatic) {}
 
   private final NodeKind kind;
   final Object shape;
   final int index;
   final int leaseFrom;
   final int leaseTo;
+
+  /** The capture that recorded the node ({@code Execution.capturing}), compared by identity. */
+  final Object capture;
+
   private volatile @Nullable CudaGraphImpl<?> graph;
   private volatile int generation;
 
-  RecordedNodeImpl(NodeKind kind, Object shape, int index, int leaseFrom, int leaseTo) {
+  RecordedNodeImpl(
+      NodeKind kind, Object shape, int index, int leaseFrom, int leaseTo, Object capture) {
     this.kind = kind;
     this.shape = shape;
     this.index = index;
     this.leaseFrom = leaseFrom;
     this.leaseTo = leaseTo;
+    this.capture = capture;
   }
 
   /** {@return the implementation behind a recorded node (the only one it permits)} */

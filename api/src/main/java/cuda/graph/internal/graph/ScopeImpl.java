@@ -72,7 +72,7 @@ public final class ScopeImpl implements Scope {
     switch (node) {
       case KernelLaunchOp k -> {
         kind = NodeKind.KERNEL;
-        shape = k.kernel;
+        shape = new RecordedNodeImpl.KernelShape(k.kernel, k.config.programmaticDependentLaunch());
       }
       case CopyOp c -> {
         kind = NodeKind.COPY;
@@ -110,7 +110,14 @@ public final class ScopeImpl implements Scope {
     }
     List<CuGraphNode> nodes = driver.graphGetNodes(graph);
     int index = nodes.lastIndexOf(last.getFirst());
-    RecordedNodeImpl recordedNode = new RecordedNodeImpl(kind, shape, index, leaseFrom, leaseTo);
+    RecordedNodeImpl recordedNode =
+        new RecordedNodeImpl(
+            kind,
+            shape,
+            index,
+            leaseFrom,
+            leaseTo,
+            Objects.requireNonNull(execution.capturing, "a scope records only in a capture"));
     recorded.add(recordedNode);
     return recordedNode;
   }

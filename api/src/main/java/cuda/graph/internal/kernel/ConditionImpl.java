@@ -3,18 +3,20 @@ package cuda.graph.internal.kernel;
 import cuda.graph.GraphCondition;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.spi.ConditionalHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The implementation of {@link GraphCondition}: the driver's handle, created for the graph of one
- * capture, and that capture's root execution, which is what makes it usable in a kernel launch
- * (only kernels recorded by the same capture may set it) and in a conditional node (only a scope of
- * the same capture may test it).
+ * capture, and that capture, which is what makes it usable in a kernel launch (only kernels
+ * recorded by the same capture, or replacing a node that capture recorded, may set it) and in a
+ * conditional node (only a scope of the same capture may test it). A recapture makes new
+ * conditions: the graph it applies, in place or not, has handles of its own.
  */
 public final class ConditionImpl implements GraphCondition {
 
   public final ConditionalHandle handle;
   private final int defaultValue;
-  private final Execution capture;
+  private final @Nullable Object capture;
   private final Object scope;
 
   /**
@@ -25,7 +27,7 @@ public final class ConditionImpl implements GraphCondition {
       ConditionalHandle handle, int defaultValue, Execution capture, Object scope) {
     this.handle = handle;
     this.defaultValue = defaultValue;
-    this.capture = capture.root;
+    this.capture = capture.capturing;
     this.scope = scope;
   }
 
@@ -46,9 +48,12 @@ public final class ConditionImpl implements GraphCondition {
     return defaultValue;
   }
 
-  /** {@return whether {@code ex} records into the capture that made this condition} */
+  /**
+   * {@return whether kernels of {@code ex} may set this condition}: it records into the capture
+   * that made the condition, or replaces a node that capture recorded
+   */
   public boolean belongsTo(Execution ex) {
-    return ex.isCapturing() && ex.root == capture;
+    return capture != null && ex.conditionsOf == capture;
   }
 
   @Override

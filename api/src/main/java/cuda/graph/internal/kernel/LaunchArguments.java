@@ -42,13 +42,17 @@ public final class LaunchArguments {
   private static long condition(GraphCondition c, int index, KernelImpl kernel, Execution ex) {
     ConditionImpl condition = ConditionImpl.of(c);
     if (!condition.belongsTo(ex)) {
+      String what = "argument " + index + " of " + kernel + " is " + condition;
+      if (!ex.isCapturing() && ex.conditionsOf != null) {
+        throw new IllegalArgumentException(
+            what
+                + ", made by another capture than the one that recorded the node it replaces (an"
+                + " earlier capture of the graph, or another graph's): a replacement may set only"
+                + " conditions of the capture that recorded the node, whose graph the exec runs;"
+                + " pass a condition that capture's scope made, or recapture the graph");
+      }
       throw new IllegalArgumentException(
-          "argument "
-              + index
-              + " of "
-              + kernel
-              + " is "
-              + condition
+          what
               + ", made by another capture"
               + (ex.isCapturing() ? "" : " (this launch is not captured)")
               + ": a condition is valid only in kernels recorded in the capture whose scope made"

@@ -18,6 +18,6 @@ public final class MapOp<T extends @Nullable Object, R extends @Nullable Object>
 
   @Override
   public String toString() {
-    return source + ".map(...)";
+    return Descriptions.of(this);
   }
 }

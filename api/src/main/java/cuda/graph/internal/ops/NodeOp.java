@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 public final class NodeOp<T extends @Nullable Object> implements GraphNode<T> {
 
   public final DeviceOp<T> composition;
-  private final @Nullable String name;
+  final @Nullable String name;
 
   /** Marks {@code composition}, built only from graph nodes, as a graph node. */
   public NodeOp(DeviceOp<T> composition) {
@@ -28,6 +28,6 @@ public final class NodeOp<T extends @Nullable Object> implements GraphNode<T> {
 
   @Override
   public String toString() {
-    return name != null ? name : composition.toString();
+    return name != null ? name : Descriptions.of(composition);
   }
 }

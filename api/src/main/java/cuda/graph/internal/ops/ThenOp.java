@@ -12,7 +12,7 @@ public final class ThenOp<T extends @Nullable Object, R extends @Nullable Object
   public final Function<? super T, ? extends DeviceOp<R>> next;
 
   /** The combinator's name as the user called it ({@code then} or {@code thenNode}). */
-  private final String combinator;
+  final String combinator;
 
   public ThenOp(
       DeviceOp<T> source, Function<? super T, ? extends DeviceOp<R>> next, String combinator) {
@@ -30,6 +30,6 @@ public final class ThenOp<T extends @Nullable Object, R extends @Nullable Object
 
   @Override
   public String toString() {
-    return source + "." + combinator + "(...)";
+    return Descriptions.of(this);
   }
 }

@@ -24,6 +24,6 @@ public final class ZipOp<
 
   @Override
   public String toString() {
-    return "zip(" + first + ", " + second + ")";
+    return Descriptions.of(this);
   }
 }

@@ -95,33 +95,30 @@ public final class CompletionService {
   /**
    * Host work left for when an execution's work is done: the conversion of a read staged into
    * pinned memory, then the host functions composed after it ({@code map}, a {@code zip}'s
-   * combination). Immutable.
+   * combination), applied one after the other rather than as one composed function, so that any
+   * number of them runs on a small stack. Built by the executing thread, then handed over with the
+   * submission and only read.
    */
   public static final class HostTail {
     private final MemorySegment staging;
     private final Function<? super MemorySegment, ?> convert;
-    private final @Nullable Function<@Nullable Object, ?> after;
+    private final List<Function<@Nullable Object, ?>> after = new ArrayList<>(2);
 
-    private HostTail(
-        MemorySegment staging,
-        Function<? super MemorySegment, ?> convert,
-        @Nullable Function<@Nullable Object, ?> after) {
+    private HostTail(MemorySegment staging, Function<? super MemorySegment, ?> convert) {
       this.staging = staging;
       this.convert = convert;
-      this.after = after;
     }
 
     /** {@return the tail of a read whose copy into {@code staging} is enqueued} */
     public static HostTail read(MemorySegment staging, Function<? super MemorySegment, ?> convert) {
-      return new HostTail(staging, convert, null);
+      return new HostTail(staging, convert);
     }
 
-    /** {@return this tail followed by {@code next}, applied to its result} */
+    /** {@return this tail, now followed by {@code next}, applied to its result} */
     @SuppressWarnings("unchecked")
     public HostTail andThen(Function<?, ?> next) {
-      Function<@Nullable Object, ?> f = (Function<@Nullable Object, ?>) next;
-      Function<@Nullable Object, ?> first = after;
-      return new HostTail(staging, convert, first == null ? f : x -> f.apply(first.apply(x)));
+      after.add((Function<@Nullable Object, ?>) next);
+      return this;
     }
 
     /** Converts the staged data; library code only, run before the staging lease goes. */
@@ -131,7 +128,11 @@ public final class CompletionService {
 
     /** Runs the host functions composed after the read: user code, run after the leases went. */
     @Nullable Object after(@Nullable Object converted) {
-      return after == null ? converted : after.apply(converted);
+      Object value = converted;
+      for (Function<@Nullable Object, ?> f : after) {
+        value = f.apply(value);
+      }
+      return value;
     }
   }
 

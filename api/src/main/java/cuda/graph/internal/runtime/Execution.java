@@ -25,13 +25,19 @@ public final class Execution {
   public final StreamImpl stream;
   public final CuStream cuStream;
 
-  /** What is being captured, when this execution records a graph instead of running work. */
   /**
    * The capture this execution records into, or null when it runs eagerly: compared by identity
    * (two captures are never the same one, however alike their descriptions), described by its
    * {@code toString()}, which is built only when a message needs it.
    */
   public final @Nullable Object capturing;
+
+  /**
+   * The capture whose graph conditions the kernels of this execution may set: {@link #capturing};
+   * for the execution that gives a recorded node a replacement, the capture that recorded the node
+   * (the replacement takes the node's place in that capture's graph); null for eager work.
+   */
+  public final @Nullable Object conditionsOf;
 
   /** The first lease, and the others: most executions hold one or none, so no array for them. */
   private @Nullable RefCount firstLease;
@@ -40,23 +46,36 @@ public final class Execution {
   private int leaseCount;
 
   /**
-   * The execution this one is a branch of (a parallel branch, a conditional body), or this one: a
-   * graph's conditions are valid in every branch of the capture that made them, and nowhere else.
+   * The execution this one is a branch of (a parallel branch, a conditional body), or this one: the
+   * one that holds the auxiliary lanes a capture borrowed.
    */
   public final Execution root;
 
   public Execution(StreamImpl stream, @Nullable Object capturing) {
-    this(stream, capturing, null);
+    this(stream, capturing, capturing, null);
   }
 
-  private Execution(StreamImpl stream, @Nullable Object capturing, @Nullable Execution root) {
+  private Execution(
+      StreamImpl stream,
+      @Nullable Object capturing,
+      @Nullable Object conditionsOf,
+      @Nullable Execution root) {
     this.stream = stream;
     this.device = stream.device();
     this.platform = device.platform();
     this.driver = platform.driver();
     this.cuStream = stream.handle();
     this.capturing = capturing;
+    this.conditionsOf = conditionsOf;
     this.root = root == null ? this : root;
+  }
+
+  /**
+   * {@return an eager execution on {@code stream} that prepares a replacement for a node recorded
+   * by {@code capture}}: its kernels may set that capture's graph conditions
+   */
+  public static Execution replacingANodeOf(StreamImpl stream, Object capture) {
+    return new Execution(stream, null, capture, null);
   }
 
   /**
@@ -64,7 +83,7 @@ public final class Execution {
    * it captures when this one does, and {@link #adopt} gives its leases back to this one.
    */
   public Execution branch(StreamImpl branchStream) {
-    return new Execution(branchStream, capturing, root);
+    return new Execution(branchStream, capturing, conditionsOf, root);
   }
 
   /** Auxiliary lanes this capture borrowed: they go back once it has ended (root only). */

@@ -140,13 +140,14 @@ public final class GraphExecHandle {
   }
 
   /**
-   * Runs {@code change} on the exec and, when it succeeds, gives node {@code index} the leases
-   * {@code leases}, retiring the ones it had. On failure the new leases stay the caller's.
+   * Runs {@code change} on the exec and, when it succeeds, gives node {@code index} the leases of
+   * {@code replacement} (taken out of it), retiring the ones the node had. On failure the new
+   * leases stay in {@code replacement}, whose owner releases them, and the node keeps its own.
    */
-  public void changeNode(int index, List<RefCount> leases, Runnable change) {
+  public void changeNode(int index, Execution replacement, Runnable change) {
     synchronized (lock) {
       change.run();
-      List<RefCount> old = nodeLeases.put(index, List.copyOf(leases));
+      List<RefCount> old = nodeLeases.put(index, List.copyOf(replacement.transferLeases()));
       retire(old == null ? List.of() : old);
     }
   }
