@@ -178,11 +178,11 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
 
   /**
    * Gives {@code node} the parameters of {@code replacement} in the instantiated graph, for
-   * launches executed afterwards: a launch of the same kernel (other arguments, other shape), a copy
-   * in the same direction, or a fill of elements of the same size. A kernel launch keeps the node's
-   * kind of launch: a programmatic dependent launch replaces only a programmatic one, a plain
-   * launch only a plain one (the edge from the kernel before is the instantiated graph's, and does
-   * not change in place). A kernel launch may pass the conditions of the capture that recorded
+   * launches executed afterwards: a launch of the same kernel (other arguments, other shape), a
+   * copy in the same direction, or a fill of elements of the same size. A kernel launch keeps the
+   * node's kind of launch: a programmatic dependent launch replaces only a programmatic one, a
+   * plain launch only a plain one (the edge from the kernel before is the instantiated graph's, and
+   * does not change in place). A kernel launch may pass the conditions of the capture that recorded
    * {@code node}. The replacement's buffers are leased as long as the graph can replay them; the
    * node's previous ones are given back once the launches made before are done. A refused or failed
    * replacement changes nothing and gives its buffers back.

@@ -38,9 +38,11 @@ public interface ConcurrentChangesContract extends ConformanceContract {
   }
 
   /**
-   * Four threads launch one graph, each on its own stream, while a fifth recaptures it, in place
-   * and anew by turns: every capture increments the counter once, so the counter ends at exactly
-   * the number of launches, no launch fails, and no two driver calls on the exec overlap.
+   * Four threads launch one graph while a fifth recaptures it, in place and anew by turns: every
+   * capture increments the counter once, so the counter ends at exactly the number of launches, no
+   * launch fails, and no two driver calls on the exec overlap. The launches share one stream: two
+   * execs of one graph (before and after a new instantiation) may run at once on two streams, and
+   * their plain increments would race on the device.
    */
   @Test
   default void launchesFromManyThreadsWhileAnotherRecapturesEachReplayOneWholeCapture() {
@@ -55,12 +57,12 @@ public interface ConcurrentChangesContract extends ConformanceContract {
           CudaGraph.capture(s.stream(), ConformanceKernels.inc(counter))) {
         AtomicBoolean done = new AtomicBoolean();
         Workers workers = new Workers();
+        Stream shared = s.newStream();
         for (int t = 0; t < launchers; t++) {
-          Stream own = s.newStream();
           workers.start(
               () -> {
                 for (int i = 0; i < launches; i++) {
-                  graph.launch().syncOn(own);
+                  graph.launch().syncOn(shared);
                 }
               });
         }
@@ -189,12 +191,12 @@ public interface ConcurrentChangesContract extends ConformanceContract {
       try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(s.stream(), body)) {
         AtomicBoolean done = new AtomicBoolean();
         Workers workers = new Workers();
+        Stream shared = s.newStream();
         for (int t = 0; t < 2; t++) {
-          Stream own = s.newStream();
           workers.start(
               () -> {
                 for (int i = 0; i < rounds(); i++) {
-                  graph.launch().syncOn(own);
+                  graph.launch().syncOn(shared);
                 }
               });
         }
