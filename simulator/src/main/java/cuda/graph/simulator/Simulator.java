@@ -38,6 +38,7 @@ public final class Simulator {
     private String deviceName = "CUDA simulator (NVIDIA H200 model)";
     private OptionalLong seed = OptionalLong.empty();
     private Duration executionDelay = Duration.ZERO;
+    private boolean reuseHandleValues;
 
     private Builder() {}
 
@@ -125,10 +126,30 @@ public final class Simulator {
       return this;
     }
 
+    /**
+     * Makes the simulator hand out a destroyed object's handle value again, as the real driver does
+     * (its handles are addresses of freed and reallocated driver memory): the next object of the
+     * same kind (stream, event, graph, exec, node, module, function, context) gets the value freed
+     * most recently. This includes the graphs the driver makes itself, such as the one {@code
+     * cuStreamBeginCapture} records into. A stale handle whose value was handed out again then
+     * names the new object, as on the real driver, so a caller (or an instrument) that keys
+     * anything on handle values and keeps it past a destroy is caught without a GPU. Values not
+     * handed out again are still reported as use-after-destroy.
+     *
+     * @param reuse whether to reuse values; the default is false: every object gets a value never
+     *     used before, so a stale handle is always reported
+     * @return this builder
+     */
+    public Builder reuseHandleValues(boolean reuse) {
+      this.reuseHandleValues = reuse;
+      return this;
+    }
+
     /** {@return a new simulated driver with these settings; call {@code init(0)} before use} */
     public SimulatedDriver build() {
       return new SimDriver(
-          new SimulatorSettings(devices, deviceMemoryBytes, deviceName, seed, executionDelay));
+          new SimulatorSettings(
+              devices, deviceMemoryBytes, deviceName, seed, executionDelay, reuseHandleValues));
     }
   }
 }

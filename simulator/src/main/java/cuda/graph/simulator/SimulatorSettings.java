@@ -11,13 +11,16 @@ import java.util.OptionalLong;
  * @param deviceName the name every device reports
  * @param seed the seed of deterministic scheduling, or empty for asynchronous streams
  * @param executionDelay how long each queued operation is held back in asynchronous mode
+ * @param reusesHandleValues whether a destroyed object's handle value is handed out again, as the
+ *     real driver does (see {@link Simulator.Builder#reuseHandleValues})
  */
 public record SimulatorSettings(
     int devices,
     long deviceMemoryBytes,
     String deviceName,
     OptionalLong seed,
-    Duration executionDelay) {
+    Duration executionDelay,
+    boolean reusesHandleValues) {
 
   /** {@return whether scheduling is deterministic} */
   public boolean deterministic() {

@@ -73,4 +73,20 @@ class SimulatorProviderTests {
       }
     }
   }
+
+  @Test
+  void openHonoursTheReuseHandlesProperty() {
+    String key = "cuda.graph.simulator.reuseHandles";
+    String previous = System.getProperty(key);
+    System.setProperty(key, "true");
+    try (CudaDriver driver = simulatorProvider().open()) {
+      assertTrue(((SimulatedDriver) driver).settings().reusesHandleValues());
+    } finally {
+      if (previous == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, previous);
+      }
+    }
+  }
 }

@@ -40,7 +40,7 @@ final class ConditionalCalls {
     }
     SimCondition condition =
         new SimCondition(
-            state.handles.newAddress(),
+            state.handles.newAddress(SimCondition.class),
             graph,
             context,
             defaultLaunchValue,

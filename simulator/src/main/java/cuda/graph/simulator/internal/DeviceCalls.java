@@ -101,7 +101,7 @@ final class DeviceCalls {
           "the device's previous context died of a sticky error; the process must be restarted");
     }
     if (d.primary == null) {
-      long address = state.handles.newAddress();
+      long address = state.handles.newAddress(SimContext.class);
       d.primary = new SimContext(new CuContext(address), d);
       state.handles.add(address, d.primary);
     }

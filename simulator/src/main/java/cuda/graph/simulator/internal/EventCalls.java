@@ -36,7 +36,7 @@ final class EventCalls {
       throw invalid(
           DriverCall.EVENT_CREATE, "CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING");
     }
-    long address = state.handles.newAddress();
+    long address = state.handles.newAddress(SimEvent.class);
     SimEvent event = new SimEvent(new CuEvent(address), context, flags);
     state.adopt(address, event, context);
     return event.handle;

@@ -5,6 +5,8 @@ import cuda.graph.spi.CuHandle;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -12,7 +14,14 @@ import java.util.Map;
  * Maps handle values to simulator objects. A destroyed handle is remembered, so that using it again
  * is reported as the undefined behaviour it is on the real driver: the model's own check, which
  * holds however the simulator is called (counting live handles is the job of a decorator such as
- * {@code cuda.graph.spi.support.InstrumentedDriver}). Guarded by the simulator lock.
+ * {@code cuda.graph.spi.support.InstrumentedDriver}).
+ *
+ * <p>By default a value is never handed out twice, so every stale handle is caught. In reuse mode
+ * ({@code Simulator.Builder.reuseHandleValues}) the values of destroyed objects go back to a pool
+ * per kind of object (the class of the simulator object) and the next object of that kind takes the
+ * one freed last, as the real driver's handles (addresses of its own allocations) come back: a
+ * stale handle whose value was taken again then names the new object, and only values still in the
+ * pool are reported as destroyed. Guarded by the simulator lock.
  */
 final class HandleTable {
 
@@ -22,12 +31,16 @@ final class HandleTable {
   /** How many destroyed handles keep the name of the call that destroyed them. */
   static final int REMEMBERED_DESTRUCTIONS = 4096;
 
+  private final boolean reuse;
   private long next = FIRST_HANDLE;
   private final Map<Long, Object> live = new HashMap<>();
 
+  /** In reuse mode: the values of destroyed objects per kind, the one freed last on top. */
+  private final Map<Class<?>, Deque<Long>> freed = new HashMap<>();
+
   /**
-   * Every handle ever registered, one bit each (values are never reused), so that a destroyed
-   * handle is recognised however long the simulator runs, in bounded memory.
+   * Every handle value ever registered, one bit each, so that a destroyed handle is recognised
+   * however long the simulator runs, in bounded memory.
    */
   private final java.util.BitSet registered = new java.util.BitSet();
 
@@ -40,8 +53,19 @@ final class HandleTable {
         }
       };
 
-  /** {@return a fresh handle value, for an object about to be {@link #add added}} */
-  long newAddress() {
+  HandleTable(boolean reuse) {
+    this.reuse = reuse;
+  }
+
+  /**
+   * {@return a handle value for an object of class {@code kind} about to be {@link #add added}}: in
+   * reuse mode the value of the last destroyed object of that kind, if any, else a fresh one
+   */
+  long newAddress(Class<?> kind) {
+    Deque<Long> values = freed.get(kind);
+    if (values != null && !values.isEmpty()) {
+      return values.pop();
+    }
     long address = next;
     next += 0x40;
     return address;
@@ -66,15 +90,19 @@ final class HandleTable {
 
   /** Registers a new object; {@return its handle value} */
   long register(Object object) {
-    long address = newAddress();
+    long address = newAddress(object.getClass());
     add(address, object);
     return address;
   }
 
   /** Unregisters a handle; {@code how} names the call that destroyed it, for later diagnostics. */
   void unregister(long address, String how) {
-    if (live.remove(address) != null) {
+    Object object = live.remove(address);
+    if (object != null) {
       destroyedBy.put(address, how);
+      if (reuse) {
+        freed.computeIfAbsent(object.getClass(), k -> new ArrayDeque<>()).push(address);
+      }
     }
   }
 

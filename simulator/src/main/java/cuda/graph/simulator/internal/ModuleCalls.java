@@ -42,7 +42,7 @@ final class ModuleCalls {
     Map<String, Optional<List<ParamInfo>>> entries = ImageInspector.inspect(image);
     Set<String> names = new LinkedHashSet<>(entries.keySet());
     names.addAll(image.javaKernels().keySet());
-    long address = state.handles.newAddress();
+    long address = state.handles.newAddress(SimModule.class);
     SimModule module = new SimModule(new CuModule(address), context);
     state.adopt(address, module, context);
     for (String name : names) {

@@ -27,7 +27,7 @@ final class SimState {
   final SimulatorSettings settings;
   final SimDevice[] devices;
   final DeviceMemory memory = new DeviceMemory();
-  final HandleTable handles = new HandleTable();
+  final HandleTable handles;
   final ThreadLocal<Boolean> inHostFunction = ThreadLocal.withInitial(() -> false);
   final OpExecutor executor = new OpExecutor(memory, inHostFunction);
   final Engine engine;
@@ -43,6 +43,7 @@ final class SimState {
 
   SimState(SimulatorSettings settings) {
     this.settings = settings;
+    this.handles = new HandleTable(settings.reusesHandleValues());
     this.devices = new SimDevice[settings.devices()];
     for (int i = 0; i < devices.length; i++) {
       devices[i] = new SimDevice(i, settings.deviceName(), settings.deviceMemoryBytes());
@@ -145,7 +146,7 @@ final class SimState {
     return stream;
   }
 
-  /** Registers an object constructed with a handle value from {@code handles.newAddress()}. */
+  /** Registers an object constructed with a handle value from {@code handles.newAddress}. */
   void adopt(long address, HandleTable.Handled object, SimContext owner) {
     handles.add(address, object);
     owner.owned.add(object);

@@ -10,8 +10,10 @@ import java.time.Duration;
  * The {@code simulator} provider. Always available, at the lowest priority, so a real GPU wins
  * wherever one is present. Settings come from system properties: {@code
  * cuda.graph.simulator.devices} (default 1), {@code cuda.graph.simulator.memory} (bytes per device,
- * default 16 GiB), {@code cuda.graph.simulator.seed} (deterministic scheduling with that seed) and
- * {@code cuda.graph.simulator.delayMicros} (hold each operation back, asynchronous mode).
+ * default 16 GiB), {@code cuda.graph.simulator.seed} (deterministic scheduling with that seed),
+ * {@code cuda.graph.simulator.delayMicros} (hold each operation back, asynchronous mode) and {@code
+ * cuda.graph.simulator.reuseHandles} ({@code true}: hand destroyed handle values out again, as the
+ * real driver does).
  */
 public final class SimulatorProvider implements CudaDriverProvider {
 
@@ -53,6 +55,9 @@ public final class SimulatorProvider implements CudaDriverProvider {
     Long delay = Long.getLong("cuda.graph.simulator.delayMicros");
     if (delay != null) {
       builder.executionDelay(Duration.ofNanos(delay * 1000));
+    }
+    if (Boolean.getBoolean("cuda.graph.simulator.reuseHandles")) {
+      builder.reuseHandleValues(true);
     }
     return builder.build();
   }

@@ -25,7 +25,7 @@ final class StreamCalls {
           DriverCall.STREAM_CREATE,
           "stream flags are CU_STREAM_DEFAULT (0) or CU_STREAM_NON_BLOCKING (1), got " + flags);
     }
-    long address = state.handles.newAddress();
+    long address = state.handles.newAddress(SimStream.class);
     SimStream stream =
         new SimStream(
             new CuStream(address), context, SimStream.Kind.USER, flags == StreamFlags.DEFAULT);
