@@ -23,12 +23,21 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Counted: streams, events, modules, functions (created when first returned by {@code
  * cuModuleGetFunction}, destroyed when their module is unloaded), graphs (from {@code
- * cuStreamEndCapture} and {@code cuGraphCreate}; graphs that capture info lends out are not owned
- * and not counted), execs, device memory ({@code cuMemAlloc_v2}, and {@code cuMemAllocAsync} on a
- * stream that is not capturing; an allocation made during capture belongs to the graph), pinned
- * host memory, and primary-context retains ({@code created(CONTEXT)} counts retains, {@code
- * destroyed(CONTEXT)} releases). Graph nodes are borrowed from their graph and not counted. A
- * create or destroy call that fails changes no count.
+ * cuStreamEndCapture} and {@code cuGraphCreate}), execs, device memory ({@code cuMemAlloc_v2}, and
+ * {@code cuMemAllocAsync} on a stream that is not capturing; an allocation made during capture
+ * belongs to the graph), pinned host memory, and primary-context retains ({@code created(CONTEXT)}
+ * counts retains, {@code destroyed(CONTEXT)} releases). Graph nodes are borrowed from their graph
+ * and not counted. A create or destroy call that fails changes no count.
+ *
+ * <p><b>Handles the driver makes itself.</b> The graph a capture records into exists from {@code
+ * cuStreamBeginCapture} on, and the bodies of a conditional node from {@code cuGraphAddNode} on,
+ * though no create call returns them. The ledger knows them as <em>lent</em>: usable, not counted
+ * and not the caller's. A capture's graph becomes the caller's, and counted, when {@code
+ * cuStreamEndCapture} hands it out; it is destroyed when the capture fails; a body is destroyed
+ * with the graph it belongs to. The real driver hands a destroyed handle's value out again, to
+ * explicit and implicit creations alike, so a value the ledger saw destroyed is live again once the
+ * driver returns it from any of these; a destroyed value the driver did not hand out again is still
+ * a use after destroy.
  *
  * <p><b>Stricter than a driver.</b> A handle counts as destroyed only when its own destroy call
  * receives it. When the last retain of a primary context is released, the driver destroys
@@ -48,11 +57,23 @@ public final class HandleLedger {
 
   private record Retains(CuContext context, int count) {}
 
+  /** A lent handle: the driver made it and owns it; it goes when {@code parent} goes. */
+  private record Lent(@Nullable CuHandle parent) {}
+
+  /** What {@link #claimDestroy} took from the lent handles, for {@link #undoDestroy}. */
+  private record LentClaim(Lent lent) {}
+
   private final long[] created = new long[KINDS.length];
   private final long[] destroyed = new long[KINDS.length];
   private final long[] reclaimed = new long[KINDS.length];
   private final Map<CuHandle, Origin> live = new LinkedHashMap<>();
   private final Map<CuHandle, String> dead = new HashMap<>();
+
+  /**
+   * Handles the driver made itself and lends out; disjoint from {@link #live} and {@link #dead}.
+   */
+  private final Map<CuHandle, Lent> lent = new HashMap<>();
+
   private final Map<HandleKind, AllocationMap> memory = new EnumMap<>(HandleKind.class);
   private final Map<CuModule, Set<CuFunction>> functionsOf = new HashMap<>();
   private final Map<Integer, Retains> contexts = new HashMap<>();
@@ -193,9 +214,55 @@ public final class HandleLedger {
               + previous.how()
               + "); a driver never hands out a live handle twice");
     }
+    // A lent handle handed out (the graph of an ended capture) becomes the caller's; a value seen
+    // destroyed is an object the driver made anew.
+    lent.remove(handle);
     dead.remove(handle);
     live.put(handle, new Origin(owner, describe(call)));
     created[handle.kind().ordinal()]++;
+  }
+
+  /**
+   * A handle the driver made itself and reported: live (again, if its value was seen destroyed),
+   * not counted, and gone with {@code parent} when that is destroyed. A handle already live or lent
+   * stays as it is.
+   */
+  synchronized void lent(CuHandle handle, @Nullable CuHandle parent) {
+    if (!live.containsKey(handle) && !lent.containsKey(handle)) {
+      dead.remove(handle);
+      lent.put(handle, new Lent(parent));
+    }
+  }
+
+  /**
+   * The driver destroyed a lent handle itself (the graph of a capture that failed): using it is now
+   * a use after destroy, as it is for what belonged to it.
+   */
+  synchronized void lentDestroyed(CuHandle handle, String how) {
+    if (lent.remove(handle) != null) {
+      dead.put(handle, how);
+      destroyedWith(handle, how);
+    }
+  }
+
+  /** A graph's destroy call returned: the lent handles that belonged to it went with it. */
+  synchronized void graphDestroyed(CuHandle graph, DriverCall call) {
+    destroyedWith(graph, "was destroyed with its graph " + graph + " by " + describe(call));
+  }
+
+  private void destroyedWith(CuHandle parent, String how) {
+    List<CuHandle> children = new ArrayList<>();
+    lent.forEach(
+        (h, l) -> {
+          if (parent.equals(l.parent())) {
+            children.add(h);
+          }
+        });
+    for (CuHandle child : children) {
+      lent.remove(child);
+      dead.put(child, how);
+      destroyedWith(child, how);
+    }
   }
 
   /** A function from {@code cuModuleGetFunction}: counted once per module, however often found. */
@@ -211,7 +278,7 @@ public final class HandleLedger {
 
   /** Fails when {@code handle} was destroyed (and not handed out again since). */
   synchronized void requireUsable(CuHandle handle, DriverCall call) {
-    if (!live.containsKey(handle)) {
+    if (!live.containsKey(handle) && !lent.containsKey(handle)) {
       String how = dead.get(handle);
       if (how != null) {
         throw new LifetimeViolation(call, "uses " + handle + ", which " + how);
@@ -229,6 +296,12 @@ public final class HandleLedger {
   synchronized @Nullable Object claimDestroy(CuHandle handle, DriverCall call) {
     Origin origin = live.remove(handle);
     if (origin == null) {
+      Lent borrowed = lent.remove(handle);
+      if (borrowed != null) {
+        // Not the caller's to destroy, but destroyed all the same: later uses are caught.
+        dead.put(handle, "was destroyed by " + describe(call));
+        return new LentClaim(borrowed);
+      }
       String how = dead.get(handle);
       if (how != null) {
         throw new LifetimeViolation(call, "destroys " + handle + " a second time: it " + how);
@@ -246,6 +319,9 @@ public final class HandleLedger {
       dead.remove(handle);
       live.put(handle, origin);
       destroyed[handle.kind().ordinal()]--;
+    } else if (claim instanceof LentClaim(Lent borrowed)) {
+      dead.remove(handle);
+      lent.put(handle, borrowed);
     }
   }
 

@@ -32,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +51,13 @@ import org.jspecify.annotations.Nullable;
  *       report success without a graph.
  * </ul>
  *
+ * <p>The graphs the driver makes itself are learnt as they appear: the graph a capture records into
+ * at {@code cuStreamBeginCapture} (asked of the wrapped driver with one {@code
+ * cuStreamGetCaptureInfo} that is neither logged nor subject to faults), and the bodies of a
+ * conditional node when {@code cuGraphAddNode} returns them. The driver reuses handle values, so
+ * such a graph may have the value of a graph destroyed earlier; it is a new object, not a use after
+ * destroy (see {@link HandleLedger}).
+ *
  * <p>A call is checked first, then counted by the fault plan and logged, then delegated: a refused
  * call reaches neither the fault plan nor the driver. Everything else passes through unchanged, so
  * a caller that is correct on the wrapped driver is correct through the decorator. Faults are
@@ -66,8 +72,15 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   private final FaultPlan faults = new FaultPlan();
   private final LifetimeChecks checks = new LifetimeChecks(ledger, log);
 
-  /** Streams capturing into a graph someone else owns: ending their capture creates no handle. */
-  private final Set<CuStream> capturingIntoBorrowedGraph = ConcurrentHashMap.newKeySet();
+  /**
+   * A capture begun through this decorator: the graph it records into (null if the driver did not
+   * say), and whether that graph is someone else's (a capture into an existing graph, such as a
+   * conditional body), in which case ending the capture creates no handle.
+   */
+  private record Capture(@Nullable CuGraph graph, boolean intoExistingGraph) {}
+
+  /** The capture each stream began, until it ends. */
+  private final Map<CuStream, Capture> captures = new ConcurrentHashMap<>();
 
   /**
    * Wraps a driver, which the decorator owns from now on: {@link #close()} closes it.
@@ -182,7 +195,13 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
 
   @Override
   public void streamDestroy(CuStream stream) {
-    checks.destroy(DriverCall.STREAM_DESTROY, stream, () -> super.streamDestroy(stream));
+    checks.destroy(
+        DriverCall.STREAM_DESTROY,
+        stream,
+        () -> {
+          super.streamDestroy(stream);
+          captures.remove(stream);
+        });
   }
 
   @Override
@@ -213,23 +232,43 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   public void streamBeginCapture(CuStream stream, CaptureMode mode) {
     checks.usable(DriverCall.STREAM_BEGIN_CAPTURE, stream);
     super.streamBeginCapture(stream, mode);
+    // The driver made the capture's graph now but hands it out only through capture info and end
+    // capture. Ask for it at once (a query that is legal in any capture mode), so that it is live
+    // from here on even where the driver gave it the value of a graph destroyed earlier.
+    CuGraph graph = captureGraphQuietly(stream);
+    if (graph != null) {
+      ledger.lent(graph, null);
+    }
+    captures.put(stream, new Capture(graph, false));
   }
 
   @Override
   public @Nullable CuGraph streamEndCapture(CuStream stream) {
     DriverCall call = DriverCall.STREAM_END_CAPTURE;
     checks.usable(call, stream);
-    boolean borrowed = capturingIntoBorrowedGraph.contains(stream);
-    CuGraph graph = super.streamEndCapture(stream);
-    if (borrowed) {
+    Capture capture = captures.get(stream);
+    CuGraph graph;
+    try {
+      graph = super.streamEndCapture(stream);
+    } catch (RuntimeException | Error e) {
+      captureFailed(stream, capture, e);
+      throw e;
+    }
+    captures.remove(stream);
+    if (capture != null && capture.intoExistingGraph()) {
       // The capture filled a graph its caller does not own (a conditional body): nothing new.
-      capturingIntoBorrowedGraph.remove(stream);
       return graph;
     }
     if (faults.takeNoGraph()) {
       // The capture really ended on the driver; the graph it made is destroyed, never handed out.
       if (graph != null) {
         delegate().graphDestroy(graph);
+        ledger.lentDestroyed(
+            graph,
+            "was destroyed by the instruments: "
+                + call.symbol()
+                + " withheld it (an injected fault) on thread "
+                + Thread.currentThread().getName());
       }
       log.finished(call, 0, Outcome.INJECTED);
       return null;
@@ -238,12 +277,37 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
     return graph == null ? null : checks.createdIn(call, graph, null);
   }
 
+  /**
+   * An end-capture call failed. If the stream left capture mode, the capture ended with the failure
+   * and the driver destroyed the graph it had made (a capture into an existing graph loses only the
+   * nodes it added); if not (an injected failure, a capture ended on the wrong stream), the capture
+   * and its graph live on.
+   */
+  private void captureFailed(CuStream stream, @Nullable Capture capture, Throwable failure) {
+    if (capture == null || capturingQuietly(stream)) {
+      return;
+    }
+    captures.remove(stream, capture);
+    CuGraph graph = capture.graph();
+    if (!capture.intoExistingGraph() && graph != null) {
+      ledger.lentDestroyed(
+          graph,
+          "was destroyed by the driver when its capture failed ("
+              + DriverCall.STREAM_END_CAPTURE.symbol()
+              + " on thread "
+              + Thread.currentThread().getName()
+              + ": "
+              + failure.getMessage()
+              + ")");
+    }
+  }
+
   @Override
   public void streamBeginCaptureToGraph(
       CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
     checks.usable(DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH, stream, graph);
     super.streamBeginCaptureToGraph(stream, graph, dependencies, mode);
-    capturingIntoBorrowedGraph.add(stream);
+    captures.put(stream, new Capture(graph, true));
   }
 
   @Override
@@ -262,7 +326,13 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public CaptureInfo streamGetCaptureInfo(CuStream stream) {
     checks.usable(DriverCall.STREAM_GET_CAPTURE_INFO, stream);
-    return super.streamGetCaptureInfo(stream);
+    CaptureInfo info = super.streamGetCaptureInfo(stream);
+    CuGraph graph = info.graph();
+    if (graph != null) {
+      // The graph of a capture this decorator did not see begin: the driver says it is live.
+      ledger.lent(graph, null);
+    }
+    return info;
   }
 
   // ---- events
@@ -520,7 +590,13 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
 
   @Override
   public void graphDestroy(CuGraph graph) {
-    checks.destroy(DriverCall.GRAPH_DESTROY, graph, () -> super.graphDestroy(graph));
+    checks.destroy(
+        DriverCall.GRAPH_DESTROY,
+        graph,
+        () -> {
+          super.graphDestroy(graph);
+          ledger.graphDestroyed(graph, DriverCall.GRAPH_DESTROY);
+        });
   }
 
   @Override
@@ -626,7 +702,12 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
       ConditionalType type,
       int size) {
     checks.usable(DriverCall.GRAPH_ADD_NODE, graph);
-    return super.graphAddConditionalNode(graph, dependencies, handle, type, size);
+    ConditionalNode node = super.graphAddConditionalNode(graph, dependencies, handle, type, size);
+    // The driver made the bodies, which belong to the node and so to the graph.
+    for (CuGraph body : node.bodies()) {
+      ledger.lent(body, graph);
+    }
+    return node;
   }
 
   @Override
@@ -644,6 +725,14 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public String toString() {
     return "InstrumentedDriver[" + delegate() + "]";
+  }
+
+  private @Nullable CuGraph captureGraphQuietly(CuStream stream) {
+    try {
+      return delegate().streamGetCaptureInfo(stream).graph();
+    } catch (CudaDriverException e) {
+      return null;
+    }
   }
 
   private boolean capturingQuietly(CuStream stream) {
