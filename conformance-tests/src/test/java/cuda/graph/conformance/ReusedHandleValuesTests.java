@@ -64,10 +64,11 @@ class ReusedHandleValuesTests {
       DeviceBuffer<Integer> a = s.own(DeviceBuffer.zeros(ElementType.I32, 4).syncOn(stream));
       // Two graphs live at once, then destroyed: the capture below takes the value of the second,
       // its conditional node's body the value of the first.
-      try (CudaGraph<@Nullable Void> first = incGraph(stream, a);
-          CudaGraph<@Nullable Void> second = incGraph(stream, a)) {
-        assertEquals(2, s.driver().ledger().live(HandleKind.GRAPH));
-      }
+      CudaGraph<@Nullable Void> first = incGraph(stream, a);
+      CudaGraph<@Nullable Void> second = incGraph(stream, a);
+      assertEquals(2, s.driver().ledger().live(HandleKind.GRAPH));
+      first.close();
+      second.close();
 
       try (CudaGraph<@Nullable Void> graph =
           CudaGraph.scope(

@@ -9,12 +9,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * Binds a contract to the simulator with its defaults (asynchronous streams): a test class {@code
  * implements} the contract and this interface, and declares nothing else. The nested interfaces
  * bind it to simulators with other settings. Every test opens a new, independent simulator.
+ *
+ * <p>Every binding reuses handle values as the real driver does ({@link
+ * Simulator.Builder#reuseHandleValues}), so that a caller or an instrument that takes a value it
+ * saw destroyed for the object it was fails here, not only on a GPU.
  */
 interface SimulatorUnderTest extends ConformanceContract {
 
+  /** {@return a builder with the settings every binding shares} */
+  static Simulator.Builder simulator() {
+    return Simulator.builder().reuseHandleValues(true);
+  }
+
   @Override
   default CudaDriver openDriver() {
-    return Simulator.create();
+    return simulator().build();
   }
 
   @Override
@@ -30,7 +39,7 @@ interface SimulatorUnderTest extends ConformanceContract {
 
     @Override
     default CudaDriver openDriver() {
-      return Simulator.builder().executionDelay(Duration.ofNanos(200_000)).build();
+      return simulator().executionDelay(Duration.ofNanos(200_000)).build();
     }
   }
 
@@ -45,7 +54,7 @@ interface SimulatorUnderTest extends ConformanceContract {
 
     @Override
     default CudaDriver openDriver() {
-      return Simulator.builder().deterministic(SEEDS.getAndIncrement()).build();
+      return simulator().deterministic(SEEDS.getAndIncrement()).build();
     }
   }
 }
