@@ -102,9 +102,10 @@ public sealed interface KernelImage permits KernelImageImpl {
    * wrong one reads garbage on a GPU: a PTX image's {@code .entry} is checked here (count, size and
    * kind of each parameter); a CUDA source image's is checked against the PTX it compiles to, and a
    * cubin's or fatbin's against the parameter sizes the driver reports ({@code cuFuncGetParamInfo},
-   * CUDA 12.4 and newer; skipped where the driver cannot tell), once per device, when the kernel
-   * first loads there. Each mismatch is an {@code IllegalArgumentException} naming the declaration
-   * and what the image defines.
+   * CUDA 12.4 and newer; skipped where the driver cannot tell, as the simulator cannot for a
+   * fatbin, whose device code it does not read), once per device, when the kernel first loads
+   * there. Each mismatch is an {@code IllegalArgumentException} naming the declaration and what the
+   * image defines.
    *
    * @param name the kernel's (unmangled) name in the image
    * @param parameters the kernel's parameter types, in order

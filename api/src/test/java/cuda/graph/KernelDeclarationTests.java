@@ -1,5 +1,6 @@
 package cuda.graph;
 
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -15,7 +16,12 @@ import cuda.graph.spi.ParamInfo;
 import cuda.graph.spi.support.ForwardingCudaDriver;
 import cuda.graph.spi.support.InstrumentedDriver;
 import cuda.graph.spi.support.LoggedCall.Outcome;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +58,20 @@ class KernelDeclarationTests {
         if (i < n) { data[i] *= 3; }
       }
       """;
+
+  private static final JavaKernel SAXPY =
+      call -> {
+        int n = call.i32(0);
+        float a = call.f32(1);
+        MemorySegment x = call.memory(2, 4L * n);
+        MemorySegment y = call.memory(3, 4L * n);
+        for (int i = 0; i < n; i++) {
+          y.setAtIndex(
+              JAVA_FLOAT_UNALIGNED,
+              i,
+              a * x.getAtIndex(JAVA_FLOAT_UNALIGNED, i) + y.getAtIndex(JAVA_FLOAT_UNALIGNED, i));
+        }
+      };
 
   private static final JavaKernel TRIPLE =
       call -> {
@@ -164,6 +184,81 @@ class KernelDeclarationTests {
   }
 
   @Test
+  void aCubinDeclarationWithTooFewParametersIsRefusedOnTheSimulatorAsOnTheDriver() {
+    // saxpy.cubin is nvcc's cubin of the README's saxpy.cu: saxpy(int, float, float*, float*).
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
+        Stream stream = platform.defaultDevice().newStream()) {
+      Kernel wrong =
+          KernelImage.cubin(saxpyCubin())
+              .withReference("saxpy", SAXPY)
+              .kernel("saxpy", KernelParam.I32, KernelParam.POINTER);
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  DeviceBuffer.zeros(ElementType.I32, 1)
+                      .then(b -> wrong.launch(LaunchConfig.of(1, 1), 1, b).andThen(b.free()))
+                      .syncOn(stream));
+      assertEquals(
+          "kernel saxpy is declared saxpy(i32, ptr) but cubin defines saxpy(4, 4, 8, 8 bytes):"
+              + " 4 parameters, not 2; declare the kernel with parameters of those sizes (the"
+              + " driver reports sizes, not types)",
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void aCubinParameterOfAnotherWidthIsRefusedOnTheSimulator() {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator()) {
+      Kernel wrong =
+          KernelImage.cubin(saxpyCubin())
+              .withReference("saxpy", SAXPY)
+              .kernel(
+                  "saxpy",
+                  KernelParam.I32,
+                  KernelParam.F64,
+                  KernelParam.pointer(ElementType.F32),
+                  KernelParam.pointer(ElementType.F32));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> wrong.load(platform.defaultDevice()));
+      assertTrue(
+          e.getMessage()
+              .startsWith(
+                  "kernel saxpy is declared saxpy(i32, f64, f32*, f32*) but cubin defines"
+                      + " saxpy(4, 4, 8, 8 bytes): parameter 1 is 4 bytes, which f64 (8 bytes)"
+                      + " cannot pass;"),
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void aMatchingCubinDeclarationLaunchesOnTheSimulator() {
+    try (CudaPlatform platform = SimulatorPlatforms.simulator();
+        Stream stream = platform.defaultDevice().newStream()) {
+      Kernel saxpy =
+          KernelImage.cubin(saxpyCubin())
+              .withReference("saxpy", SAXPY)
+              .kernel(
+                  "saxpy",
+                  KernelParam.I32,
+                  KernelParam.F32,
+                  KernelParam.pointer(ElementType.F32),
+                  KernelParam.pointer(ElementType.F32));
+      float[] result =
+          DeviceBuffer.fromArray(new float[] {1, 2})
+              .zip(DeviceBuffer.fromArray(new float[] {10, 20}), (x, y) -> List.of(x, y))
+              .then(
+                  xy ->
+                      saxpy
+                          .launch(LaunchConfig.of(1, 1), 2, 3f, xy.get(0), xy.get(1))
+                          .andThen(xy.get(1).toFloatArray())
+                          .zip(xy.get(0).free().andThen(xy.get(1).free()), (r, x) -> r))
+              .syncOn(stream);
+      assertArrayEquals(new float[] {13, 26}, result);
+    }
+  }
+
+  @Test
   void aFatbinParameterOfAnotherSizeIsRefused() {
     byte[] fatbin = {0x50, (byte) 0xED, 0x55, (byte) 0xBA, 1, 0, 0x10, 0};
     try (CudaPlatform platform = SimulatorPlatforms.over(new ReportsSizes(4, 4, 8, 8))) {
@@ -221,7 +316,7 @@ class KernelDeclarationTests {
 
   @Test
   void whereTheDriverCannotTellTheCheckIsSkipped() {
-    // The simulator does not read a cubin's parameters: it answers NOT_SUPPORTED.
+    // A cubin stand-in without section headers: the simulator answers NOT_SUPPORTED.
     InstrumentedDriver driver = new InstrumentedDriver(Simulator.create());
     try (CudaPlatform platform = SimulatorPlatforms.over(driver);
         Stream stream = platform.defaultDevice().newStream()) {
@@ -274,9 +369,18 @@ class KernelDeclarationTests {
     }
   }
 
+  /** {@return nvcc's cubin of examples-java/src/main/cuda/saxpy.cu, for sm_90} */
+  private static byte[] saxpyCubin() {
+    try (InputStream in = KernelDeclarationTests.class.getResourceAsStream("saxpy.cubin")) {
+      return Objects.requireNonNull(in, "saxpy.cubin").readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /**
-   * A simulator whose every function reports the given parameter sizes, as a real driver reports a
-   * cubin's: what the simulator itself cannot do.
+   * A simulator whose every function reports the given parameter sizes, whatever its image: a
+   * fatbin's, which the simulator itself cannot tell, or any count of parameters a test needs.
    */
   private static final class ReportsSizes extends ForwardingCudaDriver {
 

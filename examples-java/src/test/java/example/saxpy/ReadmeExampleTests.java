@@ -23,14 +23,44 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's Java example, as a new user meets it: its files, pasted into a fresh application
- * module that opens nothing, compile against the api jar alone and run on the module path with a
- * provider beside it. This module's own sources are the same files, so they cannot drift apart.
+ * module that opens nothing, compile against the api jar alone and run with the README's own
+ * command, its module path laid out as the README's Maven line lays it out. This module's own
+ * sources are the same files, so they cannot drift apart.
  */
 class ReadmeExampleTests {
 
   /** A file of the example: a line {@code `path`:} followed by a fenced code block. */
   private static final Pattern FILE_BLOCK =
       Pattern.compile("(?m)^`([^`\\n]+)`:\\n```[a-z]*\\n(.*?)^```", Pattern.DOTALL);
+
+  /** The README's commands that run the example: a fenced block of a Maven line and a java line. */
+  private static final Pattern RUN_BLOCK =
+      Pattern.compile(
+          "(?m)^```[a-z]*\\n"
+              + "(mvn [^\\n"
+              + "]*)\\n"
+              + "(java [^\\n"
+              + "]* -m example\\.saxpy/example\\.saxpy\\.Saxpy)\\n"
+              + "```");
+
+  /**
+   * The Maven line this test stands in for (it cannot run Maven): it compiles into {@code
+   * target/classes} and copies the runtime dependencies into {@code target/dependency}.
+   */
+  private static final String BUILD_LINE =
+      "mvn compile dependency:copy-dependencies -DincludeScope=runtime";
+
+  /**
+   * What that line copies for a project with the README's dependencies (the api, and the two
+   * providers at runtime), each named by a class it holds: the api brings the SPI and JSpecify.
+   */
+  private static final Map<String, String> RUNTIME_DEPENDENCIES =
+      Map.of(
+          "cuda-graph-api", "cuda.graph.CudaPlatform",
+          "cuda-graph-spi", "cuda.graph.spi.CudaDriver",
+          "jspecify", "org.jspecify.annotations.Nullable",
+          "cuda-graph-simulator", "cuda.graph.simulator.Simulator",
+          "cuda-graph-driver", "cuda.graph.driver.internal.CudaProvider");
 
   private static final Path MODULE_DIR = Path.of("").toAbsolutePath();
 
@@ -64,29 +94,29 @@ class ReadmeExampleTests {
     Files.createDirectories(ptx.getParent());
     Files.copy(MODULE_DIR.resolve("src/main/resources/example/saxpy/saxpy.ptx"), ptx);
 
-    Path classes = app.resolve("classes");
+    Matcher runBlock = RUN_BLOCK.matcher(Files.readString(MODULE_DIR.resolveSibling("README.md")));
+    assertTrue(
+        runBlock.find(),
+        "the README shows no block of a Maven line and a java line that runs"
+            + " example.saxpy/example.saxpy.Saxpy");
+    assertEquals(
+        BUILD_LINE,
+        runBlock.group(1),
+        "the README builds the example another way: make this test lay out what it makes");
+
+    // What the Maven line makes: the classes, with the PTX beside them, and the dependencies.
+    Path classes = app.resolve("target/classes");
     compile(app, classes, modulePath("cuda.graph.CudaPlatform", "cuda.graph.spi.CudaDriver"));
     Path resourceDir = classes.resolve("example/saxpy");
     Files.createDirectories(resourceDir);
     Files.copy(ptx, resourceDir.resolve("saxpy.ptx"));
+    copyRuntimeDependencies(app.resolve("target/dependency"));
 
-    String runtimePath =
-        classes
-            + java.io.File.pathSeparator
-            + modulePath(
-                "cuda.graph.CudaPlatform",
-                "cuda.graph.spi.CudaDriver",
-                "cuda.graph.simulator.Simulator",
-                "cuda.graph.driver.internal.CudaProvider");
-    List<String> command =
-        List.of(
-            ProcessHandle.current().info().command().orElseThrow(),
-            "--enable-native-access=cuda.graph.driver",
-            "--module-path",
-            runtimePath,
-            "--module",
-            "example.saxpy/example.saxpy.Saxpy");
-    Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
+    // The README's java line as written, in the module's directory, on this JDK.
+    List<String> command = new ArrayList<>(List.of(runBlock.group(2).split(" +")));
+    command.set(0, ProcessHandle.current().info().command().orElseThrow());
+    Process run =
+        new ProcessBuilder(command).directory(app.toFile()).redirectErrorStream(true).start();
     assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the example did not finish in 60 s");
     String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, run.exitValue(), output);
@@ -117,6 +147,28 @@ class ReadmeExampleTests {
     ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
     int status = javac.run(null, diagnostics, diagnostics, args.toArray(String[]::new));
     assertEquals(0, status, "the README's files do not compile:\n" + diagnostics);
+  }
+
+  /**
+   * Copies each of {@link #RUNTIME_DEPENDENCIES} into {@code dir}: a jar as a jar, a class folder
+   * (a reactor build that has not packaged yet) as an exploded module, which a module-path folder
+   * holds just as well.
+   */
+  private static void copyRuntimeDependencies(Path dir) throws Exception {
+    Files.createDirectories(dir);
+    for (Map.Entry<String, String> dependency : RUNTIME_DEPENDENCIES.entrySet()) {
+      Path location = Path.of(locationOf(dependency.getValue()));
+      if (Files.isDirectory(location)) {
+        Path target = dir.resolve(dependency.getKey());
+        try (var files = Files.walk(location)) {
+          for (Path file : (Iterable<Path>) files::iterator) {
+            Files.copy(file, target.resolve(location.relativize(file).toString()));
+          }
+        }
+      } else {
+        Files.copy(location, dir.resolve(dependency.getKey() + ".jar"));
+      }
+    }
   }
 
   /** {@return the module path of the jars (or class folders) holding the named classes} */

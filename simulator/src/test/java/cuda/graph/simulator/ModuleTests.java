@@ -4,11 +4,16 @@ import static cuda.graph.simulator.SimFixture.assertStatus;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.CuModule;
+import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.ImageFormat;
 import cuda.graph.spi.ModuleImage;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -113,6 +118,28 @@ class ModuleTests {
     f.driver.streamSynchronize(f.stream);
     assertEquals(7, f.readInt(p));
     assertStatus(500, () -> f.driver.moduleGetFunction(m, "other"));
+  }
+
+  @Test
+  void aCubinsKernelsAreItsFunctionsAndOneWithoutAJavaKernelCannotRun() {
+    CuModule m = f.driver.moduleLoadData(ModuleImage.of(ImageFormat.CUBIN, ParamInfoTests.cubin()));
+    CuFunction saxpy = f.driver.moduleGetFunction(m, "saxpy");
+    CudaDriverException e =
+        assertStatus(
+            801, () -> f.driver.launchKernel(saxpy, 1, 1, 1, 1, 1, 1, 0, f.stream, f.ptrArg(0)));
+    assertTrue(e.getMessage().contains("'saxpy' has no Java reference"), e.getMessage());
+    assertStatus(500, () -> f.driver.moduleGetFunction(m, "saxpy_helper"));
+  }
+
+  @Test
+  void aCubinCutShortOfItsSectionHeadersReturnsInvalidImage() {
+    byte[] cubin = ParamInfoTests.cubin();
+    // e_shoff: where the section header table starts; keep one header of it.
+    long sectionHeaders = ByteBuffer.wrap(cubin).order(ByteOrder.LITTLE_ENDIAN).getLong(0x28);
+    byte[] cut = Arrays.copyOf(cubin, Math.toIntExact(sectionHeaders + 64));
+    CudaDriverException e =
+        assertStatus(200, () -> f.driver.moduleLoadData(ModuleImage.of(ImageFormat.CUBIN, cut)));
+    assertTrue(e.getMessage().contains("section headers"), e.getMessage());
   }
 
   @Test

@@ -12,8 +12,12 @@ import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.ImageFormat;
 import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.ParamInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -21,7 +25,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code cuFuncGetParamInfo} on the simulator: read from the {@code .entry} of a PTX module, laid
- * out as the driver lays parameters out; NOT_SUPPORTED where the simulator does not know them.
+ * out as the driver lays parameters out, and from the {@code .nv.info.<kernel>} section of a cubin,
+ * as the driver reads it; NOT_SUPPORTED where the simulator does not know them.
  */
 @Timeout(20)
 class ParamInfoTests {
@@ -30,6 +35,15 @@ class ParamInfoTests {
   private static final String HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
   @AutoClose final SimFixture f = SimFixture.start();
+
+  /** {@return parameters.cubin, nvcc's cubin of parameters.cu} */
+  static byte[] cubin() {
+    try (InputStream in = ParamInfoTests.class.getResourceAsStream("parameters.cubin")) {
+      return Objects.requireNonNull(in, "parameters.cubin").readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   private CuFunction load(String ptx, String name) {
     CuModule module = f.driver.moduleLoadData(ModuleImage.ptx(HEADER + ptx));
@@ -90,14 +104,51 @@ class ParamInfoTests {
   }
 
   @Test
-  void aCubinKernelsParametersAreNotKnownToTheSimulator() {
+  void aCubinKernelsParametersAreReadFromItsNvInfoSectionAsTheDriverReadsThem() {
+    // parameters.cu: saxpy(int n, float a, const float *x, float *y), compiled by nvcc 13.0.
+    CuModule m = f.driver.moduleLoadData(ModuleImage.of(ImageFormat.CUBIN, cubin()));
+    assertEquals(
+        List.of(
+            new ParamInfo(0, 4), new ParamInfo(4, 4), new ParamInfo(8, 8), new ParamInfo(16, 8)),
+        parameters(f.driver.moduleGetFunction(m, "saxpy")));
+    assertEquals(List.of(), parameters(f.driver.moduleGetFunction(m, "none")));
+    assertEquals(
+        Optional.empty(), f.driver.funcGetParamInfo(f.driver.moduleGetFunction(m, "saxpy"), 4));
+  }
+
+  @Test
+  void parametersPastFourKibibytesAreReadFromTheSecondVersionOfTheRecords() {
+    // mixed(char, short, double, struct of 1100 ints, int *): ptxas writes KPARAM_INFO_V2 records.
+    CuModule m = f.driver.moduleLoadData(ModuleImage.of(ImageFormat.CUBIN, cubin()));
+    assertEquals(
+        List.of(
+            new ParamInfo(0, 1),
+            new ParamInfo(2, 2),
+            new ParamInfo(8, 8),
+            new ParamInfo(16, 4400),
+            new ParamInfo(4416, 8)),
+        parameters(f.driver.moduleGetFunction(m, "mixed")));
+  }
+
+  @Test
+  void aCubinWithoutSectionHeadersLeavesItsKernelsParametersUnknown() {
+    // Sixteen bytes of ELF identification: the stand-in for a cubin that tests of Java kernels use.
     CuModule m =
         f.driver.moduleLoadData(
             ModuleImage.of(ImageFormat.CUBIN, ELF).withJavaKernel("k", l -> {}));
     CuFunction k = f.driver.moduleGetFunction(m, "k");
     CudaDriverException e = assertStatus(801, () -> f.driver.funcGetParamInfo(k, 0));
     assertEquals(DriverCall.FUNC_GET_PARAM_INFO, e.call());
-    assertTrue(e.getMessage().contains("PTX module only"), e.getMessage());
+    assertTrue(e.getMessage().contains("the .nv.info.k section of a cubin"), e.getMessage());
+  }
+
+  @Test
+  void aJavaKernelTheCubinDoesNotDefineHasUnknownParameters() {
+    CuModule m =
+        f.driver.moduleLoadData(
+            ModuleImage.of(ImageFormat.CUBIN, cubin()).withJavaKernel("javaOnly", l -> {}));
+    assertStatus(
+        801, () -> f.driver.funcGetParamInfo(f.driver.moduleGetFunction(m, "javaOnly"), 0));
   }
 
   @Test

@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
 
 /**
  * Validates a module image the way the driver's loader rejects bad ones, and lists the kernels a
- * PTX image declares, with their parameters ({@link PtxEntries}). Cubin and fatbin images are
- * checked by their magic numbers only: their kernels are the ones given Java implementations, and
- * their parameters are unknown to the simulator (it does not read device code).
+ * PTX image declares ({@link PtxEntries}) or a cubin defines ({@link CubinKernels}), with their
+ * parameters. A fatbin is checked by its magic number only: its kernels are the ones given Java
+ * implementations, and their parameters are unknown to the simulator (it does not read the device
+ * code a fatbin holds).
  */
 final class ImageInspector {
 
@@ -33,7 +34,7 @@ final class ImageInspector {
 
   /**
    * {@return the kernels the image declares, by name, each with its parameters where the simulator
-   * can read them}: none for a cubin or fatbin
+   * can read them}: none for a fatbin
    */
   static Map<String, Optional<List<ParamInfo>>> inspect(ModuleImage image) {
     byte[] bytes = image.bytes();
@@ -48,7 +49,7 @@ final class ImageInspector {
           throw invalidImage(
               "a cubin must be an ELF image (it does not start with 0x7F 'E' 'L' 'F')");
         }
-        yield Map.of();
+        yield CubinKernels.of(bytes);
       }
       case FATBIN -> {
         if (bytes.length < 4 || littleEndianInt(bytes) != FATBIN_MAGIC) {

@@ -81,10 +81,11 @@ final class ModuleCalls {
 
   /**
    * {@code cuFuncGetParamInfo}: the layout of parameter {@code index}, read from the module's PTX
-   * ({@link PtxEntries}); empty past the last parameter, as the driver's INVALID_VALUE. A kernel
-   * whose parameters the simulator does not know (from a cubin or fatbin, which it does not parse;
-   * a Java kernel without an {@code .entry}; a parameter type it cannot size) answers
-   * NOT_SUPPORTED, so that a caller's check is skipped rather than failed on a guess.
+   * ({@link PtxEntries}) or cubin ({@link CubinKernels}); empty past the last parameter, as the
+   * driver's INVALID_VALUE. A kernel whose parameters the simulator does not know (from a fatbin,
+   * whose device code it does not read; a Java kernel the image does not define; a parameter type
+   * it cannot size) answers NOT_SUPPORTED, so that a caller's check is skipped rather than failed
+   * on a guess.
    */
   Optional<ParamInfo> paramInfo(CuFunction handle, int index) {
     DriverCall call = DriverCall.FUNC_GET_PARAM_INFO;
@@ -96,8 +97,10 @@ final class ModuleCalls {
           call,
           "the simulator does not know the parameters of kernel '"
               + function.name
-              + "': it reads them from the .entry of a PTX module only (it does not parse cubin"
-              + " or fatbin device code)");
+              + "': it reads them from the .entry of a PTX module and from the .nv.info."
+              + function.name
+              + " section of a cubin, and this module has neither that it can read (it does not"
+              + " read the device code in a fatbin)");
     }
     return index >= 0 && index < parameters.size()
         ? Optional.of(parameters.get(index))

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A kernel of a loaded module; {@link #body} is its Java implementation, if one was supplied, and
- * {@link #parameters} the layout of its parameters, where the module's PTX declares them.
+ * {@link #parameters} the layout of its parameters, where the module's PTX or cubin tells them.
  */
 final class SimFunction implements HandleTable.Handled {
 

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * kernels run in stream order on the simulated devices and are captured into graphs like any
  * kernel. Ranks joining by id ({@code Nccl.join}) find each other through a table of this JVM, the
  * way NCCL's bootstrap finds processes. Multi-rank collectives need the simulator's asynchronous
- * engine (its default), where each stream runs on a thread of its own.
+ * engine (its default), where each stream runs on a thread of its own. The kernels are shared by
+ * all communicators ({@link SimulatedKernels}); destroying a communicator's endpoints leaves its
+ * clique, which goes when its last rank has left.
  */
 public final class SimulatedBackend implements Backend {
 
@@ -41,6 +44,7 @@ public final class SimulatedBackend implements Backend {
 
   private final Map<NcclUniqueId, Joining> joining = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
+  private final SimulatedKernels kernels = new SimulatedKernels();
 
   private SimulatedBackend() {}
 
@@ -58,25 +62,34 @@ public final class SimulatedBackend implements Backend {
 
   @Override
   public List<Endpoint> openAll(List<Device> devices) {
-    SimulatedKernels kernels = new SimulatedKernels(new SimulatedClique(devices.size(), timeout()));
+    SimulatedKernels.Membership clique =
+        kernels.register(new SimulatedClique(devices.size(), timeout()));
     List<Endpoint> endpoints = new ArrayList<>(devices.size());
     for (int r = 0; r < devices.size(); r++) {
-      endpoints.add(new SimulatedEndpoint(kernels, r, devices.get(r)));
+      endpoints.add(new SimulatedEndpoint(kernels, clique, r, devices.get(r)));
     }
     return endpoints;
   }
 
   @Override
   public Endpoint join(Device device, NcclUniqueId id, int rank, int size) {
-    Joining j = joining.computeIfAbsent(id, ignored -> new Joining(size));
-    SimulatedKernels kernels = j.join(id, rank, size);
+    Joining j = joining.computeIfAbsent(id, ignored -> new Joining(kernels, size));
+    SimulatedKernels.Membership clique = j.join(id, rank, size);
     joining.remove(id, j);
-    return new SimulatedEndpoint(kernels, rank, device);
+    return new SimulatedEndpoint(kernels, clique, rank, device);
   }
 
   @Override
   public void destroy(List<Endpoint> endpoints) {
-    // Nothing native: the clique goes with its last kernel.
+    // Nothing native: each rank leaves its clique, and the last one drops it.
+    for (Endpoint endpoint : endpoints) {
+      ((SimulatedEndpoint) endpoint).clique().leave();
+    }
+  }
+
+  /** {@return how many cliques are not yet dropped, for the tests} */
+  int liveCliques() {
+    return kernels.liveCliques();
   }
 
   /** Ranks that joined one id so far; the last to join completes it. */
@@ -86,14 +99,15 @@ public final class SimulatedBackend implements Backend {
     private int count;
     private final SimulatedKernels kernels;
     private final Duration timeout = timeout();
+    private SimulatedKernels.@Nullable Membership clique;
 
-    Joining(int size) {
+    Joining(SimulatedKernels kernels, int size) {
       this.size = size;
       this.joined = new boolean[size];
-      this.kernels = new SimulatedKernels(new SimulatedClique(size, timeout));
+      this.kernels = kernels;
     }
 
-    synchronized SimulatedKernels join(NcclUniqueId id, int rank, int theirSize) {
+    synchronized SimulatedKernels.Membership join(NcclUniqueId id, int rank, int theirSize) {
       if (theirSize != size) {
         throw new IllegalArgumentException(
             "rank "
@@ -110,6 +124,10 @@ public final class SimulatedBackend implements Backend {
       }
       joined[rank] = true;
       count++;
+      if (count == size) {
+        // Registered only once complete: ranks that time out leave no clique behind.
+        clique = kernels.register(new SimulatedClique(size, timeout));
+      }
       notifyAll();
       long deadline = System.nanoTime() + timeout.toNanos();
       while (count < size) {
@@ -135,11 +153,12 @@ public final class SimulatedBackend implements Backend {
           throw new IllegalStateException("interrupted while joining " + id, e);
         }
       }
-      return kernels;
+      return Objects.requireNonNull(clique);
     }
   }
 
-  private record SimulatedEndpoint(SimulatedKernels kernels, int rank, Device device)
+  private record SimulatedEndpoint(
+      SimulatedKernels kernels, SimulatedKernels.Membership clique, int rank, Device device)
       implements Endpoint {
 
     @Override
@@ -159,6 +178,7 @@ public final class SimulatedBackend implements Backend {
         buffers.addAll(c.buffers());
       }
       arguments.add(rank);
+      arguments.add(clique.id());
       // The same lifetime rule as NCCL's nodes: an execution, or a graph that captured one, holds
       // the communicator.
       GraphNode<@Nullable Void> hold =
