@@ -13,8 +13,8 @@
 # module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host) capture (the
 # missed launch rows through the library and as plain driver calls in one JVM, every call timed,
 # beside the C++ anchors) changing (issue 23's contracts of graphs changed by threads and faults,
-# and the handle-reuse probe) launch-ab (LaunchOverhead with the api classes of another commit in
-# .gpu/cp/baseline-api, interleaved with this one's).
+# and the handle-reuse probe) launch-ab (LaunchOverhead with the api jar of another commit in
+# .gpu/cp/baseline-api.jar, interleaved with this one's).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -126,6 +126,7 @@ for part in $parts; do
       # Issue 23: one graph changed by several threads and by faults on the real driver, under the
       # instruments (every overlapping call on one graph object counted: there must be none), and
       # whether the driver hands a destroyed graph's address to a capture's implicit graph.
+      mkdir -p target  # jqwik keeps its run database there
       .gpu/java cuda.graph.benchmarks.HandleReuseProbe cuda 2000 > "$out/handle-reuse.txt" 2>&1
       echo "handle reuse probe: exit $?"; cat "$out/handle-reuse.txt"
       timeout 300 .gpu/junit --select-class=cuda.graph.conformance.CudaConcurrentChangesTests \
@@ -134,17 +135,17 @@ for part in $parts; do
       echo "changing-graph contracts exit $?"; grep -E "tests (found|successful|failed|aborted)|✘|overlapped" "$out/changing.log" | head -30 ;;
     launch-ab)
       # The single-threaded launch path before and after a change of the api module: the same
-      # LaunchOverhead run with the bundle's api classes and with BASELINE_API's (a folder of the
-      # api module's classes from the commit to compare with, copied into .gpu/cp/baseline-api by
-      # the caller), three times each, interleaved.
-      api=$(for d in .gpu/cp/*/; do [ -f "$d/cuda/graph/internal/graph/CudaGraphImpl.class" ] && basename "$d"; done | grep -v baseline-api | head -1)
-      sed "s#cp/$api#cp/baseline-api#" .gpu/java > .gpu/java-baseline; chmod +x .gpu/java-baseline
+      # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare
+      # with (built by the caller into .gpu/cp/baseline-api.jar), three times each, interleaved.
+      api=$(cd .gpu/cp && ls -d *-cuda-graph-api-*.jar | head -1)
+      [ -f .gpu/cp/baseline-api.jar ] && [ -n "$api" ] || { echo "launch-ab: no .gpu/cp/baseline-api.jar or api jar"; continue; }
+      sed "s#cp/$api#cp/baseline-api.jar#" .gpu/java > .gpu/java-baseline; chmod +x .gpu/java-baseline
       for r in 1 2 3; do
         .gpu/java-baseline -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-before-$r.csv" 2>&1
         .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-after-$r.csv" 2>&1
         echo "launch round $r done"
       done
-      grep -h "graph\|eager" "$out"/launch-*.csv | head -60 ;;
+      grep -H "graph\|eager" "$out"/launch-*.csv | head -80 ;;
     bench)
       # Every implementation three times, interleaved, so drift of the machine hits all alike;
       # RatioTable shows each figure as median [min-max] over the three and ratios of medians.

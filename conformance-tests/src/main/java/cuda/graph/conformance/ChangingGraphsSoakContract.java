@@ -76,6 +76,9 @@ public interface ChangingGraphsSoakContract extends ConformanceContract {
     private boolean flagSet;
     private @Nullable RecordedNode node;
 
+    /** The last steps, named with the model after each, for a failure's message. */
+    private final java.util.ArrayDeque<String> trace = new java.util.ArrayDeque<>();
+
     Soak(ConformanceSession session, SplittableRandom random, long seed) {
       this.session = session;
       this.random = random;
@@ -112,7 +115,8 @@ public interface ChangingGraphsSoakContract extends ConformanceContract {
       try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, body())) {
         for (int step = 0; step < steps; step++) {
           String where = "seed " + seed + ", step " + step;
-          switch (random.nextInt(7)) {
+          int choice = random.nextInt(7);
+          switch (choice) {
             case 0 -> launch(graph, where);
             case 1 -> {
               // A launch made now and executed after a change replays the changed graph.
@@ -136,6 +140,7 @@ public interface ChangingGraphsSoakContract extends ConformanceContract {
             }
             default -> change(graph, where);
           }
+          note(step + ":" + OPERATIONS[choice]);
           if (step % 10 == 9) {
             check(where);
           }
@@ -144,6 +149,23 @@ public interface ChangingGraphsSoakContract extends ConformanceContract {
       }
       check("seed " + seed + ", after the graph was closed");
       assertEquals(0, session.driver().ledger().live(HandleKind.GRAPH_EXEC), "seed " + seed);
+    }
+
+    private static final String[] OPERATIONS = {
+      "launch", "early launch, change", "replace", "switch", "flip flag", "change", "change"
+    };
+
+    private void note(String what) {
+      trace.addLast(
+          what
+              + " -> target "
+              + target
+              + (enabled ? "" : " off")
+              + (extraNode ? ", extra " + extraTarget : "")
+              + (withBody ? ", body" + (flagSet ? " on" : " off") : ""));
+      if (trace.size() > 12) {
+        trace.removeFirst();
+      }
     }
 
     private RecordedNode node() {
@@ -197,7 +219,9 @@ public interface ChangingGraphsSoakContract extends ConformanceContract {
         int[] want = new int[8];
         java.util.Arrays.fill(want, expected[i]);
         assertArrayEquals(
-            want, buffers.get(i).toIntArray().syncOn(stream), where + ", buffer " + i);
+            want,
+            buffers.get(i).toIntArray().syncOn(stream),
+            where + ", buffer " + i + "; the last steps: " + trace);
       }
       int[] hits = new int[8];
       java.util.Arrays.fill(hits, expectedBodyHits);
