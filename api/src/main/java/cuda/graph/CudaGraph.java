@@ -151,12 +151,13 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
 
   /**
    * Captures {@code op} again on {@link #stream()}, in the mode of the first capture, and applies
-   * it: in place ({@code cuGraphExecUpdate}) when the driver can express the change as an update,
-   * else by instantiating the new capture. Either way, every launch executed afterwards replays the
-   * new capture, also one made by {@link #launch()} before the recapture; launches executed before
-   * it replay the old one. The new capture's nodes start enabled, whatever {@link #setEnabled} did
-   * to the old one's. The output becomes the new op's, available again to {@link #takeOutput()},
-   * and nodes the old capture recorded become stale.
+   * it: in place ({@code cuGraphExecUpdate}) when the driver can express the change as an update
+   * and no node is switched off by {@link #setEnabled}, else by instantiating the new capture.
+   * Either way, every launch executed afterwards replays the new capture, also one made by {@link
+   * #launch()} before the recapture; launches executed before it replay the old one. The new
+   * capture's nodes start enabled, whatever {@link #setEnabled} did to the old one's. The output
+   * becomes the new op's, available again to {@link #takeOutput()}, and nodes the old capture
+   * recorded become stale.
    *
    * @param op the op run once in capture mode; its GPU work becomes the graph
    * @return how the new capture was applied, with the driver's reason when not in place

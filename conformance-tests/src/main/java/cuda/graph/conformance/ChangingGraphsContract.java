@@ -312,8 +312,9 @@ public interface ChangingGraphsContract extends ConformanceContract {
 
   /**
    * A node switched off stays off only until the graph is recaptured: the new capture's node at the
-   * same position runs, whether the recapture was applied in place or instantiated anew (the driver
-   * keeps a node's disabled state through an in-place update; the library switches it back on).
+   * same position runs. The driver keeps a node's switched-off state through an in-place update, so
+   * a recapture while a node is off is instantiated anew, and says why; once the node is on again,
+   * recaptures of the same shape are applied in place again.
    */
   @Test
   default void aRecaptureStartsItsNodesEnabledAfterANodeWasSwitchedOff() {
@@ -326,10 +327,18 @@ public interface ChangingGraphsContract extends ConformanceContract {
           CudaGraph.scope(stream, sc -> node.set(sc.recordNode(x.fill(1))))) {
         graph.setEnabled(node.get(), false);
         GraphUpdate update = graph.recapture(sc -> node.set(sc.recordNode(x.fill(2))));
-        assertInstanceOf(GraphUpdate.InPlace.class, update);
+        GraphUpdate.Reinstantiated why = assertInstanceOf(GraphUpdate.Reinstantiated.class, update);
+        assertTrue(why.reason().contains("switched off"), why.reason());
         assertTrue(graph.isEnabled(node.get()), "a recaptured node starts enabled");
         graph.launch().syncOn(stream);
         assertArrayEquals(new int[] {2, 2, 2, 2}, x.toIntArray().syncOn(stream));
+
+        graph.setEnabled(node.get(), false);
+        graph.setEnabled(node.get(), true);
+        assertInstanceOf(
+            GraphUpdate.InPlace.class,
+            graph.recapture(sc -> node.set(sc.recordNode(x.fill(2)))),
+            "switched on again, the node no longer stands in the way of an update");
 
         graph.setEnabled(node.get(), false);
         assertInstanceOf(
@@ -343,9 +352,9 @@ public interface ChangingGraphsContract extends ConformanceContract {
         graph.launch().syncOn(stream);
         assertArrayEquals(new int[] {3, 3, 3, 3}, x.toIntArray().syncOn(stream));
 
-        // A failed update leaves the current capture as it was, its node still switched off.
+        // A failed recapture leaves the current capture as it was, its node still switched off.
         graph.setEnabled(node.get(), false);
-        s.driver().faults().failNth(DriverCall.GRAPH_EXEC_UPDATE, 1, CuResult.UNKNOWN);
+        s.driver().faults().failNth(DriverCall.GRAPH_INSTANTIATE, 1, CuResult.UNKNOWN);
         RecordedNode before = node.get();
         assertThrows(
             CudaDriverError.class,
@@ -484,6 +493,129 @@ public interface ChangingGraphsContract extends ConformanceContract {
         graph.launch().syncOn(stream);
       }
       assertArrayEquals(new int[] {1, 1, 1, 1}, x.toIntArray().syncOn(stream));
+    }
+  }
+
+  /**
+   * The same rules in a graph with a conditional body beside the recorded kernel node: a node
+   * switched off runs again after an in-place recapture, and a launch made before a recapture (in
+   * place, or anew from another shape) replays the new capture.
+   */
+  @Test
+  default void recapturesBesideAConditionalBodyKeepTheLaunchAndEnableRules() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      List<DeviceBuffer<Integer>> buffers = new java.util.ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        buffers.add(s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)));
+      }
+      DeviceBuffer<Integer> flag = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      DeviceBuffer<Integer> hits = s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
+      AtomicReference<@Nullable RecordedNode> node = new AtomicReference<>();
+      java.util.function.BiFunction<Integer, Boolean, cuda.graph.ScopeBody> shape =
+          (target, conditional) ->
+              sc -> {
+                node.set(sc.recordNode(ConformanceKernels.inc(buffers.get(target))));
+                sc.record(ConformanceKernels.inc(buffers.get((target + 1) % 3)));
+                if (conditional) {
+                  GraphCondition c = sc.condition(0);
+                  sc.record(ConditionalKernels.choose(flag, c));
+                  sc.ifThen(c, then -> then.record(ConformanceKernels.inc(hits)));
+                }
+              };
+      int[] want = new int[3];
+      try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, shape.apply(0, true))) {
+        graph.setEnabled(node.get(), false);
+        graph.launch().syncOn(stream);
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "a switched-off kernel node");
+
+        assertInstanceOf(GraphUpdate.Reinstantiated.class, graph.recapture(shape.apply(0, true)));
+        graph.launch().syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "after a recapture");
+
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(shape.apply(0, true)));
+        graph.launch().syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "after an in-place recapture");
+
+        graph.setEnabled(node.get(), false);
+        var early = graph.launch();
+        assertInstanceOf(GraphUpdate.Reinstantiated.class, graph.recapture(shape.apply(0, true)));
+        early.syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "an early launch, a node off before");
+
+        early = graph.launch();
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(shape.apply(0, true)));
+        early.syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "an early launch, in place");
+
+        assertInstanceOf(GraphUpdate.Reinstantiated.class, graph.recapture(shape.apply(1, false)));
+        var earlier = graph.launch();
+        assertInstanceOf(GraphUpdate.Reinstantiated.class, graph.recapture(shape.apply(0, true)));
+        earlier.syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "an early launch, anew");
+      }
+    }
+  }
+
+  private static int[] firsts(List<DeviceBuffer<Integer>> buffers, Stream stream) {
+    int[] firsts = new int[buffers.size()];
+    for (int i = 0; i < firsts.length; i++) {
+      firsts[i] = buffers.get(i).toIntArray().syncOn(stream)[0];
+    }
+    return firsts;
+  }
+
+  /**
+   * A node replaced by {@code replaceNode} takes the next recapture's parameters when that
+   * recapture is applied in place, and when it was switched off in between.
+   */
+  @Test
+  default void anInPlaceRecaptureAfterAReplacementReplaysTheRecapturedNode() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      List<DeviceBuffer<Integer>> buffers = new java.util.ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        buffers.add(s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)));
+      }
+      AtomicReference<@Nullable RecordedNode> node = new AtomicReference<>();
+      java.util.function.IntFunction<cuda.graph.ScopeBody> shape =
+          target ->
+              sc -> {
+                node.set(sc.recordNode(ConformanceKernels.inc(buffers.get(target))));
+                sc.record(ConformanceKernels.inc(buffers.get(1)));
+              };
+      int[] want = new int[3];
+      try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(stream, shape.apply(0))) {
+        graph.replaceNode(node.get(), ConformanceKernels.inc(buffers.get(2)));
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(shape.apply(0)));
+        graph.launch().syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "replaced, then recaptured in place");
+
+        graph.replaceNode(node.get(), ConformanceKernels.inc(buffers.get(2)));
+        assertInstanceOf(GraphUpdate.InPlace.class, graph.recapture(shape.apply(0)));
+        graph.setEnabled(node.get(), false);
+        graph.launch().syncOn(stream);
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "then switched off");
+        assertInstanceOf(GraphUpdate.Reinstantiated.class, graph.recapture(shape.apply(0)));
+        graph.launch().syncOn(stream);
+        want[0]++;
+        want[1]++;
+        assertArrayEquals(want, firsts(buffers, stream), "then recaptured");
+      }
     }
   }
 }

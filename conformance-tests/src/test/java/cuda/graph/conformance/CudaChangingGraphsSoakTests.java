@@ -16,4 +16,10 @@ class CudaChangingGraphsSoakTests implements ChangingGraphsSoakContract, CudaUnd
   public int steps() {
     return 400;
   }
+
+  /** Every step is checked: a divergence names the step that made it. */
+  @Override
+  public int checkEvery() {
+    return 1;
+  }
 }

@@ -254,6 +254,16 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       StreamImpl s, Capture.Captured<T> captured, GraphExecHandle handle) {
     Capture.Leases leases = captured.takeLeases();
     var driver = s.device().platform().driver();
+    if (handle.hasDisabledNodes()) {
+      // An in-place update keeps a switched-off node's state (on the H200, switching it back on
+      // around the update replayed stale parameters): a new exec starts with every node enabled.
+      GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
+      current.replace(fresh);
+      return new GraphUpdate.Reinstantiated(
+          "a node of the graph was switched off by setEnabled, and the driver keeps a node's"
+              + " switched-off state through an in-place update; the new capture starts with"
+              + " every node enabled");
+    }
     try {
       handle.replaceAll(
           captured.graph(),

@@ -48,8 +48,9 @@ public final class GraphExecHandle {
   private volatile Epoch epoch = new Epoch(null);
 
   /**
-   * The nodes (by index) switched off since the last capture was applied: the driver keeps a node's
-   * disabled state through {@code cuGraphExecUpdate}, but a recapture's nodes start enabled.
+   * The nodes (by index) switched off now: the driver keeps a node's disabled state through {@code
+   * cuGraphExecUpdate}, but a recapture's nodes start enabled, so a recapture of an exec with a
+   * node switched off is instantiated anew.
    */
   private final BitSet disabled = new BitSet();
 
@@ -153,14 +154,23 @@ public final class GraphExecHandle {
   }
 
   /**
+   * {@return whether a node of the exec is switched off now} A recapture is then instantiated anew:
+   * the driver keeps a node's switched-off state through {@code cuGraphExecUpdate}, and switching
+   * the node back on around an update was seen to replay stale parameters on the H200.
+   */
+  public boolean hasDisabledNodes() {
+    synchronized (lock) {
+      return !disabled.isEmpty();
+    }
+  }
+
+  /**
    * Applies a recapture in place: runs {@code update} ({@code cuGraphExecUpdate} with {@code
    * newGraph}) and, when it succeeds, takes {@code newGraph} and the new leases, retiring the old
-   * ones. On failure nothing changes and {@code newGraph} and the leases stay the caller's.
-   *
-   * <p>The driver would keep the switched-off state of the nodes at the positions that were
-   * disabled, so they are switched on before the update (a new capture's nodes start enabled) and
-   * off again if the update fails. The graph the exec was last updated from is destroyed through
-   * the release queue, so a failure to destroy it is logged and never mistaken for a failed update.
+   * ones. On failure nothing changes and {@code newGraph} and the leases stay the caller's. The
+   * graph the exec was last updated from is destroyed through the release queue, so a failure to
+   * destroy it is logged and never mistaken for a failed update. The caller makes sure no node is
+   * switched off ({@link #hasDisabledNodes()}).
    */
   public void replaceAll(
       CuGraph newGraph,
@@ -168,13 +178,7 @@ public final class GraphExecHandle {
       Map<Integer, List<RefCount>> newNodeLeases,
       Runnable update) {
     synchronized (lock) {
-      BitSet switchedOn = enableAllLocked();
-      try {
-        update.run();
-      } catch (RuntimeException | Error e) {
-        restoreDisabledLocked(switchedOn, e);
-        throw e;
-      }
+      update.run();
       List<RefCount> old = new ArrayList<>(baseLeases);
       nodeLeases.values().forEach(old::addAll);
       baseLeases = List.copyOf(bufferLeases);
@@ -185,31 +189,6 @@ public final class GraphExecHandle {
       if (previous != null) {
         // The exec no longer refers to a graph it was updated from.
         device.release(driver -> driver.graphDestroy(previous));
-      }
-    }
-  }
-
-  /** Switches on every node this handle switched off; {@return those it switched on} */
-  private BitSet enableAllLocked() {
-    BitSet switchedOn = new BitSet();
-    var driver = device.platform().driver();
-    for (int i = disabled.nextSetBit(0); i >= 0; i = disabled.nextSetBit(i + 1)) {
-      driver.graphNodeSetEnabled(exec, nodeLocked(i), true);
-      disabled.clear(i);
-      switchedOn.set(i);
-    }
-    return switchedOn;
-  }
-
-  /** The update failed, so the current capture's switched-off nodes are switched off again. */
-  private void restoreDisabledLocked(BitSet switchedOn, Throwable failure) {
-    var driver = device.platform().driver();
-    for (int i = switchedOn.nextSetBit(0); i >= 0; i = switchedOn.nextSetBit(i + 1)) {
-      try {
-        driver.graphNodeSetEnabled(exec, nodeLocked(i), false);
-        disabled.set(i);
-      } catch (RuntimeException e) {
-        failure.addSuppressed(e);
       }
     }
   }
