@@ -33,17 +33,17 @@ import org.junit.jupiter.api.Test;
  */
 public interface ChangingGraphsSoakContract extends ConformanceContract {
 
-  /** How many seeds the soak runs. */
+  /** {@return how many seeds the soak runs} */
   default int seeds() {
     return 12;
   }
 
-  /** How many changes and launches each seed makes. */
+  /** {@return how many changes and launches each seed makes} */
   default int steps() {
     return 150;
   }
 
-  /** After how many steps the buffers are read and compared with the model. */
+  /** {@return after how many steps the buffers are read and compared with the model} */
   default int checkEvery() {
     return 10;
   }

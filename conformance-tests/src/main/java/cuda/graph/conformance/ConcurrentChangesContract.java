@@ -13,8 +13,6 @@ import cuda.graph.RecordedNode;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConditionalKernels;
 import cuda.graph.conformance.kernels.ConformanceKernels;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +30,9 @@ import org.junit.jupiter.api.Test;
  */
 public interface ConcurrentChangesContract extends ConformanceContract {
 
-  /** How many rounds each thread of these tests runs; small enough for a simulator build. */
+  /**
+   * {@return how many rounds each thread of these tests runs}; small enough for a simulator build
+   */
   default int rounds() {
     return 200;
   }
@@ -56,7 +56,7 @@ public interface ConcurrentChangesContract extends ConformanceContract {
       try (CudaGraph<@Nullable Void> graph =
           CudaGraph.capture(s.stream(), ConformanceKernels.inc(counter))) {
         AtomicBoolean done = new AtomicBoolean();
-        Workers workers = new Workers();
+        ConcurrentWorkers workers = new ConcurrentWorkers();
         Stream shared = s.newStream();
         for (int t = 0; t < launchers; t++) {
           workers.start(
@@ -99,7 +99,7 @@ public interface ConcurrentChangesContract extends ConformanceContract {
       try (CudaGraph<@Nullable Void> graph =
           CudaGraph.capture(s.stream(), ConformanceKernels.inc(x))) {
         AtomicBoolean done = new AtomicBoolean();
-        Workers workers = new Workers();
+        ConcurrentWorkers workers = new ConcurrentWorkers();
         for (int t = 0; t < 2; t++) {
           workers.start(
               () -> {
@@ -144,7 +144,7 @@ public interface ConcurrentChangesContract extends ConformanceContract {
           CudaGraph.scope(stream, sc -> sc.record(ConformanceKernels.inc(counter)))) {
         for (int round = 0; round < Math.max(3, rounds() / 40); round++) {
           CountDownLatch capturing = new CountDownLatch(1);
-          Workers workers = new Workers();
+          ConcurrentWorkers workers = new ConcurrentWorkers();
           workers.start(
               () -> {
                 awaitQuietly(capturing);
@@ -190,7 +190,7 @@ public interface ConcurrentChangesContract extends ConformanceContract {
       AtomicInteger stale = new AtomicInteger();
       try (CudaGraph<@Nullable Void> graph = CudaGraph.scope(s.stream(), body)) {
         AtomicBoolean done = new AtomicBoolean();
-        Workers workers = new Workers();
+        ConcurrentWorkers workers = new ConcurrentWorkers();
         Stream shared = s.newStream();
         for (int t = 0; t < 2; t++) {
           workers.start(
@@ -257,79 +257,5 @@ public interface ConcurrentChangesContract extends ConformanceContract {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /**
-   * The threads of one test: the first failure of any is rethrown by {@link #join}, with the others
-   * suppressed. Threads started with a stop flag run until the bounded ones have finished.
-   */
-  final class Workers {
-    private final List<Thread> bounded = new ArrayList<>();
-    private final List<Thread> open = new ArrayList<>();
-    private final List<AtomicBoolean> stops = new ArrayList<>();
-    private final List<Throwable> failures = new ArrayList<>();
-
-    void start(ThrowingRunnable work) {
-      bounded.add(started(work));
-    }
-
-    void start(ThrowingRunnable work, AtomicBoolean stop) {
-      open.add(started(work));
-      stops.add(stop);
-    }
-
-    private Thread started(ThrowingRunnable work) {
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  work.run();
-                } catch (Throwable e) {
-                  synchronized (failures) {
-                    failures.add(e);
-                  }
-                  stops.forEach(stop -> stop.set(true));
-                }
-              },
-              "conformance-worker");
-      t.start();
-      return t;
-    }
-
-    /** Waits for the bounded threads, stops the open ones, and rethrows the first failure. */
-    void join(int expectedBounded) {
-      assertEquals(expectedBounded, bounded.size());
-      try {
-        for (Thread t : bounded) {
-          t.join();
-        }
-        stops.forEach(stop -> stop.set(true));
-        for (Thread t : open) {
-          t.join();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-      synchronized (failures) {
-        if (!failures.isEmpty()) {
-          Throwable first = failures.getFirst();
-          failures.stream().skip(1).forEach(first::addSuppressed);
-          if (first instanceof RuntimeException e) {
-            throw e;
-          }
-          if (first instanceof Error e) {
-            throw e;
-          }
-          throw new AssertionError(first);
-        }
-      }
-    }
-  }
-
-  /** Work of a worker thread. */
-  @FunctionalInterface
-  interface ThrowingRunnable {
-    void run() throws Exception;
   }
 }
