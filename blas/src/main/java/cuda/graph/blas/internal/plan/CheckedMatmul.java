@@ -1,0 +1,99 @@
+package cuda.graph.blas.internal.plan;
+
+import cuda.graph.ElementType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A matrix product D = alpha * op(A) * op(B) + beta * C, then the epilogue, resolved to what a
+ * backend needs and checked by the public API before any backend sees it: every dimension, leading
+ * dimension and stride is positive and consistent with the order and transposes, and the types are
+ * a supported combination. Immutable; equal records describe the same product (the backends cache
+ * their plans by it).
+ *
+ * <p>Shapes are those of the product: op(A) is {@code m x k}, op(B) is {@code k x n}, C and D are
+ * {@code m x n}. A matrix stored in {@link Order#ROW_MAJOR} order has element (i, j) at {@code i *
+ * ld + j}; in {@link Order#COLUMN_MAJOR} at {@code i + j * ld}. The order applies to all four
+ * matrices. {@code transA} means A is stored as its transpose ({@code k x m}); likewise {@code
+ * transB}. Batches: matrix {@code b} of a batch starts {@code b * stride} elements after the first.
+ *
+ * @param m rows of op(A), C and D
+ * @param n columns of op(B), C and D
+ * @param k columns of op(A), rows of op(B)
+ * @param order how every matrix is laid out
+ * @param transA whether A is stored transposed
+ * @param transB whether B is stored transposed
+ * @param a the element type of A (F32, F16 or BF16)
+ * @param b the element type of B (the same as A's)
+ * @param c the element type of C and D (F32, or A's type)
+ * @param compute how products are computed: F32, or TF32 for F32 inputs where asked
+ * @param lda the leading dimension of A as stored
+ * @param ldb the leading dimension of B as stored
+ * @param ldc the leading dimension of C (equal to {@code ldd} when C is D)
+ * @param ldd the leading dimension of D
+ * @param batch how many products, at least 1
+ * @param strideA elements between consecutive A matrices (0: one A for the whole batch)
+ * @param strideB elements between consecutive B matrices (0: one B for the whole batch)
+ * @param strideC elements between consecutive C matrices
+ * @param strideD elements between consecutive D matrices
+ * @param alpha the scale of the product
+ * @param beta the scale of C; 0 when the product has no C
+ * @param epilogue what is applied to each element of alpha * op(A) * op(B) + beta * C
+ * @param bias the element type of the bias vector (length m), or null when the epilogue takes none
+ */
+public record CheckedMatmul(
+    int m,
+    int n,
+    int k,
+    Order order,
+    boolean transA,
+    boolean transB,
+    ElementType<?> a,
+    ElementType<?> b,
+    ElementType<?> c,
+    Compute compute,
+    long lda,
+    long ldb,
+    long ldc,
+    long ldd,
+    int batch,
+    long strideA,
+    long strideB,
+    long strideC,
+    long strideD,
+    float alpha,
+    float beta,
+    Epilogue epilogue,
+    @Nullable ElementType<?> bias) {
+
+  /** How the matrices are laid out in memory. */
+  public enum Order {
+    ROW_MAJOR,
+    COLUMN_MAJOR
+  }
+
+  /** How the products are computed; accumulation is in fp32 always. */
+  public enum Compute {
+    /** fp32 multiply-add (fp16 and bf16 inputs are widened exactly). */
+    F32,
+    /** TF32 tensor cores for fp32 inputs: inputs rounded to 10 mantissa bits. */
+    TF32
+  }
+
+  /**
+   * What follows the product, element by element; bias is added per row of D (a vector of length
+   * m), before the activation. GELU is the tanh approximation, as cuBLASLt's.
+   */
+  public enum Epilogue {
+    NONE,
+    RELU,
+    GELU,
+    BIAS,
+    BIAS_RELU,
+    BIAS_GELU;
+
+    /** {@return whether the epilogue adds a bias vector} */
+    public boolean takesBias() {
+      return this == BIAS || this == BIAS_RELU || this == BIAS_GELU;
+    }
+  }
+}
