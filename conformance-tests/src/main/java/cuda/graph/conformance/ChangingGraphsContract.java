@@ -505,10 +505,7 @@ public interface ChangingGraphsContract extends ConformanceContract {
   default void recapturesBesideAConditionalBodyKeepTheLaunchAndEnableRules() {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
-      List<DeviceBuffer<Integer>> buffers = new java.util.ArrayList<>();
-      for (int i = 0; i < 3; i++) {
-        buffers.add(s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)));
-      }
+      List<DeviceBuffer<Integer>> buffers = counters(s, 3);
       DeviceBuffer<Integer> flag = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
       DeviceBuffer<Integer> hits = s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream));
       AtomicReference<@Nullable RecordedNode> node = new AtomicReference<>();
@@ -568,6 +565,15 @@ public interface ChangingGraphsContract extends ConformanceContract {
     }
   }
 
+  /** {@return {@code count} zeroed counters of 8 ints, owned by the session} */
+  private static List<DeviceBuffer<Integer>> counters(ConformanceSession s, int count) {
+    List<DeviceBuffer<Integer>> counters = new java.util.ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      counters.add(s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(s.stream())));
+    }
+    return counters;
+  }
+
   private static int[] firsts(List<DeviceBuffer<Integer>> buffers, Stream stream) {
     int[] firsts = new int[buffers.size()];
     for (int i = 0; i < firsts.length; i++) {
@@ -584,10 +590,7 @@ public interface ChangingGraphsContract extends ConformanceContract {
   default void anInPlaceRecaptureAfterAReplacementReplaysTheRecapturedNode() {
     try (ConformanceSession s = openSession()) {
       Stream stream = s.stream();
-      List<DeviceBuffer<Integer>> buffers = new java.util.ArrayList<>();
-      for (int i = 0; i < 3; i++) {
-        buffers.add(s.own(DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream)));
-      }
+      List<DeviceBuffer<Integer>> buffers = counters(s, 3);
       AtomicReference<@Nullable RecordedNode> node = new AtomicReference<>();
       java.util.function.IntFunction<cuda.graph.ScopeBody> shape =
           target ->
