@@ -125,6 +125,47 @@ class LayoutRulesTests {
         .check(LIBRARY);
   }
 
+  @Test
+  void theBlasModuleUsesOnlyThePublicApiAndNoProvider() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("cuda.graph.blas..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph.internal..",
+            "cuda.graph.spi..",
+            "cuda.graph.simulator..",
+            "cuda.graph.driver..",
+            "cuda.graph.conformance..",
+            "cuda.graph.nccl..")
+        .check(LIBRARY);
+  }
+
+  @Test
+  void theBlasBackendContractDependsOnNothingElseOfTheModule() {
+    noClasses()
+        .that()
+        .resideInAPackage("cuda.graph.blas.internal.plan")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph.blas.internal.matmul..", "cuda.graph.blas.internal.simulated..")
+        .because("both backends code against the contract, which must not pull either in")
+        .check(LIBRARY);
+  }
+
+  @Test
+  void theBlasSimulatorModelDependsOnTheContractNotOnTheApiImplementation() {
+    noClasses()
+        .that()
+        .resideInAPackage("cuda.graph.blas.internal.simulated..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("cuda.graph.blas.internal.matmul..")
+        .check(LIBRARY);
+  }
+
   private static DescribedPredicate<JavaClass> arePublicIn(Set<String> packages) {
     return DescribedPredicate.describe(
         "public classes of exported packages",
@@ -143,6 +184,7 @@ class LayoutRulesTests {
     assertEquals(
         List.of(
             "cuda.graph",
+            "cuda.graph.blas",
             "cuda.graph.conformance",
             "cuda.graph.conformance.arbitraries",
             "cuda.graph.conformance.kernels",

@@ -21,7 +21,8 @@ final class LibraryModules {
           "cuda.graph.simulator.Simulator",
           "cuda.graph.driver.internal.CudaProvider",
           "cuda.graph.conformance.ConformanceContract",
-          "cuda.graph.nccl.Nccl");
+          "cuda.graph.nccl.Nccl",
+          "cuda.graph.blas.Blas");
 
   private LibraryModules() {}
 

@@ -1,0 +1,27 @@
+package cuda.graph.blas;
+
+/**
+ * What a {@link Matmul} applies to each element {@code x = alpha * op(A) * op(B) + beta * C} before
+ * it is rounded to D's type, in fp32, as cuBLASLt's epilogues do. The bias is a vector of {@code m}
+ * elements added to every row {@code i} of D ({@code x + bias[i]}) before the activation. GELU is
+ * the tanh approximation {@code 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))}.
+ */
+public enum Epilogue {
+  /** D = x. */
+  NONE,
+  /** D = max(x, 0). */
+  RELU,
+  /** D = gelu(x). */
+  GELU,
+  /** D = x + bias. */
+  BIAS,
+  /** D = max(x + bias, 0). */
+  BIAS_RELU,
+  /** D = gelu(x + bias). */
+  BIAS_GELU;
+
+  /** {@return whether the epilogue adds a bias vector, which the matmul must then be given} */
+  public boolean takesBias() {
+    return this == BIAS || this == BIAS_RELU || this == BIAS_GELU;
+  }
+}

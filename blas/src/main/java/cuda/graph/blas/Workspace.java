@@ -1,0 +1,63 @@
+package cuda.graph.blas;
+
+import cuda.graph.Device;
+import cuda.graph.DeviceOp;
+import cuda.graph.blas.internal.matmul.WorkspaceImpl;
+
+/**
+ * Device memory a matmul's algorithm may use as scratch, allocated by the user before any capture
+ * and passed to {@link Blas#matmul}.
+ *
+ * <p><b>Ownership.</b> A matmul node declares its workspace as one of its buffers, so the library
+ * leases it like a kernel argument: an eager execution holds it until its work is done, and a graph
+ * that captured the node holds it as long as the graph, or any launch of it, can replay. {@link
+ * #close()} drops only the owner's reference; the memory is freed when the last graph or execution
+ * using it lets go. So destroying one graph never frees a workspace another graph captured, and a
+ * graph never replays into freed memory.
+ *
+ * <p><b>Sharing.</b> The algorithm overwrites the workspace on every run, so two matmuls that may
+ * run at the same time must not share one. Nodes that run one after the other may: the matmuls of
+ * one graph (they run in the graph's order, unless placed in parallel branches), and graphs that
+ * are replayed serially, on one stream, never concurrently. Such a shared workspace needs the
+ * largest need among its matmuls, not the sum ({@link Blas#workspaceFor}). Graphs replayed
+ * concurrently (on several streams, or with launches that overlap) must each have their own.
+ *
+ * <p>Allocation is an op like {@link cuda.graph.DeviceBuffer#allocate}: it runs on a stream, and a
+ * capture refuses it, so nothing is allocated while a stream captures.
+ *
+ * <pre>{@code
+ * try (Workspace workspace = blas.workspaceFor(List.of(up, down)).syncOn(stream)) {
+ *   CudaGraph<Void> layer =
+ *       CudaGraph.capture(stream, blas.matmul(up, workspace).andThen(blas.matmul(down, workspace)));
+ * } // the graph keeps the workspace's memory until the graph is closed
+ * }</pre>
+ */
+public sealed interface Workspace extends AutoCloseable permits WorkspaceImpl {
+
+  /**
+   * {@return an op that allocates a workspace of {@code bytes} bytes on the executing stream's
+   * device}
+   *
+   * @param bytes at least 1
+   * @throws IllegalArgumentException if {@code bytes} is less than 1
+   */
+  static DeviceOp<Workspace> allocate(long bytes) {
+    return WorkspaceImpl.allocate(bytes);
+  }
+
+  /** {@return the size in bytes} */
+  long byteSize();
+
+  /** {@return the device the memory lives on} */
+  Device device();
+
+  /** {@return whether {@link #close()} was called (the memory may still be held by graphs)} */
+  boolean isClosed();
+
+  /**
+   * Drops the owner's reference: the memory is freed once no execution or graph that uses it is
+   * left. Idempotent. A matmul node cannot be made with a closed workspace.
+   */
+  @Override
+  void close();
+}
