@@ -114,7 +114,7 @@ final class CublasLtLoader {
     return new CublasLtLibrary(lookup, configured);
   }
 
-  private static cuda.graph.blas.BlasException notLoadable(
+  private static cuda.graph.blas.BlasUnavailableException notLoadable(
       String configured, String why, @Nullable Throwable cause) {
     return Unavailable.because(
         "dlopen(" + configured + ")",

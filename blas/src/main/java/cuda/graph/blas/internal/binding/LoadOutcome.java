@@ -1,6 +1,6 @@
 package cuda.graph.blas.internal.binding;
 
-import cuda.graph.blas.BlasException;
+import cuda.graph.blas.BlasUnavailableException;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
 final class LoadOutcome {
 
   private final @Nullable CublasLtLibrary library;
-  private final @Nullable BlasException failure;
+  private final @Nullable BlasUnavailableException failure;
 
-  private LoadOutcome(@Nullable CublasLtLibrary library, @Nullable BlasException failure) {
+  private LoadOutcome(
+      @Nullable CublasLtLibrary library, @Nullable BlasUnavailableException failure) {
     this.library = library;
     this.failure = failure;
   }
@@ -23,7 +24,7 @@ final class LoadOutcome {
   static LoadOutcome of(Supplier<CublasLtLibrary> loader) {
     try {
       return new LoadOutcome(loader.get(), null);
-    } catch (BlasException e) {
+    } catch (BlasUnavailableException e) {
       return new LoadOutcome(null, e);
     }
   }
@@ -31,14 +32,14 @@ final class LoadOutcome {
   /**
    * {@return the library loaded}
    *
-   * @throws BlasException a new one, with the first attempt's message and cause, when loading
-   *     failed
+   * @throws BlasUnavailableException a new one, with the first attempt's message and cause, when
+   *     loading failed
    */
   CublasLtLibrary get() {
     if (library != null) {
       return library;
     }
-    BlasException first = failure;
+    BlasUnavailableException first = failure;
     if (first == null) {
       throw new IllegalStateException("an outcome holds a library or a failure");
     }

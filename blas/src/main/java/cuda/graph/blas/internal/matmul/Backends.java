@@ -2,6 +2,7 @@ package cuda.graph.blas.internal.matmul;
 
 import cuda.graph.Device;
 import cuda.graph.blas.BlasUnavailableException;
+import cuda.graph.blas.internal.binding.CublasLtBackend;
 import cuda.graph.blas.internal.plan.MatmulBackend;
 import cuda.graph.blas.internal.simulated.SimulatedMatmulBackend;
 
@@ -17,12 +18,7 @@ public final class Backends {
   public static MatmulBackend open(Device device) {
     String provider = device.platform().providerId();
     return switch (provider) {
-      // cuda: CublasLtBackend.open(device), merged from the binding branch
-      case "cuda" ->
-          throw new BlasUnavailableException(
-              "Blas.open: this build of cuda.graph.blas has no cuBLASLt binding yet; run on the"
-                  + " 'simulator' provider",
-              null);
+      case "cuda" -> CublasLtBackend.open(device);
       case "simulator" -> SimulatedMatmulBackend.open(device);
       default ->
           throw new BlasUnavailableException(

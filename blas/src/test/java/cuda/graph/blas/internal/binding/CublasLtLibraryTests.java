@@ -1,11 +1,13 @@
 package cuda.graph.blas.internal.binding;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.blas.BlasException;
+import cuda.graph.blas.BlasUnavailableException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ class CublasLtLibraryTests {
   void aLibraryOlderThanTwelveIsRefusedNamingItsVersionAndWhatToDo() {
     fake.version(11801);
 
-    BlasException e = assertThrows(BlasException.class, fake::bind);
+    BlasUnavailableException e = assertThrows(BlasUnavailableException.class, fake::bind);
 
     assertEquals(
         FakeCublasLt.NAME
@@ -34,7 +36,7 @@ class CublasLtLibraryTests {
             + "; put its directory on LD_LIBRARY_PATH, or run java with"
             + " -Dcuda.graph.blas.library=/path/to/libcublasLt.so.13",
         e.getMessage());
-    assertEquals("cublasLtGetVersion", e.function());
+    assertEquals("cublasLtGetVersion", step(e).function());
   }
 
   @Test
@@ -50,7 +52,7 @@ class CublasLtLibraryTests {
   void aMissingEntryPointIsRefusedByName() {
     fake.without("cublasLtMatmulAlgoGetHeuristic");
 
-    BlasException e = assertThrows(BlasException.class, fake::bind);
+    BlasUnavailableException e = assertThrows(BlasUnavailableException.class, fake::bind);
 
     assertTrue(
         e.getMessage()
@@ -105,5 +107,10 @@ class CublasLtLibraryTests {
     assertThrows(
         IllegalArgumentException.class,
         () -> lt.setAttribute(CublasLtEntry.MATMUL_DESC_SET_ATTRIBUTE, 0x42, 7, 1, 2, null));
+  }
+
+  /** {@return the step that failed, which the unavailability names as its cause} */
+  private static BlasException step(BlasUnavailableException e) {
+    return assertInstanceOf(BlasException.class, e.getCause());
   }
 }

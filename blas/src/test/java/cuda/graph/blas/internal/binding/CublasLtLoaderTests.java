@@ -1,10 +1,12 @@
 package cuda.graph.blas.internal.binding;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.blas.BlasException;
+import cuda.graph.blas.BlasUnavailableException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,9 +27,9 @@ class CublasLtLoaderTests {
     Path missing = dir.resolve("no-such/libcublasLt.so.13");
     String before = System.getProperty(CublasLtLibrary.LIBRARY_PROPERTY);
     System.setProperty(CublasLtLibrary.LIBRARY_PROPERTY, missing.toString());
-    BlasException e;
+    BlasUnavailableException e;
     try {
-      e = assertThrows(BlasException.class, CublasLtLoader::loadConfigured);
+      e = assertThrows(BlasUnavailableException.class, CublasLtLoader::loadConfigured);
     } finally {
       if (before == null) {
         System.clearProperty(CublasLtLibrary.LIBRARY_PROPERTY);
@@ -42,8 +44,8 @@ class CublasLtLoaderTests {
     assertTrue(message.contains("point it at libcublasLt.so.13 or libcublasLt.so.12"), message);
     assertTrue(message.contains("site-packages/nvidia/cublas/lib"), message);
     assertTrue(message.contains("lib64"), message);
-    assertEquals("CUBLAS_STATUS_NOT_INITIALIZED", e.statusName());
-    assertEquals("dlopen(" + missing + ")", e.function());
+    assertEquals("CUBLAS_STATUS_NOT_INITIALIZED", step(e).statusName());
+    assertEquals("dlopen(" + missing + ")", step(e).function());
     assertTrue(message.lines().count() == 1, "one line: " + message);
   }
 
@@ -70,17 +72,20 @@ class CublasLtLoaderTests {
       throws IOException {
     Path text = Files.write(dir.resolve("libcublasLt.so.13"), relocatableObject());
 
-    BlasException e = assertThrows(BlasException.class, () -> CublasLtLoader.load(text.toString()));
+    BlasUnavailableException e =
+        assertThrows(BlasUnavailableException.class, () -> CublasLtLoader.load(text.toString()));
 
     String message = String.valueOf(e.getMessage());
     assertTrue(
         message.contains("names " + text + ", which the dynamic loader cannot open"), message);
-    assertTrue(e.getCause() instanceof IllegalArgumentException, "the loader's refusal is kept");
+    assertTrue(
+        step(e).getCause() instanceof IllegalArgumentException, "the loader's refusal is kept");
   }
 
   @Test
   void aDirectoryIsReportedAsNotAFile(@TempDir Path dir) {
-    BlasException e = assertThrows(BlasException.class, () -> CublasLtLoader.load(dir.toString()));
+    BlasUnavailableException e =
+        assertThrows(BlasUnavailableException.class, () -> CublasLtLoader.load(dir.toString()));
 
     assertTrue(String.valueOf(e.getMessage()).contains(dir + ", which is not a file"));
   }
@@ -91,7 +96,7 @@ class CublasLtLoaderTests {
     CublasLtLibrary found;
     try {
       found = CublasLtLoader.load("  ");
-    } catch (BlasException e) {
+    } catch (BlasUnavailableException e) {
       String message = String.valueOf(e.getMessage());
       assertTrue(
           message.startsWith(
@@ -103,7 +108,8 @@ class CublasLtLoaderTests {
       assertTrue(
           message.endsWith("run java with -Dcuda.graph.blas.library=/path/to/libcublasLt.so.13"),
           message);
-      assertEquals(1, e.getCause().getSuppressed().length, "the second soname's refusal is kept");
+      assertEquals(
+          1, step(e).getCause().getSuppressed().length, "the second soname's refusal is kept");
       return;
     }
     assertTrue(CublasLtLoader.SONAMES.contains(found.library()), found.library());
@@ -119,5 +125,10 @@ class CublasLtLoaderTests {
     assertTrue(unnamed.contains("on the class path"), unnamed);
     assertTrue(named.contains("--enable-native-access=cuda.graph.blas"), named);
     assertTrue(named.contains("module cuda.graph.blas is on the module path"), named);
+  }
+
+  /** {@return the step that failed, which the unavailability names as its cause} */
+  private static BlasException step(BlasUnavailableException e) {
+    return assertInstanceOf(BlasException.class, e.getCause());
   }
 }
