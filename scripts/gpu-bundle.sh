@@ -17,7 +17,7 @@ cd "$root"
 . scripts/jdk25.sh # JAVA_HOME: a JDK 25, for Maven, javac, jar and jlink
 
 modules=(driver benchmarks)
-for m in conformance-tests nccl kotlin examples-kotlin examples-java examples-decode; do
+for m in conformance-tests nccl blas kotlin examples-kotlin examples-java examples-decode; do
   [ -d "$m" ] && modules+=("$m")
 done
 list=$(IFS=,; echo "${modules[*]}")
@@ -49,7 +49,7 @@ src="$root/benchmarks/anchors"
 anchors="$root/target/gpu-anchors"
 rm -rf "$anchors"; mkdir -p "$anchors/classes"
 cp "$src"/{bench.cu,inc.ptx,bench_torch.py,bench_pyothers.py,nccl_torch.py} "$anchors/"
-cp -r "$src/while" "$src/pdl" "$src/update" "$src/forkjoin" "$anchors/"
+cp -r "$src/while" "$src/pdl" "$src/update" "$src/forkjoin" "$src/matmul" "$anchors/"
 cp "$root/benchmarks/src/main/cuda/capture_bench.cu" "$anchors/"
 "$JAVA_HOME/bin/javac" -d "$anchors/classes" "$src/Bench.java"
 "$JAVA_HOME/bin/javac" -cp "$jcuda_jars" -d "$anchors/classes" "$src/BenchJCuda.java"

@@ -14,7 +14,8 @@
 # missed launch rows through the library and as plain driver calls in one JVM, every call timed,
 # beside the C++ anchors) changing (issue 23's contracts of graphs changed by threads and faults,
 # and the handle-reuse probe) launch-ab (LaunchOverhead with the api jar of another commit in
-# .gpu/cp/baseline-api.jar, interleaved with this one's).
+# .gpu/cp/baseline-api.jar, interleaved with this one's) matmul (issue 24: the blas module's tests
+# on the GPU and one matmul per step beside the C++ and PyTorch anchors).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -133,6 +134,18 @@ for part in $parts; do
         --select-class=cuda.graph.conformance.CudaChangingGraphsSoakTests \
         --select-class=cuda.graph.conformance.CudaChangingGraphsTests > "$out/changing.log" 2>&1
       echo "changing-graph contracts exit $?"; grep -E "tests (found|successful|failed|aborted)|✘|overlapped" "$out/changing.log" | head -30 ;;
+    matmul)
+      # Issue 24: the blas module's tests on the GPU (cuBLASLt through the binding), then one
+      # matmul per step eager and replayed, for the issue's shapes: C++ (the same cuBLASLt call),
+      # PyTorch (torch.matmul eager and in a CUDA graph) and ours, in one call.
+      mkdir -p target
+      timeout 200 .gpu/junit --select-package=cuda.graph.blas > "$out/blas-tests.log" 2>&1
+      echo "blas tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/blas-tests.log" | head -20
+      (cd .gpu/anchors/matmul && nvcc -O2 -arch=sm_90 matmul_bench.cu -lcublasLt -o /tmp/matmul_bench) > "$out/matmul-build.log" 2>&1 \
+        && /tmp/matmul_bench > "$out/matmul-cpp.csv" 2>&1; echo "matmul C++ exit $?"
+      python3 .gpu/anchors/matmul/matmul_torch.py > "$out/matmul-torch.csv" 2>&1; echo "matmul torch exit $?"
+      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.MatmulBench > "$out/matmul-java.csv" 2>&1; echo "matmul java exit $?"
+      tail -3 "$out"/matmul-*.csv ;;
     launch-ab)
       # The single-threaded launch path before and after a change of the api module: the same
       # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare
