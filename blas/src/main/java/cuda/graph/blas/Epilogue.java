@@ -2,9 +2,12 @@ package cuda.graph.blas;
 
 /**
  * What a {@link Matmul} applies to each element {@code x = alpha * op(A) * op(B) + beta * C} before
- * it is rounded to D's type, in fp32, as cuBLASLt's epilogues do. The bias is a vector of {@code m}
- * elements added to every row {@code i} of D ({@code x + bias[i]}) before the activation. GELU is
- * the tanh approximation {@code 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))}.
+ * it is rounded to D's type, in fp32, as cuBLASLt's epilogues do. The bias is a vector with one
+ * element per index of D's contiguous dimension, added before the activation: per column of a
+ * row-major D ({@code x + bias[j]} for element (i, j), {@code n} elements), as a row-major linear
+ * layer {@code y = x w^T + b} adds one bias value per output feature; per row of a column-major D
+ * ({@code x + bias[i]}, {@code m} elements). See {@link Matmul}. GELU is the tanh approximation
+ * {@code 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))}.
  */
 public enum Epilogue {
   /** D = x. */

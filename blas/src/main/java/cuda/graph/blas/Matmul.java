@@ -16,11 +16,12 @@ import org.jspecify.annotations.Nullable;
  * same type (f32, f16 or bf16), D holds f32 or A's type, C D's type; {@link Compute#TF32} only for
  * f32 inputs; every input's batch is D's or 1 (then the one matrix serves every product) and D's
  * matrices do not overlap one another; {@code alpha} and {@code beta} are finite and {@code beta}
- * is 0 without C; a bias is given exactly when the epilogue takes one, holds at least {@code m}
- * elements of D's type; every buffer is open and on one device of one platform; and D overlaps no
- * input, except that C may be D itself ({@link #accumulating}). A refusal is an {@link
- * IllegalArgumentException} (or {@link IllegalStateException} for a closed buffer) whose message
- * names the call, what is wrong and what to do.
+ * is 0 without C; a bias is given exactly when the epilogue takes one, holds D's type and at least
+ * {@code n} elements when D is row-major, {@code m} when column-major (see below); every buffer is
+ * open and on one device of one platform; and D overlaps no input, except that C may be D itself
+ * ({@link #accumulating}). A refusal is an {@link IllegalArgumentException} (or {@link
+ * IllegalStateException} for a closed buffer) whose message names the call, what is wrong and what
+ * to do.
  *
  * <p><b>Overlap</b> is decided on the elements each view spans (from its offset to the end of its
  * last matrix, gaps between rows included) when two views or a view and the bias share one {@link
@@ -28,19 +29,25 @@ import org.jspecify.annotations.Nullable;
  * slices share an allocation, so when operands live in one allocation, view the allocation itself
  * with {@link MatrixView#atOffset} rather than slices of it: then the check sees them.
  *
- * <p>A bias is added per row of D (element {@code i} to every element of row {@code i}), as
- * cuBLASLt adds it. A row-major layer {@code y = x w^T + b} (PyTorch's {@code Linear}: x is {@code
- * tokens x in}, w {@code out x in}, y {@code tokens x out}) adds its bias per column, so describe
- * the same memory column-major, where it is {@code y^T = w x^T + b}:
+ * <p><b>The bias</b> has one element per index of D's contiguous dimension, the way cuBLASLt adds
+ * it: in a {@link Order#ROW_MAJOR} D, one per column ({@code n} elements, element {@code j} added
+ * to every element of column {@code j}); in a {@link Order#COLUMN_MAJOR} D, one per row ({@code m}
+ * elements, element {@code i} added to every element of row {@code i}). That is what a linear layer
+ * needs: {@code y = x w^T + b} (PyTorch's {@code Linear}: x is {@code tokens x in}, w {@code out x
+ * in}, y {@code tokens x out}, all row-major) adds one bias value per output feature, which is per
+ * column of the row-major y:
  *
  * <pre>{@code
  * Matmul up =
  *     Matmul.of(
- *             MatrixView.columnMajor(w, 384, 1536).transposed(), // op(A) = w: 1536 x 384
- *             MatrixView.columnMajor(x, 384, tokens), // x^T: 384 x tokens
- *             MatrixView.columnMajor(y, 1536, tokens)) // y^T: 1536 x tokens
- *         .withEpilogue(Epilogue.BIAS_GELU, b); // b: 1536 elements
+ *             MatrixView.rowMajor(x, tokens, 384), // x: tokens x 384
+ *             MatrixView.rowMajor(w, 1536, 384).transposed(), // op(B) = w^T: 384 x 1536
+ *             MatrixView.rowMajor(y, tokens, 1536)) // y: tokens x 1536
+ *         .withEpilogue(Epilogue.BIAS_GELU, b); // b: 1536 elements, one per output feature
  * }</pre>
+ *
+ * <p>The same memory described column-major is {@code y^T = w x^T + b} with D {@code 1536 x
+ * tokens}, and there too b is one value per row of D, that is per output feature.
  *
  * @param a A, used as op(A)
  * @param b B, used as op(B)
@@ -152,8 +159,10 @@ public record Matmul(
    * {@return this product with an epilogue that adds {@code bias}}
    *
    * @param epilogue {@link Epilogue#BIAS}, {@link Epilogue#BIAS_RELU} or {@link Epilogue#BIAS_GELU}
-   * @param bias at least {@code m} elements of D's type, on D's device; element {@code i} is added
-   *     to row {@code i} of D
+   * @param bias elements of D's type on D's device, one per index of D's contiguous dimension: at
+   *     least {@code n} for a row-major D (element {@code j} is added to column {@code j}, as a
+   *     linear layer's bias is added per output feature), at least {@code m} for a column-major D
+   *     (element {@code i} is added to row {@code i})
    */
   public Matmul withEpilogue(Epilogue epilogue, DeviceBuffer<?> bias) {
     return new Matmul(
@@ -382,14 +391,20 @@ public record Matmul(
   }
 
   private static void checkBias(MatrixView d, Epilogue epilogue, @Nullable DeviceBuffer<?> bias) {
+    // One bias element per index of D's contiguous dimension: per column of a row-major D, per row
+    // of a column-major D (the way cuBLASLt broadcasts it over the column-major problem it runs).
+    boolean rowMajor = d.order() == Order.ROW_MAJOR;
+    int needed = rowMajor ? d.cols() : d.rows();
     if (epilogue.takesBias() && bias == null) {
       throw new IllegalArgumentException(
           CALL
               + ": epilogue "
               + epilogue
               + " adds a bias vector of "
-              + d.rows()
-              + " elements, but none was given; use withEpilogue(Epilogue."
+              + needed
+              + " elements (one per "
+              + (rowMajor ? "column of the row-major D" : "row of the column-major D")
+              + "), but none was given; use withEpilogue(Epilogue."
               + epilogue
               + ", bias)");
     }
@@ -412,14 +427,18 @@ public record Matmul(
               + d.elementType()
               + "; the bias holds D's type");
     }
-    if (bias.length() < d.rows()) {
+    if (bias.length() < needed) {
       throw new IllegalArgumentException(
           CALL
               + ": the bias holds "
               + bias.length()
-              + " elements but D has "
-              + d.rows()
-              + " rows; it needs one element per row of D");
+              + " elements but the "
+              + (rowMajor
+                  ? "row-major D has " + needed + " columns"
+                  : "column-major D has " + needed + " rows")
+              + "; it needs one element per "
+              + (rowMajor ? "column" : "row")
+              + " of D (per index of D's contiguous dimension)");
     }
   }
 

@@ -141,8 +141,10 @@ final class HostMatrices {
             s += Math.abs(cv);
           }
           if (mm.epilogue().takesBias()) {
-            x += bias[i];
-            s += Math.abs(bias[i]);
+            // Per column of a row-major D, per row of a column-major one.
+            double added = bias[d.order() == Order.ROW_MAJOR ? j : i];
+            x += added;
+            s += Math.abs(added);
           }
           error += (mm.k() + 4) * u * s;
           double y =

@@ -226,17 +226,38 @@ class MatmulMisuseTests {
   void anEpilogueWithoutItsBiasOrABiasWithoutItsEpilogueIsRefused() {
     assertMentions(
         refusedArgument(() -> good().withEpilogue(Epilogue.BIAS_GELU)),
-        "epilogue BIAS_GELU adds a bias vector of 4 elements, but none was given",
+        "epilogue BIAS_GELU adds a bias vector of 5 elements (one per column of the row-major D),"
+            + " but none was given",
         "withEpilogue(Epilogue.BIAS_GELU, bias)");
     assertMentions(
         refusedArgument(() -> good().withEpilogue(Epilogue.RELU, b)),
         "a bias was given but epilogue RELU adds none");
     assertMentions(
         refusedArgument(() -> good().withEpilogue(Epilogue.BIAS, b.slice(0, 3))),
-        "the bias holds 3 elements but D has 4 rows");
+        "the bias holds 3 elements but the row-major D has 5 columns; it needs one element per"
+            + " column of D");
     assertMentions(
         refusedArgument(() -> good().withEpilogue(Epilogue.BIAS, halves)),
         "the bias holds f16 but D holds f32");
+  }
+
+  @Test
+  void aBiasIsCheckedAgainstTheContiguousDimensionOfD() {
+    // good()'s D is row-major 4 x 5: four elements cover its rows but it needs one per column.
+    assertMentions(
+        refusedArgument(() -> good().withEpilogue(Epilogue.BIAS, b.slice(0, 4))),
+        "the bias holds 4 elements but the row-major D has 5 columns; it needs one element per"
+            + " column of D");
+    // The same memory described column-major, D 5 x 4: one per row.
+    Matmul columnMajor =
+        Matmul.of(
+            MatrixView.columnMajor(b, 5, 3),
+            MatrixView.columnMajor(a, 3, 4),
+            MatrixView.columnMajor(d, 5, 4));
+    assertMentions(
+        refusedArgument(() -> columnMajor.withEpilogue(Epilogue.BIAS, b.slice(0, 4))),
+        "the bias holds 4 elements but the column-major D has 5 rows; it needs one element per"
+            + " row of D");
   }
 
   @Test

@@ -61,7 +61,7 @@ class MatmulNodeTests {
     try (DeviceBuffer<Float> a = random(m * k, 1);
         DeviceBuffer<Float> b = random(k * n, 2);
         DeviceBuffer<Float> c = random(m * n, 3);
-        DeviceBuffer<Float> bias = random(m, 4);
+        DeviceBuffer<Float> bias = random(n, 4); // one per column of the row-major D
         DeviceBuffer<Float> eager = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream);
         DeviceBuffer<Float> captured = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream);
         DeviceBuffer<Float> recorded = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream)) {
@@ -98,6 +98,64 @@ class MatmulNodeTests {
         assertEquals(reference[i].value(), expected[i], reference[i].tolerance(), "element " + i);
       }
     }
+  }
+
+  /**
+   * A linear layer {@code y = x w^T + b} (x {@code tokens x in}, w {@code out x in}, y {@code
+   * tokens x out}, all row-major) adds one bias value per output feature. Described row-major, that
+   * is per column of D; described column-major over the same memory ({@code y^T = w x^T + b}), per
+   * row of D: either way the bias runs along D's contiguous dimension and y is the same. Small
+   * integers keep every sum exact in fp32, so the plain Java layer is compared bit for bit.
+   */
+  @ParameterizedTest
+  @EnumSource(Order.class)
+  void aLinearLayerAddsOneBiasValuePerOutputFeatureInEitherOrder(Order order) {
+    int tokens = 3;
+    int in = 4;
+    int out = 5;
+    float[] input = integers(tokens * in, 11);
+    float[] weights = integers(out * in, 12);
+    float[] biases = integers(out, 13);
+    float[] expected = new float[tokens * out];
+    for (int t = 0; t < tokens; t++) {
+      for (int o = 0; o < out; o++) {
+        float sum = biases[o];
+        for (int p = 0; p < in; p++) {
+          sum += input[t * in + p] * weights[o * in + p];
+        }
+        expected[t * out + o] = sum;
+      }
+    }
+    try (DeviceBuffer<Float> x = DeviceBuffer.fromArray(input).syncOn(stream);
+        DeviceBuffer<Float> w = DeviceBuffer.fromArray(weights).syncOn(stream);
+        DeviceBuffer<Float> b = DeviceBuffer.fromArray(biases).syncOn(stream);
+        DeviceBuffer<Float> y = DeviceBuffer.zeros(ElementType.F32, tokens * out).syncOn(stream)) {
+      Matmul layer =
+          order == Order.ROW_MAJOR
+              ? Matmul.of(
+                  MatrixView.rowMajor(x, tokens, in),
+                  MatrixView.rowMajor(w, out, in).transposed(),
+                  MatrixView.rowMajor(y, tokens, out))
+              : Matmul.of(
+                  MatrixView.columnMajor(w, in, out).transposed(),
+                  MatrixView.columnMajor(x, in, tokens),
+                  MatrixView.columnMajor(y, out, tokens));
+      Matmul withBias = layer.withEpilogue(Epilogue.BIAS, b);
+      try (Workspace workspace = blas.workspaceFor(List.of(withBias)).syncOn(stream)) {
+        blas.matmul(withBias, workspace).syncOn(stream);
+      }
+      assertArrayEquals(expected, y.toFloatArray().syncOn(stream), order + " linear layer");
+    }
+  }
+
+  /** {@return {@code length} integers from -3 to 3, exact in every type} */
+  private static float[] integers(int length, long seed) {
+    Random random = new Random(seed);
+    float[] data = new float[length];
+    for (int i = 0; i < length; i++) {
+      data[i] = random.nextInt(7) - 3;
+    }
+    return data;
   }
 
   private double[] doubles(DeviceBuffer<Float> buffer) {

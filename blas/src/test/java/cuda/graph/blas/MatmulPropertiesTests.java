@@ -93,7 +93,10 @@ class MatmulPropertiesTests {
               types.in, transB ? n : k, transB ? k : n, order, padding, 0, broadcastB ? 1 : batch);
       Operand c = operand(types.out, m, n, order, padding, offset, batch);
       Operand d = operand(types.out, m, n, order, padding + 1, offset, batch);
-      HostMatrices.Contents biasValues = HostMatrices.Contents.random(types.out, m + 2, random);
+      // One bias element per index of D's contiguous dimension (and two more, never read).
+      int biasLength = (order == Order.ROW_MAJOR ? n : m) + 2;
+      HostMatrices.Contents biasValues =
+          HostMatrices.Contents.random(types.out, biasLength, random);
 
       List<HostMatrices.Contents> contents = new ArrayList<>();
       for (Operand x : List.of(a, b, c, d)) {

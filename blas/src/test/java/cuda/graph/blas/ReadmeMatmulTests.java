@@ -70,12 +70,12 @@ class ReadmeMatmulTests {
           DeviceBuffer<Float> b = DeviceBuffer.fromArray(biases).syncOn(stream); // 1536
           DeviceBuffer<Float> y =
               DeviceBuffer.zeros(ElementType.F32, tokens * 1536).syncOn(stream)) {
-        // y = gelu(x w^T + b), all row-major; read column-major, that is y^T = gelu(w x^T + b)
+        // y = gelu(x w^T + b), all row-major; b: one value per column of y (output feature)
         Matmul up =
             Matmul.of(
-                    MatrixView.columnMajor(w, 384, 1536).transposed(),
-                    MatrixView.columnMajor(x, 384, tokens),
-                    MatrixView.columnMajor(y, 1536, tokens))
+                    MatrixView.rowMajor(x, tokens, 384),
+                    MatrixView.rowMajor(w, 1536, 384).transposed(),
+                    MatrixView.rowMajor(y, tokens, 1536))
                 .withEpilogue(Epilogue.BIAS_GELU, b);
         MatmulPlanReport plan = blas.plan(up); // planned once: algorithm and workspace need
         try (Workspace workspace = blas.workspaceFor(List.of(up)).syncOn(stream); // before capture

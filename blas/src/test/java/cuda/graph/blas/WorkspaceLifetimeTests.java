@@ -62,8 +62,9 @@ class WorkspaceLifetimeTests {
             HostMatrices.Contents.random(ElementType.F32, m * 6, random).upload(stream);
         DeviceBuffer<?> b =
             HostMatrices.Contents.random(ElementType.F32, 6 * 8, random).upload(stream);
+        // One bias element per column of the row-major m x 8 D.
         DeviceBuffer<?> bias =
-            HostMatrices.Contents.random(ElementType.F32, m, random).upload(stream);
+            HostMatrices.Contents.random(ElementType.F32, 8, random).upload(stream);
         DeviceBuffer<Float> d = DeviceBuffer.zeros(ElementType.F32, m * 8).syncOn(stream);
         buffers.addAll(List.of(a, b, bias, d));
         products[i] =

@@ -40,14 +40,6 @@ public final class CublasLtAbi {
   /** {@code CUBLAS_OP_T}: its transpose. */
   public static final int OP_T = 1;
 
-  // cublasLtOrder_t.
-
-  /** {@code CUBLASLT_ORDER_COL}: column-major, the default; ld is the stride of a column. */
-  public static final int ORDER_COL = 0;
-
-  /** {@code CUBLASLT_ORDER_ROW}: row-major; ld is the stride of a row. */
-  public static final int ORDER_ROW = 1;
-
   // cublasLtEpilogue_t (a bit set: RELU 2, BIAS 4, GELU 32).
 
   /** {@code CUBLASLT_EPILOGUE_DEFAULT}: only scaling. */
@@ -56,7 +48,10 @@ public final class CublasLtAbi {
   /** {@code CUBLASLT_EPILOGUE_RELU}. */
   public static final int EPILOGUE_RELU = 2;
 
-  /** {@code CUBLASLT_EPILOGUE_BIAS}: a bias per row of D, broadcast over the columns. */
+  /**
+   * {@code CUBLASLT_EPILOGUE_BIAS}: a bias per row of the column-major D cuBLASLt computes,
+   * broadcast over its columns.
+   */
   public static final int EPILOGUE_BIAS = 4;
 
   /** {@code CUBLASLT_EPILOGUE_RELU_BIAS}: bias, then ReLU. */
@@ -85,10 +80,8 @@ public final class CublasLtAbi {
   /** {@code CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE}: int32, a cudaDataType_t. */
   public static final int DESC_BIAS_DATA_TYPE = 26;
 
-  // cublasLtMatrixLayoutAttribute_t.
-
-  /** {@code CUBLASLT_MATRIX_LAYOUT_ORDER}: int32, a cublasLtOrder_t. */
-  public static final int LAYOUT_ORDER = 1;
+  // cublasLtMatrixLayoutAttribute_t. Layouts keep the default column order (CUBLASLT_ORDER_COL):
+  // row-major products are given as their column-major transpose.
 
   /** {@code CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT}: int32. */
   public static final int LAYOUT_BATCH_COUNT = 5;

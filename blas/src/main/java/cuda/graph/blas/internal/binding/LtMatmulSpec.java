@@ -16,17 +16,18 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Row-major products.</b> cuBLASLt is column-major at heart. A row-major matrix is the
  * column-major view of its transpose, so D = op(A) op(B) in row-major is D' = op(B)' op(A)' in
  * column-major with the operands exchanged: cuBLASLt's A is our B, its m is our n, and every layout
- * keeps its leading dimension. That is what the row-major products without a bias are given ({@link
- * #swapped()}): it leaves every layout in the order the fastest kernels are written for, the way
- * other frameworks call cuBLASLt, and the elementwise epilogues (ReLU, GELU) do not care. A bias
- * cannot follow the swap: {@link CheckedMatmul} adds it per row of D, and in the swapped problem
- * those are columns, which cuBLASLt's bias epilogues cannot broadcast over. Row-major products with
- * a bias are therefore given as they are, with {@code CUBLASLT_ORDER_ROW} on all four layouts,
- * where cuBLASLt's bias is per row of D as ours is.
+ * keeps its leading dimension ({@link #swapped()}). Every row-major product is given so, and no
+ * layout is ever ordered by rows ({@code CUBLASLT_ORDER_ROW}, with which cuBLASLt reports bias
+ * epilogues as not supported): it leaves every layout in the order the fastest kernels are written
+ * for, the way other frameworks call cuBLASLt. The elementwise epilogues (ReLU, GELU) do not care,
+ * and the bias follows the swap: cuBLASLt adds it per row of the column-major D' it computes, that
+ * is per column of our row-major D, which is where {@link CheckedMatmul} puts it (one element per
+ * index of D's contiguous dimension, n of them). A column-major product is given as it is, its bias
+ * per row of D.
  *
  * @param computeType the {@code cublasComputeType_t} the descriptor is created with
  * @param scaleType the {@code cudaDataType_t} of alpha and beta, created with it
- * @param swapped whether cuBLASLt's A is our B and its B our A (row-major without a bias)
+ * @param swapped whether cuBLASLt's A is our B and its B our A (every row-major product)
  * @param attributes the descriptor's attributes, set in this order after it is created
  * @param a the layout of cuBLASLt's A (our B when swapped)
  * @param b the layout of cuBLASLt's B (our A when swapped)
@@ -95,8 +96,7 @@ public record LtMatmulSpec(
   public static LtMatmulSpec of(CheckedMatmul m) {
     boolean rowMajor = m.order() == CheckedMatmul.Order.ROW_MAJOR;
     boolean bias = m.epilogue().takesBias();
-    boolean swapped = rowMajor && !bias;
-    boolean rowOrder = rowMajor && bias;
+    boolean swapped = rowMajor;
 
     int compute =
         m.compute() == CheckedMatmul.Compute.TF32
@@ -121,17 +121,17 @@ public record LtMatmulSpec(
     if (swapped) {
       // The column-major view of a row-major r x c matrix is its transpose, c x r, with the same
       // ld.
-      ltA = layout("A", bType, bCols, bRows, m.ldb(), m.batch(), m.strideB(), false);
-      ltB = layout("B", aType, aCols, aRows, m.lda(), m.batch(), m.strideA(), false);
-      ltC = layout("C", cType, m.n(), m.m(), m.ldc(), m.batch(), m.strideC(), false);
-      ltD = layout("D", cType, m.n(), m.m(), m.ldd(), m.batch(), m.strideD(), false);
+      ltA = layout("A", bType, bCols, bRows, m.ldb(), m.batch(), m.strideB());
+      ltB = layout("B", aType, aCols, aRows, m.lda(), m.batch(), m.strideA());
+      ltC = layout("C", cType, m.n(), m.m(), m.ldc(), m.batch(), m.strideC());
+      ltD = layout("D", cType, m.n(), m.m(), m.ldd(), m.batch(), m.strideD());
       transA = m.transB() ? CublasLtAbi.OP_T : CublasLtAbi.OP_N;
       transB = m.transA() ? CublasLtAbi.OP_T : CublasLtAbi.OP_N;
     } else {
-      ltA = layout("A", aType, aRows, aCols, m.lda(), m.batch(), m.strideA(), rowOrder);
-      ltB = layout("B", bType, bRows, bCols, m.ldb(), m.batch(), m.strideB(), rowOrder);
-      ltC = layout("C", cType, m.m(), m.n(), m.ldc(), m.batch(), m.strideC(), rowOrder);
-      ltD = layout("D", cType, m.m(), m.n(), m.ldd(), m.batch(), m.strideD(), rowOrder);
+      ltA = layout("A", aType, aRows, aCols, m.lda(), m.batch(), m.strideA());
+      ltB = layout("B", bType, bRows, bCols, m.ldb(), m.batch(), m.strideB());
+      ltC = layout("C", cType, m.m(), m.n(), m.ldc(), m.batch(), m.strideC());
+      ltD = layout("D", cType, m.m(), m.n(), m.ldd(), m.batch(), m.strideD());
       transA = m.transA() ? CublasLtAbi.OP_T : CublasLtAbi.OP_N;
       transB = m.transB() ? CublasLtAbi.OP_T : CublasLtAbi.OP_N;
     }
@@ -150,7 +150,9 @@ public record LtMatmulSpec(
               CublasLtAbi.DESC_BIAS_DATA_TYPE,
               "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE",
               CublasLtAbi.dataType(biasType)));
-      // The bias vector is the same for every matrix of a batch: the batch stride stays 0.
+      // The bias vector is the same for every matrix of a batch: the batch stride stays 0. Its
+      // pointer is set before every call; its length is the rows of the D cuBLASLt computes (our
+      // n when swapped, our m when not), as CheckedMatmul's rule says.
     }
     boolean hasC = m.beta() != 0f;
     return new LtMatmulSpec(
@@ -213,20 +215,9 @@ public record LtMatmulSpec(
   }
 
   private static Layout layout(
-      String role,
-      int type,
-      long rows,
-      long cols,
-      long ld,
-      int batch,
-      long stride,
-      boolean rowOrder) {
+      String role, int type, long rows, long cols, long ld, int batch, long stride) {
+    // Every layout keeps cuBLASLt's default column order: a row-major product is swapped instead.
     List<Attribute> attributes = new ArrayList<>();
-    if (rowOrder) {
-      attributes.add(
-          Attribute.int32(
-              CublasLtAbi.LAYOUT_ORDER, "CUBLASLT_MATRIX_LAYOUT_ORDER", CublasLtAbi.ORDER_ROW));
-    }
     if (batch > 1) {
       attributes.add(
           Attribute.int32(

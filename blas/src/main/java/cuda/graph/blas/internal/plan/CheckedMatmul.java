@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * @param alpha the scale of the product
  * @param beta the scale of C; 0 when the product has no C
  * @param epilogue what is applied to each element of alpha * op(A) * op(B) + beta * C
- * @param bias the element type of the bias vector (length m), or null when the epilogue takes none
+ * @param bias the element type of the bias vector, or null when the epilogue takes none; its length
+ *     is n for {@link Order#ROW_MAJOR}, m for {@link Order#COLUMN_MAJOR} (see {@link Epilogue})
  */
 public record CheckedMatmul(
     int m,
@@ -80,8 +81,12 @@ public record CheckedMatmul(
   }
 
   /**
-   * What follows the product, element by element; bias is added per row of D (a vector of length
-   * m), before the activation. GELU is the tanh approximation, as cuBLASLt's.
+   * What follows the product, element by element. The bias has one element per index of D's
+   * contiguous dimension and is added before the activation: element {@code j} to column {@code j}
+   * of a row-major D (length n; a row-major linear layer {@code y = x w^T + b} adds one value per
+   * output feature, a column of y), element {@code i} to row {@code i} of a column-major D (length
+   * m). That is cuBLASLt's bias on the column-major problem a row-major product is run as (its
+   * transpose, operands exchanged). GELU is the tanh approximation, as cuBLASLt's.
    */
   public enum Epilogue {
     NONE,

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Arithmetic, as cuBLASLt's: inputs widened to fp32 (rounded to TF32 first when asked), each
  * element accumulated in fp32 over k in order with fused multiply-adds, then {@code alpha * acc +
- * beta * c} in fp32, the bias added and the activation applied in fp32, and the result rounded to
+ * beta * c} in fp32, the bias added (element {@code i} to row i of a column-major D, element {@code
+ * j} to column j of a row-major D) and the activation applied in fp32, and the result rounded to
  * D's type, to nearest even. The accumulators pass through the workspace, a chunk of up to {@code
  * workspaceBytes / 4} elements at a time, so a workspace that two products use at the same time
  * gives wrong results here as it would on a GPU.
@@ -256,10 +257,12 @@ final class SimulatedMatmulKernel {
             call.i64(STRIDE_A + 3),
             false);
     int biasType = packed >>> 13 & 3;
+    // One bias element per index of D's contiguous dimension: per row of a column-major D, per
+    // column of a row-major one.
     MemorySegment bias =
         (packed & HAS_BIAS) == 0
             ? null
-            : call.memory(BIAS, (long) m * TYPES.get(biasType).byteSize());
+            : call.memory(BIAS, (long) (columnMajor ? m : n) * TYPES.get(biasType).byteSize());
     MemorySegment workspace = wsBytes < 4 ? null : call.memory(WORKSPACE, wsBytes);
     long chunk = workspace == null ? 1 : wsBytes / 4;
 
@@ -297,7 +300,7 @@ final class SimulatedMatmulKernel {
           x += beta * c.get(bb, i, j);
         }
         if (bias != null) {
-          x += read(bias, biasType, i);
+          x += read(bias, biasType, columnMajor ? i : j);
         }
         x =
             switch (epilogue) {

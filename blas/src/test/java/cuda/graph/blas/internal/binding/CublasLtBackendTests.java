@@ -156,13 +156,18 @@ class CublasLtBackendTests {
     DeviceBuffer<Short> a = f16(8 * 32);
     DeviceBuffer<Short> b = f16(32 * 16);
     DeviceBuffer<Short> d = f16(8 * 16);
-    DeviceBuffer<Short> bias1 = f16(8);
-    DeviceBuffer<Short> bias2 = f16(8);
+    // One element per column of the row-major 8 x 16 D.
+    DeviceBuffer<Short> bias1 = f16(16);
+    DeviceBuffer<Short> bias2 = f16(16);
     DeviceBuffer<Byte> workspace = DeviceBuffer.zeros(ElementType.I8, 8192).syncOn(stream);
-    long[] at = addresses(List.of(bias1, bias2));
+    long[] at = addresses(List.of(bias1, bias2, a, b));
 
     backend.node(plan, new MatmulOperands(a, b, null, d, bias1, workspace)).syncOn(stream);
     backend.node(plan, new MatmulOperands(a, b, null, d, bias2, workspace)).syncOn(stream);
+
+    List<Object> first = fake.calls(CublasLtEntry.MATMUL).getFirst().arguments();
+    assertEquals(at[3], first.get(3), "swapped with a bias too: cuBLASLt's A is our B");
+    assertEquals(at[2], first.get(5), "cuBLASLt's B is our A");
 
     List<Call> calls = fake.calls();
     List<Object> biasPointers =
@@ -201,9 +206,48 @@ class CublasLtBackendTests {
   }
 
   @Test
+  void aRowMajorBiasPlanCreatesTheSwappedColumnMajorLayoutsWithNoOrderAttribute() {
+    backend.plan(rowMajor(Epilogue.BIAS), LIMIT);
+
+    List<List<Object>> layouts =
+        fake.calls(CublasLtEntry.MATRIX_LAYOUT_CREATE).stream()
+            .map(c -> c.arguments().subList(1, 5))
+            .toList();
+    // Type, rows, cols, ld: our B (32 x 16 row-major) as 16 x 32, our A (8 x 32) as 32 x 8, and
+    // D (8 x 16) as 16 x 8, so cuBLASLt's bias per row of its D is one per column of ours.
+    assertEquals(
+        List.of(
+            List.of(CublasLtAbi.R_16F, 16L, 32L, 16L),
+            List.of(CublasLtAbi.R_16F, 32L, 8L, 32L),
+            List.of(CublasLtAbi.R_16F, 16L, 8L, 16L)),
+        layouts);
+    assertEquals(
+        List.of(), fake.calls(CublasLtEntry.MATRIX_LAYOUT_SET_ATTRIBUTE), "no CUBLASLT_ORDER_ROW");
+    List<Object> biasType =
+        fake.calls(CublasLtEntry.MATMUL_DESC_SET_ATTRIBUTE).stream()
+            .filter(c -> c.arguments().get(1).equals(CublasLtAbi.DESC_BIAS_DATA_TYPE))
+            .map(c -> c.arguments().get(2))
+            .toList();
+    assertEquals(List.of((long) CublasLtAbi.R_16F), biasType);
+  }
+
+  @Test
   void aFailingCallWhilePlanningUndoesWhatThePlanHadCreatedInReverse() {
     fake.returning(CublasLtEntry.MATRIX_LAYOUT_SET_ATTRIBUTE, CublasLtStatus.INVALID_VALUE);
-    CheckedMatmul m = rowMajor(Epilogue.BIAS);
+    // A batch, so that the layouts have attributes to set.
+    CheckedMatmul m =
+        Products.with(
+            Order.ROW_MAJOR,
+            false,
+            false,
+            8,
+            16,
+            32,
+            ElementType.F16,
+            2,
+            Epilogue.BIAS,
+            ElementType.F16,
+            Compute.F32);
 
     BlasException e = assertThrows(BlasException.class, () -> backend.plan(m, LIMIT));
 

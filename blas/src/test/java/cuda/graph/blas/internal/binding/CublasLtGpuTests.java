@@ -84,9 +84,21 @@ class CublasLtGpuTests {
     return out;
   }
 
-  /** Row-major D = A B (+ bias per row, then the activation), in double. */
+  /**
+   * Row-major D = A B (+ the bias, then the activation), in double. The bias has one element per
+   * index of the contiguous dimension of D in {@code order}: per column {@code j} when D is
+   * row-major, per row {@code i} when it is column-major (the matrices are the same, only how they
+   * lie in memory differs).
+   */
   private static float[] reference(
-      float[] a, float[] b, float @Nullable [] bias, int m, int n, int k, Epilogue epilogue) {
+      float[] a,
+      float[] b,
+      float @Nullable [] bias,
+      int m,
+      int n,
+      int k,
+      Epilogue epilogue,
+      Order order) {
     float[] d = new float[m * n];
     for (int i = 0; i < m; i++) {
       for (int j = 0; j < n; j++) {
@@ -95,7 +107,7 @@ class CublasLtGpuTests {
           sum += (double) a[i * k + p] * b[p * n + j];
         }
         if (bias != null) {
-          sum += bias[i];
+          sum += bias[order == Order.ROW_MAJOR ? j : i];
         }
         if (epilogue == Epilogue.RELU || epilogue == Epilogue.BIAS_RELU) {
           sum = Math.max(sum, 0);
@@ -145,7 +157,9 @@ class CublasLtGpuTests {
       backend.node(plan, new MatmulOperands(da, db, null, dd, null, ws)).syncOn(stream);
 
       assertClose(
-          reference(a, b, null, m, n, k, Epilogue.NONE), dd.toFloatArray().syncOn(stream), 1e-5);
+          reference(a, b, null, m, n, k, Epilogue.NONE, Order.ROW_MAJOR),
+          dd.toFloatArray().syncOn(stream),
+          1e-5);
       if (ws != null) {
         ws.close();
       }
@@ -159,9 +173,8 @@ class CublasLtGpuTests {
   }
 
   /**
-   * The contract's bias is per row of D in both orders; in row-major order that needs {@code
-   * CUBLASLT_ORDER_ROW} layouts with a bias epilogue, which cuBLASLt may refuse ({@code
-   * CUBLAS_STATUS_NOT_SUPPORTED} from the heuristic): this test says whether it does on this GPU.
+   * A row-major product, bias included, is run as its column-major transpose; cuBLASLt's bias per
+   * row of that transpose is the contract's bias per column of the row-major D.
    */
   @Test
   void aRowMajorF16ProductWithBiasAndGeluReplaysFromACapturedGraphAsTheJavaProduct() {
@@ -187,9 +200,9 @@ class CublasLtGpuTests {
             Compute.F32);
     float[] rowA = random(m * k, 3);
     float[] rowB = random(k * n, 4);
-    float[] bias = random(m, 5);
-    float[] rowD = reference(rowA, rowB, bias, m, n, k, Epilogue.BIAS_GELU);
     boolean column = order == Order.COLUMN_MAJOR;
+    float[] bias = random(column ? m : n, 5);
+    float[] rowD = reference(rowA, rowB, bias, m, n, k, Epilogue.BIAS_GELU, order);
     float[] a = column ? columnMajor(rowA, m, k) : rowA;
     float[] b = column ? columnMajor(rowB, k, n) : rowB;
     float[] expected = column ? columnMajor(rowD, m, n) : rowD;
@@ -265,7 +278,7 @@ class CublasLtGpuTests {
           rowB[p * n + j] = b[q * k * n + j + p * n];
         }
       }
-      float[] rowD = reference(rowA, rowB, null, m, n, k, Epilogue.RELU);
+      float[] rowD = reference(rowA, rowB, null, m, n, k, Epilogue.RELU, Order.COLUMN_MAJOR);
       for (int i = 0; i < m; i++) {
         for (int j = 0; j < n; j++) {
           expected[q * m * n + i + j * m] = rowD[i * n + j];

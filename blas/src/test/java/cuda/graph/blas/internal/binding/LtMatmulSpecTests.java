@@ -79,7 +79,7 @@ class LtMatmulSpecTests {
   }
 
   @Test
-  void aRowMajorProductWithABiasKeepsItsOperandsAndOrdersEveryLayoutByRows() {
+  void aRowMajorProductWithABiasIsSwappedLikeAnyOtherSoItsBiasRunsAlongTheColumnsOfD() {
     CheckedMatmul m =
         Products.with(
             Order.ROW_MAJOR,
@@ -96,18 +96,50 @@ class LtMatmulSpecTests {
 
     LtMatmulSpec spec = LtMatmulSpec.of(m);
 
-    assertFalse(spec.swapped(), "a bias per row of D cannot follow the swap");
+    // cuBLASLt's bias is per row of the column-major D' = D^T it computes: per column of our D.
+    assertTrue(spec.swapped(), "the bias follows the swap");
     assertTrue(spec.biasData());
-    Map<String, Long> row = Map.of("CUBLASLT_MATRIX_LAYOUT_ORDER", (long) CublasLtAbi.ORDER_ROW);
-    assertLayout(spec.a(), CublasLtAbi.R_16F, 8, 32, 32, row);
-    assertLayout(spec.b(), CublasLtAbi.R_16F, 32, 16, 16, row);
-    assertLayout(spec.d(), CublasLtAbi.R_16F, 8, 16, 16, row);
+    // Default (column) order everywhere: no CUBLASLT_MATRIX_LAYOUT_ORDER attribute.
+    assertLayout(spec.a(), CublasLtAbi.R_16F, 16, 32, 16, Map.of());
+    assertLayout(spec.b(), CublasLtAbi.R_16F, 32, 8, 32, Map.of());
+    assertLayout(spec.d(), CublasLtAbi.R_16F, 16, 8, 16, Map.of());
     assertEquals(
         Map.of(
             "CUBLASLT_MATMUL_DESC_TRANSA", (long) CublasLtAbi.OP_N,
             "CUBLASLT_MATMUL_DESC_TRANSB", (long) CublasLtAbi.OP_N,
             "CUBLASLT_MATMUL_DESC_EPILOGUE", (long) CublasLtAbi.EPILOGUE_GELU_BIAS,
             "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE", (long) CublasLtAbi.R_16F),
+        byName(spec.attributes()));
+  }
+
+  @Test
+  void aColumnMajorProductWithABiasIsGivenAsItIsWithItsBiasType() {
+    CheckedMatmul m =
+        Products.with(
+            Order.COLUMN_MAJOR,
+            true,
+            false,
+            8,
+            16,
+            32,
+            ElementType.BF16,
+            1,
+            Epilogue.BIAS,
+            ElementType.BF16,
+            Compute.F32);
+
+    LtMatmulSpec spec = LtMatmulSpec.of(m);
+
+    assertFalse(spec.swapped(), "cuBLASLt's bias is per row of D, as ours is");
+    assertTrue(spec.biasData());
+    assertLayout(spec.a(), CublasLtAbi.R_16BF, 32, 8, 32, Map.of());
+    assertLayout(spec.d(), CublasLtAbi.R_16BF, 8, 16, 8, Map.of());
+    assertEquals(
+        Map.of(
+            "CUBLASLT_MATMUL_DESC_TRANSA", (long) CublasLtAbi.OP_T,
+            "CUBLASLT_MATMUL_DESC_TRANSB", (long) CublasLtAbi.OP_N,
+            "CUBLASLT_MATMUL_DESC_EPILOGUE", (long) CublasLtAbi.EPILOGUE_BIAS,
+            "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE", (long) CublasLtAbi.R_16BF),
         byName(spec.attributes()));
   }
 
