@@ -28,7 +28,7 @@ class ReadmeMatmulTests {
 
   @Test
   void theReadmeShowsThisTestsCode() throws IOException {
-    String readme = Files.readString(Path.of("").toAbsolutePath().resolve("../README.md"));
+    String readme = Files.readString(readme());
     int section = readme.indexOf("\n## Matrix products");
     assertTrue(section >= 0, "the README has a section on matrix products");
     int from = readme.indexOf("```java\n", section) + "```java\n".length();
@@ -100,5 +100,19 @@ class ReadmeMatmulTests {
         assertEquals(gelu, out[token * 1536 + o], 1e-4, "token " + token + ", output " + o);
       }
     }
+  }
+
+  /**
+   * {@return the repository's README}: found from the working directory up, since Maven runs the
+   * tests in the module's folder and the GPU bundle from the repository's root
+   */
+  private static Path readme() {
+    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+      if (Files.exists(p.resolve("blas/pom.xml")) && Files.exists(p.resolve("README.md"))) {
+        return p.resolve("README.md");
+      }
+    }
+    throw new AssertionError(
+        "no README.md beside a blas/ module above " + Path.of("").toAbsolutePath());
   }
 }
