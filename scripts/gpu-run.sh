@@ -15,7 +15,9 @@
 # beside the C++ anchors) changing (issue 23's contracts of graphs changed by threads and faults,
 # and the handle-reuse probe) launch-ab (LaunchOverhead with the api jar of another commit in
 # .gpu/cp/baseline-api.jar, interleaved with this one's) matmul (issue 24: the blas module's tests
-# on the GPU and one matmul per step beside the C++ and PyTorch anchors).
+# on the GPU and one matmul per step beside the C++ and PyTorch anchors) blas-soak (issue 24's
+# workspace case: CudaWorkspaceLifetimeGpuTests, plainly and under compute-sanitizer memcheck;
+# BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -146,6 +148,25 @@ for part in $parts; do
       python3 .gpu/anchors/matmul/matmul_torch.py > "$out/matmul-torch.csv" 2>&1; echo "matmul torch exit $?"
       .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.MatmulBench > "$out/matmul-java.csv" 2>&1; echo "matmul java exit $?"
       tail -3 "$out"/matmul-*.csv ;;
+    blas-soak)
+      # Issue 24's workspace case: 8 graphs captured on one stream, some sharing a workspace,
+      # random creates, replays and destroys, each replay checked bit for bit against the eager
+      # product, the ledger back to zero, shared workspaces the largest need; then the same under
+      # memcheck with leak checking (API errors left out, as in the sanitizer part).
+      mkdir -p target  # jqwik keeps its run database there
+      steps=${BLAS_SOAK_STEPS:-10000}
+      JAVA_OPTS="-Dcuda.graph.blas.soak.steps=$steps" timeout 200 .gpu/junit \
+        --select-class=cuda.graph.blas.CudaWorkspaceLifetimeGpuTests > "$out/blas-soak.log" 2>&1
+      echo "blas soak, $steps steps: exit $?"
+      grep -aE "tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" "$out/blas-soak.log" | head -20
+      cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+      steps=${BLAS_SOAK_SANITIZER_STEPS:-$steps}
+      JAVA_OPTS="-Dcuda.graph.blas.soak.steps=$steps" timeout 380 "$cs" --tool memcheck --leak-check full \
+        --report-api-errors no --target-processes all \
+        .gpu/junit --select-class=cuda.graph.blas.CudaWorkspaceLifetimeGpuTests > "$out/sanitizer-blas-soak.log" 2>&1
+      echo "blas soak under memcheck, $steps steps: exit $?"
+      grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" \
+        "$out/sanitizer-blas-soak.log" | tail -12 ;;
     launch-ab)
       # The single-threaded launch path before and after a change of the api module: the same
       # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare

@@ -63,7 +63,7 @@ class MatmulFaultTests {
     }
     assertEquals(
         Map.of(),
-        WorkspaceLifetimeTests.nonZero(driver.ledger().liveCounts()),
+        WorkspaceSoak.nonZero(driver.ledger().liveCounts()),
         "nothing outlives the platform");
     assertTrue(driver.violations().isEmpty(), () -> driver.violations().toString());
   }
