@@ -21,6 +21,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -88,7 +90,7 @@ public final class CublasLtBackend implements MatmulBackend {
    */
   static CublasLtBackend open(CublasLtLibrary lt, Device device, Executor releaser) {
     Objects.requireNonNull(device, "device");
-    long handle = onDevice(device, lt::create);
+    long handle = onDevice(device, lt::create, h -> lt.destroy(CublasLtEntry.DESTROY, h));
     return new CublasLtBackend(lt, device, handle, releaser);
   }
 
@@ -118,7 +120,7 @@ public final class CublasLtBackend implements MatmulBackend {
         if (cached != null) {
           return cached;
         }
-        LtPlan made = onDevice(device, () -> makePlan(matmul, workspaceLimit));
+        LtPlan made = onDevice(device, () -> makePlan(matmul, workspaceLimit), LtPlan::destroy);
         plans.put(key, made);
         return made;
       }
@@ -351,14 +353,34 @@ public final class CublasLtBackend implements MatmulBackend {
   /**
    * Runs {@code call} with {@code device}'s context current on this thread, as cuBLASLt takes the
    * device from the calling thread: inside an op on a stream of the device, or directly when the
-   * thread is already executing an op (whose device is then the one current).
+   * thread is already executing an op (whose device is then the one current). When the op fails
+   * after {@code call} returned, {@code undo} destroys what it made.
    */
-  private static <R> R onDevice(Device device, Supplier<R> call) {
+  private static <R> R onDevice(Device device, Supplier<R> call, Consumer<R> undo) {
     if (DeviceOp.isExecuting()) {
       return call.get();
     }
+    // The op can fail after the call made its object (the driver calls that end the op), and then
+    // nobody else holds the object: it is undone here, the op's failure thrown.
+    AtomicReference<@Nullable R> made = new AtomicReference<>();
     try (Stream stream = device.newStream()) {
-      return DeviceOp.withRawStream((s, d) -> call.get()).syncOn(stream);
+      return DeviceOp.withRawStream(
+              (s, d) -> {
+                R r = call.get();
+                made.set(r);
+                return r;
+              })
+          .syncOn(stream);
+    } catch (RuntimeException e) {
+      @Nullable R r = made.get();
+      if (r != null) {
+        try {
+          undo.accept(r);
+        } catch (RuntimeException undone) {
+          e.addSuppressed(undone);
+        }
+      }
+      throw e;
     }
   }
 
