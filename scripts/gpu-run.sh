@@ -17,7 +17,9 @@
 # .gpu/cp/baseline-api.jar, interleaved with this one's) matmul (issue 24: the blas module's tests
 # on the GPU and one matmul per step beside the C++ and PyTorch anchors) blas-soak (issue 24's
 # workspace case: CudaWorkspaceLifetimeGpuTests, plainly and under compute-sanitizer memcheck;
-# BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000).
+# BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000) graphmem
+# (issue 25: the driver's graph-memory accounting for graphs with allocation nodes; GRAPHMEM_ARGS
+# gives MiB per graph and the number of graphs, default "256 8").
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -167,6 +169,11 @@ for part in $parts; do
       echo "blas soak under memcheck, $steps steps: exit $?"
       grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" \
         "$out/sanitizer-blas-soak.log" | tail -12 ;;
+    graphmem)
+      # Issue 25: when the driver lets graphs with allocation nodes share physical memory.
+      (cd .gpu/anchors/graphmem && nvcc -O2 -arch=sm_90 graph_mem_probe.cu -lcuda -o /tmp/graph_mem_probe) \
+        > "$out/graphmem-build.log" 2>&1 && /tmp/graph_mem_probe ${GRAPHMEM_ARGS:-256 8} > "$out/graphmem.csv" 2>&1
+      echo "graph memory probe exit $?"; cat "$out/graphmem.csv" ;;
     launch-ab)
       # The single-threaded launch path before and after a change of the api module: the same
       # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare
