@@ -19,7 +19,8 @@
 # workspace case: CudaWorkspaceLifetimeGpuTests, plainly and under compute-sanitizer memcheck;
 # BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000) graphmem
 # (issue 25: the driver's graph-memory accounting for graphs with allocation nodes; GRAPHMEM_ARGS
-# gives MiB per graph and the number of graphs, default "256 8").
+# gives MiB per graph and the number of graphs, default "256 8") temporaries (issue 25 item 1:
+# GraphTemporariesContract on the GPU, plainly and under compute-sanitizer memcheck).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -138,6 +139,15 @@ for part in $parts; do
         --select-class=cuda.graph.conformance.CudaChangingGraphsSoakTests \
         --select-class=cuda.graph.conformance.CudaChangingGraphsTests > "$out/changing.log" 2>&1
       echo "changing-graph contracts exit $?"; grep -E "tests (found|successful|failed|aborted)|✘|overlapped" "$out/changing.log" | head -30 ;;
+    temporaries)
+      # Issue 25, item 1: graphs with allocation and free nodes (Scope.temporary) on the driver.
+      mkdir -p target
+      timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphTemporariesTests > "$out/temporaries.log" 2>&1
+      echo "temporaries contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/temporaries.log" | head -20
+      cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+      timeout 300 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
+        .gpu/junit --select-class=cuda.graph.conformance.CudaGraphTemporariesTests > "$out/sanitizer-temporaries.log" 2>&1
+      echo "temporaries under memcheck exit $?"; grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (successful|failed)" "$out/sanitizer-temporaries.log" | tail -6 ;;
     matmul)
       # Issue 24: the blas module's tests on the GPU (cuBLASLt through the binding), then one
       # matmul per step eager and replayed, for the issue's shapes: C++ (the same cuBLASLt call),

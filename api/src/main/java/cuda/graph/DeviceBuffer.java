@@ -20,6 +20,11 @@ import org.jspecify.annotations.Nullable;
  * parent's memory and lifetime and owns nothing; it keeps its parent reachable, so the cleaner does
  * not free memory a slice still views.
  *
+ * <p><b>Temporaries.</b> A buffer from {@link Scope#temporary} belongs to the graph that capture
+ * records: only that capture's nodes may use it, its contents exist only during a replay, and it
+ * cannot be read or written from the host, duplicated, freed or closed (each fails with {@link
+ * IllegalStateException}); {@link #isClosed()} is true once its capture has ended.
+ *
  * @param <T> the Java type of one element
  */
 public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBufferImpl {
@@ -281,12 +286,17 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   /** {@return the device the memory lives on} */
   Device device();
 
-  /** {@return whether the memory was closed (it may still be alive for queued work)} */
+  /**
+   * {@return whether the memory was closed (it may still be alive for queued work)}; for a {@link
+   * Scope#temporary}, whether its capture has ended
+   */
   boolean isClosed();
 
   /**
    * Releases the memory once every queued use has completed. Idempotent; does nothing for a {@link
    * #slice}.
+   *
+   * @throws IllegalStateException for a {@link Scope#temporary}, which its graph releases
    */
   void close();
 }

@@ -13,6 +13,7 @@ import cuda.graph.internal.ops.ThenOp;
 import cuda.graph.internal.ops.ValueOp;
 import cuda.graph.internal.ops.ZipAllOp;
 import cuda.graph.internal.ops.ZipOp;
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
@@ -127,8 +128,9 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
     if (Objects.requireNonNull(name, "name").isBlank()) {
       throw new IllegalArgumentException("a foreign node needs a name for its messages");
     }
-    return new ForeignNodeOp(
-        name, OpLists.copyWithoutNulls(buffers, "buffers"), Objects.requireNonNull(work, "work"));
+    List<DeviceBuffer<?>> declared = OpLists.copyWithoutNulls(buffers, "buffers");
+    declared.forEach(DeviceBufferImpl::requireLiveIfTemporary);
+    return new ForeignNodeOp(name, declared, Objects.requireNonNull(work, "work"));
   }
 
   /**

@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Parallel branches.</b> Record {@link GraphNode#parallel} to give the graph branches that
  * run concurrently and join before whatever is recorded next.
+ *
+ * <p><b>Temporaries.</b> {@link #temporary} gives the graph scratch memory of its own: an
+ * allocation node where it is called and a free node after everything the scope records, so the
+ * memory exists only while a replay runs. Allocating any other way stays refused in a capture.
  */
 public sealed interface Scope permits ScopeImpl {
 
@@ -49,6 +53,47 @@ public sealed interface Scope permits ScopeImpl {
    *     inside a conditional body (whose nodes are changed by recapturing)
    */
   RecordedNode recordNode(GraphNode<@Nullable Void> node);
+
+  /**
+   * Allocates a temporary: device memory that exists only while a replay of this graph runs, for
+   * the graph's own nodes to use as scratch space.
+   *
+   * <p>The capture records an allocation node here ({@code cuMemAllocAsync} on the capturing
+   * stream) and, once the scope's body has returned, a free node after everything the scope
+   * recorded ({@code cuMemFreeAsync}, after parallel branches have joined and conditional nodes),
+   * so the graph owns the memory. The address is fixed for the graph's lifetime; the contents are
+   * not: they are undefined when a replay starts and do not survive it (write before reading, in
+   * every replay), and the driver may give the memory to other graphs' allocations in between.
+   *
+   * <p>Only nodes recorded by this capture may use the buffer: kernel launches, copies, fills and
+   * foreign nodes recorded through this scope, its conditional bodies and parallel branches. Every
+   * other use fails with {@link IllegalStateException}, naming the temporary and its capture,
+   * before any driver call: an op executed outside a capture or recorded by another capture
+   * (another graph, or a later recapture of this one), a node built after this capture ended, a
+   * read into or write from the host, {@link DeviceBuffer#duplicate}, {@link DeviceBuffer#free} and
+   * {@link DeviceBuffer#close} (the buffer is released with the graph; it is {@linkplain
+   * DeviceBuffer#isClosed() closed} once the capture has ended). It holds no lease and does not
+   * keep the graph alive; its {@linkplain DeviceBuffer#slice slices} are temporaries of the same
+   * capture.
+   *
+   * <p>Driver rules for graphs with memory nodes that the library follows for you: a recapture that
+   * has temporaries, or replaces a capture that had some, is instantiated anew ({@link
+   * GraphUpdate.Reinstantiated} says so) rather than updated in place, because an in-place update
+   * keeps the allocation nodes the exec was instantiated with; each graph is instantiated once, as
+   * the driver allows one exec per graph with memory nodes; launches of one exec run one after the
+   * other, so a replay's temporaries are never shared with another replay of the same graph.
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type
+   * @param length the number of elements, at least 1
+   * @return the temporary, usable by this capture's nodes only
+   * @throws IllegalArgumentException if {@code length} is not positive, or the byte size would
+   *     overflow a {@code long}
+   * @throws IllegalStateException if called off the capturing thread, after the capture ended, or
+   *     inside a conditional body (CUDA allows no allocation node there: allocate it before the
+   *     conditional node and use it in the body)
+   */
+  <T> DeviceBuffer<T> temporary(ElementType<T> type, long length);
 
   /**
    * Creates a condition for a conditional node of this scope's graph; every launch starts with it

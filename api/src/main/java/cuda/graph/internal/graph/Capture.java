@@ -54,6 +54,11 @@ final class Capture {
   record Captured<T extends @Nullable Object>(
       CuGraph graph, @Nullable T output, Execution execution, List<RecordedNodeImpl> replaceable) {
 
+    /** {@return whether the capture allocated temporaries: its graph has memory nodes} */
+    boolean hasTemporaries() {
+      return execution.temporaryAddresses().length > 0;
+    }
+
     /**
      * {@return the leases, split into the replaceable nodes' and the rest}; taken from the capture
      */

@@ -46,6 +46,12 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   private boolean outputTaken;
   private boolean closed;
 
+  /**
+   * Whether the capture the exec replays has temporaries (allocation and free nodes): a recapture
+   * then instantiates anew. Guarded by {@code changeLock}.
+   */
+  private boolean hasTemporaries;
+
   /** Which capture made the recorded nodes that are current: a recapture makes the others stale. */
   private volatile int generation;
 
@@ -75,6 +81,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       GraphExecHandle handle,
       Capture.Captured<T> captured) {
     CudaGraphImpl<T> graph = new CudaGraphImpl<>(stream, mode, scoped, handle, captured.output());
+    graph.hasTemporaries = captured.hasTemporaries();
     for (RecordedNodeImpl node : captured.replaceable()) {
       node.bind(graph, 0);
     }
@@ -105,6 +112,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       ScopeImpl scope = new ScopeImpl(execution);
       try {
         body.record(scope);
+        scope.freeTemporaries();
       } finally {
         scope.close();
         nodes.addAll(scope.recorded());
@@ -243,6 +251,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       node.bind(this, next);
     }
     generation = next;
+    hasTemporaries = captured.hasTemporaries();
     synchronized (outputLock) {
       output = captured.output();
       outputTaken = false;
@@ -254,6 +263,19 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       StreamImpl s, Capture.Captured<T> captured, GraphExecHandle handle) {
     Capture.Leases leases = captured.takeLeases();
     var driver = s.device().platform().driver();
+    if (hasTemporaries || captured.hasTemporaries()) {
+      // cuGraphExecUpdate keeps the exec's allocation nodes as instantiated, at the addresses of
+      // the capture it was made from, while the new capture's nodes use the new capture's
+      // addresses: updated in place, they would work in memory no replay allocates.
+      GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
+      current.replace(fresh);
+      return new GraphUpdate.Reinstantiated(
+          "the "
+              + (hasTemporaries ? "graph" : "new capture")
+              + " has temporaries (Scope.temporary), and an in-place update keeps the allocation"
+              + " nodes the exec was instantiated with, whose addresses the new capture's nodes do"
+              + " not use; a graph with temporaries is instantiated anew at each recapture");
+    }
     if (handle.hasDisabledNodes()) {
       // An in-place update keeps a switched-off node's state (on the H200, switching it back on
       // around the update replayed stale parameters): a new exec starts with every node enabled.

@@ -1,5 +1,7 @@
 package cuda.graph.internal.graph;
 
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
 import cuda.graph.GraphCondition;
 import cuda.graph.GraphNode;
 import cuda.graph.NodeKind;
@@ -9,9 +11,11 @@ import cuda.graph.ScopeBody;
 import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.kernel.ConditionImpl;
 import cuda.graph.internal.kernel.KernelLaunchOp;
+import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
 import cuda.graph.internal.ops.OpLists;
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.ConditionalHandle;
@@ -120,6 +124,38 @@ public final class ScopeImpl implements Scope {
             Objects.requireNonNull(execution.capturing, "a scope records only in a capture"));
     recorded.add(recordedNode);
     return recordedNode;
+  }
+
+  @Override
+  public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+    Objects.requireNonNull(type, "type");
+    if (length <= 0) {
+      throw new IllegalArgumentException(
+          "a temporary holds at least one element, got length " + length);
+    }
+    AllocateOp.requireByteSize(type, length, "a temporary");
+    checkUsable();
+    if (!topLevel) {
+      throw new IllegalStateException(
+          "temporary() is refused inside a conditional body: CUDA allows no allocation node in a"
+              + " body graph; allocate the temporary through the top-level scope before the"
+              + " conditional node, and use it in the body");
+    }
+    // Captured, cuMemAllocAsync records an allocation node and returns the graph allocation's
+    // fixed address; the free node is recorded when the scope's work is done (freeTemporaries).
+    long address = execution.driver.memAllocAsync(length * type.byteSize(), execution.cuStream);
+    return DeviceBufferImpl.temporary(execution, type, length, address);
+  }
+
+  /**
+   * Records a free node for each temporary of this capture, after everything the scope recorded
+   * (parallel branches are joined back into the scope's stream, and conditional nodes lie on it),
+   * so every use is ordered between the temporary's allocation and free nodes.
+   */
+  void freeTemporaries() {
+    for (long address : execution.temporaryAddresses()) {
+      execution.driver.memFreeAsync(address, execution.cuStream);
+    }
   }
 
   @Override

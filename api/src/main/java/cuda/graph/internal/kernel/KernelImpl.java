@@ -8,6 +8,7 @@ import cuda.graph.JavaKernel;
 import cuda.graph.Kernel;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.KernelArguments;
@@ -52,6 +53,11 @@ public final class KernelImpl implements Kernel {
   public GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments) {
     Objects.requireNonNull(config, "config");
     check(arguments);
+    for (Object argument : arguments) {
+      if (argument instanceof DeviceBuffer<?> buffer) {
+        DeviceBufferImpl.requireLiveIfTemporary(buffer);
+      }
+    }
     boolean shapeChecked = false;
     for (Object argument : arguments) {
       if (argument instanceof DeviceBuffer<?> buffer) {

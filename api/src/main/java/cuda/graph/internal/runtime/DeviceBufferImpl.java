@@ -24,7 +24,12 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   private final ElementType<T> type;
   private final long length;
   private final long address;
-  private final RefCount lifetime;
+
+  /** The owner's reference and the leases; null for a temporary, whose graph owns the memory. */
+  private final @Nullable RefCount lifetime;
+
+  /** Non-null for a temporary of a capture ({@code Scope.temporary}) and its slices. */
+  private final @Nullable GraphTemporary temporary;
 
   /**
    * The buffer that owns the memory, for a slice; null for that owner itself. A slice keeps it
@@ -38,13 +43,15 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       ElementType<T> type,
       long length,
       long address,
-      RefCount lifetime,
+      @Nullable RefCount lifetime,
+      @Nullable GraphTemporary temporary,
       @Nullable DeviceBufferImpl<T> parent) {
     this.device = device;
     this.type = type;
     this.length = length;
     this.address = address;
     this.lifetime = lifetime;
+    this.temporary = temporary;
     this.parent = parent;
   }
 
@@ -57,9 +64,20 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     RefCount lifetime =
         device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
     DeviceBufferImpl<T> buffer =
-        new DeviceBufferImpl<>(device, type, length, address, lifetime, null);
+        new DeviceBufferImpl<>(device, type, length, address, lifetime, null, null);
     CudaPlatformImpl.CLEANER.register(buffer, lifetime::closeOwner);
     return buffer;
+  }
+
+  /**
+   * Wraps a graph allocation that {@code cuMemAllocAsync} just recorded into the capture {@code
+   * execution} records: a temporary of that capture, which the capture's free node releases. No
+   * cleaner and no lease: the graph owns the memory.
+   */
+  public static <T> DeviceBufferImpl<T> temporary(
+      Execution execution, ElementType<T> type, long length, long address) {
+    GraphTemporary temporary = execution.newTemporary(address);
+    return new DeviceBufferImpl<>(execution.device, type, length, address, null, temporary, null);
   }
 
   // ---- allocation ops
@@ -169,6 +187,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return an op that allocates a new buffer holding a copy of this one} */
   @Override
   public DeviceOp<DeviceBuffer<T>> duplicate() {
+    refuseIfTemporary("duplicated into a new buffer (an allocation, which no graph node can be)");
     requireOpen();
     return new AllocateOp<>(type, length, AllocateOp.Init.COPY_DEVICE, 0, null, this);
   }
@@ -258,6 +277,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   @Override
   public DeviceOp<@Nullable Void> write(MemorySegment data) {
     Objects.requireNonNull(data, "data");
+    refuseIfTemporary("written from the host");
     requireOpen();
     if (data.byteSize() != byteSize()) {
       throw new IllegalArgumentException(
@@ -282,6 +302,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   }
 
   private DeviceOp<@Nullable Void> writeElements(MemorySegment data) {
+    refuseIfTemporary("written from the host");
     requireOpen();
     if (data.byteSize() != byteSize()) {
       throw new IllegalArgumentException(
@@ -334,6 +355,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       throw new IllegalArgumentException(
           this + " holds " + type + ", not a 16-bit type: read it with " + readerFor(type));
     }
+    refuseIfTemporary("read into a Java array");
     requireOpen();
     return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_SHORT));
   }
@@ -341,12 +363,14 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return an op that reads this buffer's raw bytes into a new array} */
   @Override
   public DeviceOp<byte[]> toByteArray() {
+    refuseIfTemporary("read into a Java array");
     requireOpen();
     return new ArrayReadOp<>(this, s -> s.toArray(ValueLayout.JAVA_BYTE));
   }
 
   private <A> DeviceOp<A> read(ElementType<?> wanted, Function<MemorySegment, A> convert) {
     requireType(wanted, "read it as " + wanted);
+    refuseIfTemporary("read into a Java array");
     requireOpen();
     return new ArrayReadOp<>(this, convert);
   }
@@ -359,6 +383,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public DeviceOp<@Nullable Void> free() {
+    refuseIfTemporary("freed");
     if (!isOwner()) {
       throw new IllegalArgumentException(
           this + " is a slice, which owns no memory: free the buffer it was sliced from");
@@ -394,6 +419,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
         length,
         address + offset * type.byteSize(),
         lifetime,
+        temporary,
         parent == null ? this : parent);
   }
 
@@ -426,7 +452,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return whether the memory was closed (it may still be alive for queued work)} */
   @Override
   public boolean isClosed() {
-    return lifetime.isClosed();
+    return temporary != null ? temporary.ended() : owned().isClosed();
   }
 
   /**
@@ -435,8 +461,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   @Override
   public void close() {
+    refuseIfTemporary("closed");
     if (isOwner()) {
-      lifetime.closeOwner();
+      owned().closeOwner();
     }
   }
 
@@ -448,8 +475,41 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return address;
   }
 
+  /** {@return the reference count of memory the library owns; never asked of a temporary} */
   public RefCount lifetime() {
-    return lifetime;
+    return owned();
+  }
+
+  /** {@return what makes this buffer a temporary of a capture, or null for memory it owns} */
+  public @Nullable GraphTemporary temporary() {
+    return temporary;
+  }
+
+  private RefCount owned() {
+    RefCount owned = lifetime;
+    if (owned == null) {
+      throw new IllegalStateException(this + " is a temporary: its graph owns the memory");
+    }
+    return owned;
+  }
+
+  private void refuseIfTemporary(String use) {
+    if (temporary != null) {
+      temporary.refuse(this, use);
+    }
+  }
+
+  /**
+   * Fails if {@code buffer} is a temporary whose capture has ended: checked when a node that names
+   * it is built (a kernel launch, a foreign node), so no op on it reaches the driver.
+   *
+   * @throws IllegalStateException naming the buffer, its capture and what to do
+   */
+  public static void requireLiveIfTemporary(DeviceBuffer<?> buffer) {
+    GraphTemporary temporary = of(buffer).temporary;
+    if (temporary != null) {
+      temporary.requireLive(buffer);
+    }
   }
 
   private void requireType(ElementType<?> wanted, String use) {
@@ -475,7 +535,11 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    * @throws IllegalStateException naming this buffer
    */
   public void requireOpen() {
-    if (lifetime.isClosed()) {
+    if (temporary != null) {
+      temporary.requireLive(this);
+      return;
+    }
+    if (owned().isClosed()) {
       throw new IllegalStateException(
           this
               + " is closed"
@@ -553,6 +617,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
         + " on device "
         + device.ordinal()
         + (isOwner() ? "" : ", slice")
+        + (temporary == null ? "" : ", " + temporary)
         + "]";
   }
 }

@@ -112,8 +112,50 @@ public final class Execution {
     lanes.add(lane);
   }
 
-  /** The capture this execution recorded has ended: its lanes are free for other work. */
+  /** Temporaries this capture allocated, in order (root only). */
+  private @Nullable List<GraphTemporary> temporaries;
+
+  /**
+   * {@return a new temporary of this execution's capture at {@code address}}, a graph allocation
+   * just recorded; the capture's end makes it unusable
+   */
+  GraphTemporary newTemporary(long address) {
+    Object capture = capturing;
+    if (capture == null) {
+      throw new IllegalStateException("a temporary is allocated only in a capture");
+    }
+    List<GraphTemporary> list = root.temporaries;
+    if (list == null) {
+      list = new ArrayList<>(2);
+      root.temporaries = list;
+    }
+    GraphTemporary temporary = new GraphTemporary(capture, address, list.size() + 1);
+    list.add(temporary);
+    return temporary;
+  }
+
+  /** {@return the addresses of the temporaries this capture allocated, in order} */
+  public long[] temporaryAddresses() {
+    List<GraphTemporary> list = root.temporaries;
+    if (list == null) {
+      return new long[0];
+    }
+    long[] addresses = new long[list.size()];
+    for (int i = 0; i < addresses.length; i++) {
+      addresses[i] = list.get(i).address;
+    }
+    return addresses;
+  }
+
+  /**
+   * The capture this execution recorded has ended: its lanes are free for other work, and its
+   * temporaries can no longer be used.
+   */
   public void endCapture() {
+    List<GraphTemporary> made = temporaries;
+    if (made != null) {
+      made.forEach(GraphTemporary::end);
+    }
     List<AuxLanes.Lane> lanes = capturedLanes;
     capturedLanes = null;
     if (lanes != null) {
@@ -196,9 +238,17 @@ public final class Execution {
   }
 
   /**
-   * Leases a device buffer for this execution, after checking it lives on this execution's device.
+   * Leases a device buffer for this execution, after checking it lives on this execution's device;
+   * a temporary is not leased, only checked to be one of this execution's capture.
    */
   public long use(DeviceBuffer<?> buffer) {
+    DeviceBufferImpl<?> impl = DeviceBufferImpl.of(buffer);
+    GraphTemporary temporary = impl.temporary();
+    if (temporary != null) {
+      // The graph owns the memory: checked to be this capture's, and not leased.
+      temporary.requireUsableIn(this, buffer);
+      return impl.address();
+    }
     if (buffer.device() != device) {
       requireSamePlatform(buffer.device(), buffer);
       throw new IllegalArgumentException(
@@ -209,7 +259,6 @@ public final class Execution {
               + stream
               + "; copy it to this device first or execute on a stream of its device");
     }
-    DeviceBufferImpl<?> impl = DeviceBufferImpl.of(buffer);
     RefCount lifetime = impl.lifetime();
     lifetime.acquire(buffer);
     hold(lifetime);
