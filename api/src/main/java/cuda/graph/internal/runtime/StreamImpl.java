@@ -4,6 +4,7 @@ import cuda.graph.Stream;
 import cuda.graph.spi.CuStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The implementation of {@link Stream}: the handle, its shared ownership, and the gate that keeps
@@ -27,6 +28,9 @@ public final class StreamImpl implements Stream {
 
   /** Held to wait for a capture's end and to announce it. */
   private final Object captureEnded = new Object();
+
+  /** The thread whose capture holds the stream, or null: it never waits for itself. */
+  private volatile @Nullable Thread capturer;
 
   StreamImpl(DeviceImpl device, CuStream handle) {
     this.device = device;
@@ -88,6 +92,11 @@ public final class StreamImpl implements Stream {
    */
   public void enterWork() {
     while ((gate.getAndIncrement() & CAPTURING) != 0) {
+      if (capturer == Thread.currentThread()) {
+        // The capturing thread itself (a synchronize inside the capture's body): the driver
+        // reports what that does to the capture, as it always did; waiting would never end.
+        return;
+      }
       exitWork();
       awaitCaptureEnd();
     }
@@ -112,6 +121,7 @@ public final class StreamImpl implements Stream {
         awaitCaptureEnd();
         enterWork();
       } else if (gate.compareAndSet(v, v | CAPTURING)) {
+        capturer = Thread.currentThread();
         break;
       }
     }
@@ -123,6 +133,7 @@ public final class StreamImpl implements Stream {
 
   /** Ends the exclusive hold of {@link #beginCapture()}; waiting work goes on. */
   public void endCapture() {
+    capturer = null;
     gate.getAndAdd(-CAPTURING);
     synchronized (captureEnded) {
       captureEnded.notifyAll();
