@@ -19,10 +19,10 @@ import org.junit.jupiter.api.TestReporter;
  * checked bit for bit against the eager result of the same product, the ledger back to zero, no
  * lifetime violation, and each shared workspace as large as the largest need, not the sum. The
  * provider is found through {@link ServiceLoader}, as applications find it, and runs under the
- * SPI's instrumented driver. Where it is not installed or cannot serve this machine (no GPU), the
- * class is skipped with a one-line reason; a GPU host without cuBLASLt fails with the loader's
- * message. On a GPU host: {@code scripts/gpu-run.sh blas-soak} (plainly and under compute-sanitizer
- * memcheck).
+ * SPI's instrumented driver. Where it cannot serve this machine (no GPU), the class is skipped with
+ * a one-line reason; a run without the provider installed, or a GPU host without cuBLASLt, fails
+ * with the message that says what is missing. On a GPU host: {@code scripts/gpu-run.sh blas-soak}
+ * (plainly and under compute-sanitizer memcheck).
  */
 @Tag("gpu")
 class CudaWorkspaceLifetimeGpuTests {
@@ -52,7 +52,7 @@ class CudaWorkspaceLifetimeGpuTests {
     provider = cuda;
   }
 
-  /** {@return the installed {@code cuda} provider}, or aborts the class naming those installed */
+  /** {@return the installed {@code cuda} provider}, or fails naming those installed */
   private static CudaDriverProvider cudaProvider() {
     // Patched into module cuda.graph.blas, which declares no use of the SPI (a no-op on the class
     // path, where the GPU bundle runs this).
@@ -68,7 +68,8 @@ class CudaWorkspaceLifetimeGpuTests {
         return candidate;
       }
     }
-    return Assumptions.abort(
+    // A run that selects the GPU tests without the provider is misconfigured, not GPU-less.
+    throw new AssertionError(
         "the 'cuda' provider is not installed (found "
             + installed.stream().map(CudaDriverProvider::id).toList()
             + "): put cuda-graph-driver on the class or module path");
