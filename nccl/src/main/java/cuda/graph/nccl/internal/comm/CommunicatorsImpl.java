@@ -25,14 +25,23 @@ public final class CommunicatorsImpl implements Communicators {
 
   private final List<CommunicatorImpl> ranks;
   private final Uses uses;
-  private final ExecutorService rankThreads;
+
+  /**
+   * One thread per rank, each running only its rank's work: a pool shared by the ranks would hand a
+   * rank's second phase (running the ops made in the first) to whichever thread is idle.
+   */
+  private final List<ExecutorService> rankThreads;
 
   private CommunicatorsImpl(List<CommunicatorImpl> ranks, Uses uses) {
     this.ranks = ranks;
     this.uses = uses;
-    this.rankThreads =
-        Executors.newFixedThreadPool(
-            ranks.size(), Thread.ofPlatform().daemon().name("cuda-graph-nccl rank ", 0).factory());
+    List<ExecutorService> threads = new ArrayList<>(ranks.size());
+    for (int r = 0; r < ranks.size(); r++) {
+      threads.add(
+          Executors.newSingleThreadExecutor(
+              Thread.ofPlatform().daemon().name("cuda-graph-nccl rank " + r).factory()));
+    }
+    this.rankThreads = List.copyOf(threads);
   }
 
   /** Opens one rank per device; see {@code Nccl.open}. */
@@ -137,8 +146,9 @@ public final class CommunicatorsImpl implements Communicators {
    */
   private <R> List<R> onEveryRank(Function<CommunicatorImpl, R> work) {
     List<Future<R>> futures = new ArrayList<>(ranks.size());
-    for (CommunicatorImpl rank : ranks) {
-      futures.add(rankThreads.submit(() -> work.apply(rank)));
+    for (int r = 0; r < ranks.size(); r++) {
+      CommunicatorImpl rank = ranks.get(r);
+      futures.add(rankThreads.get(r).submit(() -> work.apply(rank)));
     }
     List<R> results = new ArrayList<>(ranks.size());
     RuntimeException failure = null;
@@ -190,7 +200,7 @@ public final class CommunicatorsImpl implements Communicators {
     if (uses.isClosed()) {
       return;
     }
-    rankThreads.shutdown();
+    rankThreads.forEach(ExecutorService::shutdown);
     ranks.forEach(CommunicatorImpl::closeRank);
     uses.closeOwner();
   }
