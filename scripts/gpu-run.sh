@@ -155,7 +155,7 @@ for part in $parts; do
       mkdir -p target
       timeout 200 .gpu/junit --select-package=cuda.graph.blas > "$out/blas-tests.log" 2>&1
       echo "blas tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/blas-tests.log" | head -20
-      (cd .gpu/anchors/matmul && nvcc -O2 -arch=sm_90 matmul_bench.cu -lcublasLt -o /tmp/matmul_bench) > "$out/matmul-build.log" 2>&1 \
+      (cd .gpu/anchors/matmul && nvcc -O2 -arch=sm_90 -I"$OLDPWD/examples-decode/src/main/cuda" matmul_bench.cu -lcublasLt -o /tmp/matmul_bench) > "$out/matmul-build.log" 2>&1 \
         && /tmp/matmul_bench > "$out/matmul-cpp.csv" 2>&1; echo "matmul C++ exit $?"
       python3 .gpu/anchors/matmul/matmul_torch.py > "$out/matmul-torch.csv" 2>&1; echo "matmul torch exit $?"
       .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.MatmulBench > "$out/matmul-java.csv" 2>&1; echo "matmul java exit $?"

@@ -8,6 +8,9 @@
 //   D. N graphs of sizes S/N .. S (a bucket ladder), launched in turn on one stream;
 //   E. after cuDeviceGraphMemTrim with every graph idle, then after one more launch;
 //   F. the graphs destroyed, then trimmed.
+//   G. the granularity: one graph with one allocation node of 64 KiB, 1 MiB, 3 MiB, uploaded;
+//   H. what an instantiated and uploaded graph costs besides its allocation nodes: the device's
+//      free memory (cuMemGetInfo) before and after 64 graphs of 1, 10 and 100 empty kernel nodes.
 // Each line prints the four attributes in MiB after the scenario's launches were synchronized.
 //
 // Build: nvcc -O2 -arch=sm_90 graph_mem_probe.cu -lcuda -o graph_mem_probe
@@ -78,6 +81,50 @@ static CUgraphExec makeGraph(size_t bytes, CUstream stream) {
   return exec;
 }
 
+// G: the accounting of one small allocation node, uploaded, then destroyed and trimmed.
+static void granularity(size_t bytes, CUstream stream) {
+  CUgraphExec e = makeGraph(bytes, stream);
+  char what[64];
+  std::snprintf(what, sizeof what, "G_one_node_of_%zu_KiB", bytes >> 10);
+  report(what);
+  CK(cuGraphExecDestroy(e));
+  CK(cuDeviceGraphMemTrim(dev));
+  resetHigh();
+}
+
+static const char* kNoopPtx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry noop() { ret; }\n";
+
+// H: free device memory consumed by `graphs` execs of `nodes` kernel nodes each, in KiB per exec.
+static void execCost(CUfunction noop, int graphs, int nodes, CUstream stream) {
+  size_t free0, free1, total;
+  CK(cuCtxSynchronize());
+  CK(cuMemGetInfo(&free0, &total));
+  std::vector<CUgraphExec> execs(graphs);
+  for (int g = 0; g < graphs; g++) {
+    CUgraph graph;
+    CK(cuGraphCreate(&graph, 0));
+    CUgraphNode prev = nullptr;
+    for (int i = 0; i < nodes; i++) {
+      CUDA_KERNEL_NODE_PARAMS k = {};
+      k.func = noop;
+      k.gridDimX = k.gridDimY = k.gridDimZ = 1;
+      k.blockDimX = k.blockDimY = k.blockDimZ = 1;
+      CUgraphNode node;
+      CK(cuGraphAddKernelNode(&node, graph, prev ? &prev : nullptr, prev ? 1 : 0, &k));
+      prev = node;
+    }
+    CK(cuGraphInstantiate(&execs[g], graph, 0));
+    CK(cuGraphUpload(execs[g], stream));
+    CK(cuGraphDestroy(graph));
+  }
+  CK(cuStreamSynchronize(stream));
+  CK(cuMemGetInfo(&free1, &total));
+  std::printf("H_execs_%d_of_%d_kernel_nodes,device_kib_per_exec=%.1f\n", graphs, nodes,
+              ((double)free0 - (double)free1) / 1024.0 / graphs);
+  for (auto& e : execs) CK(cuGraphExecDestroy(e));
+}
+
 int main(int argc, char** argv) {
   size_t mib = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 256;
   int n = argc > 2 ? std::atoi(argv[2]) : 8;
@@ -133,6 +180,19 @@ int main(int argc, char** argv) {
   for (auto& e : ladder) CK(cuGraphExecDestroy(e));
   CK(cuDeviceGraphMemTrim(dev));
   report("F_destroyed_trimmed");
+
+  granularity(64u << 10, streams[0]);
+  granularity(1u << 20, streams[0]);
+  granularity(3u << 20, streams[0]);
+
+  CUmodule module;
+  CUfunction noop;
+  CK(cuModuleLoadData(&module, kNoopPtx));
+  CK(cuModuleGetFunction(&noop, module, "noop"));
+  execCost(noop, 64, 1, streams[0]);
+  execCost(noop, 64, 10, streams[0]);
+  execCost(noop, 64, 100, streams[0]);
+  CK(cuModuleUnload(module));
 
   for (auto& s : streams) CK(cuStreamDestroy(s));
   CK(cuDevicePrimaryCtxRelease(dev));

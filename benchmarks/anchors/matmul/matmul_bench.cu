@@ -6,7 +6,8 @@
 // fp32 scale, no epilogue, and the heuristic's first algorithm under a 32 MiB workspace limit,
 // asked once per shape.
 //
-// Build: nvcc -O2 -arch=sm_90 matmul_bench.cu -lcublasLt -o matmul_bench
+// Build: nvcc -O2 -arch=sm_90 -I../../../examples-decode/src/main/cuda matmul_bench.cu -lcublasLt \
+//          -o matmul_bench
 // Run:   ./matmul_bench                       (the built-in shapes below)
 //        ./matmul_bench 2048x2048x8 384x1152x16 ...   (in x out x rows, one per argument)
 //        options before the shapes: -n SAMPLES (default 100), -r REPEATS (default 20)
@@ -16,6 +17,14 @@
 // (eager) or one cudaGraphLaunch of a graph holding that one call (graph). Printed as CSV, per
 // matmul in microseconds: the median and the 10th and 90th percentiles of the samples. The two
 // modes write different D buffers, which are compared at the end of each shape (OK / MISMATCH).
+//
+// A third mode, decode_matvec, for up to 128 rows: the same product by the decode example's own
+// matrix-vector kernel (norm_matvec of examples-decode/src/main/cuda/decode_kernels.cu, without a
+// norm, with the example's launch shape: 256 threads, at most 8 blocks per SM), one launch per row
+// of X, all rows' launches in one CUDA graph, one step being one replay of it. It reads fp32
+// activations and writes fp32; its results, rounded to fp16, are compared with cuBLASLt's and the
+// count of differing values is printed on stderr (information: the two sum in different orders).
+// Build with -I pointing at examples-decode/src/main/cuda.
 #include <cublasLt.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -26,6 +35,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "decode_kernels.cu"
 
 #define CUDA_CK(x)                                                                       \
   do {                                                                                   \
@@ -66,6 +77,21 @@ __global__ void differ(const __half* a, const __half* b, size_t n, unsigned long
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
     if (__half_as_ushort(a[i]) != __half_as_ushort(b[i])) atomicAdd(count, 1ull);
+  }
+}
+
+// x16 -> x32, element by element.
+__global__ void widen(const __half* in, float* out, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    out[i] = __half2float(in[i]);
+}
+
+// Counts positions where the fp32 result rounded to fp16 differs from the fp16 one.
+__global__ void differ32(const __half* a, const float* b, size_t n, unsigned long long* count) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    if (__half_as_ushort(a[i]) != __half_as_ushort(__float2half(b[i]))) atomicAdd(count, 1ull);
   }
 }
 
@@ -210,6 +236,59 @@ int main(int argc, char** argv) {
       std::printf("cpp,%s,%d,%d,%d,%s,%.3f,%.3f,%.3f,%d,%d,%zu\n", s.name.c_str(), s.in, s.out,
                   s.rows, mode == 0 ? "eager" : "graph", p50, p10, p90, samples, repeats,
                   (size_t)result.workspaceSize);
+    }
+
+    if (s.rows <= 128) {
+      // The decode example's kernel, one launch per row, in one graph.
+      float *x32, *y32;
+      CUDA_CK(cudaMalloc(&x32, (size_t)k * n * sizeof(float)));
+      CUDA_CK(cudaMalloc(&y32, (size_t)m * n * sizeof(float)));
+      widen<<<1024, 256, 0, stream>>>(x, x32, (size_t)k * n);
+      int sms = 0;
+      CUDA_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+      int blocks = std::min(8 * sms, (m + WARPS - 1) / WARPS);
+      size_t shared = (size_t)k * sizeof(float);
+      CUDA_CK(cudaFuncSetAttribute(norm_matvec, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)shared));
+      cudaGraph_t mvGraph;
+      cudaGraphExec_t mvExec;
+      CUDA_CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      for (int j = 0; j < n; j++)
+        norm_matvec<<<blocks, BLOCK, shared, stream>>>(x32 + (size_t)j * k, nullptr, w,
+                                                       y32 + (size_t)j * m, m, k, 0.f);
+      CUDA_CK(cudaGetLastError());
+      CUDA_CK(cudaStreamEndCapture(stream, &mvGraph));
+      CUDA_CK(cudaGraphInstantiate(&mvExec, mvGraph, 0));
+      CUDA_CK(cudaGraphUpload(mvExec, stream));
+      // Fewer samples: a step streams W once per row.
+      int mvSamples = std::min(samples, 20), mvRepeats = std::max(1, repeats * 4 / n);
+      for (int i = 0; i < 3; i++) CUDA_CK(cudaGraphLaunch(mvExec, stream));
+      CUDA_CK(cudaStreamSynchronize(stream));
+      std::vector<double> us;
+      for (int i = 0; i < mvSamples; i++) {
+        CUDA_CK(cudaEventRecord(start, stream));
+        for (int r = 0; r < mvRepeats; r++) CUDA_CK(cudaGraphLaunch(mvExec, stream));
+        CUDA_CK(cudaEventRecord(stop, stream));
+        CUDA_CK(cudaEventSynchronize(stop));
+        float ms;
+        CUDA_CK(cudaEventElapsedTime(&ms, start, stop));
+        us.push_back(ms * 1000.0 / mvRepeats);
+      }
+      double p10, p50, p90;
+      percentiles(us, &p10, &p50, &p90);
+      std::printf("cpp,%s,%d,%d,%d,decode_matvec,%.3f,%.3f,%.3f,%d,%d,0\n", s.name.c_str(), s.in,
+                  s.out, s.rows, p50, p10, p90, mvSamples, mvRepeats);
+      CUDA_CK(cudaMemsetAsync(mismatches, 0, sizeof(unsigned long long), stream));
+      differ32<<<1024, 256, 0, stream>>>(yEager, y32, (size_t)m * n, mismatches);
+      unsigned long long mv = 0;
+      CUDA_CK(cudaMemcpyAsync(&mv, mismatches, sizeof(mv), cudaMemcpyDeviceToHost, stream));
+      CUDA_CK(cudaStreamSynchronize(stream));
+      std::fprintf(stderr, "%s: decode matvec rounded to fp16 differs from cuBLASLt at %llu of %zu\n",
+                   s.name.c_str(), mv, (size_t)m * n);
+      CUDA_CK(cudaGraphExecDestroy(mvExec));
+      CUDA_CK(cudaGraphDestroy(mvGraph));
+      CUDA_CK(cudaFree(y32));
+      CUDA_CK(cudaFree(x32));
     }
 
     CUDA_CK(cudaMemsetAsync(mismatches, 0, sizeof(unsigned long long), stream));
