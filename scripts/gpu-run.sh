@@ -19,8 +19,9 @@
 # workspace case: CudaWorkspaceLifetimeGpuTests, plainly and under compute-sanitizer memcheck;
 # BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000) graphmem
 # (issue 25: the driver's graph-memory accounting for graphs with allocation nodes; GRAPHMEM_ARGS
-# gives MiB per graph and the number of graphs, default "256 8") temporaries (issue 25 item 1:
-# GraphTemporariesContract on the GPU, plainly and under compute-sanitizer memcheck).
+# gives MiB per graph and the number of graphs, default "256 8"; then GraphMemoryContract on the
+# GPU) temporaries (issue 25 item 1: GraphTemporariesContract on the GPU, plainly and under
+# compute-sanitizer memcheck).
 set -uo pipefail
 out=${OUT:-gpu-out}; mkdir -p "$out"
 parts=${*:-tests bench examples}
@@ -183,7 +184,10 @@ for part in $parts; do
       # Issue 25: when the driver lets graphs with allocation nodes share physical memory.
       (cd .gpu/anchors/graphmem && nvcc -O2 -arch=sm_90 graph_mem_probe.cu -lcuda -o /tmp/graph_mem_probe) \
         > "$out/graphmem-build.log" 2>&1 && /tmp/graph_mem_probe ${GRAPHMEM_ARGS:-256 8} > "$out/graphmem.csv" 2>&1
-      echo "graph memory probe exit $?"; cat "$out/graphmem.csv" ;;
+      echo "graph memory probe exit $?"; cat "$out/graphmem.csv"
+      mkdir -p target
+      timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphMemoryTests > "$out/graphmem-contract.log" 2>&1
+      echo "graph memory contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/graphmem-contract.log" | head -20 ;;
     launch-ab)
       # The single-threaded launch path before and after a change of the api module: the same
       # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare

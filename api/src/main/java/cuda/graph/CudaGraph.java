@@ -134,6 +134,19 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   int nodeCount();
 
   /**
+   * {@return the bytes the graph's allocation nodes take in its current capture}: the sum of the
+   * byte sizes of the temporaries ({@link Scope#temporary}) it recorded, as requested; 0 for a
+   * graph without temporaries. A recapture changes it to the new capture's; it stays readable after
+   * {@link #close()}.
+   *
+   * <p>This is what the graph asks for, not what the device spends on it: the driver rounds each
+   * allocation up to its granularity, and lets graphs share their memory when their launches cannot
+   * overlap (graphs launched one after the other on one stream need as much as the largest of
+   * them). {@link Device#graphMemory()} reports what the device's graphs hold.
+   */
+  long temporaryBytes();
+
+  /**
    * Writes the graph in Graphviz DOT form to {@code path}.
    *
    * @param path the file the driver writes, replacing any existing one

@@ -33,6 +33,38 @@ public sealed interface Device permits DeviceImpl {
   long freeMemory();
 
   /**
+   * {@return the memory the device's graphs use for their allocation nodes (temporaries, {@link
+   * Scope#temporary}), as the driver reports it now}: a snapshot, read with four driver calls, of
+   * the whole device (every graph of the process on it, not only this platform's)
+   *
+   * @throws IllegalStateException if the platform is closed
+   * @throws CudaDriverError if the driver fails to report it
+   */
+  GraphMemory graphMemory();
+
+  /**
+   * Gives back to the system the device's graph memory that no launch executing or waiting to
+   * execute needs ({@code cuDeviceGraphMemTrim}): with every graph idle, {@link #graphMemory()}'s
+   * used and reserved amounts drop to 0. Graphs stay valid; their next upload or launch maps their
+   * memory again, which costs that launch the mapping. Useful after closing graphs, whose memory
+   * the driver otherwise keeps for later graphs.
+   *
+   * @throws IllegalStateException if the platform is closed
+   * @throws CudaDriverError if the driver fails to trim
+   */
+  void trimGraphMemory();
+
+  /**
+   * Resets both high-water marks of {@link #graphMemory()} to the current amounts ({@code
+   * cuDeviceSetGraphMemAttribute} of {@code CU_GRAPH_MEM_ATTR_USED_MEM_HIGH} and {@code
+   * CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH}), so that they measure from now on.
+   *
+   * @throws IllegalStateException if the platform is closed
+   * @throws CudaDriverError if the driver fails to reset them
+   */
+  void resetGraphMemoryHighWater();
+
+  /**
    * {@return the value of a named device attribute, e.g. {@code MULTIPROCESSOR_COUNT}}
    *
    * @param attribute the attribute to query

@@ -168,6 +168,30 @@ final class BadInputCases {
             "platform",
             "closed")
         .rejects(
+            "graphMemory() of a device of a closed platform",
+            f -> f.closedPlatform().platform().defaultDevice().graphMemory(),
+            ISE,
+            "platform",
+            "closed")
+        .rejects(
+            "trimGraphMemory() on a device of a closed platform",
+            f -> {
+              f.closedPlatform().platform().defaultDevice().trimGraphMemory();
+              return null;
+            },
+            ISE,
+            "platform",
+            "closed")
+        .rejects(
+            "resetGraphMemoryHighWater() on a device of a closed platform",
+            f -> {
+              f.closedPlatform().platform().defaultDevice().resetGraphMemoryHighWater();
+              return null;
+            },
+            ISE,
+            "platform",
+            "closed")
+        .rejects(
             "an op executed on a stream of a closed platform",
             f -> DeviceOp.value(1).syncOn(f.closedPlatform().stream()),
             ISE,

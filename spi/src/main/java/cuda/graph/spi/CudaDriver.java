@@ -140,6 +140,38 @@ public interface CudaDriver extends AutoCloseable {
    */
   @Nullable CuContext ctxGetCurrent();
 
+  // ---- graph memory of a device (CUDA 11.4)
+
+  /**
+   * {@code cuDeviceGetGraphMemAttribute}: how much memory the device's graph allocations use or
+   * hold mapped, now or at most since the last reset.
+   *
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   * @param attribute which amount to read
+   * @return the amount, in bytes
+   */
+  long deviceGetGraphMemAttribute(int device, GraphMemAttribute attribute);
+
+  /**
+   * {@code cuDeviceSetGraphMemAttribute}: resets a high-water mark. The driver accepts only the two
+   * high-water attributes and only the value 0, which sets the mark to the current amount; anything
+   * else fails with {@code CUDA_ERROR_INVALID_VALUE}.
+   *
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   * @param attribute {@link GraphMemAttribute#USED_MEM_HIGH} or {@link
+   *     GraphMemAttribute#RESERVED_MEM_HIGH}
+   * @param value 0
+   */
+  void deviceSetGraphMemAttribute(int device, GraphMemAttribute attribute, long value);
+
+  /**
+   * {@code cuDeviceGraphMemTrim}: gives back to the system the graph memory of the device that no
+   * launch executing or scheduled needs; later uploads and launches map it again.
+   *
+   * @param device a {@code CUdevice} from {@link #deviceGet}
+   */
+  void deviceGraphMemTrim(int device);
+
   // ---- streams
 
   /**

@@ -31,6 +31,12 @@ public enum DriverCall {
   CTX_SET_CURRENT("cuCtxSetCurrent"),
   /** {@code cuCtxGetCurrent}: the calling thread's current context. */
   CTX_GET_CURRENT("cuCtxGetCurrent"),
+  /** {@code cuDeviceGetGraphMemAttribute}: a device's graph memory, used or reserved. */
+  DEVICE_GET_GRAPH_MEM_ATTRIBUTE("cuDeviceGetGraphMemAttribute"),
+  /** {@code cuDeviceSetGraphMemAttribute}: resets a high-water mark of a device's graph memory. */
+  DEVICE_SET_GRAPH_MEM_ATTRIBUTE("cuDeviceSetGraphMemAttribute"),
+  /** {@code cuDeviceGraphMemTrim}: gives back graph memory no launch needs. */
+  DEVICE_GRAPH_MEM_TRIM("cuDeviceGraphMemTrim"),
   /** {@code cuStreamCreate}: creates a stream. */
   STREAM_CREATE("cuStreamCreate"),
   /** {@code cuStreamDestroy_v2}: destroys a stream. */

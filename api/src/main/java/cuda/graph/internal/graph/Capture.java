@@ -59,6 +59,11 @@ final class Capture {
       return execution.temporaryAddresses().length > 0;
     }
 
+    /** {@return the bytes the capture's temporaries take, as requested} */
+    long temporaryBytes() {
+      return execution.temporaryBytes();
+    }
+
     /**
      * {@return the leases, split into the replaceable nodes' and the rest}; taken from the capture
      */

@@ -52,6 +52,11 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
    */
   private boolean hasTemporaries;
 
+  /**
+   * The bytes the current capture's temporaries take, as requested; see {@link #temporaryBytes}.
+   */
+  private volatile long temporaryBytes;
+
   /** Which capture made the recorded nodes that are current: a recapture makes the others stale. */
   private volatile int generation;
 
@@ -82,6 +87,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       Capture.Captured<T> captured) {
     CudaGraphImpl<T> graph = new CudaGraphImpl<>(stream, mode, scoped, handle, captured.output());
     graph.hasTemporaries = captured.hasTemporaries();
+    graph.temporaryBytes = captured.temporaryBytes();
     for (RecordedNodeImpl node : captured.replaceable()) {
       node.bind(graph, 0);
     }
@@ -252,6 +258,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     }
     generation = next;
     hasTemporaries = captured.hasTemporaries();
+    temporaryBytes = captured.temporaryBytes();
     synchronized (outputLock) {
       output = captured.output();
       outputTaken = false;
@@ -428,6 +435,11 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   @Override
   public StreamImpl stream() {
     return stream;
+  }
+
+  @Override
+  public long temporaryBytes() {
+    return temporaryBytes;
   }
 
   @Override

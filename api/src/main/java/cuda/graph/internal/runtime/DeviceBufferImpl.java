@@ -76,7 +76,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   public static <T> DeviceBufferImpl<T> temporary(
       Execution execution, ElementType<T> type, long length, long address) {
-    GraphTemporary temporary = execution.newTemporary(address);
+    GraphTemporary temporary = execution.newTemporary(address, length * type.byteSize());
     return new DeviceBufferImpl<>(execution.device, type, length, address, null, temporary, null);
   }
 

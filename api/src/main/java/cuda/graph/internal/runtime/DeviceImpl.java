@@ -5,12 +5,14 @@ import cuda.graph.CudaDriverError;
 import cuda.graph.Device;
 import cuda.graph.Dim3;
 import cuda.graph.ElementType;
+import cuda.graph.GraphMemory;
 import cuda.graph.HostBuffer;
 import cuda.graph.LaunchConfig;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DeviceAttribute;
+import cuda.graph.spi.GraphMemAttribute;
 import cuda.graph.spi.StreamFlags;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -90,6 +92,34 @@ public final class DeviceImpl implements Device {
   public long freeMemory() {
     bind();
     return platform.driver().memGetInfo().freeBytes();
+  }
+
+  @Override
+  public GraphMemory graphMemory() {
+    // Bound first, as every device call of the library is: on a closed platform that refuses, and
+    // no call reaches the closed driver.
+    bind();
+    TranslatingDriver driver = platform.driver();
+    return new GraphMemory(
+        driver.deviceGetGraphMemAttribute(cuDevice, GraphMemAttribute.USED_MEM_CURRENT),
+        driver.deviceGetGraphMemAttribute(cuDevice, GraphMemAttribute.USED_MEM_HIGH),
+        driver.deviceGetGraphMemAttribute(cuDevice, GraphMemAttribute.RESERVED_MEM_CURRENT),
+        driver.deviceGetGraphMemAttribute(cuDevice, GraphMemAttribute.RESERVED_MEM_HIGH));
+  }
+
+  @Override
+  public void trimGraphMemory() {
+    bind();
+    platform.driver().deviceGraphMemTrim(cuDevice);
+  }
+
+  @Override
+  public void resetGraphMemoryHighWater() {
+    bind();
+    TranslatingDriver driver = platform.driver();
+    // 0 is the only value the driver accepts: it resets the mark to the current amount.
+    driver.deviceSetGraphMemAttribute(cuDevice, GraphMemAttribute.USED_MEM_HIGH, 0);
+    driver.deviceSetGraphMemAttribute(cuDevice, GraphMemAttribute.RESERVED_MEM_HIGH, 0);
   }
 
   @Override

@@ -116,10 +116,10 @@ public final class Execution {
   private @Nullable List<GraphTemporary> temporaries;
 
   /**
-   * {@return a new temporary of this execution's capture at {@code address}}, a graph allocation
-   * just recorded; the capture's end makes it unusable
+   * {@return a new temporary of this execution's capture at {@code address}}, a graph allocation of
+   * {@code bytes} just recorded; the capture's end makes it unusable
    */
-  GraphTemporary newTemporary(long address) {
+  GraphTemporary newTemporary(long address, long bytes) {
     Object capture = capturing;
     if (capture == null) {
       throw new IllegalStateException("a temporary is allocated only in a capture");
@@ -129,7 +129,7 @@ public final class Execution {
       list = new ArrayList<>(2);
       root.temporaries = list;
     }
-    GraphTemporary temporary = new GraphTemporary(capture, address, list.size() + 1);
+    GraphTemporary temporary = new GraphTemporary(capture, address, bytes, list.size() + 1);
     list.add(temporary);
     return temporary;
   }
@@ -145,6 +145,18 @@ public final class Execution {
       addresses[i] = list.get(i).address;
     }
     return addresses;
+  }
+
+  /** {@return the bytes the temporaries this capture allocated take, as requested} */
+  public long temporaryBytes() {
+    List<GraphTemporary> list = root.temporaries;
+    long total = 0;
+    if (list != null) {
+      for (GraphTemporary temporary : list) {
+        total += temporary.bytes;
+      }
+    }
+    return total;
   }
 
   /**

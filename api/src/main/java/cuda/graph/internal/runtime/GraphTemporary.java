@@ -15,14 +15,18 @@ public final class GraphTemporary {
   /** The graph allocation's fixed address, freed by the capture's free node. */
   final long address;
 
+  /** The graph allocation's size as requested, before the driver rounds it up. */
+  final long bytes;
+
   /** Which temporary of its capture this is, from 1, for messages. */
   private final int number;
 
   private volatile boolean ended;
 
-  GraphTemporary(Object capture, long address, int number) {
+  GraphTemporary(Object capture, long address, long bytes, int number) {
     this.capture = capture;
     this.address = address;
+    this.bytes = bytes;
     this.number = number;
   }
 

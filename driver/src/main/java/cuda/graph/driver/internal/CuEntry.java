@@ -71,6 +71,14 @@ enum CuEntry {
   CTX_SET_CURRENT(DriverCall.CTX_SET_CURRENT, 4000, takes(C.HANDLE)),
   /** {@code (CUcontext *pctx)} */
   CTX_GET_CURRENT(DriverCall.CTX_GET_CURRENT, 4000, takes(C.PTR)),
+  /** {@code (CUdevice device, CUgraphMem_attribute attr, void *value)}: a cuuint64_t out. */
+  DEVICE_GET_GRAPH_MEM_ATTRIBUTE(
+      DriverCall.DEVICE_GET_GRAPH_MEM_ATTRIBUTE, 11040, takes(C.INT, C.INT, C.PTR)),
+  /** {@code (CUdevice device, CUgraphMem_attribute attr, void *value)}: a cuuint64_t in. */
+  DEVICE_SET_GRAPH_MEM_ATTRIBUTE(
+      DriverCall.DEVICE_SET_GRAPH_MEM_ATTRIBUTE, 11040, takes(C.INT, C.INT, C.PTR)),
+  /** {@code (CUdevice device)} */
+  DEVICE_GRAPH_MEM_TRIM(DriverCall.DEVICE_GRAPH_MEM_TRIM, 11040, takes(C.INT)),
 
   /** {@code (CUstream *phStream, unsigned int Flags)} */
   STREAM_CREATE(DriverCall.STREAM_CREATE, 2000, takes(C.PTR, C.INT)),

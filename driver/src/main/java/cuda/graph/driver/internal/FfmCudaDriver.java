@@ -27,6 +27,7 @@ import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.GraphExecUpdateException;
+import cuda.graph.spi.GraphMemAttribute;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
@@ -252,6 +253,49 @@ final class FfmCudaDriver implements CudaDriver {
     }
     long context = out.get(JAVA_LONG, 0);
     return context == 0 ? null : new CuContext(context);
+  }
+
+  @Override
+  public long deviceGetGraphMemAttribute(int device, GraphMemAttribute attribute) {
+    MemorySegment out = Scratch.get().slot(0);
+    try {
+      int status =
+          (int)
+              CuEntry.DEVICE_GET_GRAPH_MEM_ATTRIBUTE
+                  .handle()
+                  .invokeExact(device, attribute.code(), out);
+      check(status, CuEntry.DEVICE_GET_GRAPH_MEM_ATTRIBUTE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return out.get(JAVA_LONG, 0); // a cuuint64_t; no device has 2^63 bytes
+  }
+
+  @Override
+  public void deviceSetGraphMemAttribute(int device, GraphMemAttribute attribute, long value) {
+    MemorySegment in = Scratch.get().slot(0);
+    in.set(JAVA_LONG, 0, value);
+    try {
+      int status =
+          (int)
+              CuEntry.DEVICE_SET_GRAPH_MEM_ATTRIBUTE
+                  .handle()
+                  .invokeExact(device, attribute.code(), in);
+      check(status, CuEntry.DEVICE_SET_GRAPH_MEM_ATTRIBUTE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  @Override
+  public void deviceGraphMemTrim(int device) {
+    try {
+      check(
+          (int) CuEntry.DEVICE_GRAPH_MEM_TRIM.handle().invokeExact(device),
+          CuEntry.DEVICE_GRAPH_MEM_TRIM);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   // ---- streams

@@ -50,6 +50,10 @@ class CuEntryTests {
           "cuDevicePrimaryCtxRelease_v2",
           "cuCtxSetCurrent",
           "cuCtxGetCurrent",
+          // Not in section 1.2 yet: the graph memory of a device, CUDA 11.4's only ABIs.
+          "cuDeviceGetGraphMemAttribute",
+          "cuDeviceSetGraphMemAttribute",
+          "cuDeviceGraphMemTrim",
           "cuStreamCreate",
           "cuStreamDestroy_v2",
           "cuStreamSynchronize",
@@ -179,7 +183,10 @@ class CuEntryTests {
           Map.entry("cuGraphNodeSetEnabled", 11060),
           Map.entry("cuGraphNodeGetEnabled", 11060),
           Map.entry("cuGraphConditionalHandleCreate", 12030),
-          Map.entry("cuGraphAddNode_v2", 12030));
+          Map.entry("cuGraphAddNode_v2", 12030),
+          Map.entry("cuDeviceGetGraphMemAttribute", 11040),
+          Map.entry("cuDeviceSetGraphMemAttribute", 11040),
+          Map.entry("cuDeviceGraphMemTrim", 11040));
 
   /**
    * The calls newer than the oldest driver supported, and the CUDA version that introduced each.
@@ -438,6 +445,18 @@ class CuEntryTests {
     assertEquals(4, parameters(CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS).size());
     assertEquals(4, parameters(CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS).size());
     assertEquals(JAVA_INT, parameters(CuEntry.GRAPH_NODE_SET_ENABLED).get(2));
+  }
+
+  @Test
+  void theGraphMemoryCallsTakeTheDeviceAsAnIntAndTheirValueByPointer() {
+    // (CUdevice, CUgraphMem_attribute, void *): a cuuint64_t read or written through the pointer.
+    for (CuEntry entry :
+        List.of(CuEntry.DEVICE_GET_GRAPH_MEM_ATTRIBUTE, CuEntry.DEVICE_SET_GRAPH_MEM_ATTRIBUTE)) {
+      assertEquals(
+          List.of(JAVA_INT, JAVA_INT, ValueLayout.ADDRESS), parameters(entry), entry.name());
+      assertEquals(0, entry.firstDriver(), entry + " is older than every supported driver");
+    }
+    assertEquals(List.of(JAVA_INT), parameters(CuEntry.DEVICE_GRAPH_MEM_TRIM));
   }
 
   private static List<MemoryLayout> parameters(CuEntry entry) {

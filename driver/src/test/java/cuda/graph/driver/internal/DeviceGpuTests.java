@@ -7,12 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.Availability;
+import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CuContext;
+import cuda.graph.spi.CuGraph;
+import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CuResult;
+import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DeviceAttribute;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.GraphMemAttribute;
 import cuda.graph.spi.MemoryInfo;
+import cuda.graph.spi.StreamFlags;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -91,6 +97,49 @@ class DeviceGpuTests extends GpuTest {
     MemoryInfo info = driver.memGetInfo();
     assertEquals(driver.deviceTotalMem(gpu.device), info.totalBytes());
     assertTrue(info.freeBytes() > 0 && info.freeBytes() <= info.totalBytes(), info.toString());
+  }
+
+  @Test
+  void graphMemoryIsReadTrimmedAndItsHighWaterResetThroughTheBinding() {
+    long bytes = 4L << 20;
+    CuStream stream = driver.streamCreate(StreamFlags.NON_BLOCKING);
+    try {
+      driver.streamBeginCapture(stream, CaptureMode.GLOBAL);
+      long temporary = driver.memAllocAsync(bytes, stream);
+      driver.memsetD8Async(temporary, (byte) 1, bytes, stream);
+      driver.memFreeAsync(temporary, stream);
+      CuGraph graph = driver.streamEndCapture(stream);
+      CuGraphExec exec = driver.graphInstantiate(graph, 0);
+      driver.graphDestroy(graph);
+      driver.deviceGraphMemTrim(gpu.device);
+      assertEquals(0, graphMemory(GraphMemAttribute.USED_MEM_CURRENT), "idle after a trim");
+      driver.graphLaunch(exec, stream);
+      driver.streamSynchronize(stream);
+      long used = graphMemory(GraphMemAttribute.USED_MEM_CURRENT);
+      assertTrue(used >= bytes, used + " bytes used by a graph allocating " + bytes);
+      assertTrue(graphMemory(GraphMemAttribute.RESERVED_MEM_CURRENT) >= used);
+      driver.graphExecDestroy(exec);
+      driver.deviceGraphMemTrim(gpu.device);
+      assertEquals(0, graphMemory(GraphMemAttribute.RESERVED_MEM_CURRENT));
+      driver.deviceSetGraphMemAttribute(gpu.device, GraphMemAttribute.USED_MEM_HIGH, 0);
+      driver.deviceSetGraphMemAttribute(gpu.device, GraphMemAttribute.RESERVED_MEM_HIGH, 0);
+      assertEquals(0, graphMemory(GraphMemAttribute.USED_MEM_HIGH), "reset to the current 0");
+      assertEquals(0, graphMemory(GraphMemAttribute.RESERVED_MEM_HIGH));
+      CudaDriverException refused =
+          assertThrows(
+              CudaDriverException.class,
+              () ->
+                  driver.deviceSetGraphMemAttribute(
+                      gpu.device, GraphMemAttribute.USED_MEM_HIGH, 5));
+      assertEquals(CuResult.INVALID_VALUE, refused.status());
+      assertEquals(DriverCall.DEVICE_SET_GRAPH_MEM_ATTRIBUTE, refused.call());
+    } finally {
+      driver.streamDestroy(stream);
+    }
+  }
+
+  private static long graphMemory(GraphMemAttribute attribute) {
+    return driver.deviceGetGraphMemAttribute(gpu.device, attribute);
   }
 
   @Test

@@ -7,6 +7,7 @@ import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DeviceAttribute;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.GraphMemAttribute;
 import java.util.ArrayList;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -92,6 +93,37 @@ final class DeviceCalls {
     return state.device(device, DriverCall.DEVICE_TOTAL_MEM).totalMemory;
   }
 
+  long graphMemAttribute(int device, GraphMemAttribute attribute) {
+    return state
+        .device(device, DriverCall.DEVICE_GET_GRAPH_MEM_ATTRIBUTE)
+        .graphMemory
+        .get(attribute);
+  }
+
+  void setGraphMemAttribute(int device, GraphMemAttribute attribute, long value) {
+    DriverCall call = DriverCall.DEVICE_SET_GRAPH_MEM_ATTRIBUTE;
+    SimDevice d = state.device(device, call);
+    if (!attribute.isHighWater()) {
+      throw invalid(
+          call,
+          attribute
+              + " cannot be set: only the high-water marks USED_MEM_HIGH and RESERVED_MEM_HIGH"
+              + " can, and only to 0, which resets them");
+    }
+    if (value != 0) {
+      throw invalid(
+          call,
+          "a high-water mark can only be reset, with the value 0 (it then becomes the current"
+              + " amount); got "
+              + value);
+    }
+    d.graphMemory.resetHighWater(attribute);
+  }
+
+  void graphMemTrim(int device) {
+    state.device(device, DriverCall.DEVICE_GRAPH_MEM_TRIM).graphMemory.trim();
+  }
+
   CuContext primaryCtxRetain(int device) {
     SimDevice d = state.device(device, DriverCall.DEVICE_PRIMARY_CTX_RETAIN);
     if (d.poisoned != 0) {
@@ -143,6 +175,7 @@ final class DeviceCalls {
     }
     context.allocations.clear();
     context.device.usedMemory = 0;
+    context.device.graphMemory.unmapAll();
     context.owned.clear();
     context.destroyed = true;
     state.handles.unregister(

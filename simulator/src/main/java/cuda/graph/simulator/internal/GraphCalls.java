@@ -141,6 +141,9 @@ final class GraphCalls {
     checkLaunchable(stream, call);
     exec.lastLaunch =
         state.enqueue(stream, new Op.Empty("upload " + handle), List.of(exec.lastLaunch)).done;
+    if (exec.ownsMemoryNodes) {
+      stream.context.device.graphMemory.upload(stream, exec, exec.lastLaunch);
+    }
   }
 
   void launch(CuGraphExec handle, CuStream streamHandle) {
@@ -177,6 +180,9 @@ final class GraphCalls {
     Command command =
         state.enqueue(stream, new Op.GraphRun(exec, ops, List.copyOf(freedFirst)), prerequisites);
     exec.lastLaunch = command.done;
+    if (exec.ownsMemoryNodes) {
+      stream.context.device.graphMemory.launch(stream, exec, freedFirst, command.done);
+    }
     for (Op op : ops) {
       if (op instanceof Op.RecordEvent r) {
         r.event().recorded = command.done;

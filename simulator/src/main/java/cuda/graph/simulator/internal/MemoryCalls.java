@@ -77,6 +77,7 @@ final class MemoryCalls {
     if (a.kind == Allocation.Kind.GRAPH) {
       a.outstanding = false;
       a.unback();
+      a.device.graphMemory.freed(a);
       return;
     }
     release(a);
@@ -149,7 +150,8 @@ final class MemoryCalls {
     }
     if (a.kind == Allocation.Kind.GRAPH) {
       a.outstanding = false;
-      state.enqueue(stream, new Op.Free(a, false), List.of());
+      Command free = state.enqueue(stream, new Op.Free(a, false), List.of());
+      a.device.graphMemory.freedOn(a, stream, free.done);
       return;
     }
     release(a);

@@ -13,6 +13,9 @@ final class SimDevice {
   int primaryRetains;
   @Nullable SimContext primary;
 
+  /** The memory mapped for the device's graph allocations, and its accounting. */
+  final GraphMemoryPool graphMemory = new GraphMemoryPool();
+
   /** A sticky error that outlived its context: the process cannot use this device again. */
   int poisoned;
 

@@ -21,6 +21,7 @@ import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.GraphMemAttribute;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
@@ -192,6 +193,27 @@ public final class SimDriver implements SimulatedDriver {
   @Override
   public @Nullable CuContext ctxGetCurrent() {
     return call(DriverCall.CTX_GET_CURRENT, devices::ctxGetCurrent);
+  }
+
+  // ---- graph memory of a device
+
+  @Override
+  public long deviceGetGraphMemAttribute(int device, GraphMemAttribute attribute) {
+    return call(
+        DriverCall.DEVICE_GET_GRAPH_MEM_ATTRIBUTE,
+        () -> devices.graphMemAttribute(device, attribute));
+  }
+
+  @Override
+  public void deviceSetGraphMemAttribute(int device, GraphMemAttribute attribute, long value) {
+    run(
+        DriverCall.DEVICE_SET_GRAPH_MEM_ATTRIBUTE,
+        () -> devices.setGraphMemAttribute(device, attribute, value));
+  }
+
+  @Override
+  public void deviceGraphMemTrim(int device) {
+    run(DriverCall.DEVICE_GRAPH_MEM_TRIM, () -> devices.graphMemTrim(device));
   }
 
   // ---- streams

@@ -30,6 +30,13 @@ final class SimExec implements HandleTable.Handled {
   final List<Allocation> unfreedAllocations = new ArrayList<>();
 
   final boolean ownsMemoryNodes;
+
+  /**
+   * The graph memory a launch needs: its allocation nodes' sizes, each rounded up as the driver
+   * accounts them ({@link GraphMemoryPool#footprint}); fixed at instantiation, as the nodes are.
+   */
+  final long graphMemoryFootprint;
+
   Completion lastLaunch = Completion.DONE;
   boolean destroyed;
 
@@ -39,11 +46,16 @@ final class SimExec implements HandleTable.Handled {
     this.flags = flags;
     this.ops = ExecTree.snapshot(source, paths);
     this.shape = NodeShape.of(source);
+    long footprint = 0;
     for (Node n : source.nodes) {
-      if (n.op instanceof Op.MemAlloc alloc && !source.freedInGraph.contains(alloc.allocation())) {
-        unfreedAllocations.add(alloc.allocation());
+      if (n.op instanceof Op.MemAlloc alloc) {
+        footprint += GraphMemoryPool.footprint(alloc.allocation().size);
+        if (!source.freedInGraph.contains(alloc.allocation())) {
+          unfreedAllocations.add(alloc.allocation());
+        }
       }
     }
+    this.graphMemoryFootprint = footprint;
     this.ownsMemoryNodes = source.hasMemoryNodes();
   }
 

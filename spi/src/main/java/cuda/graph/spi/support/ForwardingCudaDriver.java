@@ -18,6 +18,7 @@ import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.GraphMemAttribute;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HostFunction;
 import cuda.graph.spi.KernelArguments;
@@ -261,6 +262,42 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
       return delegate.ctxGetCurrent();
     } catch (RuntimeException e) {
       throw failed(DriverCall.CTX_GET_CURRENT, e);
+    }
+  }
+
+  @Override
+  public long deviceGetGraphMemAttribute(int device, GraphMemAttribute attribute) {
+    before(
+        DriverCall.DEVICE_GET_GRAPH_MEM_ATTRIBUTE,
+        describesArguments ? new Object[] {device, attribute} : NO_ARGUMENTS);
+    try {
+      return delegate.deviceGetGraphMemAttribute(device, attribute);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_GET_GRAPH_MEM_ATTRIBUTE, e);
+    }
+  }
+
+  @Override
+  public void deviceSetGraphMemAttribute(int device, GraphMemAttribute attribute, long value) {
+    before(
+        DriverCall.DEVICE_SET_GRAPH_MEM_ATTRIBUTE,
+        describesArguments ? new Object[] {device, attribute, value} : NO_ARGUMENTS);
+    try {
+      delegate.deviceSetGraphMemAttribute(device, attribute, value);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_SET_GRAPH_MEM_ATTRIBUTE, e);
+    }
+  }
+
+  @Override
+  public void deviceGraphMemTrim(int device) {
+    before(
+        DriverCall.DEVICE_GRAPH_MEM_TRIM,
+        describesArguments ? new Object[] {device} : NO_ARGUMENTS);
+    try {
+      delegate.deviceGraphMemTrim(device);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.DEVICE_GRAPH_MEM_TRIM, e);
     }
   }
 

@@ -1,0 +1,4 @@
+package cuda.graph.conformance;
+
+/** Runs {@link GraphMemoryContract} against the simulator. */
+class SimulatorGraphMemoryTests implements GraphMemoryContract, SimulatorUnderTest {}
