@@ -2,7 +2,10 @@ package cuda.graph.kotlin
 
 import cuda.graph.CaptureMode
 import cuda.graph.CudaGraph
+import cuda.graph.DeviceBuffer
 import cuda.graph.DeviceOp
+import cuda.graph.ElementType
+import cuda.graph.GraphCache
 import cuda.graph.GraphNode
 import cuda.graph.InputBinding
 import cuda.graph.Kernel
@@ -33,6 +36,13 @@ class GraphRecorder internal constructor(private val scope: Scope) {
 
   /** Records this node: `+kernel.launch(...)`. */
   operator fun <T> GraphNode<T>.unaryPlus(): T = scope.record(this)
+
+  /**
+   * A buffer of [length] elements of [type] that exists only while a replay of this graph runs; see
+   * [Scope.temporary].
+   */
+  fun <T : Any> temporary(type: ElementType<T>, length: Long): DeviceBuffer<T> =
+    scope.temporary(type, length)
 }
 
 /**
@@ -41,6 +51,16 @@ class GraphRecorder internal constructor(private val scope: Scope) {
  */
 fun cudaGraph(stream: Stream, block: GraphRecorder.() -> Unit): CudaGraph<Void?> =
   CudaGraph.scope(stream) { scope -> GraphRecorder(scope).block() }
+
+/**
+ * A [GraphCache] on this stream whose graph for a key is what [block] records for it; see
+ * [GraphCache.create].
+ */
+fun <K : Any> Stream.graphCache(
+  settings: GraphCache.Settings,
+  block: GraphRecorder.(K) -> Unit,
+): GraphCache<K> =
+  GraphCache.create(this, settings) { key: K, scope -> GraphRecorder(scope).block(key) }
 
 /** Captures the op [build] returns on [stream]; see [CudaGraph.capture]. */
 fun <T> captureGraph(

@@ -1,5 +1,6 @@
 package cuda.graph.kotlin
 
+import cuda.graph.Buckets
 import cuda.graph.CudaDriverError
 import cuda.graph.CudaException
 import cuda.graph.CudaGraph
@@ -9,6 +10,7 @@ import cuda.graph.Device
 import cuda.graph.DeviceBuffer
 import cuda.graph.DeviceOp
 import cuda.graph.ElementType
+import cuda.graph.GraphCache
 import cuda.graph.GraphCaptureException
 import cuda.graph.GraphNode
 import cuda.graph.ReentrantExecutionException
@@ -86,6 +88,32 @@ class KotlinInteropTests {
             }
           graph.use { repeat(2) { graph.launch().syncOn(stream) } }
           assertEquals(listOf(7, 7, 7, 7), buffer.toIntArray().syncOn(stream).toList())
+        }
+      }
+    }
+  }
+
+  @Test
+  fun aGraphCacheFromKotlinRecordsEachBucketOnceWithItsTemporaries() {
+    CudaPlatform.forDriver(Simulator.create(), "simulator").use { platform ->
+      platform.defaultDevice().newStream().use { stream ->
+        DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream).use { out ->
+          var recorded = 0
+          stream
+            .graphCache<Int>(GraphCache.Settings.budget(1L shl 20)) { rows ->
+              recorded++
+              val scratch = temporary(ElementType.I32, rows.toLong())
+              +scratch.fill(rows)
+              +out.slice(0, rows.toLong()).copyFrom(scratch)
+            }
+            .use { cache ->
+              val bucket = Buckets.of(2, 4, 8).cover(3)
+              repeat(2) { cache.launch(bucket.size).syncOn(stream) }
+              assertEquals(1, recorded)
+              assertEquals(1, bucket.padding())
+              assertEquals(16L, cache.stats(4).orElseThrow().graphMemoryBytes())
+              assertEquals(listOf(4, 4, 4, 4, 0, 0, 0, 0), out.toIntArray().syncOn(stream).toList())
+            }
         }
       }
     }

@@ -27,8 +27,10 @@ class GraphMemoryTests {
 
   private static final long MIB = 1L << 20;
 
-  /** Bytes per graph: a multiple of the granularity, as every size the H200 measured. */
-  private static final long S = 8 * MIB;
+  /**
+   * Bytes per graph: a multiple of the 32 MiB mapping unit, as every large size the H200 measured.
+   */
+  private static final long S = 32 * MIB;
 
   @AutoClose final SimFixture f = SimFixture.start();
 
@@ -84,9 +86,9 @@ class GraphMemoryTests {
     assertEquals(List.of(0L, 0L, 0L, 0L), mib(), "instantiating maps nothing");
     f.driver.graphUpload(exec, f.stream);
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "uploaded");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "uploaded");
     launchAndWait(exec, f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "launched: mapped until a trim");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "launched: mapped until a trim");
   }
 
   @Test
@@ -98,17 +100,17 @@ class GraphMemoryTests {
       execs.add(exec);
     }
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "8 uploaded on one stream");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "8 uploaded on one stream");
     CountDownLatch gate = f.gate();
     f.block(f.stream, gate);
     for (CuGraphExec exec : execs) {
       f.driver.graphLaunch(exec, f.stream);
     }
     assertEquals(
-        List.of(8L, 8L, 8L, 8L), mib(), "8 in flight on one stream: each after the one before");
+        List.of(32L, 32L, 32L, 32L), mib(), "8 in flight on one stream: each after the one before");
     gate.countDown();
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib());
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib());
   }
 
   @Test
@@ -125,7 +127,7 @@ class GraphMemoryTests {
     for (int i = 0; i < 4; i++) {
       f.driver.graphLaunch(execs.get(i), streams.get(i));
     }
-    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "4 launches in flight at once");
+    assertEquals(List.of(128L, 128L, 128L, 128L), mib(), "4 launches in flight at once");
     gate.countDown();
     streams.forEach(f.driver::streamSynchronize);
     f.driver.deviceGraphMemTrim(0);
@@ -133,7 +135,7 @@ class GraphMemoryTests {
       launchAndWait(execs.get(i), streams.get(i));
     }
     assertEquals(
-        List.of(8L, 32L, 8L, 32L),
+        List.of(32L, 128L, 32L, 128L),
         mib(),
         "each launch done before the next: another stream reuses the memory, the high stays");
   }
@@ -147,10 +149,10 @@ class GraphMemoryTests {
       f.driver.streamSynchronize(f.stream);
       ladder.add(exec);
     }
-    assertEquals(List.of(16L, 16L, 16L, 16L), mib(), "uploaded: the largest, 16 MiB");
+    assertEquals(List.of(64L, 64L, 64L, 64L), mib(), "uploaded: the largest, 64 MiB");
     ladder.forEach(exec -> f.driver.graphLaunch(exec, f.stream));
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(16L, 16L, 16L, 16L), mib(), "launched in turn");
+    assertEquals(List.of(64L, 64L, 64L, 64L), mib(), "launched in turn");
   }
 
   @Test
@@ -165,11 +167,11 @@ class GraphMemoryTests {
     gate.countDown();
     f.driver.streamSynchronize(f.stream);
     f.driver.streamSynchronize(other);
-    assertEquals(List.of(16L, 16L, 16L, 16L), mib());
+    assertEquals(List.of(64L, 64L, 64L, 64L), mib());
     f.driver.deviceGraphMemTrim(0);
-    assertEquals(List.of(0L, 16L, 0L, 16L), mib(), "trimmed: the high-water marks stay");
+    assertEquals(List.of(0L, 64L, 0L, 64L), mib(), "trimmed: the high-water marks stay");
     launchAndWait(first, f.stream);
-    assertEquals(List.of(8L, 16L, 8L, 16L), mib(), "one launch after the trim");
+    assertEquals(List.of(32L, 64L, 32L, 64L), mib(), "one launch after the trim");
   }
 
   @Test
@@ -198,10 +200,19 @@ class GraphMemoryTests {
   }
 
   @Test
-  void eachAllocationIsAccountedInWholeTwoMebibyteUnits() {
-    // 1 byte takes 2 MiB, 3 MiB takes 4: 6 MiB in all, not 3 MiB and a byte.
+  void smallAllocationsMapAWhole32MebibyteUnitAsOnTheH200() {
+    // The probe's rows G: one node of 64 KiB, 1 MiB or 3 MiB, uploaded, used 32 MiB.
+    for (long bytes : new long[] {64 << 10, MIB, 3 * MIB}) {
+      CuGraphExec exec = graphAllocating(bytes);
+      f.driver.graphUpload(exec, f.stream);
+      f.driver.streamSynchronize(f.stream);
+      assertEquals(32 * MIB, get(GraphMemAttribute.USED_MEM_CURRENT), bytes + " bytes");
+      f.driver.graphExecDestroy(exec);
+      f.driver.deviceGraphMemTrim(0);
+    }
+    // Two nodes of 1 byte and 3 MiB take 2 + 4 MiB of a unit: still one unit.
     launchAndWait(graphAllocating(1, 3 * MIB), f.stream);
-    assertEquals(6 * MIB, get(GraphMemAttribute.USED_MEM_CURRENT));
+    assertEquals(32 * MIB, get(GraphMemAttribute.USED_MEM_CURRENT));
   }
 
   @Test
@@ -230,9 +241,9 @@ class GraphMemoryTests {
     CuGraphExec one = graphAllocating(S);
     f.driver.graphUpload(one, f.stream);
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "A_instantiated_uploaded_1");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "A_instantiated_uploaded_1");
     launchAndWait(one, f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "A_launched_1");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "A_launched_1");
     f.driver.graphExecDestroy(one);
     f.driver.deviceGraphMemTrim(0);
     resetHighWater();
@@ -245,15 +256,15 @@ class GraphMemoryTests {
       f.driver.streamSynchronize(f.stream);
       same.add(exec);
     }
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "B_instantiated_uploaded_n_same_stream");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "B_instantiated_uploaded_n_same_stream");
     same.forEach(exec -> f.driver.graphLaunch(exec, f.stream));
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "B_launched_in_turn_one_stream");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "B_launched_in_turn_one_stream");
 
     f.driver.deviceGraphMemTrim(0);
-    assertEquals(List.of(0L, 8L, 0L, 8L), mib(), "E_trimmed_idle");
+    assertEquals(List.of(0L, 32L, 0L, 32L), mib(), "E_trimmed_idle");
     launchAndWait(same.getFirst(), f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "E_one_launch_after_trim");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "E_one_launch_after_trim");
     same.forEach(f.driver::graphExecDestroy);
     f.driver.deviceGraphMemTrim(0);
     resetHighWater();
@@ -266,13 +277,13 @@ class GraphMemoryTests {
       f.driver.streamSynchronize(f.stream);
       ladder.add(exec);
     }
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "D_ladder_instantiated_uploaded");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "D_ladder_instantiated_uploaded");
     ladder.forEach(exec -> f.driver.graphLaunch(exec, f.stream));
     f.driver.streamSynchronize(f.stream);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib(), "D_ladder_launched_in_turn_one_stream");
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib(), "D_ladder_launched_in_turn_one_stream");
     ladder.forEach(f.driver::graphExecDestroy);
     f.driver.deviceGraphMemTrim(0);
-    assertEquals(List.of(0L, 8L, 0L, 8L), mib(), "F_destroyed_trimmed");
+    assertEquals(List.of(0L, 32L, 0L, 32L), mib(), "F_destroyed_trimmed");
   }
 
   @Test
@@ -281,11 +292,11 @@ class GraphMemoryTests {
     launchAndWait(big, f.stream);
     f.driver.deviceGraphMemTrim(0);
     launchAndWait(graphAllocating(S), f.stream);
-    assertEquals(List.of(8L, 16L, 8L, 16L), mib());
+    assertEquals(List.of(32L, 64L, 32L, 64L), mib());
     f.driver.deviceSetGraphMemAttribute(0, GraphMemAttribute.USED_MEM_HIGH, 0);
-    assertEquals(List.of(8L, 8L, 8L, 16L), mib(), "only the used mark, to the current amount");
+    assertEquals(List.of(32L, 32L, 32L, 64L), mib(), "only the used mark, to the current amount");
     f.driver.deviceSetGraphMemAttribute(0, GraphMemAttribute.RESERVED_MEM_HIGH, 0);
-    assertEquals(List.of(8L, 8L, 8L, 8L), mib());
+    assertEquals(List.of(32L, 32L, 32L, 32L), mib());
   }
 
   @Test

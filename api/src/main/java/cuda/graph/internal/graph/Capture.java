@@ -52,7 +52,11 @@ final class Capture {
 
   /** A captured graph, the op's output, and the leases of its work. */
   record Captured<T extends @Nullable Object>(
-      CuGraph graph, @Nullable T output, Execution execution, List<RecordedNodeImpl> replaceable) {
+      CuGraph graph,
+      @Nullable T output,
+      Execution execution,
+      List<RecordedNodeImpl> replaceable,
+      long captureNanos) {
 
     /** {@return whether the capture allocated temporaries: its graph has memory nodes} */
     boolean hasTemporaries() {
@@ -169,6 +173,7 @@ final class Capture {
     TranslatingDriver driver = stream.device().platform().driver();
     GraphCaptureEvent event = new GraphCaptureEvent();
     event.begin();
+    long began = System.nanoTime();
     driver.streamBeginCapture(stream.handle(), driverMode(mode));
     Execution execution = new Execution(stream, new Described(what, " on ", stream));
     List<RecordedNodeImpl> replaceable = new ArrayList<>();
@@ -200,7 +205,7 @@ final class Capture {
       }
       kept = true;
       captured = graph;
-      return new Captured<>(graph, output, execution, replaceable);
+      return new Captured<>(graph, output, execution, replaceable, System.nanoTime() - began);
     } finally {
       if (!kept) {
         // Nothing ran during capture: the leases can go at once.
@@ -296,8 +301,11 @@ final class Capture {
     GraphInstantiateEvent event = new GraphInstantiateEvent();
     event.begin();
     CuGraphExec exec;
+    long began = System.nanoTime();
+    long instantiated;
     try {
       exec = driver.graphInstantiate(graph, 0);
+      instantiated = System.nanoTime();
     } catch (RuntimeException | Error e) {
       commit(event, driver, graph, false);
       destroyQuietly(driver, graph, e);
@@ -319,8 +327,13 @@ final class Capture {
       leases.releaseAll(e);
       throw e;
     }
+    long uploaded = System.nanoTime();
     commit(event, driver, graph, true);
-    return new GraphExecHandle(device, graph, exec, leases.base(), leases.byNode());
+    GraphExecHandle handle =
+        new GraphExecHandle(device, graph, exec, leases.base(), leases.byNode());
+    handle.instantiateNanos = instantiated - began;
+    handle.uploadNanos = uploaded - instantiated;
+    return handle;
   }
 
   private static void commit(

@@ -57,6 +57,9 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
    */
   private volatile long temporaryBytes;
 
+  /** How long the first capture took, from its begin to its end, in nanoseconds. */
+  private long captureNanos;
+
   /** Which capture made the recorded nodes that are current: a recapture makes the others stale. */
   private volatile int generation;
 
@@ -88,10 +91,16 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     CudaGraphImpl<T> graph = new CudaGraphImpl<>(stream, mode, scoped, handle, captured.output());
     graph.hasTemporaries = captured.hasTemporaries();
     graph.temporaryBytes = captured.temporaryBytes();
+    graph.captureNanos = captured.captureNanos();
     for (RecordedNodeImpl node : captured.replaceable()) {
       node.bind(graph, 0);
     }
     return graph;
+  }
+
+  /** {@return the implementation of {@code graph}}, which is sealed to it */
+  public static CudaGraphImpl<?> of(CudaGraph<?> graph) {
+    return (CudaGraphImpl<?>) Objects.requireNonNull(graph, "graph");
   }
 
   /** See {@link CudaGraph#capture(Stream, CaptureMode, DeviceOp)}. */
@@ -430,6 +439,20 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   public GraphLaunchImpl launch() {
     reportFailedUpdate();
     return new GraphLaunchImpl(current, this);
+  }
+
+  /**
+   * {@return how long the capture that made this graph took, then its instantiation and upload} in
+   * nanoseconds, in that order
+   */
+  public long[] buildNanos() {
+    GraphExecHandle h = current.handle();
+    return new long[] {captureNanos, h.instantiateNanos, h.uploadNanos};
+  }
+
+  /** {@return whether a launch of this graph is pending or its work not done} */
+  public boolean inFlight() {
+    return current.inFlight();
   }
 
   @Override

@@ -67,6 +67,14 @@ public final class CurrentExec implements Runnable {
     shares.closeOwner();
   }
 
+  /**
+   * {@return whether a launch handed out is pending or executing}: it holds a share of this object,
+   * or an execution holds one of the current handle until its work is done
+   */
+  public boolean inFlight() {
+    return shares.isInUse() || handle.lifetime.isInUse();
+  }
+
   /** {@return whether the graph gave up its share} */
   public boolean isClosed() {
     return shares.isClosed();

@@ -38,6 +38,10 @@ public final class GraphExecHandle {
 
   public final CuGraphExec exec;
   public final RefCount lifetime;
+
+  /** How long instantiating and uploading this exec took, in nanoseconds; set once, when made. */
+  public volatile long instantiateNanos, uploadNanos;
+
   private final AtomicBoolean destroyed = new AtomicBoolean();
   private final Object lock = new Object();
 

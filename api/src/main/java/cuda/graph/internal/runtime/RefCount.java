@@ -86,6 +86,12 @@ public final class RefCount {
     return ownerClosed.get();
   }
 
+  /** {@return whether a use besides the owner's holds a reference now} */
+  public boolean isInUse() {
+    long n = references.get();
+    return ownerClosed.get() ? n > 0 : n > 1;
+  }
+
   /** {@return whether the resource has been destroyed} */
   public boolean isDestroyed() {
     return references.get() == 0;

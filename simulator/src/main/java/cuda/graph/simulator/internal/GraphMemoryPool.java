@@ -17,11 +17,12 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Footprint.</b> An exec needs the sum of its allocation nodes' sizes, each rounded up to
  *       {@link #GRANULARITY}: fixed at instantiation, as the exec's allocation nodes are.
  *   <li><b>Mapping.</b> Memory is mapped when an exec is uploaded or launched on a stream, as much
- *       as its footprint exceeds what that stream may reuse: every mapped byte except those held by
- *       the work in flight on <em>other</em> streams and by graph allocations not yet freed. Work
- *       earlier on the same stream is ordered before the new launch, so its memory is reusable even
- *       while it runs: graphs launched in turn on one stream cost the largest footprint, not the
- *       sum; a launch on another stream can reuse only memory whose launches have completed.
+ *       as its footprint exceeds what that stream may reuse, rounded up to {@link #MAPPING_UNIT}:
+ *       every mapped byte except those held by the work in flight on <em>other</em> streams and by
+ *       graph allocations not yet freed. Work earlier on the same stream is ordered before the new
+ *       launch, so its memory is reusable even while it runs: graphs launched in turn on one stream
+ *       cost the largest footprint, not the sum; a launch on another stream can reuse only memory
+ *       whose launches have completed.
  *   <li><b>Holding.</b> An upload or launch holds its footprint on its stream until its command
  *       completes; a stream holds the largest of what its uncompleted commands hold. A graph
  *       allocation the graph does not free itself is held from its launch until it is freed (at
@@ -40,11 +41,17 @@ import org.jspecify.annotations.Nullable;
 final class GraphMemoryPool {
 
   /**
-   * The unit the driver is assumed to account each allocation node in: 2 MiB, the H200's large
-   * page. The probe measured only multiples of 32 MiB; check this against the next H200 probe run
-   * with small sizes (scripts/gpu-run.sh graphmem, {@code GRAPHMEM_ARGS}).
+   * The unit each allocation node is assumed to be placed in: 2 MiB, the H200's large page. Not
+   * measured on its own: the H200 maps in {@link #MAPPING_UNIT}s, which hide it for graphs of up to
+   * 32 MiB.
    */
   static final long GRANULARITY = 2L << 20;
+
+  /**
+   * The unit the driver maps graph memory in: one allocation node of 64 KiB, 1 MiB or 3 MiB made
+   * the H200 report 32 MiB used and reserved (docs/runs/2026-12-03-graphmem/graphmem.csv, rows G).
+   */
+  static final long MAPPING_UNIT = 32L << 20;
 
   /** Memory an upload, a launch or a stream-ordered free holds on a stream until {@code done}. */
   private record Hold(SimStream stream, long bytes, Completion done) {}
@@ -138,7 +145,7 @@ final class GraphMemoryPool {
   private void map(SimStream stream, long need) {
     long reusable = reserved - held(stream);
     if (need > reusable) {
-      reserved += need - reusable;
+      reserved += (need - reusable + MAPPING_UNIT - 1) / MAPPING_UNIT * MAPPING_UNIT;
       usedHigh = Math.max(usedHigh, reserved);
       reservedHigh = Math.max(reservedHigh, reserved);
     }

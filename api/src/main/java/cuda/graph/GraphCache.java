@@ -1,0 +1,264 @@
+package cuda.graph;
+
+import cuda.graph.internal.cache.GraphCacheImpl;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A graph per key (a shape bucket: a batch size, a sequence length), captured on first use or
+ * warmed up front and replayed thereafter, within a budget of graph memory.
+ *
+ * <pre>{@code
+ * Buckets batches = Buckets.batchSizes(512);          // 1, 2, 4, 8, 16, ..., 512
+ * try (GraphCache<Integer> steps =
+ *     GraphCache.create(stream, GraphCache.Settings.budget(256L << 20),
+ *         (batch, scope) -> scope.record(step(batch)))) {
+ *   steps.warm(batches.sizes());
+ *   Buckets.Bucket b = batches.cover(requests.size()); // 13 requests -> bucket 16, padding 3
+ *   steps.launch(b.size()).syncOn(stream);
+ * }
+ * }</pre>
+ *
+ * <p><b>Keys.</b> The recorder records a key's graph through a {@link Scope} (temporaries included)
+ * the first time the key is launched or warmed. Keys are compared with {@code equals}; use
+ * immutable values. A key whose capture fails, or whose graph alone needs more graph memory than
+ * the budget, is not retried: the failure is thrown once, the key is listed by {@link
+ * #notGraphed()}, and later launches of it fail at once with that cause until {@link #forget}.
+ *
+ * <p><b>Memory.</b> A graph's graph memory is what its allocation nodes take ({@link
+ * CudaGraph#temporaryBytes()}). With {@link Sharing#SERIAL} (the default) the caller promises to
+ * execute the cache's launches on one stream, one after another: the driver then lets the graphs
+ * share their graph memory, so the cache accounts the largest graph's, not the sum (the rule
+ * measured on the H200: docs/DESIGN.md). With {@link Sharing#CONCURRENT} it accounts the sum. When
+ * a new graph would take the cache over its budget or its count of graphs, the least recently used
+ * graphs that are not in flight are released first, then, if that is not enough, those in flight
+ * (their memory is freed once their launches are done); a release is listed by {@link
+ * #notGraphed()} as {@link Reason#EVICTED}.
+ *
+ * <p><b>Cost of a hit.</b> {@link #launch} on a cached key is a map lookup, a time stamp and {@link
+ * CudaGraph#launch()}: no lock, no allocation beyond the launch itself.
+ *
+ * <p>Thread-safe: launches of any keys from many threads; a miss captures under the cache's lock
+ * (one capture at a time, on the cache's stream), while hits of other keys go on. {@link #close()}
+ * releases every graph; each is destroyed once the launches it handed out are done.
+ *
+ * @param <K> the key type
+ */
+public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheImpl {
+
+  /**
+   * Records the graph of one key.
+   *
+   * @param <K> the key type
+   */
+  @FunctionalInterface
+  interface Recorder<K> {
+    /**
+     * Records the work of {@code key}'s graph.
+     *
+     * @param key the key being captured
+     * @param scope records the graph's nodes and temporaries
+     */
+    void record(K key, Scope scope);
+  }
+
+  /** How the cache's graphs use graph memory, and so how the cache accounts it. */
+  enum Sharing {
+    /**
+     * The cache's launches execute on one stream, one after another; their graphs share graph
+     * memory and the cache accounts the largest graph's.
+     */
+    SERIAL,
+    /** Launches of different keys may run at once; the cache accounts the sum of the graphs'. */
+    CONCURRENT
+  }
+
+  /**
+   * How much a cache may hold.
+   *
+   * @param memoryBudgetBytes the graph memory the cache's graphs may hold together, as {@link
+   *     #sharing} accounts it; at least 0
+   * @param maxGraphs how many graphs the cache keeps at most; at least 1
+   * @param sharing how the graphs' memory adds up
+   */
+  record Settings(long memoryBudgetBytes, int maxGraphs, Sharing sharing) {
+
+    /** Checks the values. */
+    public Settings {
+      Objects.requireNonNull(sharing, "sharing");
+      if (memoryBudgetBytes < 0) {
+        throw new IllegalArgumentException(
+            "a graph cache's memory budget is at least 0 bytes, got " + memoryBudgetBytes);
+      }
+      if (maxGraphs < 1) {
+        throw new IllegalArgumentException(
+            "a graph cache keeps at least 1 graph, got maxGraphs " + maxGraphs);
+      }
+    }
+
+    /**
+     * {@return settings with a budget of {@code bytes} of graph memory, any number of graphs,
+     * {@link Sharing#SERIAL}}
+     *
+     * @param bytes the budget
+     */
+    public static Settings budget(long bytes) {
+      return new Settings(bytes, Integer.MAX_VALUE, Sharing.SERIAL);
+    }
+
+    /**
+     * {@return these settings keeping at most {@code count} graphs}
+     *
+     * @param count the most graphs kept
+     */
+    public Settings withMaxGraphs(int count) {
+      return new Settings(memoryBudgetBytes, count, sharing);
+    }
+
+    /**
+     * {@return these settings with {@code how} the graphs share memory}
+     *
+     * @param how the sharing
+     */
+    public Settings withSharing(Sharing how) {
+      return new Settings(memoryBudgetBytes, maxGraphs, how);
+    }
+  }
+
+  /**
+   * What one cached key cost and how it is used.
+   *
+   * @param captureTime the time from the capture's begin to its end, the recorder's included
+   * @param instantiateTime the time {@code cuGraphInstantiate} took
+   * @param uploadTime the time the upload took, until the stream had drained it
+   * @param graphMemoryBytes what the graph's allocation nodes take ({@link
+   *     CudaGraph#temporaryBytes()})
+   * @param replays how many launches the cache handed out for the key since it was captured
+   * @param lastUse when the key was last launched, or captured if never launched
+   */
+  record KeyStats(
+      Duration captureTime,
+      Duration instantiateTime,
+      Duration uploadTime,
+      long graphMemoryBytes,
+      long replays,
+      Instant lastUse) {}
+
+  /** Why a key is not graphed. */
+  enum Reason {
+    /** Its capture (or instantiation, or upload) failed; {@link NotGraphed#cause} says why. */
+    CAPTURE_FAILED,
+    /** Its graph alone needs more graph memory than the budget. */
+    REFUSED_BY_BUDGET,
+    /** Its graph was released to make room for another; the next launch captures it again. */
+    EVICTED
+  }
+
+  /**
+   * A key that is not graphed, and why.
+   *
+   * @param <K> the key type
+   * @param key the key
+   * @param reason why
+   * @param detail a sentence for people
+   * @param cause the failure, for {@link Reason#CAPTURE_FAILED}
+   * @param when when it happened
+   */
+  record NotGraphed<K>(
+      K key, Reason reason, String detail, @Nullable Throwable cause, Instant when) {
+
+    /** Checks the values. */
+    public NotGraphed {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(detail, "detail");
+      Objects.requireNonNull(when, "when");
+    }
+  }
+
+  /**
+   * Makes an empty cache whose graphs are captured on {@code stream}.
+   *
+   * @param <K> the key type
+   * @param stream the stream captures run on; with {@link Sharing#SERIAL}, also the one to execute
+   *     the launches on
+   * @param settings the budget, the most graphs kept, the sharing
+   * @param recorder records a key's graph
+   * @return the cache
+   */
+  static <K> GraphCache<K> create(Stream stream, Settings settings, Recorder<? super K> recorder) {
+    return GraphCacheImpl.create(stream, settings, recorder);
+  }
+
+  /**
+   * {@return a launch of {@code key}'s graph}, captured now if the key is not cached; execute it
+   * like any {@link GraphLaunch}
+   *
+   * @param key the key
+   * @throws IllegalStateException if the cache is closed, or the key's capture failed or its graph
+   *     was refused by the budget (now or before: the cause says which)
+   */
+  GraphLaunch launch(K key);
+
+  /**
+   * Captures every key of {@code keys} that is not cached, in order; the first failure is thrown
+   * once every key has been tried, the others added to it as suppressed.
+   *
+   * @param keys the keys to capture
+   * @throws IllegalStateException if the cache is closed, or a key's capture failed or was refused
+   */
+  void warm(Collection<? extends K> keys);
+
+  /**
+   * {@return whether {@code key}'s graph is cached now}
+   *
+   * @param key the key
+   */
+  boolean isCached(K key);
+
+  /**
+   * {@return the statistics of {@code key}, if its graph is cached}
+   *
+   * @param key the key
+   */
+  Optional<KeyStats> stats(K key);
+
+  /** {@return the statistics of every cached key} */
+  Map<K, KeyStats> stats();
+
+  /** {@return every key not graphed and why, oldest first: failures, refusals and evictions} */
+  List<NotGraphed<K>> notGraphed();
+
+  /** {@return the graph memory the cached graphs hold, as the settings' sharing accounts it} */
+  long graphMemoryBytes();
+
+  /** {@return the settings the cache was made with} */
+  Settings settings();
+
+  /** {@return the stream captures run on} */
+  Stream stream();
+
+  /**
+   * Releases {@code key}'s graph, if cached, and its failure or refusal, if any: the next launch
+   * captures it again.
+   *
+   * @param key the key
+   * @return whether there was anything to forget
+   */
+  boolean forget(K key);
+
+  /**
+   * Releases every graph; each is destroyed once the launches it handed out are done. Idempotent.
+   */
+  @Override
+  void close();
+
+  /** {@return whether {@link #close()} was called} */
+  boolean isClosed();
+}

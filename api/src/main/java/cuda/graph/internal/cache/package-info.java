@@ -1,0 +1,8 @@
+/**
+ * The shape-keyed graph cache: a graph per key, captured on a miss, replayed on a hit without a
+ * lock, released least recently used first to stay within a budget of graph memory.
+ */
+@NullMarked
+package cuda.graph.internal.cache;
+
+import org.jspecify.annotations.NullMarked;

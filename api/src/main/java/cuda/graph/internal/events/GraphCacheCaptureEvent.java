@@ -1,0 +1,40 @@
+package cuda.graph.internal.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Timespan;
+
+/** A graph cache capturing the graph of a key it missed or warmed. */
+@Name("cuda.graph.CacheCapture")
+@Label("Graph Cache Capture")
+@Category({"CUDA", "Graph"})
+@Description("A graph cache capturing, instantiating and uploading the graph of one key")
+public final class GraphCacheCaptureEvent extends Event {
+
+  @Label("Key")
+  public String key = "";
+
+  @Label("Capture")
+  @Timespan(Timespan.NANOSECONDS)
+  public long captureNanos;
+
+  @Label("Instantiate")
+  @Timespan(Timespan.NANOSECONDS)
+  public long instantiateNanos;
+
+  @Label("Upload")
+  @Timespan(Timespan.NANOSECONDS)
+  public long uploadNanos;
+
+  @Label("Graph Memory")
+  @DataAmount
+  public long graphMemory;
+
+  @Label("Outcome")
+  @Description("CACHED, CAPTURE_FAILED or REFUSED_BY_BUDGET")
+  public String outcome = "";
+}

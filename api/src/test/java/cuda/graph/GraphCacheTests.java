@@ -1,0 +1,314 @@
+package cuda.graph;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.GraphCache.NotGraphed;
+import cuda.graph.GraphCache.Reason;
+import cuda.graph.GraphCache.Settings;
+import cuda.graph.GraphCache.Sharing;
+import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.HandleKind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GraphCache}: a graph per key, captured once and replayed, refused or failed keys reported
+ * and not retried, the least recently used graphs released first (idle ones before those in flight)
+ * to stay within the budget and the count, and everything released on close once launches in flight
+ * are done.
+ */
+class GraphCacheTests extends InstrumentedPlatformFixture {
+
+  private static final LaunchConfig ONE = LaunchConfig.of(1, 1);
+  private static final long KIB = 1024;
+
+  /** One counter per key, each replay of a key's graph adds one to it. */
+  private final Map<Integer, DeviceBuffer<Integer>> counters = new HashMap<>();
+
+  private final AtomicInteger recorded = new AtomicInteger();
+
+  @BeforeEach
+  void loadKernels() {
+    KernelFixtures.ADD_ONE.load(platform.defaultDevice());
+  }
+
+  @AfterEach
+  void closeCounters() {
+    counters.values().forEach(DeviceBuffer::close);
+  }
+
+  private DeviceBuffer<Integer> counter(int key) {
+    return counters.computeIfAbsent(key, k -> DeviceBuffer.fromArray(new int[1]).syncOn(stream));
+  }
+
+  private int count(int key) {
+    return counter(key).toIntArray().syncOn(stream)[0];
+  }
+
+  /** Key k: a temporary of k KiB, then one increment of the key's counter. */
+  private GraphCache.Recorder<Integer> withTemporaryOfKeyKib() {
+    return (key, scope) -> {
+      recorded.incrementAndGet();
+      DeviceBuffer<Integer> scratch = scope.temporary(ElementType.I32, key * KIB / 4);
+      scope.record(scratch.fill(0));
+      scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key)));
+    };
+  }
+
+  private int captures() {
+    return (int) simulator.calls().count(DriverCall.STREAM_BEGIN_CAPTURE);
+  }
+
+  @Test
+  void aMissCapturesTheKeysGraphAndEveryHitReplaysItWithoutCapturingAgain() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(1 << 20), withTemporaryOfKeyKib())) {
+      counter(4);
+      int before = captures();
+      for (int i = 0; i < 5; i++) {
+        cache.launch(4).syncOn(stream);
+      }
+      assertEquals(1, captures() - before, "one capture for five launches");
+      assertEquals(5, count(4));
+      GraphCache.KeyStats stats = cache.stats(4).orElseThrow();
+      assertEquals(5, stats.replays());
+      assertEquals(4 * KIB, stats.graphMemoryBytes());
+      assertFalse(stats.captureTime().isNegative());
+      assertFalse(stats.instantiateTime().isNegative());
+      assertFalse(stats.uploadTime().isNegative());
+      assertEquals(List.of(), cache.notGraphed());
+    }
+  }
+
+  @Test
+  void warmingCapturesEveryMissingKeyUpFrontAndLaunchesNothing() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(1 << 20), withTemporaryOfKeyKib())) {
+      List.of(1, 2, 4).forEach(this::counter);
+      cache.warm(List.of(1, 2, 4));
+      cache.warm(List.of(2, 4));
+      assertEquals(3, recorded.get(), "each key recorded once");
+      assertEquals(Map.of(1, 0L, 2, 0L, 4, 0L), replaysByKey(cache));
+      assertArrayEquals(new int[] {0, 0, 0}, new int[] {count(1), count(2), count(4)});
+      cache.launch(2).syncOn(stream);
+      assertEquals(3, recorded.get(), "a warmed key is a hit");
+      assertEquals(1, count(2));
+    }
+  }
+
+  private static Map<Integer, Long> replaysByKey(GraphCache<Integer> cache) {
+    Map<Integer, Long> replays = new HashMap<>();
+    cache.stats().forEach((k, s) -> replays.put(k, s.replays()));
+    return replays;
+  }
+
+  @Test
+  void aKeyWhoseCaptureFailsIsReportedThrownOnceAndNotRetriedUntilForgotten() {
+    AtomicInteger attempts = new AtomicInteger();
+    boolean[] broken = {true};
+    IllegalArgumentException failure = new IllegalArgumentException("no kernel for batch 3");
+    GraphCache.Recorder<Integer> recorder =
+        (key, scope) -> {
+          attempts.incrementAndGet();
+          scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key)));
+          if (broken[0]) {
+            throw failure;
+          }
+        };
+    try (GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), recorder)) {
+      counter(3);
+      assertSame(failure, assertThrows(IllegalArgumentException.class, () -> cache.launch(3)));
+      IllegalStateException again =
+          assertThrows(IllegalStateException.class, () -> cache.launch(3));
+      assertSame(failure, again.getCause());
+      assertTrue(again.getMessage().contains("forget(key)"), again.getMessage());
+      assertEquals(1, attempts.get(), "a failed key is not captured again");
+      assertFalse(cache.isCached(3));
+      NotGraphed<Integer> reported = cache.notGraphed().getFirst();
+      assertEquals(Reason.CAPTURE_FAILED, reported.reason());
+      assertSame(failure, reported.cause());
+      assertTrue(reported.detail().contains("no kernel for batch 3"), reported.detail());
+      assertEquals(0, simulator.ledger().live(HandleKind.GRAPH), "the failed capture left a graph");
+
+      broken[0] = false;
+      assertTrue(cache.forget(3));
+      cache.launch(3).syncOn(stream);
+      assertEquals(2, attempts.get());
+      assertEquals(1, count(3));
+    }
+  }
+
+  @Test
+  void aGraphNeedingMoreThanTheBudgetIsAClearErrorThatLeavesNothingBehind() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(8 * KIB), withTemporaryOfKeyKib())) {
+      counter(16);
+      long execs = simulator.ledger().live(HandleKind.GRAPH_EXEC);
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> cache.launch(16));
+      assertTrue(
+          refused.getMessage().contains("needs 16384 bytes")
+              && refused.getMessage().contains("budget of 8192 bytes")
+              && refused.getMessage().contains("raise the budget"),
+          refused.getMessage());
+      assertEquals(execs, simulator.ledger().live(HandleKind.GRAPH_EXEC), "the refused exec");
+      assertFalse(cache.isCached(16));
+      assertEquals(Reason.REFUSED_BY_BUDGET, cache.notGraphed().getFirst().reason());
+      assertThrows(IllegalStateException.class, () -> cache.launch(16));
+      assertEquals(1, recorded.get(), "a refused key is not captured again");
+      assertEquals(0, count(16));
+    }
+  }
+
+  @Test
+  void beyondTheCountTheLeastRecentlyUsedGraphIsReleasedAndCapturedAgainWhenNeeded() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(
+            stream, Settings.budget(1 << 20).withMaxGraphs(2), withTemporaryOfKeyKib())) {
+      List.of(1, 2, 3).forEach(this::counter);
+      cache.launch(1).syncOn(stream);
+      cache.launch(2).syncOn(stream);
+      cache.launch(1).syncOn(stream);
+      cache.launch(3).syncOn(stream);
+      assertTrue(cache.isCached(1) && cache.isCached(3) && !cache.isCached(2));
+      NotGraphed<Integer> evicted = cache.notGraphed().getFirst();
+      assertEquals(2, evicted.key());
+      assertEquals(Reason.EVICTED, evicted.reason());
+      assertTrue(evicted.detail().contains("for key 3"), evicted.detail());
+      assertEquals(2, simulator.ledger().live(HandleKind.GRAPH_EXEC), "the evicted exec");
+
+      cache.launch(2).syncOn(stream);
+      assertEquals(4, recorded.get(), "an evicted key is captured again");
+      assertArrayEquals(new int[] {2, 2, 1}, new int[] {count(1), count(2), count(3)});
+    }
+  }
+
+  @Test
+  void seriallySharedGraphsAreAccountedAsTheLargestAndConcurrentOnesAsTheSum() {
+    List.of(4, 16, 8, 12).forEach(this::counter);
+    try (GraphCache<Integer> serial =
+        GraphCache.create(stream, Settings.budget(20 * KIB), withTemporaryOfKeyKib())) {
+      serial.warm(List.of(4, 16, 8, 12));
+      assertEquals(16 * KIB, serial.graphMemoryBytes());
+      assertEquals(4, serial.stats().size(), "nothing released: they share one pool");
+    }
+    try (GraphCache<Integer> concurrent =
+        GraphCache.create(
+            stream,
+            Settings.budget(20 * KIB).withSharing(Sharing.CONCURRENT),
+            withTemporaryOfKeyKib())) {
+      concurrent.warm(List.of(4, 16, 8, 12));
+      assertEquals(20 * KIB, concurrent.graphMemoryBytes(), "8 + 12 after releasing 4 and 16");
+      assertEquals(
+          List.of(4, 16),
+          concurrent.notGraphed().stream().map(NotGraphed::key).toList(),
+          "released least recently used first");
+    }
+  }
+
+  @Test
+  void aGraphWithALaunchInFlightIsReleasedOnlyAfterTheIdleOnes() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(
+            stream, Settings.budget(1 << 20).withMaxGraphs(2), withTemporaryOfKeyKib())) {
+      List.of(1, 2, 3).forEach(this::counter);
+      GraphLaunch pending = cache.launch(1); // the least recently used, but not executed yet
+      cache.launch(2).syncOn(stream);
+      cache.launch(3).syncOn(stream);
+      assertTrue(cache.isCached(1) && !cache.isCached(2), "the idle graph goes first");
+      pending.syncOn(stream);
+      assertEquals(1, count(1));
+    }
+  }
+
+  @Test
+  void closingReleasesEveryGraphOnceTheLaunchesInFlightAreDone() {
+    GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(1 << 20), withTemporaryOfKeyKib());
+    List.of(1, 2).forEach(this::counter);
+    cache.warm(List.of(1, 2));
+    GraphLaunch pending = cache.launch(1);
+    cache.close();
+    assertTrue(cache.isClosed());
+    assertEquals(1, simulator.ledger().live(HandleKind.GRAPH_EXEC), "kept for the pending launch");
+    pending.syncOn(stream);
+    assertEquals(1, count(1));
+    assertEquals(0, simulator.ledger().live(HandleKind.GRAPH_EXEC));
+    IllegalStateException closed = assertThrows(IllegalStateException.class, () -> cache.launch(1));
+    assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+    cache.close();
+  }
+
+  @Test
+  void hitsAndEvictionsFromManyThreadsLoseNoLaunch() throws Exception {
+    int threads = 4, launches = 150;
+    List.of(0, 1, 2, 3).forEach(this::counter);
+    try (GraphCache<Integer> cache =
+            GraphCache.create(
+                stream,
+                Settings.budget(1 << 20).withMaxGraphs(2).withSharing(Sharing.CONCURRENT),
+                (key, scope) -> scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key))));
+        ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  try (Stream own = platform.defaultDevice().newStream()) {
+                    for (int i = 0; i < launches; i++) {
+                      cache.launch((thread + i) % 4).syncOn(own);
+                    }
+                  }
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+      int total = 0;
+      for (int key = 0; key < 4; key++) {
+        total += count(key);
+      }
+      assertEquals(threads * launches, total, "every launch ran once");
+      assertTrue(cache.stats().size() <= 2);
+    }
+  }
+
+  @Test
+  void bucketsCoverASizeWithTheSmallestBucketAndSayThePadding() {
+    Buckets vllm = Buckets.batchSizes(512);
+    assertEquals(67, vllm.sizes().size());
+    assertEquals(List.of(1, 2, 4, 8, 16), vllm.sizes().subList(0, 5));
+    assertEquals(new Buckets.Bucket(13, 16), vllm.cover(13));
+    assertEquals(3, vllm.cover(13).padding());
+    assertEquals(0, vllm.cover(1).padding());
+    assertEquals(512, vllm.cover(505).size());
+    IllegalArgumentException tooLarge =
+        assertThrows(IllegalArgumentException.class, () -> vllm.cover(513));
+    assertTrue(tooLarge.getMessage().contains("largest bucket, 512"), tooLarge.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> vllm.cover(0));
+    assertThrows(IllegalArgumentException.class, () -> Buckets.of(4, 2));
+    assertThrows(IllegalArgumentException.class, () -> Buckets.of());
+    assertEquals(List.of(1, 2), Buckets.batchSizes(3).sizes());
+  }
+
+  @Test
+  void settingsRefuseANegativeBudgetAndNoGraphs() {
+    assertThrows(IllegalArgumentException.class, () -> Settings.budget(-1));
+    assertThrows(IllegalArgumentException.class, () -> Settings.budget(0).withMaxGraphs(0));
+  }
+}
