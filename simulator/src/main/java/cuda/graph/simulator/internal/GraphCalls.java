@@ -169,7 +169,7 @@ final class GraphCalls {
     List<Op> ops = exec.ops;
     List<Completion> prerequisites = new ArrayList<>();
     prerequisites.add(exec.lastLaunch);
-    for (Op op : ops) {
+    for (Op op : ExecTree.withChildren(ops)) {
       if (op instanceof Op.WaitEvent w && w.event().recorded != null) {
         prerequisites.add(w.event().recorded);
       }
@@ -177,7 +177,7 @@ final class GraphCalls {
     Command command =
         state.enqueue(stream, new Op.GraphRun(exec, ops, List.copyOf(freedFirst)), prerequisites);
     exec.lastLaunch = command.done;
-    for (Op op : ops) {
+    for (Op op : ExecTree.withChildren(ops)) {
       if (op instanceof Op.RecordEvent r) {
         r.event().recorded = command.done;
         r.event().capture = null;
