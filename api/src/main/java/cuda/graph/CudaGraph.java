@@ -37,12 +37,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Changing a graph without capturing it again.</b> {@link #replaceNode} gives a node that
  * {@link Scope#recordNode} recorded new parameters (a kernel's arguments and shape, a copy's or
- * fill's buffers), checked like the node itself, and {@link #setEnabled} switches such a node off
- * and on; both change the instantiated graph in place for launches executed afterwards. {@link
- * #recapture} captures the work again and updates the instantiated graph in place where the
- * topology allows, or instantiates it anew, and says which happened. Buffers the graph no longer
- * references after such a change are given back once every launch that could still use them is
- * done; the ones it references are leased as long as the graph can replay them.
+ * fill's buffers, a foreign node's work of the same shape), checked like the node itself, and
+ * {@link #setEnabled} switches a kernel, copy or fill node off and on; both change the instantiated
+ * graph in place for launches executed afterwards. {@link #recapture} captures the work again and
+ * updates the instantiated graph in place where the topology allows, or instantiates it anew, and
+ * says which happened. Buffers the graph no longer references after such a change are given back
+ * once every launch that could still use them is done; the ones it references are leased as long as
+ * the graph can replay them.
  *
  * <p>Thread-safe, except that {@link #takeOutput()} hands the output out once per capture. CUDA
  * allows no two calls on one graph at once, so the library serializes them: launches of one graph
@@ -193,19 +194,25 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /**
    * Gives {@code node} the parameters of {@code replacement} in the instantiated graph, for
    * launches executed afterwards: a launch of the same kernel (other arguments, other shape), a
-   * copy in the same direction, or a fill of elements of the same size. A kernel launch keeps the
-   * node's kind of launch: a programmatic dependent launch replaces only a programmatic one, a
-   * plain launch only a plain one (the edge from the kernel before is the instantiated graph's, and
-   * does not change in place). A kernel launch may pass the conditions of the capture that recorded
-   * {@code node}. The replacement's buffers are leased as long as the graph can replay them; the
-   * node's previous ones are given back once the launches made before are done. A refused or failed
-   * replacement changes nothing and gives its buffers back.
+   * copy in the same direction, a fill of elements of the same size, or, for a foreign node (which
+   * {@link Scope#recordNode} recorded as one child-graph node), a {@link GraphNode#foreign} node
+   * whose work enqueues driver nodes of the same types in the same order, e.g. a matrix product of
+   * the same shape and plan on other buffers. The replacement's work is called once, its driver
+   * nodes captured into a graph of their own that the node takes ({@code
+   * cuGraphExecChildGraphNodeSetParams}). A kernel launch keeps the node's kind of launch: a
+   * programmatic dependent launch replaces only a programmatic one, a plain launch only a plain one
+   * (the edge from the kernel before is the instantiated graph's, and does not change in place). A
+   * kernel launch may pass the conditions of the capture that recorded {@code node}. The
+   * replacement's buffers are leased as long as the graph can replay them; the node's previous ones
+   * are given back once the launches made before are done. A refused or failed replacement changes
+   * nothing and gives its buffers back.
    *
    * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
    * @param replacement the node whose parameters {@code node} takes; it is used up, not executed
    * @throws IllegalArgumentException if {@code replacement} is not of {@code node}'s kind (another
-   *     kernel, kind of launch, direction or element size), passes a condition of another capture,
-   *     or its buffers live on another device
+   *     kernel, kind of launch, direction or element size; for a foreign node, work that enqueues
+   *     other driver nodes), passes a condition of another capture, or its buffers live on another
+   *     device
    * @throws IllegalStateException if the graph is closed, or {@code node} is stale or of another
    *     graph
    */
@@ -213,10 +220,15 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
 
   /**
    * Switches {@code node} off or on for launches executed afterwards, until the graph is
-   * recaptured; a node switched off does no work but still orders the nodes after it.
+   * recaptured; a node switched off does no work but still orders the nodes after it. The driver
+   * switches kernel, copy and fill nodes only: a foreign node is left out by recapturing without
+   * it.
    *
-   * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
+   * @param node a kernel, copy or fill node {@link Scope#recordNode} recorded in this graph's
+   *     current capture
    * @param enabled whether later launches run the node's work
+   * @throws IllegalArgumentException if {@code node} is a foreign node ({@link
+   *     NodeKind#CHILD_GRAPH})
    * @throws IllegalStateException if the graph is closed, or {@code node} is stale or of another
    *     graph
    */
@@ -225,7 +237,10 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
   /**
    * {@return whether later launches run {@code node}'s work}
    *
-   * @param node a node {@link Scope#recordNode} recorded in this graph's current capture
+   * @param node a kernel, copy or fill node {@link Scope#recordNode} recorded in this graph's
+   *     current capture
+   * @throws IllegalArgumentException if {@code node} is a foreign node ({@link
+   *     NodeKind#CHILD_GRAPH}), which the driver cannot switch off
    * @throws IllegalStateException if the graph is closed, or {@code node} is stale or of another
    *     graph
    */

@@ -116,6 +116,11 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * work must enqueue only asynchronous work on the given stream, not synchronize it, and touch no
    * memory but the declared buffers.
    *
+   * <p>{@link Scope#recordNode} records the node as one child-graph node, whatever number of driver
+   * nodes its work enqueues, and {@link CudaGraph#replaceNode} can later give that node the work of
+   * another foreign node that enqueues driver nodes of the same types in the same order (for a
+   * matrix product: one of the same shape and plan, on other buffers).
+   *
    * @param name what the node is called in messages and graph descriptions, e.g. {@code
    *     "ncclAllReduce"}
    * @param buffers every device buffer the work reads or writes; the list is copied when this

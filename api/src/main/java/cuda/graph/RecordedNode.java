@@ -5,7 +5,9 @@ import cuda.graph.internal.graph.RecordedNodeImpl;
 /**
  * A node recorded with {@link Scope#recordNode}: one kernel launch, copy or fill of a graph, which
  * {@link CudaGraph#replaceNode} can give new parameters and {@link CudaGraph#setEnabled} can switch
- * off and on, without capturing again.
+ * off and on, or one foreign node, recorded as one child-graph node, which {@link
+ * CudaGraph#replaceNode} can give the work of a foreign node of the same shape, without capturing
+ * again.
  *
  * <p>It belongs to the graph and the capture that recorded it: once {@link CudaGraph#recapture} has
  * replaced that capture, it is stale and using it fails. Immutable and thread-safe.
@@ -13,8 +15,8 @@ import cuda.graph.internal.graph.RecordedNodeImpl;
 public sealed interface RecordedNode permits RecordedNodeImpl {
 
   /**
-   * {@return what the node does: {@link NodeKind#KERNEL}, {@link NodeKind#COPY} or {@link
-   * NodeKind#FILL}}
+   * {@return what the node does: {@link NodeKind#KERNEL}, {@link NodeKind#COPY}, {@link
+   * NodeKind#FILL}, or {@link NodeKind#CHILD_GRAPH} for a foreign node}
    */
   NodeKind kind();
 }

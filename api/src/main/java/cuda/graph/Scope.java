@@ -41,14 +41,23 @@ public sealed interface Scope permits ScopeImpl {
   <T extends @Nullable Object> T record(GraphNode<T> node);
 
   /**
-   * Records {@code node}, a single kernel launch, copy or fill, and returns a handle to the graph
-   * node it became, so that {@link CudaGraph#replaceNode} and {@link CudaGraph#setEnabled} can
-   * change it later without capturing again.
+   * Records {@code node}, a single kernel launch, copy, fill or foreign node, and returns a handle
+   * to the graph node it became, so that {@link CudaGraph#replaceNode} (and, for a kernel, copy or
+   * fill, {@link CudaGraph#setEnabled}) can change it later without capturing again.
+   *
+   * <p>A {@link GraphNode#foreign} node's work may enqueue several driver nodes (a cuBLASLt matrix
+   * product enqueues one or more kernels, sometimes fills), so it is recorded as one child-graph
+   * node ({@link NodeKind#CHILD_GRAPH}): its work is called once, on an auxiliary stream capturing
+   * into a graph of its own, and the node, added after the work recorded so far and before the work
+   * recorded next, runs that graph. Its buffers are leased as {@link #record} leases them. {@link
+   * CudaGraph#replaceNode} then gives it the work of a foreign node of the same shape.
    *
    * @param node a {@link Kernel#launch}, a {@link DeviceBuffer#copyFrom}/{@link
-   *     DeviceBuffer#copyTo} or a {@link DeviceBuffer#fill}, not a composition
+   *     DeviceBuffer#copyTo}, a {@link DeviceBuffer#fill} or a {@link GraphNode#foreign} node, not
+   *     a composition
    * @return the recorded node, valid for the graph this scope records
-   * @throws IllegalArgumentException if {@code node} is not one kernel launch, copy or fill
+   * @throws IllegalArgumentException if {@code node} is not one kernel launch, copy, fill or
+   *     foreign node
    * @throws IllegalStateException if called off the capturing thread, after the capture ended, or
    *     inside a conditional body (whose nodes are changed by recapturing)
    */

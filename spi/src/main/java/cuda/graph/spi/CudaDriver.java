@@ -792,6 +792,36 @@ public interface CudaDriver extends AutoCloseable {
    */
   boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node);
 
+  // ---- child-graph nodes
+
+  /**
+   * {@code cuGraphAddChildGraphNode}: adds a node that runs a clone of {@code child}, in the
+   * current context. The clone is made during the call: later changes to {@code child} do not
+   * affect the node, and the caller still owns (and destroys) {@code child}. The driver refuses a
+   * child that holds allocation, free or conditional nodes.
+   *
+   * @param graph the graph to add the node to, e.g. a capture's graph from {@link
+   *     #streamGetCaptureInfo}
+   * @param dependencies nodes of {@code graph} the new node depends on; may be empty
+   * @param child the graph whose clone the node runs; not {@code graph}
+   * @return the new node, owned by {@code graph}
+   */
+  CuGraphNode graphAddChildGraphNode(CuGraph graph, List<CuGraphNode> dependencies, CuGraph child);
+
+  /**
+   * {@code cuGraphExecChildGraphNodeSetParams}: gives a child-graph node of an exec the parameters
+   * of {@code child}'s nodes, for launches issued afterwards. {@code child} must have the topology
+   * of the node's graph (the same nodes, of the same types, created in the same order, with the
+   * same edges) and each node may change only what {@link #graphExecUpdate} could change; the
+   * driver refuses anything else with {@code CUDA_ERROR_INVALID_VALUE} and the exec is unchanged.
+   *
+   * @param exec the executable graph to change
+   * @param node the child-graph node of the graph {@code exec} was instantiated from
+   * @param child the graph whose nodes' parameters the node's graph takes; still owned by the
+   *     caller
+   */
+  void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child);
+
   // ---- conditional nodes (CUDA 12.3; two-body IF and SWITCH: 12.8)
 
   /**

@@ -157,7 +157,13 @@ public enum DriverCall {
   /** {@code cuGraphConditionalHandleCreate}: creates a conditional node's condition handle. */
   GRAPH_CONDITIONAL_HANDLE_CREATE("cuGraphConditionalHandleCreate"),
   /** {@code cuGraphAddNode_v2}: adds a node (here: a conditional node) to a graph. */
-  GRAPH_ADD_NODE("cuGraphAddNode_v2");
+  GRAPH_ADD_NODE("cuGraphAddNode_v2"),
+  /** {@code cuGraphAddChildGraphNode}: adds a node that runs a clone of another graph. */
+  GRAPH_ADD_CHILD_GRAPH_NODE("cuGraphAddChildGraphNode"),
+  /**
+   * {@code cuGraphExecChildGraphNodeSetParams}: sets a child-graph node's parameters in an exec.
+   */
+  GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS("cuGraphExecChildGraphNodeSetParams");
 
   private final String symbol;
 

@@ -370,7 +370,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     Objects.requireNonNull(node, "node");
     synchronized (changeLock) {
       requireOpen("enable or disable a node of");
-      RecordedNodeImpl recorded = requireCurrent(node);
+      RecordedNodeImpl recorded = requireSwitchable(requireCurrent(node), "switch", " off or on");
       GraphExecHandle handle = current.handle();
       GraphUpdateEvent event = new GraphUpdateEvent();
       event.begin();
@@ -395,11 +395,33 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     Objects.requireNonNull(node, "node");
     synchronized (changeLock) {
       requireOpen("ask about a node of");
-      RecordedNodeImpl recorded = requireCurrent(node);
+      RecordedNodeImpl recorded =
+          requireSwitchable(requireCurrent(node), "ask whether", " is switched on");
       GraphExecHandle handle = current.handle();
       handle.device.bind();
       return handle.isEnabled(recorded.index);
     }
+  }
+
+  /**
+   * {@return the node, checked to be one the driver can switch off and on}: {@code
+   * cuGraphNodeSetEnabled} takes only kernel, copy and fill nodes, not the child-graph node a
+   * foreign node is recorded as, so that is refused before any driver call
+   */
+  private static RecordedNodeImpl requireSwitchable(
+      RecordedNodeImpl node, String action, String what) {
+    if (node.kind() == NodeKind.CHILD_GRAPH) {
+      throw new IllegalArgumentException(
+          "cannot "
+              + action
+              + " "
+              + node
+              + what
+              + ": it is a foreign node recorded as one child-graph node, and the driver"
+              + " (cuGraphNodeSetEnabled) switches only kernel, copy and fill nodes; to leave its"
+              + " work out, recapture the graph without the node");
+    }
+    return node;
   }
 
   /** {@return the node, checked to be of this graph's current capture} */

@@ -4,30 +4,36 @@ import cuda.graph.GraphNode;
 import cuda.graph.Kernel;
 import cuda.graph.LaunchConfig;
 import cuda.graph.internal.events.GraphUpdateEvent;
+import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.kernel.KernelImpl;
 import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.kernel.LaunchArguments;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.ForeignNodeOp;
 import cuda.graph.internal.runtime.Execution;
 import cuda.graph.internal.runtime.GraphExecHandle;
 import cuda.graph.internal.runtime.HostBufferImpl;
 import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.Dim3;
+import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.KernelArguments;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Gives a recorded node of an exec the parameters of a replacement node: checks that the
  * replacement is of the node's kind (same kernel and kind of launch, copy direction, fill element
- * size), leases its buffers through an execution, and applies it with the driver's per-node setter.
- * The node's old leases are retired by the handle; on failure (a refusal, or the driver's) the new
- * ones are released and nothing changes. The replacement's kernels may set the conditions of the
- * capture that recorded the node.
+ * size; for a foreign node, work that enqueues nodes of the same types, captured into a scratch
+ * graph), leases its buffers through an execution, and applies it with the driver's per-node
+ * setter. The node's old leases are retired by the handle; on failure (a refusal, or the driver's)
+ * the new ones are released and nothing changes. The replacement's kernels may set the conditions
+ * of the capture that recorded the node.
  */
 final class NodeReplacement {
 
@@ -129,8 +135,64 @@ final class NodeReplacement {
         yield () ->
             driver.graphExecMemsetNodeSetParams(h.exec, target, address, size, value, count);
       }
-      default -> throw mismatch(node, by, "not one kernel launch, copy or fill");
+      case ForeignNodeOp f -> foreign(h, node, f, ex, target);
+      default -> throw mismatch(node, by, "not one kernel launch, copy, fill or foreign node");
     };
+  }
+
+  /**
+   * Captures the foreign node's work on a lane into a scratch graph, as {@code Scope.recordNode}
+   * did, and checks that it enqueued nodes of the recorded types; the change gives the exec's
+   * child-graph node the scratch graph's parameters. The scratch graph is destroyed on every path
+   * (through the release queue, which logs a failure).
+   */
+  private static Runnable foreign(
+      GraphExecHandle h,
+      RecordedNodeImpl node,
+      ForeignNodeOp by,
+      Execution ex,
+      CuGraphNode target) {
+    if (!(node.shape instanceof RecordedNodeImpl.ChildShape shape)) {
+      throw mismatch(node, by, "a foreign node, recorded as one child-graph node");
+    }
+    var driver = ex.driver;
+    CuGraph scratch = driver.graphCreate(0);
+    try {
+      LaneCapture.record(
+          ex,
+          scratch,
+          new Capture.Described(by, " replacing ", node),
+          lane -> Executor.execute(by, lane));
+      List<GraphNodeType> types = ChildGraphs.nodeTypes(driver, scratch);
+      if (!types.equals(shape.types())) {
+        throw new IllegalArgumentException(
+            "cannot replace "
+                + node
+                + " ("
+                + describe(node)
+                + ") by "
+                + by
+                + ", whose work enqueued "
+                + describeTypes(types)
+                + ": a child-graph node takes only the parameters of a graph of the same shape;"
+                + " record a foreign call that enqueues the same work, e.g. a matmul of the same"
+                + " shape and plan, or recapture the graph to change what the node does");
+      }
+    } catch (RuntimeException | Error e) {
+      ChildGraphs.destroy(ex.device, scratch);
+      throw e;
+    }
+    return () -> {
+      try {
+        driver.graphExecChildGraphNodeSetParams(h.exec, target, scratch);
+      } finally {
+        ChildGraphs.destroy(ex.device, scratch);
+      }
+    };
+  }
+
+  private static String describeTypes(List<GraphNodeType> types) {
+    return types.isEmpty() ? "no node" : types.size() + " nodes " + types;
   }
 
   private static CopyEndpoint source(CopyOp c, Execution ex) {
@@ -179,6 +241,8 @@ final class NodeReplacement {
       case RecordedNodeImpl.KernelShape k -> launch(k.kernel(), k.programmatic());
       case CopyOp.Kind kind -> "a copy " + kind;
       case Integer size -> "a fill of " + size + "-byte elements";
+      case RecordedNodeImpl.ChildShape c ->
+          "foreign node " + c.name() + ", recorded as a child graph of " + describeTypes(c.types());
       default -> node.kind().toString();
     };
   }

@@ -3,15 +3,18 @@ package cuda.graph.internal.graph;
 import cuda.graph.Kernel;
 import cuda.graph.NodeKind;
 import cuda.graph.RecordedNode;
+import cuda.graph.spi.GraphNodeType;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The implementation of {@link RecordedNode}: what kind of node it is and what a replacement must
  * match ({@code shape}: the kernel of a launch and whether it is a programmatic dependent launch,
- * the direction of a copy, the element size of a fill), its position among the capture's nodes
- * (which names the exec's node), the range of the capture's leases its buffers took, and the
- * capture that recorded it (whose conditions a replacement may set). Bound to its graph and to the
- * capture generation that made it once the capture is applied; a later recapture makes it stale.
+ * the direction of a copy, the element size of a fill, the node types of a foreign node's child
+ * graph), its position among the capture's nodes (which names the exec's node), the range of the
+ * capture's leases its buffers took, and the capture that recorded it (whose conditions a
+ * replacement may set). Bound to its graph and to the capture generation that made it once the
+ * capture is applied; a later recapture makes it stale.
  */
 public final class RecordedNodeImpl implements RecordedNode {
 
@@ -21,6 +24,12 @@ public final class RecordedNodeImpl implements RecordedNode {
    * cannot change).
    */
   record KernelShape(Kernel kernel, boolean programmatic) {}
+
+  /**
+   * What a foreign node's replacement must match: the types of the driver nodes its work enqueued
+   * (in order), which became the child graph of the node; the name is for messages only.
+   */
+  record ChildShape(String name, List<GraphNodeType> types) {}
 
   private final NodeKind kind;
   final Object shape;

@@ -14,6 +14,7 @@ import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.ops.ForeignNodeOp;
 import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.Execution;
@@ -24,6 +25,7 @@ import cuda.graph.spi.ConditionalType;
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.CudaDriver;
+import cuda.graph.spi.GraphNodeType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,7 +33,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The implementation of {@link Scope}: records through one execution of a capture, the top-level
- * one or a conditional body's ({@link ConditionalBody}).
+ * one or a conditional body's (recorded on a lane by {@link LaneCapture}).
  */
 public final class ScopeImpl implements Scope {
 
@@ -71,6 +73,9 @@ public final class ScopeImpl implements Scope {
               + " changed one by one; record the node with record() and change the body by"
               + " recapturing the graph");
     }
+    if (node instanceof ForeignNodeOp foreign) {
+      return recordForeign(foreign);
+    }
     NodeKind kind;
     Object shape;
     switch (node) {
@@ -97,9 +102,9 @@ public final class ScopeImpl implements Scope {
       default ->
           throw new IllegalArgumentException(
               node
-                  + " is not a single kernel launch, copy or fill, so it is no one node of the"
-                  + " graph; record each launch, copy or fill of a composition with its own"
-                  + " recordNode");
+                  + " is not a single kernel launch, copy, fill or foreign node, so it is no one"
+                  + " node of the graph; record each launch, copy, fill or foreign node of a"
+                  + " composition with its own recordNode");
     }
     int leaseFrom = execution.leaseCount();
     Executor.execute(node, execution);
@@ -118,6 +123,46 @@ public final class ScopeImpl implements Scope {
         new RecordedNodeImpl(
             kind,
             shape,
+            index,
+            leaseFrom,
+            leaseTo,
+            Objects.requireNonNull(execution.capturing, "a scope records only in a capture"));
+    recorded.add(recordedNode);
+    return recordedNode;
+  }
+
+  /**
+   * Records a foreign node as one child-graph node: its work (which may enqueue any number of
+   * driver nodes) is captured on a lane into a scratch graph, whose clone the node added after the
+   * capture's current dependencies runs; the capture then depends on that node. The work's leases
+   * are taken as {@link #record} takes them and go to this capture, and the scratch graph is
+   * destroyed (through the release queue, which logs a failure) on every path.
+   */
+  private RecordedNode recordForeign(ForeignNodeOp node) {
+    CudaDriver driver = execution.driver;
+    int leaseFrom = execution.leaseCount();
+    CuGraph scratch = driver.graphCreate(0);
+    CuGraphNode child;
+    CuGraph graph;
+    List<GraphNodeType> types;
+    try {
+      LaneCapture.record(execution, scratch, null, lane -> Executor.execute(node, lane));
+      types = ChildGraphs.nodeTypes(driver, scratch);
+      CaptureInfo info = driver.streamGetCaptureInfo(execution.cuStream);
+      graph = captureGraph(info);
+      child = driver.graphAddChildGraphNode(graph, info.dependencies(), scratch);
+      driver.streamUpdateCaptureDependencies(
+          execution.cuStream, List.of(child), CudaDriver.SET_CAPTURE_DEPENDENCIES);
+    } finally {
+      // The node holds a clone: the scratch graph is not needed once it was added (or failed).
+      ChildGraphs.destroy(execution.device, scratch);
+    }
+    int leaseTo = execution.leaseCount();
+    int index = driver.graphGetNodes(graph).lastIndexOf(child);
+    RecordedNodeImpl recordedNode =
+        new RecordedNodeImpl(
+            NodeKind.CHILD_GRAPH,
+            new RecordedNodeImpl.ChildShape(node.name, types),
             index,
             leaseFrom,
             leaseTo,
@@ -220,7 +265,7 @@ public final class ScopeImpl implements Scope {
     inBody = true;
     try {
       for (int i = 0; i < bodies.size(); i++) {
-        ConditionalBody.record(execution, node.bodies().get(i), bodies.get(i));
+        LaneCapture.record(execution, node.bodies().get(i), bodies.get(i));
       }
     } finally {
       inBody = false;

@@ -306,6 +306,19 @@ enum CuEntry {
   GRAPH_NODE_GET_ENABLED(
       DriverCall.GRAPH_NODE_GET_ENABLED, 11060, takes(C.HANDLE, C.HANDLE, C.PTR)),
   /**
+   * {@code (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t
+   * numDependencies, CUgraph childGraph)}
+   */
+  GRAPH_ADD_CHILD_GRAPH_NODE(
+      DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE,
+      10000,
+      takes(C.PTR, C.HANDLE, C.PTR, C.INT64, C.HANDLE)),
+  /** {@code (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)} */
+  GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS(
+      DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS,
+      11010,
+      takes(C.HANDLE, C.HANDLE, C.HANDLE)),
+  /**
    * {@code (CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int
    * defaultLaunchValue, unsigned int flags)}: new in CUDA 12.3.
    */

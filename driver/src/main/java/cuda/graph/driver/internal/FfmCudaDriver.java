@@ -1303,6 +1303,50 @@ final class FfmCudaDriver implements CudaDriver {
     return out.get(JAVA_INT, 0) != 0;
   }
 
+  // ---- child-graph nodes
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The dependencies are passed in a native array made for the call; the driver clones the child
+   * during the call.
+   */
+  @Override
+  public CuGraphNode graphAddChildGraphNode(
+      CuGraph graph, List<CuGraphNode> dependencies, CuGraph child) {
+    MemorySegment out = Scratch.get().slot(0);
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment nodes = nodeArray(arena, dependencies);
+      int status;
+      try {
+        status =
+            (int)
+                CuEntry.GRAPH_ADD_CHILD_GRAPH_NODE
+                    .handle()
+                    .invokeExact(
+                        out, graph.address(), nodes, (long) dependencies.size(), child.address());
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      check(status, CuEntry.GRAPH_ADD_CHILD_GRAPH_NODE);
+    }
+    return new CuGraphNode(out.get(JAVA_LONG, 0));
+  }
+
+  @Override
+  public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
+    try {
+      int status =
+          (int)
+              CuEntry.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS
+                  .handle()
+                  .invokeExact(exec.address(), node.address(), child.address());
+      check(status, CuEntry.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
   // ---- conditional nodes
 
   /**

@@ -117,6 +117,9 @@ class CuEntryTests {
           "cuGraphExecMemsetNodeSetParams",
           "cuGraphNodeSetEnabled",
           "cuGraphNodeGetEnabled",
+          // Child-graph nodes: plain names in every cuda.h since they were introduced.
+          "cuGraphAddChildGraphNode",
+          "cuGraphExecChildGraphNodeSetParams",
           "cuGraphConditionalHandleCreate",
           "cuGraphAddNode_v2");
 
@@ -182,6 +185,8 @@ class CuEntryTests {
           Map.entry("cuGraphExecMemsetNodeSetParams", 10020),
           Map.entry("cuGraphNodeSetEnabled", 11060),
           Map.entry("cuGraphNodeGetEnabled", 11060),
+          Map.entry("cuGraphAddChildGraphNode", 10000),
+          Map.entry("cuGraphExecChildGraphNodeSetParams", 11010),
           Map.entry("cuGraphConditionalHandleCreate", 12030),
           Map.entry("cuGraphAddNode_v2", 12030),
           Map.entry("cuDeviceGetGraphMemAttribute", 11040),
@@ -287,7 +292,9 @@ class CuEntryTests {
             CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
             CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS,
             CuEntry.GRAPH_NODE_SET_ENABLED,
-            CuEntry.GRAPH_NODE_GET_ENABLED)) {
+            CuEntry.GRAPH_NODE_GET_ENABLED,
+            CuEntry.GRAPH_ADD_CHILD_GRAPH_NODE,
+            CuEntry.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS)) {
       assertEquals(0, entry.firstDriver(), entry.name());
       assertTrue(CuEntry.requiredBy(CuEntry.MINIMUM_DRIVER_VERSION).contains(entry), entry.name());
     }
@@ -445,6 +452,13 @@ class CuEntryTests {
     assertEquals(4, parameters(CuEntry.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS).size());
     assertEquals(4, parameters(CuEntry.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS).size());
     assertEquals(JAVA_INT, parameters(CuEntry.GRAPH_NODE_SET_ENABLED).get(2));
+    // (CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUgraph): no edge data.
+    assertEquals(
+        List.of(ValueLayout.ADDRESS, JAVA_LONG, ValueLayout.ADDRESS, JAVA_LONG, JAVA_LONG),
+        parameters(CuEntry.GRAPH_ADD_CHILD_GRAPH_NODE));
+    assertEquals(
+        List.of(JAVA_LONG, JAVA_LONG, JAVA_LONG),
+        parameters(CuEntry.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS));
   }
 
   @Test

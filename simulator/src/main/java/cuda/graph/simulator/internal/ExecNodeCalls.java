@@ -4,10 +4,12 @@ import static cuda.graph.simulator.internal.SimState.invalid;
 
 import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CuGraphNode;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.GraphExecUpdateException;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.MemorySegment;
@@ -15,10 +17,10 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Changes to one node of an exec: new parameters for a kernel, copy or fill node, and enabling or
- * disabling one. A node is named by its handle in the graph the exec was instantiated from (a
- * body's node included); each change replaces the exec's op tree, so launches already enqueued keep
- * the ops they were given.
+ * Changes to one node of an exec: new parameters for a kernel, copy, fill or child-graph node, and
+ * enabling or disabling one. A node is named by its handle in the graph the exec was instantiated
+ * from (a body's node included); each change replaces the exec's op tree, so launches already
+ * enqueued keep the ops they were given.
  */
 final class ExecNodeCalls {
 
@@ -209,6 +211,39 @@ final class ExecNodeCalls {
     deviceRange(destination, bytes, target.exec().context.device, call);
     int element = elementSize == 4 ? value : value & ((1 << (8 * elementSize)) - 1);
     target.set(new Op.Memset(destination, bytes, element, elementSize, count, 1));
+  }
+
+  /**
+   * Gives a child-graph node of an exec a clone of {@code childHandle}, which must have the node's
+   * topology (the same nodes, types and edges, in the same creation order) and nodes each of which
+   * could replace its pair in a {@code cuGraphExecUpdate}; otherwise nothing changes.
+   */
+  void setChildGraphParams(CuGraphExec execHandle, CuGraphNode nodeHandle, CuGraph childHandle) {
+    DriverCall call = DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS;
+    Target target = target(execHandle, nodeHandle, EnumSet.of(GraphNodeType.GRAPH), call);
+    SimGraph child = state.resolve(childHandle, SimGraph.class, call);
+    if (child.context != target.exec().context) {
+      throw invalid(
+          call, "child graph " + childHandle + " belongs to another context than " + execHandle);
+    }
+    Op.ChildGraph current = (Op.ChildGraph) target.current();
+    Op.ChildGraph update = new Op.ChildGraph(ChildGraphCalls.cloneOf(child, call));
+    try {
+      ExecUpdate.child(NodeShape.of(current.graph()), current, update, target.node());
+    } catch (GraphExecUpdateException e) {
+      throw invalid(
+          call,
+          childHandle
+              + " does not fit child-graph node "
+              + nodeHandle
+              + " ("
+              + GraphExecUpdateException.resultName(e.updateResult())
+              + "): it must have the node's topology ("
+              + current.describe()
+              + ", the same node types, edges and creation order), and each node may change only"
+              + " what cuGraphExecUpdate could change");
+    }
+    target.set(update);
   }
 
   void setEnabled(CuGraphExec execHandle, CuGraphNode nodeHandle, boolean enabled) {

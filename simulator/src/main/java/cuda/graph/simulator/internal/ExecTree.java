@@ -89,6 +89,27 @@ final class ExecTree {
         run.handle(), run.defaultValue(), run.assignDefault(), run.kind(), bodies, run.value());
   }
 
+  /**
+   * {@return the ops of one level and, in place of each child-graph node, the ops of its child, at
+   * any depth}: what a launch runs at that level, where event nodes may lie (a conditional body
+   * holds none)
+   */
+  static List<Op> withChildren(List<Op> ops) {
+    List<Op> all = new ArrayList<>(ops.size());
+    addWithChildren(ops, all);
+    return all;
+  }
+
+  private static void addWithChildren(List<Op> ops, List<Op> all) {
+    for (Op op : ops) {
+      if (op instanceof Op.ChildGraph child) {
+        addWithChildren(child.ops(), all);
+      } else {
+        all.add(op);
+      }
+    }
+  }
+
   /** {@return the conditional nodes of a tree, at any depth} */
   static List<Op.ConditionalRun> conditionals(List<Op> ops) {
     List<Op.ConditionalRun> found = new ArrayList<>();

@@ -69,6 +69,8 @@ final class ExecUpdate {
       case Op.MemAlloc a -> instantiated;
       case Op.MemFree f -> instantiated;
       case Op.Conditional c -> conditional(expected, (Op.ConditionalRun) instantiated, c, node);
+      case Op.ChildGraph c ->
+          child(expected.bodies().getFirst(), (Op.ChildGraph) instantiated, c, node);
       default -> node.op;
     };
   }
@@ -109,6 +111,22 @@ final class ExecUpdate {
         run.kind(),
         List.copyOf(bodies),
         run.value());
+  }
+
+  /**
+   * A child-graph node takes the update's child when it has the instantiated child's topology and
+   * each of its nodes could replace the one it pairs with ("The update is recursive"); the update's
+   * child is a clone nothing changes, so the exec shares it.
+   */
+  static Op.ChildGraph child(
+      List<NodeShape> expected, Op.ChildGraph instantiated, Op.ChildGraph update, Node node) {
+    try {
+      apply(expected, instantiated.ops(), update.graph(), node);
+    } catch (GraphExecUpdateException e) {
+      // The clone's nodes have no handles: the child-graph node is the one to name.
+      throw failure(e.updateResult(), node);
+    }
+    return update;
   }
 
   private static GraphExecUpdateException failure(int result, @Nullable Node node) {

@@ -172,7 +172,7 @@ final class GraphCalls {
     List<Op> ops = exec.ops;
     List<Completion> prerequisites = new ArrayList<>();
     prerequisites.add(exec.lastLaunch);
-    for (Op op : ops) {
+    for (Op op : ExecTree.withChildren(ops)) {
       if (op instanceof Op.WaitEvent w && w.event().recorded != null) {
         prerequisites.add(w.event().recorded);
       }
@@ -183,7 +183,7 @@ final class GraphCalls {
     if (exec.ownsMemoryNodes) {
       stream.context.device.graphMemory.launch(stream, exec, freedFirst, command.done);
     }
-    for (Op op : ops) {
+    for (Op op : ExecTree.withChildren(ops)) {
       if (op instanceof Op.RecordEvent r) {
         r.event().recorded = command.done;
         r.event().capture = null;

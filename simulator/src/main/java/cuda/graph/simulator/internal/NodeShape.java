@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * One node of an instantiated graph as {@code cuGraphExecUpdate} compares it: its type, the indices
- * of the nodes it depends on and, for a conditional node, the shapes of its bodies.
+ * of the nodes it depends on and, for a conditional node, the shapes of its bodies (for a
+ * child-graph node, the one shape of its child graph).
  */
 record NodeShape(GraphNodeType type, int[] dependencies, List<List<NodeShape>> bodies) {
 
@@ -19,6 +20,8 @@ record NodeShape(GraphNodeType type, int[] dependencies, List<List<NodeShape>> b
         for (SimGraph body : conditional.bodies()) {
           bodies.add(of(body));
         }
+      } else if (node.op instanceof Op.ChildGraph child) {
+        bodies.add(of(child.graph()));
       }
       shape.add(new NodeShape(node.op.type(), dependencyIndices(node), List.copyOf(bodies)));
     }

@@ -230,6 +230,31 @@ sealed interface Op {
   }
 
   /**
+   * A child-graph node: a clone of the graph it was given ({@code cuGraphAddChildGraphNode} clones
+   * it during the call), which nothing changes afterwards, so graphs and execs share it. An exec
+   * runs the clone's ops in creation order (a topological order), once per launch; {@code
+   * cuGraphExecChildGraphNodeSetParams} gives the exec's node a clone of another graph of the same
+   * topology.
+   */
+  record ChildGraph(SimGraph graph) implements Op {
+    @Override
+    public GraphNodeType type() {
+      return GraphNodeType.GRAPH;
+    }
+
+    @Override
+    public String describe() {
+      int n = graph.nodes.size();
+      return "child graph of " + n + (n == 1 ? " node" : " nodes");
+    }
+
+    /** {@return the clone's ops, in creation order} */
+    List<Op> ops() {
+      return graph.nodes.stream().map(node -> node.op).toList();
+    }
+  }
+
+  /**
    * A conditional node as an exec runs it: the ops of its bodies as instantiated (or updated), and
    * the exec's value of the condition, which lives across launches and is shared by every launch of
    * the exec (launches of one exec never overlap).

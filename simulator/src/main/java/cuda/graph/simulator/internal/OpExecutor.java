@@ -118,6 +118,7 @@ final class OpExecutor {
         runAll(run.ops(), context, ConditionScope.startLaunch(run.ops()));
       }
       case Op.ConditionalRun run -> runConditional(run, context, conditions);
+      case Op.ChildGraph child -> runAll(child.ops(), context, conditions);
       case Op.Disabled d -> {}
       case Op.Conditional c ->
           throw new UnsupportedOperationException(

@@ -54,6 +54,7 @@ public final class SimDriver implements SimulatedDriver {
   private final GraphCalls graphs;
   private final ConditionalCalls conditionals;
   private final ExecNodeCalls execNodes;
+  private final ChildGraphCalls children;
   private final RuntimeCompiler compiler = new SimulatedCompiler();
 
   public SimDriver(SimulatorSettings settings) {
@@ -67,6 +68,7 @@ public final class SimDriver implements SimulatedDriver {
     this.graphs = new GraphCalls(state);
     this.conditionals = new ConditionalCalls(state);
     this.execNodes = new ExecNodeCalls(state);
+    this.children = new ChildGraphCalls(state);
   }
 
   // ---- the funnel
@@ -685,6 +687,22 @@ public final class SimDriver implements SimulatedDriver {
   @Override
   public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
     return call(DriverCall.GRAPH_NODE_GET_ENABLED, () -> execNodes.isEnabled(exec, node));
+  }
+
+  // ---- child-graph nodes
+
+  @Override
+  public CuGraphNode graphAddChildGraphNode(
+      CuGraph graph, List<CuGraphNode> dependencies, CuGraph child) {
+    return call(
+        DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE, () -> children.add(graph, dependencies, child));
+  }
+
+  @Override
+  public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
+    run(
+        DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS,
+        () -> execNodes.setChildGraphParams(exec, node, child));
   }
 
   // ---- conditional nodes

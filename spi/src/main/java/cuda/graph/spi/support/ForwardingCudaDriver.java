@@ -1016,6 +1016,31 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
   }
 
   @Override
+  public CuGraphNode graphAddChildGraphNode(
+      CuGraph graph, List<CuGraphNode> dependencies, CuGraph child) {
+    before(
+        DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE,
+        describesArguments ? new Object[] {graph, dependencies, child} : NO_ARGUMENTS);
+    try {
+      return delegate.graphAddChildGraphNode(graph, dependencies, child);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE, e);
+    }
+  }
+
+  @Override
+  public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
+    before(
+        DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS,
+        describesArguments ? new Object[] {exec, node, child} : NO_ARGUMENTS);
+    try {
+      delegate.graphExecChildGraphNodeSetParams(exec, node, child);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS, e);
+    }
+  }
+
+  @Override
   public ConditionalHandle graphConditionalHandleCreate(
       CuGraph graph, int defaultLaunchValue, int flags) {
     before(

@@ -234,4 +234,30 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
         "cuGraphAddNode",
         () -> super.graphAddConditionalNode(graph, dependencies, handle, type, size));
   }
+
+  @Override
+  public CuGraphNode graphAddChildGraphNode(
+      CuGraph graph, List<CuGraphNode> dependencies, CuGraph child) {
+    // The call clones the child: it reads that graph as it adds to the other.
+    return watched(
+        graph,
+        "cuGraphAddChildGraphNode",
+        () ->
+            watched(
+                child,
+                "cuGraphAddChildGraphNode",
+                () -> super.graphAddChildGraphNode(graph, dependencies, child)));
+  }
+
+  @Override
+  public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
+    watched(
+        exec,
+        "cuGraphExecChildGraphNodeSetParams",
+        () ->
+            watched(
+                child,
+                "cuGraphExecChildGraphNodeSetParams",
+                () -> super.graphExecChildGraphNodeSetParams(exec, node, child)));
+  }
 }

@@ -711,6 +711,20 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   }
 
   @Override
+  public CuGraphNode graphAddChildGraphNode(
+      CuGraph graph, List<CuGraphNode> dependencies, CuGraph child) {
+    // The node holds a clone of the child: the child stays the caller's, to destroy.
+    checks.usable(DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE, graph, child);
+    return super.graphAddChildGraphNode(graph, dependencies, child);
+  }
+
+  @Override
+  public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
+    checks.usable(DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS, exec, child);
+    super.graphExecChildGraphNodeSetParams(exec, node, child);
+  }
+
+  @Override
   public List<CuGraphNode> graphGetNodes(CuGraph graph) {
     checks.usable(DriverCall.GRAPH_GET_NODES, graph);
     return super.graphGetNodes(graph);
