@@ -54,11 +54,14 @@ class ForeignNodeReplacementTests extends InstrumentedPlatformFixture {
     return fill(buffer, value, buffer.length());
   }
 
-  /** Foreign work of another shape: two fills, one per half of {@code buffer}. */
+  /**
+   * Foreign work of the same name but another shape, as a library call may enqueue other work for
+   * other arguments: two fills, one per half of {@code buffer}.
+   */
   private GraphNode<@Nullable Void> twoFills(DeviceBuffer<Integer> buffer, int value) {
     long half = buffer.length() / 2;
     return GraphNode.foreign(
-        "twoFills",
+        "fill",
         List.of(buffer),
         s -> {
           workCalls.incrementAndGet();
@@ -151,6 +154,31 @@ class ForeignNodeReplacementTests extends InstrumentedPlatformFixture {
       assertArrayEquals(new int[] {6, 6, 6, 6}, read(b));
       assertEquals(1, liveGraphs(), "the replacement's scratch graph is destroyed");
     }
+    b.close();
+  }
+
+  @Test
+  void aForeignNodeOfAnotherNameIsRefusedBeforeItsWorkIsCaptured() {
+    DeviceBuffer<Integer> a = ints(4);
+    DeviceBuffer<Integer> b = ints(4);
+    AtomicReference<@Nullable RecordedNode> node = new AtomicReference<>();
+    try (CudaGraph<@Nullable Void> graph =
+        CudaGraph.scope(stream, scope -> node.set(scope.recordNode(fill(a, 5))))) {
+      int work = workCalls.get();
+      GraphNode<@Nullable Void> other =
+          GraphNode.foreign(
+              "clear",
+              List.of(b),
+              s -> simulator.memsetD32Async(s.address(b), 0, 4, new CuStream(s.handle())));
+      IllegalArgumentException refused =
+          assertThrows(IllegalArgumentException.class, () -> graph.replaceNode(node.get(), other));
+      assertTrue(refused.getMessage().contains("\"clear\""), refused.getMessage());
+      assertEquals(work, workCalls.get(), "no work captured");
+      assertEquals(1, liveGraphs(), "no scratch graph made");
+      graph.launch().syncOn(stream);
+      assertArrayEquals(new int[] {5, 5, 5, 5}, read(a));
+    }
+    a.close();
     b.close();
   }
 

@@ -155,6 +155,10 @@ final class NodeReplacement {
     if (!(node.shape instanceof RecordedNodeImpl.ChildShape shape)) {
       throw mismatch(node, by, "a foreign node, recorded as one child-graph node");
     }
+    if (!by.name.equals(shape.name())) {
+      // The name says what the foreign work is; another name is other work, whatever its nodes.
+      throw mismatch(node, by, "the foreign node \"" + by.name + "\"");
+    }
     var driver = ex.driver;
     CuGraph scratch = driver.graphCreate(0);
     try {

@@ -166,7 +166,12 @@ public final class CublasLtBackend implements MatmulBackend {
         buffers.add(b);
       }
     }
-    return GraphNode.foreign("cublasLtMatmul", buffers, s -> enqueue(p, operands, s));
+    // The name tells replaceNode which products may take this node's place: the same one, planned
+    // the same way.
+    return GraphNode.foreign(
+        "cublasLtMatmul of " + p.context + " (" + p.algorithm + ")",
+        buffers,
+        s -> enqueue(p, operands, s));
   }
 
   /** The node's work: addresses from the execution, then the plan's one call. */

@@ -3,6 +3,7 @@ package cuda.graph.blas.internal.simulated;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.GraphNode;
+import cuda.graph.Kernel;
 import cuda.graph.blas.internal.plan.CheckedMatmul;
 import cuda.graph.blas.internal.plan.MatmulBackend;
 import cuda.graph.blas.internal.plan.MatmulOperands;
@@ -35,18 +36,15 @@ public final class SimulatedMatmulBackend implements MatmulBackend {
     this.device = device;
   }
 
-  /**
-   * {@return a backend on {@code device}}; the kernel is loaded now, so that no capture of a node
-   * loads a module
-   */
+  /** {@return a backend on {@code device}} */
   public static SimulatedMatmulBackend open(Device device) {
-    SimulatedMatmulKernel.KERNEL.load(device);
     return new SimulatedMatmulBackend(device);
   }
 
   private record PlanKey(CheckedMatmul matmul, long workspaceLimit) {}
 
-  private record SimulatedPlan(CheckedMatmul matmul, long workspaceBytes, String algorithm)
+  private record SimulatedPlan(
+      CheckedMatmul matmul, long workspaceBytes, String algorithm, Kernel kernel)
       implements MatmulPlan {}
 
   @Override
@@ -55,7 +53,18 @@ public final class SimulatedMatmulBackend implements MatmulBackend {
     return plans.computeIfAbsent(
         new PlanKey(matmul, workspaceLimit),
         key -> {
-          planned.incrementAndGet();
+          int number = planned.incrementAndGet();
+          // A kernel per plan, loaded by the plan's first node: after every check of the node.
+          Kernel kernel =
+              SimulatedMatmulKernel.make(
+                  "simulated_matmul_"
+                      + matmul.m()
+                      + "x"
+                      + matmul.n()
+                      + "x"
+                      + matmul.k()
+                      + "_plan"
+                      + number);
           long elements = (long) matmul.m() * matmul.n() * matmul.batch();
           long bytes = Math.min(Math.min(4 * elements, WORKSPACE_CAP), workspaceLimit) & ~3L;
           return new SimulatedPlan(
@@ -65,7 +74,8 @@ public final class SimulatedMatmulBackend implements MatmulBackend {
                   + (matmul.compute() == CheckedMatmul.Compute.TF32 ? " of tf32 inputs" : "")
                   + (bytes == 0
                       ? ", no workspace"
-                      : ", " + bytes / 4 + " accumulators in the workspace"));
+                      : ", " + bytes / 4 + " accumulators in the workspace"),
+              kernel);
         });
   }
 
@@ -126,7 +136,9 @@ public final class SimulatedMatmulBackend implements MatmulBackend {
               + " bytes of workspace but was given "
               + (workspace == null ? "none" : workspace.byteSize()));
     }
-    return SimulatedMatmulKernel.launch(product, operands, simulated.workspaceBytes());
+    simulated.kernel().load(device);
+    return SimulatedMatmulKernel.launch(
+        simulated.kernel(), product, operands, simulated.workspaceBytes());
   }
 
   private static void fits(

@@ -34,7 +34,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class SimulatedMatmulKernel {
 
-  private static final String NAME = "cuda_graph_simulated_matmul";
   private static final List<ElementType<?>> TYPES =
       List.of(ElementType.F32, ElementType.F16, ElementType.BF16);
   private static final CheckedMatmul.Epilogue[] EPILOGUES = CheckedMatmul.Epilogue.values();
@@ -64,15 +63,17 @@ final class SimulatedMatmulKernel {
   private static final int HAS_C = 1 << 11;
   private static final int HAS_BIAS = 1 << 12;
 
-  /** Shared by every backend: an image loads once per device and stays until the platform goes. */
-  static final Kernel KERNEL = make();
-
   private SimulatedMatmulKernel() {}
 
-  private static Kernel make() {
+  /**
+   * {@return a kernel of its own for one plan, named {@code name}}: a node of the plan is then a
+   * launch of that kernel, so {@code replaceNode} takes only a node of the same plan, as a child
+   * graph of the plan's cuBLASLt call does on a GPU
+   */
+  static Kernel make(String name) {
     StringBuilder ptx =
         new StringBuilder(".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry ")
-            .append(NAME)
+            .append(name)
             .append("(\n");
     KernelParam[] params = new KernelParam[22];
     for (int i = 0; i < params.length; i++) {
@@ -89,13 +90,13 @@ final class SimulatedMatmulKernel {
     }
     ptx.append(")\n{\n  ret;\n}\n");
     return KernelImage.ptx(ptx.toString())
-        .withReference(NAME, SimulatedMatmulKernel::run)
-        .kernel(NAME, params);
+        .withReference(name, SimulatedMatmulKernel::run)
+        .kernel(name, params);
   }
 
   /** {@return the launch of {@code product} over {@code operands}} */
   static GraphNode<@Nullable Void> launch(
-      CheckedMatmul product, MatmulOperands operands, long workspaceBytes) {
+      Kernel kernel, CheckedMatmul product, MatmulOperands operands, long workspaceBytes) {
     DeviceBuffer<?> d = operands.d();
     int packed =
         (product.order() == CheckedMatmul.Order.COLUMN_MAJOR ? COLUMN_MAJOR : 0)
@@ -108,7 +109,7 @@ final class SimulatedMatmulKernel {
             | (operands.c() != null ? HAS_C : 0)
             | (operands.bias() != null ? HAS_BIAS : 0)
             | (product.bias() == null ? 0 : TYPES.indexOf(product.bias()) << 13);
-    return KERNEL.launch(
+    return kernel.launch(
         ONE_THREAD,
         operands.a(),
         operands.b(),
