@@ -21,14 +21,15 @@ class ReadmeGraphCacheTests {
 
   @Test
   void theReadmeShowsThisTestsCode() throws IOException {
-    String readme = Files.readString(readme());
+    Path readmePath = readme();
+    String readme = Files.readString(readmePath);
     int section = readme.indexOf("\n## Many shapes");
     assertTrue(section >= 0, "the README has a section on many shapes");
     int from = readme.indexOf("```java\n", section) + "```java\n".length();
     String block = readme.substring(from, readme.indexOf("```\n", from));
     String source =
         Files.readString(
-            Path.of("src/test/java/cuda/graph/ReadmeGraphCacheTests.java").toAbsolutePath());
+            readmePath.resolveSibling("api/src/test/java/cuda/graph/ReadmeGraphCacheTests.java"));
     int begin = source.indexOf(BEGIN, source.indexOf("void aStepPerBucketFromACache"));
     String code = source.substring(begin + BEGIN.length(), source.indexOf(END, begin));
     String indent = "      ";

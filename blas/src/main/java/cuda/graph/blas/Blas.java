@@ -22,10 +22,10 @@ import org.jspecify.annotations.Nullable;
  * A node recorded with {@link cuda.graph.Scope#recordNode} is one node of the graph, which {@link
  * cuda.graph.CudaGraph#replaceNode} gives the parameters of a node of the same product (the same
  * shapes, types, layouts and epilogue: the same plan) over other buffers, for launches executed
- * afterwards; a node of another product is refused with {@code IllegalArgumentException} before
- * the graph changes, on every provider. On a GPU the node is a child graph of the cuBLASLt call, on
- * the simulator a launch of a kernel of the plan's own. Any other change is made by recapturing
- * the graph ({@code CudaGraph.recapture}).
+ * afterwards; a node of another product is refused with {@code IllegalArgumentException} before the
+ * graph changes, on every provider. On a GPU the node is a child graph of the cuBLASLt call, on the
+ * simulator a launch of a kernel of the plan's own. Any other change is made by recapturing the
+ * graph ({@code CudaGraph.recapture}).
  *
  * <p>Thread-safe. Open one per device you run products on, and close it when done: nodes made
  * before the close stay valid (graphs that captured them still replay, and the library's handles

@@ -28,7 +28,8 @@ class ReadmeMatmulTests {
 
   @Test
   void theReadmeShowsThisTestsCode() throws IOException {
-    String readme = Files.readString(readme());
+    Path readmePath = readme();
+    String readme = Files.readString(readmePath);
     int section = readme.indexOf("\n## Matrix products");
     assertTrue(section >= 0, "the README has a section on matrix products");
     int from = readme.indexOf("```java\n", section) + "```java\n".length();
@@ -36,7 +37,7 @@ class ReadmeMatmulTests {
 
     String source =
         Files.readString(
-            Path.of("src/test/java/cuda/graph/blas/ReadmeMatmulTests.java").toAbsolutePath());
+            readmePath.resolveSibling("blas/src/test/java/cuda/graph/blas/ReadmeMatmulTests.java"));
     int begin = source.indexOf(BEGIN, source.indexOf("void aLayerCapturedAsOneMatmulNode"));
     String code = source.substring(begin + BEGIN.length(), source.indexOf(END, begin));
     String indent = "      ";

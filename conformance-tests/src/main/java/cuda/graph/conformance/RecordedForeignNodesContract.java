@@ -53,11 +53,14 @@ public interface RecordedForeignNodesContract extends ConformanceContract {
         s -> driver.memsetD32Async(s.address(buffer), value, N, new CuStream(s.handle())));
   }
 
-  /** Foreign work of another shape: two fill nodes, one per half of {@code buffer}. */
+  /**
+   * Foreign work of the same name and another shape, as a library call may enqueue other work for
+   * other arguments: two fill nodes, one per half of {@code buffer}.
+   */
   private static GraphNode<@Nullable Void> twoFills(
       CudaDriver driver, DeviceBuffer<Integer> buffer, int value) {
     return GraphNode.foreign(
-        "twoFills",
+        "fill",
         List.of(buffer),
         s -> {
           CuStream raw = new CuStream(s.handle());
