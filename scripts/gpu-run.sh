@@ -17,7 +17,8 @@
 # .gpu/cp/baseline-api.jar, interleaved with this one's) matmul (issue 24: the blas module's tests
 # on the GPU and one matmul per step beside the C++ and PyTorch anchors) blas-soak (issue 24's
 # workspace case: CudaWorkspaceLifetimeGpuTests, plainly and under compute-sanitizer memcheck;
-# BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000) graphmem
+# BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000) cache
+# (issue 25: the graph cache at 67 batch sizes beside PyTorch's CUDAGraph Trees) graphmem
 # (issue 25: the driver's graph-memory accounting for graphs with allocation nodes; GRAPHMEM_ARGS
 # gives MiB per graph and the number of graphs, default "256 8"; then GraphMemoryContract on the
 # GPU) temporaries (issue 25 item 1: GraphTemporariesContract on the GPU, plainly and under
@@ -188,6 +189,13 @@ for part in $parts; do
       mkdir -p target
       timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphMemoryTests > "$out/graphmem-contract.log" 2>&1
       echo "graph memory contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/graphmem-contract.log" | head -20 ;;
+    cache)
+      # Issue 25: the graph cache at vLLM's 67 batch sizes (warm-up, graph memory, cost of a hit),
+      # then PyTorch's CUDAGraph Trees on the same step (torch.compile, reduce-overhead, dynamic).
+      timeout 240 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CacheBench 15 > "$out/cache-java.csv" 2>&1
+      echo "cache bench exit $?"; grep -v "INFO\|ProviderSelector" "$out/cache-java.csv" | tail -14
+      timeout 400 python3 .gpu/anchors/cache/cache_torch.py 15 > "$out/cache-torch.csv" 2>&1
+      echo "cache torch exit $?"; grep -v "^$" "$out/cache-torch.csv" | tail -10 ;;
     launch-ab)
       # The single-threaded launch path before and after a change of the api module: the same
       # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare

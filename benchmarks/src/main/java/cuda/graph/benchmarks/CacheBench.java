@@ -33,8 +33,10 @@ import org.jspecify.annotations.Nullable;
  *       warm-up, after launching every bucket in turn on the cache's stream, and the largest
  *       bucket's own (a cache holding only it, on an idle, trimmed device).
  *   <li><b>Cost of a hit</b>: {@code cache.launch(key).syncOn(stream)} against {@code
- *       graph.launch().syncOn(stream)} of the same one-kernel graph captured by hand, in
- *       interleaved rounds; microseconds per launch and the ratio per round, median [p10-p90].
+ *       graph.launch().syncOn(stream)} of the same graph captured by hand, in interleaved rounds:
+ *       the encoder step at 32 rows (as PyTorch's anchor, {@code anchors/cache/cache_torch.py},
+ *       compares), and a one-kernel graph among 67 cached keys; microseconds per launch and the
+ *       ratio per round, median [p10-p90].
  * </ol>
  *
  * <p>The step: six layers of the 384-wide encoder's four projections as cuBLASLt matmul nodes over
@@ -115,6 +117,7 @@ public final class CacheBench {
             mib(launched.reservedHighBytes()),
             mib(largestOwn),
             (double) (launched.usedBytes() - before.usedBytes()) / largestOwn);
+        stepHitCost(cache, stream, step, rounds);
       }
       hitCost(stream, rounds);
     }
@@ -188,6 +191,31 @@ public final class CacheBench {
     }
   }
 
+  /**
+   * A hit of the encoder step at 32 rows against a plain launch of the same step captured by hand
+   * (the comparison PyTorch's anchor makes), interleaved rounds.
+   */
+  private static void stepHitCost(
+      GraphCache<Integer> cache, Stream stream, GraphCache.Recorder<Integer> step, int rounds) {
+    int launches = 2000;
+    try (CudaGraph<@Nullable Void> plain = CudaGraph.scope(stream, s -> step.record(32, s))) {
+      double[] plainUs = new double[rounds], hitUs = new double[rounds], ratio = new double[rounds];
+      for (int r = -3; r < rounds; r++) {
+        double p = timePlain(plain, stream, launches);
+        double h = timeHit(cache, 32, stream, launches);
+        if (r >= 0) {
+          plainUs[r] = p;
+          hitUs[r] = h;
+          ratio[r] = h / p;
+        }
+      }
+      System.out.println("impl,mode,us_per_launch_median,us_p10,us_p90,rounds,launches_per_round");
+      print("encoder32_plain_graph_launch", plainUs, launches);
+      print("encoder32_cache_hit_launch", hitUs, launches);
+      print("encoder32_ratio_hit_to_plain", ratio, launches);
+    }
+  }
+
   /** A hit against a plain launch of the same one-kernel graph, interleaved rounds. */
   private static void hitCost(Stream stream, int rounds) {
     int launches = 5000;
@@ -208,11 +236,11 @@ public final class CacheBench {
       double[] plainUs = new double[rounds], hitUs = new double[rounds], ratio = new double[rounds];
       for (int warm = 0; warm < 3; warm++) {
         timePlain(plain, stream, launches);
-        timeHit(cache, stream, launches);
+        timeHit(cache, 33, stream, launches);
       }
       for (int r = 0; r < rounds; r++) {
         plainUs[r] = timePlain(plain, stream, launches);
-        hitUs[r] = timeHit(cache, stream, launches);
+        hitUs[r] = timeHit(cache, 33, stream, launches);
         ratio[r] = hitUs[r] / plainUs[r];
       }
       System.out.println("impl,mode,us_per_launch_median,us_p10,us_p90,rounds,launches_per_round");
@@ -230,10 +258,11 @@ public final class CacheBench {
     return (System.nanoTime() - t0) / 1e3 / launches;
   }
 
-  private static double timeHit(GraphCache<Integer> cache, Stream stream, int launches) {
+  private static double timeHit(
+      GraphCache<Integer> cache, int key, Stream stream, int launches) {
     long t0 = System.nanoTime();
     for (int i = 0; i < launches; i++) {
-      cache.launch(33).syncOn(stream);
+      cache.launch(key).syncOn(stream);
     }
     return (System.nanoTime() - t0) / 1e3 / launches;
   }
