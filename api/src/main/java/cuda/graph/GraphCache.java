@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * the first time the key is launched or warmed. Keys are compared with {@code equals}; use
  * immutable values. A key whose capture fails, or whose graph alone needs more graph memory than
  * the budget, is not retried: the failure is thrown once, the key is listed by {@link
- * #notGraphed()}, and later launches of it fail at once with that cause until {@link #forget}.
+ * #notGraphed()}, and later launches of it fail at once with that cause until {@link #forget}. A
+ * graph over the budget is refused after its capture and before its instantiation, so it never maps
+ * graph memory.
  *
  * <p><b>Memory.</b> A graph's graph memory is what its allocation nodes take ({@link
  * CudaGraph#temporaryBytes()}). With {@link Sharing#SERIAL} (the default) the caller promises to

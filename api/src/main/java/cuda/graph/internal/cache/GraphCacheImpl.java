@@ -7,6 +7,7 @@ import cuda.graph.Stream;
 import cuda.graph.internal.events.GraphCacheCaptureEvent;
 import cuda.graph.internal.events.GraphCacheEvictionEvent;
 import cuda.graph.internal.graph.CudaGraphImpl;
+import java.io.Serial;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -160,7 +161,35 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
     event.begin();
     CudaGraph<@Nullable Void> graph;
     try {
-      graph = CudaGraph.scope(stream, scope -> recorder.record(key, scope));
+      graph =
+          CudaGraphImpl.scopeWithin(
+              stream,
+              scope -> recorder.record(key, scope),
+              settings.memoryBudgetBytes(),
+              OverBudget::new);
+    } catch (OverBudget over) {
+      String detail =
+          "its graph needs "
+              + over.bytes
+              + " bytes of graph memory, more than the cache's budget of "
+              + settings.memoryBudgetBytes()
+              + " bytes";
+      block(new NotGraphed<>(key, Reason.REFUSED_BY_BUDGET, detail, null, Instant.now()));
+      commit(event, key, null, over.bytes, Reason.REFUSED_BY_BUDGET.name());
+      IllegalStateException refused =
+          new IllegalStateException(
+              call
+                  + ": key "
+                  + key
+                  + " is refused: "
+                  + detail
+                  + "; raise the budget to at least "
+                  + over.bytes
+                  + " bytes, or record the key with smaller temporaries");
+      for (Throwable t : over.getSuppressed()) {
+        refused.addSuppressed(t); // a failure to destroy the refused graph
+      }
+      throw refused;
     } catch (RuntimeException e) {
       String detail =
           "its capture failed with " + e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -170,31 +199,26 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
     }
     long memory = graph.temporaryBytes();
     long[] build = CudaGraphImpl.of(graph).buildNanos();
-    if (memory > settings.memoryBudgetBytes()) {
-      graph.close();
-      String detail =
-          "its graph needs "
-              + memory
-              + " bytes of graph memory, more than the cache's budget of "
-              + settings.memoryBudgetBytes()
-              + " bytes";
-      block(new NotGraphed<>(key, Reason.REFUSED_BY_BUDGET, detail, null, Instant.now()));
-      commit(event, key, build, memory, Reason.REFUSED_BY_BUDGET.name());
-      throw new IllegalStateException(
-          call
-              + ": key "
-              + key
-              + " is refused: "
-              + detail
-              + "; raise the budget to at least "
-              + memory
-              + " bytes, or record the key with smaller temporaries");
-    }
     Entry entry = new Entry(graph, build, memory);
     makeRoom(key, entry);
     entries.put(key, entry);
     commit(event, key, build, memory, "CACHED");
     return entry;
+  }
+
+  /**
+   * A capture whose temporaries ask for more than the budget, refused before its instantiation; it
+   * never leaves {@link #capture}, which reports it.
+   */
+  private static final class OverBudget extends RuntimeException {
+    @Serial private static final long serialVersionUID = 1L;
+
+    final long bytes;
+
+    OverBudget(long bytes) {
+      super("the graph needs " + bytes + " bytes of graph memory", null, true, false);
+      this.bytes = bytes;
+    }
   }
 
   private void block(NotGraphed<K> reason) {

@@ -289,6 +289,17 @@ final class Capture {
     }
   }
 
+  /**
+   * Destroys a captured graph that is not to be instantiated and releases its leases; {@return
+   * {@code reason}}, for the caller to throw, with any failure to destroy added as suppressed
+   */
+  static RuntimeException discard(
+      StreamImpl stream, Captured<?> captured, RuntimeException reason) {
+    destroyQuietly(stream.device().platform().driver(), captured.graph(), reason);
+    captured.takeLeases().releaseAll(reason);
+    return reason;
+  }
+
   /** Instantiates and uploads a captured graph; on failure destroys it and releases its leases. */
   static GraphExecHandle instantiate(StreamImpl stream, Captured<?> captured) {
     return instantiate(stream, captured.graph(), captured.takeLeases());

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -119,6 +120,33 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   public static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
     Objects.requireNonNull(body, "body");
     return Capture.run(stream, CaptureMode.RELAXED, true, "scope capture", recordScope(body));
+  }
+
+  /**
+   * {@link #scope}, refusing a capture whose temporaries ask for more than {@code
+   * maxTemporaryBytes} before it is instantiated: an instantiated and uploaded graph maps its graph
+   * memory, so a refusal after that would map what it refuses. The refused graph is destroyed and
+   * what {@code refusal} makes of its temporaries' bytes is thrown.
+   */
+  public static CudaGraph<@Nullable Void> scopeWithin(
+      Stream stream,
+      ScopeBody body,
+      long maxTemporaryBytes,
+      LongFunction<? extends RuntimeException> refusal) {
+    Objects.requireNonNull(body, "body");
+    Objects.requireNonNull(refusal, "refusal");
+    return Capture.run(
+        stream,
+        CaptureMode.RELAXED,
+        "scope capture",
+        recordScope(body),
+        (s, captured) -> {
+          long bytes = captured.temporaryBytes();
+          if (bytes > maxTemporaryBytes) {
+            throw Capture.discard(s, captured, refusal.apply(bytes));
+          }
+          return created(s, CaptureMode.RELAXED, true, Capture.instantiate(s, captured), captured);
+        });
   }
 
   /** Records {@code body} through a top-level scope, collecting the nodes it made replaceable. */

@@ -1,0 +1,4 @@
+package cuda.graph.conformance;
+
+/** Runs {@link GraphCacheContract} against the simulator. */
+class SimulatorGraphCacheTests implements GraphCacheContract, SimulatorUnderTest {}
