@@ -1,6 +1,7 @@
 package cuda.graph;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -61,6 +62,47 @@ class FlightRecorderEventTests {
     assertEquals(4, launches.size());
     assertTrue(launches.stream().allMatch(e -> !e.getDuration().isNegative()));
     assertTrue(Files.size(file) > 0);
+  }
+
+  @Test
+  void aRecordingShowsTheCachesCapturesWithTheirCostsAndItsEvictions(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("cache.jfr");
+    try (Recording recording = new Recording()) {
+      recording.enable("cuda.graph.CacheCapture").withThreshold(java.time.Duration.ZERO);
+      recording.enable("cuda.graph.CacheEviction").withThreshold(java.time.Duration.ZERO);
+      recording.start();
+      try (CudaPlatform platform = SimulatorPlatforms.simulator();
+          Stream stream = platform.defaultDevice().newStream();
+          DeviceBuffer<Integer> out = DeviceBuffer.zeros(ElementType.I32, 8).syncOn(stream);
+          GraphCache<Integer> cache =
+              GraphCache.create(
+                  stream,
+                  GraphCache.Settings.budget(1 << 10).withMaxGraphs(1),
+                  (rows, scope) -> {
+                    DeviceBuffer<Integer> t = scope.temporary(ElementType.I32, 64L * rows);
+                    scope.record(t.fill(rows));
+                    scope.record(out.slice(0, rows).copyFrom(t.slice(0, rows)));
+                  })) {
+        cache.launch(2).syncOn(stream);
+        cache.launch(4).syncOn(stream); // evicts 2: one graph at most
+        assertThrows(IllegalStateException.class, () -> cache.launch(8)); // 2 KiB > 1 KiB
+      }
+      recording.stop();
+      recording.dump(file);
+    }
+    List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+    List<RecordedEvent> captures = named(events, "cuda.graph.CacheCapture");
+    assertEquals(
+        List.of("2 CACHED", "4 CACHED", "8 REFUSED_BY_BUDGET"),
+        captures.stream().map(e -> e.getString("key") + " " + e.getString("outcome")).toList());
+    assertEquals(512, captures.get(0).getLong("graphMemory"));
+    assertTrue(captures.get(1).getLong("instantiateNanos") >= 0, captures.get(1).toString());
+    List<RecordedEvent> evictions = named(events, "cuda.graph.CacheEviction");
+    assertEquals(1, evictions.size());
+    assertEquals("2", evictions.getFirst().getString("key"));
+    assertEquals("4", evictions.getFirst().getString("forKey"));
+    assertEquals(1, evictions.getFirst().getLong("replays"));
   }
 
   private static void runAGraphThroughItsLife() {

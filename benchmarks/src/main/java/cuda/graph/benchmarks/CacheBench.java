@@ -258,8 +258,7 @@ public final class CacheBench {
     return (System.nanoTime() - t0) / 1e3 / launches;
   }
 
-  private static double timeHit(
-      GraphCache<Integer> cache, int key, Stream stream, int launches) {
+  private static double timeHit(GraphCache<Integer> cache, int key, Stream stream, int launches) {
     long t0 = System.nanoTime();
     for (int i = 0; i < launches; i++) {
       cache.launch(key).syncOn(stream);
