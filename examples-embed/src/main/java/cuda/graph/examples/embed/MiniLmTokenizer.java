@@ -1,0 +1,146 @@
+package cuda.graph.examples.embed;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * all-MiniLM-L6-v2's tokenizer exactly as LangChain4j's {@code AllMiniLmL6V2EmbeddingModel} uses
+ * it, so the encoder sees the same token ids: DJL's {@link HuggingFaceTokenizer} over the
+ * artifact's tokenizer.json with one option, {@code padding=false}; every other setting comes from
+ * the tokenizer.json (BERT normalizer, lowercase and accents stripped, WordPiece, {@code [CLS] ...
+ * [SEP]}).
+ *
+ * <p>Long texts. The tokenizer.json asks for truncation ({@code LongestFirst}, {@code max_length}
+ * 128) and DJL keeps it, since only padding is overridden, so every text becomes at most 128
+ * tokens: {@code [CLS]}, its first 126 word pieces and {@code [SEP]}. A text longer than the
+ * model's 512 positions is therefore cut, not split, and its embedding is that of its first 126
+ * word pieces. LangChain4j then applies its own rule for long token lists, which {@link #parts}
+ * follows step by step: the word pieces (between {@code [CLS]} and {@code [SEP]}) are split into
+ * runs of at most {@value #PART_TOKENS}, each cut moved back so that it does not fall inside a word
+ * (before a {@code ##} piece); each run is turned back into text ({@code buildSentence}) and
+ * encoded again with special tokens, or, where that text does not give the same pieces back, the
+ * pieces joined with nothing between them are encoded instead; the runs' embeddings are averaged
+ * with their piece counts as weights before the L2 normalisation. With the 128-token truncation
+ * there is always one run, and WordPiece's greedy longest match gives a run's sentence its pieces
+ * back (every text the tests try does), so the ids the model sees are the text's own.
+ */
+final class MiniLmTokenizer implements AutoCloseable {
+
+  /** The most word pieces of one run: 512 positions less {@code [CLS]} and {@code [SEP]}. */
+  static final int PART_TOKENS = 510;
+
+  private static final String CONTINUATION = "##";
+
+  /** A run of the text the encoder sees in one pass, and its weight in the text's embedding. */
+  record Part(int[] ids, int[] typeIds, int weight) {}
+
+  private final HuggingFaceTokenizer tokenizer;
+
+  private MiniLmTokenizer(HuggingFaceTokenizer tokenizer) {
+    this.tokenizer = tokenizer;
+  }
+
+  /** The tokenizer of {@code artifact}, with LangChain4j's options. */
+  static MiniLmTokenizer load(MiniLmArtifact artifact) {
+    try {
+      return new MiniLmTokenizer(
+          HuggingFaceTokenizer.newInstance(
+              new ByteArrayInputStream(artifact.readTokenizer()), Map.of("padding", "false")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "MiniLmTokenizer.load: cannot read " + artifact.tokenizerEntry(), e);
+    }
+  }
+
+  /** The token ids of {@code text}, special tokens included, truncated as the tokenizer says. */
+  int[] ids(String text) {
+    return toInts(tokenizer.encode(text).getIds());
+  }
+
+  /** The tokens of {@code text}, special tokens included, truncated as the tokenizer says. */
+  List<String> tokens(String text) {
+    return tokenizer.tokenize(text);
+  }
+
+  /** The most tokens one text becomes, from the tokenizer.json's truncation. */
+  int maxLength() {
+    return tokenizer.getMaxLength();
+  }
+
+  /**
+   * What the encoder runs for {@code text}, following LangChain4j (see the class comment).
+   *
+   * @throws IllegalArgumentException if the text has no word pieces (empty or whitespace only),
+   *     which LangChain4j refuses too
+   */
+  List<Part> parts(String text) {
+    List<List<String>> runs = partition(tokenizer.tokenize(text));
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException(
+          "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
+              + " there is nothing to embed");
+    }
+    List<Part> parts = new ArrayList<>();
+    for (List<String> run : runs) {
+      Encoding encoding = tokenizer.encode(asText(run), true, false);
+      parts.add(new Part(toInts(encoding.getIds()), toInts(encoding.getTypeIds()), run.size()));
+    }
+    return List.copyOf(parts);
+  }
+
+  /**
+   * Splits the word pieces of {@code tokens} (all but the first and the last, {@code [CLS]} and
+   * {@code [SEP]}) into runs of at most {@value #PART_TOKENS}. A cut that would fall before a
+   * {@code ##} piece moves back to the start of that word; a run that is one word of more than
+   * {@value #PART_TOKENS} pieces is cut at {@value #PART_TOKENS} all the same.
+   */
+  static List<List<String>> partition(List<String> tokens) {
+    List<List<String>> runs = new ArrayList<>();
+    int last = tokens.size() - 1; // the index of [SEP], the end of the word pieces
+    int from = 1;
+    while (from < last) {
+      int to = Math.min(from + PART_TOKENS, last);
+      if (to < last) {
+        int cut = to;
+        while (cut > from && tokens.get(cut).startsWith(CONTINUATION)) {
+          cut--;
+        }
+        if (cut > from) {
+          to = cut;
+        }
+      }
+      runs.add(List.copyOf(tokens.subList(from, to)));
+      from = to;
+    }
+    return runs;
+  }
+
+  /** The text a run is encoded from: its sentence if that gives the run back, else its pieces. */
+  private String asText(List<String> run) {
+    String sentence = tokenizer.buildSentence(run);
+    List<String> again = tokenizer.tokenize(sentence);
+    if (again.size() >= 2 && again.subList(1, again.size() - 1).equals(run)) {
+      return sentence;
+    }
+    return String.join("", run);
+  }
+
+  private static int[] toInts(long[] values) {
+    int[] ints = new int[values.length];
+    for (int i = 0; i < ints.length; i++) {
+      ints[i] = Math.toIntExact(values[i]);
+    }
+    return ints;
+  }
+
+  @Override
+  public void close() {
+    tokenizer.close();
+  }
+}

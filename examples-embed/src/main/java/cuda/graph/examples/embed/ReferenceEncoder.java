@@ -1,0 +1,327 @@
+package cuda.graph.examples.embed;
+
+import static cuda.graph.examples.embed.MiniLmWeights.FFN;
+import static cuda.graph.examples.embed.MiniLmWeights.HEADS;
+import static cuda.graph.examples.embed.MiniLmWeights.HEAD_SIZE;
+import static cuda.graph.examples.embed.MiniLmWeights.HIDDEN;
+import static cuda.graph.examples.embed.MiniLmWeights.POSITIONS;
+import static cuda.graph.examples.embed.MiniLmWeights.TYPES;
+import static cuda.graph.examples.embed.MiniLmWeights.VOCABULARY;
+
+import java.util.List;
+
+/**
+ * all-MiniLM-L6-v2 in plain Java, fp32: the reference the GPU encoder is checked against, itself
+ * checked against LangChain4j's embeddings.
+ *
+ * <p>A padded batch of token sequences goes through BERT: word, position and type embeddings summed
+ * and normalised (LayerNorm, epsilon 1e-12); six layers of self-attention (query, key and value
+ * projections, 12 heads of 32, scores scaled by 1/sqrt(32), softmax over the keys the attention
+ * mask keeps, output projection, residual, LayerNorm) and feed-forward (384 to 1536, GELU in its
+ * exact erf form, back to 384, residual, LayerNorm). The sentence embedding is the mean of the last
+ * hidden states over the mask, L2-normalised. Every stored value is a float; sums run in double,
+ * which keeps the reference closer to the exact result than any fp32 implementation it checks.
+ * Padding does not change a sequence's result: masked keys take no part in attention, and each
+ * sequence's sums run over its own tokens in the same order whatever the batch.
+ */
+final class ReferenceEncoder {
+
+  private static final double LAYER_NORM_EPSILON = 1e-12;
+  private static final double ATTENTION_SCALE = 1 / Math.sqrt(HEAD_SIZE);
+
+  /**
+   * Token sequences padded to one length: ids, token types and the attention mask (1 for a token, 0
+   * for padding), each {@code [batch][length]}.
+   */
+  record Batch(int[][] ids, int[][] typeIds, int[][] mask) {
+
+    /** The parts' sequences, padded with id 0, type 0 and mask 0 to the longest. */
+    static Batch of(List<MiniLmTokenizer.Part> parts) {
+      int length = parts.stream().mapToInt(p -> p.ids().length).max().orElse(0);
+      int[][] ids = new int[parts.size()][length];
+      int[][] types = new int[parts.size()][length];
+      int[][] mask = new int[parts.size()][length];
+      for (int b = 0; b < parts.size(); b++) {
+        MiniLmTokenizer.Part p = parts.get(b);
+        System.arraycopy(p.ids(), 0, ids[b], 0, p.ids().length);
+        System.arraycopy(p.typeIds(), 0, types[b], 0, p.typeIds().length);
+        java.util.Arrays.fill(mask[b], 0, p.ids().length, 1);
+      }
+      return new Batch(ids, types, mask);
+    }
+
+    int size() {
+      return ids.length;
+    }
+
+    int length() {
+      return ids.length == 0 ? 0 : ids[0].length;
+    }
+  }
+
+  private final MiniLmWeights weights;
+
+  ReferenceEncoder(MiniLmWeights weights) {
+    this.weights = weights;
+  }
+
+  /**
+   * The embedding of a text made of {@code parts} (see {@link MiniLmTokenizer#parts}): each part's
+   * mean-pooled hidden states, averaged with the parts' weights, L2-normalised.
+   */
+  float[] embed(List<MiniLmTokenizer.Part> parts) {
+    float[][] pooled = meanPooled(Batch.of(parts));
+    double total = 0;
+    double[] sum = new double[HIDDEN];
+    for (int p = 0; p < pooled.length; p++) {
+      int weight = parts.get(p).weight();
+      total += weight;
+      for (int h = 0; h < HIDDEN; h++) {
+        sum[h] += (double) weight * pooled[p][h];
+      }
+    }
+    float[] average = new float[HIDDEN];
+    for (int h = 0; h < HIDDEN; h++) {
+      average[h] = (float) (sum[h] / total);
+    }
+    return normalized(average);
+  }
+
+  /** One L2-normalised embedding per sequence of {@code batch}. */
+  float[][] embed(Batch batch) {
+    float[][] pooled = meanPooled(batch);
+    float[][] embeddings = new float[pooled.length][];
+    for (int b = 0; b < pooled.length; b++) {
+      embeddings[b] = normalized(pooled[b]);
+    }
+    return embeddings;
+  }
+
+  /** Each sequence's last hidden states averaged over its mask, not normalised. */
+  float[][] meanPooled(Batch batch) {
+    float[][][] hidden = lastHiddenStates(batch);
+    float[][] pooled = new float[batch.size()][HIDDEN];
+    for (int b = 0; b < batch.size(); b++) {
+      double[] sum = new double[HIDDEN];
+      int count = 0;
+      for (int t = 0; t < batch.length(); t++) {
+        if (batch.mask()[b][t] == 0) {
+          continue;
+        }
+        count++;
+        for (int h = 0; h < HIDDEN; h++) {
+          sum[h] += hidden[b][t][h];
+        }
+      }
+      for (int h = 0; h < HIDDEN; h++) {
+        pooled[b][h] = (float) (sum[h] / count);
+      }
+    }
+    return pooled;
+  }
+
+  /** The encoder's output, {@code [batch][length][HIDDEN]}; padded positions hold garbage. */
+  float[][][] lastHiddenStates(Batch batch) {
+    if (batch.length() > POSITIONS) {
+      throw new IllegalArgumentException(
+          "ReferenceEncoder: sequences of "
+              + batch.length()
+              + " tokens are longer than the model's "
+              + POSITIONS
+              + " positions; split the text first (MiniLmTokenizer.parts)");
+    }
+    float[][][] x = new float[batch.size()][][];
+    for (int b = 0; b < batch.size(); b++) {
+      x[b] = embeddings(batch.ids()[b], batch.typeIds()[b]);
+    }
+    for (MiniLmWeights.Layer layer : weights.layers) {
+      for (int b = 0; b < batch.size(); b++) {
+        x[b] = layer(layer, x[b], batch.mask()[b]);
+      }
+    }
+    return x;
+  }
+
+  private float[][] embeddings(int[] ids, int[] types) {
+    float[][] x = new float[ids.length][HIDDEN];
+    for (int t = 0; t < ids.length; t++) {
+      int id = check(ids[t], VOCABULARY, "token id");
+      int type = check(types[t], TYPES, "token type");
+      for (int h = 0; h < HIDDEN; h++) {
+        double sum =
+            (double) weights.wordEmbeddings[id * HIDDEN + h]
+                + weights.typeEmbeddings[type * HIDDEN + h]
+                + weights.positionEmbeddings[t * HIDDEN + h];
+        x[t][h] = (float) sum;
+      }
+      x[t] = layerNorm(x[t], weights.embeddingNorm);
+    }
+    return x;
+  }
+
+  private static int check(int value, int bound, String what) {
+    if (value < 0 || value >= bound) {
+      throw new IllegalArgumentException(
+          "ReferenceEncoder: " + what + " " + value + " is outside [0, " + bound + ")");
+    }
+    return value;
+  }
+
+  private static float[][] layer(MiniLmWeights.Layer layer, float[][] x, int[] mask) {
+    int length = x.length;
+    float[][] q = linear(x, layer.query());
+    float[][] k = linear(x, layer.key());
+    float[][] v = linear(x, layer.value());
+    float[][] context = new float[length][HIDDEN];
+    double[] scores = new double[length];
+    for (int head = 0; head < HEADS; head++) {
+      int offset = head * HEAD_SIZE;
+      for (int i = 0; i < length; i++) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < length; j++) {
+          if (mask[j] == 0) {
+            continue;
+          }
+          double dot = 0;
+          for (int d = 0; d < HEAD_SIZE; d++) {
+            dot += (double) q[i][offset + d] * k[j][offset + d];
+          }
+          scores[j] = dot * ATTENTION_SCALE;
+          max = Math.max(max, scores[j]);
+        }
+        double total = 0;
+        for (int j = 0; j < length; j++) {
+          if (mask[j] != 0) {
+            scores[j] = Math.exp(scores[j] - max);
+            total += scores[j];
+          }
+        }
+        for (int d = 0; d < HEAD_SIZE; d++) {
+          double sum = 0;
+          for (int j = 0; j < length; j++) {
+            if (mask[j] != 0) {
+              sum += scores[j] * v[j][offset + d];
+            }
+          }
+          context[i][offset + d] = (float) (sum / total);
+        }
+      }
+    }
+    float[][] attended = linear(context, layer.attentionOutput());
+    float[][] h = new float[length][];
+    for (int t = 0; t < length; t++) {
+      h[t] = layerNorm(added(attended[t], x[t]), layer.attentionNorm());
+    }
+    float[][] inner = linear(h, layer.intermediate());
+    for (float[] row : inner) {
+      for (int f = 0; f < FFN; f++) {
+        row[f] = (float) gelu(row[f]);
+      }
+    }
+    float[][] out = linear(inner, layer.output());
+    float[][] y = new float[length][];
+    for (int t = 0; t < length; t++) {
+      y[t] = layerNorm(added(out[t], h[t]), layer.outputNorm());
+    }
+    return y;
+  }
+
+  /** {@code x W + b} for each row of {@code x}, {@code W} being {@code [in, out]}. */
+  private static float[][] linear(float[][] x, MiniLmWeights.Linear l) {
+    float[][] y = new float[x.length][l.out()];
+    double[] sum = new double[l.out()];
+    float[] w = l.weight();
+    for (int t = 0; t < x.length; t++) {
+      for (int o = 0; o < l.out(); o++) {
+        sum[o] = l.bias()[o];
+      }
+      for (int i = 0; i < l.in(); i++) {
+        double xi = x[t][i];
+        int row = i * l.out();
+        for (int o = 0; o < l.out(); o++) {
+          sum[o] += xi * w[row + o];
+        }
+      }
+      for (int o = 0; o < l.out(); o++) {
+        y[t][o] = (float) sum[o];
+      }
+    }
+    return y;
+  }
+
+  private static float[] added(float[] a, float[] b) {
+    float[] sum = new float[a.length];
+    for (int i = 0; i < a.length; i++) {
+      sum[i] = (float) ((double) a[i] + b[i]);
+    }
+    return sum;
+  }
+
+  private static float[] layerNorm(float[] x, MiniLmWeights.LayerNorm norm) {
+    double mean = 0;
+    for (float v : x) {
+      mean += v;
+    }
+    mean /= x.length;
+    double variance = 0;
+    for (float v : x) {
+      variance += (v - mean) * (v - mean);
+    }
+    variance /= x.length;
+    double scale = 1 / Math.sqrt(variance + LAYER_NORM_EPSILON);
+    float[] y = new float[x.length];
+    for (int i = 0; i < x.length; i++) {
+      y[i] = (float) ((x[i] - mean) * scale * norm.gamma()[i] + norm.beta()[i]);
+    }
+    return y;
+  }
+
+  /** GELU in BERT's exact form, {@code x/2 (1 + erf(x / sqrt 2))}. */
+  static double gelu(double x) {
+    return 0.5 * x * (1 + erf(x / Math.sqrt(2)));
+  }
+
+  /**
+   * The error function to double precision: below 3, the series {@code 2/sqrt(pi) exp(-x^2) sum
+   * x^(2n+1) 2^n / (2n+1)!!}, whose terms are all positive (the plain Maclaurin series alternates
+   * and loses digits to cancellation near 3); from 3, the continued fraction of erfc; 1 from 6
+   * (erfc(6) is 2e-17).
+   */
+  static double erf(double x) {
+    if (x < 0) {
+      return -erf(-x);
+    }
+    if (x >= 6) {
+      return 1;
+    }
+    if (x < 3) {
+      double term = x;
+      double sum = x;
+      for (int n = 1; term > 1e-17 * sum; n++) {
+        term *= 2 * x * x / (2 * n + 1);
+        sum += term;
+      }
+      return 2 / Math.sqrt(Math.PI) * Math.exp(-x * x) * sum;
+    }
+    // erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) / (x + 2 / (x + ...)))))
+    double fraction = x;
+    for (int k = 60; k >= 1; k--) {
+      fraction = x + (k / 2.0) / fraction;
+    }
+    return 1 - Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
+  }
+
+  /** {@code v} divided by its L2 norm. */
+  static float[] normalized(float[] v) {
+    double squares = 0;
+    for (float f : v) {
+      squares += (double) f * f;
+    }
+    double norm = Math.sqrt(squares);
+    float[] unit = new float[v.length];
+    for (int i = 0; i < v.length; i++) {
+      unit[i] = (float) (v[i] / norm);
+    }
+    return unit;
+  }
+}
