@@ -106,7 +106,7 @@ public final class Decode {
       try (DecodeEngine engine = new DecodeEngine(weights, stream)) {
         boolean ok = check(engine, weights, Math.min(o.checkSteps(), c.maxSeq() - 1), o, out);
         int tokens = Math.min(o.tokens(), c.maxSeq() - 1);
-        ok &= bench(engine, weights.byteSize(), tokens, o.reps(), out);
+        ok &= bench(engine, c.streamedWeightBytesPerToken(), tokens, o.reps(), out);
         if (o.profile()) {
           profile(engine, Math.min(tokens, c.maxSeq() - 2), out);
         }
@@ -199,6 +199,10 @@ public final class Decode {
     void decode(int tokens);
   }
 
+  /**
+   * Times the modes; the GB/s column is the bytes a step streams (the weights it reads, one
+   * embedding row, the KV cache up to the middle position) times the median rate.
+   */
   private static boolean bench(
       DecodeEngine engine, long weightBytes, int tokens, int reps, PrintStream out) {
     Stream stream = engine.stream;

@@ -243,7 +243,10 @@ final class DecodeEngine implements AutoCloseable {
     return state.slice(DecodeMath.TOKEN, 1).toIntArray();
   }
 
-  /** {@return the bytes one step reads at position {@code pos}: the weights and the KV cache} */
+  /**
+   * {@return the bytes one step reads at position {@code pos}}: {@code weightBytes} (the weights it
+   * streams, {@link LlamaConfig#streamedWeightBytesPerToken()}) and the KV cache up to {@code pos}
+   */
   long bytesPerStep(long weightBytes, int pos) {
     return weightBytes + 2L * config.layers() * (pos + 1) * config.kvDim() * Float.BYTES;
   }
