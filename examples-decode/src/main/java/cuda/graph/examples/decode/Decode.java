@@ -90,8 +90,8 @@ public final class Decode {
         weights.write(o.writeWeights());
       }
       out.printf(
-          "%n%s: dim %d, %d layers, %d/%d heads, ffn %d, vocab %d; %.1fM fp16 weights (%.0f MB),"
-              + " %d kernels per token (ready in %.1f s)%n",
+          "%n%s: dim %d, %d layers, %d/%d heads, ffn %d, vocab %d; %.1fM fp16 weights (%.0f MB, of"
+              + " which a step streams %.0f MB), %d kernels per token (ready in %.1f s)%n",
           c.name(),
           c.dim(),
           c.layers(),
@@ -101,6 +101,7 @@ public final class Decode {
           c.vocab(),
           c.parameters() / 1e6,
           weights.byteSize() / 1e6,
+          c.streamedWeightBytesPerToken() / 1e6,
           c.kernelsPerToken(),
           (System.nanoTime() - started) / 1e9);
       try (DecodeEngine engine = new DecodeEngine(weights, stream)) {
