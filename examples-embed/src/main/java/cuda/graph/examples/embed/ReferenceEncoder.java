@@ -2,7 +2,6 @@ package cuda.graph.examples.embed;
 
 import static cuda.graph.examples.embed.MiniLmWeights.FFN;
 import static cuda.graph.examples.embed.MiniLmWeights.HEADS;
-import static cuda.graph.examples.embed.MiniLmWeights.HEAD_SIZE;
 import static cuda.graph.examples.embed.MiniLmWeights.HIDDEN;
 import static cuda.graph.examples.embed.MiniLmWeights.POSITIONS;
 import static cuda.graph.examples.embed.MiniLmWeights.TYPES;
@@ -26,8 +25,8 @@ import java.util.List;
  */
 final class ReferenceEncoder {
 
-  private static final double LAYER_NORM_EPSILON = 1e-12;
-  private static final double ATTENTION_SCALE = 1 / Math.sqrt(HEAD_SIZE);
+  /** BERT's LayerNorm epsilon, from the ONNX graph's constant. */
+  static final double LAYER_NORM_EPSILON = 1e-12;
 
   /**
    * Token sequences padded to one length: ids, token types and the attention mask (1 for a token, 0
@@ -100,22 +99,30 @@ final class ReferenceEncoder {
   /** Each sequence's last hidden states averaged over its mask, not normalised. */
   float[][] meanPooled(Batch batch) {
     float[][][] hidden = lastHiddenStates(batch);
-    float[][] pooled = new float[batch.size()][HIDDEN];
+    float[][] pooled = new float[batch.size()][];
     for (int b = 0; b < batch.size(); b++) {
-      double[] sum = new double[HIDDEN];
-      int count = 0;
-      for (int t = 0; t < batch.length(); t++) {
-        if (batch.mask()[b][t] == 0) {
-          continue;
-        }
-        count++;
-        for (int h = 0; h < HIDDEN; h++) {
-          sum[h] += hidden[b][t][h];
-        }
+      pooled[b] = meanPooled(hidden[b], batch.mask()[b]);
+    }
+    return pooled;
+  }
+
+  /** The mean of the rows of {@code hidden} that {@code mask} keeps (at least one). */
+  static float[] meanPooled(float[][] hidden, int[] mask) {
+    int width = hidden[0].length;
+    double[] sum = new double[width];
+    int count = 0;
+    for (int t = 0; t < hidden.length; t++) {
+      if (mask[t] == 0) {
+        continue;
       }
-      for (int h = 0; h < HIDDEN; h++) {
-        pooled[b][h] = (float) (sum[h] / count);
+      count++;
+      for (int h = 0; h < width; h++) {
+        sum[h] += hidden[t][h];
       }
+    }
+    float[] pooled = new float[width];
+    for (int h = 0; h < width; h++) {
+      pooled[h] = (float) (sum[h] / count);
     }
     return pooled;
   }
@@ -143,20 +150,45 @@ final class ReferenceEncoder {
   }
 
   private float[][] embeddings(int[] ids, int[] types) {
-    float[][] x = new float[ids.length][HIDDEN];
+    float[][] x = new float[ids.length][];
     for (int t = 0; t < ids.length; t++) {
       int id = check(ids[t], VOCABULARY, "token id");
       int type = check(types[t], TYPES, "token type");
-      for (int h = 0; h < HIDDEN; h++) {
-        double sum =
-            (double) weights.wordEmbeddings[id * HIDDEN + h]
-                + weights.typeEmbeddings[type * HIDDEN + h]
-                + weights.positionEmbeddings[t * HIDDEN + h];
-        x[t][h] = (float) sum;
-      }
-      x[t] = layerNorm(x[t], weights.embeddingNorm);
+      x[t] =
+          embedding(
+              id,
+              type,
+              t,
+              weights.wordEmbeddings,
+              weights.positionEmbeddings,
+              weights.typeEmbeddings,
+              weights.embeddingNorm.gamma(),
+              weights.embeddingNorm.beta());
     }
     return x;
+  }
+
+  /**
+   * {@return LayerNorm(word[id] + position[position] + type[type])}, each table row-major with rows
+   * as wide as {@code gamma}
+   */
+  static float[] embedding(
+      int id,
+      int type,
+      int position,
+      float[] word,
+      float[] positions,
+      float[] types,
+      float[] gamma,
+      float[] beta) {
+    int width = gamma.length;
+    float[] x = new float[width];
+    for (int h = 0; h < width; h++) {
+      double sum =
+          (double) word[id * width + h] + types[type * width + h] + positions[position * width + h];
+      x[h] = (float) sum;
+    }
+    return layerNorm(x, gamma, beta);
   }
 
   private static int check(int value, int bound, String what) {
@@ -172,41 +204,7 @@ final class ReferenceEncoder {
     float[][] q = linear(x, layer.query());
     float[][] k = linear(x, layer.key());
     float[][] v = linear(x, layer.value());
-    float[][] context = new float[length][HIDDEN];
-    double[] scores = new double[length];
-    for (int head = 0; head < HEADS; head++) {
-      int offset = head * HEAD_SIZE;
-      for (int i = 0; i < length; i++) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j < length; j++) {
-          if (mask[j] == 0) {
-            continue;
-          }
-          double dot = 0;
-          for (int d = 0; d < HEAD_SIZE; d++) {
-            dot += (double) q[i][offset + d] * k[j][offset + d];
-          }
-          scores[j] = dot * ATTENTION_SCALE;
-          max = Math.max(max, scores[j]);
-        }
-        double total = 0;
-        for (int j = 0; j < length; j++) {
-          if (mask[j] != 0) {
-            scores[j] = Math.exp(scores[j] - max);
-            total += scores[j];
-          }
-        }
-        for (int d = 0; d < HEAD_SIZE; d++) {
-          double sum = 0;
-          for (int j = 0; j < length; j++) {
-            if (mask[j] != 0) {
-              sum += scores[j] * v[j][offset + d];
-            }
-          }
-          context[i][offset + d] = (float) (sum / total);
-        }
-      }
-    }
+    float[][] context = attention(q, k, v, mask, HEADS);
     float[][] attended = linear(context, layer.attentionOutput());
     float[][] h = new float[length][];
     for (int t = 0; t < length; t++) {
@@ -224,6 +222,54 @@ final class ReferenceEncoder {
       y[t] = layerNorm(added(out[t], h[t]), layer.outputNorm());
     }
     return y;
+  }
+
+  /**
+   * Multi-head attention of one sequence: for each head (a run of {@code width / heads} columns)
+   * and query position, softmax over the key positions {@code mask} keeps (at least one) of the
+   * scaled dot products, times V. Scores are scaled by 1/sqrt of the head size.
+   */
+  static float[][] attention(float[][] q, float[][] k, float[][] v, int[] mask, int heads) {
+    int length = q.length;
+    int width = q[0].length;
+    int headSize = width / heads;
+    double scale = 1 / Math.sqrt(headSize);
+    float[][] context = new float[length][width];
+    double[] scores = new double[length];
+    for (int head = 0; head < heads; head++) {
+      int offset = head * headSize;
+      for (int i = 0; i < length; i++) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < length; j++) {
+          if (mask[j] == 0) {
+            continue;
+          }
+          double dot = 0;
+          for (int d = 0; d < headSize; d++) {
+            dot += (double) q[i][offset + d] * k[j][offset + d];
+          }
+          scores[j] = dot * scale;
+          max = Math.max(max, scores[j]);
+        }
+        double total = 0;
+        for (int j = 0; j < length; j++) {
+          if (mask[j] != 0) {
+            scores[j] = Math.exp(scores[j] - max);
+            total += scores[j];
+          }
+        }
+        for (int d = 0; d < headSize; d++) {
+          double sum = 0;
+          for (int j = 0; j < length; j++) {
+            if (mask[j] != 0) {
+              sum += scores[j] * v[j][offset + d];
+            }
+          }
+          context[i][offset + d] = (float) (sum / total);
+        }
+      }
+    }
+    return context;
   }
 
   /** {@code x W + b} for each row of {@code x}, {@code W} being {@code [in, out]}. */
@@ -258,6 +304,11 @@ final class ReferenceEncoder {
   }
 
   private static float[] layerNorm(float[] x, MiniLmWeights.LayerNorm norm) {
+    return layerNorm(x, norm.gamma(), norm.beta());
+  }
+
+  /** {@return LayerNorm of {@code x}: its mean and variance, epsilon 1e-12, scale and shift} */
+  static float[] layerNorm(float[] x, float[] gamma, float[] beta) {
     double mean = 0;
     for (float v : x) {
       mean += v;
@@ -271,7 +322,7 @@ final class ReferenceEncoder {
     double scale = 1 / Math.sqrt(variance + LAYER_NORM_EPSILON);
     float[] y = new float[x.length];
     for (int i = 0; i < x.length; i++) {
-      y[i] = (float) ((x[i] - mean) * scale * norm.gamma()[i] + norm.beta()[i]);
+      y[i] = (float) ((x[i] - mean) * scale * gamma[i] + beta[i]);
     }
     return y;
   }

@@ -1,0 +1,231 @@
+// The encoder's own kernels: everything of all-MiniLM-L6-v2's forward pass that is not a matrix
+// product (those are cuBLASLt matmul nodes, bias and residual in their epilogues). A padded batch
+// of `batch` sequences of `length` tokens is `tokens = batch * length` rows of `hidden` floats,
+// token t of sequence b at row b * length + t; ids, token types and the attention mask are ints
+// in the same order. Activations and weights are fp32, sums are fp32. Java references, reading
+// exactly what these kernels read, are in cuda.graph.examples.embed.EncoderKernels. Regenerate the
+// PTX with regenerate.sh.
+//
+// Every kernel checks its block against the sizes it is given, so a launch with more blocks than
+// rows writes nothing out of bounds. Arguments the launch cannot check (a token id outside the
+// vocabulary, a row wider than the kernel's shared memory) turn the affected rows into NaN
+// rather than reading or writing outside the buffers, so the error shows in the embeddings.
+#include <cuda_runtime.h>
+#include <math_constants.h>
+
+// Blocks of any multiple of WARP threads up to 1024 (the host launches 128); loops stride by
+// blockDim.x, and the reductions' scratch has room for a 1024-thread block's warps.
+#define WARP 32
+#define MAX_WARPS 32
+// The widest row the row kernels keep in shared memory (the model's is 384).
+#define MAX_HIDDEN 1024
+
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = WARP / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+  for (int o = WARP / 2; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Sum over the block; every thread gets the result. The first barrier lets a second call reuse
+// scratch (MAX_WARPS floats of shared memory) once every thread has read the first call's result.
+__device__ float block_sum(float v, float *scratch) {
+  v = warp_sum(v);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  __syncthreads();
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  float total = 0.f;
+  for (int w = 0; w < blockDim.x / WARP; w++) total += scratch[w];
+  return total;
+}
+
+__device__ float block_max(float v, float *scratch) {
+  v = warp_max(v);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  __syncthreads();
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  float m = scratch[0];
+  for (int w = 1; w < blockDim.x / WARP; w++) m = fmaxf(m, scratch[w]);
+  return m;
+}
+
+__device__ void fill_nan(float *row, int hidden) {
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = CUDART_NAN_F;
+}
+
+// LayerNorm of the row in shared memory into out: (v - mean) / sqrt(var + eps) * gamma + beta,
+// the variance taken about the mean (two passes over shared memory, not E[v^2] - mean^2, which
+// loses digits when the mean is large against the spread).
+__device__ void normalize_row(const float *row, const float *gamma, const float *beta, float *out,
+                              int hidden, float eps, float *scratch) {
+  float sum = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) sum += row[i];
+  float mean = block_sum(sum, scratch) / hidden;
+  float squares = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    float d = row[i] - mean;
+    squares += d * d;
+  }
+  float scale = rsqrtf(block_sum(squares, scratch) / hidden + eps);
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x)
+    out[i] = (row[i] - mean) * scale * gamma[i] + beta[i];
+}
+
+// x[r] = LayerNorm(word[ids[r]] + position[r % length] + type[types[r]]) for r < tokens, one
+// block per row. Padded positions are embedded like any other (id 0, type 0):
+// the attention mask, not the embeddings, keeps them out of the result.
+extern "C" __global__ void embed_layer_norm(const int *ids, const int *types, const float *word,
+                                            const float *position, const float *type_table,
+                                            const float *gamma, const float *beta, float *x,
+                                            int tokens, int length, int hidden, int vocabulary,
+                                            int positions, int type_count, float eps) {
+  __shared__ float row[MAX_HIDDEN];
+  __shared__ float scratch[MAX_WARPS];
+  int r = blockIdx.x;
+  if (r >= tokens || length < 1) return;
+  float *out = x + (size_t)r * hidden;
+  int id = ids[r], type = types[r];
+  int pos = r % length;
+  if (hidden > MAX_HIDDEN || id < 0 || id >= vocabulary || pos >= positions || type < 0 ||
+      type >= type_count) {
+    fill_nan(out, hidden);
+    return;
+  }
+  const float *w = word + (size_t)id * hidden;
+  const float *p = position + (size_t)pos * hidden;
+  const float *t = type_table + (size_t)type * hidden;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = w[i] + t[i] + p[i];
+  __syncthreads();
+  normalize_row(row, gamma, beta, out, hidden, eps, scratch);
+}
+
+// out[r] = LayerNorm(in[r]) for r < rows, one block per row; out may be in: the block reads its
+// row into shared memory, and the barrier after that comes before any write.
+extern "C" __global__ void layer_norm(const float *in, const float *gamma, const float *beta,
+                                      float *out, int rows, int hidden, float eps) {
+  __shared__ float row[MAX_HIDDEN];
+  __shared__ float scratch[MAX_WARPS];
+  int r = blockIdx.x;
+  if (r >= rows) return;
+  if (hidden > MAX_HIDDEN) {
+    fill_nan(out + (size_t)r * hidden, hidden);
+    return;
+  }
+  const float *src = in + (size_t)r * hidden;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = src[i];
+  __syncthreads();
+  normalize_row(row, gamma, beta, out + (size_t)r * hidden, hidden, eps, scratch);
+}
+
+// Masked self-attention of one query: block (i, h, b) computes, for query position i of sequence
+// b and head h, softmax over the keys j of sequence b with mask[j] != 0 of scale * q_i . k_j,
+// times V, into out[b * length + i][h * head_size ..]. qkv rows are Q | K | V, each heads *
+// head_size wide (the fused projection's output). One lane per dimension of a head, so head_size
+// is at most WARP; dynamic shared memory holds the length scores. A sequence whose mask keeps no
+// key (batch padding) gets zeros.
+extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,
+                                     int length, int heads, int head_size, float scale) {
+  extern __shared__ float scores[];
+  __shared__ float scratch[MAX_WARPS];
+  __shared__ float q[WARP];
+  __shared__ float partial[MAX_WARPS][WARP];
+  int i = blockIdx.x, h = blockIdx.y, b = blockIdx.z;
+  if (i >= length || h >= heads || b >= batch) return;
+  int hidden = heads * head_size;
+  size_t stride = 3 * (size_t)hidden;
+  const float *rows = qkv + (size_t)b * length * stride;
+  const int *keep = mask + (size_t)b * length;
+  float *o = out + ((size_t)b * length + i) * hidden + h * head_size;
+  if (head_size > WARP) {
+    for (int d = threadIdx.x; d < head_size; d += blockDim.x) o[d] = CUDART_NAN_F;
+    return;
+  }
+  if (threadIdx.x < head_size) q[threadIdx.x] = rows[i * stride + h * head_size + threadIdx.x];
+  __syncthreads();
+  // Scores of the kept keys; masked keys are skipped and never enter the max or the sum.
+  float m = -CUDART_INF_F;
+  for (int j = threadIdx.x; j < length; j += blockDim.x) {
+    float s = -CUDART_INF_F;
+    if (keep[j] != 0) {
+      const float *k = rows + j * stride + hidden + h * head_size;
+      float dot = 0.f;
+      for (int d = 0; d < head_size; d++) dot = fmaf(q[d], k[d], dot);
+      s = dot * scale;
+    }
+    scores[j] = s;
+    m = fmaxf(m, s);
+  }
+  m = block_max(m, scratch);
+  if (m == -CUDART_INF_F) { // no key kept
+    if (threadIdx.x < head_size) o[threadIdx.x] = 0.f;
+    return;
+  }
+  float sum = 0.f;
+  for (int j = threadIdx.x; j < length; j += blockDim.x) {
+    float e = keep[j] != 0 ? expf(scores[j] - m) : 0.f;
+    scores[j] = e;
+    sum += e;
+  }
+  sum = block_sum(sum, scratch); // its barriers also publish the exponentials
+  // Each warp takes every warps-th key, one lane per dimension; the warps' partial sums are added
+  // in warp order.
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
+  float acc = 0.f;
+  if (lane < head_size) {
+    const float *v = rows + 2 * hidden + h * head_size + lane;
+    for (int j = warp; j < length; j += warps) acc = fmaf(scores[j], v[j * stride], acc);
+  }
+  partial[warp][lane] = acc;
+  __syncthreads();
+  if (threadIdx.x < head_size) {
+    float total = 0.f;
+    for (int w = 0; w < warps; w++) total += partial[w][threadIdx.x];
+    o[threadIdx.x] = total / sum;
+  }
+}
+
+// x[i] = GELU(x[i]) for i < n in BERT's exact form, x/2 (1 + erf(x / sqrt 2)); a grid-stride loop.
+extern "C" __global__ void gelu(float *x, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    float v = x[i];
+    x[i] = 0.5f * v * (1.f + erff(v * 0.70710678118654752f));
+  }
+}
+
+// out[b] = the mean of x's rows of sequence b over its mask, divided by its L2 norm, for b <
+// batch; one block per sequence, one element of the mean per thread and pass. A sequence whose
+// mask keeps no token (batch padding) gets zeros.
+extern "C" __global__ void mean_pool_normalize(const float *x, const int *mask, float *out,
+                                               int batch, int length, int hidden) {
+  __shared__ float mean[MAX_HIDDEN];
+  __shared__ float scratch[MAX_WARPS];
+  int b = blockIdx.x;
+  if (b >= batch) return;
+  float *o = out + (size_t)b * hidden;
+  if (hidden > MAX_HIDDEN) {
+    fill_nan(o, hidden);
+    return;
+  }
+  const int *keep = mask + (size_t)b * length;
+  const float *rows = x + (size_t)b * length * hidden;
+  int count = 0;
+  for (int t = 0; t < length; t++) count += keep[t] != 0;
+  float squares = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    float sum = 0.f;
+    for (int t = 0; t < length; t++)
+      if (keep[t] != 0) sum += rows[(size_t)t * hidden + i];
+    float v = count > 0 ? sum / count : 0.f;
+    mean[i] = v;
+    squares += v * v;
+  }
+  float norm = sqrtf(block_sum(squares, scratch)); // its barriers also publish the means
+  float inv = norm > 0.f ? 1.f / norm : 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) o[i] = mean[i] * inv;
+}

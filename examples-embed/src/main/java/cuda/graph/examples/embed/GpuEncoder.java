@@ -1,0 +1,368 @@
+package cuda.graph.examples.embed;
+
+import static cuda.graph.examples.embed.MiniLmWeights.FFN;
+import static cuda.graph.examples.embed.MiniLmWeights.HEADS;
+import static cuda.graph.examples.embed.MiniLmWeights.HEAD_SIZE;
+import static cuda.graph.examples.embed.MiniLmWeights.HIDDEN;
+import static cuda.graph.examples.embed.MiniLmWeights.POSITIONS;
+
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
+import cuda.graph.GraphCache;
+import cuda.graph.GraphLaunch;
+import cuda.graph.Scope;
+import cuda.graph.Stream;
+import cuda.graph.blas.Blas;
+import cuda.graph.blas.Epilogue;
+import cuda.graph.blas.Matmul;
+import cuda.graph.blas.MatrixView;
+import cuda.graph.blas.Workspace;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * all-MiniLM-L6-v2 on one device, fp32: the whole forward pass of a padded batch as one captured
+ * graph per shape (batch size, padded length), replayed from a {@link GraphCache}.
+ *
+ * <p>A graph is the embeddings kernel, six layers of (QKV projection, attention, output projection
+ * with the residual, LayerNorm, up projection with GELU, down projection with the residual,
+ * LayerNorm), and mean pooling with the L2 normalisation: {@code 2 + 6 * 7} nodes (one more per
+ * layer with {@link Gelu#EXACT_KERNEL}), and the allocation and free nodes of its temporaries. The
+ * matrix products are {@link Blas} matmul nodes with the bias in the epilogue; the residual is
+ * added by the product itself ({@link Matmul#accumulating}: {@code x = x + context W + b}), so the
+ * LayerNorm after it runs in place. Everything else is {@link EncoderKernels}.
+ *
+ * <p>GELU. BERT's GELU is the exact erf form; cuBLASLt's GELU epilogue is the tanh approximation.
+ * Measured on the simulator (whose matmul model applies the same epilogue) over the eight sentences
+ * of ReferenceEncoderTests and the long text, each embedding's cosine to LangChain4j's is at least
+ * 0.9999988 with the epilogue ({@link Gelu#EPILOGUE}) and 0.999999999999 with the exact form in a
+ * kernel of its own after a BIAS epilogue ({@link Gelu#EXACT_KERNEL}). Both keep the target of
+ * 0.99999, so the default is the epilogue, as the issue asks of epilogues where they fit: it saves
+ * a kernel and two passes over the {@code [tokens, 1536]} activations per layer. The exact kernel
+ * stays, for modes that need the error budget elsewhere.
+ *
+ * <p>Memory. The weights are uploaded once, as fp32 buffers in the layout the ONNX file stores
+ * them: each linear layer's weight is {@code [in, out]} row-major, the right operand of {@code x
+ * W}, so a product takes it as it is ({@code MatrixView.rowMajor(w, in, out)}, not transposed). The
+ * query, key and value weights are placed side by side in one {@code [384, 1152]} matrix (and their
+ * biases in one vector), so one product gives the {@code Q | K | V} rows the attention kernel
+ * reads. Activations are {@link Scope#temporary temporaries} of each graph, so they exist only
+ * while a replay runs. The token ids, types and mask (ints) and the embeddings are prefix views of
+ * buffers sized for {@code maxBatch x maxLength}, shared by the graphs of every shape. One matmul
+ * workspace serves every graph, since the graphs replay one after another on one stream (the
+ * cache's {@link GraphCache.Sharing#SERIAL}). It is as large as the {@code Blas}'s workspace limit,
+ * which bounds every plan, rather than {@link Blas#workspaceFor} the largest shape's products: a
+ * plan is made for a product's shape, each shape's products are planned when its graph is first
+ * captured, and cuBLASLt may give a smaller shape an algorithm that needs more workspace.
+ *
+ * <p>Not thread-safe: one {@link #embed} at a time. Closing frees the graphs, weights and buffers.
+ */
+final class GpuEncoder implements AutoCloseable {
+
+  /** A graph's key: how many sequences, and the length they are padded to. */
+  record Shape(int batch, int length) {}
+
+  /** How the feed-forward GELU is computed: see the class comment. */
+  enum Gelu {
+    /** cuBLASLt's BIAS_GELU epilogue, the tanh approximation. */
+    EPILOGUE,
+    /** BERT's erf form, {@link EncoderKernels#gelu} after a BIAS epilogue. */
+    EXACT_KERNEL
+  }
+
+  /** One layer's weights on the device. */
+  private record Layer(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Float> qkvBias,
+      DeviceBuffer<Float> attentionOutput,
+      DeviceBuffer<Float> attentionOutputBias,
+      DeviceBuffer<Float> attentionGamma,
+      DeviceBuffer<Float> attentionBeta,
+      DeviceBuffer<Float> intermediate,
+      DeviceBuffer<Float> intermediateBias,
+      DeviceBuffer<Float> output,
+      DeviceBuffer<Float> outputBias,
+      DeviceBuffer<Float> outputGamma,
+      DeviceBuffer<Float> outputBeta) {}
+
+  private final Stream stream;
+  private final MiniLmTokenizer tokenizer;
+  private final int maxBatch;
+  private final int maxLength;
+  private final Gelu gelu;
+  private final List<DeviceBuffer<?>> owned = new ArrayList<>();
+  private final EncoderKernels.Tables tables;
+  private final List<Layer> layers = new ArrayList<>();
+  private final DeviceBuffer<Integer> ids;
+  private final DeviceBuffer<Integer> types;
+  private final DeviceBuffer<Integer> mask;
+  private final DeviceBuffer<Float> embeddings;
+  private final Blas blas;
+  private final Workspace workspace;
+  private final GraphCache<Shape> graphs;
+
+  /**
+   * Uploads {@code weights} to the device of {@code stream} and prepares graphs for batches of up
+   * to {@code maxBatch} texts of up to {@code maxLength} tokens.
+   *
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a text, 1 to 512 (the tokenizer makes at most {@link
+   *     MiniLmTokenizer#maxLength()})
+   */
+  GpuEncoder(
+      MiniLmWeights weights,
+      MiniLmTokenizer tokenizer,
+      Stream stream,
+      int maxBatch,
+      int maxLength) {
+    this(weights, tokenizer, stream, maxBatch, maxLength, Gelu.EPILOGUE);
+  }
+
+  /** As {@link #GpuEncoder(MiniLmWeights, MiniLmTokenizer, Stream, int, int)}, GELU as asked. */
+  GpuEncoder(
+      MiniLmWeights weights,
+      MiniLmTokenizer tokenizer,
+      Stream stream,
+      int maxBatch,
+      int maxLength,
+      Gelu gelu) {
+    if (maxBatch < 1 || maxLength < 1 || maxLength > POSITIONS) {
+      throw new IllegalArgumentException(
+          "GpuEncoder: batches of up to "
+              + maxBatch
+              + " texts of up to "
+              + maxLength
+              + " tokens; take at least 1 text and 1 to "
+              + POSITIONS
+              + " tokens (the model's positions)");
+    }
+    this.stream = stream;
+    this.tokenizer = tokenizer;
+    this.maxBatch = maxBatch;
+    this.maxLength = maxLength;
+    this.gelu = gelu;
+    EncoderKernels.loadAll(stream.device()); // module loading must stay out of captures
+    tables =
+        new EncoderKernels.Tables(
+            upload(weights.wordEmbeddings),
+            upload(weights.positionEmbeddings),
+            upload(weights.typeEmbeddings),
+            upload(weights.embeddingNorm.gamma()),
+            upload(weights.embeddingNorm.beta()));
+    for (MiniLmWeights.Layer l : weights.layers) {
+      layers.add(
+          new Layer(
+              upload(sideBySide(l.query(), l.key(), l.value())),
+              upload(concatenated(l.query().bias(), l.key().bias(), l.value().bias())),
+              upload(l.attentionOutput().weight()),
+              upload(l.attentionOutput().bias()),
+              upload(l.attentionNorm().gamma()),
+              upload(l.attentionNorm().beta()),
+              upload(l.intermediate().weight()),
+              upload(l.intermediate().bias()),
+              upload(l.output().weight()),
+              upload(l.output().bias()),
+              upload(l.outputNorm().gamma()),
+              upload(l.outputNorm().beta())));
+    }
+    int tokens = maxBatch * maxLength;
+    ids = zeros(ElementType.I32, tokens);
+    types = zeros(ElementType.I32, tokens);
+    mask = zeros(ElementType.I32, tokens);
+    embeddings = zeros(ElementType.F32, (long) maxBatch * HIDDEN);
+    blas = Blas.open(stream.device());
+    workspace = Workspace.allocate(blas.workspaceLimit()).syncOn(stream);
+    graphs =
+        GraphCache.create(
+            stream,
+            GraphCache.Settings.budget(temporaryBytes(tokens)),
+            (Shape shape, Scope scope) -> record(shape, scope));
+  }
+
+  /**
+   * {@return the weights of {@code q}, {@code k} and {@code v} ({@code [in, out]} each) side by
+   * side}
+   */
+  private static float[] sideBySide(MiniLmWeights.Linear... linears) {
+    int in = linears[0].in();
+    int width = 0;
+    for (MiniLmWeights.Linear l : linears) {
+      width += l.out();
+    }
+    float[] w = new float[in * width];
+    for (int row = 0; row < in; row++) {
+      int at = row * width;
+      for (MiniLmWeights.Linear l : linears) {
+        System.arraycopy(l.weight(), row * l.out(), w, at, l.out());
+        at += l.out();
+      }
+    }
+    return w;
+  }
+
+  private static float[] concatenated(float[]... parts) {
+    int length = 0;
+    for (float[] p : parts) {
+      length += p.length;
+    }
+    float[] all = new float[length];
+    int at = 0;
+    for (float[] p : parts) {
+      System.arraycopy(p, 0, all, at, p.length);
+      at += p.length;
+    }
+    return all;
+  }
+
+  private DeviceBuffer<Float> upload(float[] data) {
+    DeviceBuffer<Float> b = DeviceBuffer.fromArray(data).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  private <T> DeviceBuffer<T> zeros(ElementType<T> type, long n) {
+    DeviceBuffer<T> b = DeviceBuffer.zeros(type, n).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  /** {@return the bytes of a graph's temporaries for {@code tokens} tokens} */
+  static long temporaryBytes(long tokens) {
+    return tokens * (HIDDEN + 3L * HIDDEN + HIDDEN + FFN) * Float.BYTES;
+  }
+
+  /** Records the forward pass of {@code shape} into {@code scope}. */
+  private void record(Shape shape, Scope scope) {
+    int batch = shape.batch(), length = shape.length();
+    int tokens = batch * length;
+    DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
+    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * HIDDEN);
+    DeviceBuffer<Float> context = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
+    DeviceBuffer<Float> inner = scope.temporary(ElementType.F32, (long) tokens * FFN);
+    DeviceBuffer<Integer> maskPrefix = mask.slice(0, tokens);
+    MatrixView xView = MatrixView.rowMajor(x, tokens, HIDDEN);
+    MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * HIDDEN);
+    MatrixView contextView = MatrixView.rowMajor(context, tokens, HIDDEN);
+    MatrixView innerView = MatrixView.rowMajor(inner, tokens, FFN);
+
+    scope.record(
+        EncoderKernels.embedLayerNorm(
+            ids.slice(0, tokens), types.slice(0, tokens), tables, x, batch, length));
+    for (Layer l : layers) {
+      scope.record(
+          blas.matmul(
+              Matmul.of(xView, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
+                  .withEpilogue(Epilogue.BIAS, l.qkvBias()),
+              workspace));
+      scope.record(
+          EncoderKernels.attention(qkv, maskPrefix, context, batch, length, HEADS, HEAD_SIZE));
+      scope.record(
+          blas.matmul(
+              Matmul.of(
+                      contextView, MatrixView.rowMajor(l.attentionOutput(), HIDDEN, HIDDEN), xView)
+                  .accumulating(1f)
+                  .withEpilogue(Epilogue.BIAS, l.attentionOutputBias()),
+              workspace));
+      scope.record(EncoderKernels.layerNorm(x, l.attentionGamma(), l.attentionBeta(), x, tokens));
+      Matmul up = Matmul.of(xView, MatrixView.rowMajor(l.intermediate(), HIDDEN, FFN), innerView);
+      if (gelu == Gelu.EXACT_KERNEL) {
+        scope.record(blas.matmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()), workspace));
+        scope.record(EncoderKernels.gelu(inner, (long) tokens * FFN));
+      } else {
+        scope.record(
+            blas.matmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()), workspace));
+      }
+      scope.record(
+          blas.matmul(
+              Matmul.of(innerView, MatrixView.rowMajor(l.output(), FFN, HIDDEN), xView)
+                  .accumulating(1f)
+                  .withEpilogue(Epilogue.BIAS, l.outputBias()),
+              workspace));
+      scope.record(EncoderKernels.layerNorm(x, l.outputGamma(), l.outputBeta(), x, tokens));
+    }
+    scope.record(
+        EncoderKernels.meanPoolNormalize(
+            x, maskPrefix, embeddings.slice(0, (long) batch * HIDDEN), batch, length, HIDDEN));
+  }
+
+  /**
+   * {@return the L2-normalised embedding of each text, in order}: the texts are tokenized as
+   * LangChain4j tokenizes them, padded to the longest, and the graph of that shape is replayed
+   * (captured first if it is new)
+   *
+   * @param texts 1 to {@code maxBatch} texts, each of at most {@code maxLength} tokens
+   * @throws IllegalArgumentException if there are no texts or too many, a text has no word pieces,
+   *     or one is longer than {@code maxLength} tokens
+   */
+  float[][] embed(List<String> texts) {
+    if (texts.isEmpty() || texts.size() > maxBatch) {
+      throw new IllegalArgumentException(
+          "GpuEncoder.embed: "
+              + texts.size()
+              + " texts; this encoder embeds 1 to "
+              + maxBatch
+              + " at a time (maxBatch); split the list");
+    }
+    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
+    for (String text : texts) {
+      List<MiniLmTokenizer.Part> p = tokenizer.parts(text);
+      if (p.size() != 1) {
+        // The tokenizer truncates to 128 tokens, so this takes a tokenizer.json without truncation.
+        throw new IllegalArgumentException(
+            "GpuEncoder.embed: a text of "
+                + p.size()
+                + " runs of word pieces; this encoder embeds texts the tokenizer keeps to one run"
+                + " (it truncates them to "
+                + tokenizer.maxLength()
+                + " tokens)");
+      }
+      parts.add(p.get(0));
+    }
+    ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
+    int length = batch.length();
+    if (length > maxLength) {
+      throw new IllegalArgumentException(
+          "GpuEncoder.embed: a text of "
+              + length
+              + " tokens; this encoder takes up to "
+              + maxLength
+              + " (maxLength); make it with a larger maxLength");
+    }
+    int size = batch.size(), tokens = size * length;
+    int[] flatIds = new int[tokens], flatTypes = new int[tokens], flatMask = new int[tokens];
+    for (int b = 0; b < size; b++) {
+      System.arraycopy(batch.ids()[b], 0, flatIds, b * length, length);
+      System.arraycopy(batch.typeIds()[b], 0, flatTypes, b * length, length);
+      System.arraycopy(batch.mask()[b], 0, flatMask, b * length, length);
+    }
+    GraphLaunch launch = graphs.launch(new Shape(size, length));
+    float[] flat =
+        ids.slice(0, tokens)
+            .write(flatIds)
+            .andThen(types.slice(0, tokens).write(flatTypes))
+            .andThen(mask.slice(0, tokens).write(flatMask))
+            .andThen(launch)
+            .andThen(embeddings.slice(0, (long) size * HIDDEN).toFloatArray())
+            .syncOn(stream);
+    float[][] result = new float[size][HIDDEN];
+    for (int b = 0; b < size; b++) {
+      System.arraycopy(flat, b * HIDDEN, result[b], 0, HIDDEN);
+    }
+    return result;
+  }
+
+  /** {@return the graphs, one per shape embedded so far} */
+  GraphCache<Shape> graphs() {
+    return graphs;
+  }
+
+  @Override
+  public void close() {
+    graphs.close();
+    workspace.close();
+    blas.close();
+    for (DeviceBuffer<?> b : owned) {
+      b.close();
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package cuda.graph.examples.embed;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.GraphCache;
+import cuda.graph.Stream;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The encoder as graphs gives LangChain4j's embeddings: every sentence of a batch within cosine
+ * 0.99999 of the plain-Java reference and of LangChain4j, a batch of another length is a graph of
+ * its own, and a shape seen before replays its graph. The same on every provider (the subclasses).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractGpuEncoderTests {
+
+  static final double MIN_COSINE = ReferenceEncoderTests.MIN_COSINE;
+
+  /** Four short sentences, one batch (padded to the longest, 11 tokens). */
+  static final List<String> BATCH =
+      List.of(
+          "A man is eating food.",
+          "A man is eating a piece of bread.",
+          "The girl is carrying a baby.",
+          "A man is riding a horse.");
+
+  /** Two sentences of another length (8 tokens). */
+  static final List<String> OTHER_BATCH = List.of("Hi", "A woman is playing violin.");
+
+  private static final Map<String, float[][]> EXPECTED = new ConcurrentHashMap<>();
+
+  private CudaPlatform platform;
+  private Stream stream;
+  private GpuEncoder encoder;
+
+  /** {@return the platform the tests run on, opened} */
+  abstract CudaPlatform openPlatform();
+
+  /** Closes the platform if the tests own it. */
+  abstract void closePlatform(CudaPlatform platform);
+
+  @BeforeAll
+  void open() {
+    platform = openPlatform();
+    stream = platform.defaultDevice().newStream();
+    encoder = new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 8, 128);
+  }
+
+  @AfterAll
+  void close() {
+    if (encoder != null) {
+      encoder.close();
+    }
+    if (stream != null) {
+      stream.close();
+    }
+    if (platform != null) {
+      closePlatform(platform);
+    }
+  }
+
+  /** {@return the reference's and LangChain4j's embedding of {@code text}} */
+  static float[][] expected(String text) {
+    return EXPECTED.computeIfAbsent(
+        text,
+        t ->
+            new float[][] {
+              MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(t)), MiniLm.Anchor.embed(t)
+            });
+  }
+
+  /** Fails unless each embedding is within {@code 1 - minCosine} of both anchors' embeddings. */
+  static void assertCloseToTheAnchors(List<String> texts, float[][] embeddings, double minCosine) {
+    assertEquals(texts.size(), embeddings.length);
+    for (int i = 0; i < texts.size(); i++) {
+      float[][] anchors = expected(texts.get(i));
+      double reference = MiniLm.cosine(embeddings[i], anchors[0]);
+      double langChain4j = MiniLm.cosine(embeddings[i], anchors[1]);
+      String text = texts.get(i);
+      assertTrue(
+          reference >= minCosine, () -> "cosine " + reference + " to the reference for " + text);
+      assertTrue(
+          langChain4j >= minCosine, () -> "cosine " + langChain4j + " to LangChain4j for " + text);
+    }
+  }
+
+  @Test
+  void everySentenceOfABatchHasCosineAtLeast0_99999WithTheReferenceAndWithLangChain4j() {
+    assertCloseToTheAnchors(BATCH, encoder.embed(BATCH), MIN_COSINE);
+  }
+
+  @Test
+  void aBatchOfAnotherLengthIsAGraphOfItsOwnAndAShapeSeenBeforeReplaysItsGraph() {
+    GraphCache<GpuEncoder.Shape> graphs = encoder.graphs();
+    GpuEncoder.Shape first = new GpuEncoder.Shape(BATCH.size(), 11);
+    GpuEncoder.Shape other = new GpuEncoder.Shape(OTHER_BATCH.size(), 8);
+    float[][] before = encoder.embed(BATCH);
+    long replays = graphs.stats(first).orElseThrow().replays();
+
+    float[][] otherEmbeddings = encoder.embed(OTHER_BATCH);
+    float[][] again = encoder.embed(BATCH);
+
+    assertCloseToTheAnchors(OTHER_BATCH, otherEmbeddings, MIN_COSINE);
+    assertEquals(
+        java.util.Set.of(first, other), graphs.stats().keySet(), "one graph per shape, no more");
+    assertEquals(replays + 1, graphs.stats(first).orElseThrow().replays());
+    assertEquals(
+        GpuEncoder.temporaryBytes(2 * 8), graphs.stats(other).orElseThrow().graphMemoryBytes());
+    assertEquals(Collections.emptyList(), graphs.notGraphed());
+    for (int i = 0; i < BATCH.size(); i++) {
+      assertArrayEquals(
+          before[i], again[i], "a replay gives the same embedding of " + BATCH.get(i));
+    }
+  }
+
+  @Test
+  void theExactGeluKernelBringsEveryCosineAbove0_99999999() {
+    try (GpuEncoder exact =
+        new GpuEncoder(
+            MiniLm.Ours.WEIGHTS,
+            MiniLm.Ours.TOKENIZER,
+            stream,
+            4,
+            16,
+            GpuEncoder.Gelu.EXACT_KERNEL)) {
+      assertCloseToTheAnchors(BATCH, exact.embed(BATCH), 1 - 1e-8);
+    }
+  }
+
+  @Test
+  void moreTextsThanTheLargestBatchAreRefusedBeforeAnyGraph() {
+    List<String> nine = Collections.nCopies(9, "A man is eating food.");
+    int graphs = encoder.graphs().stats().size();
+
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> encoder.embed(nine));
+
+    assertTrue(e.getMessage().contains("1 to 8"), e.getMessage());
+    assertEquals(graphs, encoder.graphs().stats().size());
+  }
+}

@@ -1,0 +1,18 @@
+package cuda.graph.examples.embed;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.simulator.Simulator;
+
+/** The encoder's graphs on the simulator, which runs the kernels' Java references. */
+class GpuEncoderTests extends AbstractGpuEncoderTests {
+
+  @Override
+  CudaPlatform openPlatform() {
+    return CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+  }
+
+  @Override
+  void closePlatform(CudaPlatform platform) {
+    platform.close();
+  }
+}
