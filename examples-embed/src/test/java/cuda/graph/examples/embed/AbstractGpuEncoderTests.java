@@ -70,28 +70,42 @@ abstract class AbstractGpuEncoderTests {
     }
   }
 
-  /** {@return the reference's and LangChain4j's embedding of {@code text}} */
-  static float[][] expected(String text) {
-    return EXPECTED.computeIfAbsent(
-        text,
-        t ->
-            new float[][] {
-              MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(t)), MiniLm.Anchor.embed(t)
-            });
+  /**
+   * {@return whether LangChain4j runs here as the second anchor} Where it cannot (the GPU host
+   * carries no ONNX Runtime), the reference alone is the anchor: every build checks it against
+   * LangChain4j ({@code ReferenceEncoderTests}).
+   */
+  boolean withLangChain4j() {
+    return true;
   }
 
-  /** Fails unless each embedding is within {@code 1 - minCosine} of both anchors' embeddings. */
-  static void assertCloseToTheAnchors(List<String> texts, float[][] embeddings, double minCosine) {
+  /** {@return the reference's embedding of {@code text}, and LangChain4j's where it runs} */
+  float[][] expected(String text) {
+    float[][] both =
+        EXPECTED.computeIfAbsent(
+            text,
+            t -> new float[][] {MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(t)), null});
+    if (withLangChain4j() && both[1] == null) {
+      both[1] = MiniLm.Anchor.embed(text);
+    }
+    return both;
+  }
+
+  /** Fails unless each embedding is within {@code 1 - minCosine} of each anchor's embedding. */
+  void assertCloseToTheAnchors(List<String> texts, float[][] embeddings, double minCosine) {
     assertEquals(texts.size(), embeddings.length);
     for (int i = 0; i < texts.size(); i++) {
       float[][] anchors = expected(texts.get(i));
       double reference = MiniLm.cosine(embeddings[i], anchors[0]);
-      double langChain4j = MiniLm.cosine(embeddings[i], anchors[1]);
       String text = texts.get(i);
       assertTrue(
           reference >= minCosine, () -> "cosine " + reference + " to the reference for " + text);
-      assertTrue(
-          langChain4j >= minCosine, () -> "cosine " + langChain4j + " to LangChain4j for " + text);
+      if (withLangChain4j()) {
+        double langChain4j = MiniLm.cosine(embeddings[i], anchors[1]);
+        assertTrue(
+            langChain4j >= minCosine,
+            () -> "cosine " + langChain4j + " to LangChain4j for " + text);
+      }
     }
   }
 
