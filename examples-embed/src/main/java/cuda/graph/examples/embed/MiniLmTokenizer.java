@@ -48,6 +48,12 @@ final class MiniLmTokenizer implements AutoCloseable {
 
   /** The tokenizer of {@code artifact}, with LangChain4j's options. */
   static MiniLmTokenizer load(MiniLmArtifact artifact) {
+    // On a host with a GPU, DJL picks a CUDA build of its native tokenizer library and downloads
+    // it (the H200 host has no network: "Cannot download jni files"); the jar holds the CPU build,
+    // which is all tokenizing needs. Asked for unless the user chose a flavor.
+    if (System.getenv("RUST_FLAVOR") == null && System.getProperty("RUST_FLAVOR") == null) {
+      System.setProperty("RUST_FLAVOR", "cpu");
+    }
     try {
       return new MiniLmTokenizer(
           HuggingFaceTokenizer.newInstance(

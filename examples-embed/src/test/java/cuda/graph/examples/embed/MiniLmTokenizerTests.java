@@ -2,6 +2,7 @@ package cuda.graph.examples.embed;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,13 @@ class MiniLmTokenizerTests {
         new int[] {101, 1037, 2158, 2003, 5983, 2833, 1012, 102},
         MiniLm.Ours.TOKENIZER.ids("A man is eating food."));
     assertArrayEquals(new int[] {101, 102}, MiniLm.Ours.TOKENIZER.ids(""));
+  }
+
+  @Test
+  void loadingTheTokenizerAsksDjlForItsCpuLibraryWhichTheJarHoldsUnlessTheUserChoseAFlavor() {
+    assertNotNull(MiniLm.Ours.TOKENIZER);
+    String chosen = System.getenv("RUST_FLAVOR");
+    assertEquals(chosen == null ? "cpu" : null, System.getProperty("RUST_FLAVOR"));
   }
 
   @Test
