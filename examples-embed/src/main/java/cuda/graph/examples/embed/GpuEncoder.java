@@ -6,6 +6,7 @@ import static cuda.graph.examples.embed.MiniLmWeights.HEAD_SIZE;
 import static cuda.graph.examples.embed.MiniLmWeights.HIDDEN;
 import static cuda.graph.examples.embed.MiniLmWeights.POSITIONS;
 
+import cuda.graph.Buckets;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
@@ -89,6 +90,10 @@ final class GpuEncoder implements AutoCloseable {
   private final MiniLmTokenizer tokenizer;
   private final int maxBatch;
   private final int maxLength;
+
+  /** The shapes graphs are captured for: a batch pads to its batch and length buckets. */
+  private final Buckets batchBuckets, lengthBuckets;
+
   private final Gelu gelu;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
@@ -140,6 +145,8 @@ final class GpuEncoder implements AutoCloseable {
     this.tokenizer = tokenizer;
     this.maxBatch = maxBatch;
     this.maxLength = maxLength;
+    this.batchBuckets = buckets(new int[] {1, 2, 4}, 8, maxBatch);
+    this.lengthBuckets = buckets(new int[] {16, 32, 64}, 128, maxLength);
     this.gelu = gelu;
     EncoderKernels.loadAll(stream.device()); // module loading must stay out of captures
     tables =
@@ -226,6 +233,30 @@ final class GpuEncoder implements AutoCloseable {
     return b;
   }
 
+  /**
+   * {@return the sizes of {@code first} up to {@code max}, then every multiple of {@code step} up
+   * to it, and {@code max} itself}: 1, 2, 4, 8, 16, 24, ... for batches (vLLM's list), 16, 32, 64,
+   * 128, 256, ... for lengths
+   */
+  static Buckets buckets(int[] first, int step, int max) {
+    java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
+    for (int size : first) {
+      if (size < max) {
+        sizes.add(size);
+      }
+    }
+    for (int size = step; size < max; size += step) {
+      sizes.add(size);
+    }
+    sizes.add(max);
+    return new Buckets(List.copyOf(sizes));
+  }
+
+  /** {@return the shape a batch of {@code size} texts of up to {@code length} tokens runs in} */
+  Shape shapeFor(int size, int length) {
+    return new Shape(batchBuckets.cover(size).size(), lengthBuckets.cover(length).size());
+  }
+
   /** {@return the bytes of a graph's temporaries for {@code tokens} tokens} */
   static long temporaryBytes(long tokens) {
     return tokens * (HIDDEN + 3L * HIDDEN + HIDDEN + FFN) * Float.BYTES;
@@ -287,8 +318,9 @@ final class GpuEncoder implements AutoCloseable {
 
   /**
    * {@return the L2-normalised embedding of each text, in order}: the texts are tokenized as
-   * LangChain4j tokenizes them, padded to the longest, and the graph of that shape is replayed
-   * (captured first if it is new)
+   * LangChain4j tokenizes them and padded to the smallest batch and length buckets that hold them
+   * ({@link #shapeFor}; padding takes no part in attention or pooling), and the graph of that shape
+   * is replayed (captured first if it is new)
    *
    * @param texts 1 to {@code maxBatch} texts, each of at most {@code maxLength} tokens
    * @throws IllegalArgumentException if there are no texts or too many, a text has no word pieces,
@@ -328,14 +360,17 @@ final class GpuEncoder implements AutoCloseable {
               + maxLength
               + " (maxLength); make it with a larger maxLength");
     }
-    int size = batch.size(), tokens = size * length;
+    int size = batch.size();
+    Shape shape = shapeFor(size, length);
+    // Padding rows and positions are id 0, type 0 and mask 0.
+    int padded = shape.length(), tokens = shape.batch() * padded;
     int[] flatIds = new int[tokens], flatTypes = new int[tokens], flatMask = new int[tokens];
     for (int b = 0; b < size; b++) {
-      System.arraycopy(batch.ids()[b], 0, flatIds, b * length, length);
-      System.arraycopy(batch.typeIds()[b], 0, flatTypes, b * length, length);
-      System.arraycopy(batch.mask()[b], 0, flatMask, b * length, length);
+      System.arraycopy(batch.ids()[b], 0, flatIds, b * padded, length);
+      System.arraycopy(batch.typeIds()[b], 0, flatTypes, b * padded, length);
+      System.arraycopy(batch.mask()[b], 0, flatMask, b * padded, length);
     }
-    GraphLaunch launch = graphs.launch(new Shape(size, length));
+    GraphLaunch launch = graphs.launch(shape);
     float[] flat =
         ids.slice(0, tokens)
             .write(flatIds)

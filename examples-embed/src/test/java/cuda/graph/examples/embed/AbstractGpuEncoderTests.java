@@ -115,10 +115,21 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void aBatchOfAnotherLengthIsAGraphOfItsOwnAndAShapeSeenBeforeReplaysItsGraph() {
+  void aBatchRunsInTheSmallestBatchAndLengthBucketsThatHoldIt() {
+    assertEquals(new GpuEncoder.Shape(4, 16), encoder.shapeFor(4, 11));
+    assertEquals(new GpuEncoder.Shape(4, 16), encoder.shapeFor(3, 16));
+    assertEquals(new GpuEncoder.Shape(8, 32), encoder.shapeFor(5, 17));
+    assertEquals(new GpuEncoder.Shape(8, 128), encoder.shapeFor(8, 128));
+    // Three texts run padded to four rows: the padding row changes no embedding.
+    List<String> three = BATCH.subList(0, 3);
+    assertCloseToTheAnchors(three, encoder.embed(three), MIN_COSINE);
+  }
+
+  @Test
+  void aBatchOfAnotherBucketIsAGraphOfItsOwnAndABucketSeenBeforeReplaysItsGraph() {
     GraphCache<GpuEncoder.Shape> graphs = encoder.graphs();
-    GpuEncoder.Shape first = new GpuEncoder.Shape(BATCH.size(), 11);
-    GpuEncoder.Shape other = new GpuEncoder.Shape(OTHER_BATCH.size(), 8);
+    GpuEncoder.Shape first = new GpuEncoder.Shape(4, 16); // 4 texts of up to 11 tokens
+    GpuEncoder.Shape other = new GpuEncoder.Shape(2, 16); // 2 texts of up to 8 tokens
     float[][] before = encoder.embed(BATCH);
     long replays = graphs.stats(first).orElseThrow().replays();
 
@@ -130,7 +141,7 @@ abstract class AbstractGpuEncoderTests {
         java.util.Set.of(first, other), graphs.stats().keySet(), "one graph per shape, no more");
     assertEquals(replays + 1, graphs.stats(first).orElseThrow().replays());
     assertEquals(
-        GpuEncoder.temporaryBytes(2 * 8), graphs.stats(other).orElseThrow().graphMemoryBytes());
+        GpuEncoder.temporaryBytes(2 * 16), graphs.stats(other).orElseThrow().graphMemoryBytes());
     assertEquals(Collections.emptyList(), graphs.notGraphed());
     for (int i = 0; i < BATCH.size(); i++) {
       assertArrayEquals(
