@@ -1,0 +1,100 @@
+package cuda.graph.examples.embed;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+
+/**
+ * Sentence embeddings the way a JVM service asks for them: {@link #embedAll} for ingestion (the
+ * texts sorted by length so that a batch pads little, embedded a batch at a time, returned in their
+ * order, with a progress line) and {@link #embed} for single requests from many threads, coalesced
+ * into batches within a short window, as a server does.
+ *
+ * <p>Thread-safe: both go through one dispatcher thread, one batch at a time.
+ */
+final class SentenceEmbedder implements AutoCloseable {
+
+  private final GpuEncoder encoder;
+  private final MiniLmTokenizer tokenizer;
+  private final int maxBatch;
+  private final RequestCoalescer<String, float[]> requests;
+
+  /**
+   * @param encoder the encoder; closed with this embedder
+   * @param tokenizer the encoder's tokenizer, to sort texts by length
+   * @param maxBatch the most texts of a batch, at most the encoder's
+   * @param window how long a single request waits for others to share its batch
+   */
+  SentenceEmbedder(GpuEncoder encoder, MiniLmTokenizer tokenizer, int maxBatch, Duration window) {
+    this.encoder = Objects.requireNonNull(encoder, "encoder");
+    this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+    this.maxBatch = maxBatch;
+    this.requests =
+        new RequestCoalescer<>(
+            "sentence-embedder", window, maxBatch, batch -> List.of(encoder.embed(batch)));
+  }
+
+  /**
+   * {@return the embedding of {@code text}}, computed in a batch with the requests of other threads
+   * that arrive within the window
+   */
+  float[] embed(String text) {
+    try {
+      return requests.submit(text).join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * {@return the embedding of each text, in order}: sorted by token count into batches of up to
+   * {@code maxBatch}, each batch run in its graph
+   *
+   * @param progress told a line after every batch ("embedded 1,024 of 10,000 texts, ...")
+   */
+  float[][] embedAll(List<String> texts, Consumer<String> progress) {
+    int n = texts.size();
+    Integer[] order = new Integer[n];
+    int[] lengths = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+      lengths[i] = tokenizer.ids(texts.get(i)).length;
+    }
+    java.util.Arrays.sort(order, Comparator.comparingInt(i -> lengths[i]));
+    float[][] out = new float[n][];
+    long started = System.nanoTime();
+    for (int from = 0; from < n; from += maxBatch) {
+      int to = Math.min(n, from + maxBatch);
+      List<String> batch = new ArrayList<>(to - from);
+      for (int k = from; k < to; k++) {
+        batch.add(texts.get(order[k]));
+      }
+      // Through the dispatcher, so that single requests and batches never run at once.
+      List<float[]> embedded = new ArrayList<>(batch.size());
+      for (var future : batch.stream().map(requests::submit).toList()) {
+        embedded.add(future.join());
+      }
+      for (int k = from; k < to; k++) {
+        out[order[k]] = embedded.get(k - from);
+      }
+      double seconds = (System.nanoTime() - started) / 1e9;
+      progress.accept(
+          String.format(
+              "embedded %,d of %,d texts, %.0f texts/s", to, n, to / Math.max(seconds, 1e-9)));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    requests.close();
+    encoder.close();
+  }
+}

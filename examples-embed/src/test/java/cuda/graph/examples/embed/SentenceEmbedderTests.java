@@ -1,0 +1,84 @@
+package cuda.graph.examples.embed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.Stream;
+import cuda.graph.simulator.Simulator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ingestion and single requests on the simulator: {@code embedAll} returns every text's embedding
+ * in the texts' order whatever order it batched them in, with a progress line per batch, and {@code
+ * embed} from several threads gives each its own text's embedding.
+ */
+class SentenceEmbedderTests {
+
+  private static final List<String> TEXTS =
+      List.of(
+          "A man is eating food.",
+          "Hi",
+          "The girl is carrying a baby, and the baby is laughing at the dog in the garden.",
+          "A man is riding a horse.",
+          "Ok",
+          "A woman is playing violin.",
+          "Two men are pushing carts through the woods.",
+          "A cheetah is running behind its prey.",
+          "Yes");
+
+  private static void assertIsTheReferences(String text, float[] embedding) {
+    float[] expected = MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(text));
+    double cosine = MiniLm.cosine(embedding, expected);
+    assertTrue(cosine >= 0.99999, () -> "cosine " + cosine + " for " + text);
+  }
+
+  @Test
+  void embedAllReturnsEachTextsEmbeddingInOrderWithAProgressLinePerBatch() {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        SentenceEmbedder embedder =
+            new SentenceEmbedder(
+                new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+                MiniLm.Ours.TOKENIZER,
+                4,
+                Duration.ZERO)) {
+      List<String> progress = new ArrayList<>();
+      float[][] all = embedder.embedAll(TEXTS, progress::add);
+      assertEquals(TEXTS.size(), all.length);
+      for (int i = 0; i < TEXTS.size(); i++) {
+        assertIsTheReferences(TEXTS.get(i), all[i]);
+      }
+      assertEquals(3, progress.size(), progress::toString);
+      assertTrue(progress.getLast().startsWith("embedded 9 of 9 texts"), progress::toString);
+    }
+  }
+
+  @Test
+  void singleRequestsFromSeveralThreadsEachGetTheirOwnTextsEmbedding() throws Exception {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        SentenceEmbedder embedder =
+            new SentenceEmbedder(
+                new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+                MiniLm.Ours.TOKENIZER,
+                4,
+                Duration.ofMillis(20));
+        ExecutorService pool = Executors.newFixedThreadPool(3)) {
+      List<Future<float[]>> results = new ArrayList<>();
+      List<String> asked = TEXTS.subList(0, 3);
+      for (String text : asked) {
+        results.add(pool.submit(() -> embedder.embed(text)));
+      }
+      for (int i = 0; i < asked.size(); i++) {
+        assertIsTheReferences(asked.get(i), results.get(i).get());
+      }
+    }
+  }
+}
