@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Runs the main example from a fresh clone: a transformer (llama-architecture) decode loop, eager
-# vs graph replay, checked against a Java reference:
-#   ./run-example.sh [decode options, e.g. --model stories15M --tokens 128; --help lists them]
-#   ./run-example.sh --mlp [steps]        the earlier MLP inference example (Kotlin)
+# Runs the main example from a fresh clone: sentence embeddings with the real all-MiniLM-L6-v2
+# (the weights and tokenizer of LangChain4j's Maven artifact) through the library's graphs, a
+# similarity table and the check against the plain-Java reference and LangChain4j:
+#   ./run-example.sh
+#   ./run-example.sh --decode [decode options, e.g. --model stories15M --tokens 128; --help lists
+#                             them]   the transformer decode example, eager vs graph replay
+#   ./run-example.sh --mlp [steps]   the earlier MLP inference example (Kotlin)
 # It builds what the example needs with the Maven wrapper (only when a source or pom changed since
-# the last build), then runs it on the GPU when the cuda provider finds one (the real shapes) and on
-# the CUDA simulator otherwise (the tiny model); the first line says which. It runs on a JDK 25,
-# which scripts/jdk25.sh finds (JAVA_HOME, the java on PATH, the usual install places) or says how
-# to get.
+# the last build), then runs it on the GPU when the cuda provider finds one and on the CUDA
+# simulator otherwise; the first line says which. It runs on a JDK 25, which scripts/jdk25.sh
+# finds (JAVA_HOME, the java on PATH, the usual install places) or says how to get.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/jdk25.sh
 
-module=examples-decode main=cuda.graph.examples.decode.Decode
-if [[ ${1:-} == --mlp ]]; then
+module=examples-embed main=cuda.graph.examples.embed.EmbedDemo
+if [[ ${1:-} == --decode ]]; then
+  shift
+  module=examples-decode main=cuda.graph.examples.decode.Decode
+elif [[ ${1:-} == --mlp ]]; then
   shift
   module=examples-kotlin main=cuda.graph.examples.MlpInference
 fi
