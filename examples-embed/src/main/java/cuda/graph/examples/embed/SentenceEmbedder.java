@@ -92,6 +92,11 @@ final class SentenceEmbedder implements AutoCloseable {
     return out;
   }
 
+  /** {@return the encoder the batches run on} */
+  GpuEncoder encoder() {
+    return encoder;
+  }
+
   @Override
   public void close() {
     requests.close();
