@@ -1,6 +1,7 @@
 package cuda.graph.examples.embed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaPlatform;
@@ -79,6 +80,28 @@ class SentenceEmbedderTests {
       for (int i = 0; i < asked.size(); i++) {
         assertIsTheReferences(asked.get(i), results.get(i).get());
       }
+    }
+  }
+
+  @Test
+  void anEmptyTextIsRefusedAndAClosedEmbedderRefusesNewRequests() {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream()) {
+      SentenceEmbedder embedder =
+          new SentenceEmbedder(
+              new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+              MiniLm.Ours.TOKENIZER,
+              4,
+              Duration.ZERO);
+      IllegalArgumentException empty =
+          assertThrows(IllegalArgumentException.class, () -> embedder.embed(" "));
+      assertTrue(empty.getMessage() != null && !empty.getMessage().isBlank());
+      assertIsTheReferences("Hi", embedder.embed("Hi")); // a refused request harms no other
+      embedder.close();
+      IllegalStateException closed =
+          assertThrows(IllegalStateException.class, () -> embedder.embed("Hi"));
+      assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+      embedder.close();
     }
   }
 }
