@@ -67,6 +67,8 @@ def main():
     sentences = [s for s in sentences if s]
     ours = torch.from_numpy(np.load(os.path.join(d, "ours.npy"))).to(dev)
     tokenizer = Tokenizer.from_file(os.path.join(d, "tokenizer.json"))
+    # The file pads every text to 128; LangChain4j (and ours) turn that off and pad per batch.
+    tokenizer.no_padding()
     config, model = load_model(d)
     print(f"# torch {torch.__version__} on {torch.cuda.get_device_name()}: {len(sentences)} sentences")
 
