@@ -70,10 +70,7 @@ public final class EmbedBench {
     try (Stream stream = platform.defaultDevice().newStream();
         SentenceEmbedder embedder =
             new SentenceEmbedder(
-                new GpuEncoder(weights, tokenizer, stream, 64, 128),
-                tokenizer,
-                64,
-                Duration.ZERO)) {
+                new GpuEncoder(weights, tokenizer, stream, 64, 128), 64, Duration.ZERO)) {
       embedder.embedAll(sentences.subList(0, Math.min(256, sentences.size())), line -> {});
       long t0 = System.nanoTime();
       float[][] all =

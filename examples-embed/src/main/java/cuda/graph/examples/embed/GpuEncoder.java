@@ -327,29 +327,48 @@ final class GpuEncoder implements AutoCloseable {
    *     or one is longer than {@code maxLength} tokens
    */
   float[][] embed(List<String> texts) {
-    if (texts.isEmpty() || texts.size() > maxBatch) {
+    checkCount(texts.size());
+    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
+    for (String text : texts) {
+      parts.add(tokenize(text));
+    }
+    return embedParts(parts);
+  }
+
+  /**
+   * {@return the one run of word pieces the tokenizer makes of {@code text}}, the way {@link
+   * #embed} tokenizes it; callers tokenize on their own threads and pass the parts to {@link
+   * #embedParts}
+   */
+  MiniLmTokenizer.Part tokenize(String text) {
+    List<MiniLmTokenizer.Part> p = tokenizer.parts(text);
+    if (p.size() != 1) {
+      // The tokenizer truncates to 128 tokens, so this takes a tokenizer.json without truncation.
+      throw new IllegalArgumentException(
+          "GpuEncoder.embed: a text of "
+              + p.size()
+              + " runs of word pieces; this encoder embeds texts the tokenizer keeps to one run"
+              + " (it truncates them to "
+              + tokenizer.maxLength()
+              + " tokens)");
+    }
+    return p.get(0);
+  }
+
+  private void checkCount(int count) {
+    if (count == 0 || count > maxBatch) {
       throw new IllegalArgumentException(
           "GpuEncoder.embed: "
-              + texts.size()
+              + count
               + " texts; this encoder embeds 1 to "
               + maxBatch
               + " at a time (maxBatch); split the list");
     }
-    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
-    for (String text : texts) {
-      List<MiniLmTokenizer.Part> p = tokenizer.parts(text);
-      if (p.size() != 1) {
-        // The tokenizer truncates to 128 tokens, so this takes a tokenizer.json without truncation.
-        throw new IllegalArgumentException(
-            "GpuEncoder.embed: a text of "
-                + p.size()
-                + " runs of word pieces; this encoder embeds texts the tokenizer keeps to one run"
-                + " (it truncates them to "
-                + tokenizer.maxLength()
-                + " tokens)");
-      }
-      parts.add(p.get(0));
-    }
+  }
+
+  /** As {@link #embed}, for texts {@link #tokenize} has tokenized. */
+  float[][] embedParts(List<MiniLmTokenizer.Part> parts) {
+    checkCount(parts.size());
     ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
     int length = batch.length();
     if (length > maxLength) {

@@ -19,23 +19,20 @@ import java.util.function.Consumer;
 final class SentenceEmbedder implements AutoCloseable {
 
   private final GpuEncoder encoder;
-  private final MiniLmTokenizer tokenizer;
   private final int maxBatch;
-  private final RequestCoalescer<String, float[]> requests;
+  private final RequestCoalescer<MiniLmTokenizer.Part, float[]> requests;
 
   /**
    * @param encoder the encoder; closed with this embedder
-   * @param tokenizer the encoder's tokenizer, to sort texts by length
    * @param maxBatch the most texts of a batch, at most the encoder's
    * @param window how long a single request waits for others to share its batch
    */
-  SentenceEmbedder(GpuEncoder encoder, MiniLmTokenizer tokenizer, int maxBatch, Duration window) {
+  SentenceEmbedder(GpuEncoder encoder, int maxBatch, Duration window) {
     this.encoder = Objects.requireNonNull(encoder, "encoder");
-    this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
     this.maxBatch = maxBatch;
     this.requests =
         new RequestCoalescer<>(
-            "sentence-embedder", window, maxBatch, batch -> List.of(encoder.embed(batch)));
+            "sentence-embedder", window, maxBatch, batch -> List.of(encoder.embedParts(batch)));
   }
 
   /**
@@ -43,8 +40,10 @@ final class SentenceEmbedder implements AutoCloseable {
    * that arrive within the window
    */
   float[] embed(String text) {
+    // Tokenized on the caller's thread: the dispatcher only batches and runs graphs.
+    MiniLmTokenizer.Part part = encoder.tokenize(text);
     try {
-      return requests.submit(text).join();
+      return requests.submit(part).join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -62,19 +61,19 @@ final class SentenceEmbedder implements AutoCloseable {
   float[][] embedAll(List<String> texts, Consumer<String> progress) {
     int n = texts.size();
     Integer[] order = new Integer[n];
-    int[] lengths = new int[n];
+    List<MiniLmTokenizer.Part> parts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       order[i] = i;
-      lengths[i] = tokenizer.ids(texts.get(i)).length;
+      parts.add(encoder.tokenize(texts.get(i))); // once: sorted by, then embedded
     }
-    java.util.Arrays.sort(order, Comparator.comparingInt(i -> lengths[i]));
+    java.util.Arrays.sort(order, Comparator.comparingInt(i -> parts.get(i).ids().length));
     float[][] out = new float[n][];
     long started = System.nanoTime();
     for (int from = 0; from < n; from += maxBatch) {
       int to = Math.min(n, from + maxBatch);
-      List<String> batch = new ArrayList<>(to - from);
+      List<MiniLmTokenizer.Part> batch = new ArrayList<>(to - from);
       for (int k = from; k < to; k++) {
-        batch.add(texts.get(order[k]));
+        batch.add(parts.get(order[k]));
       }
       // Through the dispatcher, so that single requests and batches never run at once.
       List<float[]> embedded = new ArrayList<>(batch.size());

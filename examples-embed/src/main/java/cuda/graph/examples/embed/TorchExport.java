@@ -69,7 +69,7 @@ public final class TorchExport {
     try (Stream stream = platform.defaultDevice().newStream();
         SentenceEmbedder embedder =
             new SentenceEmbedder(
-                new GpuEncoder(w, tokenizer, stream, 64, 128), tokenizer, 64, Duration.ZERO)) {
+                new GpuEncoder(w, tokenizer, stream, 64, 128), 64, Duration.ZERO)) {
       ours = embedder.embedAll(sentences, line -> {});
     }
     float[] flat = new float[ours.length * h];

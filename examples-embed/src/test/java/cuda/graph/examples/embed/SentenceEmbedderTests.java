@@ -47,7 +47,6 @@ class SentenceEmbedderTests {
         SentenceEmbedder embedder =
             new SentenceEmbedder(
                 new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
-                MiniLm.Ours.TOKENIZER,
                 4,
                 Duration.ZERO)) {
       List<String> progress = new ArrayList<>();
@@ -68,7 +67,6 @@ class SentenceEmbedderTests {
         SentenceEmbedder embedder =
             new SentenceEmbedder(
                 new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
-                MiniLm.Ours.TOKENIZER,
                 4,
                 Duration.ofMillis(20));
         ExecutorService pool = Executors.newFixedThreadPool(3)) {
@@ -90,7 +88,6 @@ class SentenceEmbedderTests {
       SentenceEmbedder embedder =
           new SentenceEmbedder(
               new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
-              MiniLm.Ours.TOKENIZER,
               4,
               Duration.ZERO);
       IllegalArgumentException empty =
