@@ -101,4 +101,43 @@ class SentenceEmbedderTests {
       embedder.close();
     }
   }
+
+  @Test
+  void closingWhileThreadsEmbedAnswersEveryRequestWithItsEmbeddingOrAClosedError()
+      throws Exception {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        ExecutorService pool = Executors.newFixedThreadPool(3)) {
+      SentenceEmbedder embedder =
+          new SentenceEmbedder(
+              new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+              4,
+              Duration.ofMillis(5));
+      java.util.concurrent.CountDownLatch embedded = new java.util.concurrent.CountDownLatch(3);
+      List<Future<Integer>> threads = new ArrayList<>();
+      for (int t = 0; t < 3; t++) {
+        threads.add(
+            pool.submit(
+                () -> {
+                  int answered = 0;
+                  while (true) {
+                    try {
+                      assertIsTheReferences("Hi", embedder.embed("Hi"));
+                    } catch (IllegalStateException closed) {
+                      assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+                      return answered;
+                    }
+                    if (++answered == 1) {
+                      embedded.countDown();
+                    }
+                  }
+                }));
+      }
+      embedded.await();
+      embedder.close();
+      for (Future<Integer> thread : threads) {
+        assertTrue(thread.get() >= 1, "each thread got an embedding before the close");
+      }
+    }
+  }
 }
