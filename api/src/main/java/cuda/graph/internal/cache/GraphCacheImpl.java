@@ -39,10 +39,9 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   // Guarded by lock.
   private final Map<K, NotGraphed<K>> blocked = new HashMap<>();
   private final List<NotGraphed<K>> history = new ArrayList<>();
-  private boolean closedUnderLock;
 
   private final Object lock = new Object();
-  private volatile boolean closed;
+  private volatile boolean closed; // written under the lock, read by hits without it
 
   /** Converts the monotonic time stamps of uses into instants. */
   private final long originNanos = System.nanoTime();
@@ -377,10 +376,9 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   @Override
   public void close() {
     synchronized (lock) {
-      if (closedUnderLock) {
+      if (closed) {
         return;
       }
-      closedUnderLock = true;
       closed = true;
       RuntimeException failure = null;
       for (Entry entry : entries.values()) {

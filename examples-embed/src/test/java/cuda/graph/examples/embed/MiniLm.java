@@ -66,13 +66,7 @@ final class MiniLm {
   }
 
   static double cosine(float[] a, float[] b) {
-    double dot = 0, aa = 0, bb = 0;
-    for (int i = 0; i < a.length; i++) {
-      dot += (double) a[i] * b[i];
-      aa += (double) a[i] * a[i];
-      bb += (double) b[i] * b[i];
-    }
-    return dot / Math.sqrt(aa * bb);
+    return EmbedDemo.cosine(a, b);
   }
 
   /** A text of 882 tokens untruncated, well past the model's 512 positions. */
