@@ -28,7 +28,9 @@ import java.util.Map;
  * pieces joined with nothing between them are encoded instead; the runs' embeddings are averaged
  * with their piece counts as weights before the L2 normalisation. With the 128-token truncation
  * there is always one run, and WordPiece's greedy longest match gives a run's sentence its pieces
- * back (every text the tests try does), so the ids the model sees are the text's own.
+ * back (every text the tests try does), so the ids the model sees are the text's own. Where the
+ * pieces surely come back ({@link #roundTrips}), {@link #parts} takes the ids of the first encoding
+ * instead of encoding twice more: one call into the tokenizer instead of three.
  */
 final class MiniLmTokenizer implements AutoCloseable {
 
@@ -86,7 +88,45 @@ final class MiniLmTokenizer implements AutoCloseable {
    *     which LangChain4j refuses too
    */
   List<Part> parts(String text) {
-    List<List<String>> runs = partition(tokenizer.tokenize(text));
+    Encoding encoding = tokenizer.encode(text);
+    String[] tokens = encoding.getTokens();
+    if (tokens.length <= 2) {
+      throw new IllegalArgumentException(
+          "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
+              + " there is nothing to embed");
+    }
+    if (tokens.length - 2 <= PART_TOKENS && roundTrips(tokens)) {
+      // One run, whose sentence gives its pieces back: what LangChain4j encodes again is these
+      // very pieces between [CLS] and [SEP], so the ids are the ones in hand.
+      return List.of(
+          new Part(toInts(encoding.getIds()), toInts(encoding.getTypeIds()), tokens.length - 2));
+    }
+    return partsAsLangChain4j(List.of(tokens));
+  }
+
+  /**
+   * {@return whether the word pieces of {@code tokens} surely give themselves back when turned into
+   * a sentence and tokenized again}, which saves {@link #parts} two calls into the tokenizer. They
+   * do when no piece is {@code [UNK]} or another bracketed special token: the normalizer
+   * (lowercase, accents stripped, CJK characters spaced) leaves its own output as it is; the
+   * sentence splits at the same spaces and punctuation; and WordPiece's greedy longest match gives
+   * a word the same pieces, and a word cut by the truncation the same first pieces, since every
+   * piece it matched is in the vocabulary and no longer prefix was. MiniLmTokenizerTests checks the
+   * claim against the step-by-step procedure.
+   */
+  private static boolean roundTrips(String[] tokens) {
+    for (int i = 1; i < tokens.length - 1; i++) {
+      String t = tokens[i];
+      if (t.length() > 1 && t.charAt(0) == '[' && t.charAt(t.length() - 1) == ']') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link #parts} step by step as LangChain4j takes them, from the text's {@code tokens}. */
+  List<Part> partsAsLangChain4j(List<String> tokens) {
+    List<List<String>> runs = partition(tokens);
     if (runs.isEmpty()) {
       throw new IllegalArgumentException(
           "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"

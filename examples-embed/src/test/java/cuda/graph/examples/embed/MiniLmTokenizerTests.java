@@ -14,6 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /** The tokenizer gives LangChain4j's token ids, and cuts long texts where LangChain4j does. */
@@ -106,6 +112,83 @@ class MiniLmTokenizerTests {
     }
     tokens.add("[SEP]");
     return tokens;
+  }
+
+  @Test
+  void theOneEncodingShortcutGivesWhatLangChain4jsStepsGiveForEveryTestText() {
+    for (String text : TEXTS) {
+      if (!text.isBlank()) {
+        assertSameParts(text);
+      }
+    }
+  }
+
+  /**
+   * Texts mixing what tokenizers treat apart: ASCII words, long words WordPiece splits, digits,
+   * punctuation, accented and CJK letters, emoji (no piece: [UNK]), literal special tokens, and
+   * runs of spaces; long ones are cut by the 128-token truncation, often inside a word.
+   */
+  @Property(tries = 300)
+  void theOneEncodingShortcutGivesWhatLangChain4jsStepsGive(@ForAll("mixedTexts") String text) {
+    assertSameParts(text);
+  }
+
+  @Provide
+  Arbitrary<String> mixedTexts() {
+    Arbitrary<String> word =
+        Arbitraries.oneOf(
+            Arbitraries.strings()
+                .withChars("abcdefghijklmnopqrstuvwxyz")
+                .ofMinLength(1)
+                .ofMaxLength(30),
+            Arbitraries.of(
+                "Antidisestablishmentarianism",
+                "re-encoding",
+                "3.14159",
+                "$5",
+                "don't",
+                "!!!",
+                "(x)",
+                "Héllo",
+                "naïve",
+                "Ελληνικά",
+                "кириллица",
+                "你好",
+                "😀",
+                "[UNK]",
+                "[CLS]",
+                "[MASK]",
+                "a.b@c.com",
+                "tab\t",
+                "ünïcödé",
+                "x".repeat(120)));
+    Arbitrary<String> gap = Arbitraries.of(" ", "  ", "\n", "", ", ", ". ");
+    return Combinators.combine(word.list().ofMinSize(1).ofMaxSize(160), gap.list().ofSize(160))
+        .as(
+            (words, gaps) -> {
+              StringBuilder text = new StringBuilder();
+              for (int i = 0; i < words.size(); i++) {
+                text.append(words.get(i)).append(gaps.get(i));
+              }
+              return text.toString();
+            })
+        .filter(text -> !text.isBlank());
+  }
+
+  private static void assertSameParts(String text) {
+    MiniLmTokenizer tokenizer = MiniLm.Ours.TOKENIZER;
+    List<MiniLmTokenizer.Part> fast = tokenizer.parts(text);
+    List<MiniLmTokenizer.Part> steps = tokenizer.partsAsLangChain4j(tokenizer.tokens(text));
+    assertEquals(steps.size(), fast.size(), () -> "runs of \"" + abbreviated(text) + "\"");
+    for (int i = 0; i < steps.size(); i++) {
+      int run = i;
+      assertArrayEquals(
+          steps.get(i).ids(),
+          fast.get(i).ids(),
+          () -> "ids of \"" + abbreviated(text) + "\" run " + run);
+      assertArrayEquals(steps.get(i).typeIds(), fast.get(i).typeIds());
+      assertEquals(steps.get(i).weight(), fast.get(i).weight());
+    }
   }
 
   @Test
