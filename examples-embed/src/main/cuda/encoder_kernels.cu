@@ -2,7 +2,9 @@
 // product (those are cuBLASLt matmul nodes, bias and residual in their epilogues). A padded batch
 // of `batch` sequences of `length` tokens is `tokens = batch * length` rows of `hidden` floats,
 // token t of sequence b at row b * length + t; ids, token types and the attention mask are ints
-// in the same order. Activations and weights are fp32, sums are fp32. Java references, reading
+// in the same order. Activations and weights are fp32, sums are fp32; the `_half` entry points,
+// for the encoder's fp16 mode, also write (LayerNorm) or only write (attention) their rows as fp16,
+// the matrix products' inputs in that mode. Java references, reading
 // exactly what these kernels read, are in cuda.graph.examples.embed.EncoderKernels. Regenerate the
 // PTX with regenerate.sh.
 //
@@ -10,6 +12,7 @@
 // rows writes nothing out of bounds. Arguments the launch cannot check (a token id outside the
 // vocabulary, a row wider than the kernel's shared memory) turn the affected rows into NaN
 // rather than reading or writing outside the buffers, so the error shows in the embeddings.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <math_constants.h>
 
@@ -54,15 +57,23 @@ __device__ float block_max(float v, float *scratch) {
   return m;
 }
 
-__device__ void fill_nan(float *row, int hidden) {
-  for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = CUDART_NAN_F;
+__device__ __forceinline__ void store(float *p, float v) { *p = v; }
+__device__ __forceinline__ void store(__half *p, float v) { *p = __float2half_rn(v); }
+
+// NaN into a row of out and, where given, of its fp16 copy.
+__device__ void fill_nan(float *row, __half *half_row, int hidden) {
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    if (row) row[i] = CUDART_NAN_F;
+    if (half_row) store(half_row + i, CUDART_NAN_F);
+  }
 }
 
 // LayerNorm of the row in shared memory into out: (v - mean) / sqrt(var + eps) * gamma + beta,
 // the variance taken about the mean (two passes over shared memory, not E[v^2] - mean^2, which
-// loses digits when the mean is large against the spread).
+// loses digits when the mean is large against the spread). Where half_out is given, each value is
+// also written to it rounded to fp16.
 __device__ void normalize_row(const float *row, const float *gamma, const float *beta, float *out,
-                              int hidden, float eps, float *scratch) {
+                              __half *half_out, int hidden, float eps, float *scratch) {
   float sum = 0.f;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) sum += row[i];
   float mean = block_sum(sum, scratch) / hidden;
@@ -72,28 +83,31 @@ __device__ void normalize_row(const float *row, const float *gamma, const float 
     squares += d * d;
   }
   float scale = rsqrtf(block_sum(squares, scratch) / hidden + eps);
-  for (int i = threadIdx.x; i < hidden; i += blockDim.x)
-    out[i] = (row[i] - mean) * scale * gamma[i] + beta[i];
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    float v = (row[i] - mean) * scale * gamma[i] + beta[i];
+    out[i] = v;
+    if (half_out) store(half_out + i, v);
+  }
 }
 
 // x[r] = LayerNorm(word[ids[r]] + position[r % length] + type[types[r]]) for r < tokens, one
 // block per row. Padded positions are embedded like any other (id 0, type 0):
 // the attention mask, not the embeddings, keeps them out of the result.
-extern "C" __global__ void embed_layer_norm(const int *ids, const int *types, const float *word,
-                                            const float *position, const float *type_table,
-                                            const float *gamma, const float *beta, float *x,
-                                            int tokens, int length, int hidden, int vocabulary,
-                                            int positions, int type_count, float eps) {
+__device__ void embed_row(const int *ids, const int *types, const float *word, const float *position,
+                          const float *type_table, const float *gamma, const float *beta, float *x,
+                          __half *x_half, int tokens, int length, int hidden, int vocabulary,
+                          int positions, int type_count, float eps) {
   __shared__ float row[MAX_HIDDEN];
   __shared__ float scratch[MAX_WARPS];
   int r = blockIdx.x;
   if (r >= tokens || length < 1) return;
   float *out = x + (size_t)r * hidden;
+  __half *half_out = x_half ? x_half + (size_t)r * hidden : nullptr;
   int id = ids[r], type = types[r];
   int pos = r % length;
   if (hidden > MAX_HIDDEN || id < 0 || id >= vocabulary || pos >= positions || type < 0 ||
       type >= type_count) {
-    fill_nan(out, hidden);
+    fill_nan(out, half_out, hidden);
     return;
   }
   const float *w = word + (size_t)id * hidden;
@@ -101,25 +115,59 @@ extern "C" __global__ void embed_layer_norm(const int *ids, const int *types, co
   const float *t = type_table + (size_t)type * hidden;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = w[i] + t[i] + p[i];
   __syncthreads();
-  normalize_row(row, gamma, beta, out, hidden, eps, scratch);
+  normalize_row(row, gamma, beta, out, half_out, hidden, eps, scratch);
+}
+
+extern "C" __global__ void embed_layer_norm(const int *ids, const int *types, const float *word,
+                                            const float *position, const float *type_table,
+                                            const float *gamma, const float *beta, float *x,
+                                            int tokens, int length, int hidden, int vocabulary,
+                                            int positions, int type_count, float eps) {
+  embed_row(ids, types, word, position, type_table, gamma, beta, x, nullptr, tokens, length, hidden,
+            vocabulary, positions, type_count, eps);
+}
+
+// As embed_layer_norm, and each row also into x_half, rounded to fp16.
+extern "C" __global__ void embed_layer_norm_half(const int *ids, const int *types,
+                                                 const float *word, const float *position,
+                                                 const float *type_table, const float *gamma,
+                                                 const float *beta, float *x, int tokens,
+                                                 int length, int hidden, int vocabulary,
+                                                 int positions, int type_count, float eps,
+                                                 __half *x_half) {
+  embed_row(ids, types, word, position, type_table, gamma, beta, x, x_half, tokens, length, hidden,
+            vocabulary, positions, type_count, eps);
 }
 
 // out[r] = LayerNorm(in[r]) for r < rows, one block per row; out may be in: the block reads its
 // row into shared memory, and the barrier after that comes before any write.
-extern "C" __global__ void layer_norm(const float *in, const float *gamma, const float *beta,
-                                      float *out, int rows, int hidden, float eps) {
+__device__ void normalize(const float *in, const float *gamma, const float *beta, float *out,
+                          __half *out_half, int rows, int hidden, float eps) {
   __shared__ float row[MAX_HIDDEN];
   __shared__ float scratch[MAX_WARPS];
   int r = blockIdx.x;
   if (r >= rows) return;
+  __half *half_row = out_half ? out_half + (size_t)r * hidden : nullptr;
   if (hidden > MAX_HIDDEN) {
-    fill_nan(out + (size_t)r * hidden, hidden);
+    fill_nan(out + (size_t)r * hidden, half_row, hidden);
     return;
   }
   const float *src = in + (size_t)r * hidden;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = src[i];
   __syncthreads();
-  normalize_row(row, gamma, beta, out + (size_t)r * hidden, hidden, eps, scratch);
+  normalize_row(row, gamma, beta, out + (size_t)r * hidden, half_row, hidden, eps, scratch);
+}
+
+extern "C" __global__ void layer_norm(const float *in, const float *gamma, const float *beta,
+                                      float *out, int rows, int hidden, float eps) {
+  normalize(in, gamma, beta, out, nullptr, rows, hidden, eps);
+}
+
+// As layer_norm, and each row also into out_half, rounded to fp16.
+extern "C" __global__ void layer_norm_half(const float *in, const float *gamma, const float *beta,
+                                           float *out, int rows, int hidden, float eps,
+                                           __half *out_half) {
+  normalize(in, gamma, beta, out, out_half, rows, hidden, eps);
 }
 
 // Masked self-attention of one query: block (i, h, b) computes, for query position i of sequence
@@ -127,9 +175,10 @@ extern "C" __global__ void layer_norm(const float *in, const float *gamma, const
 // times V, into out[b * length + i][h * head_size ..]. qkv rows are Q | K | V, each heads *
 // head_size wide (the fused projection's output). One lane per dimension of a head, so head_size
 // is at most WARP; dynamic shared memory holds the length scores. A sequence whose mask keeps no
-// key (batch padding) gets zeros.
-extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,
-                                     int length, int heads, int head_size, float scale) {
+// key (batch padding) gets zeros. Out is float (attention) or __half (attention_half).
+template <typename Out>
+__device__ void attend(const float *qkv, const int *mask, Out *out, int batch, int length,
+                       int heads, int head_size, float scale) {
   extern __shared__ float scores[];
   __shared__ float scratch[MAX_WARPS];
   __shared__ float q[WARP];
@@ -140,9 +189,9 @@ extern "C" __global__ void attention(const float *qkv, const int *mask, float *o
   size_t stride = 3 * (size_t)hidden;
   const float *rows = qkv + (size_t)b * length * stride;
   const int *keep = mask + (size_t)b * length;
-  float *o = out + ((size_t)b * length + i) * hidden + h * head_size;
+  Out *o = out + ((size_t)b * length + i) * hidden + h * head_size;
   if (head_size > WARP) {
-    for (int d = threadIdx.x; d < head_size; d += blockDim.x) o[d] = CUDART_NAN_F;
+    for (int d = threadIdx.x; d < head_size; d += blockDim.x) store(o + d, CUDART_NAN_F);
     return;
   }
   if (threadIdx.x < head_size) q[threadIdx.x] = rows[i * stride + h * head_size + threadIdx.x];
@@ -162,7 +211,7 @@ extern "C" __global__ void attention(const float *qkv, const int *mask, float *o
   }
   m = block_max(m, scratch);
   if (m == -CUDART_INF_F) { // no key kept
-    if (threadIdx.x < head_size) o[threadIdx.x] = 0.f;
+    if (threadIdx.x < head_size) store(o + threadIdx.x, 0.f);
     return;
   }
   float sum = 0.f;
@@ -185,8 +234,19 @@ extern "C" __global__ void attention(const float *qkv, const int *mask, float *o
   if (threadIdx.x < head_size) {
     float total = 0.f;
     for (int w = 0; w < warps; w++) total += partial[w][threadIdx.x];
-    o[threadIdx.x] = total / sum;
+    store(o + threadIdx.x, total / sum);
   }
+}
+
+extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,
+                                     int length, int heads, int head_size, float scale) {
+  attend(qkv, mask, out, batch, length, heads, head_size, scale);
+}
+
+extern "C" __global__ void attention_half(const float *qkv, const int *mask, __half *out,
+                                          int batch, int length, int heads, int head_size,
+                                          float scale) {
+  attend(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
 // x[i] = GELU(x[i]) for i < n in BERT's exact form, x/2 (1 + erf(x / sqrt 2)); a grid-stride loop.
@@ -209,7 +269,7 @@ extern "C" __global__ void mean_pool_normalize(const float *x, const int *mask, 
   if (b >= batch) return;
   float *o = out + (size_t)b * hidden;
   if (hidden > MAX_HIDDEN) {
-    fill_nan(o, hidden);
+    fill_nan(o, nullptr, hidden);
     return;
   }
   const int *keep = mask + (size_t)b * length;

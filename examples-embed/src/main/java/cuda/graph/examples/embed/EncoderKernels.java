@@ -40,18 +40,23 @@ final class EncoderKernels {
   private static final int GELU_MAX_BLOCKS = 4096;
 
   private static final KernelParam FLOAT = KernelParam.pointer(ElementType.F32);
+  private static final KernelParam HALF = KernelParam.pointer(ElementType.F16);
   private static final KernelParam INT = KernelParam.pointer(ElementType.I32);
   private static final KernelParam I32 = KernelParam.I32;
   private static final KernelParam I64 = KernelParam.I64;
   private static final KernelParam F32 = KernelParam.F32;
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final ValueLayout.OfShort H = ValueLayout.JAVA_SHORT_UNALIGNED;
 
   static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "encoder_kernels.ptx")
           .withReference("embed_layer_norm", EncoderKernels::embedLayerNorm)
+          .withReference("embed_layer_norm_half", EncoderKernels::embedLayerNormHalf)
           .withReference("layer_norm", EncoderKernels::layerNorm)
-          .withReference("attention", EncoderKernels::attention)
+          .withReference("layer_norm_half", EncoderKernels::layerNormHalf)
+          .withReference("attention", call -> attention(call, false))
+          .withReference("attention_half", call -> attention(call, true))
           .withReference("gelu", EncoderKernels::gelu)
           .withReference("mean_pool_normalize", EncoderKernels::meanPoolNormalize);
 
@@ -78,13 +83,42 @@ final class EncoderKernels {
           I32,
           F32);
 
+  /** As {@link #EMBED_LAYER_NORM}, then {@code x_half}, the rows rounded to fp16. */
+  static final Kernel EMBED_LAYER_NORM_HALF =
+      IMAGE.kernel(
+          "embed_layer_norm_half",
+          INT,
+          INT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          F32,
+          HALF);
+
   /** {@code layer_norm(in, gamma, beta, out, rows, hidden, eps)}. */
   static final Kernel LAYER_NORM =
       IMAGE.kernel("layer_norm", FLOAT, FLOAT, FLOAT, FLOAT, I32, I32, F32);
 
+  /** As {@link #LAYER_NORM}, then {@code out_half}, the rows rounded to fp16. */
+  static final Kernel LAYER_NORM_HALF =
+      IMAGE.kernel("layer_norm_half", FLOAT, FLOAT, FLOAT, FLOAT, I32, I32, F32, HALF);
+
   /** {@code attention(qkv, mask, out, batch, length, heads, head_size, scale)}. */
   static final Kernel ATTENTION =
       IMAGE.kernel("attention", FLOAT, INT, FLOAT, I32, I32, I32, I32, F32);
+
+  /** As {@link #ATTENTION}, {@code out} fp16. */
+  static final Kernel ATTENTION_HALF =
+      IMAGE.kernel("attention_half", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
 
   /** {@code gelu(x, n)}. */
   static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
@@ -97,7 +131,16 @@ final class EncoderKernels {
 
   /** Loads every kernel on {@code device}, so that no capture loads a module. */
   static void loadAll(cuda.graph.Device device) {
-    for (Kernel k : List.of(EMBED_LAYER_NORM, LAYER_NORM, ATTENTION, GELU, MEAN_POOL_NORMALIZE)) {
+    for (Kernel k :
+        List.of(
+            EMBED_LAYER_NORM,
+            EMBED_LAYER_NORM_HALF,
+            LAYER_NORM,
+            LAYER_NORM_HALF,
+            ATTENTION,
+            ATTENTION_HALF,
+            GELU,
+            MEAN_POOL_NORMALIZE)) {
       k.load(device);
     }
   }
@@ -132,6 +175,56 @@ final class EncoderKernels {
         (float) ReferenceEncoder.LAYER_NORM_EPSILON);
   }
 
+  /** As {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}. */
+  static GraphNode<@Nullable Void> embedLayerNormHalf(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      Tables tables,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Short> xHalf,
+      int batch,
+      int length) {
+    int tokens = batch * length;
+    return EMBED_LAYER_NORM_HALF.launch(
+        LaunchConfig.of(tokens, BLOCK),
+        ids,
+        types,
+        tables.word(),
+        tables.position(),
+        tables.type(),
+        tables.gamma(),
+        tables.beta(),
+        x,
+        tokens,
+        length,
+        tables.hidden(),
+        tables.vocabulary(),
+        tables.positions(),
+        tables.types(),
+        (float) ReferenceEncoder.LAYER_NORM_EPSILON,
+        xHalf);
+  }
+
+  /** As {@link #layerNorm}, and the rows rounded to fp16 into {@code outHalf}. */
+  static GraphNode<@Nullable Void> layerNormHalf(
+      DeviceBuffer<Float> in,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Short> outHalf,
+      int rows) {
+    return LAYER_NORM_HALF.launch(
+        LaunchConfig.of(rows, BLOCK),
+        in,
+        gamma,
+        beta,
+        out,
+        rows,
+        Math.toIntExact(gamma.length()),
+        (float) ReferenceEncoder.LAYER_NORM_EPSILON,
+        outHalf);
+  }
+
   /** {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}} */
   static GraphNode<@Nullable Void> layerNorm(
       DeviceBuffer<Float> in,
@@ -160,6 +253,27 @@ final class EncoderKernels {
       int heads,
       int headSize) {
     return ATTENTION.launch(
+        new LaunchConfig(Dim3.of(length, heads, batch), Dim3.of(BLOCK), length * Float.BYTES),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        heads,
+        headSize,
+        (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /** As {@link #attention}, into fp16. */
+  static GraphNode<@Nullable Void> attentionHalf(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize) {
+    return ATTENTION_HALF.launch(
         new LaunchConfig(Dim3.of(length, heads, batch), Dim3.of(BLOCK), length * Float.BYTES),
         qkv,
         mask,
@@ -279,6 +393,31 @@ final class EncoderKernels {
     }
   }
 
+  /** Rounds {@code rows} rows of {@code hidden} floats at {@code from} to fp16 at {@code to}. */
+  private static void copyHalf(KernelCall call, int from, int to, int rows, int hidden) {
+    if (rows < 1) {
+      return;
+    }
+    long n = (long) rows * hidden;
+    MemorySegment in = floats(call, from, n);
+    MemorySegment out = call.memory(to, n * Short.BYTES);
+    for (long i = 0; i < n; i++) {
+      out.setAtIndex(H, i, Float.floatToFloat16(in.getAtIndex(F, i)));
+    }
+  }
+
+  private static void embedLayerNormHalf(KernelCall call) {
+    embedLayerNorm(call);
+    if (call.i32(9) >= 1) {
+      copyHalf(call, 7, 15, Math.min(call.grid().x(), call.i32(8)), call.i32(10));
+    }
+  }
+
+  private static void layerNormHalf(KernelCall call) {
+    layerNorm(call);
+    copyHalf(call, 3, 7, Math.min(call.grid().x(), call.i32(4)), call.i32(5));
+  }
+
   private static void layerNorm(KernelCall call) {
     int rows = Math.min(call.grid().x(), call.i32(4)), hidden = call.i32(5);
     if (rows < 1) {
@@ -298,7 +437,12 @@ final class EncoderKernels {
     }
   }
 
-  private static void attention(KernelCall call) {
+  /** Where a reference stores element {@code index} of its output. */
+  private interface Store {
+    void set(long index, float value);
+  }
+
+  private static void attention(KernelCall call, boolean half) {
     int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
     double scale = call.f32(7);
     int queries = Math.min(call.grid().x(), length);
@@ -309,12 +453,20 @@ final class EncoderKernels {
     }
     int hidden = heads * headSize;
     long stride = 3L * hidden;
-    MemorySegment out = floats(call, 2, ((long) (sequences - 1) * length + queries) * hidden);
+    long outElements = ((long) (sequences - 1) * length + queries) * hidden;
+    MemorySegment outMemory = call.memory(2, outElements * (half ? Short.BYTES : Float.BYTES));
+    Store out =
+        half
+            ? (i, v) -> outMemory.setAtIndex(H, i, Float.floatToFloat16(v))
+            : (i, v) -> outMemory.setAtIndex(F, i, v);
     if (headSize > MAX_HEAD_SIZE) {
       for (int b = 0; b < sequences; b++) {
         for (int i = 0; i < queries; i++) {
           for (int h = 0; h < blockHeads; h++) {
-            fillNan(out, ((long) b * length + i) * hidden + (long) h * headSize, headSize);
+            long o = ((long) b * length + i) * hidden + (long) h * headSize;
+            for (int d = 0; d < headSize; d++) {
+              out.set(o + d, Float.NaN);
+            }
           }
         }
       }
@@ -347,7 +499,7 @@ final class EncoderKernels {
           }
           if (max == Double.NEGATIVE_INFINITY) { // no key kept
             for (int d = 0; d < headSize; d++) {
-              out.setAtIndex(F, o + d, 0f);
+              out.set(o + d, 0f);
             }
             continue;
           }
@@ -365,7 +517,7 @@ final class EncoderKernels {
             for (int j = 0; j < length; j++) {
               sum += scores[j] * qkv.getAtIndex(F, v + j * stride + d);
             }
-            out.setAtIndex(F, o + d, (float) (sum / total));
+            out.set(o + d, (float) (sum / total));
           }
         }
       }

@@ -11,6 +11,7 @@ import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphLaunch;
+import cuda.graph.GraphNode;
 import cuda.graph.Scope;
 import cuda.graph.Stream;
 import cuda.graph.blas.Blas;
@@ -20,6 +21,7 @@ import cuda.graph.blas.MatrixView;
 import cuda.graph.blas.Workspace;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * all-MiniLM-L6-v2 on one device, fp32: the whole forward pass of a padded batch as one captured
@@ -56,12 +58,31 @@ import java.util.List;
  * plan is made for a product's shape, each shape's products are planned when its graph is first
  * captured, and cuBLASLt may give a smaller shape an algorithm that needs more workspace.
  *
+ * <p>Precision. In {@link Precision#FP32} (the default) everything is fp32. In {@link
+ * Precision#FP16} the four weight matrices of each layer are stored as fp16 and every product reads
+ * fp16 inputs and accumulates in fp32 (cuBLASLt's {@code A, B} fp16, compute fp32): the LayerNorms
+ * write an fp16 copy of their rows beside the fp32 ones, attention writes fp16, and the up
+ * projection writes its GELU'd activations as fp16; the QKV product and the two products that add
+ * to the residual stream write fp32, so the residual stream, LayerNorm, softmax and pooling stay
+ * fp32. It halves the weights' bytes and takes the tensor cores' fp16 path.
+ *
  * <p>Not thread-safe: one {@link #embed} at a time. Closing frees the graphs, weights and buffers.
  */
 final class GpuEncoder implements AutoCloseable {
 
   /** A graph's key: how many sequences, and the length they are padded to. */
   record Shape(int batch, int length) {}
+
+  /** The arithmetic of the matrix products: see the class comment. */
+  enum Precision {
+    /** fp32 weights and activations; the products in fp32. */
+    FP32,
+    /**
+     * fp16 weights and product inputs, fp32 accumulation; the residual stream, LayerNorm, softmax
+     * and pooling stay fp32.
+     */
+    FP16
+  }
 
   /** How the feed-forward GELU is computed: see the class comment. */
   enum Gelu {
@@ -73,15 +94,15 @@ final class GpuEncoder implements AutoCloseable {
 
   /** One layer's weights on the device. */
   private record Layer(
-      DeviceBuffer<Float> qkv,
+      DeviceBuffer<?> qkv,
       DeviceBuffer<Float> qkvBias,
-      DeviceBuffer<Float> attentionOutput,
+      DeviceBuffer<?> attentionOutput,
       DeviceBuffer<Float> attentionOutputBias,
       DeviceBuffer<Float> attentionGamma,
       DeviceBuffer<Float> attentionBeta,
-      DeviceBuffer<Float> intermediate,
-      DeviceBuffer<Float> intermediateBias,
-      DeviceBuffer<Float> output,
+      DeviceBuffer<?> intermediate,
+      DeviceBuffer<?> intermediateBias,
+      DeviceBuffer<?> output,
       DeviceBuffer<Float> outputBias,
       DeviceBuffer<Float> outputGamma,
       DeviceBuffer<Float> outputBeta) {}
@@ -94,6 +115,7 @@ final class GpuEncoder implements AutoCloseable {
   /** The shapes graphs are captured for: a batch pads to its batch and length buckets. */
   private final Buckets batchBuckets, lengthBuckets;
 
+  private final Precision precision;
   private final Gelu gelu;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
@@ -120,16 +142,23 @@ final class GpuEncoder implements AutoCloseable {
       Stream stream,
       int maxBatch,
       int maxLength) {
-    this(weights, tokenizer, stream, maxBatch, maxLength, Gelu.EPILOGUE);
+    this(weights, tokenizer, stream, maxBatch, maxLength, Precision.FP32, Gelu.EPILOGUE);
   }
 
-  /** As {@link #GpuEncoder(MiniLmWeights, MiniLmTokenizer, Stream, int, int)}, GELU as asked. */
+  /**
+   * As {@link #GpuEncoder(MiniLmWeights, MiniLmTokenizer, Stream, int, int)}, in {@code precision}
+   * and GELU as asked.
+   *
+   * @throws IllegalArgumentException for {@link Gelu#EXACT_KERNEL} in {@link Precision#FP16}, whose
+   *     feed-forward activations are fp16 and the kernel's fp32
+   */
   GpuEncoder(
       MiniLmWeights weights,
       MiniLmTokenizer tokenizer,
       Stream stream,
       int maxBatch,
       int maxLength,
+      Precision precision,
       Gelu gelu) {
     if (maxBatch < 1 || maxLength < 1 || maxLength > POSITIONS) {
       throw new IllegalArgumentException(
@@ -141,12 +170,18 @@ final class GpuEncoder implements AutoCloseable {
               + POSITIONS
               + " tokens (the model's positions)");
     }
+    if (precision == Precision.FP16 && gelu == Gelu.EXACT_KERNEL) {
+      throw new IllegalArgumentException(
+          "GpuEncoder: the exact GELU kernel works on fp32 activations; in fp16 use Gelu.EPILOGUE"
+              + " (cuBLASLt's tanh form) or Precision.FP32");
+    }
     this.stream = stream;
     this.tokenizer = tokenizer;
     this.maxBatch = maxBatch;
     this.maxLength = maxLength;
     this.batchBuckets = buckets(new int[] {1, 2, 4}, 8, maxBatch);
     this.lengthBuckets = buckets(new int[] {16, 32, 64}, 128, maxLength);
+    this.precision = precision;
     this.gelu = gelu;
     EncoderKernels.loadAll(stream.device()); // module loading must stay out of captures
     tables =
@@ -159,15 +194,16 @@ final class GpuEncoder implements AutoCloseable {
     for (MiniLmWeights.Layer l : weights.layers) {
       layers.add(
           new Layer(
-              upload(sideBySide(l.query(), l.key(), l.value())),
+              uploadWeight(sideBySide(l.query(), l.key(), l.value())),
               upload(concatenated(l.query().bias(), l.key().bias(), l.value().bias())),
-              upload(l.attentionOutput().weight()),
+              uploadWeight(l.attentionOutput().weight()),
               upload(l.attentionOutput().bias()),
               upload(l.attentionNorm().gamma()),
               upload(l.attentionNorm().beta()),
-              upload(l.intermediate().weight()),
-              upload(l.intermediate().bias()),
-              upload(l.output().weight()),
+              uploadWeight(l.intermediate().weight()),
+              // The up projection's output is fp16 in FP16 mode, and a bias holds D's type.
+              uploadWeight(l.intermediate().bias()),
+              uploadWeight(l.output().weight()),
               upload(l.output().bias()),
               upload(l.outputNorm().gamma()),
               upload(l.outputNorm().beta())));
@@ -182,7 +218,7 @@ final class GpuEncoder implements AutoCloseable {
     graphs =
         GraphCache.create(
             stream,
-            GraphCache.Settings.budget(temporaryBytes(tokens)),
+            GraphCache.Settings.budget(temporaryBytes(tokens, precision)),
             (Shape shape, Scope scope) -> record(shape, scope));
   }
 
@@ -227,6 +263,20 @@ final class GpuEncoder implements AutoCloseable {
     return b;
   }
 
+  /** {@return {@code data} on the device in the products' input type: fp32, or fp16 rounded} */
+  private DeviceBuffer<?> uploadWeight(float[] data) {
+    if (precision == Precision.FP32) {
+      return upload(data);
+    }
+    short[] half = new short[data.length];
+    for (int i = 0; i < data.length; i++) {
+      half[i] = Float.floatToFloat16(data[i]);
+    }
+    DeviceBuffer<Short> b = DeviceBuffer.fromArray(ElementType.F16, half).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
   private <T> DeviceBuffer<T> zeros(ElementType<T> type, long n) {
     DeviceBuffer<T> b = DeviceBuffer.zeros(type, n).syncOn(stream);
     owned.add(b);
@@ -258,35 +308,58 @@ final class GpuEncoder implements AutoCloseable {
   }
 
   /** {@return the bytes of a graph's temporaries for {@code tokens} tokens} */
-  static long temporaryBytes(long tokens) {
-    return tokens * (HIDDEN + 3L * HIDDEN + HIDDEN + FFN) * Float.BYTES;
+  static long temporaryBytes(long tokens, Precision precision) {
+    return switch (precision) {
+      // x, qkv, context, the feed-forward activations
+      case FP32 -> tokens * (HIDDEN + 3L * HIDDEN + HIDDEN + FFN) * Float.BYTES;
+      // x and qkv fp32; x's fp16 copy, context and the feed-forward activations fp16
+      case FP16 ->
+          tokens * ((HIDDEN + 3L * HIDDEN) * Float.BYTES + (HIDDEN + HIDDEN + FFN) * Short.BYTES);
+    };
   }
 
-  /** Records the forward pass of {@code shape} into {@code scope}. */
+  /**
+   * Records the forward pass of {@code shape} into {@code scope}. In {@link Precision#FP16} the
+   * LayerNorms also write their rows as fp16 ({@code xHalf}), attention writes fp16, and the up
+   * projection writes its GELU'd activations as fp16: the inputs of the products; the products
+   * write fp32 (QKV, and the two that add to the residual stream {@code x}).
+   */
   private void record(Shape shape, Scope scope) {
     int batch = shape.batch(), length = shape.length();
     int tokens = batch * length;
+    boolean half = precision == Precision.FP16;
+    ElementType<?> inputs = half ? ElementType.F16 : ElementType.F32;
     DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
+    @Nullable DeviceBuffer<Short> xHalf =
+        half ? scope.temporary(ElementType.F16, (long) tokens * HIDDEN) : null;
     DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * HIDDEN);
-    DeviceBuffer<Float> context = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
-    DeviceBuffer<Float> inner = scope.temporary(ElementType.F32, (long) tokens * FFN);
+    DeviceBuffer<?> context = scope.temporary(inputs, (long) tokens * HIDDEN);
+    DeviceBuffer<?> inner = scope.temporary(inputs, (long) tokens * FFN);
     DeviceBuffer<Integer> maskPrefix = mask.slice(0, tokens);
     MatrixView xView = MatrixView.rowMajor(x, tokens, HIDDEN);
+    MatrixView xInput = half ? MatrixView.rowMajor(xHalf, tokens, HIDDEN) : xView;
     MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * HIDDEN);
     MatrixView contextView = MatrixView.rowMajor(context, tokens, HIDDEN);
     MatrixView innerView = MatrixView.rowMajor(inner, tokens, FFN);
 
+    DeviceBuffer<Integer> idsPrefix = ids.slice(0, tokens), typesPrefix = types.slice(0, tokens);
     scope.record(
-        EncoderKernels.embedLayerNorm(
-            ids.slice(0, tokens), types.slice(0, tokens), tables, x, batch, length));
+        half
+            ? EncoderKernels.embedLayerNormHalf(
+                idsPrefix, typesPrefix, tables, x, xHalf, batch, length)
+            : EncoderKernels.embedLayerNorm(idsPrefix, typesPrefix, tables, x, batch, length));
     for (Layer l : layers) {
       scope.record(
           blas.matmul(
-              Matmul.of(xView, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
+              Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
                   .withEpilogue(Epilogue.BIAS, l.qkvBias()),
               workspace));
       scope.record(
-          EncoderKernels.attention(qkv, maskPrefix, context, batch, length, HEADS, HEAD_SIZE));
+          half
+              ? EncoderKernels.attentionHalf(
+                  qkv, maskPrefix, as(context, ElementType.F16), batch, length, HEADS, HEAD_SIZE)
+              : EncoderKernels.attention(
+                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, HEADS, HEAD_SIZE));
       scope.record(
           blas.matmul(
               Matmul.of(
@@ -294,11 +367,11 @@ final class GpuEncoder implements AutoCloseable {
                   .accumulating(1f)
                   .withEpilogue(Epilogue.BIAS, l.attentionOutputBias()),
               workspace));
-      scope.record(EncoderKernels.layerNorm(x, l.attentionGamma(), l.attentionBeta(), x, tokens));
-      Matmul up = Matmul.of(xView, MatrixView.rowMajor(l.intermediate(), HIDDEN, FFN), innerView);
+      scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens));
+      Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), HIDDEN, FFN), innerView);
       if (gelu == Gelu.EXACT_KERNEL) {
         scope.record(blas.matmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()), workspace));
-        scope.record(EncoderKernels.gelu(inner, (long) tokens * FFN));
+        scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * FFN));
       } else {
         scope.record(
             blas.matmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()), workspace));
@@ -309,11 +382,33 @@ final class GpuEncoder implements AutoCloseable {
                   .accumulating(1f)
                   .withEpilogue(Epilogue.BIAS, l.outputBias()),
               workspace));
-      scope.record(EncoderKernels.layerNorm(x, l.outputGamma(), l.outputBeta(), x, tokens));
+      scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens));
     }
     scope.record(
         EncoderKernels.meanPoolNormalize(
             x, maskPrefix, embeddings.slice(0, (long) batch * HIDDEN), batch, length, HIDDEN));
+  }
+
+  /** x = LayerNorm(x) in place, and its fp16 copy into {@code xHalf} where there is one. */
+  private static GraphNode<@Nullable Void> normalize(
+      DeviceBuffer<Float> x,
+      @Nullable DeviceBuffer<Short> xHalf,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      int tokens) {
+    return xHalf == null
+        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens)
+        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens);
+  }
+
+  /** {@return {@code buffer} as a buffer of {@code type}, which it holds} */
+  @SuppressWarnings("unchecked")
+  private static <T> DeviceBuffer<T> as(DeviceBuffer<?> buffer, ElementType<T> type) {
+    if (buffer.elementType() != type) {
+      throw new IllegalStateException(
+          "GpuEncoder: a buffer of " + buffer.elementType() + " where " + type + " was meant");
+    }
+    return (DeviceBuffer<T>) buffer;
   }
 
   /**

@@ -27,6 +27,9 @@ abstract class AbstractGpuEncoderTests {
 
   static final double MIN_COSINE = ReferenceEncoderTests.MIN_COSINE;
 
+  /** The floor for the fp16 mode. */
+  static final double MIN_FP16_COSINE = 0.9995;
+
   /** Four short sentences, one batch (padded to the longest, 11 tokens). */
   static final List<String> BATCH =
       List.of(
@@ -141,7 +144,8 @@ abstract class AbstractGpuEncoderTests {
         java.util.Set.of(first, other), graphs.stats().keySet(), "one graph per shape, no more");
     assertEquals(replays + 1, graphs.stats(first).orElseThrow().replays());
     assertEquals(
-        GpuEncoder.temporaryBytes(2 * 16), graphs.stats(other).orElseThrow().graphMemoryBytes());
+        GpuEncoder.temporaryBytes(2 * 16, GpuEncoder.Precision.FP32),
+        graphs.stats(other).orElseThrow().graphMemoryBytes());
     assertEquals(Collections.emptyList(), graphs.notGraphed());
     for (int i = 0; i < BATCH.size(); i++) {
       assertArrayEquals(
@@ -158,9 +162,55 @@ abstract class AbstractGpuEncoderTests {
             stream,
             4,
             16,
+            GpuEncoder.Precision.FP32,
             GpuEncoder.Gelu.EXACT_KERNEL)) {
       assertCloseToTheAnchors(BATCH, exact.embed(BATCH), 1 - 1e-8);
     }
+  }
+
+  @Test
+  void inFp16EverySentenceHasCosineAtLeast0_9995WithTheReferenceAndLangChain4jWhereItRuns() {
+    try (GpuEncoder fp16 =
+        new GpuEncoder(
+            MiniLm.Ours.WEIGHTS,
+            MiniLm.Ours.TOKENIZER,
+            stream,
+            4,
+            32,
+            GpuEncoder.Precision.FP16,
+            GpuEncoder.Gelu.EPILOGUE)) {
+      List<String> texts = new java.util.ArrayList<>(BATCH);
+      texts.add(OTHER_BATCH.get(1));
+      float[][] first = fp16.embed(BATCH);
+      float[][] other = fp16.embed(OTHER_BATCH);
+
+      assertCloseToTheAnchors(BATCH, first, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(OTHER_BATCH, other, MIN_FP16_COSINE);
+      // fp16 arithmetic really ran: not the fp32 mode's embedding to the last bit
+      assertTrue(
+          MiniLm.cosine(first[0], encoder.embed(BATCH)[0]) < 1 - 1e-9,
+          "the fp16 mode gives the fp32 mode's embedding");
+      assertEquals(
+          GpuEncoder.temporaryBytes(4 * 16, GpuEncoder.Precision.FP16),
+          fp16.graphs().stats(new GpuEncoder.Shape(4, 16)).orElseThrow().graphMemoryBytes());
+    }
+  }
+
+  @Test
+  void theExactGeluKernelIsRefusedInFp16WithTheTwoWaysOut() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new GpuEncoder(
+                    MiniLm.Ours.WEIGHTS,
+                    MiniLm.Ours.TOKENIZER,
+                    stream,
+                    1,
+                    16,
+                    GpuEncoder.Precision.FP16,
+                    GpuEncoder.Gelu.EXACT_KERNEL));
+    assertTrue(e.getMessage().contains("Gelu.EPILOGUE"), e.getMessage());
   }
 
   @Test

@@ -132,6 +132,74 @@ class EncoderKernelsTests {
   }
 
   @Test
+  void theHalfKernelsWriteTheFp32KernelsRowsRoundedToFp16() {
+    int batch = 2, length = 3, rows = batch * length, vocabulary = 5;
+    float[] word = randoms(vocabulary * HIDDEN);
+    float[] position = randoms(length * HIDDEN);
+    float[] type = randoms(2 * HIDDEN);
+    float[] gamma = randoms(HIDDEN);
+    float[] beta = randoms(HIDDEN);
+    int[] ids = {1, 4, 2, 3, 0, 0};
+    int[] types = new int[rows];
+    float[] x = new float[rows * HIDDEN], xAgain = new float[rows * HIDDEN];
+    short[] xHalf = new short[rows * HIDDEN];
+    LaunchConfig perRow = LaunchConfig.of(rows, BLOCK);
+    Object[] embedArgs = {
+      ids,
+      types,
+      word,
+      position,
+      type,
+      gamma,
+      beta,
+      x,
+      rows,
+      length,
+      HIDDEN,
+      vocabulary,
+      length,
+      2,
+      EPS
+    };
+    EncoderKernels.EMBED_LAYER_NORM.runReference(perRow, embedArgs);
+    Object[] halfArgs = Arrays.copyOf(embedArgs, embedArgs.length + 1);
+    halfArgs[7] = xAgain;
+    halfArgs[embedArgs.length] = xHalf;
+    EncoderKernels.EMBED_LAYER_NORM_HALF.runReference(perRow, halfArgs);
+    assertArrayEquals(x, xAgain);
+    assertArrayEquals(rounded(x), xHalf);
+
+    float[] normed = new float[rows * HIDDEN], normedAgain = new float[rows * HIDDEN];
+    short[] normedHalf = new short[rows * HIDDEN];
+    EncoderKernels.LAYER_NORM.runReference(perRow, x, gamma, beta, normed, rows, HIDDEN, EPS);
+    EncoderKernels.LAYER_NORM_HALF.runReference(
+        perRow, x, gamma, beta, normedAgain, rows, HIDDEN, EPS, normedHalf);
+    assertArrayEquals(normed, normedAgain);
+    assertArrayEquals(rounded(normed), normedHalf);
+
+    float[] qkv = randoms(rows * 3 * HIDDEN);
+    int[] mask = {1, 1, 1, 1, 1, 0};
+    float[] context = new float[rows * HIDDEN];
+    short[] contextHalf = new short[rows * HIDDEN];
+    LaunchConfig perQuery =
+        new LaunchConfig(Dim3.of(length, HEADS, batch), Dim3.of(BLOCK), length * Float.BYTES);
+    float scale = (float) (1 / Math.sqrt(HEAD_SIZE));
+    EncoderKernels.ATTENTION.runReference(
+        perQuery, qkv, mask, context, batch, length, HEADS, HEAD_SIZE, scale);
+    EncoderKernels.ATTENTION_HALF.runReference(
+        perQuery, qkv, mask, contextHalf, batch, length, HEADS, HEAD_SIZE, scale);
+    assertArrayEquals(rounded(context), contextHalf);
+  }
+
+  private static short[] rounded(float[] values) {
+    short[] half = new short[values.length];
+    for (int i = 0; i < values.length; i++) {
+      half[i] = Float.floatToFloat16(values[i]);
+    }
+    return half;
+  }
+
+  @Test
   void attentionOverTheFusedQkvRowsIsEachSequencesOwnAttentionWithItsPaddingHidden() {
     int batch = 2, length = 5, kept1 = 3;
     float[] qkv = randoms(batch * length * 3 * HIDDEN);
