@@ -8,9 +8,9 @@ import static cuda.graph.examples.embed.MiniLmWeights.POSITIONS;
 
 import cuda.graph.Buckets;
 import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
-import cuda.graph.GraphLaunch;
 import cuda.graph.GraphNode;
 import cuda.graph.Scope;
 import cuda.graph.Stream;
@@ -127,6 +127,9 @@ final class GpuEncoder implements AutoCloseable {
   private final Blas blas;
   private final Workspace workspace;
   private final GraphCache<Shape> graphs;
+  private volatile int nodesPerGraph, matmulNodesPerGraph;
+  private final java.util.Map<Shape, List<DeviceBuffer<?>>> eagerBuffers =
+      new java.util.HashMap<>();
 
   /**
    * Uploads {@code weights} to the device of {@code stream} and prepares graphs for batches of up
@@ -219,7 +222,20 @@ final class GpuEncoder implements AutoCloseable {
         GraphCache.create(
             stream,
             GraphCache.Settings.budget(temporaryBytes(tokens, precision)),
-            (Shape shape, Scope scope) -> record(shape, scope));
+            (Shape shape, Scope scope) ->
+                record(
+                    shape,
+                    new Recorder() {
+                      @Override
+                      public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+                        return scope.temporary(type, length);
+                      }
+
+                      @Override
+                      public void record(GraphNode<?> node) {
+                        scope.record(node);
+                      }
+                    }));
   }
 
   /**
@@ -324,7 +340,33 @@ final class GpuEncoder implements AutoCloseable {
    * projection writes its GELU'd activations as fp16: the inputs of the products; the products
    * write fp32 (QKV, and the two that add to the residual stream {@code x}).
    */
-  private void record(Shape shape, Scope scope) {
+  private void record(Shape shape, Recorder into) {
+    int[] recorded = {0, 0}; // nodes, matmul nodes
+    Recorder scope =
+        new Recorder() {
+          @Override
+          public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+            return into.temporary(type, length);
+          }
+
+          @Override
+          public void record(GraphNode<?> node) {
+            recorded[0]++;
+            into.record(node);
+          }
+
+          @Override
+          public void recordMatmul(Matmul matmul) {
+            recorded[1]++;
+            record(blas.matmul(matmul, workspace));
+          }
+        };
+    recordShape(shape, scope);
+    nodesPerGraph = recorded[0];
+    matmulNodesPerGraph = recorded[1];
+  }
+
+  private void recordShape(Shape shape, Recorder scope) {
     int batch = shape.batch(), length = shape.length();
     int tokens = batch * length;
     boolean half = precision == Precision.FP16;
@@ -349,44 +391,94 @@ final class GpuEncoder implements AutoCloseable {
                 idsPrefix, typesPrefix, tables, x, xHalf, batch, length)
             : EncoderKernels.embedLayerNorm(idsPrefix, typesPrefix, tables, x, batch, length));
     for (Layer l : layers) {
-      scope.record(
-          blas.matmul(
-              Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
-                  .withEpilogue(Epilogue.BIAS, l.qkvBias()),
-              workspace));
+      scope.recordMatmul(
+          (Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
+              .withEpilogue(Epilogue.BIAS, l.qkvBias())));
       scope.record(
           half
               ? EncoderKernels.attentionHalf(
                   qkv, maskPrefix, as(context, ElementType.F16), batch, length, HEADS, HEAD_SIZE)
               : EncoderKernels.attention(
                   qkv, maskPrefix, as(context, ElementType.F32), batch, length, HEADS, HEAD_SIZE));
-      scope.record(
-          blas.matmul(
-              Matmul.of(
-                      contextView, MatrixView.rowMajor(l.attentionOutput(), HIDDEN, HIDDEN), xView)
-                  .accumulating(1f)
-                  .withEpilogue(Epilogue.BIAS, l.attentionOutputBias()),
-              workspace));
+      scope.recordMatmul(
+          (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), HIDDEN, HIDDEN), xView)
+              .accumulating(1f)
+              .withEpilogue(Epilogue.BIAS, l.attentionOutputBias())));
       scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens));
       Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), HIDDEN, FFN), innerView);
       if (gelu == Gelu.EXACT_KERNEL) {
-        scope.record(blas.matmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()), workspace));
+        scope.recordMatmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()));
         scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * FFN));
       } else {
-        scope.record(
-            blas.matmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()), workspace));
+        scope.recordMatmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()));
       }
-      scope.record(
-          blas.matmul(
-              Matmul.of(innerView, MatrixView.rowMajor(l.output(), FFN, HIDDEN), xView)
-                  .accumulating(1f)
-                  .withEpilogue(Epilogue.BIAS, l.outputBias()),
-              workspace));
+      scope.recordMatmul(
+          (Matmul.of(innerView, MatrixView.rowMajor(l.output(), FFN, HIDDEN), xView)
+              .accumulating(1f)
+              .withEpilogue(Epilogue.BIAS, l.outputBias())));
       scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens));
     }
     scope.record(
         EncoderKernels.meanPoolNormalize(
             x, maskPrefix, embeddings.slice(0, (long) batch * HIDDEN), batch, length, HIDDEN));
+  }
+
+  /**
+   * Where {@link #record} puts a shape's work: a graph's {@link Scope}, or a list of nodes the
+   * eager path runs on the stream one after another.
+   */
+  private interface Recorder {
+    <T> DeviceBuffer<T> temporary(ElementType<T> type, long length);
+
+    void record(GraphNode<?> node);
+
+    /** Records {@code matmul} as one node. */
+    default void recordMatmul(Matmul matmul) {
+      throw new UnsupportedOperationException("recorded through the counting recorder");
+    }
+  }
+
+  /**
+   * {@return the nodes of a shape's work, the last time one was recorded}: kernels and matmul nodes
+   * (a matmul node holds the kernels cuBLASLt chose for it), not counting the temporaries'
+   * allocation and free nodes; 0 before the first
+   */
+  int nodesPerGraph() {
+    return nodesPerGraph;
+  }
+
+  /** {@return how many of {@link #nodesPerGraph} are matmul nodes} */
+  int matmulNodesPerGraph() {
+    return matmulNodesPerGraph;
+  }
+
+  /**
+   * {@return the work of {@code shape} as one op that launches its nodes on the stream one by one,
+   * no graph}, recorded anew for each run (an op runs once); its activations are buffers of the
+   * shape's own, allocated on first use and kept until close
+   */
+  private GraphNode<@Nullable Void> eagerWork(Shape shape) {
+    List<DeviceBuffer<?>> buffers = eagerBuffers.computeIfAbsent(shape, s -> new ArrayList<>());
+    List<GraphNode<?>> nodes = new ArrayList<>();
+    int[] next = {0};
+    record(
+        shape,
+        new Recorder() {
+          @Override
+          @SuppressWarnings("unchecked")
+          public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+            if (next[0] == buffers.size()) {
+              buffers.add(zeros(type, length));
+            }
+            return (DeviceBuffer<T>) buffers.get(next[0]++);
+          }
+
+          @Override
+          public void record(GraphNode<?> node) {
+            nodes.add(node);
+          }
+        });
+    return GraphNode.sequence(nodes);
   }
 
   /** x = LayerNorm(x) in place, and its fp16 copy into {@code xHalf} where there is one. */
@@ -463,6 +555,24 @@ final class GpuEncoder implements AutoCloseable {
 
   /** As {@link #embed}, for texts {@link #tokenize} has tokenized. */
   float[][] embedParts(List<MiniLmTokenizer.Part> parts) {
+    return run(parts, true);
+  }
+
+  /**
+   * As {@link #embed}, without graphs: the same nodes launched on the stream one after another, the
+   * way a program without graphs runs them (the anchor of a graph's gain). Its activations are
+   * buffers of each shape's own, allocated on first use and kept until close.
+   */
+  float[][] embedEagerly(List<String> texts) {
+    checkCount(texts.size());
+    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
+    for (String text : texts) {
+      parts.add(tokenize(text));
+    }
+    return run(parts, false);
+  }
+
+  private float[][] run(List<MiniLmTokenizer.Part> parts, boolean graphed) {
     checkCount(parts.size());
     ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
     int length = batch.length();
@@ -484,13 +594,13 @@ final class GpuEncoder implements AutoCloseable {
       System.arraycopy(batch.typeIds()[b], 0, flatTypes, b * padded, length);
       System.arraycopy(batch.mask()[b], 0, flatMask, b * padded, length);
     }
-    GraphLaunch launch = graphs.launch(shape);
+    DeviceOp<?> work = graphed ? graphs.launch(shape) : eagerWork(shape);
     float[] flat =
         ids.slice(0, tokens)
             .write(flatIds)
             .andThen(types.slice(0, tokens).write(flatTypes))
             .andThen(mask.slice(0, tokens).write(flatMask))
-            .andThen(launch)
+            .andThen(work)
             .andThen(embeddings.slice(0, (long) size * HIDDEN).toFloatArray())
             .syncOn(stream);
     float[][] result = new float[size][HIDDEN];

@@ -147,6 +147,9 @@ abstract class AbstractGpuEncoderTests {
         GpuEncoder.temporaryBytes(2 * 16, GpuEncoder.Precision.FP32),
         graphs.stats(other).orElseThrow().graphMemoryBytes());
     assertEquals(Collections.emptyList(), graphs.notGraphed());
+    // The embeddings kernel, 7 nodes a layer (4 of them matmuls), pooling.
+    assertEquals(2 + 6 * 7, encoder.nodesPerGraph());
+    assertEquals(6 * 4, encoder.matmulNodesPerGraph());
     for (int i = 0; i < BATCH.size(); i++) {
       assertArrayEquals(
           before[i], again[i], "a replay gives the same embedding of " + BATCH.get(i));
@@ -194,6 +197,27 @@ abstract class AbstractGpuEncoderTests {
           GpuEncoder.temporaryBytes(4 * 16, GpuEncoder.Precision.FP16),
           fp16.graphs().stats(new GpuEncoder.Shape(4, 16)).orElseThrow().graphMemoryBytes());
     }
+  }
+
+  @Test
+  void theEagerPathLaunchesTheGraphsNodesOneByOneAndGivesItsEmbeddingsWithoutAGraph() {
+    int graphs = encoder.graphs().stats().size();
+    List<String> texts = List.of("A man is eating food.", "Someone is playing a guitar on stage.");
+
+    float[][] eager = encoder.embedEagerly(texts);
+    float[][] again = encoder.embedEagerly(texts);
+    assertEquals(graphs, encoder.graphs().stats().size(), "the eager path captures no graph");
+    for (int i = 0; i < texts.size(); i++) {
+      assertArrayEquals(eager[i], again[i], "a second eager run of " + texts.get(i));
+    }
+    float[][] graphed = encoder.embed(texts);
+
+    for (int i = 0; i < texts.size(); i++) {
+      for (int d = 0; d < eager[i].length; d++) {
+        assertEquals(graphed[i][d], eager[i][d], 1e-6, "dimension " + d + " of " + texts.get(i));
+      }
+    }
+    assertCloseToTheAnchors(texts, eager, MIN_COSINE);
   }
 
   @Test
