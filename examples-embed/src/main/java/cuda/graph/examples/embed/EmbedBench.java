@@ -49,7 +49,9 @@ import java.util.stream.Stream.Builder;
  * the PyTorch anchor in one command.
  *
  * <pre>java ... EmbedBench [--sentences FILE | folder ...] [--max N] [--langchain4j N]
- *     [--queries N]</pre>
+ *     [--queries N]
+ * java ... EmbedBench [folder ...] [--max N] --write-sentences FILE   (only writes the corpus)
+ * </pre>
  */
 public final class EmbedBench {
 
@@ -66,7 +68,7 @@ public final class EmbedBench {
 
   public static void main(String[] args) throws IOException {
     List<Path> roots = new ArrayList<>();
-    Path file = null;
+    Path file = null, write = null;
     int max = 100_000, anchored = 10_000, queryCount = 2_000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -74,16 +76,20 @@ public final class EmbedBench {
         case "--langchain4j" -> anchored = Integer.parseInt(args[++i]);
         case "--queries" -> queryCount = Integer.parseInt(args[++i]);
         case "--sentences" -> file = Path.of(args[++i]);
+        case "--write-sentences" -> write = Path.of(args[++i]);
         default -> roots.add(Path.of(args[i]));
       }
     }
     List<String> sentences =
         file != null
-            ? Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                .filter(s -> !s.isBlank())
-                .limit(max)
-                .toList()
+            ? readSentences(file, max)
             : sentences(roots.isEmpty() ? DEFAULT_ROOTS : roots, max);
+    if (write != null) {
+      // The corpus for another host (the GPU host's documentation differs): no device is used.
+      Files.write(write, sentences, StandardCharsets.UTF_8);
+      System.out.printf("wrote %,d sentences to %s%n", sentences.size(), write);
+      return;
+    }
     MiniLmArtifact artifact = MiniLmArtifact.locate();
     MiniLmWeights weights = MiniLmWeights.from(OnnxWeights.parse(artifact.readModel()));
     MiniLmTokenizer tokenizer = MiniLmTokenizer.load(artifact);
@@ -264,6 +270,14 @@ public final class EmbedBench {
     }
     Arrays.sort(micros);
     return new double[] {micros[n / 2], micros[(int) (0.99 * (n - 1))]};
+  }
+
+  /** {@return the first {@code max} non-blank lines of {@code file}, one sentence each} */
+  static List<String> readSentences(Path file, int max) throws IOException {
+    return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+        .filter(s -> !s.isBlank())
+        .limit(max)
+        .toList();
   }
 
   private static int at(int[] sorted, double q) {

@@ -18,9 +18,10 @@ import java.util.List;
  * the same artifact: the weights as {@code .npy} files under the names of transformers' {@code
  * BertModel} (linear weights transposed to its {@code [out, in]}), the artifact's {@code
  * tokenizer.json}, the sentences of {@link EmbedBench} and this library's embeddings of them
- * ({@code ours.npy}, {@code [n, 384]}, fp32, computed on the system platform).
+ * ({@code ours.npy} in the fp32 mode and {@code ours_fp16.npy} in the fp16 mode, {@code [n, 384]}
+ * fp32 each, computed on the system platform).
  *
- * <pre>java ... TorchExport DIR [--max N] [folder ...]</pre>
+ * <pre>java ... TorchExport DIR [--max N] [--sentences FILE | folder ...]</pre>
  */
 public final class TorchExport {
 
@@ -30,15 +31,16 @@ public final class TorchExport {
     Path dir = Path.of(args[0]);
     int max = 10_000;
     List<Path> roots = new ArrayList<>();
+    Path file = null;
     for (int i = 1; i < args.length; i++) {
-      if (args[i].equals("--max")) {
-        max = Integer.parseInt(args[++i]);
-      } else {
-        roots.add(Path.of(args[i]));
+      switch (args[i]) {
+        case "--max" -> max = Integer.parseInt(args[++i]);
+        case "--sentences" -> file = Path.of(args[++i]);
+        default -> roots.add(Path.of(args[i]));
       }
     }
     if (roots.isEmpty()) {
-      roots = List.of(Path.of("/usr/share/doc"), Path.of("/usr/share/common-licenses"));
+      roots = EmbedBench.DEFAULT_ROOTS;
     }
     Files.createDirectories(dir);
     MiniLmArtifact artifact = MiniLmArtifact.locate();
@@ -62,21 +64,27 @@ public final class TorchExport {
       linear(dir, p + "output.dense", layer.output());
       norm(dir, p + "output.LayerNorm", layer.outputNorm());
     }
-    List<String> sentences = EmbedBench.sentences(roots, max);
+    List<String> sentences =
+        file != null ? EmbedBench.readSentences(file, max) : EmbedBench.sentences(roots, max);
     Files.write(dir.resolve("sentences.txt"), sentences, StandardCharsets.UTF_8);
     CudaPlatform platform = CudaPlatform.system();
-    float[][] ours;
-    try (Stream stream = platform.defaultDevice().newStream();
-        SentenceEmbedder embedder =
-            new SentenceEmbedder(
-                new GpuEncoder(w, tokenizer, stream, 64, 128), 64, Duration.ZERO)) {
-      ours = embedder.embedAll(sentences, line -> {});
+    for (GpuEncoder.Precision precision : GpuEncoder.Precision.values()) {
+      float[][] ours;
+      try (Stream stream = platform.defaultDevice().newStream();
+          SentenceEmbedder embedder =
+              new SentenceEmbedder(
+                  new GpuEncoder(
+                      w, tokenizer, stream, 64, 128, precision, GpuEncoder.Gelu.EPILOGUE),
+                  64,
+                  Duration.ZERO)) {
+        ours = embedder.embedAll(sentences, line -> {});
+      }
+      float[] flat = new float[ours.length * h];
+      for (int i = 0; i < ours.length; i++) {
+        System.arraycopy(ours[i], 0, flat, i * h, h);
+      }
+      npy(dir, precision == GpuEncoder.Precision.FP32 ? "ours" : "ours_fp16", flat, ours.length, h);
     }
-    float[] flat = new float[ours.length * h];
-    for (int i = 0; i < ours.length; i++) {
-      System.arraycopy(ours[i], 0, flat, i * h, h);
-    }
-    npy(dir, "ours", flat, ours.length, h);
     System.out.printf(
         "exported the weights, tokenizer.json, %d sentences and their embeddings on %s to %s%n",
         sentences.size(), platform.providerId(), dir);

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The encoder as graphs gives LangChain4j's embeddings: every sentence of a batch within cosine
- * 0.99999 of the plain-Java reference and of LangChain4j, a batch of another length is a graph of
- * its own, and a shape seen before replays its graph. The same on every provider (the subclasses).
+ * 0.99999 of the plain-Java reference and of LangChain4j (on the GPU host too: ONNX Runtime travels
+ * with the example), a batch of another length is a graph of its own, and a shape seen before
+ * replays its graph. The same on every provider (the subclasses).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractGpuEncoderTests {
@@ -73,25 +74,14 @@ abstract class AbstractGpuEncoderTests {
     }
   }
 
-  /**
-   * {@return whether LangChain4j runs here as the second anchor} Where it cannot (the GPU host
-   * carries no ONNX Runtime), the reference alone is the anchor: every build checks it against
-   * LangChain4j ({@code ReferenceEncoderTests}).
-   */
-  boolean withLangChain4j() {
-    return true;
-  }
-
-  /** {@return the reference's embedding of {@code text}, and LangChain4j's where it runs} */
+  /** {@return the reference's embedding of {@code text} and LangChain4j's} */
   float[][] expected(String text) {
-    float[][] both =
-        EXPECTED.computeIfAbsent(
-            text,
-            t -> new float[][] {MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(t)), null});
-    if (withLangChain4j() && both[1] == null) {
-      both[1] = MiniLm.Anchor.embed(text);
-    }
-    return both;
+    return EXPECTED.computeIfAbsent(
+        text,
+        t ->
+            new float[][] {
+              MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(t)), MiniLm.Anchor.embed(t)
+            });
   }
 
   /** Fails unless each embedding is within {@code 1 - minCosine} of each anchor's embedding. */
@@ -103,17 +93,14 @@ abstract class AbstractGpuEncoderTests {
       String text = texts.get(i);
       assertTrue(
           reference >= minCosine, () -> "cosine " + reference + " to the reference for " + text);
-      if (withLangChain4j()) {
-        double langChain4j = MiniLm.cosine(embeddings[i], anchors[1]);
-        assertTrue(
-            langChain4j >= minCosine,
-            () -> "cosine " + langChain4j + " to LangChain4j for " + text);
-      }
+      double langChain4j = MiniLm.cosine(embeddings[i], anchors[1]);
+      assertTrue(
+          langChain4j >= minCosine, () -> "cosine " + langChain4j + " to LangChain4j for " + text);
     }
   }
 
   @Test
-  void everySentenceOfABatchHasCosineAtLeast0_99999WithTheReferenceAndLangChain4jWhereItRuns() {
+  void everySentenceOfABatchHasCosineAtLeast0_99999WithTheReferenceAndLangChain4j() {
     assertCloseToTheAnchors(BATCH, encoder.embed(BATCH), MIN_COSINE);
   }
 
@@ -172,7 +159,7 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void inFp16EverySentenceHasCosineAtLeast0_9995WithTheReferenceAndLangChain4jWhereItRuns() {
+  void inFp16EverySentenceHasCosineAtLeast0_9995WithTheReferenceAndLangChain4j() {
     try (GpuEncoder fp16 =
         new GpuEncoder(
             MiniLm.Ours.WEIGHTS,

@@ -20,12 +20,6 @@ class GpuEncoderGpuTests extends AbstractGpuEncoderTests {
     return system;
   }
 
-  /** The GPU host carries no ONNX Runtime (93 MB): the reference is the anchor there. */
-  @Override
-  boolean withLangChain4j() {
-    return false;
-  }
-
   @Override
   void closePlatform(CudaPlatform platform) {
     // The system platform lives as long as the JVM.
