@@ -42,7 +42,7 @@ for e in examples-embed/target/test-classes examples-embed/target/classes \
     junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
     # ONNX Runtime without the other platforms' libraries, in the payload.
     onnxruntime-*.jar)
-      mkdir -p target/gpu-embed-onnxruntime; stripped="target/gpu-embed-onnxruntime/$name"
+      mkdir -p target/gpu-embed-onnxruntime; stripped="$root/target/gpu-embed-onnxruntime/$name"
       cp "$e" "$stripped"; chmod u+w "$stripped"
       zip -q -d "$stripped" 'ai/onnxruntime/native/osx-*' 'ai/onnxruntime/native/win-*' \
         'ai/onnxruntime/native/linux-aarch64/*' > /dev/null
@@ -84,11 +84,11 @@ tar czf .gpu-pack/bundle.tgz .gpu .gpu-embed
 # The corpus: 100,000 sentences of this host's documentation.
 "$JAVA_HOME/bin/java" -cp "examples-embed/target/classes:$(cat examples-embed/target/gpu-embed-classpath.txt)" \
   cuda.graph.examples.embed.EmbedBench --max 100000 --write-sentences target/sentences.txt
-gzip -kf target/sentences.txt
+gzip -nkf target/sentences.txt # -n: the same bytes every time, so staged parts stay valid
 payload+=("$root/target/sentences.txt.gz")
 tar_args=()
 for p in "${payload[@]}"; do tar_args+=(-C "$(dirname "$p")" "$(basename "$p")"); done
-tar cf target/gpu-embed-payload.tar "${tar_args[@]}"
+tar cf target/gpu-embed-payload.tar --mtime=@0 --owner=0 --group=0 --numeric-owner "${tar_args[@]}"
 split -b 58m target/gpu-embed-payload.tar .gpu-stage/part-
 sha1sum < target/gpu-embed-payload.tar | cut -d' ' -f1 > .gpu-pack/payload.sha1
 cat > .gpu-pack/unpack.sh <<'EOS'

@@ -170,72 +170,101 @@ extern "C" __global__ void layer_norm_half(const float *in, const float *gamma, 
   normalize(in, gamma, beta, out, out_half, rows, hidden, eps);
 }
 
-// Masked self-attention of one query: block (i, h, b) computes, for query position i of sequence
-// b and head h, softmax over the keys j of sequence b with mask[j] != 0 of scale * q_i . k_j,
-// times V, into out[b * length + i][h * head_size ..]. qkv rows are Q | K | V, each heads *
-// head_size wide (the fused projection's output). One lane per dimension of a head, so head_size
-// is at most WARP; dynamic shared memory holds the length scores. A sequence whose mask keeps no
-// key (batch padding) gets zeros. Out is float (attention) or __half (attention_half).
+// Masked self-attention. Block (x, h, b) takes head h of sequence b for the queries x * Q to
+// x * Q + Q - 1, Q = QUERIES_PER_WARP per warp: for query i, softmax over the keys j of sequence b
+// with mask[j] != 0 of scale * q_i . k_j, times V, into out[b * length + i][h * head_size ..]. qkv
+// rows are Q | K | V, each heads * head_size wide (the fused projection's output). The keys come
+// in tiles of KEY_TILE: the block stages a tile's K and V rows of head h in shared memory once for
+// all its queries, and each warp keeps a running max, sum and weighted V per query (the softmax
+// taken online), so shared memory does not grow with the length. One lane per dimension of a head,
+// so head_size is at most WARP; blocks of at most ATT_MAX_WARPS warps. A sequence whose mask keeps
+// no key (batch padding) gets zeros. Out is float (attention) or __half (attention_half).
+#define QUERIES_PER_WARP 4
+#define KEY_TILE 64
+#define ATT_MAX_WARPS 8
 template <typename Out>
 __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, int length,
                        int heads, int head_size, float scale) {
-  extern __shared__ float scores[];
-  __shared__ float scratch[MAX_WARPS];
-  __shared__ float q[WARP];
-  __shared__ float partial[MAX_WARPS][WARP];
-  int i = blockIdx.x, h = blockIdx.y, b = blockIdx.z;
-  if (i >= length || h >= heads || b >= batch) return;
+  __shared__ float k_tile[KEY_TILE][WARP + 1]; // +1: lanes read one column of different rows
+  __shared__ float v_tile[KEY_TILE][WARP];
+  __shared__ int keep_tile[KEY_TILE];
+  __shared__ float q_rows[ATT_MAX_WARPS][QUERIES_PER_WARP][WARP];
+  __shared__ float weights[ATT_MAX_WARPS][KEY_TILE];
+  int h = blockIdx.y, b = blockIdx.z;
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
+  int first = blockIdx.x * warps * QUERIES_PER_WARP; // the block's first query
+  if (h >= heads || b >= batch || first >= length) return;
   int hidden = heads * head_size;
   size_t stride = 3 * (size_t)hidden;
   const float *rows = qkv + (size_t)b * length * stride;
   const int *keep = mask + (size_t)b * length;
-  Out *o = out + ((size_t)b * length + i) * hidden + h * head_size;
-  if (head_size > WARP) {
-    for (int d = threadIdx.x; d < head_size; d += blockDim.x) store(o + d, CUDART_NAN_F);
+  int mine = first + warp * QUERIES_PER_WARP; // the warp's first query
+  if (head_size > WARP || warps > ATT_MAX_WARPS) {
+    for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++)
+      for (int d = lane; d < head_size; d += WARP)
+        store(out + ((size_t)b * length + mine + t) * hidden + h * head_size + d, CUDART_NAN_F);
     return;
   }
-  if (threadIdx.x < head_size) q[threadIdx.x] = rows[i * stride + h * head_size + threadIdx.x];
-  __syncthreads();
-  // Scores of the kept keys; masked keys are skipped and never enter the max or the sum.
-  float m = -CUDART_INF_F;
-  for (int j = threadIdx.x; j < length; j += blockDim.x) {
-    float s = -CUDART_INF_F;
-    if (keep[j] != 0) {
-      const float *k = rows + j * stride + hidden + h * head_size;
-      float dot = 0.f;
-      for (int d = 0; d < head_size; d++) dot = fmaf(q[d], k[d], dot);
-      s = dot * scale;
+  float m[QUERIES_PER_WARP], l[QUERIES_PER_WARP], acc[QUERIES_PER_WARP];
+  for (int t = 0; t < QUERIES_PER_WARP; t++) {
+    int i = mine + t;
+    q_rows[warp][t][lane] =
+        i < length && lane < head_size ? rows[i * stride + h * head_size + lane] : 0.f;
+    m[t] = -CUDART_INF_F;
+    l[t] = 0.f;
+    acc[t] = 0.f;
+  }
+  for (int j0 = 0; j0 < length; j0 += KEY_TILE) {
+    int n = min(KEY_TILE, length - j0);
+    __syncthreads(); // every warp is done with the previous tile (and q_rows is written)
+    for (int e = threadIdx.x; e < n * head_size; e += blockDim.x) {
+      int j = e / head_size, d = e % head_size;
+      const float *r = rows + (size_t)(j0 + j) * stride + h * head_size + d;
+      k_tile[j][d] = r[hidden];
+      v_tile[j][d] = r[2 * hidden];
     }
-    scores[j] = s;
-    m = fmaxf(m, s);
+    for (int j = threadIdx.x; j < n; j += blockDim.x) keep_tile[j] = keep[j0 + j];
+    __syncthreads();
+    for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++) {
+      // Lane c of the warp scores keys c and c + WARP of the tile.
+      float s[KEY_TILE / WARP];
+      float tile_max = -CUDART_INF_F;
+      for (int c = 0; c < KEY_TILE / WARP; c++) {
+        int j = c * WARP + lane;
+        float score = -CUDART_INF_F;
+        if (j < n && keep_tile[j] != 0) {
+          float dot = 0.f;
+          for (int d = 0; d < head_size; d++) dot = fmaf(q_rows[warp][t][d], k_tile[j][d], dot);
+          score = dot * scale;
+        }
+        s[c] = score;
+        tile_max = fmaxf(tile_max, score);
+      }
+      tile_max = warp_max(tile_max);
+      if (tile_max == -CUDART_INF_F) continue; // no key of this tile kept: nothing changes
+      float m_new = fmaxf(m[t], tile_max);
+      float rescale = expf(m[t] - m_new); // 0 while nothing was kept before
+      float sum = 0.f;
+      for (int c = 0; c < KEY_TILE / WARP; c++) {
+        float e = s[c] == -CUDART_INF_F ? 0.f : expf(s[c] - m_new);
+        weights[warp][c * WARP + lane] = e;
+        sum += e;
+      }
+      sum = warp_sum(sum);
+      __syncwarp(); // the weights are the warp's to read
+      float a = 0.f;
+      if (lane < head_size)
+        for (int j = 0; j < n; j++) a = fmaf(weights[warp][j], v_tile[j][lane], a);
+      __syncwarp(); // read before the next query writes them
+      acc[t] = acc[t] * rescale + a;
+      l[t] = l[t] * rescale + sum;
+      m[t] = m_new;
+    }
   }
-  m = block_max(m, scratch);
-  if (m == -CUDART_INF_F) { // no key kept
-    if (threadIdx.x < head_size) store(o + threadIdx.x, 0.f);
-    return;
-  }
-  float sum = 0.f;
-  for (int j = threadIdx.x; j < length; j += blockDim.x) {
-    float e = keep[j] != 0 ? expf(scores[j] - m) : 0.f;
-    scores[j] = e;
-    sum += e;
-  }
-  sum = block_sum(sum, scratch); // its barriers also publish the exponentials
-  // Each warp takes every warps-th key, one lane per dimension; the warps' partial sums are added
-  // in warp order.
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
-  float acc = 0.f;
-  if (lane < head_size) {
-    const float *v = rows + 2 * hidden + h * head_size + lane;
-    for (int j = warp; j < length; j += warps) acc = fmaf(scores[j], v[j * stride], acc);
-  }
-  partial[warp][lane] = acc;
-  __syncthreads();
-  if (threadIdx.x < head_size) {
-    float total = 0.f;
-    for (int w = 0; w < warps; w++) total += partial[w][threadIdx.x];
-    store(o + threadIdx.x, total / sum);
-  }
+  for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++)
+    if (lane < head_size)
+      store(out + ((size_t)b * length + mine + t) * hidden + h * head_size + lane,
+            l[t] > 0.f ? acc[t] / l[t] : 0.f);
 }
 
 extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,

@@ -37,6 +37,12 @@ final class EncoderKernels {
   /** The widest head the attention kernel takes: one lane per dimension of a warp. */
   static final int MAX_HEAD_SIZE = 32;
 
+  /** The most warps of an attention block ({@code ATT_MAX_WARPS} of the .cu). */
+  static final int MAX_ATTENTION_WARPS = 8;
+
+  /** The queries of one attention block: {@code QUERIES_PER_WARP} (4) for each of its warps. */
+  static final int QUERIES_PER_BLOCK = BLOCK / 32 * 4;
+
   private static final int GELU_MAX_BLOCKS = 4096;
 
   private static final KernelParam FLOAT = KernelParam.pointer(ElementType.F32);
@@ -145,7 +151,8 @@ final class EncoderKernels {
     }
   }
 
-  // The launches, one block per row (per query and head for attention, per sequence for pooling).
+  // The launches, one block per row (per 16 queries of a head for attention, per sequence for
+  // pooling).
 
   /** {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows} */
   static GraphNode<@Nullable Void> embedLayerNorm(
@@ -253,7 +260,7 @@ final class EncoderKernels {
       int heads,
       int headSize) {
     return ATTENTION.launch(
-        new LaunchConfig(Dim3.of(length, heads, batch), Dim3.of(BLOCK), length * Float.BYTES),
+        attentionLaunch(batch, length, heads),
         qkv,
         mask,
         out,
@@ -274,7 +281,7 @@ final class EncoderKernels {
       int heads,
       int headSize) {
     return ATTENTION_HALF.launch(
-        new LaunchConfig(Dim3.of(length, heads, batch), Dim3.of(BLOCK), length * Float.BYTES),
+        attentionLaunch(batch, length, heads),
         qkv,
         mask,
         out,
@@ -283,6 +290,16 @@ final class EncoderKernels {
         heads,
         headSize,
         (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /**
+   * {@return the launch of the attention kernel for a padded batch}: a block per {@value
+   * #QUERIES_PER_BLOCK} queries of one head of one sequence
+   */
+  static LaunchConfig attentionLaunch(int batch, int length, int heads) {
+    return LaunchConfig.of(
+        Dim3.of((length + QUERIES_PER_BLOCK - 1) / QUERIES_PER_BLOCK, heads, batch),
+        Dim3.of(BLOCK));
   }
 
   /** {@return x = GELU(x), the exact erf form, for the first {@code n} elements} */
@@ -445,7 +462,8 @@ final class EncoderKernels {
   private static void attention(KernelCall call, boolean half) {
     int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
     double scale = call.f32(7);
-    int queries = Math.min(call.grid().x(), length);
+    // QUERIES_PER_WARP (4) queries for each warp of a block.
+    int queries = (int) Math.min((long) call.grid().x() * (call.block().x() / 32) * 4, length);
     int blockHeads = Math.min(call.grid().y(), heads);
     int sequences = Math.min(call.grid().z(), batch);
     if (queries < 1 || blockHeads < 1 || sequences < 1) {
@@ -459,7 +477,7 @@ final class EncoderKernels {
         half
             ? (i, v) -> outMemory.setAtIndex(H, i, Float.floatToFloat16(v))
             : (i, v) -> outMemory.setAtIndex(F, i, v);
-    if (headSize > MAX_HEAD_SIZE) {
+    if (headSize > MAX_HEAD_SIZE || call.block().x() / 32 > MAX_ATTENTION_WARPS) {
       for (int b = 0; b < sequences; b++) {
         for (int i = 0; i < queries; i++) {
           for (int h = 0; h < blockHeads; h++) {

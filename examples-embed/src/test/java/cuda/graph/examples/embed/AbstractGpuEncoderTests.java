@@ -187,6 +187,16 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
+  void aTextOfTheLongest128TokensBesideShortOnesIsEmbeddedAsTheAnchorsEmbedIt() {
+    // 128 tokens are two key tiles of the attention kernel; the short texts are mostly padding.
+    List<String> texts = List.of(MiniLm.LONG_TEXT, "Hi", "A man is eating food.");
+    try (GpuEncoder own =
+        new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 128)) {
+      assertCloseToTheAnchors(texts, own.embed(texts), MIN_COSINE);
+    }
+  }
+
+  @Test
   void theEagerPathLaunchesTheGraphsNodesOneByOneAndGivesItsEmbeddingsWithoutAGraph() {
     int graphs = encoder.graphs().stats().size();
     List<String> texts = List.of("A man is eating food.", "Someone is playing a guitar on stage.");

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.Dim3;
 import cuda.graph.LaunchConfig;
 import java.util.Arrays;
 import java.util.Random;
@@ -181,8 +180,7 @@ class EncoderKernelsTests {
     int[] mask = {1, 1, 1, 1, 1, 0};
     float[] context = new float[rows * HIDDEN];
     short[] contextHalf = new short[rows * HIDDEN];
-    LaunchConfig perQuery =
-        new LaunchConfig(Dim3.of(length, HEADS, batch), Dim3.of(BLOCK), length * Float.BYTES);
+    LaunchConfig perQuery = EncoderKernels.attentionLaunch(batch, length, HEADS);
     float scale = (float) (1 / Math.sqrt(HEAD_SIZE));
     EncoderKernels.ATTENTION.runReference(
         perQuery, qkv, mask, context, batch, length, HEADS, HEAD_SIZE, scale);
@@ -207,7 +205,7 @@ class EncoderKernelsTests {
     float[] out = new float[batch * length * HIDDEN];
 
     EncoderKernels.ATTENTION.runReference(
-        new LaunchConfig(Dim3.of(length, HEADS, batch), Dim3.of(BLOCK), length * Float.BYTES),
+        EncoderKernels.attentionLaunch(batch, length, HEADS),
         qkv,
         mask,
         out,
@@ -249,7 +247,7 @@ class EncoderKernelsTests {
     float[] pooled = randoms(HIDDEN);
 
     EncoderKernels.ATTENTION.runReference(
-        new LaunchConfig(Dim3.of(length, HEADS, 1), Dim3.of(BLOCK), length * Float.BYTES),
+        EncoderKernels.attentionLaunch(1, length, HEADS),
         qkv,
         mask,
         out,
