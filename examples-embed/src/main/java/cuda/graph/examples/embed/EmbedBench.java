@@ -258,7 +258,7 @@ public final class EmbedBench {
    * {@return the p50 and p99 in microseconds of {@code n} calls, after as many unmeasured ones, at
    * most 100}
    */
-  private static double[] timed(int n, IntConsumer call) {
+  static double[] timed(int n, IntConsumer call) {
     for (int w = 0; w < Math.min(n, 100); w++) {
       call.accept(w);
     }
