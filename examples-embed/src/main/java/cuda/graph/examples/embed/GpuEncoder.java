@@ -50,13 +50,14 @@ import org.jspecify.annotations.Nullable;
  * query, key and value weights are placed side by side in one {@code [384, 1152]} matrix (and their
  * biases in one vector), so one product gives the {@code Q | K | V} rows the attention kernel
  * reads. Activations are {@link Scope#temporary temporaries} of each graph, so they exist only
- * while a replay runs. The token ids, types and mask (ints) and the embeddings are prefix views of
- * buffers sized for {@code maxBatch x maxLength}, shared by the graphs of every shape. One matmul
- * workspace serves every graph, since the graphs replay one after another on one stream (the
- * cache's {@link GraphCache.Sharing#SERIAL}). It is as large as the {@code Blas}'s workspace limit,
- * which bounds every plan, rather than {@link Blas#workspaceFor} the largest shape's products: a
- * plan is made for a product's shape, each shape's products are planned when its graph is first
- * captured, and cuBLASLt may give a smaller shape an algorithm that needs more workspace.
+ * while a replay runs. The token ids, types and mask (ints, side by side: one copy) and the
+ * embeddings are views of buffers sized for {@code maxBatch x maxLength}, shared by the graphs of
+ * every shape. One matmul workspace serves every graph, since the graphs replay one after another
+ * on one stream (the cache's {@link GraphCache.Sharing#SERIAL}). It is as large as the {@code
+ * Blas}'s workspace limit, which bounds every plan, rather than {@link Blas#workspaceFor} the
+ * largest shape's products: a plan is made for a product's shape, each shape's products are planned
+ * when its graph is first captured, and cuBLASLt may give a smaller shape an algorithm that needs
+ * more workspace.
  *
  * <p>Precision. In {@link Precision#FP32} (the default) everything is fp32. In {@link
  * Precision#FP16} the four weight matrices of each layer are stored as fp16 and every product reads
@@ -120,9 +121,13 @@ final class GpuEncoder implements AutoCloseable {
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
   private final List<Layer> layers = new ArrayList<>();
-  private final DeviceBuffer<Integer> ids;
-  private final DeviceBuffer<Integer> types;
-  private final DeviceBuffer<Integer> mask;
+
+  /**
+   * A batch's token ids, types and mask side by side ({@code 3 * tokens} ints for a shape of {@code
+   * tokens}), so that one copy brings them.
+   */
+  private final DeviceBuffer<Integer> inputs;
+
   private final DeviceBuffer<Float> embeddings;
   private final Blas blas;
   private final Workspace workspace;
@@ -212,9 +217,7 @@ final class GpuEncoder implements AutoCloseable {
               upload(l.outputNorm().beta())));
     }
     int tokens = maxBatch * maxLength;
-    ids = zeros(ElementType.I32, tokens);
-    types = zeros(ElementType.I32, tokens);
-    mask = zeros(ElementType.I32, tokens);
+    inputs = zeros(ElementType.I32, 3L * tokens);
     embeddings = zeros(ElementType.F32, (long) maxBatch * HIDDEN);
     blas = Blas.open(stream.device());
     workspace = Workspace.allocate(blas.workspaceLimit()).syncOn(stream);
@@ -370,21 +373,22 @@ final class GpuEncoder implements AutoCloseable {
     int batch = shape.batch(), length = shape.length();
     int tokens = batch * length;
     boolean half = precision == Precision.FP16;
-    ElementType<?> inputs = half ? ElementType.F16 : ElementType.F32;
+    ElementType<?> inputType = half ? ElementType.F16 : ElementType.F32;
     DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
     @Nullable DeviceBuffer<Short> xHalf =
         half ? scope.temporary(ElementType.F16, (long) tokens * HIDDEN) : null;
     DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * HIDDEN);
-    DeviceBuffer<?> context = scope.temporary(inputs, (long) tokens * HIDDEN);
-    DeviceBuffer<?> inner = scope.temporary(inputs, (long) tokens * FFN);
-    DeviceBuffer<Integer> maskPrefix = mask.slice(0, tokens);
+    DeviceBuffer<?> context = scope.temporary(inputType, (long) tokens * HIDDEN);
+    DeviceBuffer<?> inner = scope.temporary(inputType, (long) tokens * FFN);
+    DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
     MatrixView xView = MatrixView.rowMajor(x, tokens, HIDDEN);
     MatrixView xInput = half ? MatrixView.rowMajor(xHalf, tokens, HIDDEN) : xView;
     MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * HIDDEN);
     MatrixView contextView = MatrixView.rowMajor(context, tokens, HIDDEN);
     MatrixView innerView = MatrixView.rowMajor(inner, tokens, FFN);
 
-    DeviceBuffer<Integer> idsPrefix = ids.slice(0, tokens), typesPrefix = types.slice(0, tokens);
+    DeviceBuffer<Integer> idsPrefix = inputs.slice(0, tokens);
+    DeviceBuffer<Integer> typesPrefix = inputs.slice(tokens, tokens);
     scope.record(
         half
             ? EncoderKernels.embedLayerNormHalf(
@@ -588,18 +592,17 @@ final class GpuEncoder implements AutoCloseable {
     Shape shape = shapeFor(size, length);
     // Padding rows and positions are id 0, type 0 and mask 0.
     int padded = shape.length(), tokens = shape.batch() * padded;
-    int[] flatIds = new int[tokens], flatTypes = new int[tokens], flatMask = new int[tokens];
+    int[] in = new int[3 * tokens]; // ids, then types, then mask
     for (int b = 0; b < size; b++) {
-      System.arraycopy(batch.ids()[b], 0, flatIds, b * padded, length);
-      System.arraycopy(batch.typeIds()[b], 0, flatTypes, b * padded, length);
-      System.arraycopy(batch.mask()[b], 0, flatMask, b * padded, length);
+      System.arraycopy(batch.ids()[b], 0, in, b * padded, length);
+      System.arraycopy(batch.typeIds()[b], 0, in, tokens + b * padded, length);
+      System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
     }
     DeviceOp<?> work = graphed ? graphs.launch(shape) : eagerWork(shape);
     float[] flat =
-        ids.slice(0, tokens)
-            .write(flatIds)
-            .andThen(types.slice(0, tokens).write(flatTypes))
-            .andThen(mask.slice(0, tokens).write(flatMask))
+        inputs
+            .slice(0, 3L * tokens)
+            .write(in)
             .andThen(work)
             .andThen(embeddings.slice(0, (long) size * HIDDEN).toFloatArray())
             .syncOn(stream);
