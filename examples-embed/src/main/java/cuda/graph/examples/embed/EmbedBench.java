@@ -131,8 +131,7 @@ public final class EmbedBench {
       try (Stream stream = platform.defaultDevice().newStream();
           SentenceEmbedder embedder =
               new SentenceEmbedder(
-                  new GpuEncoder(
-                      weights, tokenizer, stream, 64, 128, precision, GpuEncoder.Gelu.EPILOGUE),
+                  new GpuEncoder(weights, tokenizer, stream, 64, 128, precision),
                   64,
                   Duration.ZERO)) {
         embedder.embedAll(sentences.subList(0, Math.min(256, sentences.size())), line -> {});

@@ -49,13 +49,7 @@ public final class EmbedDemo {
         GpuEncoder encoder = new GpuEncoder(weights, tokenizer, stream, SENTENCES.size(), 128);
         GpuEncoder half =
             new GpuEncoder(
-                weights,
-                tokenizer,
-                stream,
-                SENTENCES.size(),
-                128,
-                GpuEncoder.Precision.FP16,
-                GpuEncoder.Gelu.EPILOGUE)) {
+                weights, tokenizer, stream, SENTENCES.size(), 128, GpuEncoder.Precision.FP16)) {
       embeddings = encoder.embed(SENTENCES);
       fp16 = half.embed(SENTENCES);
       figures = figures(platform, encoder, half);

@@ -2,6 +2,7 @@ package cuda.graph.examples.embed;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,8 +45,41 @@ final class MiniLmTokenizer implements AutoCloseable {
 
   private final HuggingFaceTokenizer tokenizer;
 
+  /** The ids of BERT's special tokens ([PAD], [UNK], [CLS], [SEP], [MASK]) in this vocabulary. */
+  private final java.util.Set<Long> special = new java.util.HashSet<>();
+
+  /** Whether {@link #encodedIds} calls DJL's native library directly. */
+  private final boolean direct;
+
   private MiniLmTokenizer(HuggingFaceTokenizer tokenizer) {
     this.tokenizer = tokenizer;
+    for (String t : List.of("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")) {
+      long[] ids = tokenizer.encode(t, false, false).getIds();
+      if (ids.length == 1) {
+        special.add(ids[0]);
+      }
+    }
+    this.direct = directCallsWork(tokenizer);
+  }
+
+  /**
+   * {@return whether DJL's native calls, made directly, give {@code encode}'s ids}: the same
+   * library, so they do unless a DJL version changes its calls or prepares the text first (its
+   * options for that are off here)
+   */
+  private static boolean directCallsWork(HuggingFaceTokenizer tokenizer) {
+    String probe = "Héllo, wörld! A man is eating food [MASK] 3.14 😀";
+    try {
+      long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), probe, true);
+      try {
+        return java.util.Arrays.equals(
+            TokenizersLibrary.LIB.getTokenIds(encoding), tokenizer.encode(probe).getIds());
+      } finally {
+        TokenizersLibrary.LIB.deleteEncoding(encoding);
+      }
+    } catch (RuntimeException | LinkageError e) {
+      return false; // another DJL: encode() it is
+    }
   }
 
   /** The tokenizer of {@code artifact}, with LangChain4j's options. */
@@ -76,6 +110,11 @@ final class MiniLmTokenizer implements AutoCloseable {
     return tokenizer.tokenize(text);
   }
 
+  /** {@return whether ids come from DJL's native calls directly (see {@link #encodedIds})} */
+  boolean callsDjlDirectly() {
+    return direct;
+  }
+
   /** The most tokens one text becomes, from the tokenizer.json's truncation. */
   int maxLength() {
     return tokenizer.getMaxLength();
@@ -88,36 +127,52 @@ final class MiniLmTokenizer implements AutoCloseable {
    *     which LangChain4j refuses too
    */
   List<Part> parts(String text) {
-    Encoding encoding = tokenizer.encode(text);
-    String[] tokens = encoding.getTokens();
-    if (tokens.length <= 2) {
+    long[] ids = encodedIds(text);
+    if (ids.length <= 2) {
       throw new IllegalArgumentException(
           "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
               + " there is nothing to embed");
     }
-    if (tokens.length - 2 <= PART_TOKENS && roundTrips(tokens)) {
+    if (ids.length - 2 <= PART_TOKENS && roundTrips(ids)) {
       // One run, whose sentence gives its pieces back: what LangChain4j encodes again is these
-      // very pieces between [CLS] and [SEP], so the ids are the ones in hand.
-      return List.of(
-          new Part(toInts(encoding.getIds()), toInts(encoding.getTypeIds()), tokens.length - 2));
+      // very pieces between [CLS] and [SEP], so the ids are the ones in hand (and the types of one
+      // sequence are all 0).
+      return List.of(new Part(toInts(ids), new int[ids.length], ids.length - 2));
     }
-    return partsAsLangChain4j(List.of(tokens));
+    return partsAsLangChain4j(tokenizer.tokenize(text));
   }
 
   /**
-   * {@return whether the word pieces of {@code tokens} surely give themselves back when turned into
-   * a sentence and tokenized again}, which saves {@link #parts} two calls into the tokenizer. They
-   * do when no piece is {@code [UNK]} or another bracketed special token: the normalizer
-   * (lowercase, accents stripped, CJK characters spaced) leaves its own output as it is; the
-   * sentence splits at the same spaces and punctuation; and WordPiece's greedy longest match gives
-   * a word the same pieces, and a word cut by the truncation the same first pieces, since every
-   * piece it matched is in the vocabulary and no longer prefix was. MiniLmTokenizerTests checks the
-   * claim against the step-by-step procedure.
+   * {@return the ids of {@code tokenizer.encode(text)}}, through DJL's native calls when they give
+   * what {@code encode} gives (checked at load): encode, read the ids, free the encoding. That
+   * skips the seven other arrays {@code encode} copies out of the native encoding (the tokens'
+   * strings and character spans among them), about half of its time.
    */
-  private static boolean roundTrips(String[] tokens) {
-    for (int i = 1; i < tokens.length - 1; i++) {
-      String t = tokens[i];
-      if (t.length() > 1 && t.charAt(0) == '[' && t.charAt(t.length() - 1) == ']') {
+  private long[] encodedIds(String text) {
+    if (!direct) {
+      return tokenizer.encode(text).getIds();
+    }
+    long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), text, true);
+    try {
+      return TokenizersLibrary.LIB.getTokenIds(encoding);
+    } finally {
+      TokenizersLibrary.LIB.deleteEncoding(encoding);
+    }
+  }
+
+  /**
+   * {@return whether the word pieces of {@code ids} surely give themselves back when turned into a
+   * sentence and tokenized again}, which saves {@link #parts} two calls into the tokenizer. They do
+   * when no piece is {@code [UNK]} or another special token: the normalizer (lowercase, accents
+   * stripped, CJK characters spaced) leaves its own output as it is; the sentence splits at the
+   * same spaces and punctuation; and WordPiece's greedy longest match gives a word the same pieces,
+   * and a word cut by the truncation the same first pieces, since every piece it matched is in the
+   * vocabulary and no longer prefix was. MiniLmTokenizerTests checks the claim against the
+   * step-by-step procedure.
+   */
+  private boolean roundTrips(long[] ids) {
+    for (int i = 1; i < ids.length - 1; i++) {
+      if (special.contains(ids[i])) {
         return false;
       }
     }

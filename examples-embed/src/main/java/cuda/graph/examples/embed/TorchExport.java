@@ -73,10 +73,7 @@ public final class TorchExport {
       try (Stream stream = platform.defaultDevice().newStream();
           SentenceEmbedder embedder =
               new SentenceEmbedder(
-                  new GpuEncoder(
-                      w, tokenizer, stream, 64, 128, precision, GpuEncoder.Gelu.EPILOGUE),
-                  64,
-                  Duration.ZERO)) {
+                  new GpuEncoder(w, tokenizer, stream, 64, 128, precision), 64, Duration.ZERO)) {
         ours = embedder.embedAll(sentences, line -> {});
       }
       float[] flat = new float[ours.length * h];

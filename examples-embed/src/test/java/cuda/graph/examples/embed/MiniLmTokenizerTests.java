@@ -115,6 +115,12 @@ class MiniLmTokenizerTests {
   }
 
   @Test
+  void withThisDjlTheIdsComeFromItsNativeCallsDirectly() {
+    // A DJL whose calls differ falls back to encode(): this says when the shortcut is lost.
+    assertTrue(MiniLm.Ours.TOKENIZER.callsDjlDirectly());
+  }
+
+  @Test
   void theOneEncodingShortcutGivesWhatLangChain4jsStepsGiveForEveryTestText() {
     for (String text : TEXTS) {
       if (!text.isBlank()) {
