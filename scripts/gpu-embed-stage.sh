@@ -65,7 +65,8 @@ for tool in java junit; do
   if [ $tool = java ]; then
     run='exec "$gpu/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -cp "$cp" "$@"'
   else
-    run='exec "$gpu/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -jar "$gpu/junit-console.jar" execute -cp "$cp" --details=tree --disable-banner "$@"'
+    # jqwik keeps its run database under target/
+    run='mkdir -p target; exec "$gpu/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -jar "$gpu/junit-console.jar" execute -cp "$cp" --details=tree --disable-banner "$@"'
   fi
   cat > .gpu-embed/$tool <<EOS
 #!/usr/bin/env bash
