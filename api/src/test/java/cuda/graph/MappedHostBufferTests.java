@@ -184,6 +184,7 @@ class MappedHostBufferTests {
             IllegalStateException.class,
             () -> KernelFixtures.ADD_ONE.launch(ONE_THREAD, N, view).syncOn(stream));
     assertTrue(launch.getMessage().contains("closed"), launch.getMessage());
+    assertTrue(launch.getMessage().contains("MappedHostBuffer"), launch.getMessage());
     IllegalStateException fill = assertThrows(IllegalStateException.class, () -> slice.fill(1));
     assertTrue(fill.getMessage().contains("MappedHostBuffer"), fill.getMessage());
     IllegalStateException read =
