@@ -44,7 +44,10 @@ import cuda.graph.internal.runtime.MappedHostBufferImpl;
  * {@code close()} the host accessors, {@link #segment()} and {@link #deviceView()} fail with {@link
  * IllegalStateException}, and so does building an op on the view or a slice of it; the view's
  * {@link DeviceBuffer#isClosed()} is true. The view keeps the buffer reachable, so the cleaner does
- * not free memory a view is still used for; closing the view does nothing.
+ * not free memory a view is still used for; closing the view does nothing. A buffer still open when
+ * its platform closes is freed by the platform's close, after all work has stopped; its accessors
+ * and {@link #segment()} fail from then on, rather than touch memory the driver reclaims with the
+ * device's context.
  *
  * <p><b>Threads.</b> The acquire and release accessors are atomic on their element and may be used
  * from any number of threads while kernels run; the other accessors ({@link #get}, {@link #set},

@@ -16,6 +16,8 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.InstrumentedDriver;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -375,6 +377,28 @@ class MappedHostBufferTests {
     MappedHostBuffer<Integer> mapped = device.allocateMapped(ElementType.I32, N);
     weak.set(new WeakReference<>(mapped));
     return mapped.deviceView();
+  }
+
+  @Test
+  void aBufferLeftOpenIsFreedWhenThePlatformClosesAndRefusedFromThenOn() {
+    InstrumentedDriver own = SimulatorPlatforms.instrumented(Simulator.create());
+    CudaPlatform closing = SimulatorPlatforms.over(own);
+    MappedHostBuffer<Integer> leftOpen = closing.defaultDevice().allocateMapped(ElementType.I32, N);
+    MemorySegment segment = leftOpen.segment();
+
+    closing.close();
+
+    assertEquals(
+        0, own.ledger().live(HandleKind.HOST_MEMORY), own.ledger().describeLive()::toString);
+    assertEquals(1, own.calls().count(DriverCall.MEM_FREE_HOST), "freed by the close");
+    IllegalStateException read =
+        assertThrows(IllegalStateException.class, () -> leftOpen.getIntAcquire(0));
+    assertTrue(read.getMessage().contains("platform"), read.getMessage());
+    assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_INT, 0));
+    assertThrows(IllegalStateException.class, leftOpen::deviceView);
+    leftOpen.close(); // later: nothing is freed twice
+    assertEquals(1, own.calls().count(DriverCall.MEM_FREE_HOST));
+    assertTrue(own.violations().isEmpty(), () -> own.violations().toString());
   }
 
   @Test

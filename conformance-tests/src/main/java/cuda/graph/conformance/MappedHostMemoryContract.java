@@ -250,6 +250,28 @@ public interface MappedHostMemoryContract extends ConformanceContract {
     }
   }
 
+  /**
+   * A buffer left open is freed by the platform's close (the session's ledger would report it
+   * otherwise), and refused from then on instead of reading memory its context took with it.
+   */
+  @Test
+  default void aBufferLeftOpenIsFreedByThePlatformsCloseAndRefusedAfter() {
+    MappedHostBuffer<Integer> leftOpen;
+    try (ConformanceSession s = openSession()) {
+      leftOpen = s.device().allocateMapped(ElementType.I32, N);
+      leftOpen.write(new int[N]);
+      ConformanceKernels.inc(leftOpen.deviceView()).syncOn(s.stream());
+      assertEquals(1, leftOpen.getIntAcquire(N - 1));
+    }
+    MappedHostBuffer<Integer> closedWithItsPlatform = leftOpen;
+    assertFalse(closedWithItsPlatform.isClosed(), "the object stays as it was");
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> closedWithItsPlatform.getIntAcquire(0));
+    assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    assertThrows(IllegalStateException.class, closedWithItsPlatform::toIntArray);
+    closedWithItsPlatform.close(); // nothing left to free, and no driver call on a closed platform
+  }
+
   /** One allocation, one device pointer query and one free per buffer, however often closed. */
   @Test
   default void mappedMemoryIsAllocatedOnceAndFreedExactlyOnce() {

@@ -228,7 +228,10 @@ public final class DeviceImpl implements Device {
               + "; the memory was freed again: use allocateHost and copies on this device instead",
           e);
     }
-    return new MappedHostBufferImpl<>(this, type, length, memory, devicePointer);
+    MappedHostBufferImpl<T> buffer =
+        new MappedHostBufferImpl<>(this, type, length, memory, devicePointer);
+    platform.ownHostMemory(this, memory, buffer.lifetime());
+    return buffer;
   }
 
   /**

@@ -38,8 +38,24 @@ public final class MappedHostBufferImpl<T> extends HostBufferImpl<T>
   /** {@return the device's view of this memory} */
   @Override
   public DeviceBuffer<T> deviceView() {
-    checkOpen();
+    checkUsable();
     return view;
+  }
+
+  /**
+   * Fails if this buffer is closed, or its platform is: the platform's close frees mapped memory
+   * still allocated.
+   */
+  private void checkUsable() {
+    checkOpen();
+    if (device().platform().isClosed()) {
+      throw new IllegalStateException(
+          this
+              + " belongs to "
+              + device().platform()
+              + ", which is closed and has freed its mapped memory; use mapped buffers only before"
+              + " closing their platform");
+    }
   }
 
   /** {@return element {@code index}, read with acquire semantics} */
@@ -84,7 +100,7 @@ public final class MappedHostBufferImpl<T> extends HostBufferImpl<T>
               + ": allocate flags and counters as ElementType.I32 (getIntAcquire, setIntRelease)"
               + " or ElementType.I64 (getLongAcquire, setLongRelease)");
     }
-    checkOpen();
+    checkUsable();
     checkIndex(index);
   }
 
