@@ -42,11 +42,12 @@ import cuda.graph.internal.runtime.MappedHostBufferImpl;
  * so {@link #close()} frees it ({@code cuMemFreeHost}) only once every queued kernel, copy and
  * captured graph that uses the view or the buffer is done, never under a running kernel. After
  * {@code close()} the host accessors, {@link #segment()} and {@link #deviceView()} fail with {@link
- * IllegalStateException}, and so does building an op on the view or a slice of it; the view's
- * {@link DeviceBuffer#isClosed()} is true. The view keeps the buffer reachable, so the cleaner does
- * not free memory a view is still used for; closing the view does nothing. A buffer still open when
- * its platform closes is freed by the platform's close, after all work has stopped; its accessors
- * and {@link #segment()} fail from then on, rather than touch memory the driver reclaims with the
+ * IllegalStateException}, and so do building a copy, fill or read on the view or a slice of it and
+ * executing a kernel launch that names it (before the launch reaches the driver); the view's {@link
+ * DeviceBuffer#isClosed()} is true. The view keeps the buffer reachable, so the cleaner does not
+ * free memory a view is still used for; closing the view does nothing. A buffer still open when its
+ * platform closes is freed by the platform's close, after all work has stopped; its accessors and
+ * {@link #segment()} fail from then on, rather than touch memory the driver reclaims with the
  * device's context.
  *
  * <p><b>Threads.</b> The acquire and release accessors are atomic on their element and may be used
