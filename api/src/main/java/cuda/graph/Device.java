@@ -172,4 +172,26 @@ public sealed interface Device permits DeviceImpl {
    *     would overflow a {@code long}
    */
   <T> HostBuffer<T> allocateHost(ElementType<T> type, long length);
+
+  /**
+   * Allocates {@code length} elements of page-locked host memory mapped into this device's address
+   * space ({@code cuMemHostAlloc} with {@code CU_MEMHOSTALLOC_DEVICEMAP |
+   * CU_MEMHOSTALLOC_PORTABLE}, then {@code cuMemHostGetDevicePointer}): kernels on this device read
+   * and write it through {@link MappedHostBuffer#deviceView()} while Java reads and writes it,
+   * without copies; see {@link MappedHostBuffer} for the ordering protocol. Close it when done: its
+   * memory is freed once no queued op or captured graph uses it or its view. Like {@link
+   * #allocateHost} it is a driver allocation: make it before capturing, since the driver refuses to
+   * allocate page-locked memory while a stream captures in {@link CaptureMode#GLOBAL} mode.
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type, which fixes the byte size of one element
+   * @param length the number of elements, at least 1
+   * @return a new mapped buffer owned by the caller; its contents are unspecified
+   * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
+   *     would overflow a {@code long}
+   * @throws CudaDriverError if the driver cannot pin that much host memory ({@code cuMemHostAlloc})
+   *     or this device cannot map host memory ({@code cuMemHostGetDevicePointer_v2}; the memory is
+   *     freed again)
+   */
+  <T> MappedHostBuffer<T> allocateMapped(ElementType<T> type, long length);
 }

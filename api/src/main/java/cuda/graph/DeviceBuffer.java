@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * closed by a cleaner. Building an op on a closed buffer fails with {@link IllegalStateException};
  * an op built before the close fails the same way when it executes. A {@link #slice} shares its
  * parent's memory and lifetime and owns nothing; it keeps its parent reachable, so the cleaner does
- * not free memory a slice still views.
+ * not free memory a slice still views. The {@linkplain MappedHostBuffer#deviceView() device view}
+ * of mapped host memory is such a view of its {@link MappedHostBuffer}: ops on it lease that
+ * buffer's memory, and it is closed when that buffer is.
  *
  * <p><b>Temporaries.</b> A buffer from {@link Scope#temporary} belongs to the graph that capture
  * records: only that capture's nodes may use it, its contents exist only during a replay, and it
@@ -257,7 +259,8 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * {@return an op that closes this buffer in stream order}: the memory is released once the work
    * queued before the op (and every other use) has completed. Not a graph node.
    *
-   * @throws IllegalArgumentException for a {@link #slice}, which owns no memory
+   * @throws IllegalArgumentException for a {@link #slice}, which owns no memory, and for the device
+   *     view of a {@link cuda.graph.MappedHostBuffer}, whose buffer owns it
    */
   DeviceOp<@Nullable Void> free();
 
@@ -294,7 +297,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
 
   /**
    * Releases the memory once every queued use has completed. Idempotent; does nothing for a {@link
-   * #slice}.
+   * #slice} or the device view of a {@link cuda.graph.MappedHostBuffer}, which own no memory.
    *
    * @throws IllegalStateException for a {@link Scope#temporary}, which its graph releases
    */

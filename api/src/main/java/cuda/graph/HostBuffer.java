@@ -5,7 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Page-locked (pinned) host memory of {@code length} elements: what asynchronous copies and graph
- * memcpy nodes read and write while the host goes on. Made by {@link Device#allocateHost}.
+ * memcpy nodes read and write while the host goes on. Made by {@link Device#allocateHost}, or by
+ * {@link Device#allocateMapped} as a {@link MappedHostBuffer}, which kernels also reach directly.
  *
  * <p>A copy op reads or writes the buffer when the stream executes it, not when it is built: the
  * host must not touch the buffer between submitting such an op and its completion. That is what
@@ -18,7 +19,8 @@ import java.lang.foreign.MemorySegment;
  *
  * @param <T> the Java type of one element
  */
-public sealed interface HostBuffer<T> extends AutoCloseable permits HostBufferImpl {
+public sealed interface HostBuffer<T> extends AutoCloseable
+    permits HostBufferImpl, MappedHostBuffer {
 
   /** {@return the element type} */
   ElementType<T> elementType();

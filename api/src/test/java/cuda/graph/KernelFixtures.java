@@ -5,6 +5,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +29,7 @@ final class KernelFixtures {
       .visible .entry copyInts(.param .u32 n, .param .u64 src, .param .u64 dst) { ret; }
       .visible .entry scalars(.param .u8 a, .param .u16 b, .param .u32 c, .param .u64 d, .param .f32 e, .param .f64 f, .param .u64 out) { ret; }
       .visible .entry outOfBounds(.param .u64 data) { ret; }
+      .visible .entry publish(.param .u32 n, .param .u64 values, .param .u64 control, .param .u64 timeout) { ret; }
       """;
 
   static final KernelImage IMAGE =
@@ -54,7 +57,8 @@ final class KernelFixtures {
                 out.setAtIndex(JAVA_LONG_UNALIGNED, 5, Double.doubleToRawLongBits(call.f64(5)));
               })
           // Touches a gigabyte behind a small buffer: an illegal address, a sticky error.
-          .withReference("outOfBounds", call -> call.memory(0, 1L << 30).fill((byte) 1));
+          .withReference("outOfBounds", call -> call.memory(0, 1L << 30).fill((byte) 1))
+          .withReference("publish", KernelFixtures::publish);
 
   /** {@code data[i] += 1} for {@code i < n}. */
   static final Kernel ADD_ONE =
@@ -82,6 +86,47 @@ final class KernelFixtures {
 
   /** Faults with an illegal address. */
   static final Kernel OUT_OF_BOUNDS = IMAGE.kernel("outOfBounds", KernelParam.POINTER);
+
+  /**
+   * {@code publish(int n, int *values, int *control, long timeoutNanos)}: for each {@code i < n},
+   * stores {@code values[i] = published(i)}, fences, stores {@code control[0] = i + 1} with release
+   * semantics, then waits until the host has stored at least {@code i + 1} in {@code control[1]};
+   * if the host does not within the timeout, stores 1 in {@code control[2]} and returns.
+   */
+  static final Kernel PUBLISH =
+      IMAGE.kernel(
+          "publish",
+          KernelParam.I32,
+          KernelParam.pointer(ElementType.I32),
+          KernelParam.pointer(ElementType.I32),
+          KernelParam.I64);
+
+  /** The value {@link #PUBLISH} publishes in slot {@code i}. */
+  static int published(int i) {
+    return 1000 + 7 * i;
+  }
+
+  private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+  /** The reference of {@link #PUBLISH}: the CUDA protocol, with Java's fences and atomics. */
+  static void publish(KernelCall call) {
+    int n = call.i32(0);
+    MemorySegment values = call.memory(1, 4L * n);
+    MemorySegment control = call.memory(2, 12);
+    long deadline = System.nanoTime() + call.i64(3);
+    for (int i = 0; i < n; i++) {
+      values.setAtIndex(JAVA_INT_UNALIGNED, i, published(i));
+      VarHandle.fullFence(); // __threadfence_system()
+      INT.setRelease(control, 0L, i + 1);
+      while ((int) INT.getAcquire(control, 4L) < i + 1) {
+        if (System.nanoTime() > deadline) {
+          INT.setRelease(control, 8L, 1);
+          return;
+        }
+        Thread.onSpinWait();
+      }
+    }
+  }
 
   static void copyInts(KernelCall call) {
     int n = call.i32(0);

@@ -19,6 +19,7 @@ import cuda.graph.Kernel;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
+import cuda.graph.MappedHostBuffer;
 import cuda.graph.Module;
 import cuda.graph.ReentrantExecutionException;
 import cuda.graph.SchedulingPolicy;
@@ -63,6 +64,7 @@ final class BadInputCases {
     all.addAll(event());
     all.addAll(deviceBuffer());
     all.addAll(hostBuffer());
+    all.addAll(mappedHostBuffer());
     all.addAll(elementType());
     all.addAll(kernel());
     all.addAll(kernelImage());
@@ -168,6 +170,12 @@ final class BadInputCases {
             "platform",
             "closed")
         .rejects(
+            "allocateMapped on a device of a closed platform",
+            f -> f.closedPlatform().platform().defaultDevice().allocateMapped(ElementType.I32, 4),
+            ISE,
+            "platform",
+            "closed")
+        .rejects(
             "graphMemory() of a device of a closed platform",
             f -> f.closedPlatform().platform().defaultDevice().graphMemory(),
             ISE,
@@ -269,6 +277,33 @@ final class BadInputCases {
             String.valueOf(Long.MAX_VALUE / 4),
             "bytes",
             "at most|fewer|overflow|too large|exceeds")
+        .rejects(
+            "allocateMapped with a null type", f -> f.device().allocateMapped(null, 4), NPE, "type")
+        .rejects(
+            "allocateMapped of 0 elements",
+            f -> f.device().allocateMapped(ElementType.I32, 0),
+            IAE,
+            "at least one",
+            "0")
+        .rejects(
+            "allocateMapped of -3 elements",
+            f -> f.device().allocateMapped(ElementType.I32, -3),
+            IAE,
+            "-3")
+        .rejects(
+            "allocateMapped whose byte size overflows a long",
+            f -> f.device().allocateMapped(ElementType.F64, Long.MAX_VALUE / 4),
+            IAE,
+            String.valueOf(Long.MAX_VALUE / 4),
+            "bytes",
+            "at most|fewer|overflow|too large|exceeds")
+        .rejects(
+            "allocateMapped of more host memory than any host has (2^59 bytes)",
+            f -> f.device().allocateMapped(ElementType.F64, 1L << 56),
+            CudaDriverError.class,
+            "cuMemHostAlloc",
+            String.valueOf(8L << 56),
+            "page-locked host memory")
         .rejects(
             "attribute(null)", f -> f.device().attribute((Device.Attribute) null), NPE, "attribute")
         .rejects(
@@ -604,6 +639,97 @@ final class BadInputCases {
             "closed")
         .rejects(
             "toFloatArray of a closed buffer", f -> f.closedHost().toFloatArray(), ISE, "closed")
+        .cases();
+  }
+
+  // ---- MappedHostBuffer
+
+  private static List<BadInputCase> mappedHostBuffer() {
+    return new Group("MappedHostBuffer")
+        .rejects(
+            "getIntAcquire(-1)", f -> f.mapped(ElementType.I32, N).getIntAcquire(-1), IOOBE, "-1")
+        .rejects(
+            "getIntAcquire(length)",
+            f -> f.mapped(ElementType.I32, N).getIntAcquire(N),
+            IOOBE,
+            String.valueOf(N))
+        .rejects(
+            "setLongRelease(length)",
+            f -> {
+              f.mapped(ElementType.I64, N).setLongRelease(N, 1);
+              return null;
+            },
+            IOOBE,
+            String.valueOf(N))
+        .rejects(
+            "getIntAcquire of an f32 buffer",
+            f -> f.mapped(ElementType.F32, N).getIntAcquire(0),
+            IAE,
+            "f32",
+            "i32",
+            "ElementType.I32")
+        .rejects(
+            "getLongAcquire of an i32 buffer",
+            f -> f.mapped(ElementType.I32, N).getLongAcquire(0),
+            IAE,
+            "i32",
+            "i64")
+        .rejects(
+            "setIntRelease on an i64 buffer",
+            f -> {
+              f.mapped(ElementType.I64, N).setIntRelease(0, 1);
+              return null;
+            },
+            IAE,
+            "i64",
+            "i32")
+        .rejects(
+            "free() of the device view",
+            f -> f.mapped(ElementType.I32, N).deviceView().free(),
+            IAE,
+            "MappedHostBuffer",
+            "close")
+        .rejects(
+            "deviceView() of a closed buffer",
+            f -> f.closedMapped().deviceView(),
+            ISE,
+            "closed",
+            "allocateMapped")
+        .rejects(
+            "getIntAcquire of a closed buffer",
+            f -> f.closedMapped().getIntAcquire(0),
+            ISE,
+            "closed")
+        .rejects(
+            "setIntRelease on a closed buffer",
+            f -> {
+              f.closedMapped().setIntRelease(0, 1);
+              return null;
+            },
+            ISE,
+            "closed")
+        .rejects(
+            "a kernel launched on the view of a closed buffer",
+            f -> {
+              MappedHostBuffer<Integer> mapped = f.mapped(ElementType.I32, N);
+              DeviceBuffer<Integer> view = mapped.deviceView();
+              mapped.close();
+              return ConformanceKernels.inc(view).syncOn(f.stream());
+            },
+            ISE,
+            "closed",
+            "MappedHostBuffer")
+        .rejects(
+            "a fill of a slice of the view of a closed buffer",
+            f -> {
+              MappedHostBuffer<Integer> mapped = f.mapped(ElementType.I32, N);
+              DeviceBuffer<Integer> slice = mapped.deviceView().slice(1, 2);
+              mapped.close();
+              return slice.fill(3);
+            },
+            ISE,
+            "closed",
+            "MappedHostBuffer")
         .cases();
   }
 

@@ -12,6 +12,7 @@ import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
 import cuda.graph.HostBuffer;
+import cuda.graph.MappedHostBuffer;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.CudaDriver;
@@ -101,6 +102,16 @@ final class BadInputFixture implements AutoCloseable {
 
   <T> HostBuffer<T> host(ElementType<T> type, int length) {
     return session.own(device().allocateHost(type, length));
+  }
+
+  <T> MappedHostBuffer<T> mapped(ElementType<T> type, int length) {
+    return session.own(device().allocateMapped(type, length));
+  }
+
+  MappedHostBuffer<Integer> closedMapped() {
+    MappedHostBuffer<Integer> buffer = device().allocateMapped(ElementType.I32, LENGTH);
+    buffer.close();
+    return buffer;
   }
 
   DeviceBuffer<Integer> closedInts() {

@@ -88,7 +88,9 @@ public final class Simulator {
      * Makes scheduling deterministic: no simulator threads; queued work runs on the calling thread,
      * a seeded random amount at each driver call and all that is needed when the caller waits. With
      * one host thread, the same seed and the same calls give the same interleaving. Host functions
-     * then run on the thread that made the driver call, and must not block on other host threads.
+     * then run on the thread that made the driver call, and must not block on other host threads;
+     * so must kernels: one that waits for the host's answer through mapped host memory waits on the
+     * very thread that would answer (use the asynchronous default for such handshakes).
      *
      * @param seed chooses how much queued work runs at each driver call
      * @return this builder

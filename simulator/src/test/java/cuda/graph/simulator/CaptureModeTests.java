@@ -15,6 +15,7 @@ import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.GraphNodeType;
 import cuda.graph.spi.HandleKind;
+import cuda.graph.spi.HostAllocFlags;
 import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.StreamFlags;
 import java.lang.foreign.MemorySegment;
@@ -101,6 +102,13 @@ class CaptureModeTests {
   @EnumSource(CaptureMode.class)
   void memAllocHostIsProhibitedInGlobalAndThreadLocalCaptureAndAllowedInRelaxed(CaptureMode mode) {
     assertUnsafe(mode, () -> f.driver.memAllocHost(64));
+  }
+
+  @ParameterizedTest
+  @EnumSource(CaptureMode.class)
+  void memHostAllocIsProhibitedInGlobalAndThreadLocalCaptureAndAllowedInRelaxed(CaptureMode mode) {
+    assertUnsafe(
+        mode, () -> f.driver.memHostAlloc(64, HostAllocFlags.PORTABLE | HostAllocFlags.DEVICEMAP));
   }
 
   @ParameterizedTest

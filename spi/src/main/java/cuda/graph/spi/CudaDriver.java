@@ -416,11 +416,42 @@ public interface CudaDriver extends AutoCloseable {
   MemorySegment memAllocHost(long bytes);
 
   /**
-   * {@code cuMemFreeHost}: frees memory from {@link #memAllocHost}.
+   * {@code cuMemFreeHost}: frees memory from {@link #memAllocHost} or {@link #memHostAlloc}; for
+   * mapped memory the device pointers {@link #memHostGetDevicePointer} gave are invalid afterwards
+   * too.
    *
-   * @param hostMemory a segment {@link #memAllocHost} returned; invalid afterwards
+   * @param hostMemory a segment {@link #memAllocHost} or {@link #memHostAlloc} returned; invalid
+   *     afterwards
    */
   void memFreeHost(MemorySegment hostMemory);
+
+  /**
+   * {@code cuMemHostAlloc}: page-locked host memory of exactly {@code bytes}, allocated with {@code
+   * flags}. With {@link HostAllocFlags#DEVICEMAP} the memory is also mapped into the device address
+   * space: {@link #memHostGetDevicePointer} gives the address through which kernels, copies and
+   * fills reach the same bytes while the host reads and writes the segment.
+   *
+   * @param bytes the size to allocate, in bytes; positive
+   * @param flags {@link HostAllocFlags}, combined; any other bit fails with {@code
+   *     CUDA_ERROR_INVALID_VALUE}
+   * @return a native segment of {@code bytes} bytes; the caller owns it until {@link #memFreeHost},
+   *     which invalidates it and every slice of it (an access afterwards fails with {@link
+   *     IllegalStateException}, never touches freed memory)
+   */
+  MemorySegment memHostAlloc(long bytes, int flags);
+
+  /**
+   * {@code cuMemHostGetDevicePointer_v2}: the device address of mapped host memory, for the current
+   * context. It allocates nothing and is valid until the memory is freed with {@link #memFreeHost};
+   * fails with {@code CUDA_ERROR_INVALID_VALUE} for memory not allocated by {@link #memHostAlloc}
+   * with {@link HostAllocFlags#DEVICEMAP}, or on a device that cannot map host memory.
+   *
+   * @param hostMemory a segment {@link #memHostAlloc} returned, or a slice of one: the result
+   *     addresses the slice's first byte
+   * @param flags must be 0
+   * @return the device pointer of {@code hostMemory}'s first byte
+   */
+  long memHostGetDevicePointer(MemorySegment hostMemory, int flags);
 
   /**
    * {@code cuMemGetInfo_v2}: free and total memory of the current context's device.

@@ -87,8 +87,12 @@ public enum DriverCall {
   MEM_FREE_ASYNC("cuMemFreeAsync"),
   /** {@code cuMemAllocHost_v2}: allocates page-locked host memory. */
   MEM_ALLOC_HOST("cuMemAllocHost_v2"),
-  /** {@code cuMemFreeHost}: frees page-locked host memory. */
+  /** {@code cuMemFreeHost}: frees page-locked host memory, mapped or not. */
   MEM_FREE_HOST("cuMemFreeHost"),
+  /** {@code cuMemHostAlloc}: allocates page-locked host memory with flags (mapped, portable). */
+  MEM_HOST_ALLOC("cuMemHostAlloc"),
+  /** {@code cuMemHostGetDevicePointer_v2}: the device address of mapped host memory. */
+  MEM_HOST_GET_DEVICE_POINTER("cuMemHostGetDevicePointer_v2"),
   /** {@code cuMemGetInfo_v2}: free and total device memory. */
   MEM_GET_INFO("cuMemGetInfo_v2"),
   /** {@code cuMemcpyHtoD_v2}: copies host to device, synchronously. */

@@ -20,7 +20,11 @@ public enum HandleKind {
   GRAPH_NODE("CUgraphNode"),
   /** Device memory from {@code cuMemAlloc_v2} or {@code cuMemAllocAsync}. */
   DEVICE_MEMORY("CUdeviceptr"),
-  /** Page-locked host memory from {@code cuMemAllocHost_v2}. */
+  /**
+   * Page-locked host memory from {@code cuMemAllocHost_v2} or {@code cuMemHostAlloc} (mapped into
+   * the device address space or not); freed with {@code cuMemFreeHost}. The device pointer of
+   * mapped memory is no handle of its own: it dies with the memory.
+   */
   HOST_MEMORY("void* (pinned)");
 
   private final String cudaType;

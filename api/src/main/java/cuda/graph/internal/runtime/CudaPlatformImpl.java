@@ -9,6 +9,7 @@ import cuda.graph.internal.bootstrap.ProviderSelector;
 import cuda.graph.internal.bootstrap.ProviderSelector.Outcome;
 import cuda.graph.internal.bootstrap.SystemPlatform;
 import cuda.graph.spi.CudaDriver;
+import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,9 +34,10 @@ import org.jspecify.annotations.Nullable;
  * no new execution and waits for those running; then waits until the work submitted is done (the
  * futures still pending fail); then destroys the graphs still alive (whatever launches are still
  * out), the default policy's streams and the modules; closes the release queue (later releases are
- * dropped), then frees the device memory its ops allocated that is still allocated (buffers still
- * open, or dropped and not yet cleaned: the objects stay as they are, and any later use fails
- * because the platform is closed), then the staging memory, the release streams and the contexts.
+ * dropped), then frees the device memory its ops allocated and the mapped host memory that are
+ * still allocated (buffers still open, or dropped and not yet cleaned: the objects stay as they
+ * are, and any later use fails because the platform is closed), then the staging memory, the
+ * release streams and the contexts.
  */
 public final class CudaPlatformImpl implements CudaPlatform {
 
@@ -82,6 +84,14 @@ public final class CudaPlatformImpl implements CudaPlatform {
   private record Allocation(DeviceImpl device, long address, RefCount lifetime) {}
 
   private final AtomicInteger memoryAdded = new AtomicInteger();
+
+  /** Mapped host memory of buffers made on this platform; pruned as it is freed. */
+  private final Set<HostAllocation> hostMemory = ConcurrentHashMap.newKeySet();
+
+  /** One allocation of mapped host memory, and the lifetime that frees it. */
+  private record HostAllocation(DeviceImpl device, MemorySegment memory, RefCount lifetime) {}
+
+  private final AtomicInteger hostMemoryAdded = new AtomicInteger();
 
   /** The shutdown hook of the process-wide platform, or null. */
   private volatile @Nullable Thread exitHook;
@@ -404,12 +414,40 @@ public final class CudaPlatformImpl implements CudaPlatform {
   }
 
   /**
+   * Notes mapped host memory ({@code Device.allocateMapped}) on {@code device}, which {@code
+   * lifetime} frees: if it is still allocated when the platform closes, the platform frees it, so
+   * that its segment dies before the context that owns the memory (a later access fails, and never
+   * reads memory the driver reclaimed with the context).
+   */
+  public void ownHostMemory(DeviceImpl device, MemorySegment memory, RefCount lifetime) {
+    hostMemory.add(new HostAllocation(device, memory, lifetime));
+    if ((hostMemoryAdded.incrementAndGet() & 255) == 0) {
+      hostMemory.removeIf(a -> a.lifetime().isDestroyed());
+    }
+  }
+
+  /**
    * Frees, once the release queue is closed (so that no lifetime can free it too), the memory whose
-   * buffer is still open or was dropped and not cleaned yet: nothing leases it any more, as all
-   * work has stopped and the graphs are gone. The buffer objects stay open, and any later use fails
-   * because the platform is closed.
+   * buffer is still open or was dropped and not cleaned yet: device memory the platform's ops
+   * allocated and mapped host memory. Nothing leases it any more, as all work has stopped and the
+   * graphs are gone. The buffer objects stay open, and any later use fails because the platform is
+   * closed.
    */
   private void freeMemoryStillAllocated() {
+    for (HostAllocation a : List.copyOf(hostMemory)) {
+      if (a.lifetime().isDestroyed()) {
+        continue;
+      }
+      try {
+        a.device().bind();
+        driver.memFreeHost(a.memory());
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "cuda.graph: freeing mapped host memory while closing failed: " + e.getMessage());
+      }
+    }
+    hostMemory.clear();
     for (Allocation a : List.copyOf(memory)) {
       if (a.lifetime().isDestroyed()) {
         continue;

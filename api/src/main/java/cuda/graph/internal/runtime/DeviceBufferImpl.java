@@ -38,6 +38,12 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    */
   private final @Nullable DeviceBufferImpl<T> parent;
 
+  /**
+   * For the device view of mapped host memory (and its slices): the host buffer that owns the
+   * memory. The view keeps it reachable, so its cleaner does not free memory the view is used for.
+   */
+  private final @Nullable HostBufferImpl<T> mappedFrom;
+
   private DeviceBufferImpl(
       DeviceImpl device,
       ElementType<T> type,
@@ -45,7 +51,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       long address,
       @Nullable RefCount lifetime,
       @Nullable GraphTemporary temporary,
-      @Nullable DeviceBufferImpl<T> parent) {
+      @Nullable DeviceBufferImpl<T> parent,
+      @Nullable HostBufferImpl<T> mappedFrom) {
     this.device = device;
     this.type = type;
     this.length = length;
@@ -53,6 +60,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     this.lifetime = lifetime;
     this.temporary = temporary;
     this.parent = parent;
+    this.mappedFrom = mappedFrom;
   }
 
   /**
@@ -64,9 +72,27 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     RefCount lifetime =
         device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
     DeviceBufferImpl<T> buffer =
-        new DeviceBufferImpl<>(device, type, length, address, lifetime, null, null);
+        new DeviceBufferImpl<>(device, type, length, address, lifetime, null, null, null);
     CudaPlatformImpl.CLEANER.register(buffer, lifetime::closeOwner);
     return buffer;
+  }
+
+  /**
+   * The device's view of the mapped host memory {@code host} owns, at {@code devicePointer}: the
+   * same elements and lifetime as {@code host}, so ops on the view lease the host buffer's memory.
+   * The view owns nothing (closing it does nothing, freeing it is refused) and has no cleaner of
+   * its own; it keeps {@code host} reachable.
+   */
+  public static <T> DeviceBufferImpl<T> mapped(HostBufferImpl<T> host, long devicePointer) {
+    return new DeviceBufferImpl<>(
+        host.device(),
+        host.elementType(),
+        host.length(),
+        devicePointer,
+        host.lifetime(),
+        null,
+        null,
+        host);
   }
 
   /**
@@ -77,7 +103,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   public static <T> DeviceBufferImpl<T> temporary(
       Execution execution, ElementType<T> type, long length, long address) {
     GraphTemporary temporary = execution.newTemporary(address, length * type.byteSize());
-    return new DeviceBufferImpl<>(execution.device, type, length, address, null, temporary, null);
+    return new DeviceBufferImpl<>(
+        execution.device, type, length, address, null, temporary, null, null);
   }
 
   // ---- allocation ops
@@ -379,11 +406,19 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    * {@return an op that closes this buffer in stream order}: the memory is released once the work
    * queued before the op (and every other use) has completed. Not a graph node.
    *
-   * @throws IllegalArgumentException for a {@link #slice}, which owns no memory
+   * @throws IllegalArgumentException for a {@link #slice}, which owns no memory, and for the device
+   *     view of a {@link cuda.graph.MappedHostBuffer}, whose buffer owns it
    */
   @Override
   public DeviceOp<@Nullable Void> free() {
     refuseIfTemporary("freed");
+    if (mappedFrom != null) {
+      throw new IllegalArgumentException(
+          this
+              + " is the device view of "
+              + mappedFrom
+              + ", which owns the memory: close the MappedHostBuffer once its last op is queued");
+    }
     if (!isOwner()) {
       throw new IllegalArgumentException(
           this + " is a slice, which owns no memory: free the buffer it was sliced from");
@@ -420,7 +455,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
         address + offset * type.byteSize(),
         lifetime,
         temporary,
-        parent == null ? this : parent);
+        parent == null ? this : parent,
+        mappedFrom);
   }
 
   // ---- accessors
@@ -457,7 +493,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
 
   /**
    * Releases the memory once every queued use has completed. Idempotent; does nothing for a {@link
-   * #slice}.
+   * #slice} or the device view of a {@link cuda.graph.MappedHostBuffer}, which own no memory.
    */
   @Override
   public void close() {
@@ -468,7 +504,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   }
 
   private boolean isOwner() {
-    return parent == null;
+    return parent == null && mappedFrom == null;
   }
 
   public long address() {
@@ -543,7 +579,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
       throw new IllegalStateException(
           this
               + " is closed"
-              + (isOwner() ? "" : " (the buffer it was sliced from was closed)")
+              + (mappedFrom != null
+                  ? " (the MappedHostBuffer it views, " + mappedFrom + ", was closed)"
+                  : isOwner() ? "" : " (the buffer it was sliced from was closed)")
               + "; build ops only on open buffers: allocate a new one, or close it only after its"
               + " last use");
     }
@@ -616,7 +654,8 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
         + length
         + " on device "
         + device.ordinal()
-        + (isOwner() ? "" : ", slice")
+        + (parent == null ? "" : ", slice")
+        + (mappedFrom == null ? "" : ", mapped host memory")
         + (temporary == null ? "" : ", " + temporary)
         + "]";
   }

@@ -8,12 +8,15 @@ import cuda.graph.ElementType;
 import cuda.graph.GraphMemory;
 import cuda.graph.HostBuffer;
 import cuda.graph.LaunchConfig;
+import cuda.graph.MappedHostBuffer;
 import cuda.graph.internal.ops.AllocateOp;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DeviceAttribute;
 import cuda.graph.spi.GraphMemAttribute;
+import cuda.graph.spi.HostAllocFlags;
 import cuda.graph.spi.StreamFlags;
+import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -164,6 +167,71 @@ public final class DeviceImpl implements Device {
     bind();
     return new HostBufferImpl<>(
         this, type, length, platform.driver().memAllocHost(length * type.byteSize()));
+  }
+
+  /**
+   * {@code CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP}: what every mapped buffer asks.
+   */
+  private static final int MAPPED_FLAGS = HostAllocFlags.PORTABLE | HostAllocFlags.DEVICEMAP;
+
+  /**
+   * Allocates mapped host memory and asks for its device pointer. Portable, as every host buffer
+   * is: its copies may run on any device's stream of the platform (the view itself is used on this
+   * device). Memory whose device pointer cannot be had is freed again through the release queue.
+   */
+  @Override
+  public <T> MappedHostBuffer<T> allocateMapped(ElementType<T> type, long length) {
+    Objects.requireNonNull(type, "type");
+    if (length <= 0) {
+      throw new IllegalArgumentException(
+          "a mapped host buffer holds at least one element, got length " + length);
+    }
+    AllocateOp.requireByteSize(type, length, "a mapped host buffer");
+    long bytes = length * type.byteSize();
+    bind();
+    TranslatingDriver driver = platform.driver();
+    MemorySegment memory;
+    try {
+      memory = driver.memHostAlloc(bytes, MAPPED_FLAGS);
+    } catch (CudaDriverError e) {
+      throw new CudaDriverError(
+          e.code(),
+          e.errorName(),
+          e.call(),
+          bytes
+              + " bytes of page-locked host memory for a MappedHostBuffer<"
+              + type
+              + ">["
+              + length
+              + "] on "
+              + this
+              + (e.detail() == null ? "" : ": " + e.detail())
+              + "; it is host memory the driver pins, so close the host buffers you no longer"
+              + " need or map a smaller one",
+          e);
+    }
+    long devicePointer;
+    try {
+      devicePointer = driver.memHostGetDevicePointer(memory, 0);
+    } catch (CudaDriverError e) {
+      release(d -> d.memFreeHost(memory));
+      throw new CudaDriverError(
+          e.code(),
+          e.errorName(),
+          e.call(),
+          "no device pointer for "
+              + bytes
+              + " bytes of mapped host memory on "
+              + this
+              + " (a device that cannot map host memory answers so)"
+              + (e.detail() == null ? "" : ": " + e.detail())
+              + "; the memory was freed again: use allocateHost and copies on this device instead",
+          e);
+    }
+    MappedHostBufferImpl<T> buffer =
+        new MappedHostBufferImpl<>(this, type, length, memory, devicePointer);
+    platform.ownHostMemory(this, memory, buffer.lifetime());
+    return buffer;
   }
 
   /**

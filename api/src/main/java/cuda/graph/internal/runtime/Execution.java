@@ -272,7 +272,10 @@ public final class Execution {
               + "; copy it to this device first or execute on a stream of its device");
     }
     RefCount lifetime = impl.lifetime();
-    lifetime.acquire(buffer);
+    if (!lifetime.tryAcquire()) {
+      impl.requireOpen(); // closed: names the buffer that was (a slice's, a mapped view's owner)
+      lifetime.acquire(buffer);
+    }
     hold(lifetime);
     return impl.address();
   }

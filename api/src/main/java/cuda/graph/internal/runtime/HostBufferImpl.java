@@ -7,8 +7,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
-/** The implementation of {@link HostBuffer}. */
-public final class HostBufferImpl<T> implements HostBuffer<T> {
+/**
+ * The implementation of {@link HostBuffer}: pinned memory the buffer owns, freed with {@code
+ * cuMemFreeHost} when its last reference goes. {@link MappedHostBufferImpl} adds the device view of
+ * mapped memory.
+ */
+public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHostBufferImpl {
 
   private final DeviceImpl device;
   private final ElementType<T> type;
@@ -16,6 +20,9 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
   private final MemorySegment memory;
   private final RefCount lifetime;
 
+  /**
+   * Wraps page-locked memory the device's context just allocated; the buffer owns it from now on.
+   */
   public HostBufferImpl(DeviceImpl device, ElementType<T> type, long length, MemorySegment memory) {
     this.device = device;
     this.type = type;
@@ -182,7 +189,7 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
     return memory;
   }
 
-  private void checkType(ElementType<?> wanted) {
+  final void checkType(ElementType<?> wanted) {
     if (wanted != type) {
       throw new IllegalArgumentException(
           this + " holds " + type + ", not " + wanted + ": use " + methodsFor(type));
@@ -203,14 +210,14 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
     return "get, set or segment()";
   }
 
-  private void checkIndex(long index) {
+  final void checkIndex(long index) {
     if (index < 0 || index >= length) {
       throw new IndexOutOfBoundsException(
           this + " has no element " + index + ": its indices run from 0 to " + (length - 1));
     }
   }
 
-  private void checkOpen() {
+  final void checkOpen() {
     requireOpen();
   }
 
@@ -219,13 +226,26 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
    *
    * @throws IllegalStateException naming this buffer
    */
-  public void requireOpen() {
+  public final void requireOpen() {
     if (lifetime.isClosed()) {
       throw new IllegalStateException(
           this
-              + " is closed, and its memory is freed once no queued copy uses it; allocate a new"
-              + " one with Device.allocateHost, or close it only after its last use");
+              + " is closed, and its memory is freed once no queued "
+              + users()
+              + " uses it; allocate a new one with "
+              + factory()
+              + ", or close it only after its last use");
     }
+  }
+
+  /** {@return what may still use the memory after the close, for messages} */
+  String users() {
+    return "copy";
+  }
+
+  /** {@return the factory that makes a buffer of this kind, for messages} */
+  String factory() {
+    return "Device.allocateHost";
   }
 
   /** {@return whether {@link #close()} was called} */
@@ -240,7 +260,8 @@ public final class HostBufferImpl<T> implements HostBuffer<T> {
     lifetime.closeOwner();
   }
 
-  public RefCount lifetime() {
+  /** {@return the owner's reference and the leases of the memory} */
+  public final RefCount lifetime() {
     return lifetime;
   }
 

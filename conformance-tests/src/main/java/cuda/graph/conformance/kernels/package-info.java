@@ -1,6 +1,8 @@
 /**
- * The kit's test kernels: PTX compiled from {@code src/main/cuda/conformance_kernels.cu}, each with
- * the Java reference the simulator runs, shared by the contracts and the op-sequence arbitraries.
+ * The kit's test kernels: PTX compiled from the {@code .cu} files of {@code src/main/cuda} ({@code
+ * conformance_kernels.cu}, and the conditional, programmatic and mapped-memory kernels of their
+ * contracts), each with the Java reference the simulator runs, shared by the contracts and the
+ * op-sequence arbitraries.
  */
 @NullMarked
 package cuda.graph.conformance.kernels;

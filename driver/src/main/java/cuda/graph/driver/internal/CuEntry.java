@@ -181,6 +181,16 @@ enum CuEntry {
   MEM_ALLOC_HOST(DriverCall.MEM_ALLOC_HOST, 3020, takes(C.PTR, C.INT64)),
   /** {@code (void *p)}: the address of memory the driver allocated, passed as a {@code long}. */
   MEM_FREE_HOST(DriverCall.MEM_FREE_HOST, 2000, takes(C.HANDLE)),
+  /** {@code (void **pp, size_t bytesize, unsigned int Flags)}: its only ABI. */
+  MEM_HOST_ALLOC(DriverCall.MEM_HOST_ALLOC, 2020, takes(C.PTR, C.INT64, C.INT)),
+  /**
+   * What {@code cuda.h} maps {@code cuMemHostGetDevicePointer} to, with a 64-bit {@code
+   * CUdeviceptr} (the unversioned export writes a 32-bit one): {@code (CUdeviceptr *pdptr, void *p,
+   * unsigned int Flags)}; {@code p} is the address of memory the driver allocated, passed as a
+   * {@code long}.
+   */
+  MEM_HOST_GET_DEVICE_POINTER(
+      DriverCall.MEM_HOST_GET_DEVICE_POINTER, 3020, takes(C.PTR, C.HANDLE, C.INT)),
   /** {@code (size_t *free, size_t *total)} */
   MEM_GET_INFO(DriverCall.MEM_GET_INFO, 3020, takes(C.PTR, C.PTR)),
   /** {@code (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)} */

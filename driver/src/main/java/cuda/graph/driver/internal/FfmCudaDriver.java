@@ -739,6 +739,42 @@ final class FfmCudaDriver implements CudaDriver {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The segment, and every slice of it, is valid until {@link #memFreeHost} frees the memory, as
+   * for {@link #memAllocHost}; kernels may still reach the memory through its device pointer, so
+   * the caller frees it only once no queued work uses it.
+   */
+  @Override
+  public MemorySegment memHostAlloc(long bytes, int flags) {
+    MemorySegment out = Scratch.get().slot(0);
+    try {
+      int status = (int) CuEntry.MEM_HOST_ALLOC.handle().invokeExact(out, bytes, flags);
+      check(status, CuEntry.MEM_HOST_ALLOC);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return pinned.scoped(out.get(JAVA_LONG, 0), bytes);
+  }
+
+  @Override
+  public long memHostGetDevicePointer(MemorySegment hostMemory, int flags) {
+    HostSegments.requireNative(hostMemory, DriverCall.MEM_HOST_GET_DEVICE_POINTER);
+    MemorySegment out = Scratch.get().slot(0);
+    try {
+      int status =
+          (int)
+              CuEntry.MEM_HOST_GET_DEVICE_POINTER
+                  .handle()
+                  .invokeExact(out, hostMemory.address(), flags);
+      check(status, CuEntry.MEM_HOST_GET_DEVICE_POINTER);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return out.get(JAVA_LONG, 0);
+  }
+
   @Override
   public MemoryInfo memGetInfo() {
     Scratch scratch = Scratch.get();

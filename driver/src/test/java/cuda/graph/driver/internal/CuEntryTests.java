@@ -80,6 +80,10 @@ class CuEntryTests {
           "cuMemFreeAsync",
           "cuMemAllocHost_v2",
           "cuMemFreeHost",
+          // Not in section 1.2 yet: mapped host memory. cuMemHostAlloc has one ABI (size_t since
+          // CUDA 2.2); cuda.h maps cuMemHostGetDevicePointer to the _v2 with a 64-bit CUdeviceptr.
+          "cuMemHostAlloc",
+          "cuMemHostGetDevicePointer_v2",
           "cuMemGetInfo_v2",
           "cuMemcpyHtoD_v2",
           "cuMemcpyDtoH_v2",
@@ -129,6 +133,7 @@ class CuEntryTests {
           "cuMemAlloc",
           "cuMemFree",
           "cuMemAllocHost",
+          "cuMemHostGetDevicePointer",
           "cuMemGetInfo",
           "cuDeviceTotalMem",
           "cuStreamBeginCapture",
@@ -176,6 +181,10 @@ class CuEntryTests {
           Map.entry("cuGraphDebugDotPrint", 11030),
           Map.entry("cuEventRecordWithFlags", 11010),
           Map.entry("cuMemAllocAsync", 11020),
+          Map.entry("cuMemAllocHost_v2", 3020),
+          Map.entry("cuMemFreeHost", 2000),
+          Map.entry("cuMemHostAlloc", 2020),
+          Map.entry("cuMemHostGetDevicePointer_v2", 3020),
           Map.entry("cuFuncGetParamInfo", 12040),
           Map.entry("cuLaunchKernelEx", 11060),
           Map.entry("cuStreamBeginCaptureToGraph", 12030),
@@ -459,6 +468,22 @@ class CuEntryTests {
     assertEquals(
         List.of(JAVA_LONG, JAVA_LONG, JAVA_LONG),
         parameters(CuEntry.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS));
+  }
+
+  @Test
+  void theMappedHostMemoryCallsTakeTheirFlagsAsAnIntAndTheHostPointerAsAnAddress() {
+    // (void **pp, size_t bytesize, unsigned int Flags)
+    assertEquals(
+        List.of(ValueLayout.ADDRESS, JAVA_LONG, JAVA_INT), parameters(CuEntry.MEM_HOST_ALLOC));
+    // (CUdeviceptr *pdptr, void *p, unsigned int Flags): p passed as a long, as cuMemFreeHost's.
+    assertEquals(
+        List.of(ValueLayout.ADDRESS, JAVA_LONG, JAVA_INT),
+        parameters(CuEntry.MEM_HOST_GET_DEVICE_POINTER));
+    assertEquals(List.of(JAVA_LONG), parameters(CuEntry.MEM_FREE_HOST));
+    for (CuEntry entry : List.of(CuEntry.MEM_HOST_ALLOC, CuEntry.MEM_HOST_GET_DEVICE_POINTER)) {
+      assertEquals(0, entry.firstDriver(), entry + " is older than every supported driver");
+      assertNull(entry.bindingNote(), "the ABI cuda.h names");
+    }
   }
 
   @Test

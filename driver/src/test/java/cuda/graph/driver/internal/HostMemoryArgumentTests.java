@@ -38,6 +38,8 @@ class HostMemoryArgumentTests {
     assertRejectsHeap(
         DriverCall.MEMCPY_DTOH_ASYNC, d -> d.memcpyDtoHAsync(heap, 0x1000, 64, CuStream.NULL));
     assertRejectsHeap(DriverCall.MEM_FREE_HOST, d -> d.memFreeHost(heap));
+    assertRejectsHeap(
+        DriverCall.MEM_HOST_GET_DEVICE_POINTER, d -> d.memHostGetDevicePointer(heap, 0));
     CopyEndpoint device = new CopyEndpoint.Device(0x1000);
     for (boolean heapIsDestination : new boolean[] {true, false}) {
       CopyEndpoint host = new CopyEndpoint.Host(heap);

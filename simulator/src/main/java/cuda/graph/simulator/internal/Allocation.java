@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One range of simulated device memory at a fake device address, backed by real off-heap memory
  * while it is live. Graph allocations exist as reserved ranges from capture on and are backed only
- * between the execution of their alloc node and their free.
+ * between the execution of their alloc node and their free. Mapped host memory is a range backed by
+ * the host segment itself, so device accesses and host accesses reach the same bytes.
  */
 final class Allocation {
 
@@ -17,7 +18,13 @@ final class Allocation {
     /** {@code cuMemAllocAsync} outside capture. */
     ASYNC,
     /** {@code cuMemAllocAsync} inside capture: owned by the graph, fixed address. */
-    GRAPH
+    GRAPH,
+    /**
+     * The device range of host memory from {@code cuMemHostAlloc} with {@code
+     * CU_MEMHOSTALLOC_DEVICEMAP}: backed by the host segment, reachable from every device (unified
+     * addressing), not device memory (it counts against no device), gone at {@code cuMemFreeHost}.
+     */
+    MAPPED
   }
 
   final long base;
@@ -56,6 +63,14 @@ final class Allocation {
       arena = a;
       backing = a.allocate(Math.max(size, 1), 256);
     }
+  }
+
+  /**
+   * Backs the range with memory someone else owns (mapped host memory): accesses reach {@code
+   * memory} itself, and {@link #unback()} forgets it without freeing it.
+   */
+  synchronized void backWith(MemorySegment memory) {
+    backing = memory;
   }
 
   /** Releases the real memory; accesses racing with this fail as illegal addresses. */

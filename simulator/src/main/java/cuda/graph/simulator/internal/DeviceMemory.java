@@ -71,7 +71,7 @@ final class DeviceMemory {
               + bytes
               + ") is not inside any device allocation");
     }
-    if (requiredDevice != null && a.device != requiredDevice) {
+    if (requiredDevice != null && a.device != requiredDevice && a.kind != Allocation.Kind.MAPPED) {
       throw new IllegalDeviceAccessException(
           "0x"
               + Long.toHexString(address)

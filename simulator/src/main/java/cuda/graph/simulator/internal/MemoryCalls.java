@@ -6,18 +6,33 @@ import static cuda.graph.simulator.internal.SimState.invalid;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.HostAllocFlags;
 import cuda.graph.spi.MemoryInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
-/** Device and pinned host memory, copies and memsets. */
+/**
+ * Device and pinned host memory, copies and memsets. Host memory mapped into the device address
+ * space ({@code cuMemHostAlloc} with {@code CU_MEMHOSTALLOC_DEVICEMAP}) is one segment that both
+ * sides reach: its device range is an {@link Allocation.Kind#MAPPED} allocation backed by the host
+ * segment itself, so a kernel's store is in the host's memory the moment the kernel makes it (while
+ * the kernel still runs, on the asynchronous engine), and the host's stores are what the kernel
+ * reads.
+ */
 final class MemoryCalls {
 
+  /** Page-locked host memory: its arena, and its device range if it is mapped. */
+  private record HostMemory(MemorySegment segment, Arena arena, @Nullable Allocation mapping) {}
+
   private final SimState state;
-  private final Map<Long, Arena> pinned = new HashMap<>();
+
+  /** Live page-locked host memory by address (from cuMemAllocHost or cuMemHostAlloc). */
+  private final NavigableMap<Long, HostMemory> pinned = new TreeMap<>();
 
   MemoryCalls(SimState state) {
     this.state = state;
@@ -66,6 +81,7 @@ final class MemoryCalls {
       return;
     }
     Allocation a = state.memory.atBase(pointer);
+    refuseMapped(a, call);
     if (a == null || (a.kind == Allocation.Kind.GRAPH ? !a.outstanding : a.freeRequested)) {
       throw invalid(
           call,
@@ -118,6 +134,7 @@ final class MemoryCalls {
     SimStream stream = state.stream(handle, call);
     state.checkSticky(stream.context, call);
     Allocation a = state.memory.atBase(pointer);
+    refuseMapped(a, call);
     CaptureSequence capture = stream.capture;
     if (capture != null) {
       if (a == null
@@ -159,6 +176,18 @@ final class MemoryCalls {
     state.enqueue(stream, new Op.Free(a, true), List.of());
   }
 
+  /** The device pointer of mapped host memory is not device memory: cuMemFree refuses it. */
+  private static void refuseMapped(@Nullable Allocation a, DriverCall call) {
+    if (a != null && a.kind == Allocation.Kind.MAPPED) {
+      throw invalid(
+          call,
+          "0x"
+              + Long.toHexString(a.base)
+              + " is the device pointer of mapped host memory, not device memory: free the host"
+              + " memory with cuMemFreeHost");
+    }
+  }
+
   MemorySegment allocHost(long bytes) {
     DriverCall call = DriverCall.MEM_ALLOC_HOST;
     state.currentContext(call);
@@ -168,22 +197,97 @@ final class MemoryCalls {
     state.checkUnsafe(call);
     Arena arena = Arena.ofShared();
     MemorySegment segment = arena.allocate(bytes, 4096);
-    pinned.put(segment.address(), arena);
+    pinned.put(segment.address(), new HostMemory(segment, arena, null));
     return segment;
+  }
+
+  MemorySegment hostAlloc(long bytes, int flags) {
+    DriverCall call = DriverCall.MEM_HOST_ALLOC;
+    SimContext context = state.currentContext(call);
+    if (bytes <= 0) {
+      throw invalid(call, "cannot allocate " + bytes + " bytes");
+    }
+    if ((flags & ~HostAllocFlags.ALL) != 0) {
+      throw invalid(
+          call,
+          "flags 0x"
+              + Integer.toHexString(flags)
+              + " hold bits that are no CU_MEMHOSTALLOC_* flag (PORTABLE 0x1, DEVICEMAP 0x2,"
+              + " WRITECOMBINED 0x4)");
+    }
+    state.checkUnsafe(call);
+    Arena arena = Arena.ofShared();
+    MemorySegment segment;
+    try {
+      segment = arena.allocate(bytes, 4096);
+    } catch (OutOfMemoryError e) {
+      arena.close();
+      throw fail(
+          CuResult.OUT_OF_MEMORY,
+          call,
+          bytes + " bytes of page-locked host memory: the host cannot allocate that much");
+    }
+    Allocation mapping = null;
+    if ((flags & HostAllocFlags.DEVICEMAP) != 0) {
+      // With unified addressing the mapping is the same for every context, portable or not.
+      mapping = state.memory.reserve(context.device, bytes, Allocation.Kind.MAPPED, null);
+      mapping.backWith(segment);
+    }
+    pinned.put(segment.address(), new HostMemory(segment, arena, mapping));
+    return segment;
+  }
+
+  long hostGetDevicePointer(MemorySegment memory, int flags) {
+    DriverCall call = DriverCall.MEM_HOST_GET_DEVICE_POINTER;
+    state.currentContext(call);
+    if (flags != 0) {
+      throw invalid(call, "flags must be 0, got " + flags);
+    }
+    long address = memory.address();
+    Map.Entry<Long, HostMemory> e = pinned.floorEntry(address);
+    HostMemory host = e == null ? null : e.getValue();
+    if (host == null
+        || !memory.isNative()
+        || address - host.segment.address() >= Math.max(host.segment.byteSize(), 1)) {
+      throw invalid(
+          call,
+          "0x"
+              + Long.toHexString(address)
+              + " is not inside page-locked host memory from cuMemHostAlloc");
+    }
+    Allocation mapping = host.mapping;
+    if (mapping == null) {
+      throw invalid(
+          call,
+          "0x"
+              + Long.toHexString(host.segment.address())
+              + " was allocated without CU_MEMHOSTALLOC_DEVICEMAP (by cuMemAllocHost, or by"
+              + " cuMemHostAlloc without the flag), so it has no device pointer");
+    }
+    return mapping.base + (address - host.segment.address());
   }
 
   void freeHost(MemorySegment memory) {
     DriverCall call = DriverCall.MEM_FREE_HOST;
     state.requireInit(call);
-    Arena arena = pinned.get(memory.address());
-    if (arena == null) {
+    HostMemory host = pinned.get(memory.address());
+    if (host == null) {
       throw invalid(
           call,
-          "0x" + Long.toHexString(memory.address()) + " is not pinned memory from cuMemAllocHost");
+          "0x"
+              + Long.toHexString(memory.address())
+              + " is not page-locked memory from cuMemAllocHost or cuMemHostAlloc");
     }
     state.checkUnsafe(call);
     pinned.remove(memory.address());
-    arena.close();
+    Allocation mapping = host.mapping;
+    if (mapping != null) {
+      // The device range goes first: later device accesses are illegal addresses, and a kernel
+      // still touching the memory fails as one when the arena closes under it.
+      mapping.unback();
+      state.memory.remove(mapping);
+    }
+    host.arena.close();
   }
 
   MemoryInfo info() {

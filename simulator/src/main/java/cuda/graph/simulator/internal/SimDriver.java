@@ -385,6 +385,18 @@ public final class SimDriver implements SimulatedDriver {
   }
 
   @Override
+  public MemorySegment memHostAlloc(long bytes, int flags) {
+    return call(DriverCall.MEM_HOST_ALLOC, () -> memory.hostAlloc(bytes, flags));
+  }
+
+  @Override
+  public long memHostGetDevicePointer(MemorySegment hostMemory, int flags) {
+    return call(
+        DriverCall.MEM_HOST_GET_DEVICE_POINTER,
+        () -> memory.hostGetDevicePointer(hostMemory, flags));
+  }
+
+  @Override
   public MemoryInfo memGetInfo() {
     return call(DriverCall.MEM_GET_INFO, memory::info);
   }

@@ -91,6 +91,11 @@ final class AllocationMap {
     live.put(block.address(), block);
   }
 
+  /** {@return the live block containing {@code pointer}, or null} */
+  @Nullable Block live(long pointer) {
+    return find(live, pointer);
+  }
+
   /** Fails when {@code pointer} lies in a freed block (and not in one allocated since). */
   void requireAccessible(long pointer, DriverCall call) {
     if (pointer == 0 || find(live, pointer) != null) {

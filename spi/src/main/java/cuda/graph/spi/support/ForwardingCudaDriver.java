@@ -590,6 +590,29 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
   }
 
   @Override
+  public MemorySegment memHostAlloc(long bytes, int flags) {
+    before(
+        DriverCall.MEM_HOST_ALLOC, describesArguments ? new Object[] {bytes, flags} : NO_ARGUMENTS);
+    try {
+      return delegate.memHostAlloc(bytes, flags);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_HOST_ALLOC, e);
+    }
+  }
+
+  @Override
+  public long memHostGetDevicePointer(MemorySegment hostMemory, int flags) {
+    before(
+        DriverCall.MEM_HOST_GET_DEVICE_POINTER,
+        describesArguments ? new Object[] {hostMemory, flags} : NO_ARGUMENTS);
+    try {
+      return delegate.memHostGetDevicePointer(hostMemory, flags);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.MEM_HOST_GET_DEVICE_POINTER, e);
+    }
+  }
+
+  @Override
   public MemoryInfo memGetInfo() {
     before(DriverCall.MEM_GET_INFO, NO_ARGUMENTS);
     try {

@@ -25,9 +25,9 @@ import org.jspecify.annotations.Nullable;
  * cuModuleGetFunction}, destroyed when their module is unloaded), graphs (from {@code
  * cuStreamEndCapture} and {@code cuGraphCreate}), execs, device memory ({@code cuMemAlloc_v2}, and
  * {@code cuMemAllocAsync} on a stream that is not capturing; an allocation made during capture
- * belongs to the graph), pinned host memory, and primary-context retains ({@code created(CONTEXT)}
- * counts retains, {@code destroyed(CONTEXT)} releases). Graph nodes are borrowed from their graph
- * and not counted. A create or destroy call that fails changes no count.
+ * belongs to the graph), pinned host memory (mapped or not), and primary-context retains ({@code
+ * created(CONTEXT)} counts retains, {@code destroyed(CONTEXT)} releases). Graph nodes are borrowed
+ * from their graph and not counted. A create or destroy call that fails changes no count.
  *
  * <p><b>Handles the driver makes itself.</b> The graph a capture records into exists from {@code
  * cuStreamBeginCapture} on, and the bodies of a conditional node from {@code cuGraphAddNode} on,
@@ -38,6 +38,11 @@ import org.jspecify.annotations.Nullable;
  * explicit and implicit creations alike, so a value the ledger saw destroyed is live again once the
  * driver returns it from any of these; a destroyed value the driver did not hand out again is still
  * a use after destroy.
+ *
+ * <p><b>Mapped host memory.</b> The device pointer {@code cuMemHostGetDevicePointer_v2} gives for
+ * host memory is not counted (it allocates nothing), but its range is remembered with the host
+ * memory: once {@code cuMemFreeHost} has freed that memory, a call that passes a pointer into the
+ * range is a use after free, like a pointer into freed device memory.
  *
  * <p><b>Stricter than a driver.</b> A handle counts as destroyed only when its own destroy call
  * receives it. When the last retain of a primary context is released, the driver destroys
@@ -75,6 +80,16 @@ public final class HandleLedger {
   private final Map<CuHandle, Lent> lent = new HashMap<>();
 
   private final Map<HandleKind, AllocationMap> memory = new EnumMap<>(HandleKind.class);
+
+  /** The device ranges of mapped host memory, by device pointer; never counted. */
+  private final AllocationMap mappings = new AllocationMap(HandleKind.DEVICE_MEMORY);
+
+  /** The live device ranges of each mapped host block, by the host block's address. */
+  private final Map<Long, List<AllocationMap.Block>> mappingsOf = new HashMap<>();
+
+  /** What {@link #claimFree} took, for {@link #undoFree}: a block and its device mappings. */
+  private record FreeClaim(AllocationMap.Block block, List<AllocationMap.Block> mappings) {}
+
   private final Map<CuModule, Set<CuFunction>> functionsOf = new HashMap<>();
   private final Map<Integer, Retains> contexts = new HashMap<>();
 
@@ -392,6 +407,7 @@ public final class HandleLedger {
       }
     }
     memory.forEach((kind, blocks) -> reclaimed[kind.ordinal()] += blocks.reclaim(context, reason));
+    mappings.reclaim(context, reason); // not counted: they went with their host memory
   }
 
   // ---- memory
@@ -399,7 +415,43 @@ public final class HandleLedger {
   synchronized void allocated(
       HandleKind kind, long address, long bytes, @Nullable CuContext owner, DriverCall call) {
     memory.get(kind).allocated(address, bytes, owner, describe(call), call);
+    if (kind == HandleKind.HOST_MEMORY) {
+      mappingsOf.remove(address); // the mappings of memory freed earlier at this address
+    }
     created[kind.ordinal()]++;
+  }
+
+  /**
+   * The driver gave {@code devicePointer} as the device address of host memory at {@code
+   * hostAddress}: the device range of the whole host block is remembered, and dies with it. Host
+   * memory this ledger never saw, and a range it already knows, change nothing.
+   */
+  synchronized void mapped(long hostAddress, long devicePointer, DriverCall call) {
+    AllocationMap.Block host = memory.get(HandleKind.HOST_MEMORY).live(hostAddress);
+    if (host == null) {
+      return;
+    }
+    long base = devicePointer - (hostAddress - host.address());
+    List<AllocationMap.Block> known =
+        mappingsOf.computeIfAbsent(host.address(), a -> new ArrayList<>());
+    for (AllocationMap.Block b : known) {
+      if (b.address() == base) {
+        return;
+      }
+    }
+    mappings.allocated(
+        base,
+        host.bytes(),
+        host.owner(),
+        describe(call)
+            + " (the device range of host memory 0x"
+            + Long.toHexString(host.address())
+            + ")",
+        call);
+    AllocationMap.Block mapping = mappings.live(base);
+    if (mapping != null) {
+      known.add(mapping);
+    }
   }
 
   /**
@@ -408,27 +460,52 @@ public final class HandleLedger {
    *
    * @throws LifetimeViolation if that memory was already freed
    */
-  synchronized AllocationMap.@Nullable Block claimFree(
-      HandleKind kind, long address, DriverCall call) {
+  synchronized @Nullable Object claimFree(HandleKind kind, long address, DriverCall call) {
     String how = "was freed by " + describe(call);
     AllocationMap.Block block = memory.get(kind).claimFree(address, how, call);
-    if (block != null) {
-      destroyed[kind.ordinal()]++;
+    if (block == null) {
+      return null;
     }
-    return block;
+    destroyed[kind.ordinal()]++;
+    List<AllocationMap.Block> mapped = mappingsOf.remove(address);
+    if (mapped == null) {
+      return new FreeClaim(block, List.of());
+    }
+    for (AllocationMap.Block m : mapped) {
+      mappings.claimFree(
+          m.address(),
+          "was the device range of host memory 0x" + Long.toHexString(address) + ", which " + how,
+          call);
+    }
+    return new FreeClaim(block, mapped);
   }
 
-  /** The free failed: the memory is live again. */
-  synchronized void undoFree(HandleKind kind, AllocationMap.@Nullable Block claim) {
-    if (claim != null) {
-      memory.get(kind).undoFree(claim);
+  /** The free failed: the memory, and its device ranges if it is mapped, are live again. */
+  synchronized void undoFree(HandleKind kind, @Nullable Object claim) {
+    if (claim instanceof FreeClaim(AllocationMap.Block block, List<AllocationMap.Block> mapped)) {
+      memory.get(kind).undoFree(block);
       destroyed[kind.ordinal()]--;
+      for (AllocationMap.Block m : mapped) {
+        mappings.undoFree(m);
+      }
+      if (!mapped.isEmpty()) {
+        mappingsOf.put(block.address(), new ArrayList<>(mapped));
+      }
     }
   }
 
-  /** Fails when {@code pointer} lies in memory that was freed (and not allocated again since). */
+  /**
+   * Fails when {@code pointer} lies in memory that was freed (and not allocated again since); a
+   * device pointer may also lie in the device range of mapped host memory.
+   */
   synchronized void requireAccessible(HandleKind kind, long pointer, DriverCall call) {
+    if (kind == HandleKind.DEVICE_MEMORY && mappings.live(pointer) != null) {
+      return;
+    }
     memory.get(kind).requireAccessible(pointer, call);
+    if (kind == HandleKind.DEVICE_MEMORY) {
+      mappings.requireAccessible(pointer, call);
+    }
   }
 
   private static String describe(DriverCall call) {

@@ -446,6 +446,22 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   }
 
   @Override
+  public MemorySegment memHostAlloc(long bytes, int flags) {
+    MemorySegment memory = super.memHostAlloc(bytes, flags);
+    checks.allocated(DriverCall.MEM_HOST_ALLOC, HandleKind.HOST_MEMORY, memory.address(), bytes);
+    return memory;
+  }
+
+  @Override
+  public long memHostGetDevicePointer(MemorySegment hostMemory, int flags) {
+    DriverCall call = DriverCall.MEM_HOST_GET_DEVICE_POINTER;
+    checks.accessibleHost(call, hostMemory);
+    long pointer = super.memHostGetDevicePointer(hostMemory, flags);
+    checks.mapped(call, hostMemory.address(), pointer);
+    return pointer;
+  }
+
+  @Override
   public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
     checks.accessible(DriverCall.MEMCPY_HTOD, dst);
     checks.accessibleHost(DriverCall.MEMCPY_HTOD, src);

@@ -101,7 +101,7 @@ final class LifetimeChecks {
     return before(call, handle, () -> ledger.claimDestroy(handle, call));
   }
 
-  private AllocationMap.@Nullable Block claimFree(DriverCall call, HandleKind kind, long address) {
+  private @Nullable Object claimFree(DriverCall call, HandleKind kind, long address) {
     return before(call, address, () -> ledger.claimFree(kind, address, call));
   }
 
@@ -118,7 +118,7 @@ final class LifetimeChecks {
 
   /** Runs a free call: refused if already freed, counted before it, restored if it fails. */
   void free(DriverCall call, HandleKind kind, long address, Runnable freeCall) {
-    AllocationMap.Block claim = claimFree(call, kind, address);
+    Object claim = claimFree(call, kind, address);
     try {
       freeCall.run();
     } catch (RuntimeException | Error e) {
@@ -143,6 +143,11 @@ final class LifetimeChecks {
   void allocated(DriverCall call, HandleKind kind, long address, long bytes) {
     CuContext owner = current.get();
     after(call, () -> ledger.allocated(kind, address, bytes, owner, call));
+  }
+
+  /** Remembers the device range of host memory the call mapped; a clash blames the driver. */
+  void mapped(DriverCall call, long hostAddress, long devicePointer) {
+    after(call, () -> ledger.mapped(hostAddress, devicePointer, call));
   }
 
   void functionReturned(DriverCall call, CuModule module, CuFunction function) {

@@ -1,0 +1,7 @@
+package cuda.graph.conformance;
+
+import org.junit.jupiter.api.Tag;
+
+/** Runs {@link MappedHostMemoryContract} against the {@code cuda} provider on a GPU host. */
+@Tag("gpu")
+class CudaMappedHostMemoryTests implements MappedHostMemoryContract, CudaUnderTest {}
