@@ -109,55 +109,6 @@ __device__ __forceinline__ float row_dot(const __half *w, const float *xs, int c
   return warp_sum(acc);
 }
 
-// The weights of a warp's first row do not depend on the kernel before: a matrix-vector kernel
-// loads the first PREFETCH chunks (16 bytes each) of each lane's share of that row before it waits
-// for the kernel before (under programmatic dependent launch, while that kernel still runs; in
-// any case while the block loads and normalizes its input), and row_dot_from starts from them.
-// The chunks are summed in row_dot's order, so the result is the same to the bit.
-#define PREFETCH 8
-__device__ __forceinline__ void prefetch_row(const __half *w, int cols, uint4 *pre) {
-  int lane = threadIdx.x % WARP;
-  const uint4 *row = reinterpret_cast<const uint4 *>(w);
-  int chunks = cols / 8;
-#pragma unroll
-  for (int u = 0; u < PREFETCH; u++) {
-    int c = lane + u * WARP;
-    pre[u] = c < chunks ? __ldg(row + c) : make_uint4(0u, 0u, 0u, 0u);
-  }
-}
-
-__device__ __forceinline__ float row_dot_from(const uint4 *pre, const __half *w, const float *xs,
-                                              int cols) {
-  int lane = threadIdx.x % WARP;
-  float acc = 0.f;
-  const uint4 *row = reinterpret_cast<const uint4 *>(w);
-  int chunks = cols / 8;
-#pragma unroll
-  for (int u = 0; u < PREFETCH; u++) {
-    int c = lane + u * WARP;
-    if (c < chunks) acc = dot8(pre[u], xs + c * 8, acc);
-  }
-  int c = lane + PREFETCH * WARP;
-  for (; c + 7 * WARP < chunks; c += 8 * WARP) {
-    uint4 v[8];
-#pragma unroll
-    for (int u = 0; u < 8; u++) v[u] = __ldg(row + c + u * WARP);
-#pragma unroll
-    for (int u = 0; u < 8; u++) acc = dot8(v[u], xs + (c + u * WARP) * 8, acc);
-  }
-#pragma unroll 4
-  for (; c < chunks; c += WARP) acc = dot8(__ldg(row + c), xs + c * 8, acc);
-  return warp_sum(acc);
-}
-
-// STEP_START for the matrix-vector kernels: the first row's weights are asked for in between.
-#define MATVEC_START(w, cols, rows, pre)                                   \
-  int first_row = blockIdx.x * WARPS + threadIdx.x / WARP;                 \
-  uint4 pre[PREFETCH];                                                     \
-  cudaTriggerProgrammaticLaunchCompletion();                               \
-  if (first_row < (rows)) prefetch_row((w) + (size_t)first_row * (cols), (cols), pre); \
-  cudaGridDependencySynchronize()
-
 // token -> x: x = tok_embeddings[state[TOKEN]].
 extern "C" __global__ void embed(const int *state, const __half *emb, float *x, int dim) {
   STEP_START;
@@ -168,13 +119,13 @@ extern "C" __global__ void embed(const int *state, const __half *emb, float *x, 
 // out[r] = W[r] . (rmsnorm(x) * norm), r < rows. Dynamic shared memory: cols floats.
 extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const __half *w,
                                        float *out, int rows, int cols, float eps) {
-  MATVEC_START(w, cols, rows, pre);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
-  for (int r = first_row; r < rows; r += gridDim.x * WARPS) {
-    const __half *wr = w + (size_t)r * cols;
-    float d = r == first_row ? row_dot_from(pre, wr, xs, cols) : row_dot(wr, xs, cols);
+  int warp = threadIdx.x / WARP;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float d = row_dot(w + (size_t)r * cols, xs, cols);
     if (threadIdx.x % WARP == 0) out[r] = d;
   }
 }
@@ -182,13 +133,13 @@ extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const
 // x[r] += W[r] . in, r < rows (a projection added to the residual stream).
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
                                       int cols) {
-  MATVEC_START(w, cols, rows, pre);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(in, nullptr, xs, cols, 0.f, scratch);
-  for (int r = first_row; r < rows; r += gridDim.x * WARPS) {
-    const __half *wr = w + (size_t)r * cols;
-    float d = r == first_row ? row_dot_from(pre, wr, xs, cols) : row_dot(wr, xs, cols);
+  int warp = threadIdx.x / WARP;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float d = row_dot(w + (size_t)r * cols, xs, cols);
     if (threadIdx.x % WARP == 0) x[r] += d;
   }
 }
@@ -197,13 +148,13 @@ extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x
 extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
                                         const __half *w3, float *h, int rows, int cols,
                                         float eps) {
-  MATVEC_START(w1, cols, rows, pre); // the gate's first row; the up row streams after it
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
-  for (int r = first_row; r < rows; r += gridDim.x * WARPS) {
-    const __half *gate = w1 + (size_t)r * cols;
-    float g = r == first_row ? row_dot_from(pre, gate, xs, cols) : row_dot(gate, xs, cols);
+  int warp = threadIdx.x / WARP;
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float g = row_dot(w1 + (size_t)r * cols, xs, cols);
     float u = row_dot(w3 + (size_t)r * cols, xs, cols);
     if (threadIdx.x % WARP == 0) h[r] = g / (1.f + expf(-g)) * u;
   }
@@ -221,16 +172,15 @@ __device__ __forceinline__ unsigned long long argmax_key(float v, int index) {
 extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
                                               const __half *w, float *logits, int *state,
                                               int rows, int cols, float eps) {
-  MATVEC_START(w, cols, rows, pre);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   __shared__ unsigned long long best[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
   int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
   unsigned long long mine = 0;
-  for (int r = first_row; r < rows; r += gridDim.x * WARPS) {
-    const __half *wr = w + (size_t)r * cols;
-    float d = r == first_row ? row_dot_from(pre, wr, xs, cols) : row_dot(wr, xs, cols);
+  for (int r = blockIdx.x * WARPS + warp; r < rows; r += gridDim.x * WARPS) {
+    float d = row_dot(w + (size_t)r * cols, xs, cols);
     if (lane == 0) {
       logits[r] = d;
       unsigned long long k = argmax_key(d, r);
