@@ -367,32 +367,40 @@ final class GpuEncoder implements AutoCloseable {
    * write fp32 (QKV, and the two that add to the residual stream {@code x}).
    */
   private void record(Shape shape, Recorder into) {
-    int[] recorded = {0, 0}; // nodes, matmul nodes
-    Recorder scope =
-        new Recorder() {
-          @Override
-          public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
-            return into.temporary(type, length);
-          }
-
-          @Override
-          public void record(GraphNode<?> node) {
-            recorded[0]++;
-            into.record(node);
-          }
-
-          @Override
-          public void recordMatmul(Matmul matmul) {
-            recorded[1]++;
-            record(blas.matmul(matmul, workspace));
-          }
-        };
+    Counting scope = new Counting(into);
     recordShape(shape, scope);
-    nodesPerGraph = recorded[0];
-    matmulNodesPerGraph = recorded[1];
+    nodesPerGraph = scope.nodes;
+    matmulNodesPerGraph = scope.matmuls;
   }
 
-  private void recordShape(Shape shape, Recorder scope) {
+  /** A recorder that counts what it passes on and makes matmul nodes of products. */
+  private final class Counting implements Recorder {
+    private final Recorder into;
+    int nodes, matmuls;
+
+    Counting(Recorder into) {
+      this.into = into;
+    }
+
+    @Override
+    public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+      return into.temporary(type, length);
+    }
+
+    @Override
+    public void record(GraphNode<?> node) {
+      nodes++;
+      into.record(node);
+    }
+
+    /** Records {@code matmul} as one node. */
+    void recordMatmul(Matmul matmul) {
+      matmuls++;
+      record(blas.matmul(matmul, workspace));
+    }
+  }
+
+  private void recordShape(Shape shape, Counting scope) {
     int batch = shape.batch(), length = shape.length();
     int tokens = batch * length;
     boolean half = precision == Precision.FP16;
@@ -458,11 +466,6 @@ final class GpuEncoder implements AutoCloseable {
     <T> DeviceBuffer<T> temporary(ElementType<T> type, long length);
 
     void record(GraphNode<?> node);
-
-    /** Records {@code matmul} as one node. */
-    default void recordMatmul(Matmul matmul) {
-      throw new UnsupportedOperationException("recorded through the counting recorder");
-    }
   }
 
   /**

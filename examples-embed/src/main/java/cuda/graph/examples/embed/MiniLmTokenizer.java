@@ -129,9 +129,7 @@ final class MiniLmTokenizer implements AutoCloseable {
   List<Part> parts(String text) {
     long[] ids = encodedIds(text);
     if (ids.length <= 2) {
-      throw new IllegalArgumentException(
-          "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
-              + " there is nothing to embed");
+      throw noWordPieces();
     }
     if (ids.length - 2 <= PART_TOKENS && roundTrips(ids)) {
       // One run, whose sentence gives its pieces back: what LangChain4j encodes again is these
@@ -179,13 +177,17 @@ final class MiniLmTokenizer implements AutoCloseable {
     return true;
   }
 
+  private static IllegalArgumentException noWordPieces() {
+    return new IllegalArgumentException(
+        "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
+            + " there is nothing to embed");
+  }
+
   /** {@link #parts} step by step as LangChain4j takes them, from the text's {@code tokens}. */
   List<Part> partsAsLangChain4j(List<String> tokens) {
     List<List<String>> runs = partition(tokens);
     if (runs.isEmpty()) {
-      throw new IllegalArgumentException(
-          "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
-              + " there is nothing to embed");
+      throw noWordPieces();
     }
     List<Part> parts = new ArrayList<>();
     for (List<String> run : runs) {
