@@ -128,6 +128,8 @@ public interface MappedHostMemoryContract extends ConformanceContract {
    * The kernel publishes each value after a system fence and waits for the host's answer, so it
    * cannot complete before the host has read every value: the host sees each one, with acquire
    * reads, while the launch is still running.
+   *
+   * @throws Exception if the launch fails or does not finish within the host's patience
    */
   @Test
   default void theHostReadsEachValueAKernelPublishesWhileTheKernelStillRuns() throws Exception {
@@ -158,6 +160,8 @@ public interface MappedHostMemoryContract extends ConformanceContract {
   /**
    * The buffer a running kernel writes is closed under it: the memory stays mapped until the kernel
    * is done, then is freed once. The session's instruments prove that nothing touched it after.
+   *
+   * @throws Exception if the launch fails or does not finish within the host's patience
    */
   @Test
   default void aBufferClosedWhileAKernelWritesItIsFreedOnlyAfterTheKernel() throws Exception {
