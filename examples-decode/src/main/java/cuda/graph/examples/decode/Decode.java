@@ -217,9 +217,10 @@ public final class Decode {
     boolean gpu = !stream.device().platform().providerId().equals("simulator");
     double[] hostMicros = new double[reps];
     int[] rep = {0};
-    // The stream mode's measurements: the device's timer on the host's clock (once, before the
-    // runs), the tokens as delivered, each token's latency and the draining thread's CPU time.
-    TokenRing.ClockOffset clock = engine.calibrateClock(CALIBRATION_ROUNDS);
+    // The stream mode's measurements: the device's timer on the host's clock (calibrated before
+    // its untimed warm-up, and again after its runs to see the clocks' drift), the tokens as
+    // delivered, each token's latency and the draining thread's CPU time.
+    TokenRing.ClockOffset[] clock = {null};
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     int[] streamed = new int[tokens];
     long[] latency = new long[reps * tokens];
@@ -254,6 +255,10 @@ public final class Decode {
               n -> {
                 int r = rep[0];
                 boolean timed = r < reps; // not the warm-up
+                if (!timed) {
+                  clock[0] = engine.calibrateClock(CALIBRATION_ROUNDS);
+                }
+                TokenRing.ClockOffset c = clock[0];
                 long cpu = threads.getCurrentThreadCpuTime();
                 engine.decodeStreaming(
                     streamLoop,
@@ -261,7 +266,7 @@ public final class Decode {
                     (index, token, deviceNanos, seenNanos) -> {
                       streamed[index] = token;
                       if (timed) {
-                        latency[r * n + index] = seenNanos - clock.toHostNanos(deviceNanos);
+                        latency[r * n + index] = seenNanos - c.toHostNanos(deviceNanos);
                       }
                     });
                 if (timed) {
@@ -327,6 +332,7 @@ public final class Decode {
         return same;
       }
       Arrays.sort(latency);
+      TokenRing.ClockOffset before = clock[0], after = engine.calibrateClock(CALIBRATION_ROUNDS);
       out.printf(
           "  stream: time per token %+.1f%% against graph (target: within 2%%), %.2fx the tok/s of"
               + " graph+read (target: at least 1.3x)%n",
@@ -338,13 +344,15 @@ public final class Decode {
       out.printf(
           "  stream: device write to Java, p50 %.2f us, p99 %.2f us, max %.2f us over %d tokens"
               + " (target: at most 20 us); clock offset within +-%.2f us (the best of %d round"
-              + " trips)%n",
+              + " trips), moved %+.2f us by the end of the runs (within +-%.2f us)%n",
           percentile(latency, 50) / 1e3,
           percentile(latency, 99) / 1e3,
           latency[latency.length - 1] / 1e3,
           latency.length,
-          clock.errorNanos() / 1e3,
-          clock.rounds());
+          before.errorNanos() / 1e3,
+          before.rounds(),
+          (after.offsetNanos() - before.offsetNanos()) / 1e3,
+          after.errorNanos() / 1e3);
       return same;
     }
   }
