@@ -74,8 +74,9 @@ for part in $parts; do
       echo "java pdl exit $?"; cat "$out/pdl-java.csv" ;;
     decode|decode-java|decode-torch)
       # The main job: each shape decoded by the Java engine (check against the Java reference,
-      # dump for the PyTorch check, four modes timed), then checked by and timed beside the
-      # independent PyTorch implementation on the same weights (examples-decode/reference).
+      # dump for the PyTorch check, the modes timed), then checked by and timed beside the
+      # independent PyTorch implementation on the same weights (examples-decode/reference); then
+      # the stream mode's GPU tests (tokens against the graph mode, a wrapping ring, the clock).
       ref=examples-decode/reference/llama_reference.py
       for m in ${DECODE_MODELS:-stories15M stories110M llama-3.2-1B}; do
         w=/tmp/decode-$m.safetensors; d=/tmp/decode-dump-$m
@@ -92,7 +93,12 @@ for part in $parts; do
           timeout 400 python3 "$ref" bench --weights "$w" --tokens ${DECODE_TOKENS:-256} > "$out/torch-$m.csv" 2>&1
           echo "pytorch bench $m: exit $?"; grep -v "^#" "$out/torch-$m.csv" | tail -8
         fi
-      done ;;
+      done
+      if [ "$part" != decode-torch ]; then
+        timeout 300 .gpu/junit --select-class=cuda.graph.examples.decode.StreamingDecodeGpuTests \
+          > "$out/decode-stream-tests.log" 2>&1
+        echo "decode stream GPU tests: exit $?"; tail -15 "$out/decode-stream-tests.log"
+      fi ;;
     capture)
       # Where the launch path's time goes, twice, interleaved with the C++ anchors: CaptureBreakdown
       # runs each missed row through the library and as the anchors' plain driver calls in the

@@ -348,3 +348,81 @@ extern "C" __global__ void finish_loop(int *state, cudaGraphConditionalHandle mo
   advance(state);
   cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
 }
+
+// ---- Streaming tokens to the host while the device loop runs
+
+// Nanoseconds of the GPU's global timer.
+__device__ __forceinline__ long long global_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// A load with acquire semantics at system scope: what the host released before the value it
+// reads is visible to this thread's later accesses (host memory mapped into the device).
+__device__ __forceinline__ long long load_acquire_sys(const long long *p) {
+  long long v;
+  asm volatile("ld.acquire.sys.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// The token ring (long long words, host memory mapped into the device's address space; Java:
+// cuda.graph.examples.decode.TokenRing): [0] tokens published, [1] 1 once the device gave up
+// waiting for a slot, [8] tokens the host has consumed (written by the host), then per slot s the
+// token at [16 + 2s] and the global timer when it was written at [17 + 2s]. Token i of a decode
+// (the token at position i + 1) goes to slot i % capacity.
+#define RING_PUBLISHED 0
+#define RING_TIMED_OUT 1
+#define RING_CONSUMED 8
+#define RING_HEADER 16
+
+// finish_loop, then the new token published to the host: written with the device's timer into its
+// slot, made visible to the host (__threadfence_system), then the count published (a volatile
+// store). A slot is overwritten only once the host has consumed its previous token: from the
+// second lap of the ring on, the kernel reads the host's count (one read across the bus) and waits
+// for it, at most timeout_ns; then it sets RING_TIMED_OUT and ends the loop, publishing nothing
+// more. With a ring of at least as many slots as steps it never reads host memory.
+extern "C" __global__ void finish_stream(int *state, cudaGraphConditionalHandle more,
+                                         long long *ring, int capacity, long long timeout_ns) {
+  STEP_START;
+  advance(state);
+  int i = state[POS] - 1;
+  if (i >= capacity) {
+    long long need = (long long)i - capacity + 1, deadline = 0;
+    while (load_acquire_sys(ring + RING_CONSUMED) < need) {
+      long long now = global_ns();
+      if (deadline == 0) {
+        deadline = now + timeout_ns;
+      } else if (now > deadline) {
+        *(volatile long long *)(ring + RING_TIMED_OUT) = 1;
+        cudaGraphSetConditional(more, 0u);
+        return;
+      }
+    }
+  }
+  long long *slot = ring + RING_HEADER + 2 * (i % capacity);
+  slot[0] = state[TOKEN];
+  slot[1] = global_ns();
+  __threadfence_system();
+  *(volatile long long *)(ring + RING_PUBLISHED) = i + 1;
+  cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
+}
+
+// The clock calibration (Java: TokenRing.calibrate), one thread: for rounds r = 1, 2, ... waits
+// until the host has stored r in sync[0], reads the global timer into sync[2], fences, and answers
+// r in sync[1]. Each wait is bounded by timeout_ns; on timeout it sets sync[3] and returns.
+extern "C" __global__ void clock_sync(long long *sync, int rounds, long long timeout_ns) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  for (int r = 1; r <= rounds; r++) {
+    long long deadline = global_ns() + timeout_ns;
+    while (load_acquire_sys(sync) < r) {
+      if (global_ns() > deadline) {
+        *(volatile long long *)(sync + 3) = 1;
+        return;
+      }
+    }
+    sync[2] = global_ns();
+    __threadfence_system();
+    *(volatile long long *)(sync + 1) = r;
+  }
+}

@@ -8,6 +8,8 @@ import cuda.graph.GraphNode;
 import cuda.graph.Stream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -32,13 +34,18 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * For each model it checks the engine against the Java reference ({@link ReferenceModel}), then
- * times four modes: eager (one launch per kernel), one self-advancing graph per token (no host copy
- * per step), the same with the token read on the host each step (a streaming server), and a
- * device-side WHILE loop that decodes every token from one launch. {@code --dump} writes the tokens
- * and logits of a decode for reference/llama_reference.py; {@code --write-weights} the weights it
- * read them from.
+ * times the modes: eager (one launch per kernel), one self-advancing graph per token (no host copy
+ * per step), the same with the token read on the host each step (a streaming server), a device-side
+ * WHILE loop that decodes every token from one launch, the same loop streaming each token to the
+ * host through mapped memory while it runs (with the host CPU it costs per token and the latency
+ * from the device's write to Java, on a GPU), and the graph of programmatic dependent launches.
+ * {@code --dump} writes the tokens and logits of a decode for reference/llama_reference.py; {@code
+ * --write-weights} the weights it read them from.
  */
 public final class Decode {
+
+  /** Round trips of the clock calibration; the shortest is kept. */
+  private static final int CALIBRATION_ROUNDS = 100;
 
   private Decode() {}
 
@@ -80,7 +87,7 @@ public final class Decode {
     }
   }
 
-  private static boolean run(LlamaConfig config, Options o, Stream stream, PrintStream out)
+  static boolean run(LlamaConfig config, Options o, Stream stream, PrintStream out)
       throws IOException {
     long started = System.nanoTime();
     try (Weights weights =
@@ -207,12 +214,22 @@ public final class Decode {
   private static boolean bench(
       DecodeEngine engine, long weightBytes, int tokens, int reps, PrintStream out) {
     Stream stream = engine.stream;
+    boolean gpu = !stream.device().platform().providerId().equals("simulator");
     double[] hostMicros = new double[reps];
     int[] rep = {0};
+    // The stream mode's measurements: the device's timer on the host's clock (calibrated before
+    // its untimed warm-up, and again after its runs to see the clocks' drift), the tokens as
+    // delivered, each token's latency and the draining thread's CPU time.
+    TokenRing.ClockOffset[] clock = {null};
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int[] streamed = new int[tokens];
+    long[] latency = new long[reps * tokens];
+    double[] cpuMicros = new double[reps];
     try (CudaGraph<@Nullable Void> step = engine.captureStep();
         CudaGraph<@Nullable Void> loop = engine.captureLoop();
+        CudaGraph<@Nullable Void> streamLoop = engine.captureStreamLoop();
         CudaGraph<@Nullable Void> pdl = engine.captureProgrammaticStep()) {
-      List<String> names = List.of("eager", "graph", "graph+read", "while", "graph+pdl");
+      List<String> names = List.of("eager", "graph", "graph+read", "while", "stream", "graph+pdl");
       List<Mode> modes =
           List.of(
               n -> {
@@ -234,10 +251,32 @@ public final class Decode {
                 }
               },
               n -> loop.launch().syncOn(stream),
+              // One launch of the loop; this thread drains the ring as the tokens appear.
+              n -> {
+                int r = rep[0];
+                boolean timed = r < reps; // not the warm-up
+                if (!timed) {
+                  clock[0] = engine.calibrateClock(CALIBRATION_ROUNDS);
+                }
+                TokenRing.ClockOffset c = clock[0];
+                long cpu = threads.getCurrentThreadCpuTime();
+                engine.decodeStreaming(
+                    streamLoop,
+                    n,
+                    (index, token, deviceNanos, seenNanos) -> {
+                      streamed[index] = token;
+                      if (timed) {
+                        latency[r * n + index] = seenNanos - c.toHostNanos(deviceNanos);
+                      }
+                    });
+                if (timed) {
+                  cpuMicros[r] = (threads.getCurrentThreadCpuTime() - cpu) / 1e3 / n;
+                }
+              },
               // As "graph", with each kernel's launch overlapping the kernel before it.
               n -> replayQueued(pdl, stream, n));
       int[] expected = null;
-      double eagerMedian = 0, graphMedian = 0;
+      double eagerMedian = 0, graphMedian = 0, readMedian = 0, streamMedian = 0;
       boolean same = true;
       out.printf("  %-11s %10s %10s %10s %9s%n", "mode", "tok/s min", "median", "max", "GB/s");
       for (int m = 0; m < modes.size(); m++) {
@@ -258,6 +297,11 @@ public final class Decode {
           same = false;
           out.println("  " + names.get(m) + " decoded other tokens than eager");
         }
+        if (names.get(m).equals("stream")
+            && !Arrays.equals(streamed, Arrays.copyOfRange(got, 1, tokens + 1))) {
+          same = false;
+          out.println("  stream delivered other tokens than it decoded");
+        }
         Arrays.sort(rates);
         double median = rates[reps / 2];
         double bytes = engine.bytesPerStep(weightBytes, tokens / 2);
@@ -269,16 +313,46 @@ public final class Decode {
             rates[reps - 1],
             bytes * median / 1e9,
             m == 1 ? String.format("   host %.2f us per replay", median(hostMicros)) : "");
-        if (m == 0) {
-          eagerMedian = median;
-        } else if (m == 1) {
-          graphMedian = median;
+        switch (names.get(m)) {
+          case "eager" -> eagerMedian = median;
+          case "graph" -> graphMedian = median;
+          case "graph+read" -> readMedian = median;
+          case "stream" -> streamMedian = median;
+          default -> {}
         }
       }
       out.printf(
           "  graph replay over eager: %.2fx; %d tokens per run, %d runs per mode; every mode"
               + " decoded %s%n",
           graphMedian / eagerMedian, tokens, reps, same ? "the same tokens" : "DIFFERENT tokens");
+      if (!gpu) {
+        out.println(
+            "  stream: host CPU per token and device-to-Java latency: not meaningful on the"
+                + " simulator (its device is Java threads on this host), so not reported");
+        return same;
+      }
+      Arrays.sort(latency);
+      TokenRing.ClockOffset before = clock[0], after = engine.calibrateClock(CALIBRATION_ROUNDS);
+      out.printf(
+          "  stream: time per token %+.1f%% against graph (target: within 2%%), %.2fx the tok/s of"
+              + " graph+read (target: at least 1.3x)%n",
+          100 * (graphMedian / streamMedian - 1), streamMedian / readMedian);
+      out.printf(
+          "  stream: host CPU %.2f us per token, median of %d runs (the thread that launches and"
+              + " drains, spinning between tokens; target: at most 1 us)%n",
+          median(cpuMicros), reps);
+      out.printf(
+          "  stream: device write to Java, p50 %.2f us, p99 %.2f us, max %.2f us over %d tokens"
+              + " (target: at most 20 us); clock offset within +-%.2f us (the best of %d round"
+              + " trips), moved %+.2f us by the end of the runs (within +-%.2f us)%n",
+          percentile(latency, 50) / 1e3,
+          percentile(latency, 99) / 1e3,
+          latency[latency.length - 1] / 1e3,
+          latency.length,
+          before.errorNanos() / 1e3,
+          before.rounds(),
+          (after.offsetNanos() - before.offsetNanos()) / 1e3,
+          after.errorNanos() / 1e3);
       return same;
     }
   }
@@ -334,6 +408,12 @@ public final class Decode {
       last.join();
     }
     return host;
+  }
+
+  /** {@return the nearest-rank {@code p}-th percentile of {@code sorted}} */
+  static long percentile(long[] sorted, double p) {
+    int rank = (int) Math.ceil(p / 100 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
   private static double median(double[] values) {

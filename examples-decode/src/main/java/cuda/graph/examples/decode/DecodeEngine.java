@@ -7,9 +7,12 @@ import cuda.graph.ElementType;
 import cuda.graph.GraphCondition;
 import cuda.graph.GraphNode;
 import cuda.graph.LaunchConfig;
+import cuda.graph.MappedHostBuffer;
 import cuda.graph.Stream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -17,13 +20,21 @@ import org.jspecify.annotations.Nullable;
  * A model on one device: its weights, KV cache, activations and the state block that holds the
  * position and token, and the decode step as a {@link GraphNode} of {@code 6 * layers + 3} kernel
  * launches that reads its position and token from the state and advances it. Eagerly the step is
- * built anew for each token (an op runs once); a graph captures it once. Not thread-safe: one
- * decode at a time. Closing frees the device memory.
+ * built anew for each token (an op runs once); a graph captures it once. The engine also owns a
+ * {@link TokenRing} in mapped host memory, through which the stream loop hands each token to the
+ * host while it runs. Not thread-safe: one decode at a time. Closing frees the device memory and
+ * the ring.
  */
 final class DecodeEngine implements AutoCloseable {
 
   private static final int BLOCK = 256;
   private static final int ROWS_PER_BLOCK = BLOCK / 32;
+
+  /** How long {@code finish_stream} waits for the host to free a slot of a full ring. */
+  static final Duration CONSUME_TIMEOUT = Duration.ofSeconds(5);
+
+  /** How long {@code clock_sync} waits for each of the host's rounds. */
+  private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(2);
 
   final LlamaConfig config;
   final Stream stream;
@@ -35,40 +46,60 @@ final class DecodeEngine implements AutoCloseable {
   private final DeviceBuffer<Float> x, qkv, att, h;
   final DeviceBuffer<Float> logits;
   private final int maxBlocks;
+  private final TokenRing ring;
 
-  /** Copies {@code weights} to the device of {@code stream} and allocates the rest there. */
-  @SuppressWarnings("unchecked") // a generic array of the layer's buffers
+  /**
+   * Copies {@code weights} to the device of {@code stream} and allocates the rest there, with a
+   * token ring of one slot per position of the cache (every decode fits: the device never waits).
+   */
   DecodeEngine(Weights weights, Stream stream) {
+    this(weights, stream, weights.config.maxSeq(), CONSUME_TIMEOUT);
+  }
+
+  /**
+   * As {@link #DecodeEngine(Weights, Stream)}, with a token ring of {@code ringCapacity} slots
+   * whose kernel waits at most {@code consumeTimeout} for the host to free a slot. If anything
+   * fails, what was allocated is freed before the exception leaves.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array of the layer's buffers
+  DecodeEngine(Weights weights, Stream stream, int ringCapacity, Duration consumeTimeout) {
     this.config = weights.config;
     this.stream = stream;
     LlamaConfig c = config;
-    DecodeKernels.loadAll(stream.device()); // module loading must stay out of captures
-    embeddings = upload(weights.embeddings);
-    for (Weights.Layer l : weights.layers) {
-      layers.add(
-          new DeviceBuffer[] {
-            upload(l.attentionNorm()),
-            upload(l.qkv()),
-            upload(l.wo()),
-            upload(l.ffnNorm()),
-            upload(l.w1()),
-            upload(l.w3()),
-            upload(l.w2())
-          });
+    // The ring first: whatever fails after it, the catch below frees it with the rest.
+    this.ring = new TokenRing(stream.device(), ringCapacity, consumeTimeout);
+    try {
+      DecodeKernels.loadAll(stream.device()); // module loading must stay out of captures
+      embeddings = upload(weights.embeddings);
+      for (Weights.Layer l : weights.layers) {
+        layers.add(
+            new DeviceBuffer[] {
+              upload(l.attentionNorm()),
+              upload(l.qkv()),
+              upload(l.wo()),
+              upload(l.ffnNorm()),
+              upload(l.w1()),
+              upload(l.w3()),
+              upload(l.w2())
+            });
+      }
+      norm = upload(weights.norm);
+      output = upload(weights.output);
+      long cache = (long) c.layers() * c.maxSeq() * c.kvDim();
+      kCache = zeros(ElementType.F32, cache);
+      vCache = zeros(ElementType.F32, cache);
+      state = zeros(ElementType.I32, DecodeMath.stateLength(c.maxSeq()));
+      x = zeros(ElementType.F32, c.dim());
+      qkv = zeros(ElementType.F32, c.qkvRows());
+      att = zeros(ElementType.F32, c.dim());
+      h = zeros(ElementType.F32, c.ffn());
+      logits = zeros(ElementType.F32, c.vocab());
+      // Enough blocks to keep every SM streaming weights; rows beyond that loop inside a block.
+      maxBlocks = 8 * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+    } catch (RuntimeException | Error e) {
+      close();
+      throw e;
     }
-    norm = upload(weights.norm);
-    output = upload(weights.output);
-    long cache = (long) c.layers() * c.maxSeq() * c.kvDim();
-    kCache = zeros(ElementType.F32, cache);
-    vCache = zeros(ElementType.F32, cache);
-    state = zeros(ElementType.I32, DecodeMath.stateLength(c.maxSeq()));
-    x = zeros(ElementType.F32, c.dim());
-    qkv = zeros(ElementType.F32, c.qkvRows());
-    att = zeros(ElementType.F32, c.dim());
-    h = zeros(ElementType.F32, c.ffn());
-    logits = zeros(ElementType.F32, c.vocab());
-    // Enough blocks to keep every SM streaming weights; rows beyond that loop inside a block.
-    maxBlocks = 8 * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
   }
 
   private DeviceBuffer<Short> upload(java.lang.foreign.MemorySegment data) {
@@ -251,10 +282,81 @@ final class DecodeEngine implements AutoCloseable {
     return weightBytes + 2L * config.layers() * (pos + 1) * config.kvDim() * Float.BYTES;
   }
 
+  /** {@return the token ring the stream loop publishes into} */
+  TokenRing ring() {
+    return ring;
+  }
+
+  /**
+   * {@return a graph whose one launch runs a WHILE loop of steps until the state's count is 0, each
+   * step ending with {@code finish_stream}, which publishes the new token into the ring}
+   */
+  CudaGraph<@Nullable Void> captureStreamLoop() {
+    return CudaGraph.scope(
+        stream,
+        scope -> {
+          GraphCondition more = scope.condition(1);
+          scope.whileLoop(more, body -> body.record(GraphNode.sequence(streamKernels(more))));
+        });
+  }
+
+  /** The kernels of a step, with {@code finish_stream} for the last. */
+  private List<GraphNode<?>> streamKernels(GraphCondition more) {
+    List<GraphNode<?>> k = kernels(null, false);
+    k.set(
+        k.size() - 1,
+        DecodeKernels.FINISH_STREAM.launch(
+            LaunchConfig.of(1, 1),
+            state,
+            more,
+            ring.deviceView(),
+            ring.capacity,
+            ring.timeout.toNanos()));
+    return k;
+  }
+
+  /**
+   * Launches {@code streamLoop} (from {@link #captureStreamLoop}) after the ring is emptied; the
+   * engine must have been {@linkplain #reset reset} for {@code steps} steps. {@return the decode,
+   * whose tokens the caller drains with {@link TokenRing.StreamingDecode#drainTo}}
+   */
+  TokenRing.StreamingDecode startStreaming(CudaGraph<@Nullable Void> streamLoop, int steps) {
+    ring.clear();
+    CompletableFuture<?> launch = streamLoop.launch().asyncOn(stream);
+    return ring.new StreamingDecode(launch, steps);
+  }
+
+  /**
+   * Decodes {@code steps} tokens with one launch of {@code streamLoop}, delivering each to {@code
+   * sink} on this thread as the device publishes it, and returns once the launch has completed.
+   * {@return the number of tokens delivered}
+   */
+  int decodeStreaming(CudaGraph<@Nullable Void> streamLoop, int steps, TokenRing.TokenSink sink) {
+    return startStreaming(streamLoop, steps).drainTo(sink);
+  }
+
+  /**
+   * Measures the offset of the device's global timer from {@link System#nanoTime()}, with {@code
+   * rounds} round trips to {@code clock_sync} through mapped memory (see {@link
+   * TokenRing#calibrate}).
+   */
+  TokenRing.ClockOffset calibrateClock(int rounds) {
+    try (MappedHostBuffer<Long> sync =
+        stream.device().allocateMapped(ElementType.I64, TokenRing.SYNC_LENGTH)) {
+      sync.write(new long[TokenRing.SYNC_LENGTH]);
+      CompletableFuture<?> launch =
+          DecodeKernels.CLOCK_SYNC
+              .launch(LaunchConfig.of(1, 1), sync.deviceView(), rounds, SYNC_TIMEOUT.toNanos())
+              .asyncOn(stream);
+      return TokenRing.calibrate(sync, launch, rounds);
+    }
+  }
+
   @Override
   public void close() {
     for (DeviceBuffer<?> b : owned) {
       b.close();
     }
+    ring.close();
   }
 }

@@ -31,7 +31,9 @@ final class DecodeKernels {
           .withReference("rope_cache", stepStart(DecodeKernels::ropeCache))
           .withReference("attention", stepStart(DecodeKernels::attention))
           .withReference("finish", stepStart(DecodeKernels::finish))
-          .withReference("finish_loop", stepStart(DecodeKernels::finishLoop));
+          .withReference("finish_loop", stepStart(DecodeKernels::finishLoop))
+          .withReference("finish_stream", stepStart(DecodeKernels::finishStream))
+          .withReference("clock_sync", DecodeKernels::clockSync);
 
   /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
   static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
@@ -65,6 +67,27 @@ final class DecodeKernels {
   /** {@code finish_loop(int *state, cudaGraphConditionalHandle more)}. */
   static final Kernel FINISH_LOOP = IMAGE.kernel("finish_loop", INT, KernelParam.CONDITION);
 
+  /**
+   * {@code finish_stream(int *state, cudaGraphConditionalHandle more, long long *ring, int
+   * capacity, long long timeout_ns)}: finish_loop, then the new token published into the {@link
+   * TokenRing}.
+   */
+  static final Kernel FINISH_STREAM =
+      IMAGE.kernel(
+          "finish_stream",
+          INT,
+          KernelParam.CONDITION,
+          KernelParam.pointer(ElementType.I64),
+          I32,
+          KernelParam.I64);
+
+  /**
+   * {@code clock_sync(long long *sync, int rounds, long long timeout_ns)}: answers the host's
+   * rounds with the device's global timer ({@link TokenRing#calibrate}).
+   */
+  static final Kernel CLOCK_SYNC =
+      IMAGE.kernel("clock_sync", KernelParam.pointer(ElementType.I64), I32, KernelParam.I64);
+
   private DecodeKernels() {}
 
   /**
@@ -91,7 +114,9 @@ final class DecodeKernels {
             ROPE_CACHE,
             ATTENTION,
             FINISH,
-            FINISH_LOOP)) {
+            FINISH_LOOP,
+            FINISH_STREAM,
+            CLOCK_SYNC)) {
       k.load(device);
     }
   }
@@ -204,5 +229,21 @@ final class DecodeKernels {
   private static void finishLoop(KernelCall call) {
     int left = DecodeMath.finish(state(call, 0));
     call.setCondition(1, left > 0 ? 1 : 0);
+  }
+
+  private static void finishStream(KernelCall call) {
+    MemorySegment state = state(call, 0);
+    int left = DecodeMath.finish(state);
+    int capacity = call.i32(3);
+    MemorySegment ring = call.memory(2, TokenRing.length(capacity) * Long.BYTES);
+    int index = DecodeMath.i(state, DecodeMath.POS) - 1;
+    int token = DecodeMath.i(state, DecodeMath.TOKEN);
+    boolean published = TokenRing.publish(ring, capacity, index, token, call.i64(4));
+    call.setCondition(1, published && left > 0 ? 1 : 0);
+  }
+
+  private static void clockSync(KernelCall call) {
+    MemorySegment sync = call.memory(0, (long) TokenRing.SYNC_LENGTH * Long.BYTES);
+    TokenRing.answerRounds(sync, call.i32(1), call.i64(2), System::nanoTime);
   }
 }
