@@ -109,31 +109,6 @@ __device__ __forceinline__ float row_dot(const __half *w, const float *xs, int c
   return warp_sum(acc);
 }
 
-// The weights of a warp's first row do not depend on the kernel before: a matrix-vector kernel
-// asks L2 for them (one 128-byte line a lane, no registers held) before it waits for the kernel
-// before, so under programmatic dependent launch they stream in while that kernel still runs, and
-// in any case while the block loads and normalizes its input.
-__device__ __forceinline__ void prefetch_row_l2(const __half *w, int cols) {
-  const char *row = reinterpret_cast<const char *>(w);
-  int bytes = cols * (int)sizeof(__half);
-  for (int at = (threadIdx.x % WARP) * 128; at < bytes; at += WARP * 128)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(row + at));
-}
-
-// STEP_START for the matrix-vector kernels, with the first row's prefetch in between
-// (norm_gate_up names its second matrix as w2, the first row of both is asked for; the others
-// pass w twice.)
-#define MATVEC_START(w, w2, cols, rows)                                                \
-  do {                                                                                 \
-    cudaTriggerProgrammaticLaunchCompletion();                                         \
-    int first = blockIdx.x * WARPS + threadIdx.x / WARP;                               \
-    if (first < (rows)) {                                                              \
-      prefetch_row_l2((w) + (size_t)first * (cols), (cols));                           \
-      if ((w2) != (w)) prefetch_row_l2((w2) + (size_t)first * (cols), (cols));         \
-    }                                                                                  \
-    cudaGridDependencySynchronize();                                                   \
-  } while (0)
-
 // token -> x: x = tok_embeddings[state[TOKEN]].
 extern "C" __global__ void embed(const int *state, const __half *emb, float *x, int dim) {
   STEP_START;
@@ -144,7 +119,7 @@ extern "C" __global__ void embed(const int *state, const __half *emb, float *x, 
 // out[r] = W[r] . (rmsnorm(x) * norm), r < rows. Dynamic shared memory: cols floats.
 extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const __half *w,
                                        float *out, int rows, int cols, float eps) {
-  MATVEC_START(w, w, cols, rows);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
@@ -158,7 +133,7 @@ extern "C" __global__ void norm_matvec(const float *x, const __half *norm, const
 // x[r] += W[r] . in, r < rows (a projection added to the residual stream).
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
                                       int cols) {
-  MATVEC_START(w, w, cols, rows);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(in, nullptr, xs, cols, 0.f, scratch);
@@ -173,7 +148,7 @@ extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x
 extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
                                         const __half *w3, float *h, int rows, int cols,
                                         float eps) {
-  MATVEC_START(w1, w3, cols, rows);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   load_input(x, norm, xs, cols, eps, scratch);
@@ -197,7 +172,7 @@ __device__ __forceinline__ unsigned long long argmax_key(float v, int index) {
 extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
                                               const __half *w, float *logits, int *state,
                                               int rows, int cols, float eps) {
-  MATVEC_START(w, w, cols, rows);
+  STEP_START;
   extern __shared__ float xs[];
   __shared__ float scratch[WARPS];
   __shared__ unsigned long long best[WARPS];
