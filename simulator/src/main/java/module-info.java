@@ -7,7 +7,7 @@
  * {@code cuda.graph.spi.support.InstrumentedDriver}, which decorates any driver.
  */
 module cuda.graph.simulator {
-  requires cuda.graph.spi;
+  requires transitive cuda.graph.spi; // SimulatedDriver, public here, is a CudaDriver
   requires static org.jspecify;
 
   exports cuda.graph.simulator;

@@ -8,7 +8,9 @@
  * Application code never needs this module.
  */
 module cuda.graph.spi {
-  requires static org.jspecify;
+  // Transitive: the exported types carry its annotations, so readers of this module need them at
+  // compile time; static: nothing needs them at run time.
+  requires static transitive org.jspecify;
 
   exports cuda.graph.spi;
   exports cuda.graph.spi.support;

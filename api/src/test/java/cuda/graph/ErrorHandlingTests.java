@@ -153,6 +153,7 @@ class ErrorHandlingTests {
   }
 
   @Test
+  @SuppressWarnings("try") // the stream is closed early on purpose: the op meets a closed stream
   void aFutureThatFailsBeforeSubmittingIsAlreadyDoneAndKeepsItsExactError() {
     try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {

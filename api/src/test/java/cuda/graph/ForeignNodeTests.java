@@ -104,6 +104,7 @@ class ForeignNodeTests {
   }
 
   @Test
+  @SuppressWarnings("try") // the platform is closed early on purpose, to count what it freed
   void aGraphKeepsTheForeignNodesBuffersAliveUntilItIsClosed() {
     InstrumentedDriver driver = SimulatorPlatforms.instrumented(Simulator.create());
     try (CudaPlatform platform = SimulatorPlatforms.over(driver);

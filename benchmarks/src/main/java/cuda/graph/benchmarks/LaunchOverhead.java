@@ -186,7 +186,7 @@ public final class LaunchOverhead {
     long[] times = new long[TIMED_CAPTURES];
     for (int rep = 0; rep < times.length; rep++) {
       long c0 = System.nanoTime();
-      try (CudaGraph<Void> graph = CudaGraph.capture(stream, chain(n))) {
+      try (CudaGraph<Void> _ = CudaGraph.capture(stream, chain(n))) {
         times[rep] = System.nanoTime() - c0;
       }
     }

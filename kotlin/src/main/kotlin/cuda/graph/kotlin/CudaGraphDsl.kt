@@ -75,7 +75,8 @@ infix fun <A, B> DeviceOp<A>.zip(other: DeviceOp<B>): DeviceOp<Pair<A, B>> =
 
 /** Runs this graph node, then [next]: a graph node again. */
 infix fun <T> GraphNode<*>.then(next: GraphNode<T>): GraphNode<T> =
-  (this as GraphNode<Any?>).andThen(next)
+  // andThen drops this node's result, so the type it is read as does not matter.
+  @Suppress("UNCHECKED_CAST") (this as GraphNode<Any?>).andThen(next)
 
 /** Graph nodes run in order, as one graph node. */
 fun nodes(vararg nodes: GraphNode<*>): GraphNode<Void?> = GraphNode.sequence(*nodes)
