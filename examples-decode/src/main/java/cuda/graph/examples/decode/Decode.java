@@ -221,15 +221,18 @@ public final class Decode {
     // its untimed warm-up, and again after its runs to see the clocks' drift), the tokens as
     // delivered, each token's latency and the draining thread's CPU time.
     TokenRing.ClockOffset[] clock = {null};
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    int[] streamed = new int[tokens];
-    long[] latency = new long[reps * tokens];
-    double[] cpuMicros = new double[reps];
+    // Per wait of the draining thread (spinning, paced): the tokens it got, each token's latency
+    // and the thread's CPU time per token of each run.
+    int waits = TokenRing.Wait.values().length;
+    int[][] streamed = new int[waits][tokens];
+    long[][] latency = new long[waits][reps * tokens];
+    double[][] cpuMicros = new double[waits][reps];
     try (CudaGraph<@Nullable Void> step = engine.captureStep();
         CudaGraph<@Nullable Void> loop = engine.captureLoop();
         CudaGraph<@Nullable Void> streamLoop = engine.captureStreamLoop();
         CudaGraph<@Nullable Void> pdl = engine.captureProgrammaticStep()) {
-      List<String> names = List.of("eager", "graph", "graph+read", "while", "stream", "graph+pdl");
+      List<String> names =
+          List.of("eager", "graph", "graph+read", "while", "stream", "stream+paced", "graph+pdl");
       List<Mode> modes =
           List.of(
               n -> {
@@ -251,32 +254,32 @@ public final class Decode {
                 }
               },
               n -> loop.launch().syncOn(stream),
-              // One launch of the loop; this thread drains the ring as the tokens appear.
-              n -> {
-                int r = rep[0];
-                boolean timed = r < reps; // not the warm-up
-                if (!timed) {
-                  clock[0] = engine.calibrateClock(CALIBRATION_ROUNDS);
-                }
-                TokenRing.ClockOffset c = clock[0];
-                long cpu = threads.getCurrentThreadCpuTime();
-                engine.decodeStreaming(
-                    streamLoop,
-                    n,
-                    (index, token, deviceNanos, seenNanos) -> {
-                      streamed[index] = token;
-                      if (timed) {
-                        latency[r * n + index] = seenNanos - c.toHostNanos(deviceNanos);
-                      }
-                    });
-                if (timed) {
-                  cpuMicros[r] = (threads.getCurrentThreadCpuTime() - cpu) / 1e3 / n;
-                }
-              },
+              // One launch of the loop; this thread drains the ring as the tokens appear,
+              // spinning between them, then parking until shortly before the next is due.
+              streamMode(
+                  engine,
+                  streamLoop,
+                  TokenRing.Wait.SPIN,
+                  rep,
+                  reps,
+                  clock,
+                  streamed[0],
+                  latency[0],
+                  cpuMicros[0]),
+              streamMode(
+                  engine,
+                  streamLoop,
+                  TokenRing.Wait.PACED,
+                  rep,
+                  reps,
+                  clock,
+                  streamed[1],
+                  latency[1],
+                  cpuMicros[1]),
               // As "graph", with each kernel's launch overlapping the kernel before it.
               n -> replayQueued(pdl, stream, n));
       int[] expected = null;
-      double eagerMedian = 0, graphMedian = 0, readMedian = 0, streamMedian = 0;
+      double eagerMedian = 0, graphMedian = 0, readMedian = 0, streamMedian = 0, pacedMedian = 0;
       boolean same = true;
       out.printf("  %-11s %10s %10s %10s %9s%n", "mode", "tok/s min", "median", "max", "GB/s");
       for (int m = 0; m < modes.size(); m++) {
@@ -297,10 +300,12 @@ public final class Decode {
           same = false;
           out.println("  " + names.get(m) + " decoded other tokens than eager");
         }
-        if (names.get(m).equals("stream")
-            && !Arrays.equals(streamed, Arrays.copyOfRange(got, 1, tokens + 1))) {
+        if (names.get(m).startsWith("stream")
+            && !Arrays.equals(
+                streamed[names.get(m).equals("stream") ? 0 : 1],
+                Arrays.copyOfRange(got, 1, tokens + 1))) {
           same = false;
-          out.println("  stream delivered other tokens than it decoded");
+          out.println("  " + names.get(m) + " delivered other tokens than it decoded");
         }
         Arrays.sort(rates);
         double median = rates[reps / 2];
@@ -318,6 +323,7 @@ public final class Decode {
           case "graph" -> graphMedian = median;
           case "graph+read" -> readMedian = median;
           case "stream" -> streamMedian = median;
+          case "stream+paced" -> pacedMedian = median;
           default -> {}
         }
       }
@@ -331,24 +337,38 @@ public final class Decode {
                 + " simulator (its device is Java threads on this host), so not reported");
         return same;
       }
-      Arrays.sort(latency);
       TokenRing.ClockOffset before = clock[0], after = engine.calibrateClock(CALIBRATION_ROUNDS);
+      for (TokenRing.Wait wait : TokenRing.Wait.values()) {
+        int w = wait.ordinal();
+        String name = wait == TokenRing.Wait.SPIN ? "stream" : "stream+paced";
+        double median = wait == TokenRing.Wait.SPIN ? streamMedian : pacedMedian;
+        long[] seen = latency[w];
+        Arrays.sort(seen);
+        out.printf(
+            "  %s: time per token %+.1f%% against graph (target: within 2%%), %.2fx the tok/s of"
+                + " graph+read (target: at least 1.3x)%n",
+            name, 100 * (graphMedian / median - 1), median / readMedian);
+        out.printf(
+            "  %s: host CPU %.2f us per token, median of %d runs (the thread that launches and"
+                + " drains, %s; target: at most 1 us)%n",
+            name,
+            median(cpuMicros[w]),
+            reps,
+            wait == TokenRing.Wait.SPIN
+                ? "spinning between tokens"
+                : "parked until shortly before each token is due, where steps are long");
+        out.printf(
+            "  %s: device write to Java, p50 %.2f us, p99 %.2f us, max %.2f us over %d tokens"
+                + " (target: at most 20 us)%n",
+            name,
+            percentile(seen, 50) / 1e3,
+            percentile(seen, 99) / 1e3,
+            seen[seen.length - 1] / 1e3,
+            seen.length);
+      }
       out.printf(
-          "  stream: time per token %+.1f%% against graph (target: within 2%%), %.2fx the tok/s of"
-              + " graph+read (target: at least 1.3x)%n",
-          100 * (graphMedian / streamMedian - 1), streamMedian / readMedian);
-      out.printf(
-          "  stream: host CPU %.2f us per token, median of %d runs (the thread that launches and"
-              + " drains, spinning between tokens; target: at most 1 us)%n",
-          median(cpuMicros), reps);
-      out.printf(
-          "  stream: device write to Java, p50 %.2f us, p99 %.2f us, max %.2f us over %d tokens"
-              + " (target: at most 20 us); clock offset within +-%.2f us (the best of %d round"
+          "  stream: the device's clock on the host's within +-%.2f us (the best of %d round"
               + " trips), moved %+.2f us by the end of the runs (within +-%.2f us)%n",
-          percentile(latency, 50) / 1e3,
-          percentile(latency, 99) / 1e3,
-          latency[latency.length - 1] / 1e3,
-          latency.length,
           before.errorNanos() / 1e3,
           before.rounds(),
           (after.offsetNanos() - before.offsetNanos()) / 1e3,
@@ -390,6 +410,47 @@ public final class Decode {
     } finally {
       events.forEach(CudaEvent::close);
     }
+  }
+
+  /**
+   * {@return the stream mode waiting as {@code wait} says}: one launch of {@code streamLoop}, the
+   * ring drained on this thread, the tokens into {@code streamed}; in timed runs ({@code rep[0] <
+   * reps}) each token's latency on the host's clock ({@code clock[0]}, calibrated in the first
+   * warm-up) into {@code latency} and the thread's CPU time per token into {@code cpuMicros}
+   */
+  private static Mode streamMode(
+      DecodeEngine engine,
+      CudaGraph<@Nullable Void> streamLoop,
+      TokenRing.Wait wait,
+      int[] rep,
+      int reps,
+      TokenRing.ClockOffset[] clock,
+      int[] streamed,
+      long[] latency,
+      double[] cpuMicros) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    return n -> {
+      int r = rep[0];
+      boolean timed = r < reps; // not the warm-up
+      if (clock[0] == null) {
+        clock[0] = engine.calibrateClock(CALIBRATION_ROUNDS);
+      }
+      TokenRing.ClockOffset c = clock[0];
+      long cpu = threads.getCurrentThreadCpuTime();
+      engine.decodeStreaming(
+          streamLoop,
+          n,
+          (index, token, deviceNanos, seenNanos) -> {
+            streamed[index] = token;
+            if (timed) {
+              latency[r * n + index] = seenNanos - c.toHostNanos(deviceNanos);
+            }
+          },
+          wait);
+      if (timed) {
+        cpuMicros[r] = (threads.getCurrentThreadCpuTime() - cpu) / 1e3 / n;
+      }
+    };
   }
 
   /**

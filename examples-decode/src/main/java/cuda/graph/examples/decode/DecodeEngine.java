@@ -336,6 +336,17 @@ final class DecodeEngine implements AutoCloseable {
   }
 
   /**
+   * As {@link #decodeStreaming(CudaGraph, int, TokenRing.TokenSink)}, waiting as {@code wait} says.
+   */
+  int decodeStreaming(
+      CudaGraph<@Nullable Void> streamLoop,
+      int steps,
+      TokenRing.TokenSink sink,
+      TokenRing.Wait wait) {
+    return startStreaming(streamLoop, steps).drainTo(sink, wait);
+  }
+
+  /**
    * Measures the offset of the device's global timer from {@link System#nanoTime()}, with {@code
    * rounds} round trips to {@code clock_sync} through mapped memory (see {@link
    * TokenRing#calibrate}).

@@ -114,6 +114,31 @@ final class TokenRing implements AutoCloseable {
     memory.setLongRelease(PUBLISHED, 0);
   }
 
+  /**
+   * How the draining thread waits for the next token. {@link #SPIN} reads the published count in a
+   * loop ({@link Thread#onSpinWait()}): the lowest latency, a core busy for the whole decode.
+   * {@link #PACED} learns the interval between tokens (the shortest of the last {@value
+   * #PACE_WINDOW}) and, where it is longer than {@link #PACE_FROM_NANOS}, parks the thread until
+   * {@link #PACE_GUARD_NANOS} before the next token is due, then spins: the core is free most of a
+   * long step, at the cost of a token that comes early waiting for the park to end.
+   */
+  enum Wait {
+    SPIN,
+    PACED
+  }
+
+  /** The tokens whose intervals {@link Wait#PACED} learns from. */
+  static final int PACE_WINDOW = 8;
+
+  /** The shortest interval between tokens for which {@link Wait#PACED} parks at all. */
+  static final long PACE_FROM_NANOS = 200_000;
+
+  /**
+   * How long before a token is due a {@link Wait#PACED} park ends: a park overshoots by tens of
+   * microseconds on Linux (its timer slack is 50 us).
+   */
+  static final long PACE_GUARD_NANOS = 80_000;
+
   /** A streamed decode: its launch, and the ring it drains. */
   final class StreamingDecode {
     private final CompletableFuture<?> launch;
@@ -122,6 +147,23 @@ final class TokenRing implements AutoCloseable {
     StreamingDecode(CompletableFuture<?> launch, int steps) {
       this.launch = launch;
       this.steps = steps;
+    }
+
+    /**
+     * {@return how long to park, {@code elapsed} after the last token, for the next one not to be
+     * missed by more than the park's overshoot: until {@link #PACE_GUARD_NANOS} before the shortest
+     * recent interval is over; 0 (spin) where the interval is shorter than {@link #PACE_FROM_NANOS}
+     * or that moment has passed}
+     */
+    private static long parkFor(long[] intervals, long elapsed) {
+      long shortest = Long.MAX_VALUE;
+      for (long i : intervals) {
+        shortest = Math.min(shortest, i);
+      }
+      if (shortest < PACE_FROM_NANOS) {
+        return 0;
+      }
+      return Math.max(0, shortest - PACE_GUARD_NANOS - elapsed);
     }
 
     /** {@return the launch of the loop} */
@@ -141,14 +183,33 @@ final class TokenRing implements AutoCloseable {
      * @throws CompletionException if the launch failed
      */
     int drainTo(TokenSink sink) {
+      return drainTo(sink, Wait.SPIN);
+    }
+
+    /**
+     * As {@link #drainTo(TokenSink)}, waiting for each token as {@code wait} says.
+     *
+     * @return the number of tokens delivered: {@code steps}
+     */
+    int drainTo(TokenSink sink, Wait wait) {
       int delivered = 0;
       RuntimeException failed = null;
       Error error = null;
+      long[] intervals = new long[PACE_WINDOW];
+      long lastSeen = 0;
       while (delivered < steps) {
         long published = memory.getLongAcquire(PUBLISHED);
         if (published == delivered) {
           if (!launch.isDone()) {
-            Thread.onSpinWait();
+            long park =
+                wait == Wait.PACED && delivered > PACE_WINDOW
+                    ? parkFor(intervals, System.nanoTime() - lastSeen)
+                    : 0;
+            if (park > 0) {
+              java.util.concurrent.locks.LockSupport.parkNanos(park);
+            } else {
+              Thread.onSpinWait();
+            }
             continue;
           }
           published = memory.getLongAcquire(PUBLISHED); // what the launch published last
@@ -157,6 +218,10 @@ final class TokenRing implements AutoCloseable {
           }
         }
         long seen = System.nanoTime();
+        if (delivered > 0) {
+          intervals[delivered % PACE_WINDOW] = (seen - lastSeen) / (published - delivered);
+        }
+        lastSeen = seen;
         for (; delivered < published; delivered++) {
           long word = HEADER + 2L * (delivered % capacity);
           int token = (int) memory.getLongAcquire(word);

@@ -119,6 +119,18 @@ class StreamingDecodeTests {
   }
 
   @Test
+  void aPacedDrainDeliversEveryTokenInOrderAsTheSpinningOneDoes() {
+    try (DecodeEngine engine = new DecodeEngine(weights, stream, 5, PATIENT);
+        CudaGraph<@Nullable Void> loop = engine.captureStreamLoop()) {
+      engine.reset(STEPS);
+      Recorded sink = new Recorded();
+      assertEquals(STEPS, engine.decodeStreaming(loop, STEPS, sink, TokenRing.Wait.PACED));
+      assertArrayEquals(decoded(), sink.tokens());
+      assertEquals(indices(STEPS), sink.indices);
+    }
+  }
+
+  @Test
   void theConsumerHasTheFirstTokenWhileTheLaunchStillRuns() {
     int capacity = 4;
     try (DecodeEngine engine = new DecodeEngine(weights, stream, capacity, PATIENT);
