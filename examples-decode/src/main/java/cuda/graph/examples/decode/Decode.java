@@ -367,8 +367,8 @@ public final class Decode {
             seen.length);
       }
       out.printf(
-          "  stream: the device's clock on the host's within +-%.2f us (the best of %d round"
-              + " trips), moved %+.2f us by the end of the runs (within +-%.2f us)%n",
+          "  stream+paced: the device's clock on the host's within +-%.2f us (the best of %d round"
+              + " trips), moved %+.2f us by the end of its runs (within +-%.2f us)%n",
           before.errorNanos() / 1e3,
           before.rounds(),
           (after.offsetNanos() - before.offsetNanos()) / 1e3,
@@ -415,7 +415,7 @@ public final class Decode {
   /**
    * {@return the stream mode waiting as {@code wait} says}: one launch of {@code streamLoop}, the
    * ring drained on this thread, the tokens into {@code streamed}; in timed runs ({@code rep[0] <
-   * reps}) each token's latency on the host's clock ({@code clock[0]}, calibrated in the first
+   * reps}) each token's latency on the host's clock ({@code clock[0]}, calibrated in the mode's
    * warm-up) into {@code latency} and the thread's CPU time per token into {@code cpuMicros}
    */
   private static Mode streamMode(
@@ -432,7 +432,7 @@ public final class Decode {
     return n -> {
       int r = rep[0];
       boolean timed = r < reps; // not the warm-up
-      if (clock[0] == null) {
+      if (!timed) { // each stream mode's own, just before its runs: the clocks drift apart
         clock[0] = engine.calibrateClock(CALIBRATION_ROUNDS);
       }
       TokenRing.ClockOffset c = clock[0];

@@ -131,13 +131,13 @@ final class TokenRing implements AutoCloseable {
   static final int PACE_WINDOW = 8;
 
   /** The shortest interval between tokens for which {@link Wait#PACED} parks at all. */
-  static final long PACE_FROM_NANOS = 200_000;
+  static final long PACE_FROM_NANOS = 300_000;
 
   /**
    * How long before a token is due a {@link Wait#PACED} park ends: a park overshoots by tens of
    * microseconds on Linux (its timer slack is 50 us).
    */
-  static final long PACE_GUARD_NANOS = 80_000;
+  static final long PACE_GUARD_NANOS = 150_000;
 
   /** A streamed decode: its launch, and the ring it drains. */
   final class StreamingDecode {
