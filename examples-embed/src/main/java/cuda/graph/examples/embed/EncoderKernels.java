@@ -162,24 +162,9 @@ final class EncoderKernels {
       DeviceBuffer<Float> x,
       int batch,
       int length) {
-    int tokens = batch * length;
     return EMBED_LAYER_NORM.launch(
-        LaunchConfig.of(tokens, BLOCK),
-        ids,
-        types,
-        tables.word(),
-        tables.position(),
-        tables.type(),
-        tables.gamma(),
-        tables.beta(),
-        x,
-        tokens,
-        length,
-        tables.hidden(),
-        tables.vocabulary(),
-        tables.positions(),
-        tables.types(),
-        (float) ReferenceEncoder.LAYER_NORM_EPSILON);
+        LaunchConfig.of(batch * length, BLOCK),
+        embedArguments(ids, types, tables, x, batch, length));
   }
 
   /** As {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}. */
@@ -191,25 +176,37 @@ final class EncoderKernels {
       DeviceBuffer<Short> xHalf,
       int batch,
       int length) {
-    int tokens = batch * length;
-    return EMBED_LAYER_NORM_HALF.launch(
-        LaunchConfig.of(tokens, BLOCK),
-        ids,
-        types,
-        tables.word(),
-        tables.position(),
-        tables.type(),
-        tables.gamma(),
-        tables.beta(),
-        x,
-        tokens,
-        length,
-        tables.hidden(),
-        tables.vocabulary(),
-        tables.positions(),
-        tables.types(),
-        (float) ReferenceEncoder.LAYER_NORM_EPSILON,
-        xHalf);
+    Object[] arguments = embedArguments(ids, types, tables, x, batch, length);
+    Object[] withHalf = java.util.Arrays.copyOf(arguments, arguments.length + 1);
+    withHalf[arguments.length] = xHalf;
+    return EMBED_LAYER_NORM_HALF.launch(LaunchConfig.of(batch * length, BLOCK), withHalf);
+  }
+
+  /** {@return the arguments {@code embed_layer_norm} and {@code embed_layer_norm_half} share} */
+  private static Object[] embedArguments(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      Tables tables,
+      DeviceBuffer<Float> x,
+      int batch,
+      int length) {
+    return new Object[] {
+      ids,
+      types,
+      tables.word(),
+      tables.position(),
+      tables.type(),
+      tables.gamma(),
+      tables.beta(),
+      x,
+      batch * length,
+      length,
+      tables.hidden(),
+      tables.vocabulary(),
+      tables.positions(),
+      tables.types(),
+      (float) ReferenceEncoder.LAYER_NORM_EPSILON
+    };
   }
 
   /** As {@link #layerNorm}, and the rows rounded to fp16 into {@code outHalf}. */
