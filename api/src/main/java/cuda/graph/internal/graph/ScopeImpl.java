@@ -173,12 +173,7 @@ public final class ScopeImpl implements Scope {
 
   @Override
   public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
-    Objects.requireNonNull(type, "type");
-    if (length <= 0) {
-      throw new IllegalArgumentException(
-          "a temporary holds at least one element, got length " + length);
-    }
-    AllocateOp.requireByteSize(type, length, "a temporary");
+    AllocateOp.requireLength(type, length, "a temporary");
     checkUsable();
     if (!topLevel) {
       throw new IllegalStateException(

@@ -34,17 +34,30 @@ public final class AllocateOp<T> extends OnceGuard implements DeviceOp<DeviceBuf
       long fillBits,
       @Nullable MemorySegment hostData,
       @Nullable DeviceBuffer<T> deviceData) {
-    this.type = Objects.requireNonNull(type, "type");
-    if (length <= 0) {
-      throw new IllegalArgumentException(
-          "a buffer holds at least one element, got length " + length);
-    }
-    requireByteSize(type, length, "a buffer");
+    requireLength(type, length, "a buffer");
+    this.type = type;
     this.length = length;
     this.init = init;
     this.fillBits = fillBits;
     this.hostData = hostData;
     this.deviceData = deviceData;
+  }
+
+  /**
+   * Fails unless {@code type} is given and {@code length} is at least one element and fits in a
+   * {@code long} byte count ({@link #requireByteSize}): the checks of every allocation.
+   *
+   * @param what what would hold them, e.g. {@code "a buffer"}, for the messages
+   * @throws NullPointerException if {@code type} is null
+   * @throws IllegalArgumentException naming the length and what to do
+   */
+  public static void requireLength(ElementType<?> type, long length, String what) {
+    Objects.requireNonNull(type, "type");
+    if (length <= 0) {
+      throw new IllegalArgumentException(
+          what + " holds at least one element, got length " + length);
+    }
+    requireByteSize(type, length, what);
   }
 
   /**

@@ -17,7 +17,6 @@ import cuda.graph.spi.GraphMemAttribute;
 import cuda.graph.spi.HostAllocFlags;
 import cuda.graph.spi.StreamFlags;
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -158,12 +157,7 @@ public final class DeviceImpl implements Device {
 
   @Override
   public <T> HostBuffer<T> allocateHost(ElementType<T> type, long length) {
-    Objects.requireNonNull(type, "type");
-    if (length <= 0) {
-      throw new IllegalArgumentException(
-          "a host buffer holds at least one element, got length " + length);
-    }
-    AllocateOp.requireByteSize(type, length, "a host buffer");
+    AllocateOp.requireLength(type, length, "a host buffer");
     bind();
     return new HostBufferImpl<>(
         this, type, length, platform.driver().memAllocHost(length * type.byteSize()));
@@ -181,12 +175,7 @@ public final class DeviceImpl implements Device {
    */
   @Override
   public <T> MappedHostBuffer<T> allocateMapped(ElementType<T> type, long length) {
-    Objects.requireNonNull(type, "type");
-    if (length <= 0) {
-      throw new IllegalArgumentException(
-          "a mapped host buffer holds at least one element, got length " + length);
-    }
-    AllocateOp.requireByteSize(type, length, "a mapped host buffer");
+    AllocateOp.requireLength(type, length, "a mapped host buffer");
     long bytes = length * type.byteSize();
     bind();
     TranslatingDriver driver = platform.driver();
