@@ -7,7 +7,7 @@
  * sees it, records a {@link cuda.graph.testkit.CallLog}, and injects the failures of a {@link
  * cuda.graph.testkit.FaultPlan}. {@link cuda.graph.testkit.GraphCallOverlaps} counts calls on one
  * graph object that overlap in time. The simulator's tests, the api's and the conformance kit share
- * them. Depends on {@code cuda.graph.spi} only.
+ * them. May depend on {@code cuda.graph.spi} and {@code cuda.graph.spi.support}.
  */
 @NullMarked
 package cuda.graph.testkit;

@@ -3,8 +3,8 @@
  * entry point of a {@link cuda.graph.spi.CudaDriver} through two hooks (before the call, and on
  * failure), so that a decorator overrides only what it intercepts. The api's error translation is
  * one such decorator; the instruments tests use to prove a caller correct are another, published
- * apart in the test kit ({@code cuda-graph-testkit}, module {@code cuda.graph.testkit}), so that no
- * application or provider loads them.
+ * apart in the test kit (artifact {@code cuda-graph-testkit}), so that no application or provider
+ * loads them. May depend on {@code cuda.graph.spi}.
  */
 @NullMarked
 package cuda.graph.spi.support;
