@@ -127,12 +127,13 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
     return capturing;
   }
 
-  // ---- every call: fault injection and the log
+  // ---- every call: the lifetime checks, fault injection and the log
 
   @Override
   protected void before(DriverCall call, @Nullable Object[] arguments) {
-    // Every handle, pointer and pinned segment a call takes is checked here, once for all calls;
-    // the overrides below only count what a call creates or ends once it has returned.
+    // Every handle, pointer and pinned segment a call takes is checked here, once for all calls.
+    // The overrides below check only what ends a lifetime (a destroy, a free, a context release)
+    // and count what a call created or ended once it has returned.
     checks.arguments(call, arguments);
     String described = log.enabled() ? CallLog.describe(arguments) : "";
     CudaDriverException injected = faults.next(call);
