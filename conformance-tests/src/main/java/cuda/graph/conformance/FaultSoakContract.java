@@ -23,7 +23,7 @@ import net.jqwik.api.lifecycle.SkipExecutionHook;
  * {@link CaptureFailureContract} uses it); any one driver call of the whole try, chosen among the
  * calls a fault-free run of the same try makes on the calling thread (except destroy, free and
  * release calls, which cannot be undone, and entry points other threads call too), through the
- * instrumented driver's {@link cuda.graph.spi.support.FaultPlan}; a {@code RuntimeException} or an
+ * instrumented driver's {@link cuda.graph.testkit.FaultPlan}; a {@code RuntimeException} or an
  * {@code Error} thrown from a function the try passes to the API (a {@code map} or {@code thenNode}
  * function, the scope's body, the module's input binding or output function); or a host callback
  * that throws at every replay.
