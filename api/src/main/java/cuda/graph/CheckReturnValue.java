@@ -14,8 +14,10 @@ import java.lang.annotation.Target;
  * <p>Error Prone's {@code CheckReturnValue} check and IntelliJ IDEA's "Result of method call
  * ignored" inspection recognize any annotation with this simple name, so they flag such a statement
  * at compile time with no dependency on either. At run time, {@code -Dcuda.graph.unrunOps=report}
- * reports every op that was built and never executed, with the place it was built (see {@link
- * DeviceOp}).
+ * reports every op that was built and never executed (nor handed to {@code syncOn} or {@code
+ * asyncOn}, nor composed into another op), with the method and the line that built it, as one
+ * WARNING on the {@link System.Logger} named {@code cuda.graph}, when the garbage collector finds
+ * the op; off, the default, it costs nothing.
  *
  * <p>Every public method of the API that returns a {@link DeviceOp} carries it; the architecture
  * tests check that none is missed.
