@@ -281,7 +281,11 @@ public final class Decode {
       int[] expected = null;
       double eagerMedian = 0, graphMedian = 0, readMedian = 0, streamMedian = 0, pacedMedian = 0;
       boolean same = true;
-      out.printf("  %-11s %10s %10s %10s %9s%n", "mode", "tok/s min", "median", "max", "GB/s");
+      if (gpu) {
+        out.printf("  %-11s %10s %10s %10s %9s%n", "mode", "tok/s min", "median", "max", "GB/s");
+      } else {
+        out.printf("  %-11s %s%n", "mode", "decoded (no times: see below)");
+      }
       for (int m = 0; m < modes.size(); m++) {
         double[] rates = new double[reps];
         engine.reset(tokens);
@@ -310,14 +314,18 @@ public final class Decode {
         Arrays.sort(rates);
         double median = rates[reps / 2];
         double bytes = engine.bytesPerStep(weightBytes, tokens / 2);
-        out.printf(
-            "  %-11s %10.1f %10.1f %10.1f %9.1f%s%n",
-            names.get(m),
-            rates[0],
-            median,
-            rates[reps - 1],
-            bytes * median / 1e9,
-            m == 1 ? String.format("   host %.2f us per replay", median(hostMicros)) : "");
+        if (gpu) {
+          out.printf(
+              "  %-11s %10.1f %10.1f %10.1f %9.1f%s%n",
+              names.get(m),
+              rates[0],
+              median,
+              rates[reps - 1],
+              bytes * median / 1e9,
+              m == 1 ? String.format("   host %.2f us per replay", median(hostMicros)) : "");
+        } else {
+          out.printf("  %-11s %d tokens, %d runs%n", names.get(m), tokens, reps);
+        }
         switch (names.get(m)) {
           case "eager" -> eagerMedian = median;
           case "graph" -> graphMedian = median;
@@ -327,10 +335,18 @@ public final class Decode {
           default -> {}
         }
       }
-      out.printf(
-          "  graph replay over eager: %.2fx; %d tokens per run, %d runs per mode; every mode"
-              + " decoded %s%n",
-          graphMedian / eagerMedian, tokens, reps, same ? "the same tokens" : "DIFFERENT tokens");
+      String agreement = same ? "the same tokens" : "DIFFERENT tokens";
+      if (gpu) {
+        out.printf(
+            "  graph replay over eager: %.2fx; %d tokens per run, %d runs per mode; every mode"
+                + " decoded %s%n",
+            graphMedian / eagerMedian, tokens, reps, agreement);
+      } else {
+        out.printf(
+            "  every mode decoded %s; rates and ratios not reported: the simulator's device is"
+                + " Java threads on this host, its times say nothing about a GPU%n",
+            agreement);
+      }
       if (!gpu) {
         out.println(
             "  stream: host CPU per token and device-to-Java latency: not meaningful on the"

@@ -47,6 +47,8 @@ class DecodeCommandTests {
         text.contains("stream: host CPU per token and device-to-Java latency: not meaningful"),
         text);
     assertFalse(text.contains("p99"), text);
+    assertFalse(text.contains("over eager"), text);
+    assertFalse(text.contains("tok/s"), text);
   }
 
   @Test
