@@ -5,7 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Records graph nodes into the graph {@link CudaGraph#scope} is capturing.
+ * Records graph nodes into the graph {@link CudaGraph#scope} or {@link CudaGraph#scopeReturning} is
+ * capturing.
  *
  * <p>{@link #record} accepts only {@link GraphNode}s, so allocating, freeing and staging ops are
  * rejected at compile time; the node's work is recorded, not run, and its result holds valid
