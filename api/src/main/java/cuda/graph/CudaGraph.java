@@ -51,6 +51,11 @@ import org.jspecify.annotations.Nullable;
  * time. While a capture or recapture runs on a stream, work that other threads execute on that
  * stream waits until the capture has ended, so it is never recorded into the graph.
  *
+ * <p>For example, a graph that copies {@code x} into {@code y}, replayed on new input that each
+ * step's update copies into {@code x} from pinned host memory, then recaptured with other work:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=cuda-graph}
+ *
  * @param <T> the type of the captured op's output
  */
 public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable
