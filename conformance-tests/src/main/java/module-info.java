@@ -5,8 +5,8 @@
  * <p>A provider author writes one small test class per contract, {@code implements} it, and returns
  * a new driver of their provider from {@link
  * cuda.graph.conformance.ConformanceContract#openDriver()}. Each test wraps that driver in an
- * {@link cuda.graph.spi.support.InstrumentedDriver} (live-handle ledger, use-after-destroy
- * detection, call log, fault injection), builds a platform over it with {@link
+ * {@link cuda.graph.testkit.InstrumentedDriver} (live-handle ledger, use-after-destroy detection,
+ * call log, fault injection), builds a platform over it with {@link
  * cuda.graph.CudaPlatform#forDriver}, and ends by proving that no handle is left alive.
  *
  * <p>Contracts are JUnit Jupiter {@code @Test} and jqwik {@code @Property} default methods, so the
@@ -18,6 +18,7 @@
 module cuda.graph.conformance {
   requires transitive cuda.graph;
   requires transitive cuda.graph.spi;
+  requires transitive cuda.graph.testkit;
   requires transitive org.junit.jupiter.api;
   requires transitive net.jqwik.api;
   requires static org.jspecify;

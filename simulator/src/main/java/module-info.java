@@ -4,7 +4,7 @@
  *
  * <p>Package {@code cuda.graph.simulator} is the test-facing surface: building a simulator with
  * chosen devices, memory and scheduling. Handle ledger, call log and fault injection come from
- * {@code cuda.graph.spi.support.InstrumentedDriver}, which decorates any driver.
+ * {@code cuda.graph.testkit.InstrumentedDriver} (the test kit), which decorates any driver.
  */
 module cuda.graph.simulator {
   requires transitive cuda.graph.spi; // SimulatedDriver, public here, is a CudaDriver

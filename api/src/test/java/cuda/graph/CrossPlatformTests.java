@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
-import cuda.graph.spi.support.LoggedCall;
+import cuda.graph.testkit.InstrumentedDriver;
+import cuda.graph.testkit.LoggedCall;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

@@ -14,7 +14,7 @@ import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.List;

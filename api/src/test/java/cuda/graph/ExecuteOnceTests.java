@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

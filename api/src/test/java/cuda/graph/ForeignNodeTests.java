@@ -12,7 +12,7 @@ import cuda.graph.internal.runtime.StreamImpl;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;

@@ -10,7 +10,7 @@ import cuda.graph.spi.DeviceAttribute;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.support.ForwardingCudaDriver;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.support.InstrumentedDriver;
-import cuda.graph.spi.support.LoggedCall;
+import cuda.graph.testkit.InstrumentedDriver;
+import cuda.graph.testkit.LoggedCall;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.util.Arrays;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

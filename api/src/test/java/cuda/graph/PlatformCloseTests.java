@@ -11,7 +11,7 @@ import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.RuntimeCompilationException;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

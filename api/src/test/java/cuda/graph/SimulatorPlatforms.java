@@ -3,7 +3,7 @@ package cuda.graph;
 import cuda.graph.simulator.SimulatedDriver;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CudaDriver;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.time.Duration;
 
 /**

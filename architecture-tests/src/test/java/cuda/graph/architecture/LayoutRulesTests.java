@@ -10,8 +10,6 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
 import java.util.Set;
@@ -20,15 +18,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layout of the library, as rules that fail the build: the public API alone in {@code
- * cuda.graph}, no internal package exported or exposed, no package cycle, and the api independent
- * of the providers. docs/DESIGN.md describes the layout these rules keep.
+ * cuda.graph}, no internal package exported or exposed, no package cycle, the api independent of
+ * the providers and the providers of each other, and the examples and benchmarks on the published
+ * API. docs/DESIGN.md describes the layout these rules keep.
  */
 class LayoutRulesTests {
 
-  private static final JavaClasses LIBRARY =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("cuda.graph");
+  private static final JavaClasses LIBRARY = ProjectClasses.MAIN;
 
   private static final Set<String> EXPORTED = LibraryModules.exportedPackages();
 
@@ -166,6 +162,90 @@ class LayoutRulesTests {
         .check(LIBRARY);
   }
 
+  /** The providers of the SPI, and the optional modules that bring providers of their own. */
+  private static final List<String> PROVIDERS =
+      List.of(
+          "cuda.graph.simulator..",
+          "cuda.graph.driver..",
+          "cuda.graph.blas..",
+          "cuda.graph.nccl..");
+
+  @Test
+  void theProvidersAndTheOptionalModulesDependOnNoneOfEachOther() {
+    for (String provider : PROVIDERS) {
+      String[] others = PROVIDERS.stream().filter(p -> !p.equals(provider)).toArray(String[]::new);
+      noClasses()
+          .that()
+          .resideInAPackage(provider)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(others)
+          .because("each provider, and each optional module, works without the others")
+          .check(LIBRARY);
+    }
+  }
+
+  @Test
+  void theBackendsOfTheOptionalModulesDependOnNoneOfEachOther() {
+    for (String module : List.of("cuda.graph.blas.internal", "cuda.graph.nccl.internal")) {
+      for (List<String> pair :
+          List.of(List.of("binding", "simulated"), List.of("simulated", "binding"))) {
+        noClasses()
+            .that()
+            .resideInAPackage(module + "." + pair.get(0) + "..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage(module + "." + pair.get(1) + "..")
+            .because("the backend for the cuda provider and the one for the simulator are apart")
+            .check(LIBRARY);
+      }
+    }
+  }
+
+  @Test
+  void theExamplesUseOnlyWhatTheLibraryExports() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("example..", "cuda.graph.examples..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph..internal..",
+            "cuda.graph.spi..",
+            "cuda.graph.testkit..",
+            "cuda.graph.conformance..")
+        .because("an example shows what an application writes: the public API and providers")
+        .check(LIBRARY);
+  }
+
+  @Test
+  void theBenchmarksUseNoInternalPackage() {
+    noClasses()
+        .that()
+        .resideInAPackage("cuda.graph.benchmarks..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("cuda.graph..internal..")
+        .because("a benchmark measures what users can reach (the SPI included), nothing hidden")
+        .check(LIBRARY);
+  }
+
+  @Test
+  void theExamplesAndBenchmarksAreAmongTheCheckedClasses() {
+    for (String pkg :
+        List.of(
+            "example.saxpy",
+            "cuda.graph.examples",
+            "cuda.graph.examples.decode",
+            "cuda.graph.examples.embed",
+            "cuda.graph.benchmarks",
+            "cuda.graph.benchmarks.jmh",
+            "cuda.graph.kotlin",
+            "cuda.graph.testkit")) {
+      assertTrue(LIBRARY.containPackage(pkg), pkg + " is missing from the checked classes");
+    }
+  }
+
   private static DescribedPredicate<JavaClass> arePublicIn(Set<String> packages) {
     return DescribedPredicate.describe(
         "public classes of exported packages",
@@ -191,7 +271,8 @@ class LayoutRulesTests {
             "cuda.graph.nccl",
             "cuda.graph.simulator",
             "cuda.graph.spi",
-            "cuda.graph.spi.support"),
+            "cuda.graph.spi.support",
+            "cuda.graph.testkit"),
         List.copyOf(EXPORTED));
   }
 }

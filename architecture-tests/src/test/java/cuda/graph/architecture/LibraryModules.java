@@ -18,6 +18,7 @@ final class LibraryModules {
       List.of(
           "cuda.graph.CudaPlatform",
           "cuda.graph.spi.CudaDriver",
+          "cuda.graph.testkit.InstrumentedDriver",
           "cuda.graph.simulator.Simulator",
           "cuda.graph.driver.internal.CudaProvider",
           "cuda.graph.conformance.ConformanceContract",

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.TestReporter;
  * replays and destroys (system property {@value #STEPS_PROPERTY} sets another count), every replay
  * checked bit for bit against the eager result of the same product, the ledger back to zero, no
  * lifetime violation, and each shared workspace as large as the largest need, not the sum. The
- * provider is found through {@link ServiceLoader}, as applications find it, and runs under the
- * SPI's instrumented driver. Where it cannot serve this machine (no GPU), the class is skipped with
+ * provider is found through {@link ServiceLoader}, as applications find it, and runs under the test
+ * kit's instrumented driver. Where it cannot serve this machine (no GPU), the class is skipped with
  * a one-line reason; a run without the provider installed, or a GPU host without cuBLASLt, fails
  * with the message that says what is missing. On a GPU host: {@code scripts/gpu-run.sh blas-soak}
  * (plainly and under compute-sanitizer memcheck).

@@ -14,7 +14,7 @@ import cuda.graph.Stream;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

@@ -10,7 +10,7 @@ import cuda.graph.ElementType;
 import cuda.graph.Stream;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;

@@ -14,7 +14,7 @@ public interface ConformanceContract {
 
   /**
    * {@return a new, independent, uninitialized driver of the provider under test}; each test (each
-   * property try) opens one, wraps it in an {@link cuda.graph.spi.support.InstrumentedDriver}, and
+   * property try) opens one, wraps it in an {@link cuda.graph.testkit.InstrumentedDriver}, and
    * closes it.
    *
    * <p>Where the provider cannot run, skip the tests: a JUnit contract class aborts in a

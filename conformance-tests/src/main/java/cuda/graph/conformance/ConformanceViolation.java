@@ -5,7 +5,7 @@ import java.io.Serial;
 /**
  * A test left its session in a state the contracts forbid: a handle is still alive after the
  * platform closed, or a call broke a handle's lifetime during the session (each such {@link
- * cuda.graph.spi.support.LifetimeViolation} is attached as suppressed). Thrown by {@link
+ * cuda.graph.testkit.LifetimeViolation} is attached as suppressed). Thrown by {@link
  * ConformanceSession#close()} and {@link ConformanceSession#assertNothingLeaked}.
  *
  * <p>An {@link AssertionError}, so that test frameworks report it as a failed test, and so that

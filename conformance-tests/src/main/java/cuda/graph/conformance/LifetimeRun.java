@@ -15,7 +15,7 @@ import cuda.graph.conformance.arbitraries.LifetimeScripts;
 import cuda.graph.conformance.arbitraries.LifetimeStep;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.HandleLedger;
+import cuda.graph.testkit.HandleLedger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

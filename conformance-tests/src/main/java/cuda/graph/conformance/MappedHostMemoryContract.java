@@ -15,7 +15,7 @@ import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.conformance.kernels.MappedKernels;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.CallLog;
+import cuda.graph.testkit.CallLog;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;

@@ -18,7 +18,7 @@ import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;

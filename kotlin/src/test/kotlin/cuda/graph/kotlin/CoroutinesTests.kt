@@ -6,7 +6,7 @@ import cuda.graph.ElementType
 import cuda.graph.simulator.Simulator
 import cuda.graph.spi.DriverCall
 import cuda.graph.spi.HandleKind
-import cuda.graph.spi.support.InstrumentedDriver
+import cuda.graph.testkit.InstrumentedDriver
 import java.time.Duration
 import kotlin.test.Test
 import kotlin.test.assertEquals

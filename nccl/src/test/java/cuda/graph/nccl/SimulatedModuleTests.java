@@ -7,7 +7,7 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -11,7 +11,8 @@ import cuda.graph.spi.CudaDriver;
  * fails the stream with a sticky error, so that the bug shows up in a test.
  *
  * <p>It keeps no instruments of its own: to count live handles, log calls or inject failures, wrap
- * it (like any driver) in a {@link cuda.graph.spi.support.InstrumentedDriver}. Thread-safe.
+ * it (like any driver) in the test kit's {@code cuda.graph.testkit.InstrumentedDriver}.
+ * Thread-safe.
  */
 public interface SimulatedDriver extends CudaDriver {
 

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.StreamFlags;
-import cuda.graph.spi.support.CallLog;
-import cuda.graph.spi.support.LoggedCall;
+import cuda.graph.testkit.CallLog;
+import cuda.graph.testkit.LoggedCall;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;

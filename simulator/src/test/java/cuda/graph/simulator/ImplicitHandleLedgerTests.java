@@ -16,18 +16,18 @@ import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.HandleLedger;
-import cuda.graph.spi.support.LifetimeViolation;
+import cuda.graph.testkit.HandleLedger;
+import cuda.graph.testkit.LifetimeViolation;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * How {@link cuda.graph.spi.support.InstrumentedDriver} learns the graphs the driver makes itself
- * (the graph a capture records into, the bodies of a conditional node), over a simulator that
- * reuses handle values as the real driver does: a destroyed value that comes back as such a graph
- * is a new object, while a destroyed value that did not come back is still a use after destroy.
+ * How {@link cuda.graph.testkit.InstrumentedDriver} learns the graphs the driver makes itself (the
+ * graph a capture records into, the bodies of a conditional node), over a simulator that reuses
+ * handle values as the real driver does: a destroyed value that comes back as such a graph is a new
+ * object, while a destroyed value that did not come back is still a use after destroy.
  */
 @Timeout(20)
 class ImplicitHandleLedgerTests {

@@ -18,7 +18,7 @@ import cuda.graph.spi.HandleKind;
 import cuda.graph.spi.HostAllocFlags;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.ModuleImage;
-import cuda.graph.spi.support.LifetimeViolation;
+import cuda.graph.testkit.LifetimeViolation;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;

@@ -18,7 +18,7 @@ import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.KernelInvocation;
 import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.StreamFlags;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,7 +1,7 @@
 /**
  * Choosing and opening the process-wide provider: {@code ServiceLoader} discovery, the selection
- * rules and their report, and making the system platform once. Depends on {@code cuda.graph} and
- * {@code cuda.graph.spi} only.
+ * rules and their report, and making the system platform once. May depend on {@code cuda.graph} and
+ * {@code cuda.graph.spi}.
  */
 @NullMarked
 package cuda.graph.internal.bootstrap;

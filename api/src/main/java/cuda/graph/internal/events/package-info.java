@@ -4,7 +4,8 @@
  * measurable when no recording is running: the JIT removes their allocation, and {@code
  * shouldCommit} is a field read.
  *
- * <p>May depend on: {@code jdk.jfr}. Used by {@code graph} and {@code exec}.
+ * <p>May depend on {@code jdk.jfr} and nothing of the project. Used by {@code .graph}, {@code
+ * .exec} and {@code .cache}.
  */
 @NullMarked
 package cuda.graph.internal.events;

@@ -1,6 +1,8 @@
 /**
- * CUDA graphs: the capture protocol, captured graphs, scopes and modules. May depend on every other
- * internal package but {@code .bootstrap}.
+ * CUDA graphs: the capture protocol, captured graphs, scopes and modules. May depend on {@code
+ * cuda.graph}, {@code cuda.graph.spi}, {@code .ops}, {@code .runtime}, {@code .kernel}, {@code
+ * .exec} and {@code .events}: every internal package but the bootstrap, and the cache built on
+ * graphs.
  */
 @NullMarked
 package cuda.graph.internal.graph;

@@ -1,7 +1,7 @@
 /**
  * The op kinds: immutable descriptions of work ({@code MapOp}, {@code CopyOp}, ...) that {@code
- * DeviceOp} and {@code GraphNode} permit; each executes at most once ({@code OnceGuard}). Depends
- * on {@code cuda.graph} only.
+ * DeviceOp} and {@code GraphNode} permit; each executes at most once ({@code OnceGuard}). May
+ * depend on {@code cuda.graph}.
  */
 @NullMarked
 package cuda.graph.internal.ops;

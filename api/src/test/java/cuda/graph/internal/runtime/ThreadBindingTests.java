@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import cuda.graph.simulator.Simulator;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.DriverCall;
-import cuda.graph.spi.support.InstrumentedDriver;
+import cuda.graph.testkit.InstrumentedDriver;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -10,6 +10,8 @@
  * cuda.graph.driver.internal.Errors} turning statuses into exceptions. NVRTC has the same shape in
  * {@link cuda.graph.driver.internal.NvrtcLibrary}, {@link cuda.graph.driver.internal.Nvrtc} and
  * {@link cuda.graph.driver.internal.NvrtcCompiler}.
+ *
+ * <p>May depend on {@code cuda.graph.spi}.
  */
 @NullMarked
 package cuda.graph.driver.internal;

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A model on one device: its weights, KV cache, activations and the state block that holds the
- * position and token, and the decode step as a {@link GraphNode} of {@code 6 * layers + 3} kernel
+ * position and token, and the decode step as a {@link GraphNode} of {@code 5 * layers + 3} kernel
  * launches that reads its position and token from the state and advances it. Eagerly the step is
  * built anew for each token (an op runs once); a graph captures it once. The engine also owns a
  * {@link TokenRing} in mapped host memory, through which the stream loop hands each token to the
@@ -28,7 +28,16 @@ import org.jspecify.annotations.Nullable;
 final class DecodeEngine implements AutoCloseable {
 
   private static final int BLOCK = 256;
-  private static final int ROWS_PER_BLOCK = BLOCK / 32;
+  private static final int WARPS = BLOCK / 32;
+
+  /** The product kernels' tile of weights in shared memory, and tiles in flight (the .cu's). */
+  static final int TILE_BYTES = 16384, STAGES = 2;
+
+  /**
+   * Blocks an SM of the product kernels (each holds {@code STAGES} tiles in flight); {@code
+   * -Ddecode.blocksPerSm=N} overrides it to measure another.
+   */
+  static final int BLOCKS_PER_SM = Integer.getInteger("decode.blocksPerSm", 4);
 
   /** How long {@code finish_stream} waits for the host to free a slot of a full ring. */
   static final Duration CONSUME_TIMEOUT = Duration.ofSeconds(5);
@@ -45,7 +54,7 @@ final class DecodeEngine implements AutoCloseable {
   final DeviceBuffer<Integer> state;
   private final DeviceBuffer<Float> x, qkv, att, h;
   final DeviceBuffer<Float> logits;
-  private final int maxBlocks;
+  private final int streamBlocks;
   private final TokenRing ring;
 
   /**
@@ -94,8 +103,10 @@ final class DecodeEngine implements AutoCloseable {
       att = zeros(ElementType.F32, c.dim());
       h = zeros(ElementType.F32, c.ffn());
       logits = zeros(ElementType.F32, c.vocab());
-      // Enough blocks to keep every SM streaming weights; rows beyond that loop inside a block.
-      maxBlocks = 8 * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+      // The product kernels' grid: a few blocks on every SM, each streaming an even share of rows.
+      streamBlocks =
+          BLOCKS_PER_SM
+              * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
     } catch (RuntimeException | Error e) {
       close();
       throw e;
@@ -140,8 +151,7 @@ final class DecodeEngine implements AutoCloseable {
     for (int l = 0; l < config.layers(); l++) {
       names.addAll(
           List.of(
-              "qkv (norm_matvec)",
-              "rope_cache",
+              "qkv + rope (norm_qkv_rope)",
               "attention",
               "wo (matvec_add)",
               "gate_up (norm_gate_up)",
@@ -171,19 +181,11 @@ final class DecodeEngine implements AutoCloseable {
       long from = (long) l * c.maxSeq() * c.kvDim(), length = (long) c.maxSeq() * c.kvDim();
       DeviceBuffer<Float> kc = kCache.slice(from, length), vc = vCache.slice(from, length);
       k.add(
-          DecodeKernels.NORM_MATVEC.launch(
-              after.apply(rows(c.qkvRows(), c.dim())),
+          DecodeKernels.NORM_QKV_ROPE.launch(
+              after.apply(streamed(c.qkvRows(), c.dim(), 1, true, true)),
               x,
               w[0],
               w[1],
-              qkv,
-              c.qkvRows(),
-              c.dim(),
-              eps));
-      int pairs = Math.max(c.dim() / 2 + c.kvDim() / 2, c.kvDim());
-      k.add(
-          DecodeKernels.ROPE_CACHE.launch(
-              after.apply(LaunchConfig.covering(pairs, BLOCK)),
               qkv,
               state,
               kc,
@@ -191,6 +193,8 @@ final class DecodeEngine implements AutoCloseable {
               c.heads(),
               c.kvHeads(),
               c.headDim(),
+              c.dim(),
+              eps,
               c.ropeTheta()));
       LaunchConfig perHead =
           new LaunchConfig(
@@ -211,17 +215,35 @@ final class DecodeEngine implements AutoCloseable {
               c.maxSeq()));
       k.add(
           DecodeKernels.MATVEC_ADD.launch(
-              after.apply(rows(c.dim(), c.dim())), att, w[2], x, c.dim(), c.dim()));
+              after.apply(streamed(c.dim(), c.dim(), 1, false, false)),
+              att,
+              w[2],
+              x,
+              c.dim(),
+              c.dim()));
       k.add(
           DecodeKernels.NORM_GATE_UP.launch(
-              after.apply(rows(c.ffn(), c.dim())), x, w[3], w[4], w[5], h, c.ffn(), c.dim(), eps));
+              after.apply(streamed(c.ffn(), c.dim(), 2, true, false)),
+              x,
+              w[3],
+              w[4],
+              w[5],
+              h,
+              c.ffn(),
+              c.dim(),
+              eps));
       k.add(
           DecodeKernels.MATVEC_ADD.launch(
-              after.apply(rows(c.dim(), c.ffn())), h, w[6], x, c.dim(), c.ffn()));
+              after.apply(streamed(c.dim(), c.ffn(), 1, false, false)),
+              h,
+              w[6],
+              x,
+              c.dim(),
+              c.ffn()));
     }
     k.add(
         DecodeKernels.NORM_MATVEC_ARGMAX.launch(
-            after.apply(rows(c.vocab(), c.dim())),
+            after.apply(streamed(c.vocab(), c.dim(), 1, true, false)),
             x,
             norm,
             output,
@@ -238,10 +260,61 @@ final class DecodeEngine implements AutoCloseable {
     return k;
   }
 
-  private LaunchConfig rows(int rows, int cols) {
-    int blocks = Math.min(maxBlocks, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
-    return new LaunchConfig(
-        cuda.graph.Dim3.of(blocks), cuda.graph.Dim3.of(BLOCK), cols * Float.BYTES);
+  /**
+   * The launch of a product kernel over {@code rows} rows of {@code mats} matrices of {@code cols}
+   * columns: the grid sized to the device (at most a block per pair of rows), and shared memory for
+   * the tiles plus, with {@code normalized}, the normalized input; {@code rotary}: the rows are
+   * rotated in pairs.
+   */
+  private LaunchConfig streamed(int rows, int cols, int mats, boolean normalized, boolean rotary) {
+    checkTiling(rows, cols, mats, normalized, rotary);
+    int blocks = Math.min(streamBlocks, (rows + 1) / 2);
+    int shared = STAGES * TILE_BYTES + (normalized ? cols * Float.BYTES : 0);
+    return new LaunchConfig(cuda.graph.Dim3.of(blocks), cuda.graph.Dim3.of(BLOCK), shared);
+  }
+
+  /**
+   * Checks what the product kernels assume of a shape (their tiling in decode_kernels.cu): 16-byte
+   * rows, a row of every matrix in one tile, columns split evenly between the warps of a long row,
+   * an even number of rows and, for rotary pairs, two rows in a tile; a normalized input fits in
+   * the 48 KiB of shared memory a block has beside the tiles (the kernels' own arrays take under
+   * 4).
+   */
+  static void checkTiling(int rows, int cols, int mats, boolean normalized, boolean rotary) {
+    int rowBytes = cols * 2 * mats;
+    String problem = null;
+    if (cols % 8 != 0) {
+      problem = "the columns are not a multiple of 8 (16-byte rows)";
+    } else if (rowBytes > TILE_BYTES) {
+      problem = "a row of the " + mats + " matrices takes " + rowBytes + " bytes, over a tile";
+    } else if (rows % 2 != 0) {
+      problem = "the rows are odd";
+    } else if (rotary && 2 * rowBytes > TILE_BYTES) {
+      problem = "two rows (a rotary pair) take " + 2 * rowBytes + " bytes, over a tile";
+    } else if (normalized && STAGES * TILE_BYTES + cols * Float.BYTES + 4096 > 48 * 1024) {
+      problem = "the normalized input of " + cols + " floats does not fit in shared memory";
+    } else if (WARPS * rowBytes > TILE_BYTES) {
+      int tileRows = WARPS;
+      while (tileRows > 1 && tileRows * rowBytes > TILE_BYTES) {
+        tileRows /= 2;
+      }
+      int parts = WARPS / tileRows;
+      if (cols % (8 * parts) != 0) {
+        problem = "the columns do not split into " + parts + " parts of 16-byte chunks";
+      }
+    }
+    if (problem != null) {
+      throw new IllegalArgumentException(
+          "the decode kernels cannot stream a "
+              + rows
+              + " x "
+              + cols
+              + " product ("
+              + problem
+              + "; a tile holds "
+              + TILE_BYTES
+              + " bytes): use a model whose widths are multiples of 64");
+    }
   }
 
   /** {@return a graph of one step, replayed once per token} */

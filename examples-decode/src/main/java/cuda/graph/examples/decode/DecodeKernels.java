@@ -24,11 +24,10 @@ final class DecodeKernels {
   static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "decode_kernels.ptx")
           .withReference("embed", stepStart(DecodeKernels::embed))
-          .withReference("norm_matvec", stepStart(DecodeKernels::normMatvec))
+          .withReference("norm_qkv_rope", stepStart(DecodeKernels::normQkvRope))
           .withReference("matvec_add", stepStart(DecodeKernels::matvecAdd))
           .withReference("norm_gate_up", stepStart(DecodeKernels::normGateUp))
           .withReference("norm_matvec_argmax", stepStart(DecodeKernels::normMatvecArgmax))
-          .withReference("rope_cache", stepStart(DecodeKernels::ropeCache))
           .withReference("attention", stepStart(DecodeKernels::attention))
           .withReference("finish", stepStart(DecodeKernels::finish))
           .withReference("finish_loop", stepStart(DecodeKernels::finishLoop))
@@ -38,9 +37,27 @@ final class DecodeKernels {
   /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
   static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
 
-  /** {@code norm_matvec(x, norm, w, out, rows, cols, eps)}. */
-  static final Kernel NORM_MATVEC =
-      IMAGE.kernel("norm_matvec", FLOAT, HALF, HALF, FLOAT, I32, I32, F32);
+  /**
+   * {@code norm_qkv_rope(x, norm, w, qkv, state, k_cache, v_cache, heads, kv_heads, head_dim, cols,
+   * eps, theta)}: the fused Q, K and V projection of the normalized input, q and k rotated for the
+   * state's position, k and v appended to the layer's caches.
+   */
+  static final Kernel NORM_QKV_ROPE =
+      IMAGE.kernel(
+          "norm_qkv_rope",
+          FLOAT,
+          HALF,
+          HALF,
+          FLOAT,
+          INT,
+          FLOAT,
+          FLOAT,
+          I32,
+          I32,
+          I32,
+          I32,
+          F32,
+          F32);
 
   /** {@code matvec_add(in, w, x, rows, cols)}. */
   static final Kernel MATVEC_ADD = IMAGE.kernel("matvec_add", FLOAT, HALF, FLOAT, I32, I32);
@@ -52,10 +69,6 @@ final class DecodeKernels {
   /** {@code norm_matvec_argmax(x, norm, w, logits, state, rows, cols, eps)}. */
   static final Kernel NORM_MATVEC_ARGMAX =
       IMAGE.kernel("norm_matvec_argmax", FLOAT, HALF, HALF, FLOAT, INT, I32, I32, F32);
-
-  /** {@code rope_cache(qkv, state, k_cache, v_cache, heads, kv_heads, head_dim, theta)}. */
-  static final Kernel ROPE_CACHE =
-      IMAGE.kernel("rope_cache", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, F32);
 
   /** {@code attention(qkv, state, k_cache, v_cache, out, heads, kv_heads, head_dim, max_seq)}. */
   static final Kernel ATTENTION =
@@ -107,11 +120,10 @@ final class DecodeKernels {
     for (Kernel k :
         java.util.List.of(
             EMBED,
-            NORM_MATVEC,
+            NORM_QKV_ROPE,
             MATVEC_ADD,
             NORM_GATE_UP,
             NORM_MATVEC_ARGMAX,
-            ROPE_CACHE,
             ATTENTION,
             FINISH,
             FINISH_LOOP,
@@ -142,16 +154,29 @@ final class DecodeKernels {
     DecodeMath.embed(state, halves(call, 1, (token + 1) * dim), floats(call, 2, dim), dim);
   }
 
-  private static void normMatvec(KernelCall call) {
-    int rows = call.i32(4), cols = call.i32(5);
+  private static void normQkvRope(KernelCall call) {
+    int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), cols = call.i32(10);
+    int kvDim = kvHeads * headDim, rows = heads * headDim + 2 * kvDim;
+    MemorySegment qkv = floats(call, 3, rows);
     DecodeMath.normMatvec(
         floats(call, 0, cols),
         halves(call, 1, cols),
         halves(call, 2, (long) rows * cols),
-        floats(call, 3, rows),
+        qkv,
         rows,
         cols,
-        call.f32(6));
+        call.f32(11));
+    MemorySegment state = state(call, 4);
+    long positions = DecodeMath.i(state, DecodeMath.POS) + 1L;
+    DecodeMath.ropeCache(
+        qkv,
+        state,
+        floats(call, 5, positions * kvDim),
+        floats(call, 6, positions * kvDim),
+        heads,
+        kvHeads,
+        headDim,
+        call.f32(12));
   }
 
   private static void matvecAdd(KernelCall call) {
@@ -187,22 +212,6 @@ final class DecodeKernels {
         state(call, 4),
         rows,
         cols,
-        call.f32(7));
-  }
-
-  private static void ropeCache(KernelCall call) {
-    int heads = call.i32(4), kvHeads = call.i32(5), headDim = call.i32(6);
-    int kvDim = kvHeads * headDim;
-    MemorySegment state = state(call, 1);
-    long positions = DecodeMath.i(state, DecodeMath.POS) + 1L;
-    DecodeMath.ropeCache(
-        floats(call, 0, heads * headDim + 2L * kvDim),
-        state,
-        floats(call, 2, positions * kvDim),
-        floats(call, 3, positions * kvDim),
-        heads,
-        kvHeads,
-        headDim,
         call.f32(7));
   }
 

@@ -92,9 +92,9 @@ public record LlamaConfig(
     return dim + 2 * kvDim();
   }
 
-  /** {@return the kernels one decode step launches: 6 per layer, the embedding, logits, finish} */
+  /** {@return the kernels one decode step launches: 5 per layer, the embedding, logits, finish} */
   public int kernelsPerToken() {
-    return 6 * layers + 3;
+    return 5 * layers + 3;
   }
 
   /** {@return the number of weights, all fp16} */

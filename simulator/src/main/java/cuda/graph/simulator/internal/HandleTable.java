@@ -14,7 +14,7 @@ import java.util.Map;
  * Maps handle values to simulator objects. A destroyed handle is remembered, so that using it again
  * is reported as the undefined behaviour it is on the real driver: the model's own check, which
  * holds however the simulator is called (counting live handles is the job of a decorator such as
- * {@code cuda.graph.spi.support.InstrumentedDriver}).
+ * {@code cuda.graph.testkit.InstrumentedDriver}).
  *
  * <p>By default a value is never handed out twice, so every stale handle is caught. In reuse mode
  * ({@code Simulator.Builder.reuseHandleValues}) the values of destroyed objects go back to a pool

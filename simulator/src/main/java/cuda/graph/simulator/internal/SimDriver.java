@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  * The simulated driver: each SPI call goes through one funnel that refuses calls from host
  * functions, takes the simulator lock and lets the engine progress. The behaviour of each call
  * lives in the {@code *Calls} classes. Call logs, fault injection and live-handle accounting are
- * not the model's: they decorate any driver ({@code cuda.graph.spi.support.InstrumentedDriver}).
+ * not the model's: they decorate any driver ({@code cuda.graph.testkit.InstrumentedDriver}).
  */
 public final class SimDriver implements SimulatedDriver {
 

@@ -1,4 +1,7 @@
-/** The simulator's implementation; not exported. */
+/**
+ * The simulator's implementation; not exported. May depend on {@code cuda.graph.spi} and {@code
+ * cuda.graph.simulator} (the public types it implements).
+ */
 @NullMarked
 package cuda.graph.simulator.internal;
 

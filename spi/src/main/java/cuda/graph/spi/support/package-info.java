@@ -1,14 +1,10 @@
 /**
- * Driver decorators and the instruments tests use to prove a caller of any {@link
- * cuda.graph.spi.CudaDriver} correct.
- *
- * <p>{@link cuda.graph.spi.support.ForwardingCudaDriver} forwards every entry point through two
- * hooks, so a decorator overrides only what it intercepts. {@link
- * cuda.graph.spi.support.InstrumentedDriver} is such a decorator: it gives any driver a {@link
- * cuda.graph.spi.support.HandleLedger} of live handles, refuses calls that break a handle's
- * lifetime with a {@link cuda.graph.spi.support.LifetimeViolation}, records a {@link
- * cuda.graph.spi.support.CallLog}, and injects the failures of a {@link
- * cuda.graph.spi.support.FaultPlan}. The simulator and the conformance kit share these instruments.
+ * The base of driver decorators: {@link cuda.graph.spi.support.ForwardingCudaDriver} forwards every
+ * entry point of a {@link cuda.graph.spi.CudaDriver} through two hooks (before the call, and on
+ * failure), so that a decorator overrides only what it intercepts. The api's error translation is
+ * one such decorator; the instruments tests use to prove a caller correct are another, published
+ * apart in the test kit (artifact {@code cuda-graph-testkit}), so that no application or provider
+ * loads them. May depend on {@code cuda.graph.spi}.
  */
 @NullMarked
 package cuda.graph.spi.support;

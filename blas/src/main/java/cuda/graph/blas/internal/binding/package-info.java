@@ -13,7 +13,7 @@
  * cuBLASLt is given; {@link cuda.graph.blas.internal.binding.CublasLtBackend} is the {@code cuda}
  * provider's {@link cuda.graph.blas.internal.plan.MatmulBackend}. Only the package-private {@code
  * Ffm} calls restricted FFM methods, and only after {@code NativeAccess} has checked that this
- * module may. Depends on cuda.graph, cuda.graph.blas and cuda.graph.blas.internal.plan.
+ * module may. May depend on {@code cuda.graph}, {@code cuda.graph.blas} and {@code .plan}.
  */
 @NullMarked
 package cuda.graph.blas.internal.binding;

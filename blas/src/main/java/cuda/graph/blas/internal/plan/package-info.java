@@ -3,7 +3,7 @@
  * checked ({@link cuda.graph.blas.internal.plan.CheckedMatmul}), the buffers it runs over ({@link
  * cuda.graph.blas.internal.plan.MatmulOperands}), a backend's plan for it ({@link
  * cuda.graph.blas.internal.plan.MatmulPlan}) and the backend itself ({@link
- * cuda.graph.blas.internal.plan.MatmulBackend}); depends on cuda.graph only.
+ * cuda.graph.blas.internal.plan.MatmulBackend}). May depend on {@code cuda.graph}.
  */
 @NullMarked
 package cuda.graph.blas.internal.plan;

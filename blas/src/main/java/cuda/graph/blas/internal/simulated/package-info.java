@@ -1,6 +1,6 @@
 /**
  * The model of cuBLASLt on the simulator: a Java reference matmul with cuBLASLt's rounding, run as
- * one kernel launch per node; depends on cuda.graph and {@code cuda.graph.blas.internal.plan}.
+ * one kernel launch per node. May depend on {@code cuda.graph} and {@code .plan}.
  */
 @NullMarked
 package cuda.graph.blas.internal.simulated;

@@ -9,7 +9,8 @@
  * cuda.graph.nccl.internal.binding.NcclResults}; {@link
  * cuda.graph.nccl.internal.binding.NcclDataTypes} maps element types to {@code ncclDataType_t}.
  * Only the package-private {@code Ffm} calls restricted FFM methods, and only after {@code
- * NativeAccess} has checked that this module may.
+ * NativeAccess} has checked that this module may. May depend on {@code cuda.graph} and {@code
+ * cuda.graph.nccl}.
  */
 @NullMarked
 package cuda.graph.nccl.internal.binding;

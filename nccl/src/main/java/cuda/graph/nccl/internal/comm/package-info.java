@@ -1,6 +1,8 @@
 /**
  * Communicators, their collectives as graph nodes, the checks every provider shares, and the
- * backends that run them: NCCL through the binding, or the model of it on the simulator.
+ * backends that run them: NCCL through the binding, or the model of it on the simulator. May depend
+ * on {@code cuda.graph}, {@code cuda.graph.nccl}, {@code .collective}, and the backends it chooses
+ * from: {@code .binding} and {@code .simulated}.
  */
 @NullMarked
 package cuda.graph.nccl.internal.comm;

@@ -1,4 +1,4 @@
-package cuda.graph.spi.support;
+package cuda.graph.testkit;
 
 import cuda.graph.spi.ConditionalHandle;
 import cuda.graph.spi.ConditionalNode;
@@ -13,6 +13,7 @@ import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.KernelArguments;
+import cuda.graph.spi.support.ForwardingCudaDriver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

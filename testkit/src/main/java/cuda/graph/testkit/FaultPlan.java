@@ -1,4 +1,4 @@
-package cuda.graph.spi.support;
+package cuda.graph.testkit;
 
 import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CudaDriverException;

@@ -1,8 +1,8 @@
-package cuda.graph.spi.support;
+package cuda.graph.testkit;
 
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HostFunction;
-import cuda.graph.spi.support.LoggedCall.Outcome;
+import cuda.graph.testkit.LoggedCall.Outcome;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
-package cuda.graph.spi.support;
+package cuda.graph.testkit;
 
+import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.CuHandle;
@@ -7,7 +8,7 @@ import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.support.LoggedCall.Outcome;
+import cuda.graph.testkit.LoggedCall.Outcome;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,72 @@ final class LifetimeChecks {
   }
 
   // ---- before a call: the driver must not see it if it fails
+
+  private static final int[] NO_POINTERS = {};
+
+  private static final int[] FIRST = {0};
+  private static final int[] SECOND = {1};
+  private static final int[] FIRST_AND_SECOND = {0, 1};
+  private static final int[] THIRD = {2};
+
+  /**
+   * {@return the positions of the device pointers among a call's arguments} A {@code long} may be a
+   * size or a count as well, so the pointers are named here; the pointer a free call ends is {@link
+   * #free}'s to check. The test kit's tests find every pointer parameter of {@link
+   * cuda.graph.spi.CudaDriver} by name and prove that each is checked.
+   */
+  private static int[] devicePointers(DriverCall call) {
+    return switch (call) {
+      case MEMCPY_HTOD,
+          MEMCPY_HTOD_ASYNC,
+          MEMSET_D8_ASYNC,
+          MEMSET_D16_ASYNC,
+          MEMSET_D32_ASYNC,
+          MEMSET_D2D32_ASYNC ->
+          FIRST;
+      case MEMCPY_DTOH, MEMCPY_DTOH_ASYNC -> SECOND;
+      case MEMCPY_DTOD_ASYNC -> FIRST_AND_SECOND;
+      case GRAPH_EXEC_MEMSET_NODE_SET_PARAMS -> THIRD;
+      default -> NO_POINTERS;
+    };
+  }
+
+  /**
+   * Refuses a call whose arguments name something destroyed, in this order: its handles (except the
+   * one a destroy call ends: {@link #destroy} checks that), its device pointers, then the ends of a
+   * copy node and its pinned host memory (except the memory a free ends: {@link #free} checks
+   * that).
+   *
+   * @param arguments the call's arguments in declaration order, as {@link
+   *     cuda.graph.spi.support.ForwardingCudaDriver} describes them
+   */
+  void arguments(DriverCall call, @Nullable Object[] arguments) {
+    if (!endsItsHandle(call)) {
+      for (Object argument : arguments) {
+        if (argument instanceof CuHandle handle) {
+          usable(call, handle);
+        }
+      }
+    }
+    for (int position : devicePointers(call)) {
+      accessible(call, (Long) arguments[position]);
+    }
+    for (Object argument : arguments) {
+      switch (argument) {
+        case CopyEndpoint.Device device -> accessible(call, device.address());
+        case CopyEndpoint.Host host -> accessibleHost(call, host.memory());
+        case MemorySegment host when call != DriverCall.MEM_FREE_HOST -> accessibleHost(call, host);
+        case null, default -> {}
+      }
+    }
+  }
+
+  private static boolean endsItsHandle(DriverCall call) {
+    return switch (call) {
+      case STREAM_DESTROY, EVENT_DESTROY, MODULE_UNLOAD, GRAPH_DESTROY, GRAPH_EXEC_DESTROY -> true;
+      default -> false;
+    };
+  }
 
   /** Refuses a call that passes a destroyed handle; default streams are never destroyed. */
   void usable(DriverCall call, CuHandle... handles) {

@@ -1,4 +1,4 @@
-package cuda.graph.spi.support;
+package cuda.graph.testkit;
 
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
@@ -6,7 +6,6 @@ import cuda.graph.spi.CaptureStatus;
 import cuda.graph.spi.ConditionalHandle;
 import cuda.graph.spi.ConditionalNode;
 import cuda.graph.spi.ConditionalType;
-import cuda.graph.spi.CopyEndpoint;
 import cuda.graph.spi.CuContext;
 import cuda.graph.spi.CuEvent;
 import cuda.graph.spi.CuFunction;
@@ -18,20 +17,15 @@ import cuda.graph.spi.CuModule;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverException;
-import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
-import cuda.graph.spi.HostFunction;
-import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.ModuleImage;
-import cuda.graph.spi.ParamInfo;
-import cuda.graph.spi.support.LoggedCall.Outcome;
+import cuda.graph.spi.support.ForwardingCudaDriver;
+import cuda.graph.testkit.LoggedCall.Outcome;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -59,11 +53,14 @@ import org.jspecify.annotations.Nullable;
  * destroy (see {@link HandleLedger}).
  *
  * <p>A call is checked first, then counted by the fault plan and logged, then delegated: a refused
- * call reaches neither the fault plan nor the driver. Everything else passes through unchanged, so
- * a caller that is correct on the wrapped driver is correct through the decorator. Faults are
- * injected at the call boundary only: work a stream runs later fails only as the wrapped driver
- * makes it fail. {@link #close()} closes the wrapped driver; the instruments stay readable.
- * Thread-safe, as the wrapped driver is.
+ * call reaches neither the fault plan nor the driver. The checks run in the {@linkplain
+ * #before(DriverCall, Object[]) before hook}, the same for every entry point: each handle, device
+ * pointer and pinned host segment among the call's arguments must not have been destroyed or freed
+ * (a destroy or free call's own handle or memory must not have been, a second time). Everything
+ * else passes through unchanged, so a caller that is correct on the wrapped driver is correct
+ * through the decorator. Faults are injected at the call boundary only: work a stream runs later
+ * fails only as the wrapped driver makes it fail. {@link #close()} closes the wrapped driver; the
+ * instruments stay readable. Thread-safe, as the wrapped driver is.
  */
 public final class InstrumentedDriver extends ForwardingCudaDriver {
 
@@ -130,10 +127,14 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
     return capturing;
   }
 
-  // ---- every call: fault injection and the log
+  // ---- every call: the lifetime checks, fault injection and the log
 
   @Override
   protected void before(DriverCall call, @Nullable Object[] arguments) {
+    // Every handle, pointer and pinned segment a call takes is checked here, once for all calls.
+    // The overrides below check only what ends a lifetime (a destroy, a free, a context release)
+    // and count what a call created or ended once it has returned.
+    checks.arguments(call, arguments);
     String described = log.enabled() ? CallLog.describe(arguments) : "";
     CudaDriverException injected = faults.next(call);
     if (injected != null) {
@@ -172,9 +173,6 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
 
   @Override
   public void ctxSetCurrent(@Nullable CuContext context) {
-    if (context != null) {
-      checks.usable(DriverCall.CTX_SET_CURRENT, context);
-    }
     super.ctxSetCurrent(context);
     checks.makeCurrent(context);
   }
@@ -205,32 +203,7 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   }
 
   @Override
-  public void streamSynchronize(CuStream stream) {
-    checks.usable(DriverCall.STREAM_SYNCHRONIZE, stream);
-    super.streamSynchronize(stream);
-  }
-
-  @Override
-  public boolean streamQuery(CuStream stream) {
-    checks.usable(DriverCall.STREAM_QUERY, stream);
-    return super.streamQuery(stream);
-  }
-
-  @Override
-  public void streamWaitEvent(CuStream stream, CuEvent event, int flags) {
-    checks.usable(DriverCall.STREAM_WAIT_EVENT, stream, event);
-    super.streamWaitEvent(stream, event, flags);
-  }
-
-  @Override
-  public void launchHostFunc(CuStream stream, HostFunction function) {
-    checks.usable(DriverCall.LAUNCH_HOST_FUNC, stream);
-    super.launchHostFunc(stream, function);
-  }
-
-  @Override
   public void streamBeginCapture(CuStream stream, CaptureMode mode) {
-    checks.usable(DriverCall.STREAM_BEGIN_CAPTURE, stream);
     super.streamBeginCapture(stream, mode);
     // The driver made the capture's graph now but hands it out only through capture info and end
     // capture. Ask for it at once (a query that is legal in any capture mode), so that it is live
@@ -245,11 +218,12 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public @Nullable CuGraph streamEndCapture(CuStream stream) {
     DriverCall call = DriverCall.STREAM_END_CAPTURE;
-    checks.usable(call, stream);
     Capture capture = captures.get(stream);
     CuGraph graph;
     try {
       graph = super.streamEndCapture(stream);
+    } catch (LifetimeViolation refused) {
+      throw refused; // the driver never saw the call: whatever capture there is goes on
     } catch (RuntimeException | Error e) {
       captureFailed(stream, capture, e);
       throw e;
@@ -305,27 +279,12 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public void streamBeginCaptureToGraph(
       CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
-    checks.usable(DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH, stream, graph);
     super.streamBeginCaptureToGraph(stream, graph, dependencies, mode);
     captures.put(stream, new Capture(graph, true));
   }
 
   @Override
-  public void streamUpdateCaptureDependencies(
-      CuStream stream, List<CuGraphNode> dependencies, int flags) {
-    checks.usable(DriverCall.STREAM_UPDATE_CAPTURE_DEPENDENCIES, stream);
-    super.streamUpdateCaptureDependencies(stream, dependencies, flags);
-  }
-
-  @Override
-  public CaptureStatus streamIsCapturing(CuStream stream) {
-    checks.usable(DriverCall.STREAM_IS_CAPTURING, stream);
-    return super.streamIsCapturing(stream);
-  }
-
-  @Override
   public CaptureInfo streamGetCaptureInfo(CuStream stream) {
-    checks.usable(DriverCall.STREAM_GET_CAPTURE_INFO, stream);
     CaptureInfo info = super.streamGetCaptureInfo(stream);
     CuGraph graph = info.graph();
     if (graph != null) {
@@ -345,36 +304,6 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public void eventDestroy(CuEvent event) {
     checks.destroy(DriverCall.EVENT_DESTROY, event, () -> super.eventDestroy(event));
-  }
-
-  @Override
-  public void eventRecord(CuEvent event, CuStream stream) {
-    checks.usable(DriverCall.EVENT_RECORD, event, stream);
-    super.eventRecord(event, stream);
-  }
-
-  @Override
-  public void eventRecordWithFlags(CuEvent event, CuStream stream, int flags) {
-    checks.usable(DriverCall.EVENT_RECORD_WITH_FLAGS, event, stream);
-    super.eventRecordWithFlags(event, stream, flags);
-  }
-
-  @Override
-  public boolean eventQuery(CuEvent event) {
-    checks.usable(DriverCall.EVENT_QUERY, event);
-    return super.eventQuery(event);
-  }
-
-  @Override
-  public void eventSynchronize(CuEvent event) {
-    checks.usable(DriverCall.EVENT_SYNCHRONIZE, event);
-    super.eventSynchronize(event);
-  }
-
-  @Override
-  public float eventElapsedTime(CuEvent start, CuEvent end) {
-    checks.usable(DriverCall.EVENT_ELAPSED_TIME, start, end);
-    return super.eventElapsedTime(start, end);
   }
 
   // ---- memory
@@ -402,6 +331,7 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public long memAllocAsync(long bytes, CuStream stream) {
     DriverCall call = DriverCall.MEM_ALLOC_ASYNC;
+    // Checked before the capture query below, so that not even the query sees a dead stream.
     checks.usable(call, stream);
     // An allocation recorded into a capture is a graph node: the graph owns it, not the caller.
     boolean captured = capturingQuietly(stream);
@@ -415,6 +345,7 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public void memFreeAsync(long devicePointer, CuStream stream) {
     DriverCall call = DriverCall.MEM_FREE_ASYNC;
+    // Checked before the capture query below, so that not even the query sees a dead stream.
     checks.usable(call, stream);
     if (capturingQuietly(stream)) {
       // A free recorded into a capture happens when the graph runs, not now.
@@ -461,75 +392,6 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
     return pointer;
   }
 
-  @Override
-  public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
-    checks.accessible(DriverCall.MEMCPY_HTOD, dst);
-    checks.accessibleHost(DriverCall.MEMCPY_HTOD, src);
-    super.memcpyHtoD(dst, src, bytes);
-  }
-
-  @Override
-  public void memcpyDtoH(MemorySegment dst, long src, long bytes) {
-    checks.accessible(DriverCall.MEMCPY_DTOH, src);
-    checks.accessibleHost(DriverCall.MEMCPY_DTOH, dst);
-    super.memcpyDtoH(dst, src, bytes);
-  }
-
-  @Override
-  public void memcpyHtoDAsync(long dst, MemorySegment src, long bytes, CuStream stream) {
-    DriverCall call = DriverCall.MEMCPY_HTOD_ASYNC;
-    checks.usable(call, stream);
-    checks.accessible(call, dst);
-    checks.accessibleHost(call, src);
-    super.memcpyHtoDAsync(dst, src, bytes, stream);
-  }
-
-  @Override
-  public void memcpyDtoHAsync(MemorySegment dst, long src, long bytes, CuStream stream) {
-    DriverCall call = DriverCall.MEMCPY_DTOH_ASYNC;
-    checks.usable(call, stream);
-    checks.accessible(call, src);
-    checks.accessibleHost(call, dst);
-    super.memcpyDtoHAsync(dst, src, bytes, stream);
-  }
-
-  @Override
-  public void memcpyDtoDAsync(long dst, long src, long bytes, CuStream stream) {
-    DriverCall call = DriverCall.MEMCPY_DTOD_ASYNC;
-    checks.usable(call, stream);
-    checks.accessible(call, dst, src);
-    super.memcpyDtoDAsync(dst, src, bytes, stream);
-  }
-
-  @Override
-  public void memsetD8Async(long dst, byte value, long count, CuStream stream) {
-    checks.usable(DriverCall.MEMSET_D8_ASYNC, stream);
-    checks.accessible(DriverCall.MEMSET_D8_ASYNC, dst);
-    super.memsetD8Async(dst, value, count, stream);
-  }
-
-  @Override
-  public void memsetD16Async(long dst, short value, long count, CuStream stream) {
-    checks.usable(DriverCall.MEMSET_D16_ASYNC, stream);
-    checks.accessible(DriverCall.MEMSET_D16_ASYNC, dst);
-    super.memsetD16Async(dst, value, count, stream);
-  }
-
-  @Override
-  public void memsetD32Async(long dst, int value, long count, CuStream stream) {
-    checks.usable(DriverCall.MEMSET_D32_ASYNC, stream);
-    checks.accessible(DriverCall.MEMSET_D32_ASYNC, dst);
-    super.memsetD32Async(dst, value, count, stream);
-  }
-
-  @Override
-  public void memsetD2D32Async(
-      long dst, long pitch, int value, long width, long height, CuStream stream) {
-    checks.usable(DriverCall.MEMSET_D2D32_ASYNC, stream);
-    checks.accessible(DriverCall.MEMSET_D2D32_ASYNC, dst);
-    super.memsetD2D32Async(dst, pitch, value, width, height, stream);
-  }
-
   // ---- modules and kernels
 
   @Override
@@ -551,50 +413,9 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
   @Override
   public CuFunction moduleGetFunction(CuModule module, String name) {
     DriverCall call = DriverCall.MODULE_GET_FUNCTION;
-    checks.usable(call, module);
     CuFunction function = super.moduleGetFunction(module, name);
     checks.functionReturned(call, module, function);
     return function;
-  }
-
-  @Override
-  public Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index) {
-    checks.usable(DriverCall.FUNC_GET_PARAM_INFO, function);
-    return super.funcGetParamInfo(function, index);
-  }
-
-  @Override
-  public void launchKernel(
-      CuFunction function,
-      int gridX,
-      int gridY,
-      int gridZ,
-      int blockX,
-      int blockY,
-      int blockZ,
-      int sharedMemBytes,
-      CuStream stream,
-      KernelArguments arguments) {
-    checks.usable(DriverCall.LAUNCH_KERNEL, function, stream);
-    super.launchKernel(
-        function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
-  }
-
-  @Override
-  public void launchKernelProgrammatic(
-      CuFunction function,
-      int gridX,
-      int gridY,
-      int gridZ,
-      int blockX,
-      int blockY,
-      int blockZ,
-      int sharedMemBytes,
-      CuStream stream,
-      KernelArguments arguments) {
-    checks.usable(DriverCall.LAUNCH_KERNEL_EX, function, stream);
-    super.launchKernelProgrammatic(
-        function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes, stream, arguments);
   }
 
   // ---- graphs
@@ -617,97 +438,12 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
 
   @Override
   public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
-    DriverCall call = DriverCall.GRAPH_INSTANTIATE;
-    checks.usable(call, graph);
-    return checks.created(call, super.graphInstantiate(graph, flags));
-  }
-
-  @Override
-  public void graphUpload(CuGraphExec exec, CuStream stream) {
-    checks.usable(DriverCall.GRAPH_UPLOAD, exec, stream);
-    super.graphUpload(exec, stream);
-  }
-
-  @Override
-  public void graphLaunch(CuGraphExec exec, CuStream stream) {
-    checks.usable(DriverCall.GRAPH_LAUNCH, exec, stream);
-    super.graphLaunch(exec, stream);
+    return checks.created(DriverCall.GRAPH_INSTANTIATE, super.graphInstantiate(graph, flags));
   }
 
   @Override
   public void graphExecDestroy(CuGraphExec exec) {
     checks.destroy(DriverCall.GRAPH_EXEC_DESTROY, exec, () -> super.graphExecDestroy(exec));
-  }
-
-  @Override
-  public void graphExecUpdate(CuGraphExec exec, CuGraph graph) {
-    checks.usable(DriverCall.GRAPH_EXEC_UPDATE, exec, graph);
-    super.graphExecUpdate(exec, graph);
-  }
-
-  @Override
-  public void graphExecKernelNodeSetParams(
-      CuGraphExec exec,
-      CuGraphNode node,
-      CuFunction function,
-      Dim3 grid,
-      Dim3 block,
-      int sharedMemBytes,
-      KernelArguments arguments) {
-    checks.usable(DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS, exec, function);
-    super.graphExecKernelNodeSetParams(
-        exec, node, function, grid, block, sharedMemBytes, arguments);
-  }
-
-  @Override
-  public void graphExecMemcpyNodeSetParams(
-      CuGraphExec exec,
-      CuGraphNode node,
-      CopyEndpoint destination,
-      CopyEndpoint source,
-      long bytes) {
-    DriverCall call = DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS;
-    checks.usable(call, exec);
-    for (CopyEndpoint endpoint : List.of(destination, source)) {
-      switch (endpoint) {
-        case CopyEndpoint.Device d -> checks.accessible(call, d.address());
-        case CopyEndpoint.Host h -> checks.accessibleHost(call, h.memory());
-      }
-    }
-    super.graphExecMemcpyNodeSetParams(exec, node, destination, source, bytes);
-  }
-
-  @Override
-  public void graphExecMemsetNodeSetParams(
-      CuGraphExec exec,
-      CuGraphNode node,
-      long destination,
-      int elementSize,
-      int value,
-      long count) {
-    DriverCall call = DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS;
-    checks.usable(call, exec);
-    checks.accessible(call, destination);
-    super.graphExecMemsetNodeSetParams(exec, node, destination, elementSize, value, count);
-  }
-
-  @Override
-  public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
-    checks.usable(DriverCall.GRAPH_NODE_SET_ENABLED, exec);
-    super.graphNodeSetEnabled(exec, node, enabled);
-  }
-
-  @Override
-  public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
-    checks.usable(DriverCall.GRAPH_NODE_GET_ENABLED, exec);
-    return super.graphNodeGetEnabled(exec, node);
-  }
-
-  @Override
-  public ConditionalHandle graphConditionalHandleCreate(
-      CuGraph graph, int defaultLaunchValue, int flags) {
-    checks.usable(DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE, graph);
-    return super.graphConditionalHandleCreate(graph, defaultLaunchValue, flags);
   }
 
   @Override
@@ -717,39 +453,12 @@ public final class InstrumentedDriver extends ForwardingCudaDriver {
       ConditionalHandle handle,
       ConditionalType type,
       int size) {
-    checks.usable(DriverCall.GRAPH_ADD_NODE, graph);
     ConditionalNode node = super.graphAddConditionalNode(graph, dependencies, handle, type, size);
     // The driver made the bodies, which belong to the node and so to the graph.
     for (CuGraph body : node.bodies()) {
       ledger.lent(body, graph);
     }
     return node;
-  }
-
-  @Override
-  public CuGraphNode graphAddChildGraphNode(
-      CuGraph graph, List<CuGraphNode> dependencies, CuGraph child) {
-    // The node holds a clone of the child: the child stays the caller's, to destroy.
-    checks.usable(DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE, graph, child);
-    return super.graphAddChildGraphNode(graph, dependencies, child);
-  }
-
-  @Override
-  public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
-    checks.usable(DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS, exec, child);
-    super.graphExecChildGraphNodeSetParams(exec, node, child);
-  }
-
-  @Override
-  public List<CuGraphNode> graphGetNodes(CuGraph graph) {
-    checks.usable(DriverCall.GRAPH_GET_NODES, graph);
-    return super.graphGetNodes(graph);
-  }
-
-  @Override
-  public void graphDebugDotPrint(CuGraph graph, Path path, int flags) {
-    checks.usable(DriverCall.GRAPH_DEBUG_DOT_PRINT, graph);
-    super.graphDebugDotPrint(graph, path, flags);
   }
 
   @Override

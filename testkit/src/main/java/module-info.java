@@ -1,0 +1,14 @@
+/**
+ * The cuda-graph test kit: instruments that prove a caller of any {@link cuda.graph.spi.CudaDriver}
+ * correct, published apart from the SPI so that applications and providers never load them.
+ *
+ * <p>Tests and the conformance kit depend on it ({@code cuda-graph-testkit} at test scope); no
+ * library or application code does, which the architecture tests check.
+ */
+module cuda.graph.testkit {
+  requires transitive cuda.graph
+      .spi; // its decorators are CudaDrivers, its records name DriverCalls
+  requires static org.jspecify;
+
+  exports cuda.graph.testkit;
+}
