@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * them: the one place that knows how a block is written, so that every test checks the same blocks.
  *
  * <p>A block starts with a line of three backticks and a language ({@code ```java}) and ends with a
- * line of three backticks alone. A line {@code `path`:} right before it names the file the block
- * shows.
+ * line of three backticks alone, both indented alike inside a list item. A line {@code `path`:}
+ * right before it names the file the block shows.
  */
 final class MarkdownBlocks {
 
@@ -63,10 +63,12 @@ final class MarkdownBlocks {
     List<String> lines = Files.readAllLines(repository().resolve(relative));
     List<Block> blocks = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
-      String fence = lines.get(i);
+      String fence = lines.get(i).stripLeading();
       if (!fence.startsWith("```")) {
         continue;
       }
+      // A block inside a list item is indented with its item; its lines lose that indentation.
+      int indent = lines.get(i).length() - fence.length();
       Optional<String> file = Optional.empty();
       if (i > 0) {
         Matcher named = FILE_LINE.matcher(lines.get(i - 1));
@@ -76,8 +78,10 @@ final class MarkdownBlocks {
       }
       int open = i;
       StringBuilder text = new StringBuilder();
-      for (i++; i < lines.size() && !lines.get(i).equals("```"); i++) {
-        text.append(lines.get(i)).append('\n');
+      for (i++; i < lines.size() && !lines.get(i).strip().equals("```"); i++) {
+        String line = lines.get(i);
+        int leading = line.length() - line.stripLeading().length();
+        text.append(line.substring(Math.min(indent, leading))).append('\n');
       }
       if (i == lines.size()) {
         throw new AssertionError(relative + ":" + (open + 1) + ": a code block is never closed");
