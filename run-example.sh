@@ -6,6 +6,8 @@
 #   ./run-example.sh --decode [decode options, e.g. --model stories15M --tokens 128; --help lists
 #                             them]   the transformer decode example, eager vs graph replay
 #   ./run-example.sh --mlp [steps]   the earlier MLP inference example (Kotlin)
+#   ./run-example.sh --java          the README's saxpy example (examples-java), on the module path
+#                                    as an application runs it
 # It builds what the example needs with the Maven wrapper (only when a source or pom changed since
 # the last build), then runs it on the GPU when the cuda provider finds one and on the CUDA
 # simulator otherwise; the first line says which. It runs on a JDK 25, which scripts/jdk25.sh
@@ -21,6 +23,9 @@ if [[ ${1:-} == --decode ]]; then
 elif [[ ${1:-} == --mlp ]]; then
   shift
   module=examples-kotlin main=cuda.graph.examples.MlpInference
+elif [[ ${1:-} == --java ]]; then
+  shift
+  module=examples-java main=example.saxpy/example.saxpy.Saxpy modular=yes
 fi
 classpath_file=$module/target/run-classpath.txt
 built=$module/target/run-example.built # dated to the start of the last build
@@ -49,11 +54,16 @@ if [[ -n $stale ]]; then
   # (./mvnw verify checks those): one reactor build, so the class path names this checkout's jars,
   # and nothing is installed into your Maven repository.
   ./mvnw -q -B -ntp -pl "$module" -am -DskipTests -Dspotless.check.skip=true \
-    -Dpublication.skip=true package dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dpublication.skip=true package dependency:build-classpath -DincludeScope=runtime \
     -Dmdep.outputFile=target/run-classpath.txt
   touch "$classpath_file" # the plugin leaves an unchanged list as it was
   touch -r "$started" "$built"
   rm -f "$started"
+fi
+if [[ -n ${modular:-} ]]; then
+  # The README's command: the application and its runtime dependencies on the module path.
+  exec "$JAVA_HOME/bin/java" --enable-native-access=cuda.graph.driver \
+    -p "$module/target/classes:$(cat "$classpath_file")" -m "$main" "$@"
 fi
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
   -cp "$module/target/classes:$(cat "$classpath_file")" "$main" "$@"

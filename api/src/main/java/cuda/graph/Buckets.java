@@ -7,6 +7,10 @@ import java.util.List;
  * Sizes to capture graphs for (batch sizes, sequence lengths), and the smallest one that covers an
  * actual size. Immutable and thread-safe.
  *
+ * <p>For example:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=buckets}
+ *
  * @param sizes the bucket sizes, positive and strictly increasing
  */
 public record Buckets(List<Integer> sizes) {

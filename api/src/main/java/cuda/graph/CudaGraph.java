@@ -51,6 +51,11 @@ import org.jspecify.annotations.Nullable;
  * time. While a capture or recapture runs on a stream, work that other threads execute on that
  * stream waits until the capture has ended, so it is never recorded into the graph.
  *
+ * <p>For example, a graph that copies {@code x} into {@code y}, replayed on new input that each
+ * step's update copies into {@code x} from pinned host memory, then recaptured with other work:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=cuda-graph}
+ *
  * @param <T> the type of the captured op's output
  */
 public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable
@@ -97,6 +102,23 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    */
   static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
     return CudaGraphImpl.scope(stream, body);
+  }
+
+  /**
+   * Captures what {@code body} records, as {@link #scope} does, and keeps what it returns as the
+   * graph's output, for {@link #takeOutput()}: the {@link RecordedNode}s to change later, the
+   * buffers the graph computes, a record of several. The name differs from {@link #scope} because a
+   * lambda such as {@code s -> s.record(node)} fits both a body and a function.
+   *
+   * @param <T> the type of what {@code body} returns
+   * @param stream the stream to capture on; {@link #update} and {@link #stream()} use it later
+   * @param body records the graph's nodes through the {@link Scope} it is given, on this thread,
+   *     and returns the graph's output
+   * @return the instantiated and uploaded graph, whose output is what {@code body} returned
+   */
+  static <T extends @Nullable Object> CudaGraph<T> scopeReturning(
+      Stream stream, ScopeFunction<T> body) {
+    return CudaGraphImpl.scopeReturning(stream, body);
   }
 
   /**
@@ -188,9 +210,23 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    *
    * @param body records the graph's nodes through the {@link Scope} it is given
    * @return how the new recording was applied, with the driver's reason when not in place
-   * @throws IllegalStateException if the graph is closed, or was made by {@link #capture}
+   * @throws IllegalStateException if the graph is closed, or was made by {@link #capture} or by
+   *     {@link #scopeReturning} (whose output a body cannot give: use {@link #recaptureReturning})
    */
   GraphUpdate recapture(ScopeBody body);
+
+  /**
+   * Records {@code body} again, like {@link #scopeReturning}, and applies it as {@link
+   * #recapture(DeviceOp)} does; what {@code body} returns becomes the output, available again to
+   * {@link #takeOutput()}. Nodes recorded by the earlier capture become stale, so a body that
+   * records nodes to change later returns the new ones here.
+   *
+   * @param body records the graph's nodes through the {@link Scope} it is given, and returns the
+   *     graph's new output
+   * @return how the new recording was applied, with the driver's reason when not in place
+   * @throws IllegalStateException if the graph is closed, or was made by {@link #capture}
+   */
+  GraphUpdate recaptureReturning(ScopeFunction<T> body);
 
   /**
    * Gives {@code node} the parameters of {@code replacement} in the instantiated graph, for

@@ -29,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link DeviceOp#sync()} and {@link DeviceOp#async()} use the {@linkplain #current() current}
  * platform: the system one, unless code runs inside {@link #runAsCurrent}.
+ *
+ * <p>For example, the system platform's default device, a stream on it, and a buffer filled there
+ * and read back:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=platform}
  */
 public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformImpl {
 

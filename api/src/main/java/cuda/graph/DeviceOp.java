@@ -48,6 +48,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link #value}, {@link DeviceBuffer}, {@link Kernel#launch}, ...). {@link GraphNode} is the
  * sub-family of ops that can be recorded into a graph.
  *
+ * <p>For example, an op built, then run and waited for, and another run as a future:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=device-op}
+ *
  * @param <T> the result type
  */
 public sealed interface DeviceOp<T extends @Nullable Object>

@@ -14,16 +14,7 @@ import org.jspecify.annotations.Nullable;
  * A graph per key (a shape bucket: a batch size, a sequence length), captured on first use or
  * warmed up front and replayed thereafter, within a budget of graph memory.
  *
- * <pre>{@code
- * Buckets batches = Buckets.batchSizes(512);          // 1, 2, 4, 8, 16, ..., 512
- * try (GraphCache<Integer> steps =
- *     GraphCache.create(stream, GraphCache.Settings.budget(256L << 20),
- *         (batch, scope) -> scope.record(step(batch)))) {
- *   steps.warm(batches.sizes());
- *   Buckets.Bucket b = batches.cover(requests.size()); // 13 requests -> bucket 16, padding 3
- *   steps.launch(b.size()).syncOn(stream);
- * }
- * }</pre>
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=graph-cache}
  *
  * <p><b>Keys.</b> The recorder records a key's graph through a {@link Scope} (temporaries included)
  * the first time the key is launched or warmed. Keys are compared with {@code equals}; use

@@ -30,6 +30,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Composing graph nodes with {@link #map}, {@link #andThen(GraphNode)}, {@link #thenNode} and
  * {@link #zip(GraphNode, BiFunction)} keeps the property.
  *
+ * <p>For example, a sequence of a fill and a copy, in parallel with another fill, captured as one
+ * graph of two branches:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=graph-node}
+ *
  * @param <T> the result type
  */
 public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>

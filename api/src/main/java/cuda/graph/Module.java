@@ -19,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  * (concurrent callers wait). In Java, import this type with a single-type import ({@code import
  * cuda.graph.Module;}), which shadows {@code java.lang.Module}.
  *
+ * <p>For example, a module that doubles four floats with a kernel ({@code SAXPY}: {@code y = a * x
+ * + y}), its input staged through pinned memory and its output read from a pinned buffer that the
+ * captured op returns:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=module}
+ *
  * @param <I> the input type
  * @param <O> the output type
  */

@@ -5,7 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Records graph nodes into the graph {@link CudaGraph#scope} is capturing.
+ * Records graph nodes into the graph {@link CudaGraph#scope} or {@link CudaGraph#scopeReturning} is
+ * capturing.
  *
  * <p>{@link #record} accepts only {@link GraphNode}s, so allocating, freeing and staging ops are
  * rejected at compile time; the node's work is recorded, not run, and its result holds valid
@@ -27,6 +28,15 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Temporaries.</b> {@link #temporary} gives the graph scratch memory of its own: an
  * allocation node where it is called and a free node after everything the scope records, so the
  * memory exists only while a replay runs. Allocating any other way stays refused in a capture.
+ *
+ * <p>For example, a WHILE node whose body runs until a kernel ({@code COUNTDOWN}: {@code counter[0]
+ * -= 1}, then it sets its {@link KernelParam#CONDITION} argument to whether {@code counter[0]} is
+ * still positive) clears the condition, and two fills recorded as nodes to change later, which the
+ * body returns through {@link CudaGraph#scopeReturning} in a record of its own:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=scope-nodes}
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=scope}
  */
 public sealed interface Scope permits ScopeImpl {
 

@@ -1,6 +1,10 @@
 package cuda.graph;
 
-/** What {@link CudaGraph#scope} records: a function of the {@link Scope}. */
+/**
+ * What {@link CudaGraph#scope} and the conditional nodes of a {@link Scope} record: a function of
+ * the {@link Scope} that returns nothing. {@link ScopeFunction} is the form whose result becomes
+ * the graph's output.
+ */
 @FunctionalInterface
 public interface ScopeBody {
   /**

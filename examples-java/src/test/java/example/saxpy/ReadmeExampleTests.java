@@ -29,19 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReadmeExampleTests {
 
-  /** A file of the example: a line {@code `path`:} followed by a fenced code block. */
-  private static final Pattern FILE_BLOCK =
-      Pattern.compile("(?m)^`([^`\\n]+)`:\\n```[a-z]*\\n(.*?)^```", Pattern.DOTALL);
-
-  /** The README's commands that run the example: a fenced block of a Maven line and a java line. */
+  /** The README's commands that run the example: a Maven line, then a java line. */
   private static final Pattern RUN_BLOCK =
       Pattern.compile(
-          "(?m)^```[a-z]*\\n"
-              + "(mvn [^\\n"
-              + "]*)\\n"
-              + "(java [^\\n"
-              + "]* -m example\\.saxpy/example\\.saxpy\\.Saxpy)\\n"
-              + "```");
+          "(mvn [^\\n]*)\\n(java [^\\n]* -m example\\.saxpy/example\\.saxpy\\.Saxpy)\\n");
 
   /**
    * The Maven line this test stands in for (it cannot run Maven): it compiles into {@code
@@ -62,7 +53,7 @@ class ReadmeExampleTests {
           "cuda-graph-simulator", "cuda.graph.simulator.Simulator",
           "cuda-graph-driver", "cuda.graph.driver.internal.CudaProvider");
 
-  private static final Path MODULE_DIR = Path.of("").toAbsolutePath();
+  private static final Path MODULE_DIR = MarkdownBlocks.repository().resolve("examples-java");
 
   @Test
   void theReadmeShowsThisModulesFilesVerbatim() throws IOException {
@@ -94,11 +85,16 @@ class ReadmeExampleTests {
     Files.createDirectories(ptx.getParent());
     Files.copy(MODULE_DIR.resolve("src/main/resources/example/saxpy/saxpy.ptx"), ptx);
 
-    Matcher runBlock = RUN_BLOCK.matcher(Files.readString(MODULE_DIR.resolveSibling("README.md")));
-    assertTrue(
-        runBlock.find(),
-        "the README shows no block of a Maven line and a java line that runs"
-            + " example.saxpy/example.saxpy.Saxpy");
+    Matcher runBlock =
+        MarkdownBlocks.of("README.md").stream()
+            .map(block -> RUN_BLOCK.matcher(block.text()))
+            .filter(Matcher::matches)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "the README shows no block of a Maven line and a java line that runs"
+                            + " example.saxpy/example.saxpy.Saxpy"));
     assertEquals(
         BUILD_LINE,
         runBlock.group(1),
@@ -126,14 +122,14 @@ class ReadmeExampleTests {
         output);
   }
 
+  /** {@return the README's files of the example application}: those it names under src/ */
   private static Map<String, String> readmeFiles() throws IOException {
-    String readme = Files.readString(MODULE_DIR.resolveSibling("README.md"));
     Map<String, String> files = new LinkedHashMap<>();
-    Matcher m = FILE_BLOCK.matcher(readme);
-    while (m.find()) {
-      if (!m.group(1).startsWith("examples-kotlin/")) { // the Kotlin example has its own test
-        files.put(m.group(1), m.group(2));
-      }
+    for (MarkdownBlocks.Block block : MarkdownBlocks.of("README.md")) {
+      block
+          .file()
+          .filter(file -> file.startsWith("src/"))
+          .ifPresent(file -> files.put(file, block.text()));
     }
     return files;
   }

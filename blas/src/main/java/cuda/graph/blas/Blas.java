@@ -32,13 +32,9 @@ import org.jspecify.annotations.Nullable;
  * before the close stay valid (graphs that captured them still replay, and the library's handles
  * stay alive until the last of them lets go), but no plan or node is made after it.
  *
- * <pre>{@code
- * try (Blas blas = Blas.open(stream.device());
- *     Workspace workspace = blas.workspaceFor(List.of(product)).syncOn(stream);
- *     CudaGraph<Void> graph = CudaGraph.capture(stream, blas.matmul(product, workspace))) {
- *   graph.launch().syncOn(stream);
- * }
- * }</pre>
+ * <p>For example, a product captured and replayed:
+ *
+ * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=blas}
  */
 public sealed interface Blas extends AutoCloseable permits BlasImpl {
 

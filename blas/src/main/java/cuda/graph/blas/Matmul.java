@@ -37,14 +37,7 @@ import org.jspecify.annotations.Nullable;
  * in}, y {@code tokens x out}, all row-major) adds one bias value per output feature, which is per
  * column of the row-major y:
  *
- * <pre>{@code
- * Matmul up =
- *     Matmul.of(
- *             MatrixView.rowMajor(x, tokens, 384), // x: tokens x 384
- *             MatrixView.rowMajor(w, 1536, 384).transposed(), // op(B) = w^T: 384 x 1536
- *             MatrixView.rowMajor(y, tokens, 1536)) // y: tokens x 1536
- *         .withEpilogue(Epilogue.BIAS_GELU, b); // b: 1536 elements, one per output feature
- * }</pre>
+ * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=matmul}
  *
  * <p>The same memory described column-major is {@code y^T = w x^T + b} with D {@code 1536 x
  * tokens}, and there too b is one value per row of D, that is per output feature.

@@ -7,6 +7,8 @@ import java.util.Objects;
  * Every node made for an equal matmul runs this plan; a {@link Workspace} passed with it must hold
  * at least {@link #workspaceBytes()}.
  *
+ * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=plan}
+ *
  * @param algorithm a one-line description of the chosen algorithm (cuBLASLt's algorithm id and
  *     configuration on the {@code cuda} provider; the Java reference on the {@code simulator})
  * @param workspaceBytes the workspace bytes the algorithm needs, at most the {@link Blas}'s

@@ -15,10 +15,7 @@ import java.util.Objects;
  * view spans ({@link #elementsSpanned()}), so a view never reaches outside its buffer. A view holds
  * no memory; it does not keep the buffer open.
  *
- * <pre>{@code
- * // 8 row-major 64 x 128 matrices, each padded to 136 columns, one after the other
- * MatrixView x = MatrixView.rowMajor(buffer, 64, 128).withLeadingDimension(136).batched(8, 64 * 136);
- * }</pre>
+ * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=matrix-view}
  *
  * @param buffer the memory, of element type f32, f16 or bf16
  * @param offset the index in {@code buffer} of element (0, 0) of the first matrix

@@ -26,12 +26,10 @@ import cuda.graph.blas.internal.matmul.WorkspaceImpl;
  * <p>Allocation is an op like {@link cuda.graph.DeviceBuffer#allocate}: it runs on a stream, and a
  * capture refuses it, so nothing is allocated while a stream captures.
  *
- * <pre>{@code
- * try (Workspace workspace = blas.workspaceFor(List.of(up, down)).syncOn(stream)) {
- *   CudaGraph<Void> layer =
- *       CudaGraph.capture(stream, blas.matmul(up, workspace).andThen(blas.matmul(down, workspace)));
- * } // the graph keeps the workspace's memory until the graph is closed
- * }</pre>
+ * <p>For example, one workspace for two products that run one after the other, closed while the
+ * graph that captured them still replays:
+ *
+ * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=workspace}
  */
 public sealed interface Workspace extends AutoCloseable permits WorkspaceImpl {
 

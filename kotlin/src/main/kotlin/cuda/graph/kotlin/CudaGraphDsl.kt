@@ -6,11 +6,15 @@ import cuda.graph.DeviceBuffer
 import cuda.graph.DeviceOp
 import cuda.graph.ElementType
 import cuda.graph.GraphCache
+import cuda.graph.GraphCondition
 import cuda.graph.GraphNode
 import cuda.graph.InputBinding
 import cuda.graph.Kernel
+import cuda.graph.KernelParam
 import cuda.graph.LaunchConfig
+import cuda.graph.RecordedNode
 import cuda.graph.Scope
+import cuda.graph.ScopeBody
 import cuda.graph.Stream
 
 /**
@@ -25,8 +29,10 @@ annotation class CudaGraphDsl
 typealias GraphModule<I, O> = cuda.graph.Module<I, O>
 
 /**
- * The receiver of [cudaGraph]: records graph nodes into the graph being captured. Only [GraphNode]s
- * can be recorded, so allocating ops are rejected by the compiler.
+ * The receiver of [cudaGraph], [cudaGraphReturning], [Stream.graphCache] and of the bodies of
+ * conditional nodes: records graph nodes into the graph being captured, through a [Scope]. Only
+ * [GraphNode]s can be recorded, so allocating ops are rejected by the compiler. A recorder belongs
+ * to the capturing thread and is dead once its block returns.
  */
 @CudaGraphDsl
 class GraphRecorder internal constructor(private val scope: Scope) {
@@ -38,11 +44,61 @@ class GraphRecorder internal constructor(private val scope: Scope) {
   operator fun <T> GraphNode<T>.unaryPlus(): T = scope.record(this)
 
   /**
+   * Records [node], one kernel launch, copy, fill or foreign node, and returns the graph node it
+   * became, for [CudaGraph.replaceNode] and [CudaGraph.setEnabled]; see [Scope.recordNode]. Return
+   * it from [cudaGraphReturning]'s block to get it out.
+   */
+  fun recordNode(node: GraphNode<Void?>): RecordedNode = scope.recordNode(node)
+
+  /**
    * A buffer of [length] elements of [type] that exists only while a replay of this graph runs; see
    * [Scope.temporary].
    */
   fun <T : Any> temporary(type: ElementType<T>, length: Long): DeviceBuffer<T> =
     scope.temporary(type, length)
+
+  /** [temporary] with an `Int` length. */
+  fun <T : Any> temporary(type: ElementType<T>, length: Int): DeviceBuffer<T> =
+    scope.temporary(type, length.toLong())
+
+  /**
+   * A condition that kernels of this graph set on the device (a [KernelParam.CONDITION] argument),
+   * at [defaultValue] when each launch starts; see [Scope.condition].
+   */
+  fun condition(defaultValue: Int): GraphCondition = scope.condition(defaultValue)
+
+  /** An IF node: [body] runs when [condition] is non-zero here; see [Scope.ifThen]. */
+  fun ifThen(condition: GraphCondition, body: GraphRecorder.() -> Unit) =
+    scope.ifThen(condition, body.asScopeBody())
+
+  /**
+   * An IF node with two bodies: [then] runs when [condition] is non-zero here, [otherwise] when it
+   * is zero; see [Scope.ifThenElse].
+   */
+  fun ifThenElse(
+    condition: GraphCondition,
+    then: GraphRecorder.() -> Unit,
+    otherwise: GraphRecorder.() -> Unit,
+  ) = scope.ifThenElse(condition, then.asScopeBody(), otherwise.asScopeBody())
+
+  /**
+   * A WHILE node: [body] runs as long as [condition] is non-zero, tested before each run; a kernel
+   * of the body typically clears it. See [Scope.whileLoop].
+   */
+  fun whileLoop(condition: GraphCondition, body: GraphRecorder.() -> Unit) =
+    scope.whileLoop(condition, body.asScopeBody())
+
+  /**
+   * A SWITCH node: case `n` of [cases] runs when [condition] is `n` here, none when it is out of
+   * range; see [Scope.switchOf].
+   */
+  fun switchOf(condition: GraphCondition, vararg cases: GraphRecorder.() -> Unit) =
+    scope.switchOf(condition, cases.map { it.asScopeBody() })
+
+  /** A body recorded, like this recorder's block, through a recorder of the body's own scope. */
+  private fun (GraphRecorder.() -> Unit).asScopeBody(): ScopeBody = ScopeBody { bodyScope ->
+    GraphRecorder(bodyScope).this()
+  }
 }
 
 /**
@@ -51,6 +107,14 @@ class GraphRecorder internal constructor(private val scope: Scope) {
  */
 fun cudaGraph(stream: Stream, block: GraphRecorder.() -> Unit): CudaGraph<Void?> =
   CudaGraph.scope(stream) { scope -> GraphRecorder(scope).block() }
+
+/**
+ * Captures the nodes [block] records on [stream], as [cudaGraph] does, and keeps what [block]
+ * returns as the graph's output ([CudaGraph.takeOutput]): the [RecordedNode]s to change later, the
+ * buffers the graph computes. See [CudaGraph.scopeReturning].
+ */
+fun <T> cudaGraphReturning(stream: Stream, block: GraphRecorder.() -> T): CudaGraph<T> =
+  CudaGraph.scopeReturning(stream) { scope -> GraphRecorder(scope).block() }
 
 /**
  * A [GraphCache] on this stream whose graph for a key is what [block] records for it; see

@@ -113,16 +113,20 @@ final class Capture {
   private record Recording<T extends @Nullable Object, R>(
       CaptureMode mode, Object what, Recorder<T> record, Application<T, R> application) {}
 
-  /** Captures a new graph and instantiates it ({@code scoped}: recorded through a scope). */
-  static <T extends @Nullable Object> CudaGraph<T> run(
-      Stream stream, CaptureMode mode, boolean scoped, Object what, Recorder<T> record) {
+  /** Captures a new graph and instantiates it ({@code origin}: what records it). */
+  static <T extends @Nullable Object> CudaGraph<T> newGraph(
+      Stream stream,
+      CaptureMode mode,
+      CudaGraphImpl.Origin origin,
+      Object what,
+      Recorder<T> record) {
     return run(
         stream,
         mode,
         what,
         record,
         (s, captured) ->
-            CudaGraphImpl.created(s, mode, scoped, instantiate(s, captured), captured));
+            CudaGraphImpl.created(s, mode, origin, instantiate(s, captured), captured));
   }
 
   /** Captures a graph and applies it as {@code application} says. */

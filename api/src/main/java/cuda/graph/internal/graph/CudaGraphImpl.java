@@ -9,6 +9,7 @@ import cuda.graph.GraphUpdate;
 import cuda.graph.NodeKind;
 import cuda.graph.RecordedNode;
 import cuda.graph.ScopeBody;
+import cuda.graph.ScopeFunction;
 import cuda.graph.Stream;
 import cuda.graph.internal.events.GraphUpdateEvent;
 import cuda.graph.internal.exec.Executor;
@@ -37,9 +38,19 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGraph<T> {
 
+  /** What made a graph, which decides how it may be recaptured. */
+  enum Origin {
+    /** {@link CudaGraph#capture}: recaptured from an op. */
+    OP,
+    /** {@link CudaGraph#scope}: recaptured from a scope body; its output is null. */
+    SCOPE,
+    /** {@link CudaGraph#scopeReturning}: recaptured from a scope function giving the output. */
+    SCOPE_RETURNING
+  }
+
   private final StreamImpl stream;
   private final CaptureMode mode;
-  private final boolean scoped;
+  private final Origin origin;
   private final CurrentExec current;
   private final Object outputLock = new Object();
   private final Object changeLock = new Object();
@@ -70,12 +81,12 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   private CudaGraphImpl(
       StreamImpl stream,
       CaptureMode mode,
-      boolean scoped,
+      Origin origin,
       GraphExecHandle handle,
       @Nullable T output) {
     this.stream = stream;
     this.mode = mode;
-    this.scoped = scoped;
+    this.origin = origin;
     this.current = new CurrentExec(handle);
     this.output = output;
     // An unreachable graph gives up its share, so its exec goes once no pending launch needs it.
@@ -86,10 +97,10 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   static <T extends @Nullable Object> CudaGraphImpl<T> created(
       StreamImpl stream,
       CaptureMode mode,
-      boolean scoped,
+      Origin origin,
       GraphExecHandle handle,
       Capture.Captured<T> captured) {
-    CudaGraphImpl<T> graph = new CudaGraphImpl<>(stream, mode, scoped, handle, captured.output());
+    CudaGraphImpl<T> graph = new CudaGraphImpl<>(stream, mode, origin, handle, captured.output());
     graph.hasTemporaries = captured.hasTemporaries();
     graph.temporaryBytes = captured.temporaryBytes();
     graph.captureNanos = captured.captureNanos();
@@ -108,10 +119,10 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   public static <T extends @Nullable Object> CudaGraph<T> capture(
       Stream stream, CaptureMode mode, DeviceOp<T> op) {
     Objects.requireNonNull(op, "op");
-    return Capture.run(
+    return Capture.newGraph(
         stream,
         mode,
-        false,
+        Origin.OP,
         new Capture.Described("capture of ", "", op),
         (execution, nodes) -> Executor.execute(op, execution));
   }
@@ -119,7 +130,16 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   /** See {@link CudaGraph#scope}. */
   public static CudaGraph<@Nullable Void> scope(Stream stream, ScopeBody body) {
     Objects.requireNonNull(body, "body");
-    return Capture.run(stream, CaptureMode.RELAXED, true, "scope capture", recordScope(body));
+    return Capture.newGraph(
+        stream, CaptureMode.RELAXED, Origin.SCOPE, "scope capture", recordBody(body));
+  }
+
+  /** See {@link CudaGraph#scopeReturning}. */
+  public static <T extends @Nullable Object> CudaGraph<T> scopeReturning(
+      Stream stream, ScopeFunction<T> body) {
+    Objects.requireNonNull(body, "body");
+    return Capture.newGraph(
+        stream, CaptureMode.RELAXED, Origin.SCOPE_RETURNING, "scope capture", recordScope(body));
   }
 
   /**
@@ -139,28 +159,42 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
         stream,
         CaptureMode.RELAXED,
         "scope capture",
-        recordScope(body),
+        recordBody(body),
         (s, captured) -> {
           long bytes = captured.temporaryBytes();
           if (bytes > maxTemporaryBytes) {
             throw Capture.discard(s, captured, refusal.apply(bytes));
           }
-          return created(s, CaptureMode.RELAXED, true, Capture.instantiate(s, captured), captured);
+          return created(
+              s, CaptureMode.RELAXED, Origin.SCOPE, Capture.instantiate(s, captured), captured);
         });
   }
 
   /** Records {@code body} through a top-level scope, collecting the nodes it made replaceable. */
-  private static Capture.Recorder<@Nullable Void> recordScope(ScopeBody body) {
+  private static Capture.Recorder<@Nullable Void> recordBody(ScopeBody body) {
+    return recordScope(
+        scope -> {
+          body.record(scope);
+          return null;
+        });
+  }
+
+  /**
+   * Records {@code body} through a top-level scope, collecting the nodes it made replaceable; its
+   * result is the capture's output.
+   */
+  private static <T extends @Nullable Object> Capture.Recorder<T> recordScope(
+      ScopeFunction<T> body) {
     return (execution, nodes) -> {
       ScopeImpl scope = new ScopeImpl(execution);
       try {
-        body.record(scope);
+        T output = body.record(scope);
         scope.freeTemporaries();
+        return output;
       } finally {
         scope.close();
         nodes.addAll(scope.recorded());
       }
-      return null;
     };
   }
 
@@ -243,9 +277,16 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   @Override
   public GraphUpdate recapture(DeviceOp<T> op) {
     Objects.requireNonNull(op, "op");
-    if (scoped) {
-      throw new IllegalStateException(
-          this + " was recorded by CudaGraph.scope: recapture it with recapture(ScopeBody)");
+    switch (origin) {
+      case OP -> {}
+      case SCOPE ->
+          throw new IllegalStateException(
+              this + " was recorded by CudaGraph.scope: recapture it with recapture(ScopeBody)");
+      case SCOPE_RETURNING ->
+          throw new IllegalStateException(
+              this
+                  + " was recorded by CudaGraph.scopeReturning: recapture it with"
+                  + " recaptureReturning(ScopeFunction)");
     }
     return recapture(
         new Capture.Described("recapture of ", "", op),
@@ -253,15 +294,35 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   }
 
   @Override
-  @SuppressWarnings("unchecked") // a scoped graph's output is always null
+  @SuppressWarnings("unchecked") // a graph CudaGraph.scope made has a null output
   public GraphUpdate recapture(ScopeBody body) {
     Objects.requireNonNull(body, "body");
-    if (!scoped) {
+    switch (origin) {
+      case SCOPE -> {}
+      case OP ->
+          throw new IllegalStateException(
+              this
+                  + " was captured from an op by CudaGraph.capture: recapture it with"
+                  + " recapture(op)");
+      case SCOPE_RETURNING ->
+          // A body returns nothing, so the graph's output would become null.
+          throw new IllegalStateException(
+              this
+                  + " was recorded by CudaGraph.scopeReturning, whose output a ScopeBody cannot"
+                  + " give: recapture it with recaptureReturning(ScopeFunction)");
+    }
+    return recapture(
+        "scope recapture", (Capture.Recorder<T>) (Capture.Recorder<?>) recordBody(body));
+  }
+
+  @Override
+  public GraphUpdate recaptureReturning(ScopeFunction<T> body) {
+    Objects.requireNonNull(body, "body");
+    if (origin == Origin.OP) {
       throw new IllegalStateException(
           this + " was captured from an op by CudaGraph.capture: recapture it with recapture(op)");
     }
-    return recapture(
-        "scope recapture", (Capture.Recorder<T>) (Capture.Recorder<?>) recordScope(body));
+    return recapture("scope recapture", recordScope(body));
   }
 
   private GraphUpdate recapture(Object what, Capture.Recorder<T> recorder) {

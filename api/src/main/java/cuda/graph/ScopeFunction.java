@@ -1,0 +1,22 @@
+package cuda.graph;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@link CudaGraph#scopeReturning} records: a function of the {@link Scope} whose result
+ * becomes the graph's output ({@link CudaGraph#takeOutput}), such as the {@link RecordedNode}s a
+ * later {@link CudaGraph#replaceNode} changes or the buffers a launch computes.
+ *
+ * @param <T> the type of the result, the graph's output
+ */
+@FunctionalInterface
+public interface ScopeFunction<T extends @Nullable Object> {
+  /**
+   * Records the graph's nodes and returns what the graph hands out as its output; called once, on
+   * the capturing thread, while the capture is open.
+   *
+   * @param scope records nodes into the graph; dead once this method returns
+   * @return the graph's output: handles whose data, if any, is computed when the graph is launched
+   */
+  T record(Scope scope);
+}
