@@ -25,8 +25,7 @@ fi
 classpath_file=$module/target/run-classpath.txt
 built=$module/target/run-example.built # dated to the start of the last build
 # The build is needed when its output is missing, when a pom, a source or .mvn/ here changed since
-# the last build started, or when a jar it lists is newer than the list (another checkout may have
-# installed its own snapshots since).
+# the last build started, or when a jar it lists is newer than the list.
 stale=yes
 if [[ -f $classpath_file && -f $built ]]; then
   stale=$(find . \( -name .git -o -name target -o -name .gpu \) -prune -o -type f \
@@ -47,10 +46,10 @@ if [[ -n $stale ]]; then
   fi
   started=$(mktemp)
   # What the example runs on, without the tests, the format check and the source and javadoc jars
-  # (./mvnw verify checks those).
+  # (./mvnw verify checks those): one reactor build, so the class path names this checkout's jars,
+  # and nothing is installed into your Maven repository.
   ./mvnw -q -B -ntp -pl "$module" -am -DskipTests -Dspotless.check.skip=true \
-    -Dpublication.skip=true install
-  ./mvnw -q -B -ntp -pl "$module" dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dpublication.skip=true package dependency:build-classpath -Dmdep.includeScope=runtime \
     -Dmdep.outputFile=target/run-classpath.txt
   touch "$classpath_file" # the plugin leaves an unchanged list as it was
   touch -r "$started" "$built"

@@ -5,11 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jdk25.sh
-./mvnw -B -ntp -q -DskipTests install -pl benchmarks,examples-decode -am
+# One reactor build: the class paths name this checkout's jars, and nothing is installed.
+./mvnw -B -ntp -q -DskipTests -Dpublication.skip=true -pl benchmarks,examples-decode -am \
+  package dependency:build-classpath -Dmdep.includeScope=runtime \
+  -Dmdep.outputFile=target/graphs-classpath.txt
 for m in benchmarks:cuda.graph.benchmarks.GraphPictures examples-decode:cuda.graph.examples.decode.DrawGraphs; do
   module=${m%%:*} main=${m#*:}
-  cp=$(./mvnw -B -ntp -q -pl "$module" dependency:build-classpath -Dmdep.includeScope=runtime \
-    -Dmdep.outputFile=/dev/stdout)
+  cp=$(cat "$module/target/graphs-classpath.txt")
   "$JAVA_HOME/bin/java" -cp "$module/target/classes:$cp" "$main" docs/graphs
 done
 if command -v dot > /dev/null; then

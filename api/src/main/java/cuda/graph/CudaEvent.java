@@ -15,9 +15,11 @@ import org.jspecify.annotations.Nullable;
 public sealed interface CudaEvent extends AutoCloseable permits CudaEventImpl {
 
   /** {@return an op that records this event after the work before it on its stream} */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> record();
 
   /** {@return an op that makes the rest of its stream's work wait for this event's last record} */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> waitFor();
 
   /** {@return whether the work of the last record has completed (true if never recorded)} */

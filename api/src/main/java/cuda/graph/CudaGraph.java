@@ -126,6 +126,7 @@ public sealed interface CudaGraph<T extends @Nullable Object> extends AutoClosea
    * @throws IllegalStateException if the graph is closed, or if the work of an earlier {@link
    *     #update} failed after it was enqueued (reported once; the driver's error is the cause)
    */
+  @CheckReturnValue
   GraphLaunch launch();
 
   /** {@return the stream the graph was captured on, where {@link #update} enqueues} */

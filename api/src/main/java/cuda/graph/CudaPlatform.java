@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * environment variable {@code CUDA_GRAPH_PROVIDER}) if it is installed and available, with no
  * fallback to another; otherwise the available provider with the highest priority, ties broken by
  * id. {@link #selectionReport()} explains the choice, and the same lines are logged to the {@link
- * System.Logger} named {@code cuda.graph}.
+ * System.Logger} named {@code cuda.graph}: at DEBUG on a normal start, at WARNING when a provider
+ * failed or was passed over for a reason you can fix (such as a missing native-access grant).
  *
  * <p>A platform is safe to use from any thread. The system platform lives as long as the process:
  * its driver is never closed, and {@link #close()} does nothing for it; when the JVM exits, a

@@ -40,6 +40,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
    *     would overflow a {@code long}
    */
+  @CheckReturnValue
   static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
     return DeviceBufferImpl.allocate(type, length);
   }
@@ -53,6 +54,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
    *     would overflow a {@code long}
    */
+  @CheckReturnValue
   static <T> DeviceOp<DeviceBuffer<T>> zeros(ElementType<T> type, long length) {
     return DeviceBufferImpl.zeros(type, length);
   }
@@ -68,6 +70,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    *     would overflow a {@code long}, or {@code value} is not of the type's Java type (through a
    *     raw type)
    */
+  @CheckReturnValue
   static <T> DeviceOp<DeviceBuffer<T>> filled(ElementType<T> type, long length, T value) {
     return DeviceBufferImpl.filled(type, length, value);
   }
@@ -78,6 +81,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data the elements, at least one; copied when this method is called
    * @throws IllegalArgumentException if {@code data} is empty
    */
+  @CheckReturnValue
   static DeviceOp<DeviceBuffer<Float>> fromArray(float[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
@@ -88,6 +92,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data the elements, at least one; copied when this method is called
    * @throws IllegalArgumentException if {@code data} is empty
    */
+  @CheckReturnValue
   static DeviceOp<DeviceBuffer<Double>> fromArray(double[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
@@ -98,6 +103,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data the elements, at least one; copied when this method is called
    * @throws IllegalArgumentException if {@code data} is empty
    */
+  @CheckReturnValue
   static DeviceOp<DeviceBuffer<Integer>> fromArray(int[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
@@ -108,6 +114,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data the elements, at least one; copied when this method is called
    * @throws IllegalArgumentException if {@code data} is empty
    */
+  @CheckReturnValue
   static DeviceOp<DeviceBuffer<Long>> fromArray(long[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
@@ -118,6 +125,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data the elements, at least one; copied when this method is called
    * @throws IllegalArgumentException if {@code data} is empty
    */
+  @CheckReturnValue
   static DeviceOp<DeviceBuffer<Byte>> fromArray(byte[] data) {
     return DeviceBufferImpl.fromArray(data);
   }
@@ -130,6 +138,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data the elements, at least one; copied when this method is called
    * @throws IllegalArgumentException if {@code type} is not 16 bits wide or {@code data} is empty
    */
+  @CheckReturnValue
   static DeviceOp<DeviceBuffer<Short>> fromArray(ElementType<Short> type, short[] data) {
     return DeviceBufferImpl.fromArray(type, data);
   }
@@ -144,11 +153,13 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @throws IllegalArgumentException if {@code data} is empty, not a whole number of elements or
    *     larger than 2 GiB
    */
+  @CheckReturnValue
   static <T> DeviceOp<DeviceBuffer<T>> fromSegment(ElementType<T> type, MemorySegment data) {
     return DeviceBufferImpl.fromSegment(type, data);
   }
 
   /** {@return an op that allocates a new buffer holding a copy of this one} */
+  @CheckReturnValue
   DeviceOp<DeviceBuffer<T>> duplicate();
 
   /**
@@ -157,6 +168,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param source the device buffer read when the node executes
    * @throws IllegalArgumentException if {@code source} differs in element type or length
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> copyFrom(DeviceBuffer<T> source);
 
   /**
@@ -166,6 +178,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param source the pinned buffer read when the node executes (and at every replay of a graph)
    * @throws IllegalArgumentException if {@code source} differs in element type or length
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> copyFrom(HostBuffer<T> source);
 
   /**
@@ -174,6 +187,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param target the pinned buffer written when the node executes (and at every replay of a graph)
    * @throws IllegalArgumentException if {@code target} differs in element type or length
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> copyTo(HostBuffer<T> target);
 
   /**
@@ -183,6 +197,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @throws IllegalArgumentException if {@code value} is not of the element type's Java type (an
    *     {@code Integer} passed for an {@code f32} buffer through a raw type)
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> fill(T value);
 
   /**
@@ -193,6 +208,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    *     must hold {@link ElementType#F32}
    * @throws IllegalArgumentException if the buffer holds another type or another length
    */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> write(float[] data);
 
   /**
@@ -202,6 +218,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    *     must hold {@link ElementType#F64}
    * @throws IllegalArgumentException if the buffer holds another type or another length
    */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> write(double[] data);
 
   /**
@@ -211,6 +228,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    *     must hold {@link ElementType#I32}
    * @throws IllegalArgumentException if the buffer holds another type or another length
    */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> write(int[] data);
 
   /**
@@ -220,6 +238,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    *     must hold {@link ElementType#I64}
    * @throws IllegalArgumentException if the buffer holds another type or another length
    */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> write(long[] data);
 
   /**
@@ -229,30 +248,37 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @param data exactly {@link #byteSize()} bytes, copied when this method is called
    * @throws IllegalArgumentException if {@code data} is another size
    */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> write(MemorySegment data);
 
   /**
    * {@return an op that reads this {@link ElementType#F32} buffer into a new array (waits for the
    * stream)}
    */
+  @CheckReturnValue
   DeviceOp<float[]> toFloatArray();
 
   /** {@return an op that reads this {@link ElementType#F64} buffer into a new array} */
+  @CheckReturnValue
   DeviceOp<double[]> toDoubleArray();
 
   /** {@return an op that reads this {@link ElementType#I32} buffer into a new array} */
+  @CheckReturnValue
   DeviceOp<int[]> toIntArray();
 
   /** {@return an op that reads this {@link ElementType#I64} buffer into a new array} */
+  @CheckReturnValue
   DeviceOp<long[]> toLongArray();
 
   /**
    * {@return an op that reads this 16-bit buffer ({@code i16}, {@code f16}, {@code bf16}) into a
    * new array}
    */
+  @CheckReturnValue
   DeviceOp<short[]> toShortArray();
 
   /** {@return an op that reads this buffer's raw bytes into a new array} */
+  @CheckReturnValue
   DeviceOp<byte[]> toByteArray();
 
   /**
@@ -262,6 +288,7 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
    * @throws IllegalArgumentException for a {@link #slice}, which owns no memory, and for the device
    *     view of a {@link cuda.graph.MappedHostBuffer}, whose buffer owns it
    */
+  @CheckReturnValue
   DeviceOp<@Nullable Void> free();
 
   /**

@@ -11,6 +11,7 @@ import cuda.graph.internal.ops.EventWaitOp;
 import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
+import cuda.graph.internal.ops.OnceGuard;
 import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.ops.ParallelOp;
 import cuda.graph.internal.ops.RawStreamOp;
@@ -77,6 +78,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *     array submitted with {@link #asyncOn}, once the read has completed, on the thread that
    *     completes the future
    */
+  @CheckReturnValue
   default <R extends @Nullable Object> DeviceOp<R> map(Function<? super T, ? extends R> function) {
     return new MapOp<>(this, Objects.requireNonNull(function, "function"));
   }
@@ -89,6 +91,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param next called on the executing thread with this op's result once its work is enqueued; it
    *     must return a new op, not null, and must not execute ops itself
    */
+  @CheckReturnValue
   default <R extends @Nullable Object> DeviceOp<R> then(
       Function<? super T, ? extends DeviceOp<R>> next) {
     return new ThenOp<>(this, Objects.requireNonNull(next, "next"), "then");
@@ -101,8 +104,10 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param <R> the type of {@code next}'s result
    * @param next the op run after this one; this op's result is dropped
    */
+  @CheckReturnValue
   default <R extends @Nullable Object> DeviceOp<R> andThen(DeviceOp<R> next) {
     Objects.requireNonNull(next, "next");
+    OnceGuard.adopt(next); // the function below holds it: whether it runs is the chain's
     return then(ignored -> next);
   }
 
@@ -117,6 +122,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *     enqueued; when the second op ends in a read into a Java array submitted with {@link
    *     #asyncOn}, once that read has completed, on the thread that completes the future
    */
+  @CheckReturnValue
   default <U extends @Nullable Object, R extends @Nullable Object> DeviceOp<R> zip(
       DeviceOp<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
     return zip(this, Objects.requireNonNull(other, "other"), combine);
@@ -130,6 +136,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * runs this op; later ones wait for it and, on another stream, are ordered after its work on the
    * GPU.
    */
+  @CheckReturnValue
   default DeviceOp<T> shared() {
     return new SharedOp<>(this);
   }
@@ -160,6 +167,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *     policy returns no stream, a closed one, or one of another device
    */
   default T sync() {
+    OnceGuard.adopt(this); // handed to an execution, even if no stream can be had
     return syncOn(policyStream());
   }
 
@@ -205,6 +213,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *     policy returns no stream, a closed one, or one of another device
    */
   default CompletableFuture<T> async() {
+    OnceGuard.adopt(this); // handed to an execution, even if no stream can be had
     return asyncOn(policyStream());
   }
 
@@ -252,6 +261,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param <T> the type of the value
    * @param value the op's result, possibly null
    */
+  @CheckReturnValue
   static <T extends @Nullable Object> GraphNode<T> value(T value) {
     return new ValueOp<>(value);
   }
@@ -269,7 +279,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *     #asyncOn}, once that read has completed, on the thread that completes the future
    */
   static <A extends @Nullable Object, B extends @Nullable Object, R extends @Nullable Object>
-      DeviceOp<R> zip(
+      @CheckReturnValue DeviceOp<R> zip(
           DeviceOp<A> a, DeviceOp<B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
     return new ZipOp<>(
         Objects.requireNonNull(a, "a"),
@@ -287,6 +297,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param <T> the type of the branches' results
    * @param branches the branches; the first runs on the executing stream itself
    */
+  @CheckReturnValue
   static <T extends @Nullable Object> DeviceOp<List<T>> parallel(
       List<? extends DeviceOp<? extends T>> branches) {
     return ParallelOp.of(branches);
@@ -299,6 +310,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param <T> the common supertype of the ops' results
    * @param ops the ops, run in list order; the list is copied when this method is called
    */
+  @CheckReturnValue
   static <T extends @Nullable Object> DeviceOp<List<T>> zipAll(
       List<? extends DeviceOp<? extends T>> ops) {
     return new ZipAllOp<>(OpLists.copyWithoutNulls(ops, "ops"));
@@ -318,6 +330,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    *     returns is the op's result
    * @return an op that is not a graph node
    */
+  @CheckReturnValue
   static <T extends @Nullable Object> DeviceOp<T> withRawStream(RawStreamFunction<T> function) {
     return new RawStreamOp<>(Objects.requireNonNull(function, "function"));
   }
@@ -330,6 +343,7 @@ public sealed interface DeviceOp<T extends @Nullable Object>
    * @param callback run once per execution of the node (once per replay of a graph it is recorded
    *     into)
    */
+  @CheckReturnValue
   static GraphNode<@Nullable Void> hostCallback(Runnable callback) {
     return new HostCallbackOp(Objects.requireNonNull(callback, "callback"));
   }

@@ -206,6 +206,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * @throws IllegalStateException if the cache is closed, or the key's capture failed or its graph
    *     was refused by the budget (now or before: the cause says which)
    */
+  @CheckReturnValue
   GraphLaunch launch(K key);
 
   /**

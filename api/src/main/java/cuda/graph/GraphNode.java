@@ -7,6 +7,7 @@ import cuda.graph.internal.ops.ForeignNodeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
+import cuda.graph.internal.ops.OnceGuard;
 import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.ops.ParallelOp;
 import cuda.graph.internal.ops.ThenOp;
@@ -35,6 +36,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
     permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, ForeignNodeOp, NodeOp {
 
   @Override
+  @CheckReturnValue
   default <R extends @Nullable Object> GraphNode<R> map(Function<? super T, ? extends R> function) {
     return new NodeOp<>(new MapOp<>(this, Objects.requireNonNull(function, "function")));
   }
@@ -47,6 +49,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param next called on the executing thread with this node's result once its work is enqueued
    *     (or recorded); it must return a new graph node, not null
    */
+  @CheckReturnValue
   default <R extends @Nullable Object> GraphNode<R> thenNode(
       Function<? super T, ? extends GraphNode<R>> next) {
     return new NodeOp<>(new ThenOp<>(this, Objects.requireNonNull(next, "next"), "thenNode"));
@@ -58,8 +61,10 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param <R> the type of {@code next}'s result
    * @param next the node run after this one; this node's result is dropped
    */
+  @CheckReturnValue
   default <R extends @Nullable Object> GraphNode<R> andThen(GraphNode<R> next) {
     Objects.requireNonNull(next, "next");
+    OnceGuard.adopt(next); // the function below holds it: whether it runs is the chain's
     return thenNode(ignored -> next);
   }
 
@@ -72,6 +77,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param combine called on the executing thread with both results once both nodes' work is
    *     enqueued (or recorded)
    */
+  @CheckReturnValue
   default <U extends @Nullable Object, R extends @Nullable Object> GraphNode<R> zip(
       GraphNode<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
     return new NodeOp<>(
@@ -86,6 +92,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    *
    * @param nodes the nodes, run in argument order; the array is copied when this method is called
    */
+  @CheckReturnValue
   static GraphNode<@Nullable Void> sequence(GraphNode<?>... nodes) {
     return sequence(OpLists.copyWithoutNulls(nodes, "nodes"));
   }
@@ -95,6 +102,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    *
    * @param nodes the nodes, run in list order; the list is copied when this method is called
    */
+  @CheckReturnValue
   static GraphNode<@Nullable Void> sequence(List<? extends GraphNode<?>> nodes) {
     List<GraphNode<?>> parts = OpLists.copyWithoutNulls(nodes, "nodes");
     return new NodeOp<>(
@@ -128,6 +136,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param work called on the executing thread with the raw stream and the buffers' addresses
    * @throws IllegalArgumentException if {@code name} is blank
    */
+  @CheckReturnValue
   static GraphNode<@Nullable Void> foreign(
       String name, List<? extends DeviceBuffer<?>> buffers, ForeignWork work) {
     if (Objects.requireNonNull(name, "name").isBlank()) {
@@ -147,6 +156,7 @@ public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T
    * @param <T> the type of the branches' results
    * @param branches the branches; the first runs on the executing stream itself
    */
+  @CheckReturnValue
   static <T extends @Nullable Object> GraphNode<List<T>> parallel(
       List<? extends GraphNode<? extends T>> branches) {
     return new NodeOp<>(ParallelOp.of(branches));

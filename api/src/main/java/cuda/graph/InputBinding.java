@@ -19,6 +19,7 @@ public interface InputBinding<I> {
    * @param input one {@code forward} call's input
    * @throws IllegalArgumentException if the input does not fit the graph's input
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> copyIn(I input);
 
   /**

@@ -19,6 +19,7 @@ public sealed interface Kernel permits KernelImpl {
    * @param arguments one per declared parameter, in order; the array is copied
    * @throws IllegalArgumentException if the count or a type does not match the declaration
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> launch(LaunchConfig config, Object... arguments);
 
   /**

@@ -56,6 +56,7 @@ public final class LaunchOverhead {
             + device.name()
             + ", java "
             + System.getProperty("java.version"));
+    SimulatorTimes.note(platform);
     try (Stream stream = device.newStream();
         DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream)) {
       IncKernel.INC.load(device);

@@ -31,6 +31,7 @@ public final class ProgrammaticLaunchBench {
     CudaPlatform platform = CudaPlatform.system();
     Device device = platform.defaultDevice();
     System.out.println("# cuda-graph " + platform.providerId() + " on " + device.name());
+    SimulatorTimes.note(platform);
     System.out.println("impl,n,us_min,us_median,us_max");
     try (Stream stream = device.newStream();
         DeviceBuffer<Integer> counter = DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream)) {

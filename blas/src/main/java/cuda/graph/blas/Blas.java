@@ -1,5 +1,6 @@
 package cuda.graph.blas;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
@@ -94,6 +95,7 @@ public sealed interface Blas extends AutoCloseable permits BlasImpl {
    * @throws IllegalArgumentException if {@code matmuls} is empty or a buffer lives elsewhere
    * @throws IllegalStateException if this is closed
    */
+  @CheckReturnValue
   DeviceOp<Workspace> workspaceFor(List<Matmul> matmuls);
 
   /**
@@ -110,6 +112,7 @@ public sealed interface Blas extends AutoCloseable permits BlasImpl {
    * @throws IllegalStateException if this, a buffer or the workspace is closed
    * @throws BlasException if the library has no algorithm for the product
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> matmul(Matmul matmul, Workspace workspace);
 
   /** {@return whether {@link #close()} was called} */

@@ -1,5 +1,6 @@
 package cuda.graph.blas;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceOp;
 import cuda.graph.blas.internal.matmul.WorkspaceImpl;
@@ -41,6 +42,7 @@ public sealed interface Workspace extends AutoCloseable permits WorkspaceImpl {
    * @param bytes at least 1
    * @throws IllegalArgumentException if {@code bytes} is less than 1
    */
+  @CheckReturnValue
   static DeviceOp<Workspace> allocate(long bytes) {
     return WorkspaceImpl.allocate(bytes);
   }

@@ -1,5 +1,6 @@
 package cuda.graph.nccl;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.GraphNode;
@@ -46,6 +47,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    *     differ, or NCCL has no type for the elements
    * @see CollectiveGroup#allReduce
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> allReduce(DeviceBuffer<T> send, DeviceBuffer<T> recv, ReduceOp op);
 
   /**
@@ -55,6 +57,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @param buffer this rank's contribution, overwritten by the result
    * @param op how elements combine
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> allReduce(DeviceBuffer<T> buffer, ReduceOp op);
 
   /**
@@ -65,6 +68,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @param recv {@link #size()} times as long as {@code send}
    * @see CollectiveGroup#allGather
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> allGather(DeviceBuffer<T> send, DeviceBuffer<T> recv);
 
   /**
@@ -76,6 +80,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @param op how elements combine
    * @see CollectiveGroup#reduceScatter
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> reduceScatter(
       DeviceBuffer<T> send, DeviceBuffer<T> recv, ReduceOp op);
 
@@ -88,6 +93,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @param root the rank that sends
    * @see CollectiveGroup#broadcast
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> broadcast(DeviceBuffer<T> buffer, int root);
 
   /**
@@ -98,6 +104,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @param buffer what is sent
    * @param peer the receiving rank
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> send(DeviceBuffer<T> buffer, int peer);
 
   /**
@@ -107,6 +114,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @param buffer where the elements land
    * @param peer the sending rank
    */
+  @CheckReturnValue
   <T> GraphNode<@Nullable Void> recv(DeviceBuffer<T> buffer, int peer);
 
   /**
@@ -117,6 +125,7 @@ public sealed interface Communicator extends AutoCloseable permits CommunicatorI
    * @throws IllegalArgumentException if {@code body} adds nothing, or what a collective's checks
    *     throw
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> group(Consumer<? super CollectiveGroup> body);
 
   /**

@@ -35,10 +35,11 @@ import org.jspecify.annotations.Nullable;
  * reason.
  *
  * <p>Every finding and decision is one diagnostic line prefixed {@value #PREFIX}, logged to the
- * given {@link Logger} as it is made (INFO for the choice, WARNING for skipped or failing
- * providers, ERROR when no provider can be used) and returned in the {@link Outcome}. Nothing here
- * reads global state except {@link #selectForProcess()}, so tests inject candidates, settings and
- * logger.
+ * given {@link Logger} as it is made and returned in the {@link Outcome}. A normal start logs
+ * nothing above DEBUG: the choice is a DEBUG line, unless it passed over a provider for a reason
+ * the user can fix (a blocked one: WARNING); a provider that fails to load or to answer is a
+ * WARNING, and ERROR means no provider can be used. Nothing here reads global state except {@link
+ * #selectForProcess()}, so tests inject candidates, settings and logger.
  */
 public final class ProviderSelector {
 
@@ -375,7 +376,7 @@ public final class ProviderSelector {
 
     if (ranked.size() == 1) {
       report.add(
-          Level.INFO,
+          Level.DEBUG,
           "using CUDA driver provider "
               + describe(chosen)
               + ", the only one "
@@ -408,7 +409,7 @@ public final class ProviderSelector {
                 + priority
                 + ", ties broken by id in alphabetical order)";
     report.add(
-        blocked ? Level.WARNING : Level.INFO,
+        blocked ? Level.WARNING : Level.DEBUG,
         "using CUDA driver provider "
             + describe(chosen)
             + ", the available one with the highest priority of "
@@ -460,7 +461,7 @@ public final class ProviderSelector {
     }
     if (entries.size() == 1) {
       report.add(
-          Level.INFO,
+          Level.DEBUG,
           "using CUDA driver provider "
               + describe(chosen)
               + ", forced by "
@@ -472,7 +473,7 @@ public final class ProviderSelector {
     }
     list(ranked(entries), report);
     report.add(
-        Level.INFO,
+        Level.DEBUG,
         "using CUDA driver provider "
             + describe(chosen)
             + " of "

@@ -21,6 +21,7 @@ import cuda.graph.internal.ops.FreeOp;
 import cuda.graph.internal.ops.HostCallbackOp;
 import cuda.graph.internal.ops.MapOp;
 import cuda.graph.internal.ops.NodeOp;
+import cuda.graph.internal.ops.OnceGuard;
 import cuda.graph.internal.ops.ParallelOp;
 import cuda.graph.internal.ops.RawStreamOp;
 import cuda.graph.internal.ops.ThenOp;
@@ -93,6 +94,7 @@ public final class Executor {
   }
 
   public static <T extends @Nullable Object> T syncOn(DeviceOp<T> op, Stream stream) {
+    OnceGuard.adopt(op); // handed to an execution: if it is refused, the caller is told
     return onStream(op, stream, op, Executor::runAndSynchronize);
   }
 
@@ -157,6 +159,7 @@ public final class Executor {
 
   public static <T extends @Nullable Object> CompletableFuture<T> asyncOn(
       DeviceOp<T> op, Stream stream) {
+    OnceGuard.adopt(op); // handed to an execution: if it is refused, its future says so
     try {
       return onStream(op, stream, op, Executor::submit);
     } catch (RuntimeException | Error e) {

@@ -47,7 +47,9 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
    * @param graph names the graph when it is closed
    */
   public GraphLaunchImpl(CurrentExec current, Object graph) {
+    // Before the op exists: a launch of a closed graph is refused, and leaves no op to report.
     current.acquire(graph);
+    super();
     this.current = current;
     this.reference = new Reference(current);
     this.cleanable = CudaPlatformImpl.CLEANER.register(this, reference);

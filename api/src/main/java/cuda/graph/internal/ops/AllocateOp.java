@@ -34,7 +34,9 @@ public final class AllocateOp<T> extends OnceGuard implements DeviceOp<DeviceBuf
       long fillBits,
       @Nullable MemorySegment hostData,
       @Nullable DeviceBuffer<T> deviceData) {
+    // Checked before the op exists, so that a refused allocation leaves no op behind to report.
     requireLength(type, length, "a buffer");
+    super();
     this.type = type;
     this.length = length;
     this.init = init;

@@ -12,7 +12,7 @@ public final class MapOp<T extends @Nullable Object, R extends @Nullable Object>
   public final Function<? super T, ? extends R> function;
 
   public MapOp(DeviceOp<T> source, Function<? super T, ? extends R> function) {
-    this.source = source;
+    this.source = adopt(source);
     this.function = function;
   }
 

@@ -15,6 +15,7 @@ public final class ParallelOp<T extends @Nullable Object> extends OnceGuard
 
   private ParallelOp(List<? extends DeviceOp<? extends T>> branches) {
     this.branches = branches;
+    adoptAll(branches);
   }
 
   /** {@return the op}, after copying {@code branches} and refusing an empty or null-holding list */

@@ -16,7 +16,7 @@ public final class ThenOp<T extends @Nullable Object, R extends @Nullable Object
 
   public ThenOp(
       DeviceOp<T> source, Function<? super T, ? extends DeviceOp<R>> next, String combinator) {
-    this.source = source;
+    this.source = adopt(source);
     this.next = next;
     this.combinator = combinator;
   }

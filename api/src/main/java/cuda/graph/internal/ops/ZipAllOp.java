@@ -12,6 +12,7 @@ public final class ZipAllOp<T extends @Nullable Object> extends OnceGuard
 
   public ZipAllOp(List<? extends DeviceOp<? extends T>> ops) {
     this.ops = ops;
+    adoptAll(ops);
   }
 
   @Override

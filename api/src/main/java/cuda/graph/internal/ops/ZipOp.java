@@ -17,8 +17,8 @@ public final class ZipOp<
       DeviceOp<A> first,
       DeviceOp<B> second,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    this.first = first;
-    this.second = second;
+    this.first = adopt(first);
+    this.second = adopt(second);
     this.combine = combine;
   }
 

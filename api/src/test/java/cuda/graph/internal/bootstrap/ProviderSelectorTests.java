@@ -2,7 +2,6 @@ package cuda.graph.internal.bootstrap;
 
 import static java.lang.System.Logger.Level.DEBUG;
 import static java.lang.System.Logger.Level.ERROR;
-import static java.lang.System.Logger.Level.INFO;
 import static java.lang.System.Logger.Level.WARNING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -88,7 +87,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(INFO),
+        List.of(DEBUG),
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the only one found:"
             + " simulator works");
   }
@@ -103,7 +102,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(DEBUG, DEBUG, INFO),
+        List.of(DEBUG, DEBUG, DEBUG),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): unavailable: " + NO_LIBCUDA,
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
@@ -148,7 +147,7 @@ class ProviderSelectorTests {
     assertEquals(0, simulator.probes.get(), "a provider below the chosen one is never probed");
     assertLines(
         outcome,
-        List.of(DEBUG, DEBUG, INFO),
+        List.of(DEBUG, DEBUG, DEBUG),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): available: cuda works",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): availability not checked",
         "cuda.graph: using CUDA driver provider 'cuda' (priority 100), the available one with the"
@@ -237,7 +236,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(WARNING, DEBUG, INFO),
+        List.of(WARNING, DEBUG, DEBUG),
         "cuda.graph: provider 'cuda' (priority 100, "
             + FAKE
             + "): unavailable: its"
@@ -304,7 +303,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(WARNING, WARNING, INFO),
+        List.of(WARNING, WARNING, DEBUG),
         "cuda.graph: skipped CUDA driver provider com.example.BrokenProvider, which failed to"
             + " load: java.util.ServiceConfigurationError: cuda.graph.spi.CudaDriverProvider:"
             + " Provider com.example.BrokenProvider could not be instantiated (caused by"
@@ -366,7 +365,7 @@ class ProviderSelectorTests {
     assertSame(first, chosen(outcome, "simulator").provider());
     assertLines(
         outcome,
-        List.of(WARNING, INFO),
+        List.of(WARNING, DEBUG),
         "cuda.graph: skipped CUDA driver provider "
             + FAKE
             + ": its id 'simulator' is already"
@@ -413,7 +412,7 @@ class ProviderSelectorTests {
     assertEquals(1, simulator.probes.get());
     assertLines(
         outcome,
-        List.of(DEBUG, DEBUG, INFO),
+        List.of(DEBUG, DEBUG, DEBUG),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): availability not checked",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0) of 2 found, forced by"
@@ -428,7 +427,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(INFO),
+        List.of(DEBUG),
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), forced by environment"
             + " variable CUDA_GRAPH_PROVIDER=simulator: simulator works");
   }

@@ -1,5 +1,6 @@
 package cuda.graph.conformance.arbitraries;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
 import cuda.graph.spi.DriverCall;
@@ -38,6 +39,7 @@ public record OpSequence(List<OpStep> steps) {
    *
    * @param workspace the buffers the steps read and write
    */
+  @CheckReturnValue
   public GraphNode<@Nullable Void> node(Workspace workspace) {
     return build(workspace, -1, () -> {});
   }
@@ -52,6 +54,7 @@ public record OpSequence(List<OpStep> steps) {
    * @param hostAction run once per execution of the node, on the executing thread
    * @throws IndexOutOfBoundsException if {@code afterStep} is not a step's index
    */
+  @CheckReturnValue
   public GraphNode<@Nullable Void> node(Workspace workspace, int afterStep, Runnable hostAction) {
     Objects.checkIndex(afterStep, steps.size());
     return build(workspace, afterStep, Objects.requireNonNull(hostAction, "hostAction"));

@@ -1,5 +1,6 @@
 package cuda.graph.conformance.arbitraries;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.GraphNode;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.DriverCall;
@@ -22,6 +23,7 @@ public sealed interface OpStep {
    *
    * @param workspace the buffers the step reads and writes
    */
+  @CheckReturnValue
   GraphNode<@Nullable Void> node(Workspace workspace);
 
   /**
@@ -43,6 +45,7 @@ public sealed interface OpStep {
     }
 
     @Override
+    @CheckReturnValue
     public GraphNode<@Nullable Void> node(Workspace workspace) {
       return ConformanceKernels.inc(workspace.ints(counter));
     }
@@ -66,6 +69,7 @@ public sealed interface OpStep {
     }
 
     @Override
+    @CheckReturnValue
     public GraphNode<@Nullable Void> node(Workspace workspace) {
       return workspace.ints(counter).fill(value);
     }
@@ -89,6 +93,7 @@ public sealed interface OpStep {
     }
 
     @Override
+    @CheckReturnValue
     public GraphNode<@Nullable Void> node(Workspace workspace) {
       return workspace.ints(to).copyFrom(workspace.ints(from));
     }
@@ -114,6 +119,7 @@ public sealed interface OpStep {
     }
 
     @Override
+    @CheckReturnValue
     public GraphNode<@Nullable Void> node(Workspace workspace) {
       return ConformanceKernels.saxpy(a, workspace.floats(x), workspace.floats(y));
     }
@@ -138,6 +144,7 @@ public sealed interface OpStep {
     }
 
     @Override
+    @CheckReturnValue
     public GraphNode<@Nullable Void> node(Workspace workspace) {
       return workspace.floats(target).fill(value);
     }

@@ -1,5 +1,6 @@
 package cuda.graph.conformance.kernels;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCondition;
@@ -53,6 +54,7 @@ public final class ConditionalKernels {
    * @param counter the steps left, in element 0
    * @param condition the condition of the loop the node runs in
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> countdown(
       DeviceBuffer<Integer> counter, GraphCondition condition) {
     return COUNTDOWN.launch(ONE_THREAD, counter, condition);
@@ -64,6 +66,7 @@ public final class ConditionalKernels {
    * @param value the condition's new value, in element 0
    * @param condition the condition to set
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> choose(
       DeviceBuffer<Integer> value, GraphCondition condition) {
     return CHOOSE.launch(ONE_THREAD, value, condition);

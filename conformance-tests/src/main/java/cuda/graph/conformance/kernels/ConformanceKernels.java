@@ -1,5 +1,6 @@
 package cuda.graph.conformance.kernels;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
@@ -87,6 +88,7 @@ public final class ConformanceKernels {
    *
    * @param counter the buffer incremented in place; at most {@link Integer#MAX_VALUE} elements
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> inc(DeviceBuffer<Integer> counter) {
     int n = Math.toIntExact(counter.length());
     return INC.launch(LaunchConfig.covering(n, BLOCK), n, counter);
@@ -100,6 +102,7 @@ public final class ConformanceKernels {
    * @param y the buffer read and overwritten with the result
    * @throws IllegalArgumentException if {@code x} and {@code y} differ in length
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> saxpy(
       float a, DeviceBuffer<Float> x, DeviceBuffer<Float> y) {
     if (x.length() != y.length()) {
@@ -121,6 +124,7 @@ public final class ConformanceKernels {
    * @param relu whether negative outputs are clamped to 0
    * @throws IllegalArgumentException if {@code w} or {@code b} does not fit {@code x} and {@code y}
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> dense(
       DeviceBuffer<Float> w,
       DeviceBuffer<Float> b,

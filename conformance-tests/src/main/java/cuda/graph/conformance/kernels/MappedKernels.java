@@ -1,5 +1,6 @@
 package cuda.graph.conformance.kernels;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
@@ -86,6 +87,7 @@ public final class MappedKernels {
    *     count published, the count acknowledged, the timeout flag
    * @param timeout how long the kernel waits for each acknowledgement before it gives up
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> publishEach(
       DeviceBuffer<Integer> values, DeviceBuffer<Integer> control, Duration timeout) {
     return PUBLISH_EACH.launch(

@@ -1,5 +1,6 @@
 package cuda.graph.conformance.kernels;
 
+import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
@@ -74,6 +75,7 @@ public final class ProgrammaticKernels {
    * @param counter the counter, in element 0
    * @param n the number of launches, at least 1
    */
+  @CheckReturnValue
   public static GraphNode<@Nullable Void> chain(
       Kernel kernel, DeviceBuffer<Integer> counter, int n) {
     GraphNode<@Nullable Void> chain = kernel.launch(LaunchConfig.of(1, 1), counter);
