@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The graph memory of a device ({@code cuDeviceGetGraphMemAttribute}, {@code
  * cuDeviceSetGraphMemAttribute}, {@code cuDeviceGraphMemTrim}): the rule the H200 showed with
- * {@code benchmarks/anchors/graphmem/graph_mem_probe.cu} (docs/runs/2026-12-03-graphmem), at 8 MiB
- * per graph instead of 256. Gates hold launches in flight where the hardware's answer depends on
- * whether they have completed.
+ * {@code benchmarks/anchors/graphmem/graph_mem_probe.cu} (benchmarks/runs/2026-12-03-graphmem), at
+ * 8 MiB per graph instead of 256. Gates hold launches in flight where the hardware's answer depends
+ * on whether they have completed.
  */
 @Timeout(20)
 class GraphMemoryTests {

@@ -49,7 +49,8 @@ final class GraphMemoryPool {
 
   /**
    * The unit the driver maps graph memory in: one allocation node of 64 KiB, 1 MiB or 3 MiB made
-   * the H200 report 32 MiB used and reserved (docs/runs/2026-12-03-graphmem/graphmem.csv, rows G).
+   * the H200 report 32 MiB used and reserved (benchmarks/runs/2026-12-03-graphmem/graphmem.csv,
+   * rows G).
    */
   static final long MAPPING_UNIT = 32L << 20;
 
