@@ -3,8 +3,12 @@
 # The PTX is checked in: builds and the simulator never need nvcc.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The manifest beside each source ties the PTX to it (CommittedPtxTests checks it, without nvcc).
+manifest="$here/../../../../scripts/ptx-manifest.sh"
 out="$here/../resources/cuda/graph/conformance/kernels"
 mkdir -p "$out"
 for cu in "$here"/*.cu; do
-  nvcc -ptx -arch=compute_90 -o "$out/$(basename "${cu%.cu}").ptx" "$cu"
+  ptx="$out/$(basename "${cu%.cu}").ptx"
+  nvcc -ptx -arch=compute_90 -o "$ptx" "$cu"
+  "$manifest" "${cu%.cu}.ptx.sha256" "$here/regenerate.sh" "$ptx" "$cu"
 done

@@ -5,8 +5,12 @@
 # CUDA 13.0 (an older driver fails the load with CUDA_ERROR_UNSUPPORTED_PTX_VERSION).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The manifest beside each source ties the PTX to it (CommittedPtxTests checks it, without nvcc).
+manifest="$here/../../../../scripts/ptx-manifest.sh"
 out="$here/../resources/cuda/graph/driver/internal"
 mkdir -p "$out"
 nvcc -ptx -arch=compute_90 -o "$out/kernels.ptx" "$here/kernels.cu"
+"$manifest" "$here/kernels.ptx.sha256" "$here/regenerate.sh" "$out/kernels.ptx" "$here/kernels.cu"
 # cudaGraphSetConditional stays an extern call in the PTX; the driver links it at load time.
 nvcc -ptx -arch=compute_90 -o "$out/conditional.ptx" "$here/conditional.cu"
+"$manifest" "$here/conditional.ptx.sha256" "$here/regenerate.sh" "$out/conditional.ptx" "$here/conditional.cu"

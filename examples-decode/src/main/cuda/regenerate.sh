@@ -3,6 +3,9 @@
 # checked in: builds, the simulator and the GPU host never need nvcc.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The manifest beside each source ties the PTX to it (CommittedPtxTests checks it, without nvcc).
+manifest="$here/../../../../scripts/ptx-manifest.sh"
 out="$here/../resources/cuda/graph/examples/decode"
 mkdir -p "$out"
 nvcc -ptx -O3 -arch=compute_90 -o "$out/decode_kernels.ptx" "$here/decode_kernels.cu"
+"$manifest" "$here/decode_kernels.ptx.sha256" "$here/regenerate.sh" "$out/decode_kernels.ptx" "$here/decode_kernels.cu"
