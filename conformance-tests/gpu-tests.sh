@@ -16,8 +16,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-.gpu}
-junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
 cd "$root"
+junit_platform=${JUNIT_PLATFORM_VERSION:-$(scripts/pom-version.sh junit-platform.version)}
 . scripts/jdk25.sh # JAVA_HOME: a JDK 25
 
 # One reactor invocation, so the API, SPI and providers resolve to their target/classes (nothing is installed).

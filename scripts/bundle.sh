@@ -19,7 +19,7 @@ if [ -z "${JDK25:-}" ]; then
   JDK25=$JAVA_HOME
 fi
 jdk=$JDK25
-junit_version=${JUNIT_PLATFORM_VERSION:-1.14.1}
+junit_version=${JUNIT_PLATFORM_VERSION:-$("$here/pom-version.sh" junit-platform.version)}
 mods=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,jdk.jfr,jdk.unsupported}
 mkdir -p "$dest"
 if [ ! -x "$dest/jre/bin/java" ] || [ "$(cat "$dest/jre/.mods" 2>/dev/null)" != "$mods" ]; then

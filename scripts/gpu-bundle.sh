@@ -11,9 +11,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-.gpu}
-junit_platform=${JUNIT_PLATFORM_VERSION:-1.14.1}
-jcuda=12.0.0
 cd "$root"
+junit_platform=${JUNIT_PLATFORM_VERSION:-$(scripts/pom-version.sh junit-platform.version)}
+jcuda=$(scripts/pom-version.sh jcuda.version)
 . scripts/jdk25.sh # JAVA_HOME: a JDK 25, for Maven, javac, jar and jlink
 
 modules=(driver benchmarks)
@@ -66,5 +66,6 @@ rm -rf "$dest/modules"; mkdir -p "$dest/modules"
 for m in spi api simulator driver examples-java; do
   cp "$m"/target/cuda-graph-*-[0-9]*.jar "$dest/modules/"
 done
-cp "$HOME/.m2/repository/org/jspecify/jspecify/1.0.0/jspecify-1.0.0.jar" "$dest/modules/"
+jspecify=$(scripts/pom-version.sh jspecify.version)
+cp "$HOME/.m2/repository/org/jspecify/jspecify/$jspecify/jspecify-$jspecify.jar" "$dest/modules/"
 du -sh "$dest"
