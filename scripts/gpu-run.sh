@@ -1,240 +1,318 @@
 #!/usr/bin/env bash
 # Runs on the GPU host, from the repository root, with the bundle from scripts/gpu-bundle.sh in
-# .gpu: the cuda provider's tests, the conformance kit on the GPU, the examples, and the
-# launch-overhead benchmark beside the anchors of benchmarks/anchors (one run, so ratios share the
-# machine's state): C++, raw FFM, JCuda, PyTorch, and CuPy and cuda.core (bench_pyothers.py; each
-# one that is not installed on the host says so in pyothers.csv and the rest still run).
-# Writes logs and CSVs into $OUT (or ./gpu-out). Pass the parts to run: tests bench examples
-# readme (the README's Java example on the module path) control (the C++ anchors of updates,
-# fork/join and device loops) sanitizer (compute-sanitizer memcheck with
-# leak checking over the example and the GPU tests) decode (the decode engine per shape beside
-# PyTorch: decode-java and decode-torch run one side; DECODE_MODELS and DECODE_TOKENS choose) pdl
-# (programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench) nccl (the nccl
-# module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host) capture (the
-# missed launch rows through the library and as plain driver calls in one JVM, every call timed,
-# beside the C++ anchors) changing (issue 23's contracts of graphs changed by threads and faults,
-# and the handle-reuse probe) launch-ab (LaunchOverhead with the api jar of another commit in
-# .gpu/cp/baseline-api.jar, interleaved with this one's) matmul (issue 24: the blas module's tests
-# on the GPU and one matmul per step beside the C++ and PyTorch anchors) blas-soak (issue 24's
-# workspace case: CudaWorkspaceLifetimeGpuTests, plainly and under compute-sanitizer memcheck;
-# BLAS_SOAK_STEPS and BLAS_SOAK_SANITIZER_STEPS set the steps of each run, default 10000) cache
-# (issue 25: the graph cache at 67 batch sizes beside PyTorch's CUDAGraph Trees) graphmem
-# (issue 25: the driver's graph-memory accounting for graphs with allocation nodes; GRAPHMEM_ARGS
-# gives MiB per graph and the number of graphs, default "256 8"; then GraphMemoryContract on the
-# GPU) temporaries (issue 25 item 1: GraphTemporariesContract on the GPU, plainly and under
-# compute-sanitizer memcheck).
+# .gpu: the parts named on the command line (default: tests bench examples), in that order, each
+# one a function below with its description beside it. The launch-overhead benchmark runs beside
+# the anchors of benchmarks/anchors (one run, so ratios share the machine's state): C++, raw FFM,
+# JCuda, PyTorch, and CuPy and cuda.core (bench_pyothers.py; each one that is not installed on the
+# host says so in pyothers.csv and the rest still run).
+#   scripts/gpu-run.sh [PART...]      writes logs and CSVs into $OUT (or ./gpu-out)
+#   scripts/gpu-run.sh --list         the parts, one line each (also: help)
+# An unknown part stops the run before anything runs (exit 2). A part's description names the
+# environment variables it reads.
 set -uo pipefail
+
+known=()      # the parts, in the order --list shows them
+declare -A about=()
+# part NAME DESCRIPTION: registers the part that function part_NAME (- as _) runs.
+part() { known+=("$1"); about[$1]=$2; }
+
+part tests "the cuda provider's tests and the conformance kit on the GPU (tag compiler left out)"
+part_tests() {
+  mkdir -p target  # jqwik keeps its run database there
+  timeout 240 .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
+    --exclude-tag=compiler > "$out/tests.log" 2>&1
+  echo "tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/tests.log"
+  grep -E "✘|MethodSource.*✘" "$out/tests.log" | head -40
+}
+
+part bench "the launch-overhead benchmark beside every anchor of benchmarks/anchors, 3 rounds (BENCH_PEERS=no: C++ and raw FFM only)"
+part_bench() {
+  # Every implementation three times, interleaved, so drift of the machine hits all alike;
+  # RatioTable shows each figure as median [min-max] over the three and ratios of medians.
+  (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda) \
+    > "$out/anchors-build.log" 2>&1 || { echo "anchors did not build"; cat "$out/anchors-build.log"; }
+  local r
+  for r in 1 2 3; do
+    (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
+    (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
+    .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java-$r.csv" 2>&1
+    # BENCH_PEERS=no leaves out JCuda, PyTorch, CuPy and cuda.core (C++ and raw FFM stay).
+    if [ "${BENCH_PEERS:-yes}" != no ]; then
+      .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda-$r.csv" 2>&1
+      python3 .gpu/anchors/bench_torch.py > "$out/torch-$r.csv" 2>&1
+      python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers-$r.csv" 2>&1
+    fi
+    # Replays and launches in one process; captures in another, made as the C++ anchor's is.
+    .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+    .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
+    echo "bench round $r done"; grep -h "counter" "$out"/*-$r.csv
+  done
+  .gpu/java cuda.graph.benchmarks.RatioTable "$out"/*-[123].csv | tee "$out/ratios.md"
+}
+
+part examples "the MLP example on the GPU and on the simulator"
+part_examples() {
+  timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference > "$out/example-gpu.log" 2>&1
+  echo "example on the GPU: exit $?"; grep -v "^  " "$out/example-gpu.log" | tail -12
+  timeout 60 .gpu/java -Dcuda.graph.provider=simulator cuda.graph.examples.MlpInference 20 > "$out/example-simulator.log" 2>&1
+  echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12
+}
+
+part readme "the README's Java example on the module path"
+part_readme() {
+  timeout 60 .gpu/jre/bin/java --enable-native-access=cuda.graph.driver -p .gpu/modules \
+    -m example.saxpy/example.saxpy.Saxpy > "$out/readme.log" 2>&1
+  echo "README example on the module path: exit $?"; cat "$out/readme.log"
+}
+
+part control "the C++ anchors of updates, fork/join and device loops beside ControlFlowBench"
+part_control() {
+  # Issue 13's C++ anchors: exec update vs re-instantiate, fork/join vs serial, WHILE vs replays.
+  local a
+  for a in update forkjoin while; do
+    (cd .gpu/anchors/$a && nvcc -O2 -arch=sm_90 -o /tmp/anchor_$a $a.cu -lcuda && /tmp/anchor_$a) > "$out/$a.csv" 2>&1
+    echo "anchor $a exit $?"; tail -4 "$out/$a.csv"
+  done
+  .gpu/java cuda.graph.benchmarks.ControlFlowBench 15 > "$out/java-control.csv" 2>&1
+  echo "java control exit $?"; cat "$out/java-control.csv"
+}
+
+part sanitizer "compute-sanitizer memcheck with leak checking over the example and the GPU tests"
+part_sanitizer() {
+  local cs
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  # API errors are left out: the tests provoke failing driver calls on purpose; memory errors
+  # and leaks are what memcheck must not find.
+  timeout 240 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
+    .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference 20 > "$out/sanitizer-example.log" 2>&1
+  echo "sanitizer over the example: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|leaked|speedup" "$out/sanitizer-example.log" | tail -6
+  timeout 300 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
+    .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
+    --include-tag=gpu > "$out/sanitizer-tests.log" 2>&1
+  echo "sanitizer over the GPU tests: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed)" "$out/sanitizer-tests.log" | tail -8
+}
+
+part decode "the decode engine per shape beside PyTorch (DECODE_MODELS, DECODE_TOKENS), then stream-mode GPU tests"
+run_decode() {
+  local part=$1 ref m w d
+  # The main job: each shape decoded by the Java engine (check against the Java reference,
+  # dump for the PyTorch check, the modes timed), then checked by and timed beside the
+  # independent PyTorch implementation on the same weights (examples-decode/reference); then
+  # the stream mode's GPU tests (tokens against the graph mode, a wrapping ring, the clock).
+  ref=examples-decode/reference/llama_reference.py
+  for m in ${DECODE_MODELS:-stories15M stories110M llama-3.2-1B}; do
+    w=/tmp/decode-$m.safetensors; d=/tmp/decode-dump-$m
+    if [ "$part" != decode-torch ]; then
+      timeout 300 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode --model "$m" \
+        --check-steps 64 --tokens "${DECODE_TOKENS:-256}" --write-weights "$w" --dump "$d" > "$out/decode-$m.log" 2>&1
+      echo "decode $m: exit $?"; cat "$out/decode-$m.log"
+      timeout 240 python3 "$ref" check --weights "$w" --dump "$d" --device cuda > "$out/check-$m.log" 2>&1
+      echo "pytorch check $m: exit $?"; tail -3 "$out/check-$m.log"
+    fi
+    if [ "$part" != decode-java ]; then
+      [ -f "$w" ] || timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode \
+        --model "$m" --check-steps 1 --tokens 2 --reps 1 --write-weights "$w" > /dev/null 2>&1
+      timeout 400 python3 "$ref" bench --weights "$w" --tokens "${DECODE_TOKENS:-256}" > "$out/torch-$m.csv" 2>&1
+      echo "pytorch bench $m: exit $?"; grep -v "^#" "$out/torch-$m.csv" | tail -8
+    fi
+  done
+  if [ "$part" != decode-torch ]; then
+    timeout 300 .gpu/junit --select-class=cuda.graph.examples.decode.StreamingDecodeGpuTests \
+      > "$out/decode-stream-tests.log" 2>&1
+    echo "decode stream GPU tests: exit $?"; tail -15 "$out/decode-stream-tests.log"
+  fi
+}
+part_decode() { run_decode decode; }
+
+part decode-java "decode's Java side alone"
+part_decode_java() { run_decode decode-java; }
+
+part decode-torch "decode's PyTorch side alone"
+part_decode_torch() { run_decode decode-torch; }
+
+part pdl "programmatic dependent launch: the C++ anchor beside ProgrammaticLaunchBench"
+part_pdl() {
+  # Programmatic dependent launch: the C++ anchor and the Java chain in one call.
+  (cd .gpu/anchors/pdl && nvcc -O2 -arch=sm_90 -o /tmp/anchor_pdl pdl.cu && /tmp/anchor_pdl) > "$out/pdl-cpp.csv" 2>&1
+  echo "anchor pdl exit $?"; cat "$out/pdl-cpp.csv"
+  .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.ProgrammaticLaunchBench 5 > "$out/pdl-java.csv" 2>&1
+  echo "java pdl exit $?"; cat "$out/pdl-java.csv"
+}
+
+part nccl "the nccl module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host (NCCL_LIBRARY)"
+part_nccl() {
+  # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
+  # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch
+  # ships (nvidia-nccl-cu13) unless NCCL_LIBRARY names another.
+  export NCCL_NVLS_ENABLE=0
+  mkdir -p target  # jqwik keeps its run database there
+  local lib
+  lib=${NCCL_LIBRARY:-$(python3 -c "import nvidia.nccl as m, os, glob; print((glob.glob(os.path.join(list(m.__path__)[0], 'lib', 'libnccl.so*')) or [''])[0])" 2>/dev/null)}
+  [ -n "$lib" ] || lib=$(find / -name 'libnccl.so.2*' 2>/dev/null | head -1)
+  echo "NCCL library: ${lib:-not found}"
+  JAVA_OPTS="-Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library=$lib" timeout 240 .gpu/junit \
+    --select-package=cuda.graph.nccl > "$out/nccl-tests.log" 2>&1
+  echo "nccl tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/nccl-tests.log"
+  grep -E "NcclGpuTests|✘|Assumption" "$out/nccl-tests.log" | head -20
+  timeout 200 .gpu/java -Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library="$lib" \
+    cuda.graph.benchmarks.NcclBench 5 > "$out/nccl-java.csv" 2>&1
+  echo "java nccl bench exit $?"; cat "$out/nccl-java.csv"
+  timeout 200 python3 .gpu/anchors/nccl_torch.py 5 > "$out/nccl-torch.csv" 2>&1
+  echo "torch nccl bench exit $?"; grep -v "^$" "$out/nccl-torch.csv" | tail -22
+}
+
+part capture "the missed launch rows through the library and as driver calls (BREAKDOWN_REPS), beside the C++ anchors"
+part_capture() {
+  # Where the launch path's time goes, twice, interleaved with the C++ anchors: CaptureBreakdown
+  # runs each missed row through the library and as the anchors' plain driver calls in the
+  # same JVM (every driver call timed, medians), then the anchors and LaunchOverhead as in
+  # bench, for the ratios of the day.
+  (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda) \
+    > "$out/anchors-build.log" 2>&1 || { echo "anchors did not build"; cat "$out/anchors-build.log"; }
+  local r
+  for r in 1 2; do
+    (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
+    (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
+    timeout 200 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CaptureBreakdown "${BREAKDOWN_REPS:-1000}" \
+      > "$out/capture-breakdown-$r.log" 2>&1
+    echo "capture breakdown $r exit $?"; grep -E "^#|=>|counters" "$out/capture-breakdown-$r.log"
+    .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
+    .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
+    echo "round $r done"; grep -h "cpp-capture\|counter" "$out"/*-$r.csv
+  done
+  .gpu/java cuda.graph.benchmarks.RatioTable "$out"/cpp-[12].csv "$out"/cpp-capture-[12].csv \
+    "$out"/cuda-graph-[12].csv "$out"/cuda-graph-capture-[12].csv | tee "$out/ratios.md"
+}
+
+part changing "issue 23's contracts of graphs changed by threads and faults, and the handle-reuse probe"
+part_changing() {
+  # Issue 23: one graph changed by several threads and by faults on the real driver, under the
+  # instruments (every overlapping call on one graph object counted: there must be none), and
+  # whether the driver hands a destroyed graph's address to a capture's implicit graph.
+  mkdir -p target  # jqwik keeps its run database there
+  .gpu/java cuda.graph.benchmarks.HandleReuseProbe cuda 2000 > "$out/handle-reuse.txt" 2>&1
+  echo "handle reuse probe: exit $?"; cat "$out/handle-reuse.txt"
+  timeout 300 .gpu/junit --select-class=cuda.graph.conformance.CudaConcurrentChangesTests \
+    --select-class=cuda.graph.conformance.CudaChangingGraphsSoakTests \
+    --select-class=cuda.graph.conformance.CudaChangingGraphsTests > "$out/changing.log" 2>&1
+  echo "changing-graph contracts exit $?"; grep -E "tests (found|successful|failed|aborted)|✘|overlapped" "$out/changing.log" | head -30
+}
+
+part launch-ab "LaunchOverhead with .gpu/cp/baseline-api.jar (another commit's api) and this one's, interleaved"
+part_launch_ab() {
+  # The single-threaded launch path before and after a change of the api module: the same
+  # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare
+  # with (built by the caller into .gpu/cp/baseline-api.jar), three times each, interleaved.
+  local api
+  # The bundle names its own jars (NNN-artifact-version.jar): ls is safe and sorts them.
+  # shellcheck disable=SC2012
+  api=$(cd .gpu/cp && ls -d -- *-cuda-graph-api-*.jar | head -1)
+  if [ ! -f .gpu/cp/baseline-api.jar ] || [ -z "$api" ]; then
+    echo "launch-ab: no .gpu/cp/baseline-api.jar or api jar"; return
+  fi
+  sed "s#cp/$api#cp/baseline-api.jar#" .gpu/java > .gpu/java-baseline; chmod +x .gpu/java-baseline
+  local r
+  for r in 1 2 3; do
+    .gpu/java-baseline -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-before-$r.csv" 2>&1
+    .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-after-$r.csv" 2>&1
+    echo "launch round $r done"
+  done
+  grep -H "graph\|eager" "$out"/launch-*.csv | head -80
+}
+
+part matmul "issue 24: the blas module's GPU tests and one matmul per step beside C++ and PyTorch"
+part_matmul() {
+  # Issue 24: the blas module's tests on the GPU (cuBLASLt through the binding), then one
+  # matmul per step eager and replayed, for the issue's shapes: C++ (the same cuBLASLt call),
+  # PyTorch (torch.matmul eager and in a CUDA graph) and ours, in one call.
+  mkdir -p target
+  timeout 200 .gpu/junit --select-package=cuda.graph.blas > "$out/blas-tests.log" 2>&1
+  echo "blas tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/blas-tests.log" | head -20
+  (cd .gpu/anchors/matmul && nvcc -O2 -arch=sm_90 -I"$OLDPWD/examples-decode/src/main/cuda" matmul_bench.cu -lcublasLt -o /tmp/matmul_bench) > "$out/matmul-build.log" 2>&1 \
+    && /tmp/matmul_bench > "$out/matmul-cpp.csv" 2>&1; echo "matmul C++ exit $?"
+  python3 .gpu/anchors/matmul/matmul_torch.py > "$out/matmul-torch.csv" 2>&1; echo "matmul torch exit $?"
+  .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.MatmulBench > "$out/matmul-java.csv" 2>&1; echo "matmul java exit $?"
+  tail -3 "$out"/matmul-*.csv
+}
+
+part blas-soak "issue 24's workspace soak, plainly and under memcheck (BLAS_SOAK_STEPS, BLAS_SOAK_SANITIZER_STEPS: 10000)"
+part_blas_soak() {
+  # Issue 24's workspace case: 8 graphs captured on one stream, some sharing a workspace,
+  # random creates, replays and destroys, each replay checked bit for bit against the eager
+  # product, the ledger back to zero, shared workspaces the largest need; then the same under
+  # memcheck with leak checking (API errors left out, as in the sanitizer part).
+  mkdir -p target  # jqwik keeps its run database there
+  local steps=${BLAS_SOAK_STEPS:-10000}
+  JAVA_OPTS="-Dcuda.graph.blas.soak.steps=$steps" timeout 200 .gpu/junit \
+    --select-class=cuda.graph.blas.CudaWorkspaceLifetimeGpuTests > "$out/blas-soak.log" 2>&1
+  echo "blas soak, $steps steps: exit $?"
+  grep -aE "tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" "$out/blas-soak.log" | head -20
+  local cs
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  steps=${BLAS_SOAK_SANITIZER_STEPS:-$steps}
+  JAVA_OPTS="-Dcuda.graph.blas.soak.steps=$steps" timeout 380 "$cs" --tool memcheck --leak-check full \
+    --report-api-errors no --target-processes all \
+    .gpu/junit --select-class=cuda.graph.blas.CudaWorkspaceLifetimeGpuTests > "$out/sanitizer-blas-soak.log" 2>&1
+  echo "blas soak under memcheck, $steps steps: exit $?"
+  grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" \
+    "$out/sanitizer-blas-soak.log" | tail -12
+}
+
+part cache "issue 25: the graph cache at 67 batch sizes beside PyTorch's CUDAGraph Trees"
+part_cache() {
+  # Issue 25: the graph cache at vLLM's 67 batch sizes (warm-up, graph memory, cost of a hit),
+  # then PyTorch's CUDAGraph Trees on the same step (torch.compile, reduce-overhead, dynamic).
+  timeout 240 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CacheBench 15 > "$out/cache-java.csv" 2>&1
+  echo "cache bench exit $?"; grep -v "INFO\|ProviderSelector" "$out/cache-java.csv" | tail -14
+  timeout 400 python3 .gpu/anchors/cache/cache_torch.py 15 > "$out/cache-torch.csv" 2>&1
+  echo "cache torch exit $?"; grep -v "^$" "$out/cache-torch.csv" | tail -10
+}
+
+part graphmem "issue 25: the driver's graph-memory accounting (GRAPHMEM_ARGS=\"256 8\": MiB, graphs), then its contract"
+part_graphmem() {
+  # Issue 25: when the driver lets graphs with allocation nodes share physical memory.
+  # GRAPHMEM_ARGS is split into the probe's arguments on purpose.
+  # shellcheck disable=SC2086
+  (cd .gpu/anchors/graphmem && nvcc -O2 -arch=sm_90 graph_mem_probe.cu -lcuda -o /tmp/graph_mem_probe) \
+    > "$out/graphmem-build.log" 2>&1 && /tmp/graph_mem_probe ${GRAPHMEM_ARGS:-256 8} > "$out/graphmem.csv" 2>&1
+  echo "graph memory probe exit $?"; cat "$out/graphmem.csv"
+  mkdir -p target
+  timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphMemoryTests > "$out/graphmem-contract.log" 2>&1
+  echo "graph memory contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/graphmem-contract.log" | head -20
+}
+
+part temporaries "issue 25 item 1: GraphTemporariesContract on the GPU, plainly and under memcheck"
+part_temporaries() {
+  # Issue 25, item 1: graphs with allocation and free nodes (Scope.temporary) on the driver.
+  mkdir -p target
+  timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphTemporariesTests > "$out/temporaries.log" 2>&1
+  echo "temporaries contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/temporaries.log" | head -20
+  local cs
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  timeout 300 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
+    .gpu/junit --select-class=cuda.graph.conformance.CudaGraphTemporariesTests > "$out/sanitizer-temporaries.log" 2>&1
+  echo "temporaries under memcheck exit $?"; grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (successful|failed)" "$out/sanitizer-temporaries.log" | tail -6
+}
+
+usage() {
+  echo "usage: scripts/gpu-run.sh [PART...]   (default: tests bench examples); the parts:"
+  for p in "${known[@]}"; do printf '  %-13s %s\n' "$p" "${about[$p]}"; done
+}
+
+case ${1:-} in
+  --list|help|-h|--help) usage; exit 0 ;;
+esac
+parts=("$@")
+[ $# -gt 0 ] || parts=(tests bench examples)
+for p in "${parts[@]}"; do
+  [ -n "${about[$p]+set}" ] || { echo "gpu-run.sh: unknown part '$p'; known parts: ${known[*]}" >&2; exit 2; }
+done
+
 out=${OUT:-gpu-out}; mkdir -p "$out"
-parts=${*:-tests bench examples}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 for lib in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
   [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}"
 done
-for part in $parts; do
-  case $part in
-    tests)
-      mkdir -p target  # jqwik keeps its run database there
-      timeout 240 .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
-        --exclude-tag=compiler > "$out/tests.log" 2>&1
-      echo "tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/tests.log"
-      grep -E "✘|MethodSource.*✘" "$out/tests.log" | head -40 ;;
-    examples)
-      timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference > "$out/example-gpu.log" 2>&1
-      echo "example on the GPU: exit $?"; grep -v "^  " "$out/example-gpu.log" | tail -12
-      timeout 60 .gpu/java -Dcuda.graph.provider=simulator cuda.graph.examples.MlpInference 20 > "$out/example-simulator.log" 2>&1
-      echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12 ;;
-    readme)
-      timeout 60 .gpu/jre/bin/java --enable-native-access=cuda.graph.driver -p .gpu/modules \
-        -m example.saxpy/example.saxpy.Saxpy > "$out/readme.log" 2>&1
-      echo "README example on the module path: exit $?"; cat "$out/readme.log" ;;
-    sanitizer)
-      cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-      # API errors are left out: the tests provoke failing driver calls on purpose; memory errors
-      # and leaks are what memcheck must not find.
-      timeout 240 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
-        .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.MlpInference 20 > "$out/sanitizer-example.log" 2>&1
-      echo "sanitizer over the example: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|leaked|speedup" "$out/sanitizer-example.log" | tail -6
-      timeout 300 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
-        .gpu/junit --select-package=cuda.graph.driver.internal --select-package=cuda.graph.conformance \
-        --include-tag=gpu > "$out/sanitizer-tests.log" 2>&1
-      echo "sanitizer over the GPU tests: exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed)" "$out/sanitizer-tests.log" | tail -8 ;;
-    control)
-      # Issue 13's C++ anchors: exec update vs re-instantiate, fork/join vs serial, WHILE vs replays.
-      for a in update forkjoin while; do
-        (cd .gpu/anchors/$a && nvcc -O2 -arch=sm_90 -o /tmp/anchor_$a $a.cu -lcuda && /tmp/anchor_$a) > "$out/$a.csv" 2>&1
-        echo "anchor $a exit $?"; tail -4 "$out/$a.csv"
-      done
-      .gpu/java cuda.graph.benchmarks.ControlFlowBench 15 > "$out/java-control.csv" 2>&1
-      echo "java control exit $?"; cat "$out/java-control.csv" ;;
-    pdl)
-      # Programmatic dependent launch: the C++ anchor and the Java chain in one call.
-      (cd .gpu/anchors/pdl && nvcc -O2 -arch=sm_90 -o /tmp/anchor_pdl pdl.cu && /tmp/anchor_pdl) > "$out/pdl-cpp.csv" 2>&1
-      echo "anchor pdl exit $?"; cat "$out/pdl-cpp.csv"
-      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.ProgrammaticLaunchBench 5 > "$out/pdl-java.csv" 2>&1
-      echo "java pdl exit $?"; cat "$out/pdl-java.csv" ;;
-    decode|decode-java|decode-torch)
-      # The main job: each shape decoded by the Java engine (check against the Java reference,
-      # dump for the PyTorch check, the modes timed), then checked by and timed beside the
-      # independent PyTorch implementation on the same weights (examples-decode/reference); then
-      # the stream mode's GPU tests (tokens against the graph mode, a wrapping ring, the clock).
-      ref=examples-decode/reference/llama_reference.py
-      for m in ${DECODE_MODELS:-stories15M stories110M llama-3.2-1B}; do
-        w=/tmp/decode-$m.safetensors; d=/tmp/decode-dump-$m
-        if [ "$part" != decode-torch ]; then
-          timeout 300 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode --model "$m" \
-            --check-steps 64 --tokens ${DECODE_TOKENS:-256} --write-weights "$w" --dump "$d" > "$out/decode-$m.log" 2>&1
-          echo "decode $m: exit $?"; cat "$out/decode-$m.log"
-          timeout 240 python3 "$ref" check --weights "$w" --dump "$d" --device cuda > "$out/check-$m.log" 2>&1
-          echo "pytorch check $m: exit $?"; tail -3 "$out/check-$m.log"
-        fi
-        if [ "$part" != decode-java ]; then
-          [ -f "$w" ] || timeout 120 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode \
-            --model "$m" --check-steps 1 --tokens 2 --reps 1 --write-weights "$w" > /dev/null 2>&1
-          timeout 400 python3 "$ref" bench --weights "$w" --tokens ${DECODE_TOKENS:-256} > "$out/torch-$m.csv" 2>&1
-          echo "pytorch bench $m: exit $?"; grep -v "^#" "$out/torch-$m.csv" | tail -8
-        fi
-      done
-      if [ "$part" != decode-torch ]; then
-        timeout 300 .gpu/junit --select-class=cuda.graph.examples.decode.StreamingDecodeGpuTests \
-          > "$out/decode-stream-tests.log" 2>&1
-        echo "decode stream GPU tests: exit $?"; tail -15 "$out/decode-stream-tests.log"
-      fi ;;
-    capture)
-      # Where the launch path's time goes, twice, interleaved with the C++ anchors: CaptureBreakdown
-      # runs each missed row through the library and as the anchors' plain driver calls in the
-      # same JVM (every driver call timed, medians), then the anchors and LaunchOverhead as in
-      # bench, for the ratios of the day.
-      (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda) \
-        > "$out/anchors-build.log" 2>&1 || { echo "anchors did not build"; cat "$out/anchors-build.log"; }
-      for r in 1 2; do
-        (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
-        (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
-        timeout 200 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CaptureBreakdown ${BREAKDOWN_REPS:-1000} \
-          > "$out/capture-breakdown-$r.log" 2>&1
-        echo "capture breakdown $r exit $?"; grep -E "^#|=>|counters" "$out/capture-breakdown-$r.log"
-        .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
-        .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
-        echo "round $r done"; grep -h "cpp-capture\|counter" "$out"/*-$r.csv
-      done
-      .gpu/java cuda.graph.benchmarks.RatioTable "$out"/cpp-[12].csv "$out"/cpp-capture-[12].csv \
-        "$out"/cuda-graph-[12].csv "$out"/cuda-graph-capture-[12].csv | tee "$out/ratios.md" ;;
-    nccl)
-      # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
-      # tests), then all-reduce eager and captured beside PyTorch's NCCL. NCCL is the one PyTorch
-      # ships (nvidia-nccl-cu13) unless NCCL_LIBRARY names another.
-      export NCCL_NVLS_ENABLE=0
-      mkdir -p target  # jqwik keeps its run database there
-      lib=${NCCL_LIBRARY:-$(python3 -c "import nvidia.nccl as m, os, glob; print((glob.glob(os.path.join(list(m.__path__)[0], 'lib', 'libnccl.so*')) or [''])[0])" 2>/dev/null)}
-      [ -n "$lib" ] || lib=$(find / -name 'libnccl.so.2*' 2>/dev/null | head -1)
-      echo "NCCL library: ${lib:-not found}"
-      JAVA_OPTS="-Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library=$lib" timeout 240 .gpu/junit \
-        --select-package=cuda.graph.nccl > "$out/nccl-tests.log" 2>&1
-      echo "nccl tests exit $?"; grep -E "tests (found|successful|failed|aborted|skipped)" "$out/nccl-tests.log"
-      grep -E "NcclGpuTests|✘|Assumption" "$out/nccl-tests.log" | head -20
-      timeout 200 .gpu/java -Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library="$lib" \
-        cuda.graph.benchmarks.NcclBench 5 > "$out/nccl-java.csv" 2>&1
-      echo "java nccl bench exit $?"; cat "$out/nccl-java.csv"
-      timeout 200 python3 .gpu/anchors/nccl_torch.py 5 > "$out/nccl-torch.csv" 2>&1
-      echo "torch nccl bench exit $?"; grep -v "^$" "$out/nccl-torch.csv" | tail -22 ;;
-    changing)
-      # Issue 23: one graph changed by several threads and by faults on the real driver, under the
-      # instruments (every overlapping call on one graph object counted: there must be none), and
-      # whether the driver hands a destroyed graph's address to a capture's implicit graph.
-      mkdir -p target  # jqwik keeps its run database there
-      .gpu/java cuda.graph.benchmarks.HandleReuseProbe cuda 2000 > "$out/handle-reuse.txt" 2>&1
-      echo "handle reuse probe: exit $?"; cat "$out/handle-reuse.txt"
-      timeout 300 .gpu/junit --select-class=cuda.graph.conformance.CudaConcurrentChangesTests \
-        --select-class=cuda.graph.conformance.CudaChangingGraphsSoakTests \
-        --select-class=cuda.graph.conformance.CudaChangingGraphsTests > "$out/changing.log" 2>&1
-      echo "changing-graph contracts exit $?"; grep -E "tests (found|successful|failed|aborted)|✘|overlapped" "$out/changing.log" | head -30 ;;
-    temporaries)
-      # Issue 25, item 1: graphs with allocation and free nodes (Scope.temporary) on the driver.
-      mkdir -p target
-      timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphTemporariesTests > "$out/temporaries.log" 2>&1
-      echo "temporaries contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/temporaries.log" | head -20
-      cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-      timeout 300 "$cs" --tool memcheck --leak-check full --report-api-errors no --target-processes all \
-        .gpu/junit --select-class=cuda.graph.conformance.CudaGraphTemporariesTests > "$out/sanitizer-temporaries.log" 2>&1
-      echo "temporaries under memcheck exit $?"; grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (successful|failed)" "$out/sanitizer-temporaries.log" | tail -6 ;;
-    matmul)
-      # Issue 24: the blas module's tests on the GPU (cuBLASLt through the binding), then one
-      # matmul per step eager and replayed, for the issue's shapes: C++ (the same cuBLASLt call),
-      # PyTorch (torch.matmul eager and in a CUDA graph) and ours, in one call.
-      mkdir -p target
-      timeout 200 .gpu/junit --select-package=cuda.graph.blas > "$out/blas-tests.log" 2>&1
-      echo "blas tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/blas-tests.log" | head -20
-      (cd .gpu/anchors/matmul && nvcc -O2 -arch=sm_90 -I"$OLDPWD/examples-decode/src/main/cuda" matmul_bench.cu -lcublasLt -o /tmp/matmul_bench) > "$out/matmul-build.log" 2>&1 \
-        && /tmp/matmul_bench > "$out/matmul-cpp.csv" 2>&1; echo "matmul C++ exit $?"
-      python3 .gpu/anchors/matmul/matmul_torch.py > "$out/matmul-torch.csv" 2>&1; echo "matmul torch exit $?"
-      .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.MatmulBench > "$out/matmul-java.csv" 2>&1; echo "matmul java exit $?"
-      tail -3 "$out"/matmul-*.csv ;;
-    blas-soak)
-      # Issue 24's workspace case: 8 graphs captured on one stream, some sharing a workspace,
-      # random creates, replays and destroys, each replay checked bit for bit against the eager
-      # product, the ledger back to zero, shared workspaces the largest need; then the same under
-      # memcheck with leak checking (API errors left out, as in the sanitizer part).
-      mkdir -p target  # jqwik keeps its run database there
-      steps=${BLAS_SOAK_STEPS:-10000}
-      JAVA_OPTS="-Dcuda.graph.blas.soak.steps=$steps" timeout 200 .gpu/junit \
-        --select-class=cuda.graph.blas.CudaWorkspaceLifetimeGpuTests > "$out/blas-soak.log" 2>&1
-      echo "blas soak, $steps steps: exit $?"
-      grep -aE "tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" "$out/blas-soak.log" | head -20
-      cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-      steps=${BLAS_SOAK_SANITIZER_STEPS:-$steps}
-      JAVA_OPTS="-Dcuda.graph.blas.soak.steps=$steps" timeout 380 "$cs" --tool memcheck --leak-check full \
-        --report-api-errors no --target-processes all \
-        .gpu/junit --select-class=cuda.graph.blas.CudaWorkspaceLifetimeGpuTests > "$out/sanitizer-blas-soak.log" 2>&1
-      echo "blas soak under memcheck, $steps steps: exit $?"
-      grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (found|successful|failed|aborted|skipped)|containers aborted|replays checked|✘|■" \
-        "$out/sanitizer-blas-soak.log" | tail -12 ;;
-    graphmem)
-      # Issue 25: when the driver lets graphs with allocation nodes share physical memory.
-      (cd .gpu/anchors/graphmem && nvcc -O2 -arch=sm_90 graph_mem_probe.cu -lcuda -o /tmp/graph_mem_probe) \
-        > "$out/graphmem-build.log" 2>&1 && /tmp/graph_mem_probe ${GRAPHMEM_ARGS:-256 8} > "$out/graphmem.csv" 2>&1
-      echo "graph memory probe exit $?"; cat "$out/graphmem.csv"
-      mkdir -p target
-      timeout 200 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphMemoryTests > "$out/graphmem-contract.log" 2>&1
-      echo "graph memory contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/graphmem-contract.log" | head -20 ;;
-    cache)
-      # Issue 25: the graph cache at vLLM's 67 batch sizes (warm-up, graph memory, cost of a hit),
-      # then PyTorch's CUDAGraph Trees on the same step (torch.compile, reduce-overhead, dynamic).
-      timeout 240 .gpu/java -Dcuda.graph.provider=cuda cuda.graph.benchmarks.CacheBench 15 > "$out/cache-java.csv" 2>&1
-      echo "cache bench exit $?"; grep -v "INFO\|ProviderSelector" "$out/cache-java.csv" | tail -14
-      timeout 400 python3 .gpu/anchors/cache/cache_torch.py 15 > "$out/cache-torch.csv" 2>&1
-      echo "cache torch exit $?"; grep -v "^$" "$out/cache-torch.csv" | tail -10 ;;
-    launch-ab)
-      # The single-threaded launch path before and after a change of the api module: the same
-      # LaunchOverhead run with the bundle's api jar and with the api jar of the commit to compare
-      # with (built by the caller into .gpu/cp/baseline-api.jar), three times each, interleaved.
-      api=$(cd .gpu/cp && ls -d *-cuda-graph-api-*.jar | head -1)
-      [ -f .gpu/cp/baseline-api.jar ] && [ -n "$api" ] || { echo "launch-ab: no .gpu/cp/baseline-api.jar or api jar"; continue; }
-      sed "s#cp/$api#cp/baseline-api.jar#" .gpu/java > .gpu/java-baseline; chmod +x .gpu/java-baseline
-      for r in 1 2 3; do
-        .gpu/java-baseline -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-before-$r.csv" 2>&1
-        .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/launch-after-$r.csv" 2>&1
-        echo "launch round $r done"
-      done
-      grep -H "graph\|eager" "$out"/launch-*.csv | head -80 ;;
-    bench)
-      # Every implementation three times, interleaved, so drift of the machine hits all alike;
-      # RatioTable shows each figure as median [min-max] over the three and ratios of medians.
-      (cd .gpu/anchors && nvcc -O2 -o /tmp/anchor_cu bench.cu -lcuda && nvcc -O2 -o /tmp/capture_cu capture_bench.cu -lcuda) \
-        > "$out/anchors-build.log" 2>&1 || { echo "anchors did not build"; cat "$out/anchors-build.log"; }
-      for r in 1 2 3; do
-        (cd .gpu/anchors && /tmp/anchor_cu inc.ptx) > "$out/cpp-$r.csv" 2>&1
-        (cd .gpu/anchors && /tmp/capture_cu inc.ptx) > "$out/cpp-capture-$r.csv" 2>&1
-        .gpu/java Bench .gpu/anchors/inc.ptx > "$out/java-$r.csv" 2>&1
-        # BENCH_PEERS=no leaves out JCuda, PyTorch, CuPy and cuda.core (C++ and raw FFM stay).
-        if [ "${BENCH_PEERS:-yes}" != no ]; then
-          .gpu/java BenchJCuda .gpu/anchors/inc.ptx > "$out/jcuda-$r.csv" 2>&1
-          python3 .gpu/anchors/bench_torch.py > "$out/torch-$r.csv" 2>&1
-          python3 .gpu/anchors/bench_pyothers.py > "$out/pyothers-$r.csv" 2>&1
-        fi
-        # Replays and launches in one process; captures in another, made as the C++ anchor's is.
-        .gpu/java -Dcuda.graph.provider=cuda -Dbench.capture=false cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-$r.csv" 2>&1
-        .gpu/java -Dcuda.graph.provider=cuda -Dbench.only=capture cuda.graph.benchmarks.LaunchOverhead > "$out/cuda-graph-capture-$r.csv" 2>&1
-        echo "bench round $r done"; grep -h "counter" "$out"/*-$r.csv
-      done
-      .gpu/java cuda.graph.benchmarks.RatioTable "$out"/*-[123].csv | tee "$out/ratios.md" ;;
-  esac
+for p in "${parts[@]}"; do
+  "part_${p//-/_}"
 done
