@@ -16,15 +16,18 @@
  *       MappedHostBuffer} host memory that kernels reach directly while the host reads it.
  *   <li><b>Ops and execution.</b> {@link DeviceOp} is a lazy description of GPU work, composed with
  *       {@code then}, {@code map} and {@code zip} and executed once, on a stream ({@code syncOn},
- *       {@code asyncOn}) or on the one the policy picks; {@link RawStreamFunction}, {@link
- *       ForeignWork} and {@link ForeignStream} let other CUDA libraries enqueue work inside an op.
+ *       {@code asyncOn}) or on the one the policy picks. Methods that build ops carry {@link
+ *       CheckReturnValue}, so IDEs and Error Prone flag a built op that is dropped. {@link
+ *       RawStreamFunction}, {@link ForeignWork} and {@link ForeignStream} let other CUDA libraries
+ *       enqueue work inside an op.
  *   <li><b>Graphs, nodes and scopes.</b> {@link GraphNode} is the family of ops that can be
- *       recorded into a graph; {@link CudaGraph} captures an op, or a {@link ScopeBody} recording
- *       through a {@link Scope}, and replays it as a {@link GraphLaunch}. A graph changes by {@link
- *       CudaGraph#recapture} (which reports a {@link GraphUpdate}) or node by node through a {@link
- *       RecordedNode}; {@link NodeKind} and {@link GraphMemory} describe what a graph holds. {@link
- *       Module} is graph-backed inference (input copied in, graph replayed, output returned), and
- *       {@link GraphCache} a graph per shape bucket ({@link Buckets}) within a memory budget.
+ *       recorded into a graph; {@link CudaGraph} captures an op, or a {@link ScopeBody} (a {@link
+ *       ScopeFunction} when the body returns the graph's output) recording through a {@link Scope},
+ *       and replays it as a {@link GraphLaunch}. A graph changes by {@link CudaGraph#recapture}
+ *       (which reports a {@link GraphUpdate}) or node by node through a {@link RecordedNode};
+ *       {@link NodeKind} and {@link GraphMemory} describe what a graph holds. {@link Module} is
+ *       graph-backed inference (input copied in, graph replayed, output returned), and {@link
+ *       GraphCache} a graph per shape bucket ({@link Buckets}) within a memory budget.
  *   <li><b>Conditions and loops.</b> A {@link GraphCondition}, made by {@link Scope#condition} and
  *       set by kernels on the device, drives the conditional nodes of {@link Scope#ifThen}, {@link
  *       Scope#ifThenElse}, {@link Scope#whileLoop} and {@link Scope#switchOf}.
@@ -51,9 +54,9 @@
  *   <li><b>Closed types.</b> The handles users hold (platform, devices, streams, events, buffers,
  *       kernels, graphs, ops) are sealed interfaces that the library alone implements, and the
  *       exception hierarchy is sealed, so a {@code switch} over them is exhaustive; the functional
- *       interfaces ({@link ScopeBody}, {@link JavaKernel}, {@link InputBinding}, ...) are what
- *       users implement. Nothing in this package returns or accepts {@code null} unless its type
- *       says {@code @Nullable}.
+ *       interfaces ({@link ScopeBody}, {@link ScopeFunction}, {@link JavaKernel}, {@link
+ *       InputBinding}, ...) are what users implement. Nothing in this package returns or accepts
+ *       {@code null} unless its type says {@code @Nullable}.
  *   <li><b>Threads.</b> Platforms, devices, streams, events, kernels, images and graphs are safe to
  *       use from any thread. Execution is not reentrant: each thread executes one op at a time, and
  *       an op executed inside another's function, or inside a capture, fails with {@link
