@@ -94,7 +94,7 @@ __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
 // Every product kernel runs on a grid sized to the GPU (a few blocks an SM, fixed by the host) and
 // gives each block an even share of the rows, in pairs. A block streams its rows in tiles of about
 // TILE_BYTES: one bulk copy (the Hopper copy engine, cp.async.bulk, completing on an mbarrier) per
-// tile and matrix, STAGES tiles in flight, so the bytes in flight cost no registers. The first
+// tile and matrix, several tiles in flight, so the bytes in flight cost no registers. The first
 // tiles are requested before the dependency wait: under programmatic dependent launch a kernel
 // streams its weights while the kernel before it finishes (weights never depend on it), and waits
 // only before it reads the activations. It lets the next kernel launch at once (on the H200,
@@ -102,8 +102,16 @@ __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
 // or several warps a row when rows are long), their sums combined in shared memory, and the tile's
 // epilogue (a store, a residual add, SiLU, rotary embedding, argmax) runs on one thread a row.
 #define TILE_BYTES 16384
-#define STAGES 2
+#define MAX_STAGES 8
 #define MAX_TILE_ROWS 128
+
+// The tiles in flight: as many as the launch's dynamic shared memory holds beside the input
+// (DecodeEngine chooses; above 48 KiB the library opts the kernel in), at most MAX_STAGES.
+__device__ __forceinline__ int stages_in(unsigned input_bytes) {
+  unsigned dynamic;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
+  return min(MAX_STAGES, (int)((dynamic - input_bytes) / TILE_BYTES));
+}
 
 __device__ __forceinline__ unsigned smem_addr(const void *p) {
   return (unsigned)__cvta_generic_to_shared(p);
@@ -171,13 +179,13 @@ __device__ __forceinline__ Tiling tiling(int cols, int mats) {
 template <int MATS>
 struct RowStream {
   const __half *w[MATS];
-  int cols, first, end, tiles;
+  int cols, first, end, tiles, stages;
   Tiling cut;
-  unsigned char *buffers;   // STAGES * TILE_BYTES of dynamic shared memory
-  unsigned long long *bars; // STAGES barriers
+  unsigned char *buffers;   // stages * TILE_BYTES of dynamic shared memory
+  unsigned long long *bars; // stages barriers
 
   __device__ void request(int t) { // one thread
-    int s = t % STAGES, row = first + t * cut.rows, n = min(cut.rows, end - row);
+    int s = t % stages, row = first + t * cut.rows, n = min(cut.rows, end - row);
     unsigned bytes = (unsigned)n * cols * 2;
     mbar_expect_bytes(&bars[s], bytes * MATS);
     unsigned char *dst = buffers + s * TILE_BYTES;
@@ -199,7 +207,7 @@ template <int MATS, class Load, class Epi>
 __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int rows, int cols,
                                             Load load, Epi &epi) {
   extern __shared__ __align__(128) unsigned char dynamic[];
-  __shared__ __align__(8) unsigned long long bars[STAGES];
+  __shared__ __align__(8) unsigned long long bars[MAX_STAGES];
   __shared__ float out[2 * MATS * MAX_TILE_ROWS];
   RowStream<MATS> rs;
 #pragma unroll
@@ -210,23 +218,24 @@ __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int 
   rs.first = 2 * (int)((long long)blockIdx.x * pairs / gridDim.x);
   rs.end = min(rows, 2 * (int)((long long)(blockIdx.x + 1) * pairs / gridDim.x));
   rs.tiles = rs.end > rs.first ? (rs.end - rs.first + rs.cut.rows - 1) / rs.cut.rows : 0;
+  rs.stages = stages_in(load.input_bytes());
   rs.buffers = dynamic;
   rs.bars = bars;
   int tid = threadIdx.x;
   cudaTriggerProgrammaticLaunchCompletion();
   if (tid == 0) {
-    for (int s = 0; s < STAGES; s++) mbar_init(&bars[s], 1);
+    for (int s = 0; s < rs.stages; s++) mbar_init(&bars[s], 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    for (int t = 0; t < STAGES && t < rs.tiles; t++) rs.request(t);
+    for (int t = 0; t < rs.stages && t < rs.tiles; t++) rs.request(t);
   }
   cudaGridDependencySynchronize();
-  const float *x = load(reinterpret_cast<float *>(dynamic + STAGES * TILE_BYTES));
+  const float *x = load(reinterpret_cast<float *>(dynamic + rs.stages * TILE_BYTES));
   __syncthreads(); // the barriers' initialization, and a shared input, seen by every thread
   int warp = tid / WARP, lane = tid % WARP;
   int wpr = rs.cut.warps_per_row, part_cols = cols / wpr, chunks = part_cols / 8;
   for (int t = 0; t < rs.tiles; t++) {
-    int s = t % STAGES, row0 = rs.first + t * rs.cut.rows, n = min(rs.cut.rows, rs.end - row0);
-    mbar_wait(&bars[s], (unsigned)(t / STAGES) & 1u);
+    int s = t % rs.stages, row0 = rs.first + t * rs.cut.rows, n = min(rs.cut.rows, rs.end - row0);
+    mbar_wait(&bars[s], (unsigned)(t / rs.stages) & 1u);
     const __half *tile = reinterpret_cast<const __half *>(rs.buffers + s * TILE_BYTES);
     for (int slot = warp; slot < n * wpr; slot += WARPS) {
       int i = slot / wpr, part = slot % wpr;
@@ -244,7 +253,7 @@ __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int 
       }
     }
     __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
-    if (tid == 0 && t + STAGES < rs.tiles) rs.request(t + STAGES);
+    if (tid == 0 && t + rs.stages < rs.tiles) rs.request(t + rs.stages);
     epi(row0, n, wpr, out, t & 1);
   }
 }
@@ -263,6 +272,7 @@ struct NormLoad {
   const __half *norm;
   int cols;
   float eps;
+  __device__ unsigned input_bytes() const { return cols * sizeof(float); }
   __device__ const float *operator()(float *xs) const {
     __shared__ float scratch[WARPS];
     load_input(x, norm, xs, cols, eps, scratch);
@@ -272,6 +282,7 @@ struct NormLoad {
 
 struct DirectLoad {
   const float *x;
+  __device__ unsigned input_bytes() const { return 0; }
   __device__ const float *operator()(float *) const { return x; }
 };
 

@@ -6,8 +6,12 @@ import java.util.Objects;
  * How a kernel launch is shaped: grid (in blocks), block (in threads) and dynamic shared memory.
  * The shape is checked against the limits of the device the launch runs on ({@link
  * Device.Attribute#MAX_THREADS_PER_BLOCK}, the per-dimension block and grid limits, {@link
- * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK}) before any driver call: when the launch is built,
- * against the device of its buffer arguments, and when it executes.
+ * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}) before any driver call: when the launch is
+ * built, against the device of its buffer arguments, and when it executes. Above {@link
+ * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK} (48 KiB) the library opts the kernel in before its
+ * first such launch on a device ({@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); the
+ * kernel's static shared memory counts against the same limit, and the driver refuses a sum over
+ * it.
  *
  * <p><b>Programmatic dependent launch</b> ({@link #withProgrammaticDependentLaunch()}, compute
  * capability 9.0): the kernel may begin before the kernel before it on the stream has finished,

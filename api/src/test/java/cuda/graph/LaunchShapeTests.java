@@ -164,12 +164,12 @@ class LaunchShapeTests {
   }
 
   @Test
-  void moreDynamicSharedMemoryThanTheDeviceGivesABlockIsRefused() {
+  void moreDynamicSharedMemoryThanTheDeviceGivesABlockThatOptsInIsRefused() {
     assertRefusedBeforeTheDriver(
-        LaunchConfig.of(1, N).withSharedMemory(49153),
-        "49153 bytes",
-        "49152",
-        "MAX_SHARED_MEMORY_PER_BLOCK");
+        LaunchConfig.of(1, N).withSharedMemory(232449),
+        "232449 bytes",
+        "232448",
+        "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN");
   }
 
   /** A kernel that takes no buffer, so nothing tells where it will run until it executes. */

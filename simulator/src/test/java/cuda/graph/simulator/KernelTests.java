@@ -12,6 +12,7 @@ import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.FunctionAttribute;
 import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CountDownLatch;
@@ -71,6 +72,25 @@ class KernelTests {
   void launchShapesAtTheLimitsAreAccepted(
       int gx, int gy, int gz, int bx, int by, int bz, int smem) {
     assertDoesNotThrow(() -> launchProbe(gx, gy, gz, bx, by, bz, smem));
+    f.driver.streamSynchronize(f.stream);
+    assertEquals(1, f.probes.get());
+  }
+
+  @Test
+  void moreThan48KiBOfDynamicSharedMemoryRunsOnlyOnceTheKernelOptsInAsFarAsTheDeviceAllows() {
+    assertStatus(1, () -> launchProbe(1, 1, 1, 1, 1, 1, 64 * 1024));
+    f.driver.funcSetAttribute(
+        f.fn("probe"), FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024);
+    assertDoesNotThrow(() -> launchProbe(1, 1, 1, 1, 1, 1, 64 * 1024));
+    CudaDriverException over = assertStatus(1, () -> launchProbe(1, 1, 1, 1, 1, 1, 64 * 1024 + 4));
+    assertTrue(over.getMessage().contains("was allowed 65536"), over.getMessage());
+    CudaDriverException beyond =
+        assertStatus(
+            1,
+            () ->
+                f.driver.funcSetAttribute(
+                    f.fn("probe"), FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, 232448 + 1));
+    assertEquals(DriverCall.FUNC_SET_ATTRIBUTE, beyond.call());
     f.driver.streamSynchronize(f.stream);
     assertEquals(1, f.probes.get());
   }

@@ -605,6 +605,18 @@ public interface CudaDriver extends AutoCloseable {
   Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index);
 
   /**
+   * {@code cuFuncSetAttribute}: sets one attribute of a kernel for every later launch of it in its
+   * context (see {@link FunctionAttribute}); {@code CUDA_ERROR_INVALID_VALUE} for a value the
+   * device cannot give, such as more dynamic shared memory than it has beside the kernel's static
+   * shared memory.
+   *
+   * @param function a kernel of a loaded module
+   * @param attribute which attribute, a {@link FunctionAttribute} value
+   * @param value its new value
+   */
+  void funcSetAttribute(CuFunction function, int attribute, int value);
+
+  /**
    * {@code cuLaunchKernel} with {@code kernelParams = arguments.pointerArray()} and no {@code
    * extra}: the driver copies the argument values during the call.
    *

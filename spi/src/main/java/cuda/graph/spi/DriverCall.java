@@ -121,6 +121,10 @@ public enum DriverCall {
   MODULE_GET_FUNCTION("cuModuleGetFunction"),
   /** {@code cuFuncGetParamInfo}: the offset and size of a kernel parameter. */
   FUNC_GET_PARAM_INFO("cuFuncGetParamInfo"),
+  /**
+   * {@code cuFuncSetAttribute}: sets an attribute of a kernel (its dynamic shared memory limit).
+   */
+  FUNC_SET_ATTRIBUTE("cuFuncSetAttribute"),
   /** {@code cuLaunchKernel}: launches a kernel. */
   LAUNCH_KERNEL("cuLaunchKernel"),
   /**

@@ -101,7 +101,7 @@ final class NodeReplacement {
         if (!k.shapeChecked) {
           kernel.checkShape(k.config, ex.device);
         }
-        CuFunction function = kernel.function(ex.device);
+        CuFunction function = kernel.function(ex.device, k.config.sharedMemoryBytes());
         KernelArguments arguments = kernel.argumentBlock();
         LaunchArguments.bind(k, ex, arguments);
         LaunchConfig c = k.config;

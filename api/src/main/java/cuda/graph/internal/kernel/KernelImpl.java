@@ -11,11 +11,13 @@ import cuda.graph.LaunchConfig;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.spi.CuFunction;
+import cuda.graph.spi.FunctionAttribute;
 import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
 import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link Kernel}. */
@@ -30,7 +32,11 @@ public final class KernelImpl implements Kernel {
   /** The function on the device it was last looked up for: launches rarely change device. */
   private volatile @Nullable Resolved lastResolved;
 
-  private record Resolved(DeviceImpl device, CuFunction function) {}
+  /**
+   * A device's function, and the dynamic shared memory its launches were allowed above the device's
+   * default ({@code cuFuncSetAttribute}; 0 until a launch asks for more than the default).
+   */
+  private record Resolved(DeviceImpl device, CuFunction function, AtomicInteger optedIn) {}
 
   KernelImpl(KernelImageImpl image, String name, List<KernelParam> parameters) {
     this.image = image;
@@ -143,13 +149,44 @@ public final class KernelImpl implements Kernel {
    * @throws IllegalArgumentException when the declaration does not fit the kernel the image defines
    */
   public CuFunction function(DeviceImpl device) {
+    return resolved(device).function;
+  }
+
+  /**
+   * {@return the kernel's function on {@code device}, allowed {@code sharedMemoryBytes} of dynamic
+   * shared memory}: above the device's default (48 KiB) the function opts in once, before its first
+   * such launch ({@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); launches at or under
+   * what it was allowed cost a comparison
+   *
+   * @throws cuda.graph.CudaException when the driver refuses the amount (more than the device has
+   *     beside the kernel's static shared memory)
+   */
+  public CuFunction function(DeviceImpl device, int sharedMemoryBytes) {
+    Resolved r = resolved(device);
+    if (sharedMemoryBytes > r.optedIn.get()
+        && sharedMemoryBytes > device.launchLimits().maxSharedMemoryPerBlock()) {
+      synchronized (r) {
+        if (sharedMemoryBytes > r.optedIn.get()) {
+          device
+              .platform()
+              .driver()
+              .funcSetAttribute(
+                  r.function, FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedMemoryBytes);
+          r.optedIn.set(sharedMemoryBytes);
+        }
+      }
+    }
+    return r.function;
+  }
+
+  private Resolved resolved(DeviceImpl device) {
     Resolved last = lastResolved;
     if (last != null && last.device == device) {
-      return last.function;
+      return last;
     }
-    CuFunction function = image.function(device, this);
-    lastResolved = new Resolved(device, function);
-    return function;
+    Resolved r = new Resolved(device, image.function(device, this), new AtomicInteger());
+    lastResolved = r;
+    return r;
   }
 
   public KernelArguments argumentBlock() {

@@ -230,10 +230,18 @@ public final class DeviceImpl implements Device {
    * @param maxBlock {@link Attribute#MAX_BLOCK_DIM_X}, {@code _Y} and {@code _Z}
    * @param maxGrid {@link Attribute#MAX_GRID_DIM_X}, {@code _Y} and {@code _Z}
    * @param maxSharedMemoryPerBlock {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK}: what a launch can
-   *     ask for without opting in per function, which the library does not do
+   *     ask for without opting in per function
+   * @param maxSharedMemoryPerBlockOptin {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}: what a
+   *     launch can ask for once its function has opted in, which the library does before the first
+   *     launch that asks for more than {@code maxSharedMemoryPerBlock} ({@code
+   *     KernelImpl.function(DeviceImpl, int)})
    */
   public record LaunchLimits(
-      int maxThreadsPerBlock, Dim3 maxBlock, Dim3 maxGrid, int maxSharedMemoryPerBlock) {}
+      int maxThreadsPerBlock,
+      Dim3 maxBlock,
+      Dim3 maxGrid,
+      int maxSharedMemoryPerBlock,
+      int maxSharedMemoryPerBlockOptin) {}
 
   /** {@return this device's launch shape limits, read from the driver on first use} */
   public LaunchLimits launchLimits() {
@@ -253,7 +261,10 @@ public final class DeviceImpl implements Device {
                       attribute(Attribute.MAX_GRID_DIM_X),
                       attribute(Attribute.MAX_GRID_DIM_Y),
                       attribute(Attribute.MAX_GRID_DIM_Z)),
-                  attribute(Attribute.MAX_SHARED_MEMORY_PER_BLOCK));
+                  attribute(Attribute.MAX_SHARED_MEMORY_PER_BLOCK),
+                  Math.max(
+                      attribute(Attribute.MAX_SHARED_MEMORY_PER_BLOCK),
+                      attribute(Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)));
           launchLimits = limits;
         }
       }
@@ -309,12 +320,16 @@ public final class DeviceImpl implements Device {
               + "; lay the grid out in x (up to "
               + maxGrid.x()
               + " blocks) instead";
-    } else if (config.sharedMemoryBytes() > limits.maxSharedMemoryPerBlock()) {
+    } else if (config.sharedMemoryBytes() > limits.maxSharedMemoryPerBlockOptin()) {
       problem =
           config.sharedMemoryBytes()
               + " bytes of dynamic shared memory per block, over the "
+              + limits.maxSharedMemoryPerBlockOptin()
+              + " bytes the device gives a block that opts in ("
+              + Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+              + "; "
               + limits.maxSharedMemoryPerBlock()
-              + " bytes the device gives a block ("
+              + " without, "
               + Attribute.MAX_SHARED_MEMORY_PER_BLOCK
               + "); use less shared memory per block";
     }

@@ -246,6 +246,8 @@ enum CuEntry {
       12040,
       Drivers.from(12040),
       takes(C.HANDLE, C.INT64, C.PTR, C.PTR)),
+  /** {@code (CUfunction hfunc, CUfunction_attribute attrib, int value)} */
+  FUNC_SET_ATTRIBUTE(DriverCall.FUNC_SET_ATTRIBUTE, 9000, takes(C.HANDLE, C.INT, C.INT)),
   /**
    * {@code (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
    * unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int

@@ -993,6 +993,18 @@ final class FfmCudaDriver implements CudaDriver {
   }
 
   @Override
+  public void funcSetAttribute(CuFunction function, int attribute, int value) {
+    try {
+      int status =
+          (int)
+              CuEntry.FUNC_SET_ATTRIBUTE.handle().invokeExact(function.address(), attribute, value);
+      check(status, CuEntry.FUNC_SET_ATTRIBUTE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  @Override
   public void launchKernel(
       CuFunction function,
       int gridX,

@@ -99,6 +99,7 @@ class CuEntryTests {
           "cuModuleGetFunction",
           // Not in section 1.2 yet: CUDA 12.4's cuda.h, the only ABI of the call.
           "cuFuncGetParamInfo",
+          "cuFuncSetAttribute",
           "cuLaunchKernel",
           // Not in section 1.2 either: its only ABI, for programmatic dependent launch.
           "cuLaunchKernelEx",
@@ -186,6 +187,7 @@ class CuEntryTests {
           Map.entry("cuMemHostAlloc", 2020),
           Map.entry("cuMemHostGetDevicePointer_v2", 3020),
           Map.entry("cuFuncGetParamInfo", 12040),
+          Map.entry("cuFuncSetAttribute", 9000),
           Map.entry("cuLaunchKernelEx", 11060),
           Map.entry("cuStreamBeginCaptureToGraph", 12030),
           Map.entry("cuStreamUpdateCaptureDependencies_v2", 12030),

@@ -30,12 +30,19 @@ final class DecodeEngine implements AutoCloseable {
   private static final int BLOCK = 256;
   private static final int WARPS = BLOCK / 32;
 
-  /** The product kernels' tile of weights in shared memory, and tiles in flight (the .cu's). */
-  static final int TILE_BYTES = 16384, STAGES = 2;
+  /** The product kernels' tile of weights in shared memory (the .cu's TILE_BYTES). */
+  static final int TILE_BYTES = 16384;
 
   /**
-   * Blocks an SM of the product kernels (each holds {@code STAGES} tiles in flight); {@code
-   * -Ddecode.blocksPerSm=N} overrides it to measure another.
+   * Tiles in flight a block of the product kernels (at most the .cu's MAX_STAGES, 8); {@code
+   * -Ddecode.stages=N} overrides it to measure another. Above 48 KiB of shared memory a block the
+   * library opts the kernels in.
+   */
+  static final int STAGES = Integer.getInteger("decode.stages", 2);
+
+  /**
+   * Blocks an SM of the product kernels; {@code -Ddecode.blocksPerSm=N} overrides it to measure
+   * another.
    */
   static final int BLOCKS_PER_SM = Integer.getInteger("decode.blocksPerSm", 4);
 
@@ -276,9 +283,9 @@ final class DecodeEngine implements AutoCloseable {
   /**
    * Checks what the product kernels assume of a shape (their tiling in decode_kernels.cu): 16-byte
    * rows, a row of every matrix in one tile, columns split evenly between the warps of a long row,
-   * an even number of rows and, for rotary pairs, two rows in a tile; a normalized input fits in
-   * the 48 KiB of shared memory a block has beside the tiles (the kernels' own arrays take under
-   * 4).
+   * an even number of rows and, for rotary pairs, two rows in a tile; the tiles and a normalized
+   * input fit in the 227 KiB of shared memory an H100 or H200 gives a block (the kernels' own
+   * arrays take under 4 KiB more).
    */
   static void checkTiling(int rows, int cols, int mats, boolean normalized, boolean rotary) {
     int rowBytes = cols * 2 * mats;
@@ -291,8 +298,10 @@ final class DecodeEngine implements AutoCloseable {
       problem = "the rows are odd";
     } else if (rotary && 2 * rowBytes > TILE_BYTES) {
       problem = "two rows (a rotary pair) take " + 2 * rowBytes + " bytes, over a tile";
-    } else if (normalized && STAGES * TILE_BYTES + cols * Float.BYTES + 4096 > 48 * 1024) {
-      problem = "the normalized input of " + cols + " floats does not fit in shared memory";
+    } else if (STAGES < 1 || STAGES > 8) {
+      problem = STAGES + " tiles in flight, not 1 to 8";
+    } else if (STAGES * TILE_BYTES + (normalized ? cols * Float.BYTES : 0) + 4096 > 227 * 1024) {
+      problem = STAGES + " tiles and the input of " + cols + " floats do not fit in shared memory";
     } else if (WARPS * rowBytes > TILE_BYTES) {
       int tileRows = WARPS;
       while (tileRows > 1 && tileRows * rowBytes > TILE_BYTES) {

@@ -95,7 +95,7 @@ final class ExecNodeCalls {
               + execHandle
               + "; a kernel node cannot change context");
     }
-    ModuleCalls.validateShape(grid, block, sharedMemBytes, call);
+    ModuleCalls.validateShape(grid, block, sharedMemBytes, function, call);
     ModuleCalls.requireJavaBody(function, call);
     // The launch attribute is the node's, not the parameters': a replacement keeps it.
     boolean programmatic = target.current() instanceof Op.Kernel k && k.programmatic();

@@ -9,6 +9,7 @@ import cuda.graph.spi.CuResult;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.Dim3;
 import cuda.graph.spi.DriverCall;
+import cuda.graph.spi.FunctionAttribute;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.KernelBody;
 import cuda.graph.spi.ModuleImage;
@@ -28,7 +29,10 @@ final class ModuleCalls {
   private static final int MAX_BLOCK_Z = 64;
   private static final long MAX_GRID_X = Integer.MAX_VALUE;
   private static final int MAX_GRID_YZ = 65535;
-  private static final int MAX_DYNAMIC_SHARED_MEMORY = 48 * 1024;
+  static final int MAX_DYNAMIC_SHARED_MEMORY = 48 * 1024;
+
+  /** The simulated device's MAX_SHARED_MEMORY_PER_BLOCK_OPTIN (an H100's or H200's). */
+  static final int MAX_DYNAMIC_SHARED_MEMORY_OPTIN = 232448;
 
   private final SimState state;
 
@@ -87,6 +91,30 @@ final class ModuleCalls {
    * it cannot size) answers NOT_SUPPORTED, so that a caller's check is skipped rather than failed
    * on a guess.
    */
+  /** cuFuncSetAttribute: the simulator models the dynamic shared memory limit only. */
+  void setAttribute(CuFunction handle, int attribute, int value) {
+    DriverCall call = DriverCall.FUNC_SET_ATTRIBUTE;
+    SimFunction function = state.resolve(handle, SimFunction.class, call);
+    if (attribute != FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+      throw invalid(
+          call,
+          "the simulator models only CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ("
+              + FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
+              + "), not attribute "
+              + attribute);
+    }
+    if (value < 0 || value > MAX_DYNAMIC_SHARED_MEMORY_OPTIN) {
+      throw invalid(
+          call,
+          value
+              + " bytes of dynamic shared memory for kernel "
+              + function.name
+              + ": the device gives a block at most "
+              + MAX_DYNAMIC_SHARED_MEMORY_OPTIN);
+    }
+    function.maxDynamicSharedMemory = value;
+  }
+
   Optional<ParamInfo> paramInfo(CuFunction handle, int index) {
     DriverCall call = DriverCall.FUNC_GET_PARAM_INFO;
     SimFunction function = state.resolve(handle, SimFunction.class, call);
@@ -119,7 +147,7 @@ final class ModuleCalls {
     SimFunction function = state.resolve(handle, SimFunction.class, call);
     SimStream stream = state.stream(streamHandle, call);
     state.checkSticky(stream.context, call);
-    validateShape(grid, block, sharedMemBytes, call);
+    validateShape(grid, block, sharedMemBytes, function, call);
     if (function.module.context != stream.context) {
       throw fail(
           CuResult.INVALID_HANDLE,
@@ -166,7 +194,8 @@ final class ModuleCalls {
   }
 
   /** The launch limits: block and grid dimensions, dynamic shared memory without opt-in. */
-  static void validateShape(Dim3 grid, Dim3 block, int sharedMemBytes, DriverCall call) {
+  static void validateShape(
+      Dim3 grid, Dim3 block, int sharedMemBytes, SimFunction function, DriverCall call) {
     if (grid.x() <= 0
         || grid.y() <= 0
         || grid.z() <= 0
@@ -188,11 +217,16 @@ final class ModuleCalls {
       throw invalid(
           call, "grid " + grid + " exceeds the maximum grid dimensions (2^31-1, 65535, 65535)");
     }
-    if (sharedMemBytes < 0 || sharedMemBytes > MAX_DYNAMIC_SHARED_MEMORY) {
+    int limit = function.maxDynamicSharedMemory;
+    if (sharedMemBytes < 0 || sharedMemBytes > limit) {
       throw invalid(
           call,
           sharedMemBytes
-              + " bytes of dynamic shared memory requested; the limit without opt-in is 49152");
+              + " bytes of dynamic shared memory requested; kernel "
+              + function.name
+              + (limit == MAX_DYNAMIC_SHARED_MEMORY
+                  ? " may ask for 49152 without opt-in (cuFuncSetAttribute raises it)"
+                  : " was allowed " + limit + " by cuFuncSetAttribute"));
     }
   }
 }

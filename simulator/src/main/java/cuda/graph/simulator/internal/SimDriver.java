@@ -525,6 +525,11 @@ public final class SimDriver implements SimulatedDriver {
   }
 
   @Override
+  public void funcSetAttribute(CuFunction function, int attribute, int value) {
+    run(DriverCall.FUNC_SET_ATTRIBUTE, () -> modules.setAttribute(function, attribute, value));
+  }
+
+  @Override
   public void launchKernel(
       CuFunction function,
       int gridX,

@@ -18,6 +18,12 @@ final class SimFunction implements HandleTable.Handled {
   final @Nullable KernelBody body;
   final @Nullable List<ParamInfo> parameters;
 
+  /**
+   * The most dynamic shared memory a launch may ask for: 48 KiB until raised by {@code
+   * cuFuncSetAttribute}, as the real driver does.
+   */
+  volatile int maxDynamicSharedMemory = ModuleCalls.MAX_DYNAMIC_SHARED_MEMORY;
+
   SimFunction(
       SimModule module,
       String name,

@@ -776,6 +776,18 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
   }
 
   @Override
+  public void funcSetAttribute(CuFunction function, int attribute, int value) {
+    before(
+        DriverCall.FUNC_SET_ATTRIBUTE,
+        describesArguments ? new Object[] {function, attribute, value} : NO_ARGUMENTS);
+    try {
+      delegate.funcSetAttribute(function, attribute, value);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.FUNC_SET_ATTRIBUTE, e);
+    }
+  }
+
+  @Override
   public void launchKernel(
       CuFunction function,
       int gridX,

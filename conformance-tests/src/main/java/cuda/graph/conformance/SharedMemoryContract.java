@@ -1,0 +1,59 @@
+package cuda.graph.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import cuda.graph.CudaGraph;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
+import cuda.graph.LaunchConfig;
+import cuda.graph.Stream;
+import cuda.graph.conformance.kernels.ConformanceKernels;
+import cuda.graph.spi.DriverCall;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dynamic shared memory above a device's default for a block (48 KiB, {@code
+ * MAX_SHARED_MEMORY_PER_BLOCK}): the library opts the kernel in ({@code cuFuncSetAttribute} with
+ * {@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}) before its first launch that asks for
+ * more, once for each larger amount, on a stream and under capture; at or under the default it
+ * makes no such call. Without the opt-in the driver refuses such a launch.
+ */
+public interface SharedMemoryContract extends ConformanceContract {
+
+  /** The default a block gets without opting in, on every device the library supports. */
+  int DEFAULT = 48 * 1024;
+
+  /** Launches at the default, then above it eagerly and captured: one opt-in per larger amount. */
+  @Test
+  default void aLaunchAskingForMoreSharedMemoryThanTheDefaultRunsAfterOneOptIn() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      ConformanceKernels.load(stream.device());
+      DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      LaunchConfig one = LaunchConfig.of(1, 32);
+      s.driver().calls().clear();
+      ConformanceKernels.INC.launch(one.withSharedMemory(DEFAULT), 1, counter).syncOn(stream);
+      assertEquals(
+          0,
+          s.driver().calls().count(DriverCall.FUNC_SET_ATTRIBUTE),
+          "a launch at the default opts nothing in");
+      for (int i = 0; i < 3; i++) {
+        ConformanceKernels.INC.launch(one.withSharedMemory(64 * 1024), 1, counter).syncOn(stream);
+      }
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.capture(
+              stream, ConformanceKernels.INC.launch(one.withSharedMemory(96 * 1024), 1, counter))) {
+        graph.launch().syncOn(stream);
+        graph.launch().syncOn(stream);
+      }
+      ConformanceKernels.INC.launch(one.withSharedMemory(64 * 1024), 1, counter).syncOn(stream);
+      assertEquals(
+          2,
+          s.driver().calls().count(DriverCall.FUNC_SET_ATTRIBUTE),
+          "one opt-in for 64 KiB, one more for 96 KiB, none for a smaller amount after them");
+      assertArrayEquals(new int[] {1 + 3 + 2 + 1}, counter.toIntArray().syncOn(stream));
+    }
+  }
+}

@@ -1,0 +1,7 @@
+package cuda.graph.conformance;
+
+import org.junit.jupiter.api.Tag;
+
+/** Runs {@link SharedMemoryContract} against the {@code cuda} provider on a GPU host. */
+@Tag("gpu")
+class CudaSharedMemoryTests implements SharedMemoryContract, CudaUnderTest {}
