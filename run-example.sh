@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Runs the main example from a fresh clone: sentence embeddings with the real all-MiniLM-L6-v2
 # (the weights and tokenizer of LangChain4j's Maven artifact) through the library's graphs, a
 # similarity table and the check against the plain-Java reference and LangChain4j:

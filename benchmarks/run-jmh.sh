@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Builds and runs the JMH host-side benchmarks on the simulator (no GPU needed).
 #   benchmarks/run-jmh.sh [JMH options, e.g. OpTreeBenchmark -f 1 -wi 2 -i 3]
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Bundles the conformance kit's tests for a GPU host that has no JDK and no Maven.
 #
 # Run on the build machine, from anywhere:   conformance-tests/gpu-tests.sh [DEST]   (DEST defaults to .gpu)

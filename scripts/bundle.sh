@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Packs what a JVM test or benchmark run needs onto a GPU machine that has no JDK and no Maven:
 # a trimmed Java 25 runtime (jlink), your class path, and the JUnit console launcher.
 #

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Draws the graphs the README's examples capture: DOT from CudaGraph.writeDot (on the simulator, so
 # the pictures are the same on every machine) into docs/graphs/, and SVG beside each where Graphviz
 # (`dot`) is installed. Builds what it needs first.

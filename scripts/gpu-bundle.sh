@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Builds one self-contained bundle (DEST, default .gpu) for a GPU host that has no JDK: a trimmed
 # Java 25 runtime, the class path of every module's classes and tests, the JUnit console launcher,
 # and the launch-overhead anchors of benchmarks/anchors (C++, raw FFM, JCuda, PyTorch, CuPy and

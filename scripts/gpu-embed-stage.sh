@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Stages the embedding example (examples-embed) for the GPU host in pieces that each fit one device
 # call's carry (64 MiB): the model's Maven artifact alone is 83 MB. Run after scripts/gpu-bundle.sh.
 #

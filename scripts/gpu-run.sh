@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Runs on the GPU host, from the repository root, with the bundle from scripts/gpu-bundle.sh in
 # .gpu: the parts named on the command line (default: tests bench examples), in that order, each
 # one a function below with its description beside it. The launch-overhead benchmark runs beside

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # shellcheck shell=sh
 # The repository's one JDK check: cuda-graph builds and runs on a JDK 25. Sourced, never run:
 #   . scripts/jdk25.sh

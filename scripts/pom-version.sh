@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Prints a version the root pom.xml pins, the one place for pinned versions, without Maven:
 #   scripts/pom-version.sh PROPERTY            e.g. scripts/pom-version.sh jcuda.version
 # PROPERTY is a property of the root pom, written on one line as <PROPERTY>VALUE</PROPERTY>, or

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Writes the manifest that ties a committed PTX file to what made it; every regenerate.sh calls it
 # after nvcc, and CommittedPtxTests (architecture-tests) checks it in every build, without nvcc:
 #   scripts/ptx-manifest.sh MANIFEST SCRIPT PTX SOURCE...

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Builds the release bundle as a release would, signed with a throwaway key, and checks that Maven
 # Central would take it. Tests are skipped: run them first (.ci/run runs this after the README's
 # test command). Nothing leaves the machine; Maven reaches Maven Central only.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Tests scripts/jdk25.sh, the one JDK check, on every branch, with fake JDKs (shell scripts that
 # answer -version and -XshowSettings like a JDK), a temporary HOME with a space in it and a PATH
 # without the machine's own java: it needs no JDK and starts no JVM. Each case sources the check

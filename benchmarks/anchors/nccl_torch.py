@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 """PyTorch's NCCL beside cuda.graph.benchmarks.NcclBench: the same sizes and protocol.
 
 One process per visible GPU (torch.multiprocessing), each rank all-reduces an fp32 tensor in place

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # The launch-overhead anchors, to run beside your own benchmark in ONE device call, so that ratios
 # are taken on the same GPU at the same time. Run it on the GPU machine. It compiles and runs the
 # C++ anchor there (nvcc is there). For the raw-FFM Java anchor, compile Bench.java here

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 """Independent reference for the decode example (examples-decode/MODEL.md).
 
 This is an independent implementation of the same llama-architecture decode model on the same

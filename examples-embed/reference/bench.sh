@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # The embedding benchmark, every column in one command, on a GPU host staged by
 # scripts/gpu-embed-stage.sh (run from the repository root):
 #

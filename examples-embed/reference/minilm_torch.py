@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 """The PyTorch anchor of the embedding example, from the same weights.
 
 Reads what TorchExport wrote (the weights as .npy under transformers' BertModel names, the

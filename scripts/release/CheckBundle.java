@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

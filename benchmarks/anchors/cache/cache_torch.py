@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 """Issue 25's PyTorch anchor for the graph cache: the step of CacheBench (six layers of the 384-wide
 encoder's four projections, fp16, over b rows) at vLLM's 67 batch sizes, under
 torch.compile(mode="reduce-overhead", dynamic=True): CUDAGraph Trees record one graph per distinct

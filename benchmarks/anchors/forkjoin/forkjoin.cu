@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Anchor: does a graph run independent branches concurrently? Two independent branches, each a chain
 // of K dependent one-thread kernels that busy-wait about 20 us (clock64), captured with fork/join
 // through events on two streams; against the same 2K kernels captured serially on one stream.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Issue 25, item 2: when does the driver let graphs share the physical memory of their allocation
 // nodes? Measured with the driver's own accounting (cuDeviceGetGraphMemAttribute: used and
 // reserved, current and high-water), in scenarios a shape-keyed graph cache meets:

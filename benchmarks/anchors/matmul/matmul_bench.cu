@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Anchor measurement for issue 24: one cuBLASLt matmul per step, eager and replayed from a CUDA
 // graph, in C++ on the CUDA runtime API. It makes the call the Java backend makes for a row-major
 // linear layer Y[rows x out] = X[rows x in] W'[in x out] (W stored out x in, as a framework keeps

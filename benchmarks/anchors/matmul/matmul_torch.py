@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 """PyTorch anchor for issue 24: one linear-layer matmul per step, eager and replayed from a CUDA
 graph, with the protocol of matmul_bench.cu: Y[rows x out] = X[rows x in] @ W[out x in]^T in
 fp16 (PyTorch's default cuBLAS path, fp32 accumulation), 10 warm-up steps, then SAMPLES samples of

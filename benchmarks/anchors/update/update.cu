@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Anchor: what it costs to give an instantiated graph new kernel arguments. A graph of n tiny
 // dependent kernels (a chain of inc(p, by) on one int), its arguments changed three ways:
 //   (a) re-capture a graph of the same topology with the new `by`, then cudaGraphExecUpdate the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * cuda-graph: compose lazy GPU work, run it on CUDA streams, capture it into CUDA graphs.
  *

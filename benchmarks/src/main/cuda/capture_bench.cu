@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Companion to the anchors (benchmarks/anchors): times what CudaGraph.capture does, in C++ on the
 // driver API, so the library's capture can be compared like for like: begin capture, record n
 // launches of the anchors' kernel, end capture, instantiate, upload, synchronize, per n.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Regenerates the benchmark kernel's PTX from its CUDA source (needs nvcc; no GPU).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Matrix products of cuBLASLt as cuda-graph graph nodes: a matmul is described once (shapes,
  * layouts, types, epilogue), checked when it is made, planned once by cuBLASLt's heuristic, and

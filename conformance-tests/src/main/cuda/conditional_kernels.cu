@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The kernels the conditional-node contracts launch: they set a graph condition on the device, so
 // they load as an image of their own (cudaGraphSetConditional is an extern function the driver
 // resolves when it loads the module). Java references in

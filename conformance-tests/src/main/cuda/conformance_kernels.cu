@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The kernels the conformance contracts launch, on the simulator (through their Java references in
 // cuda.graph.conformance.ConformanceKernels) and on a GPU (through this file's PTX).
 // Regenerate the PTX with regenerate.sh after changing this file, and keep the Java references in step.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The kernel of the mapped-host-memory contract: it writes host memory mapped into the device's
 // address space while the host reads it, and waits for the host's answers. Java reference in
 // cuda.graph.conformance.kernels.MappedKernels; regenerate the PTX with regenerate.sh.

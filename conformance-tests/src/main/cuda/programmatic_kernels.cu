@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The kernels of the programmatic-dependent-launch contracts (compute capability 9.0): one thread
 // each on one counter. Java references in cuda.graph.conformance.kernels.ProgrammaticKernels;
 // regenerate the PTX with regenerate.sh.

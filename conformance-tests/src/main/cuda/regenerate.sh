@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Regenerates the conformance kernels' PTX from their CUDA sources (needs nvcc, no GPU).
 # The PTX is checked in: builds and the simulator never need nvcc.
 set -euo pipefail

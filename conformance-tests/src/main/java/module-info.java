@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The cuda-graph conformance kit: the contracts a CUDA driver provider, and the cuda-graph API on
  * top of it, must pass, published as a normal jar.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The {@code cuda} provider: the CUDA driver ({@code libcuda.so.1}) through the Foreign Function
  * and Memory API, plus NVRTC ({@code libnvrtc.so.*}) when it can be found.

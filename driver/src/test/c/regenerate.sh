@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Regenerates struct_layouts.txt, the table StructLayoutTests checks the Java layouts against, from
 # the CUDA headers (CUDA_HOME, default /usr/local/cuda) with the host compiler; no GPU is needed.
 set -euo pipefail

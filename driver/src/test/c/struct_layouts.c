@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Prints the size and offset of every field of the driver structs the cuda provider fills, as
 // cuda.h lays them out for the host compiler (x86-64 Linux). StructLayoutTests compares the Java
 // MemoryLayouts of DriverStructs against this table; regenerate it with ./regenerate.sh.

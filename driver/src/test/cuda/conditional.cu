@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Body kernels for the conditional-node GPU tests (ConditionalGpuTests). Each runs on one thread
 // and sets its node's condition with cudaGraphSetConditional, which the PTX declares as an extern
 // function and the driver resolves when it loads the module. Regenerate the PTX with

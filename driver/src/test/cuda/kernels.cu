@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // Kernels the GPU tests of the cuda provider launch. extern "C" keeps the names unmangled, so
 // cuModuleGetFunction finds them by their plain names. Regenerate the PTX with ./regenerate.sh.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Regenerates the PTX the GPU tests load, from the .cu sources beside this script.
 # compute_90 PTX is JIT-compiled by the driver for the H200 (sm_90) and any newer GPU. The PTX ISA
 # version it declares follows the toolkit: PTX from nvcc 13.0 needs a driver that supports

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The decode engine's kernels: one llama decode step is embed, then per layer norm_qkv_rope (Q, K
 // and V in one launch, rotated and appended to the caches), attention, matvec_add (output
 // projection), norm_gate_up and matvec_add (FFN down), then norm_matvec_argmax (logits) and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The encoder's own kernels: everything of all-MiniLM-L6-v2's forward pass that is not a matrix
 // product (those are cuBLASLt matmul nodes, bias and residual in their epilogues). A padded batch
 // of `batch` sequences of `length` tokens is `tokens = batch * length` rows of `hidden` floats,

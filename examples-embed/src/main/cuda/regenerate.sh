@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Regenerates the encoder kernels' PTX from their CUDA source (needs nvcc, no GPU). The PTX is
 # checked in: builds, the simulator and the GPU host never need nvcc.
 set -euo pipefail

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // One dense layer of the MLP example: y = act(W x + b), W row-major out x in, one thread per output.
 // act is ReLU when relu != 0. Regenerate the PTX with regenerate.sh.
 extern "C" __global__ void dense(int in, int out, const float *w, const float *b, const float *x, float *y, int relu) {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * NCCL collectives as cuda-graph graph nodes: communicators over the devices of a process (or of
  * several processes, through NCCL's own bootstrap), and all-reduce, all-gather, reduce-scatter,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * An in-process model of the CUDA driver, provider id {@code simulator}: the default where no GPU
  * is present, and the driver that CI and property tests run against.

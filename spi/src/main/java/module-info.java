@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The CUDA driver contract of cuda-graph, in CUDA's own terms.
  *

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The cuda-graph test kit: instruments that prove a caller of any {@link cuda.graph.spi.CudaDriver}
  * correct, published apart from the SPI so that applications and providers never load them.

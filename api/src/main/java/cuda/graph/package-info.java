@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The public API of cuda-graph: compose GPU work as lazy ops, run it on CUDA streams, and capture
  * it into CUDA graphs that replay with one driver call. Every public type of the library's core is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Benchmarks: the GPU launch-overhead application ({@link cuda.graph.benchmarks.LaunchOverhead}),
  * the ratio table against the anchors ({@link cuda.graph.benchmarks.RatioTable}) and JMH host-side

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Matrix products as graph nodes: the public API of module {@code cuda.graph.blas}.
  *

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Contracts for CUDA driver providers and the cuda-graph API over them, {@link
  * cuda.graph.conformance.ConformanceSession} (a platform over a {@link

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Communicators and collectives: the public API of module {@code cuda.graph.nccl}.
  *

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 // The kernels of parameters.cubin, which ParamInfoTests reads as the driver does. Rebuild with
 //   nvcc -cubin -arch=sm_90 -o parameters.cubin parameters.cu
 // (CUDA 13.0). ptxas describes small parameter lists with EIATTR_KPARAM_INFO records and, once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The driver contract: a small subset of the CUDA driver API that a provider implements.
  *

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Instruments that prove a caller of any {@link cuda.graph.spi.CudaDriver} correct.
  *

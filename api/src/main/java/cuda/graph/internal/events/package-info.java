@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * JDK Flight Recorder events for the graph life cycle (capture, instantiate, update, launch), so a
  * recording shows in Java Mission Control where a program's host time goes. Events cost nothing

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * Execution of op trees: the one execution skeleton and the exhaustive switch over the op kinds
  * ({@code Executor}), the per-thread execution lock, memory ops, shared ops and graph launches. May

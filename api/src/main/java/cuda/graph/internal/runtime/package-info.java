@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The runtime objects behind the public handles: platform, devices, streams, events, device and
  * host buffers, staging, the error-translating driver, context binding, shared ownership ({@code

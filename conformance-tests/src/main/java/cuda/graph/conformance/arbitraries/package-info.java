@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * jqwik arbitraries of GPU work for the conformance properties: op sequences over pre-allocated
  * buffers ({@link cuda.graph.conformance.arbitraries.OpSequences}) with a Java model of what they

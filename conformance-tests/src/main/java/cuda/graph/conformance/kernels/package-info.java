@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The kit's test kernels: PTX compiled from the {@code .cu} files of {@code src/main/cuda} ({@code
  * conformance_kernels.cu}, and the conditional, programmatic and mapped-memory kernels of their

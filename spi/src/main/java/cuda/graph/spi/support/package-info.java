@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The base of driver decorators: {@link cuda.graph.spi.support.ForwardingCudaDriver} forwards every
  * entry point of a {@link cuda.graph.spi.CudaDriver} through two hooks (before the call, and on

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The FFM binding of cuBLASLt ({@code libcublasLt.so.13} or {@code .12}) and the backend that runs
  * checked matmuls through it; not exported. {@link cuda.graph.blas.internal.binding.CublasLtEntry}

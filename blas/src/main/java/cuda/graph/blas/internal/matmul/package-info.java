@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The implementation of the public matmul API: {@code Blas} and {@code Workspace}, the checks of a
  * node against its device and workspace, the plans cached per product, the resolution of a public

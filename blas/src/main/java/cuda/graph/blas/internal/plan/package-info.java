@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The contract between the public matmul API and the backends that run it: a matmul resolved and
  * checked ({@link cuda.graph.blas.internal.plan.CheckedMatmul}), the buffers it runs over ({@link

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The FFM binding of NCCL ({@code libnccl.so.2}); not exported, used by {@code
  * cuda.graph.nccl.internal.comm}. {@link cuda.graph.nccl.internal.binding.NcclEntry} describes each

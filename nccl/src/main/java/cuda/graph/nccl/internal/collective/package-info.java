@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * What a collective is, independent of who runs it: the checked description of one collective of a
  * group, and the contract of a backend (NCCL, or the simulator's model of it) that turns groups of

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 /**
  * The model of NCCL that runs on the simulator: each group of collectives is one Java kernel per
  * rank, and the ranks' kernels meet in a rendezvous that matches their collectives by order, checks
