@@ -14,6 +14,7 @@ import java.util.List;
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=buckets}
  *
  * @param sizes the bucket sizes, positive and strictly increasing
+ * @since 0.1.0
  */
 public record Buckets(List<Integer> sizes) {
 
@@ -75,6 +76,7 @@ public record Buckets(List<Integer> sizes) {
    *
    * @param actual the size asked for
    * @param size the bucket's size, the smallest at least {@code actual}
+   * @since 0.1.0
    */
   public record Bucket(int actual, int size) {
 

@@ -10,6 +10,8 @@ package cuda.graph;
  * included, make such calls; {@link #THREAD_LOCAL} prohibits them on the capturing thread; {@link
  * #GLOBAL} prohibits them on every thread in global mode, so another thread's allocation fails the
  * capture. A prohibited call fails and invalidates the capture.
+ *
+ * @since 0.1.0
  */
 public enum CaptureMode {
   /** Prohibits potentially unsafe calls on every thread that is in global mode. */

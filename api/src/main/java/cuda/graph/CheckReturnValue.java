@@ -23,6 +23,8 @@ import java.lang.annotation.Target;
  *
  * <p>Every public method of the API that returns a {@link DeviceOp} carries it; the architecture
  * tests check that none is missed.
+ *
+ * @since 0.1.0
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

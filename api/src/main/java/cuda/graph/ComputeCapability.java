@@ -7,6 +7,7 @@ package cuda.graph;
  *
  * @param major the major version
  * @param minor the minor version
+ * @since 0.1.0
  */
 public record ComputeCapability(int major, int minor) implements Comparable<ComputeCapability> {
 

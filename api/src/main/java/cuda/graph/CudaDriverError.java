@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A {@linkplain #isSticky() sticky} error (a kernel touched memory outside its buffers, a device
  * assert) poisons the device's context for the rest of the process: every later call on that device
  * fails with the same code, so the process must be restarted to use the device again.
+ *
+ * @since 0.1.0
  */
 public final class CudaDriverError extends CudaException {
 

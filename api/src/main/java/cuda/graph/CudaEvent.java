@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * <p>An event belongs to one device. {@link #close()} is idempotent; the handle is destroyed once
  * no execution uses it. An event that becomes unreachable without being closed is closed by a
  * cleaner. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public sealed interface CudaEvent extends AutoCloseable permits CudaEventImpl {
 

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * The root of the exceptions cuda-graph throws. It is unchecked, so Java and Kotlin callers need
  * not declare it, and sealed: the subclasses this library defines are all there are, so a {@code
  * switch} over them can be exhaustive.
+ *
+ * @since 0.1.0
  */
 public abstract sealed class CudaException extends RuntimeException
     permits CudaProviderException,

@@ -59,6 +59,7 @@ import org.jspecify.annotations.Nullable;
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=cuda-graph}
  *
  * @param <T> the type of the captured op's output
+ * @since 0.1.0
  */
 public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable
     permits CudaGraphImpl {

@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  * and read back:
  *
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=platform}
+ *
+ * @since 0.1.0
  */
 public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformImpl {
 

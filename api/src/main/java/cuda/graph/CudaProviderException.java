@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The message is the selection report: one line per decision, each starting with {@code
  * "cuda.graph: "}, joined with {@code '\n'}; the last line says what went wrong and how to fix it.
  * The cause, when there is one, is the exception the provider threw.
+ *
+ * @since 0.1.0
  */
 public final class CudaProviderException extends CudaException {
 

@@ -13,6 +13,8 @@ import java.util.Objects;
  * platform closes; the library makes it current on every thread before that thread issues work for
  * the device. Instances are created by the platform, one per ordinal, and are safe to use from any
  * thread.
+ *
+ * @since 0.1.0
  */
 public sealed interface Device permits DeviceImpl {
 
@@ -85,7 +87,11 @@ public sealed interface Device permits DeviceImpl {
    */
   int attribute(int cudaDeviceAttribute);
 
-  /** Device attributes by name, each with its {@code CUdevice_attribute} number. */
+  /**
+   * Device attributes by name, each with its {@code CUdevice_attribute} number.
+   *
+   * @since 0.1.0
+   */
   enum Attribute {
     /** Threads per block at most. */
     MAX_THREADS_PER_BLOCK(1),

@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  * IllegalStateException}); {@link #isClosed()} is true once its capture has ended.
  *
  * @param <T> the Java type of one element
+ * @since 0.1.0
  */
 public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBufferImpl {
 

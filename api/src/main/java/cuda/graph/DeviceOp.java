@@ -55,6 +55,7 @@ import org.jspecify.annotations.Nullable;
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=device-op}
  *
  * @param <T> the result type
+ * @since 0.1.0
  */
 public sealed interface DeviceOp<T extends @Nullable Object>
     permits GraphNode,

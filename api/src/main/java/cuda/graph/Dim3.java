@@ -9,6 +9,7 @@ package cuda.graph;
  * @param x the first dimension
  * @param y the second dimension
  * @param z the third dimension
+ * @since 0.1.0
  */
 public record Dim3(int x, int y, int z) {
 

@@ -14,6 +14,7 @@ import java.util.List;
  * {@code ==}.
  *
  * @param <T> the Java type of one element
+ * @since 0.1.0
  */
 public final class ElementType<T> {
 

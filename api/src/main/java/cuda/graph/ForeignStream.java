@@ -12,6 +12,8 @@ import cuda.graph.internal.exec.ForeignStreamImpl;
  * execution's work is done, or for the lifetime of a graph it was captured into), so an address
  * handed out here stays valid for the enqueued work. Valid only during {@link ForeignWork#enqueue},
  * on the thread that called it; afterwards every method throws {@link IllegalStateException}.
+ *
+ * @since 0.1.0
  */
 public sealed interface ForeignStream permits ForeignStreamImpl {
 

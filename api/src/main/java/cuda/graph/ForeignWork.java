@@ -5,6 +5,8 @@ package cuda.graph;
 /**
  * The body of a {@link GraphNode#foreign} node: enqueues work on a raw stream through another CUDA
  * library (NCCL, cuBLAS, ...) that records into graph captures.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ForeignWork {

@@ -44,6 +44,7 @@ import org.jspecify.annotations.Nullable;
  * releases every graph; each is destroyed once the launches it handed out are done.
  *
  * @param <K> the key type
+ * @since 0.1.0
  */
 public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheImpl {
 
@@ -51,6 +52,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * Records the graph of one key.
    *
    * @param <K> the key type
+   * @since 0.1.0
    */
   @FunctionalInterface
   interface Recorder<K> {
@@ -63,7 +65,11 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
     void record(K key, Scope scope);
   }
 
-  /** How the cache's graphs use graph memory, and so how the cache accounts it. */
+  /**
+   * How the cache's graphs use graph memory, and so how the cache accounts it.
+   *
+   * @since 0.1.0
+   */
   enum Sharing {
     /**
      * The cache's launches execute on one stream, one after another; their graphs share graph
@@ -81,6 +87,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    *     #sharing} accounts it; at least 0
    * @param maxGraphs how many graphs the cache keeps at most; at least 1
    * @param sharing how the graphs' memory adds up
+   * @since 0.1.0
    */
   record Settings(long memoryBudgetBytes, int maxGraphs, Sharing sharing) {
 
@@ -136,6 +143,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    *     CudaGraph#temporaryBytes()})
    * @param replays how many launches the cache handed out for the key since it was captured
    * @param lastUse when the key was last launched, or captured if never launched
+   * @since 0.1.0
    */
   record KeyStats(
       Duration captureTime,
@@ -145,7 +153,11 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
       long replays,
       Instant lastUse) {}
 
-  /** Why a key is not graphed. */
+  /**
+   * Why a key is not graphed.
+   *
+   * @since 0.1.0
+   */
   enum Reason {
     /** Its capture (or instantiation, or upload) failed; {@link NotGraphed#cause} says why. */
     CAPTURE_FAILED,
@@ -164,6 +176,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * @param detail a sentence for people
    * @param cause the failure, for {@link Reason#CAPTURE_FAILED}
    * @param when when it happened
+   * @since 0.1.0
    */
   record NotGraphed<K>(
       K key, Reason reason, String detail, @Nullable Throwable cause, Instant when) {

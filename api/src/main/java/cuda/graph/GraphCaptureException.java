@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * allocates, frees or stages through host memory was executed inside the capture (graphs replay
  * fixed addresses, so none of these can be captured), or the driver ended a capture without
  * producing a graph.
+ *
+ * @since 0.1.0
  */
 public final class GraphCaptureException extends CudaException {
 

@@ -16,6 +16,8 @@ import cuda.graph.internal.kernel.ConditionImpl;
  * recorded, {@link CudaGraph#replaceNode}): passing it to a kernel executed outside that graph, or
  * testing it in another scope's conditional node, fails before any driver call. A recapture makes
  * new conditions; those of the capture before no longer apply. Immutable and thread-safe.
+ *
+ * @since 0.1.0
  */
 public sealed interface GraphCondition permits ConditionImpl {
 

@@ -18,5 +18,7 @@ import org.jspecify.annotations.Nullable;
  * goes with that execution. Launches of one graph are serialized by the driver, even on different
  * streams, and the library makes their driver calls one at a time, as CUDA requires for calls on
  * one graph. A launch is not a {@link GraphNode}: it cannot be recorded into another graph.
+ *
+ * @since 0.1.0
  */
 public sealed interface GraphLaunch extends DeviceOp<@Nullable Void> permits GraphLaunchImpl {}

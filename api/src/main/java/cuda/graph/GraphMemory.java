@@ -21,6 +21,7 @@ package cuda.graph;
  *     CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT})
  * @param reservedHighBytes the most {@code reservedBytes} has been since the last reset ({@code
  *     CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH})
+ * @since 0.1.0
  */
 public record GraphMemory(
     long usedBytes, long usedHighBytes, long reservedBytes, long reservedHighBytes) {}

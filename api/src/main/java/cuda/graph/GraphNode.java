@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=graph-node}
  *
  * @param <T> the result type
+ * @since 0.1.0
  */
 public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>
     permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, ForeignNodeOp, NodeOp {

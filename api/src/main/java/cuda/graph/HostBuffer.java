@@ -20,6 +20,7 @@ import java.lang.foreign.MemorySegment;
  * use the memory. Not thread-safe for concurrent writes.
  *
  * @param <T> the Java type of one element
+ * @since 0.1.0
  */
 public sealed interface HostBuffer<T> extends AutoCloseable
     permits HostBufferImpl, MappedHostBuffer {

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * that copies the input there, made for each {@code forward} call.
  *
  * @param <I> the input type
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface InputBinding<I> {

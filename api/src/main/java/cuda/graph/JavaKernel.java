@@ -9,6 +9,8 @@ package cuda.graph;
  * <p>It is called once per launch for the whole grid (not once per GPU thread) and must compute
  * what the device kernel computes for the launch's shape and arguments, touching memory only
  * through {@link KernelCall#memory}.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface JavaKernel {

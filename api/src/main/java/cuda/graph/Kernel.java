@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * A kernel of a {@link KernelImage} with its declared parameter list. {@link #launch} type-checks
  * the arguments against the declaration when the op is built, and the launch reuses a prepared,
  * per-thread native argument block, so launching allocates no native memory. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public sealed interface Kernel permits KernelImpl {
 

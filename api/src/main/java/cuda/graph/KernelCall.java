@@ -7,6 +7,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * One launch as a {@link JavaKernel} sees it: the launch shape, the argument values by parameter
  * index, and the memory behind pointer parameters.
+ *
+ * @since 0.1.0
  */
 public interface KernelCall {
 

@@ -13,6 +13,8 @@ import java.lang.invoke.MethodHandles;
  * <p>An image is immutable and loaded lazily, once per device, when a kernel of it first runs
  * there. Load kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of
  * the capture. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public sealed interface KernelImage permits KernelImageImpl {
 

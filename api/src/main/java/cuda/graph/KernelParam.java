@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * The declared type of one kernel parameter: a scalar passed by value, or a pointer passed as a
  * {@link DeviceBuffer} (optionally of one element type). Launches are checked against the
  * declaration when they are built, before any driver call.
+ *
+ * @since 0.1.0
  */
 public final class KernelParam {
 

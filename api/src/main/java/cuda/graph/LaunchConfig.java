@@ -30,6 +30,7 @@ import java.util.Objects;
  * @param sharedMemoryBytes dynamic shared memory per block, in bytes
  * @param programmaticDependentLaunch whether the launch may begin before the kernel before it has
  *     finished (see above)
+ * @since 0.1.0
  */
 public record LaunchConfig(
     Dim3 grid, Dim3 block, int sharedMemoryBytes, boolean programmaticDependentLaunch) {

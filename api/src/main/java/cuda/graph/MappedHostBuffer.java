@@ -59,6 +59,7 @@ import cuda.graph.internal.runtime.MappedHostBufferImpl;
  * access racing with it either completes or fails with {@link IllegalStateException}.
  *
  * @param <T> the Java type of one element
+ * @since 0.1.0
  */
 public sealed interface MappedHostBuffer<T> extends HostBuffer<T> permits MappedHostBufferImpl {
 

@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <I> the input type
  * @param <O> the output type
+ * @since 0.1.0
  */
 public sealed interface Module<I, O extends @Nullable Object> extends AutoCloseable
     permits GraphModule, ChainedModule {

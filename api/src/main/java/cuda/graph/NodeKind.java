@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
-/** What one node of a captured graph does, as {@link CudaGraph#nodeKinds()} lists it. */
+/**
+ * What one node of a captured graph does, as {@link CudaGraph#nodeKinds()} lists it.
+ *
+ * @since 0.1.0
+ */
 public enum NodeKind {
   /** A kernel launch. */
   KERNEL,

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * CUDA library and returns the op's result.
  *
  * @param <T> the result type
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface RawStreamFunction<T extends @Nullable Object> {

@@ -13,6 +13,8 @@ import cuda.graph.internal.graph.RecordedNodeImpl;
  *
  * <p>It belongs to the graph and the capture that recorded it: once {@link CudaGraph#recapture} has
  * replaced that capture, it is stale and using it fails. Immutable and thread-safe.
+ *
+ * @since 0.1.0
  */
 public sealed interface RecordedNode permits RecordedNodeImpl {
 

@@ -11,6 +11,8 @@ import java.io.Serial;
  * running op's closure, or inside a graph capture, would submit work on another stream while the
  * outer op's results are still in flight. Compose the inner work into the outer op instead (with
  * {@code then}, {@code zip}, or {@code Scope.record} during a capture).
+ *
+ * @since 0.1.0
  */
 public final class ReentrantExecutionException extends CudaException {
 

@@ -10,6 +10,8 @@ import cuda.graph.internal.runtime.RoundRobinPolicy;
  * <p>Only the choice of stream is the policy's: ordering holds within a stream, never across
  * streams, so ops that depend on each other's results must be composed into one op (or run on one
  * stream). Implementations must be thread-safe.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface SchedulingPolicy {

@@ -39,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=scope-nodes}
  *
  * {@snippet class=cuda.graph.JavadocSnippetsTests region=scope}
+ *
+ * @since 0.1.0
  */
 public sealed interface Scope permits ScopeImpl {
 

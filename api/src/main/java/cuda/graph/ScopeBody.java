@@ -6,6 +6,8 @@ package cuda.graph;
  * What {@link CudaGraph#scope} and the conditional nodes of a {@link Scope} record: a function of
  * the {@link Scope} that returns nothing. {@link ScopeFunction} is the form whose result becomes
  * the graph's output.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ScopeBody {

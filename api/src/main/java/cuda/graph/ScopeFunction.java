@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * later {@link CudaGraph#replaceNode} changes or the buffers a launch computes.
  *
  * @param <T> the type of the result, the graph's output
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ScopeFunction<T extends @Nullable Object> {

@@ -12,6 +12,8 @@ import cuda.graph.internal.runtime.StreamImpl;
  * destroyed once no execution is using it, and work already queued still completes. A stream that
  * becomes unreachable without being closed is closed by a cleaner. Using a closed stream fails with
  * {@link IllegalStateException}.
+ *
+ * @since 0.1.0
  */
 public sealed interface Stream extends AutoCloseable permits StreamImpl {
 

@@ -37,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  * <p>For example, a product captured and replayed:
  *
  * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=blas}
+ *
+ * @since 0.1.0
  */
 public sealed interface Blas extends AutoCloseable permits BlasImpl {
 

@@ -8,6 +8,8 @@ import java.util.Objects;
  * A cuBLASLt call failed, or a backend has no algorithm for a product. Carries the entry point that
  * failed, its {@code cublasStatus_t} code and name, and a sentence on what to do; the message holds
  * all of them.
+ *
+ * @since 0.1.0
  */
 public final class BlasException extends RuntimeException {
 

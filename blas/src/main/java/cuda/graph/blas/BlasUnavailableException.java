@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * Matrix products cannot run on a platform: its provider has none, cuBLASLt was not found or could
  * not be loaded, it is older than this module supports, or native access is not enabled for this
  * module. The message says what was tried and what to do.
+ *
+ * @since 0.1.0
  */
 public final class BlasUnavailableException extends RuntimeException {
 

@@ -5,6 +5,8 @@ package cuda.graph.blas;
 /**
  * How the products of a {@link Matmul} are computed. Accumulation is in fp32 always, and fp16 and
  * bf16 inputs are widened to fp32 exactly.
+ *
+ * @since 0.1.0
  */
 public enum Compute {
   /** fp32 multiply-add: every input bit takes part. */

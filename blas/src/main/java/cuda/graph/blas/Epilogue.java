@@ -10,6 +10,8 @@ package cuda.graph.blas;
  * layer {@code y = x w^T + b} adds one bias value per output feature; per row of a column-major D
  * ({@code x + bias[i]}, {@code m} elements). See {@link Matmul}. GELU is the tanh approximation
  * {@code 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))}.
+ *
+ * @since 0.1.0
  */
 public enum Epilogue {
   /** D = x. */

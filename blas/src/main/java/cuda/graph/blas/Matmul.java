@@ -53,6 +53,7 @@ import org.jspecify.annotations.Nullable;
  * @param epilogue what is applied to each element before it is rounded to D's type
  * @param bias the bias vector when the epilogue takes one, else null
  * @param compute how the products are computed
+ * @since 0.1.0
  */
 public record Matmul(
     MatrixView a,

@@ -15,6 +15,7 @@ import java.util.Objects;
  *     configuration on the {@code cuda} provider; the Java reference on the {@code simulator})
  * @param workspaceBytes the workspace bytes the algorithm needs, at most the {@link Blas}'s
  *     workspace limit; 0 for none
+ * @since 0.1.0
  */
 public record MatmulPlanReport(String algorithm, long workspaceBytes) {
 

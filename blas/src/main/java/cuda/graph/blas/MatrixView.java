@@ -30,6 +30,7 @@ import java.util.Objects;
  * @param batch how many matrices, at least 1
  * @param stride elements between consecutive matrices of the batch, at least 0 (0: the same matrix
  *     for every product of a batch, allowed for inputs only)
+ * @since 0.1.0
  */
 public record MatrixView(
     DeviceBuffer<?> buffer,

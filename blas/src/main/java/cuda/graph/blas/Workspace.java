@@ -32,6 +32,8 @@ import cuda.graph.blas.internal.matmul.WorkspaceImpl;
  * graph that captured them still replays:
  *
  * {@snippet class=cuda.graph.blas.JavadocSnippetsTests region=workspace}
+ *
+ * @since 0.1.0
  */
 public sealed interface Workspace extends AutoCloseable permits WorkspaceImpl {
 

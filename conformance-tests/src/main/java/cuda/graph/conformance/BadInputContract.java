@@ -42,6 +42,8 @@ import org.junit.jupiter.api.TestFactory;
  * <p>Nothing here provokes a sticky device error: launches over the device's limits are refused by
  * the driver, if they reach it, without poisoning the context. JUnit Jupiter tests: bind the
  * contract as {@code CoreApiContract} is bound.
+ *
+ * @since 0.1.0
  */
 public interface BadInputContract extends ConformanceContract {
 

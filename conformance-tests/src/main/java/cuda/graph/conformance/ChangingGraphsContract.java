@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
  * branches eager and captured, conditional nodes (WHILE, IF, IF/ELSE, SWITCH) whose conditions
  * kernels set on the device, recaptures applied in place or re-instantiated, and recorded nodes
  * replaced and switched off; each leaves no handle and no lease behind.
+ *
+ * @since 0.1.0
  */
 public interface ChangingGraphsContract extends ConformanceContract {
 

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
  * launch replays the capture current when it executes, a recapture's nodes start enabled, a
  * replaced node increments its new buffer. Seeded, so a failure names the seed and step that replay
  * it.
+ *
+ * @since 0.1.0
  */
 public interface ChangingGraphsSoakContract extends ConformanceContract {
 
@@ -60,7 +62,11 @@ public interface ChangingGraphsSoakContract extends ConformanceContract {
     }
   }
 
-  /** One seed's run: the graph, the buffers, and the model of what launches must do. */
+  /**
+   * One seed's run: the graph, the buffers, and the model of what launches must do.
+   *
+   * @since 0.1.0
+   */
   final class Soak {
     private static final int BUFFERS = 3;
 

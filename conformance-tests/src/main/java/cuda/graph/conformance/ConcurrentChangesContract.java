@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * allows no two calls on one graph object at once, so the session's probe must count no overlapping
  * call; every launch must replay one whole capture, none may fail because another thread changed
  * the graph, and nothing is leaked. Each test runs a bounded number of rounds.
+ *
+ * @since 0.1.0
  */
 public interface ConcurrentChangesContract extends ConformanceContract {
 

@@ -11,6 +11,8 @@ import cuda.graph.spi.CudaDriver;
  * MyProviderCaptureFailureTests implements CaptureFailureContract}, and implements {@link
  * #openDriver()}; every test and property of the contract then runs against that provider. Test
  * classes must have a no-argument constructor (JUnit and jqwik create them).
+ *
+ * @since 0.1.0
  */
 public interface ConformanceContract {
 

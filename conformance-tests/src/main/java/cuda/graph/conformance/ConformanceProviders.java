@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Assumptions;
  * Finds an installed provider by id through {@link ServiceLoader}, the path applications use, so a
  * test through it also checks the provider's registration ({@code provides ...} on the module path,
  * {@code META-INF/services} on the class path).
+ *
+ * @since 0.1.0
  */
 public final class ConformanceProviders {
 

@@ -27,6 +27,8 @@ import java.util.Objects;
  * still shows a live handle of any kind, or if two calls on one graph object ever overlapped. Use
  * it with try-with-resources, so that a leak found while a test is already failing is attached to
  * that failure as suppressed. Not thread-safe, except {@link #own}, which any thread may call.
+ *
+ * @since 0.1.0
  */
 public final class ConformanceSession implements AutoCloseable {
 

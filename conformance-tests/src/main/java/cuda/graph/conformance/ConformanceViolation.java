@@ -12,6 +12,8 @@ import java.io.Serial;
  *
  * <p>An {@link AssertionError}, so that test frameworks report it as a failed test, and so that
  * library code that catches {@code RuntimeException} cannot swallow it.
+ *
+ * @since 0.1.0
  */
 public final class ConformanceViolation extends AssertionError {
 

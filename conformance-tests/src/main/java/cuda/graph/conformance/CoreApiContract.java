@@ -42,6 +42,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Nothing here provokes a sticky device error: on a real GPU that would end the process's use of
  * the device.
+ *
+ * @since 0.1.0
  */
 public interface CoreApiContract extends ConformanceContract {
 

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * End-to-end examples every provider must compute bit for bit like the Java models: saxpy, and a
  * two-layer perceptron (dense + ReLU, dense) captured as a {@link Module}, whole and as two modules
  * composed with {@link Module#andThen}, against eager execution of the same kernels.
+ *
+ * @since 0.1.0
  */
 public interface ExampleModelsContract extends ConformanceContract {
 

@@ -47,6 +47,8 @@ import net.jqwik.api.lifecycle.SkipExecutionHook;
  * duration and each violation with its seed; replay one with {@code -Dcuda.graph.soak.seed=SEED
  * -Dcuda.graph.soak.tries=1}; with {@value #REPORT_PROPERTY} set, the summary is also written to
  * that file. Every test here is a jqwik property or example.
+ *
+ * @since 0.1.0
  */
 public interface FaultSoakContract extends ConformanceContract {
 
@@ -103,6 +105,8 @@ public interface FaultSoakContract extends ConformanceContract {
 
   /**
    * Skips the 200 tries when {@value #TRIES_PROPERTY} asks for the long soak, which covers them.
+   *
+   * @since 0.1.0
    */
   final class SoakNotRequested implements SkipExecutionHook {
 
@@ -117,7 +121,11 @@ public interface FaultSoakContract extends ConformanceContract {
     }
   }
 
-  /** Skips {@link #soak} unless {@value #TRIES_PROPERTY} asks for at least one try. */
+  /**
+   * Skips {@link #soak} unless {@value #TRIES_PROPERTY} asks for at least one try.
+   *
+   * @since 0.1.0
+   */
   final class SoakRequested implements SkipExecutionHook {
 
     /** Made by jqwik. */

@@ -52,6 +52,8 @@ import org.junit.jupiter.api.Test;
  * counts the replays, and the graph asks for {@code k} KiB of graph memory ({@code
  * CudaGraph.temporaryBytes()}, which the cache's budget counts; the H200 maps whole 32 MiB units
  * whatever the request, so budgets here are set relative to the requested bytes).
+ *
+ * @since 0.1.0
  */
 public interface GraphCacheContract extends ConformanceContract {
 

@@ -40,6 +40,8 @@ import org.junit.jupiter.api.function.Executable;
  * (the tests of one JVM run one at a time, and leave their graphs idle), and compares amounts with
  * what one graph alone was measured to use rather than with its size where the driver's rounding
  * could matter. Sizes compared are multiples of the 32 MiB unit.
+ *
+ * @since 0.1.0
  */
 public interface GraphMemoryContract extends ConformanceContract {
 

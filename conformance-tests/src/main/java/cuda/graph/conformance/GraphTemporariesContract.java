@@ -31,6 +31,8 @@ import org.junit.jupiter.api.function.Executable;
  * it on every replay, in parallel branches and conditional bodies too; graphs with temporaries
  * replay side by side; a recapture records new ones; every use outside the capture is refused
  * before any driver call; and nothing is left once the graphs are closed.
+ *
+ * @since 0.1.0
  */
 public interface GraphTemporariesContract extends ConformanceContract {
 

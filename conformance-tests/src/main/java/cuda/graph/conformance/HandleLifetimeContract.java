@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every test here is a jqwik property or {@code @Example}, so one jqwik {@code @Tag} on the
  * implementing class tags them all.
+ *
+ * @since 0.1.0
  */
 public interface HandleLifetimeContract extends ConformanceContract {
 

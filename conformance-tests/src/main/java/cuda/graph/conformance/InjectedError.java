@@ -7,6 +7,8 @@ import java.io.Serial;
 /**
  * An {@link Error} thrown on purpose by a contract's op or scope body (standing in for an {@code
  * OutOfMemoryError} or an assertion), to check that the API cleans up and propagates it as itself.
+ *
+ * @since 0.1.0
  */
 public final class InjectedError extends Error {
 

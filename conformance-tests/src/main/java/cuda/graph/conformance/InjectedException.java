@@ -7,6 +7,8 @@ import java.io.Serial;
 /**
  * Thrown on purpose by a contract's op or scope body, to check that the API propagates it as
  * itself. One escaping anywhere else means the API lost track of a failure.
+ *
+ * @since 0.1.0
  */
 public final class InjectedException extends RuntimeException {
 

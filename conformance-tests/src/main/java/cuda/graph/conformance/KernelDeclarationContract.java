@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Test;
  * provider's compiler produced when it loads; and the provider reports a PTX kernel's parameters
  * ({@code cuFuncGetParamInfo}) where the ABI lays them out, which is what the check of cubin and
  * fatbin kernels relies on.
+ *
+ * @since 0.1.0
  */
 public interface KernelDeclarationContract extends ConformanceContract {
 

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
  * last kernel or graph that uses it, also when the buffer is closed while a kernel still writes it;
  * a closed buffer's view is refused before any driver call. Each session's ledger proves that
  * nothing leaked and no freed memory was touched.
+ *
+ * @since 0.1.0
  */
 public interface MappedHostMemoryContract extends ConformanceContract {
 

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * kernels that synchronize with the kernel before them before touching its results compute what the
  * same chain computes without it, on a stream and replayed from a graph, whichever of the two calls
  * a kernel makes first.
+ *
+ * @since 0.1.0
  */
 public interface ProgrammaticLaunchContract extends ConformanceContract {
 

@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
  * The foreign work here is the driver's own fills, called with the raw stream and the declared
  * addresses. The scratch graphs the work is captured into are destroyed, and each test leaves no
  * handle and no lease behind.
+ *
+ * @since 0.1.0
  */
 public interface RecordedForeignNodesContract extends ConformanceContract {
 

@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
  * captures and launches, recorded values come back, a failure inside a scope propagates as itself
  * and leaves the stream usable, execution nested in a scope is rejected before it reaches the
  * driver, and captures on several threads (and stream creation during a capture) do not interfere.
+ *
+ * @since 0.1.0
  */
 public interface ReferenceGraphContract extends ConformanceContract {
 

@@ -15,6 +15,7 @@ import java.util.List;
  * for concurrent use by several threads.
  *
  * @param <T> the result of each rank's captured op
+ * @since 0.1.0
  */
 public sealed interface CapturedStep<T> extends AutoCloseable permits CapturedStepImpl {
 

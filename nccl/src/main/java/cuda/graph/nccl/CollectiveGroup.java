@@ -13,6 +13,8 @@ import cuda.graph.nccl.internal.comm.CollectiveGroupImpl;
  * <p>Each method checks its arguments at once, as the {@link Communicator} methods of the same name
  * do, and adds the collective to the group in call order. Valid only during the {@code group} call,
  * on its thread.
+ *
+ * @since 0.1.0
  */
 public sealed interface CollectiveGroup permits CollectiveGroupImpl {
 

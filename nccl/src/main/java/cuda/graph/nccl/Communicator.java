@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  * like kernel arguments when they execute; a graph that captured a collective keeps its
  * communicator alive until the graph is destroyed. Thread-safe; NCCL wants each collective enqueued
  * from one thread at a time per communicator.
+ *
+ * @since 0.1.0
  */
 public sealed interface Communicator extends AutoCloseable permits CommunicatorImpl {
 

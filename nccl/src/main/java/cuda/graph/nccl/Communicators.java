@@ -16,6 +16,8 @@ import java.util.function.Function;
  * object owns) and {@link #capture} captures each rank's graph the same way; the graphs of a {@link
  * CapturedStep} are then launched from one thread, since a launch does not wait. Closing destroys
  * the communicator once no execution and no graph uses it any more. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public sealed interface Communicators extends AutoCloseable permits CommunicatorsImpl {
 

@@ -14,6 +14,8 @@ import java.util.Objects;
  * Where communicators come from. On the {@code cuda} provider the calls are NCCL's; on the {@code
  * simulator} provider they are a model of them that runs on the simulated devices, with the same
  * checks and messages. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class Nccl {
 

@@ -8,6 +8,8 @@ import java.util.Objects;
  * An NCCL call failed. Carries the entry point that failed, its {@code ncclResult_t} code and name,
  * and a sentence on what to do; the message holds all of them and, where NCCL gave one, its own
  * description of the last error.
+ *
+ * @since 0.1.0
  */
 public final class NcclException extends RuntimeException {
 

@@ -8,6 +8,8 @@ import java.util.Objects;
  * NCCL cannot be used in this process: its library was not found or could not be loaded, it is
  * older than this module supports, or native access is not enabled for this module. The message
  * says where the module looked and what to do.
+ *
+ * @since 0.1.0
  */
 public final class NcclUnavailableException extends RuntimeException {
 

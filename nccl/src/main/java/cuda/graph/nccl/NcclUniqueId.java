@@ -10,6 +10,8 @@ import java.util.Objects;
  * The 128 bytes ({@code ncclUniqueId}) that the ranks of one communicator share to find each other:
  * one process makes it ({@link Nccl#newUniqueId}), the application sends it to the others (as
  * {@link #toHex()} text, say), and every rank passes it to {@link Nccl#join}. Immutable.
+ *
+ * @since 0.1.0
  */
 public final class NcclUniqueId {
 

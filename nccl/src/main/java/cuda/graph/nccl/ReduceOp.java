@@ -5,6 +5,8 @@ package cuda.graph.nccl;
 /**
  * How a reducing collective combines the ranks' elements ({@code ncclRedOp_t}); each rank's
  * contribution is combined element by element.
+ *
+ * @since 0.1.0
  */
 public enum ReduceOp {
   /** The sum ({@code ncclSum}). */

@@ -15,6 +15,8 @@ import cuda.graph.spi.CudaDriver;
  * <p>It keeps no instruments of its own: to count live handles, log calls or inject failures, wrap
  * it (like any driver) in the test kit's {@code cuda.graph.testkit.InstrumentedDriver}.
  * Thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface SimulatedDriver extends CudaDriver {
 

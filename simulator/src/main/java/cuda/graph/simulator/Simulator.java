@@ -12,6 +12,8 @@ import java.util.OptionalLong;
  *
  * <p>Each {@link SimulatedDriver} is independent: its own devices, memory, handles and sticky
  * errors. The defaults model one NVIDIA H200 with asynchronous streams.
+ *
+ * @since 0.1.0
  */
 public final class Simulator {
 
@@ -33,6 +35,8 @@ public final class Simulator {
   /**
    * Settings of a simulator. Not thread-safe; {@link #build()} may be called more than once, each
    * call making an independent simulator.
+   *
+   * @since 0.1.0
    */
   public static final class Builder {
     private int devices = 1;

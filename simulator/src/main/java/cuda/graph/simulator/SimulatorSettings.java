@@ -15,6 +15,7 @@ import java.util.OptionalLong;
  * @param executionDelay how long each queued operation is held back in asynchronous mode
  * @param reusesHandleValues whether a destroyed object's handle value is handed out again, as the
  *     real driver does (see {@link Simulator.Builder#reuseHandleValues})
+ * @since 0.1.0
  */
 public record SimulatorSettings(
     int devices,

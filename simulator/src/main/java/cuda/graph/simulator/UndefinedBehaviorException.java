@@ -7,6 +7,8 @@ package cuda.graph.simulator;
  * process or corrupt memory): using or destroying a destroyed handle, passing a handle that was
  * never created, or passing null where the driver dereferences. A deterministic simulator also
  * throws it when the caller waits for work that can never run, which would hang a real driver.
+ *
+ * @since 0.1.0
  */
 public final class UndefinedBehaviorException extends RuntimeException {
 

@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param blocked whether an unavailable provider could serve this machine but the process's
  *     configuration stops it (native access denied on a host with a GPU, say): selection then warns
  *     instead of quietly falling back
+ * @since 0.1.0
  */
 public record Availability(boolean available, String reason, boolean blocked) {
 

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param id the capture sequence's process-unique, non-zero id; 0 unless {@code status} is ACTIVE
  * @param graph the graph under construction (borrowed: never destroy it); null unless ACTIVE
  * @param dependencies the nodes the next captured operation on this stream will depend on
+ * @since 0.1.0
  */
 public record CaptureInfo(
     CaptureStatus status, long id, @Nullable CuGraph graph, List<CuGraphNode> dependencies) {

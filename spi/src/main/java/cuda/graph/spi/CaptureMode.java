@@ -12,6 +12,8 @@ package cuda.graph.spi;
  * owns a {@code GLOBAL} capture, or when its mode is {@link #THREAD_LOCAL} and it owns a
  * non-relaxed capture. A prohibited call fails with {@code STREAM_CAPTURE_UNSUPPORTED} and
  * invalidates the capture that prohibited it.
+ *
+ * @since 0.1.0
  */
 public enum CaptureMode {
   /** {@code CU_STREAM_CAPTURE_MODE_GLOBAL} (0): the default mode of a thread. */

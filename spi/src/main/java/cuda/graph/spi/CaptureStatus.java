@@ -5,6 +5,8 @@ package cuda.graph.spi;
 /**
  * {@code CUstreamCaptureStatus}: whether a stream is capturing, and whether its capture still can
  * succeed.
+ *
+ * @since 0.1.0
  */
 public enum CaptureStatus {
   /** Not capturing. */

@@ -9,6 +9,7 @@ package cuda.graph.spi;
  * destroy.
  *
  * @param value the opaque 64-bit value the driver returned, passed to kernels as is
+ * @since 0.1.0
  */
 public record ConditionalHandle(long value) {
 

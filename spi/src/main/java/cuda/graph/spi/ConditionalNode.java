@@ -10,6 +10,7 @@ import java.util.List;
  * @param node the new node, owned by its graph
  * @param bodies the node's body graphs, in order; owned by the node (never destroy them), filled by
  *     capturing into them ({@link CudaDriver#streamBeginCaptureToGraph})
+ * @since 0.1.0
  */
 public record ConditionalNode(CuGraphNode node, List<CuGraph> bodies) {
 

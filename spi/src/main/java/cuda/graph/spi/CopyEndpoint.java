@@ -4,13 +4,18 @@ package cuda.graph.spi;
 
 import java.lang.foreign.MemorySegment;
 
-/** One side of a copy node's 1D copy: device memory, or pinned host memory. */
+/**
+ * One side of a copy node's 1D copy: device memory, or pinned host memory.
+ *
+ * @since 0.1.0
+ */
 public sealed interface CopyEndpoint {
 
   /**
    * Device memory ({@code CU_MEMORYTYPE_DEVICE}).
    *
    * @param address the device address of the first byte
+   * @since 0.1.0
    */
   record Device(long address) implements CopyEndpoint {}
 
@@ -18,6 +23,7 @@ public sealed interface CopyEndpoint {
    * Pinned host memory from {@link CudaDriver#memAllocHost} ({@code CU_MEMORYTYPE_HOST}).
    *
    * @param memory the host memory, starting at the first byte copied
+   * @since 0.1.0
    */
   record Host(MemorySegment memory) implements CopyEndpoint {}
 }

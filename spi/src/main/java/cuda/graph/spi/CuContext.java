@@ -6,6 +6,7 @@ package cuda.graph.spi;
  * A primary context, from {@code cuDevicePrimaryCtxRetain}.
  *
  * @param address the {@code CUcontext} value the driver returned
+ * @since 0.1.0
  */
 public record CuContext(long address) implements CuHandle {
 

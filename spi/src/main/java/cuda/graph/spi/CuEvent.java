@@ -6,6 +6,7 @@ package cuda.graph.spi;
  * An event, from {@code cuEventCreate}; destroyed with {@code cuEventDestroy_v2}.
  *
  * @param address the {@code CUevent} value the driver returned
+ * @since 0.1.0
  */
 public record CuEvent(long address) implements CuHandle {
 

@@ -7,6 +7,7 @@ package cuda.graph.spi;
  * unloaded.
  *
  * @param address the {@code CUfunction} value the driver returned
+ * @since 0.1.0
  */
 public record CuFunction(long address) implements CuHandle {
 

@@ -7,6 +7,7 @@ package cuda.graph.spi;
  * cuGraphDestroy}.
  *
  * @param address the {@code CUgraph} value the driver returned
+ * @since 0.1.0
  */
 public record CuGraph(long address) implements CuHandle {
 

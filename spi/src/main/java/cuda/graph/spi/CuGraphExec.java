@@ -7,6 +7,7 @@ package cuda.graph.spi;
  * cuGraphExecDestroy}.
  *
  * @param address the {@code CUgraphExec} value the driver returned
+ * @since 0.1.0
  */
 public record CuGraphExec(long address) implements CuHandle {
 

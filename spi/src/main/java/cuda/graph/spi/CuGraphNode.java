@@ -6,6 +6,7 @@ package cuda.graph.spi;
  * A node of a graph; valid while its graph lives.
  *
  * @param address the {@code CUgraphNode} value the driver returned
+ * @since 0.1.0
  */
 public record CuGraphNode(long address) implements CuHandle {
 

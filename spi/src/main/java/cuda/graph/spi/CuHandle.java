@@ -11,6 +11,8 @@ package cuda.graph.spi;
  * one keeps nothing alive; the object behind it lives until its destroy call. Using a handle after
  * it was destroyed is undefined behaviour (the real driver may crash the process), so callers must
  * make that unreachable.
+ *
+ * @since 0.1.0
  */
 public sealed interface CuHandle
     permits CuContext, CuStream, CuEvent, CuModule, CuFunction, CuGraph, CuGraphExec, CuGraphNode {

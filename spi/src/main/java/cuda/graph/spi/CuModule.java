@@ -6,6 +6,7 @@ package cuda.graph.spi;
  * A loaded module, from {@code cuModuleLoadData}; destroyed with {@code cuModuleUnload}.
  *
  * @param address the {@code CUmodule} value the driver returned
+ * @since 0.1.0
  */
 public record CuModule(long address) implements CuHandle {
 

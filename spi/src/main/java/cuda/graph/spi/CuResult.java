@@ -13,6 +13,8 @@ import java.util.TreeMap;
  * <p>Providers report failures with these numbers, so the same failure reads the same on every
  * provider. The table is data only: a provider backed by the real driver should prefer the driver's
  * own names, which also cover codes newer than this table.
+ *
+ * @since 0.1.0
  */
 public final class CuResult {
 

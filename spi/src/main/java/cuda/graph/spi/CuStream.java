@@ -8,6 +8,7 @@ package cuda.graph.spi;
  * default stream, {@link #PER_THREAD} the calling thread's per-thread default stream.
  *
  * @param address the {@code CUstream} value the driver returned, or 0, 1 or 2 for a default stream
+ * @since 0.1.0
  */
 public record CuStream(long address) implements CuHandle {
 

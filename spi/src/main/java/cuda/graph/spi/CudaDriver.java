@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Capture.</b> While a stream captures, asynchronous work issued to it is recorded into the
  * capture's graph instead of executed, and calls that conflict with capture fail and invalidate it
  * (see {@link CaptureMode}).
+ *
+ * @since 0.1.0
  */
 public interface CudaDriver extends AutoCloseable {
 

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * it, and optional detail from the provider (a JIT log, the reason a simulated kernel failed).
  * Nothing else about the failure is implied: whether the call changed any state is what the driver
  * specification says for that call and status.
+ *
+ * @since 0.1.0
  */
 public class CudaDriverException extends RuntimeException {
 

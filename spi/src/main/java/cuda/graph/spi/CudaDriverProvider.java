@@ -12,6 +12,8 @@ package cuda.graph.spi;
  * <p>Selection: a provider forced with {@code -Dcuda.graph.provider=<id>} (or the environment
  * variable {@code CUDA_GRAPH_PROVIDER}) is used if available; otherwise the available provider with
  * the highest {@link #priority()} wins.
+ *
+ * @since 0.1.0
  */
 public interface CudaDriverProvider {
 

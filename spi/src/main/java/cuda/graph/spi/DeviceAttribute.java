@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** {@code CUdevice_attribute} values for {@link CudaDriver#deviceGetAttribute}. */
+/**
+ * {@code CUdevice_attribute} values for {@link CudaDriver#deviceGetAttribute}.
+ *
+ * @since 0.1.0
+ */
 public final class DeviceAttribute {
   /** Threads per block at most. */
   public static final int MAX_THREADS_PER_BLOCK = 1;

@@ -9,6 +9,7 @@ package cuda.graph.spi;
  * @param x the size in x
  * @param y the size in y
  * @param z the size in z
+ * @since 0.1.0
  */
 public record Dim3(int x, int y, int z) {
 

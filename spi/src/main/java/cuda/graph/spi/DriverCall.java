@@ -5,6 +5,8 @@ package cuda.graph.spi;
 /**
  * The entry points of {@link CudaDriver}, each named by the exported CUDA symbol a native provider
  * binds for it. Failures, call logs and fault injection name calls with these values.
+ *
+ * @since 0.1.0
  */
 public enum DriverCall {
   /** {@code cuInit}: initializes the driver. */

@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** Flags of {@code cuEventCreate}, {@code cuEventRecordWithFlags} and {@code cuStreamWaitEvent}. */
+/**
+ * Flags of {@code cuEventCreate}, {@code cuEventRecordWithFlags} and {@code cuStreamWaitEvent}.
+ *
+ * @since 0.1.0
+ */
 public final class EventFlags {
   /** {@code CU_EVENT_DEFAULT}: timing enabled, spin on synchronize. */
   public static final int DEFAULT = 0;

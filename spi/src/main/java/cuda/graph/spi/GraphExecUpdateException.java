@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * {@code cuGraphExecUpdate_v2} returned {@code CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE} (910): the
  * update graph differs from the instantiated one in a way an update cannot express. The exec is
  * left unchanged.
+ *
+ * @since 0.1.0
  */
 public final class GraphExecUpdateException extends CudaDriverException {
 

@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** Flags of {@code cuGraphInstantiateWithFlags}. */
+/**
+ * Flags of {@code cuGraphInstantiateWithFlags}.
+ *
+ * @since 0.1.0
+ */
 public final class GraphInstantiateFlags {
   /** Free unfreed graph allocations of the previous launch when the exec is launched again. */
   public static final long AUTO_FREE_ON_LAUNCH = 1;

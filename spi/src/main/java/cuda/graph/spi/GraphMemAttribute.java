@@ -6,6 +6,8 @@ package cuda.graph.spi;
  * {@code CUgraphMem_attribute}: what the driver reports of a device's memory for graph allocations
  * (the memory of allocation nodes, which the driver maps when an exec is uploaded or launched and
  * shares between graphs whose launches cannot overlap). Every value is in bytes.
+ *
+ * @since 0.1.0
  */
 public enum GraphMemAttribute {
   /** {@code CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT} (0): memory now associated with graphs. */

@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** {@code CUgraphNodeType}: what a graph node does. */
+/**
+ * {@code CUgraphNodeType}: what a graph node does.
+ *
+ * @since 0.1.0
+ */
 public enum GraphNodeType {
   /** A kernel launch. */
   KERNEL(0),

@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** The kinds of driver objects whose lifetimes a caller owns and must end exactly once. */
+/**
+ * The kinds of driver objects whose lifetimes a caller owns and must end exactly once.
+ *
+ * @since 0.1.0
+ */
 public enum HandleKind {
   /** A primary-context retain; each is ended with {@code cuDevicePrimaryCtxRelease_v2}. */
   CONTEXT("CUcontext"),

@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** Flags of {@code cuMemHostAlloc} ({@code CU_MEMHOSTALLOC_*}); they combine freely. */
+/**
+ * Flags of {@code cuMemHostAlloc} ({@code CU_MEMHOSTALLOC_*}); they combine freely.
+ *
+ * @since 0.1.0
+ */
 public final class HostAllocFlags {
 
   /** No flag: page-locked memory, like {@code cuMemAllocHost_v2}'s. */

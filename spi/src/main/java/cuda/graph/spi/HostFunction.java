@@ -9,6 +9,8 @@ package cuda.graph.spi;
  * <p>It must not call the driver (the driver may answer {@code CUDA_ERROR_NOT_PERMITTED}) and must
  * not throw: a provider logs and swallows what it throws, because nothing can receive it. It is not
  * called if the context has a sticky error.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface HostFunction {

@@ -5,6 +5,8 @@ package cuda.graph.spi;
 /**
  * A simulated kernel touched device memory outside every live allocation. The simulator turns it
  * into a sticky {@code CUDA_ERROR_ILLEGAL_ADDRESS}, the way a GPU reports a bad access.
+ *
+ * @since 0.1.0
  */
 public final class IllegalDeviceAccessException extends RuntimeException {
 

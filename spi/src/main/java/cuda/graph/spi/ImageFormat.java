@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** The kinds of module image {@code cuModuleLoadData} accepts. */
+/**
+ * The kinds of module image {@code cuModuleLoadData} accepts.
+ *
+ * @since 0.1.0
+ */
 public enum ImageFormat {
   /** PTX assembly text, JIT-compiled for the context's device at load. */
   PTX,

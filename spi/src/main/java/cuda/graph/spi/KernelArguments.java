@@ -16,6 +16,8 @@ import java.util.Arrays;
  * allocates nothing, and the driver copies the values during the launch call, so they may be
  * changed as soon as the call returns. An instance is not thread-safe; its memory lives as long as
  * the arena it was allocated in.
+ *
+ * @since 0.1.0
  */
 public final class KernelArguments {
 

@@ -10,6 +10,8 @@ package cuda.graph.spi;
  * reads and writes device memory only through {@link KernelInvocation#deviceMemory}; an access
  * outside a live allocation fails the launch with {@code CUDA_ERROR_ILLEGAL_ADDRESS}, as on a GPU.
  * It must not call the driver.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface KernelBody {

@@ -7,6 +7,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * One launch of a kernel as a {@link KernelBody} sees it: the launch shape, the argument values
  * (copied when the launch was issued, as the driver copies them) and bounds-checked device memory.
+ *
+ * @since 0.1.0
  */
 public interface KernelInvocation {
 

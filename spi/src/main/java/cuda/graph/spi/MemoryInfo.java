@@ -7,5 +7,6 @@ package cuda.graph.spi;
  *
  * @param freeBytes bytes the device can still allocate
  * @param totalBytes the device's memory size
+ * @since 0.1.0
  */
 public record MemoryInfo(long freeBytes, long totalBytes) {}

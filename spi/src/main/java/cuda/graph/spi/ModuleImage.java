@@ -16,6 +16,8 @@ import java.util.Objects;
  * simulator runs the Java kernels and uses the bytes only to validate the image and to learn the
  * kernel names a PTX image declares. Instances are immutable; {@link #withJavaKernel} returns a new
  * image.
+ *
+ * @since 0.1.0
  */
 public final class ModuleImage {
 

@@ -9,6 +9,7 @@ package cuda.graph.spi;
  *
  * @param offset the parameter's byte offset in the parameter buffer
  * @param size the parameter's size in bytes
+ * @since 0.1.0
  */
 public record ParamInfo(long offset, long size) {
 

@@ -5,6 +5,8 @@ package cuda.graph.spi;
 /**
  * NVRTC failed to compile a program. Carries the {@code nvrtcResult} (e.g. 6, {@code
  * NVRTC_ERROR_COMPILATION}), its name and the program's compile log.
+ *
+ * @since 0.1.0
  */
 public final class RuntimeCompilationException extends RuntimeException {
 

@@ -7,6 +7,8 @@ import java.util.List;
 /**
  * NVRTC: compiles CUDA C++ source to PTX at run time. Offered by providers that can find the NVRTC
  * library ({@link CudaDriver#runtimeCompiler()}); thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface RuntimeCompiler {
 

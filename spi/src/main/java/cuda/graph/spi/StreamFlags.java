@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** Flags of {@code cuStreamCreate}. */
+/**
+ * Flags of {@code cuStreamCreate}.
+ *
+ * @since 0.1.0
+ */
 public final class StreamFlags {
   /**
    * {@code CU_STREAM_DEFAULT}: a blocking stream, implicitly synchronized with the legacy stream.

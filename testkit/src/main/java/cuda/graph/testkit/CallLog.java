@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * place), and its record shows {@link Outcome#SUCCEEDED} until the call fails: the record of a call
  * that is still running reads as a success. The log keeps the newest {@link #CAPACITY} records and
  * drops older ones. Recording is on from the start. Thread-safe: each method is atomic.
+ *
+ * @since 0.1.0
  */
 public final class CallLog {
 

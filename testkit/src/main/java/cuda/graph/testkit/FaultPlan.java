@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * call, so it changes no driver state (a capture is not invalidated, nothing is created or
  * destroyed). Rules count the calls of their entry point from all threads, in the order the calls
  * reach the decorator. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class FaultPlan {
 

@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  * exec marks it busy for the call's duration; a call that finds the object already busy is counted
  * in {@link #overlaps()} and described in {@link #firstOverlaps()}. The calls themselves pass
  * through unchanged (the wrapped driver still sees the overlap). Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class GraphCallOverlaps extends ForwardingCudaDriver {
 

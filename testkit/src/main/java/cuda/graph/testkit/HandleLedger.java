@@ -54,6 +54,8 @@ import org.jspecify.annotations.Nullable;
  * else holds a retain of the same primary context, as another library in the process may.
  *
  * <p>Thread-safe. Counts are a consistent snapshot only while no other thread calls the driver.
+ *
+ * @since 0.1.0
  */
 public final class HandleLedger {
 

@@ -63,6 +63,8 @@ import org.jspecify.annotations.Nullable;
  * through the decorator. Faults are injected at the call boundary only: work a stream runs later
  * fails only as the wrapped driver makes it fail. {@link #close()} closes the wrapped driver; the
  * instruments stay readable. Thread-safe, as the wrapped driver is.
+ *
+ * @since 0.1.0
  */
 public final class InstrumentedDriver extends ForwardingCudaDriver {
 

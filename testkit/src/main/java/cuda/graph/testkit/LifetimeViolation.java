@@ -15,6 +15,8 @@ import java.io.Serial;
  * library code that catches {@code RuntimeException} (a cleaner, a release queue) cannot swallow
  * it. Every violation is also kept in {@link InstrumentedDriver#violations()}, because one thrown
  * on a thread nobody joins would otherwise go unseen.
+ *
+ * @since 0.1.0
  */
 public final class LifetimeViolation extends AssertionError {
 

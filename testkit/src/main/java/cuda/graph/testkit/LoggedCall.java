@@ -13,11 +13,16 @@ import cuda.graph.spi.DriverCall;
  *     status for a failure, -1 when the call was refused or the driver threw something else
  * @param outcome what happened to the call
  * @param thread the name of the calling thread
+ * @since 0.1.0
  */
 public record LoggedCall(
     DriverCall call, String arguments, int status, Outcome outcome, String thread) {
 
-  /** What happened to a call. */
+  /**
+   * What happened to a call.
+   *
+   * @since 0.1.0
+   */
   public enum Outcome {
     /** The driver ran it and it succeeded, or it has not returned yet. */
     SUCCEEDED,

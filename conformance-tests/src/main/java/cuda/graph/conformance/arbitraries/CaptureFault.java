@@ -17,13 +17,18 @@ import net.jqwik.api.Combinators;
  *     (other points say themselves whether ending fails)
  * @param step for op failures: which step of the sequence fails (taken modulo its size)
  * @param status the {@code CUresult} injected at the failing driver call
+ * @since 0.1.0
  */
 public record CaptureFault(Point point, EndCapture end, int step, int status) {
 
   /** The status an end-capture call fails with when it fails together with the op. */
   public static final int END_CAPTURE_STATUS = CuResult.STREAM_CAPTURE_INVALIDATED;
 
-  /** What fails. */
+  /**
+   * What fails.
+   *
+   * @since 0.1.0
+   */
   public enum Point {
     /**
      * A driver call of one of the op's steps fails (injected): the op fails with {@code
@@ -53,7 +58,11 @@ public record CaptureFault(Point point, EndCapture end, int step, int status) {
     }
   }
 
-  /** What ending the capture does when the op failed. */
+  /**
+   * What ending the capture does when the op failed.
+   *
+   * @since 0.1.0
+   */
   public enum EndCapture {
     /** It returns a graph (which must then be destroyed). */
     SUCCEEDS,

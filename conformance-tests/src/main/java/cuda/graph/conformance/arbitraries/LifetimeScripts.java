@@ -11,6 +11,8 @@ import net.jqwik.api.Tuple;
  * Arbitraries of lifetime scripts: random interleavings of capture, launch creation, graph close,
  * launch execution, buffer close, dropped references and garbage collection, over {@value #BUFFERS}
  * pre-allocated counters. Scripts shrink towards fewer, earlier steps.
+ *
+ * @since 0.1.0
  */
 public final class LifetimeScripts {
 

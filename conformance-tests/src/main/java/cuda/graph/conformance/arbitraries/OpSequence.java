@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * model.
  *
  * @param steps the steps, at least one
+ * @since 0.1.0
  */
 public record OpSequence(List<OpStep> steps) {
 

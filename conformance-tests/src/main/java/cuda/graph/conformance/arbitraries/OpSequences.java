@@ -12,6 +12,8 @@ import net.jqwik.api.Tuple;
  * device copies over the buffers of a {@link Workspace}, in any order, reading and writing the same
  * buffers so that a wrong order or a missed step shows in the result. Steps shrink towards {@code
  * inc} on buffer 0, sequences towards one step.
+ *
+ * @since 0.1.0
  */
 public final class OpSequences {
 

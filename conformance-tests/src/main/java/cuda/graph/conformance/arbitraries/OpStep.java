@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * launch, a fill or a device-to-device copy. Each step makes exactly one driver call when it is
  * executed or recorded ({@link #driverCall()}), and {@link #applyTo} computes on the host what it
  * computes on the device.
+ *
+ * @since 0.1.0
  */
 public sealed interface OpStep {
 
@@ -39,6 +41,7 @@ public sealed interface OpStep {
    * {@code inc} on integer buffer {@code counter}: every element + 1.
    *
    * @param counter the integer buffer's index in the workspace
+   * @since 0.1.0
    */
   record Inc(int counter) implements OpStep {
     @Override
@@ -63,6 +66,7 @@ public sealed interface OpStep {
    *
    * @param counter the integer buffer's index in the workspace
    * @param value the value of every element
+   * @since 0.1.0
    */
   record Fill(int counter, int value) implements OpStep {
     @Override
@@ -87,6 +91,7 @@ public sealed interface OpStep {
    *
    * @param from the index of the integer buffer read
    * @param to the index of the integer buffer overwritten; another buffer than {@code from}
+   * @since 0.1.0
    */
   record Copy(int from, int to) implements OpStep {
     @Override
@@ -113,6 +118,7 @@ public sealed interface OpStep {
    * @param a the scale of {@code x}
    * @param x the index of the float buffer read
    * @param y the index of the float buffer read and overwritten
+   * @since 0.1.0
    */
   record Saxpy(float a, int x, int y) implements OpStep {
     @Override
@@ -138,6 +144,7 @@ public sealed interface OpStep {
    *
    * @param target the float buffer's index in the workspace
    * @param value the value of every element
+   * @since 0.1.0
    */
   record FillFloats(int target, float value) implements OpStep {
     @Override

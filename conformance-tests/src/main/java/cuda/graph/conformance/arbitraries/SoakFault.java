@@ -2,7 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
-/** What fails in one try of the fault-injection soak. */
+/**
+ * What fails in one try of the fault-injection soak.
+ *
+ * @since 0.1.0
+ */
 public sealed interface SoakFault {
 
   /**
@@ -12,6 +16,7 @@ public sealed interface SoakFault {
    * fails.
    *
    * @param fault the matrix's failure point
+   * @since 0.1.0
    */
   record Matrix(CaptureFault fault) implements SoakFault {}
 
@@ -22,6 +27,7 @@ public sealed interface SoakFault {
    *
    * @param pick which call, taken modulo the number of candidates
    * @param status the {@code CUresult} the call fails with
+   * @since 0.1.0
    */
   record AtCall(int pick, int status) implements SoakFault {}
 
@@ -31,6 +37,7 @@ public sealed interface SoakFault {
    *
    * @param step after which step (modulo the sequence's size)
    * @param error whether it throws an {@code Error} rather than a {@code RuntimeException}
+   * @since 0.1.0
    */
   record HostCallbackThrows(int step, boolean error) implements SoakFault {}
 
@@ -41,13 +48,22 @@ public sealed interface SoakFault {
    * @param step after which step (modulo the sequence's size), or, for a module's binding and
    *     output function, which forward call fails ({@code step % 2}: the first or the second)
    * @param error whether it throws an {@code Error} rather than a {@code RuntimeException}
+   * @since 0.1.0
    */
   record LambdaThrows(Lambda where, int step, boolean error) implements SoakFault {}
 
-  /** Nothing fails: the try must compute what its Java model computes. */
+  /**
+   * Nothing fails: the try must compute what its Java model computes.
+   *
+   * @since 0.1.0
+   */
   record None() implements SoakFault {}
 
-  /** The functions a try passes to the API. */
+  /**
+   * The functions a try passes to the API.
+   *
+   * @since 0.1.0
+   */
   enum Lambda {
     /** A {@code thenNode} function inside the captured op (or a recorded node). */
     THEN_NODE,

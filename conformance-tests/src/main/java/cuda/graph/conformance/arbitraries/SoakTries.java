@@ -14,6 +14,8 @@ import net.jqwik.api.Tuple;
  * Arbitraries of {@link SoakTry}s: every {@link Target}, sequences of 1 to 6 steps ({@link
  * OpSequences}), and every kind of {@link SoakFault}, with the capture-failure matrix's points
  * ({@link CaptureFault#faults()}) and a failure at any driver call the most likely.
+ *
+ * @since 0.1.0
  */
 public final class SoakTries {
 

@@ -9,10 +9,15 @@ package cuda.graph.conformance.arbitraries;
  * @param target how the steps are captured and replayed
  * @param sequence the steps, over a {@link Workspace}
  * @param fault what fails, and where
+ * @since 0.1.0
  */
 public record SoakTry(Target target, OpSequence sequence, SoakFault fault) {
 
-  /** How a try captures and replays its steps. */
+  /**
+   * How a try captures and replays its steps.
+   *
+   * @since 0.1.0
+   */
   public enum Target {
     /** {@code CudaGraph.capture} of the steps as one op, then two launches. */
     CAPTURE,

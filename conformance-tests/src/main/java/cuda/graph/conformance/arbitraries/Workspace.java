@@ -13,6 +13,8 @@ import java.util.List;
  * {@link cuda.graph.conformance.kernels.ConformanceKernels#BLOCK} threads, so launches cover a
  * partial block), filled with {@link WorkspaceState#initial()}. Allocated before any capture, as
  * graphs require. {@link #close()} closes every buffer.
+ *
+ * @since 0.1.0
  */
 public final class Workspace implements AutoCloseable {
 

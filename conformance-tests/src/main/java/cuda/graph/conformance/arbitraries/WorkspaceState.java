@@ -7,6 +7,8 @@ import java.util.Arrays;
 /**
  * The contents of a {@link Workspace}'s buffers on the host: what the device holds, read back, or
  * what the Java model says it should hold. Equal states hold bit-identical values.
+ *
+ * @since 0.1.0
  */
 public final class WorkspaceState {
 

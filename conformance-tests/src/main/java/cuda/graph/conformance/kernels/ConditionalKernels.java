@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code choose(const int *value, cudaGraphConditionalHandle c)}: sets {@code c} to {@code
  *       value[0]}.
  * </ul>
+ *
+ * @since 0.1.0
  */
 public final class ConditionalKernels {
 

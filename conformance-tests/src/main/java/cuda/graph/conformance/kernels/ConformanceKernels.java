@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Every launch helper covers its elements with blocks of {@value #BLOCK} threads.
+ *
+ * @since 0.1.0
  */
 public final class ConformanceKernels {
 

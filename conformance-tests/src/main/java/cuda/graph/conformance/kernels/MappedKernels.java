@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * the host has stored at least {@code i + 1} in {@code control[1]}; if the host does not within the
  * timeout it stores 1 in {@code control[2]} and returns. So the launch cannot complete before the
  * host has acknowledged every value: each value the host reads, it reads while the kernel runs.
+ *
+ * @since 0.1.0
  */
 public final class MappedKernels {
 

@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code inc_reading_too_early}: triggers, reads the counter, synchronizes, writes the value
  *       read plus one: the misuse, which can lose the increment of the kernel before it.
  * </ul>
+ *
+ * @since 0.1.0
  */
 public final class ProgrammaticKernels {
 

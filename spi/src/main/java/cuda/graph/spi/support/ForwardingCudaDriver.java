@@ -54,6 +54,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe when the delegate and the subclass's hooks are. The success path allocates
  * nothing, unless the decorator was made to {@linkplain #ForwardingCudaDriver(CudaDriver, boolean)
  * describe arguments}.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingCudaDriver implements CudaDriver {
 
