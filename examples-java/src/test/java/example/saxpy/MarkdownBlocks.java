@@ -24,6 +24,11 @@ final class MarkdownBlocks {
   /** A line that names the file the next block shows: {@code `src/main/java/Foo.java`:}. */
   private static final Pattern FILE_LINE = Pattern.compile("^`([^`]+)`:$");
 
+  /** The licence header of a Java, Kotlin or CUDA source: its first two lines. */
+  private static final Pattern LICENCE_HEADER =
+      Pattern.compile(
+          "// SPDX-License-Identifier: [^\\n]*\\n// Copyright [^\\n]* the cuda-graph authors\\n");
+
   private MarkdownBlocks() {}
 
   /**
@@ -41,6 +46,17 @@ final class MarkdownBlocks {
     String where() {
       return source + ":" + line;
     }
+  }
+
+  /**
+   * {@return the text of a repository file as the README shows it: without the licence header} (the
+   * two comment lines, SPDX and copyright, every source file starts with), which a reader pasting
+   * the example needs no more than the README needs to repeat
+   */
+  static String shownText(Path file) throws IOException {
+    String text = Files.readString(file);
+    Matcher header = LICENCE_HEADER.matcher(text);
+    return header.lookingAt() ? text.substring(header.end()) : text;
   }
 
   /** {@return the repository's root}: found from the working directory up */

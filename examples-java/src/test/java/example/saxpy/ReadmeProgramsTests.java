@@ -86,7 +86,7 @@ class ReadmeProgramsTests {
         if (!Files.exists(path)) {
           problems.add(
               block.where() + " shows " + file + ", which is not a file of the repository");
-        } else if (!Files.readString(path).equals(block.text())) {
+        } else if (!MarkdownBlocks.shownText(path).equals(block.text())) {
           problems.add(block.where() + " differs from " + repository.relativize(path));
         }
       } else if (!block.language().equals("java")) {

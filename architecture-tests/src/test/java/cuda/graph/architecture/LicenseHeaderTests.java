@@ -53,7 +53,8 @@ class LicenseHeaderTests {
   void theCheckTellsAHeaderFromItsAbsenceInEachCommentStyle() {
     assertTrue(hasHeader("// " + SPDX + "\n// " + COPYRIGHT + "\npackage a;\n"));
     assertTrue(hasHeader("#!/usr/bin/env bash\n# " + SPDX + "\n# " + COPYRIGHT + "\nset -e\n"));
-    assertTrue(hasHeader("<?xml version=\"1.0\"?>\n<!-- " + SPDX + " -->\n<!-- " + COPYRIGHT));
+    assertTrue(
+        hasHeader("<?xml version=\"1.0\"?>\n<!-- " + SPDX + "\n     " + COPYRIGHT + " -->\n"));
     assertFalse(hasHeader("package a;\n\n// " + SPDX + "\n// " + COPYRIGHT + "\n"), "too late");
     assertFalse(hasHeader("// " + SPDX + "\npackage a;\n"), "no copyright");
     assertFalse(hasHeader("// Copyright 2026 someone else\n// " + SPDX + "\n"), "whose copyright");
