@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -19,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * {@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}) before its first launch that asks for
  * more, once for each larger amount, on a stream and under capture; at or under the default it
  * makes no such call. Without the opt-in the driver refuses such a launch.
+ *
+ * @since 0.1.0
  */
 public interface SharedMemoryContract extends ConformanceContract {
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
 import org.junit.jupiter.api.Tag;

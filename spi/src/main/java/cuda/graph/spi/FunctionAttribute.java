@@ -1,6 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
-/** {@code CUfunction_attribute} values that {@link CudaDriver#funcSetAttribute} sets. */
+/**
+ * {@code CUfunction_attribute} values that {@link CudaDriver#funcSetAttribute} sets.
+ *
+ * @since 0.1.0
+ */
 public final class FunctionAttribute {
 
   /**
