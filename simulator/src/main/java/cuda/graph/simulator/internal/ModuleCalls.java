@@ -85,14 +85,6 @@ final class ModuleCalls {
     return f.handle;
   }
 
-  /**
-   * {@code cuFuncGetParamInfo}: the layout of parameter {@code index}, read from the module's PTX
-   * ({@link PtxEntries}) or cubin ({@link CubinKernels}); empty past the last parameter, as the
-   * driver's INVALID_VALUE. A kernel whose parameters the simulator does not know (from a fatbin,
-   * whose device code it does not read; a Java kernel the image does not define; a parameter type
-   * it cannot size) answers NOT_SUPPORTED, so that a caller's check is skipped rather than failed
-   * on a guess.
-   */
   /** cuFuncSetAttribute: the simulator models the dynamic shared memory limit only. */
   void setAttribute(CuFunction handle, int attribute, int value) {
     DriverCall call = DriverCall.FUNC_SET_ATTRIBUTE;
@@ -117,6 +109,14 @@ final class ModuleCalls {
     function.maxDynamicSharedMemory = value;
   }
 
+  /**
+   * {@code cuFuncGetParamInfo}: the layout of parameter {@code index}, read from the module's PTX
+   * ({@link PtxEntries}) or cubin ({@link CubinKernels}); empty past the last parameter, as the
+   * driver's INVALID_VALUE. A kernel whose parameters the simulator does not know (from a fatbin,
+   * whose device code it does not read; a Java kernel the image does not define; a parameter type
+   * it cannot size) answers NOT_SUPPORTED, so that a caller's check is skipped rather than failed
+   * on a guess.
+   */
   Optional<ParamInfo> paramInfo(CuFunction handle, int index) {
     DriverCall call = DriverCall.FUNC_GET_PARAM_INFO;
     SimFunction function = state.resolve(handle, SimFunction.class, call);
