@@ -102,7 +102,7 @@ __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
 // only before it reads the activations. It lets the next kernel launch at once (on the H200,
 // triggering once the block's last tile had landed lost 7% at the 1B shape: 1,011 -> 944 tok/s). Each tile's rows are shared among the warps (a warp a row,
 // or several warps a row when rows are long), their sums combined in shared memory, and the tile's
-// epilogue (a store, a residual add, SiLU, rotary embedding, argmax) runs on one thread a row.
+// epilogue (a residual add, SiLU, rotary embedding, argmax) runs on one thread a row.
 #define TILE_BYTES 16384
 #define MAX_STAGES 8
 #define MAX_TILE_ROWS 128
@@ -286,14 +286,6 @@ struct DirectLoad {
   const float *x;
   __device__ unsigned input_bytes() const { return 0; }
   __device__ const float *operator()(float *) const { return x; }
-};
-
-struct StoreEpi {
-  float *out;
-  __device__ void operator()(int row0, int n, int wpr, const float *sums, int parity) {
-    int i = threadIdx.x;
-    if (i < n) out[row0 + i] = tile_sum<1>(sums, parity, 0, i, wpr);
-  }
 };
 
 struct AddEpi {
