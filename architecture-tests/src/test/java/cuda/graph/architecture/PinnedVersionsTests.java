@@ -210,7 +210,7 @@ class PinnedVersionsTests {
         || ROOT.relativize(path).startsWith(".ci");
   }
 
-  private static Document parse(Path pom) {
+  static Document parse(Path pom) {
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
       factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
