@@ -68,6 +68,9 @@ rm -rf "$dest/modules"; mkdir -p "$dest/modules"
 for m in spi api simulator driver examples-java; do
   cp "$m"/target/cuda-graph-*-[0-9]*.jar "$dest/modules/"
 done
+# A module path takes one jar a module: the sources and javadoc jars (a verify build leaves them
+# in target) would be read as second versions of it.
+rm -f "$dest"/modules/*-sources.jar "$dest"/modules/*-javadoc.jar
 jspecify=$(scripts/pom-version.sh jspecify.version)
 cp "$HOME/.m2/repository/org/jspecify/jspecify/$jspecify/jspecify-$jspecify.jar" "$dest/modules/"
 du -sh "$dest"

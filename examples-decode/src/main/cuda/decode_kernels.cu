@@ -57,22 +57,6 @@ __device__ float block_sum(float v, float *scratch) {
   return total;
 }
 
-// Loads x into shared memory, scaled by rmsnorm and the norm weight when norm is not null.
-__device__ void load_input(const float *x, const __half *norm, float *xs, int cols, float eps,
-                           float *scratch) {
-  float ss = 0.f;
-  for (int i = threadIdx.x; i < cols; i += BLOCK) {
-    float v = x[i];
-    xs[i] = v;
-    ss += v * v;
-  }
-  if (norm != nullptr) {
-    float scale = rsqrtf(block_sum(ss, scratch) / cols + eps);
-    for (int i = threadIdx.x; i < cols; i += BLOCK) xs[i] = xs[i] * scale * __half2float(norm[i]);
-  }
-  __syncthreads();
-}
-
 // Eight weights (16 bytes) times eight shared inputs, read as two float4 (one 8-way bank
 // conflict per float becomes a 2-way one per float4).
 __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
@@ -122,6 +106,7 @@ __device__ __forceinline__ unsigned smem_addr(const void *p) {
 __device__ __forceinline__ void mbar_init(unsigned long long *bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count)
                : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
 // Arrives on the barrier and tells it how many bytes the copies that complete its phase bring.
@@ -207,7 +192,7 @@ struct RowStream {
 // it (shared memory or global memory).
 template <int MATS, class Load, class Epi>
 __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int rows, int cols,
-                                            Load load, Epi &epi) {
+                                            const Load &load, Epi &epi) {
   extern __shared__ __align__(128) unsigned char dynamic[];
   __shared__ __align__(8) unsigned long long bars[MAX_STAGES];
   __shared__ float out[2 * MATS * MAX_TILE_ROWS];
@@ -224,14 +209,15 @@ __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int 
   rs.buffers = dynamic;
   rs.bars = bars;
   int tid = threadIdx.x;
+  unsigned char *input = dynamic + rs.stages * TILE_BYTES;
   cudaTriggerProgrammaticLaunchCompletion();
+  load.prefetch(input); // first: the copies land in the order they were asked for
   if (tid == 0) {
     for (int s = 0; s < rs.stages; s++) mbar_init(&bars[s], 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     for (int t = 0; t < rs.stages && t < rs.tiles; t++) rs.request(t);
   }
   cudaGridDependencySynchronize();
-  const float *x = load(reinterpret_cast<float *>(dynamic + rs.stages * TILE_BYTES));
+  const float *x = load(input);
   __syncthreads(); // the barriers' initialization, and a shared input, seen by every thread
   int warp = tid / WARP, lane = tid % WARP;
   int wpr = rs.cut.warps_per_row, part_cols = cols / wpr, chunks = part_cols / 8;
@@ -274,18 +260,50 @@ struct NormLoad {
   const __half *norm;
   int cols;
   float eps;
-  __device__ unsigned input_bytes() const { return cols * sizeof(float); }
-  __device__ const float *operator()(float *xs) const {
+  unsigned long long *bar; // a shared barrier for the norm's weights
+
+  // The input, then the norm's weights.
+  __device__ unsigned input_bytes() const { return cols * (sizeof(float) + sizeof(__half)); }
+
+  // The norm's weights are constants: copied before the dependency wait.
+  __device__ void prefetch(unsigned char *input) const {
+    if (threadIdx.x == 0) {
+      mbar_init(bar, 1);
+      mbar_expect_bytes(bar, cols * sizeof(__half));
+      bulk_load(input + cols * sizeof(float), norm, cols * sizeof(__half), bar);
+    }
+  }
+
+  // x into shared memory, scaled by rmsnorm and the norm's weights.
+  __device__ const float *operator()(unsigned char *input) const {
     __shared__ float scratch[WARPS];
-    load_input(x, norm, xs, cols, eps, scratch);
+    float *xs = reinterpret_cast<float *>(input);
+    const __half *ns = reinterpret_cast<const __half *>(input + cols * sizeof(float));
+    float ss = 0.f;
+    for (int i = threadIdx.x; i < cols; i += BLOCK) {
+      float v = x[i];
+      xs[i] = v;
+      ss += v * v;
+    }
+    // block_sum's barriers also publish the norm barrier's initialization
+    float scale = rsqrtf(block_sum(ss, scratch) / cols + eps);
+    mbar_wait(bar, 0);
+    for (int i = threadIdx.x; i < cols; i += BLOCK) xs[i] = xs[i] * scale * __half2float(ns[i]);
+    __syncthreads();
     return xs;
   }
 };
 
+__device__ __forceinline__ unsigned long long *norm_barrier() {
+  __shared__ __align__(8) unsigned long long bar;
+  return &bar;
+}
+
 struct DirectLoad {
   const float *x;
   __device__ unsigned input_bytes() const { return 0; }
-  __device__ const float *operator()(float *) const { return x; }
+  __device__ void prefetch(unsigned char *) const {}
+  __device__ const float *operator()(unsigned char *) const { return x; }
 };
 
 struct AddEpi {
@@ -345,13 +363,14 @@ extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x
   stream_rows<1>(ws, rows, cols, DirectLoad{in}, epi);
 }
 
-// h[r] = silu(W1[r] . xn) * (W3[r] . xn), xn = rmsnorm(x) * norm.
+// h[r] = silu(W1[r] . xn) * (W3[r] . xn), xn = rmsnorm(x) * norm. Dynamic shared memory: the
+// tiles, then cols floats and cols halves.
 extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
                                         const __half *w3, float *h, int rows, int cols,
                                         float eps) {
   const __half *ws[2] = {w1, w3};
   SiluEpi epi{h};
-  stream_rows<2>(ws, rows, cols, NormLoad{x, norm, cols, eps}, epi);
+  stream_rows<2>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
 }
 
 // logits[r] = output[r] . (rmsnorm(x) * norm), and the step's argmax folded into state[BEST].
@@ -360,7 +379,7 @@ extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm
                                               int rows, int cols, float eps) {
   const __half *ws[1] = {w};
   ArgmaxEpi epi{logits};
-  stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps}, epi);
+  stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
   __shared__ unsigned long long best[WARPS];
   unsigned long long mine = epi.best;
   for (int o = WARP / 2; o > 0; o /= 2) {
@@ -426,42 +445,81 @@ extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, con
   const __half *ws[1] = {w};
   int q_dim = heads * head_dim, kv_dim = kv_heads * head_dim;
   QkvRopeEpi epi{qkv, state, k_cache, v_cache, q_dim, kv_dim, head_dim, theta};
-  stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, NormLoad{x, norm, cols, eps}, epi);
+  stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
 }
 
 // One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
-// sum of v_j. Scores: one thread per position, reading its key row as float4 (loads independent
-// of each other, so they overlap). Sum: each warp takes every WARPS-th position, its lanes the
-// dimensions, then the warps' partial sums are added. head_dim <= 128 and a multiple of 4.
-// Dynamic shared memory: max_seq + head_dim floats.
+// sum of v_j. The keys and values before state[POS] were written by earlier steps, so before the
+// dependency wait the block copies as many of its group's rows as its shared memory holds (a bulk
+// copy a row), while the QKV kernel before it runs; after the wait it reads the rest, among them
+// the current position's, which that kernel writes, from global memory. Scores: one thread per
+// position, reading its key as float4, each thread starting at another float4 of the row (rows
+// in shared memory are a multiple of 16 bytes apart: the same start would hit the same banks).
+// Sum: each warp takes every WARPS-th position, its lanes the dimensions, then the warps' partial
+// sums are added. head_dim <= 128 and a multiple of 4. state[POS] is read before the wait: only
+// the previous step's finish wrote it, and steps never overlap.
+// Dynamic shared memory: max_seq + head_dim floats, then room staged keys and as many values
+// (2 * room * head_dim floats, room chosen by the host).
 #define MAX_HEAD_DIM 128
 extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
                                      const float *v_cache, float *out, int heads, int kv_heads,
                                      int head_dim, int max_seq) {
-  STEP_START;
-  extern __shared__ float shared[];
-  float *scores = shared;
-  float *q = shared + max_seq;
+  cudaTriggerProgrammaticLaunchCompletion();
+  extern __shared__ __align__(16) float shared[];
+  __shared__ __align__(8) unsigned long long staged_bar;
   __shared__ float scratch[WARPS];
   __shared__ float partial[WARPS][MAX_HEAD_DIM];
+  unsigned dynamic;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
+  int room = (int)((dynamic / sizeof(float) - max_seq - head_dim) / (2 * head_dim));
+  float *scores = shared, *q = shared + max_seq, *ks = q + head_dim, *vs = ks + room * head_dim;
   int h = blockIdx.x, g = h / (heads / kv_heads);
   int kv_dim = kv_heads * head_dim;
-  int len = state[POS] + 1;
+  int pos = state[POS], staged = min(pos, room);
+  unsigned row_bytes = head_dim * sizeof(float);
+  if (threadIdx.x == 0) {
+    mbar_init(&staged_bar, 1);
+    mbar_expect_bytes(&staged_bar, 2 * staged * row_bytes);
+  }
+  __syncthreads(); // the barrier's initialization, seen by every thread
+  for (int j = threadIdx.x; j < staged; j += BLOCK) {
+    size_t at = (size_t)j * kv_dim + g * head_dim;
+    bulk_load(ks + j * head_dim, k_cache + at, row_bytes, &staged_bar);
+    bulk_load(vs + j * head_dim, v_cache + at, row_bytes, &staged_bar);
+  }
+  cudaGridDependencySynchronize();
+  int len = pos + 1, n4 = head_dim / 4;
   float scale = rsqrtf((float)head_dim);
   for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d] * scale;
+  mbar_wait(&staged_bar, 0);
   __syncthreads();
   float m = -INFINITY;
+  const float4 *qv = reinterpret_cast<const float4 *>(q);
   for (int j = threadIdx.x; j < len; j += BLOCK) {
-    const float4 *k = reinterpret_cast<const float4 *>(k_cache + (size_t)j * kv_dim + g * head_dim);
-    const float4 *qv = reinterpret_cast<const float4 *>(q);
     float dot = 0.f;
+    if (j < staged) {
+      const float4 *k = reinterpret_cast<const float4 *>(ks + j * head_dim);
+      int d = j % n4;
 #pragma unroll 8
-    for (int d = 0; d < head_dim / 4; d++) {
-      float4 a = __ldg(k + d), b = qv[d];
-      dot = fmaf(a.x, b.x, dot);
-      dot = fmaf(a.y, b.y, dot);
-      dot = fmaf(a.z, b.z, dot);
-      dot = fmaf(a.w, b.w, dot);
+      for (int i = 0; i < n4; i++) {
+        float4 a = k[d], b = qv[d];
+        dot = fmaf(a.x, b.x, dot);
+        dot = fmaf(a.y, b.y, dot);
+        dot = fmaf(a.z, b.z, dot);
+        dot = fmaf(a.w, b.w, dot);
+        d = d + 1 == n4 ? 0 : d + 1;
+      }
+    } else {
+      const float4 *k =
+          reinterpret_cast<const float4 *>(k_cache + (size_t)j * kv_dim + g * head_dim);
+#pragma unroll 8
+      for (int d = 0; d < n4; d++) {
+        float4 a = __ldg(k + d), b = qv[d];
+        dot = fmaf(a.x, b.x, dot);
+        dot = fmaf(a.y, b.y, dot);
+        dot = fmaf(a.z, b.z, dot);
+        dot = fmaf(a.w, b.w, dot);
+      }
     }
     scores[j] = dot;
     m = fmaxf(m, dot);
@@ -480,15 +538,14 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
   }
   sum = block_sum(sum, scratch); // its barriers also publish the exponentials
   float acc[MAX_HEAD_DIM / WARP] = {0.f, 0.f, 0.f, 0.f};
-  const float *v = v_cache + g * head_dim;
 #pragma unroll 4
   for (int j = warp; j < len; j += WARPS) {
     float p = scores[j];
-    const float *row = v + (size_t)j * kv_dim;
+    const float *row = j < staged ? vs + j * head_dim : v_cache + (size_t)j * kv_dim + g * head_dim;
 #pragma unroll
     for (int i = 0; i < MAX_HEAD_DIM / WARP; i++) {
       int d = lane + i * WARP;
-      if (d < head_dim) acc[i] = fmaf(p, __ldg(row + d), acc[i]);
+      if (d < head_dim) acc[i] = fmaf(p, row[d], acc[i]);
     }
   }
 #pragma unroll

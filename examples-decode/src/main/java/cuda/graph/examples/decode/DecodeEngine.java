@@ -48,6 +48,17 @@ final class DecodeEngine implements AutoCloseable {
    */
   static final int BLOCKS_PER_SM = Integer.getInteger("decode.blocksPerSm", 4);
 
+  /** The shared memory an H100 or H200 gives a block that opts in: 227 KiB. */
+  static final int MAX_SHARED_BYTES = 227 * 1024;
+
+  /**
+   * The most shared memory the attention kernel uses for the keys and values of earlier positions
+   * ({@code -Ddecode.attentionStaged=BYTES} overrides it, 0 reads every position from global
+   * memory).
+   */
+  static final int ATTENTION_STAGED_BYTES =
+      Integer.getInteger("decode.attentionStaged", 128 * 1024);
+
   /** How long {@code finish_stream} waits for the host to free a slot of a full ring. */
   static final Duration CONSUME_TIMEOUT = Duration.ofSeconds(5);
 
@@ -207,9 +218,7 @@ final class DecodeEngine implements AutoCloseable {
               c.ropeTheta()));
       LaunchConfig perHead =
           new LaunchConfig(
-              cuda.graph.Dim3.of(c.heads()),
-              cuda.graph.Dim3.of(BLOCK),
-              (c.maxSeq() + c.headDim()) * Float.BYTES);
+              cuda.graph.Dim3.of(c.heads()), cuda.graph.Dim3.of(BLOCK), attentionShared(c));
       k.add(
           DecodeKernels.ATTENTION.launch(
               after.apply(perHead),
@@ -272,38 +281,41 @@ final class DecodeEngine implements AutoCloseable {
   /**
    * The launch of a product kernel over {@code rows} rows of {@code mats} matrices of {@code cols}
    * columns: the grid sized to the device (at most a block per pair of rows), and shared memory for
-   * the tiles plus, with {@code normalized}, the normalized input; {@code rotary}: the rows are
-   * rotated in pairs.
+   * the tiles plus, with {@code normalized}, the normalized input and the norm's weights; {@code
+   * rotary}: the rows are rotated in pairs.
    */
   private LaunchConfig streamed(int rows, int cols, int mats, boolean normalized, boolean rotary) {
-    checkTiling(rows, cols, mats, normalized, rotary);
+    checkTiling(rows, cols, mats, rotary);
     int blocks = Math.min(streamBlocks, (rows + 1) / 2);
-    int shared = STAGES * TILE_BYTES + (normalized ? cols * Float.BYTES : 0);
-    return new LaunchConfig(cuda.graph.Dim3.of(blocks), cuda.graph.Dim3.of(BLOCK), shared);
+    return new LaunchConfig(
+        cuda.graph.Dim3.of(blocks), cuda.graph.Dim3.of(BLOCK), streamedShared(cols, normalized));
+  }
+
+  /** {@return the dynamic shared memory of a product kernel: its tiles and its input} */
+  static int streamedShared(int cols, boolean normalized) {
+    return STAGES * TILE_BYTES + (normalized ? cols * (Float.BYTES + Short.BYTES) : 0);
   }
 
   /**
    * Checks what the product kernels assume of a shape (their tiling in decode_kernels.cu): 16-byte
    * rows, a row of every matrix in one tile, columns split evenly between the warps of a long row,
-   * an even number of rows and, for rotary pairs, two rows in a tile; the tiles and a normalized
-   * input fit in the 227 KiB of shared memory an H100 or H200 gives a block (the kernels' own
-   * arrays take under 4 KiB more).
+   * an even number of rows and, for rotary pairs, two rows in a tile. With a row in a tile (so at
+   * most 8192 columns) and at most 8 tiles, the tiles and a normalized input take at most 176 KiB
+   * of shared memory, within the 227 KiB an H100 or H200 gives a block.
    */
-  static void checkTiling(int rows, int cols, int mats, boolean normalized, boolean rotary) {
+  static void checkTiling(int rows, int cols, int mats, boolean rotary) {
     int rowBytes = cols * 2 * mats;
     String problem = null;
     if (cols % 8 != 0) {
       problem = "the columns are not a multiple of 8 (16-byte rows)";
     } else if (rowBytes > TILE_BYTES) {
-      problem = "a row of the " + mats + " matrices takes " + rowBytes + " bytes, over a tile";
+      problem = "a row of the matrices takes " + rowBytes + " bytes, over a tile";
     } else if (rows % 2 != 0) {
       problem = "the rows are odd";
     } else if (rotary && 2 * rowBytes > TILE_BYTES) {
       problem = "two rows (a rotary pair) take " + 2 * rowBytes + " bytes, over a tile";
     } else if (STAGES < 1 || STAGES > 8) {
       problem = STAGES + " tiles in flight, not 1 to 8";
-    } else if (STAGES * TILE_BYTES + (normalized ? cols * Float.BYTES : 0) + 4096 > 227 * 1024) {
-      problem = STAGES + " tiles and the input of " + cols + " floats do not fit in shared memory";
     } else if (WARPS * rowBytes > TILE_BYTES) {
       int tileRows = WARPS;
       while (tileRows > 1 && tileRows * rowBytes > TILE_BYTES) {
@@ -320,12 +332,29 @@ final class DecodeEngine implements AutoCloseable {
               + rows
               + " x "
               + cols
-              + " product ("
+              + " product of "
+              + mats
+              + " matri"
+              + (mats == 1 ? "x" : "ces")
+              + " ("
               + problem
               + "; a tile holds "
               + TILE_BYTES
               + " bytes): use a model whose widths are multiples of 64");
     }
+  }
+
+  /**
+   * {@return the dynamic shared memory of the attention kernel}: its scores and query, then the
+   * keys and values of up to {@link #ATTENTION_STAGED_BYTES} worth of positions, copied before its
+   * dependency wait (the rest it reads from global memory)
+   */
+  static int attentionShared(LlamaConfig c) {
+    int rowPair = 2 * c.headDim() * Float.BYTES;
+    int base = (c.maxSeq() + c.headDim()) * Float.BYTES;
+    int budget = Math.min(ATTENTION_STAGED_BYTES, MAX_SHARED_BYTES - 8192 - base);
+    int room = Math.clamp(budget / rowPair, 0, c.maxSeq());
+    return base + room * rowPair;
   }
 
   /** {@return a graph of one step, replayed once per token} */
