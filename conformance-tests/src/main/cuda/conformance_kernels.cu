@@ -36,3 +36,22 @@ extern "C" __global__ void dense(int in, int out, const float *w, const float *b
     y[j] = s;
   }
 }
+
+// counter[i] += 1 for i < n, as inc does, but through 4 KiB of static shared memory (a __shared__
+// array, one int for each thread of the largest block): each thread stages its element's new value,
+// and after the barrier the thread at the mirrored position of the block stores it. Blocks are
+// one-dimensional. Its launches show that a block's static shared memory counts beside the dynamic.
+extern "C" __global__ void inc_staged(int n, int *counter) {
+  __shared__ int staged[1024];
+  unsigned int t = threadIdx.x;
+  unsigned int mirror = blockDim.x - 1 - t;
+  int i = blockIdx.x * blockDim.x + t;
+  int j = blockIdx.x * blockDim.x + mirror;
+  if (i < n) {
+    staged[t] = counter[i] + 1;
+  }
+  __syncthreads();
+  if (j < n) {
+    counter[j] = staged[mirror];
+  }
+}

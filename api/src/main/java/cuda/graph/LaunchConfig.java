@@ -9,11 +9,14 @@ import java.util.Objects;
  * The shape is checked against the limits of the device the launch runs on ({@link
  * Device.Attribute#MAX_THREADS_PER_BLOCK}, the per-dimension block and grid limits, {@link
  * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}) before any driver call: when the launch is
- * built, against the device of its buffer arguments, and when it executes. Above {@link
+ * built, against the device of its buffer arguments, and when it executes. A block's shared memory
+ * is the kernel's static shared memory (its {@code __shared__} variables, as the driver reports
+ * them) plus the dynamic amount asked for here: where the two together pass {@link
  * Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK} (48 KiB) the library opts the kernel in before its
- * first such launch on a device ({@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); the
- * kernel's static shared memory counts against the same limit, and the driver refuses a sum over
- * it.
+ * first such launch on a device ({@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}), and a
+ * launch whose two amounts pass {@link Device.Attribute#MAX_SHARED_MEMORY_PER_BLOCK_OPTIN} is
+ * refused before the driver sees it (when it executes, if the static amount was not read on the
+ * device when the launch was built).
  *
  * <p><b>Programmatic dependent launch</b> ({@link #withProgrammaticDependentLaunch()}, compute
  * capability 9.0): the kernel may begin before the kernel before it on the stream has finished,

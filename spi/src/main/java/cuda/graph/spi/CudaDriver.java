@@ -609,6 +609,19 @@ public interface CudaDriver extends AutoCloseable {
   Optional<ParamInfo> funcGetParamInfo(CuFunction function, int index);
 
   /**
+   * {@code cuFuncGetAttribute}: one attribute of a kernel (see {@link FunctionAttribute}), such as
+   * its static shared memory ({@link FunctionAttribute#SHARED_SIZE_BYTES}) or the dynamic shared
+   * memory its launches may ask for ({@link FunctionAttribute#MAX_DYNAMIC_SHARED_SIZE_BYTES});
+   * {@code CUDA_ERROR_INVALID_VALUE} for an attribute the driver does not know.
+   *
+   * @param function a kernel of a loaded module
+   * @param attribute which attribute, a {@link FunctionAttribute} value
+   * @return its value
+   * @since 0.2.0
+   */
+  int funcGetAttribute(CuFunction function, int attribute);
+
+  /**
    * {@code cuFuncSetAttribute}: sets one attribute of a kernel for every later launch of it in its
    * context (see {@link FunctionAttribute}); {@code CUDA_ERROR_INVALID_VALUE} for a value the
    * device cannot give, such as more dynamic shared memory than it has beside the kernel's static

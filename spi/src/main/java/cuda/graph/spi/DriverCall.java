@@ -126,6 +126,12 @@ public enum DriverCall {
   /** {@code cuFuncGetParamInfo}: the offset and size of a kernel parameter. */
   FUNC_GET_PARAM_INFO("cuFuncGetParamInfo"),
   /**
+   * {@code cuFuncGetAttribute}: reads an attribute of a kernel (its static shared memory).
+   *
+   * @since 0.2.0
+   */
+  FUNC_GET_ATTRIBUTE("cuFuncGetAttribute"),
+  /**
    * {@code cuFuncSetAttribute}: sets an attribute of a kernel (its dynamic shared memory limit).
    */
   FUNC_SET_ATTRIBUTE("cuFuncSetAttribute"),

@@ -46,12 +46,14 @@ public final class KernelImageImpl implements KernelImage {
 
   /**
    * The image on one device: its module, the PTX it was compiled to (for {@link Kind#CUDA_SOURCE}),
-   * the functions looked up, and the kernels whose declarations were checked there.
+   * the functions looked up (with the shared memory their launches were allowed, whichever
+   * declaration of the kernel launched them), and the kernels whose declarations were checked
+   * there.
    */
   private record Loaded(
       CuModule module,
       @Nullable String compiledPtx,
-      Map<String, CuFunction> functions,
+      Map<String, DeviceFunction> functions,
       Set<KernelImpl> checked) {}
 
   private KernelImageImpl(
@@ -157,7 +159,7 @@ public final class KernelImageImpl implements KernelImage {
    *
    * @throws IllegalArgumentException when the declaration does not fit the kernel
    */
-  CuFunction function(DeviceImpl device, KernelImpl kernel) {
+  DeviceFunction function(DeviceImpl device, KernelImpl kernel) {
     String name = kernel.name();
     synchronized (loaded) {
       Loaded l = loaded.get(device);
@@ -165,13 +167,13 @@ public final class KernelImageImpl implements KernelImage {
         l = load(device);
         loaded.put(device, l);
       }
-      CuFunction f = l.functions.get(name);
+      DeviceFunction f = l.functions.get(name);
       if (f == null) {
-        f = device.platform().driver().moduleGetFunction(l.module, name);
+        f = new DeviceFunction(device.platform().driver().moduleGetFunction(l.module, name));
         l.functions.put(name, f);
       }
       if (!l.checked.contains(kernel)) {
-        String mismatch = mismatch(device, l, f, kernel);
+        String mismatch = mismatch(device, l, f.handle, kernel);
         if (mismatch != null) {
           throw new IllegalArgumentException(mismatch);
         }

@@ -13,13 +13,11 @@ import cuda.graph.LaunchConfig;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.DeviceImpl;
 import cuda.graph.spi.CuFunction;
-import cuda.graph.spi.FunctionAttribute;
 import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
 import java.util.StringJoiner;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link Kernel}. */
@@ -34,11 +32,8 @@ public final class KernelImpl implements Kernel {
   /** The function on the device it was last looked up for: launches rarely change device. */
   private volatile @Nullable Resolved lastResolved;
 
-  /**
-   * A device's function, and the dynamic shared memory its launches were allowed above the device's
-   * default ({@code cuFuncSetAttribute}; 0 until a launch asks for more than the default).
-   */
-  private record Resolved(DeviceImpl device, CuFunction function, AtomicInteger optedIn) {}
+  /** A device's function, with the shared memory its launches there were allowed. */
+  private record Resolved(DeviceImpl device, DeviceFunction function) {}
 
   KernelImpl(KernelImageImpl image, String name, List<KernelParam> parameters) {
     this.image = image;
@@ -81,12 +76,17 @@ public final class KernelImpl implements Kernel {
   /**
    * Fails unless {@code device} can run a launch of this kernel shaped by {@code config}, before
    * the driver sees it: when the launch is built (for the device of its buffers) and when it
-   * executes on {@code device}. Allocates nothing unless it fails.
+   * executes on {@code device}. The dynamic shared memory counts beside the kernel's static shared
+   * memory where that was read on the device already; {@link #function(DeviceImpl, int)} checks the
+   * two together before the first launch of each larger amount. Allocates nothing unless it fails.
    *
    * @throws IllegalArgumentException naming the device's limit and the shape's value
    */
   public void checkShape(LaunchConfig config, DeviceImpl device) {
-    device.checkLaunch(config, this);
+    Resolved last = lastResolved;
+    int staticShared =
+        last != null && last.device == device ? last.function.knownStaticSharedBytes() : 0;
+    device.checkLaunch(config, this, staticShared);
   }
 
   /** Loads the kernel on {@code device} now, e.g. before a graph capture. */
@@ -151,34 +151,27 @@ public final class KernelImpl implements Kernel {
    * @throws IllegalArgumentException when the declaration does not fit the kernel the image defines
    */
   public CuFunction function(DeviceImpl device) {
-    return resolved(device).function;
+    return resolved(device).function.handle;
   }
 
   /**
    * {@return the kernel's function on {@code device}, allowed {@code sharedMemoryBytes} of dynamic
-   * shared memory}: above the device's default (48 KiB) the function opts in once, before its first
-   * such launch ({@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); launches at or under
-   * what it was allowed cost a comparison
+   * shared memory}: before the first launch of each larger amount the amount is checked beside the
+   * kernel's static shared memory (read from the driver once), and where the two pass the device's
+   * default for a block ({@code MAX_SHARED_MEMORY_PER_BLOCK}, 48 KiB) the function opts in ({@code
+   * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); launches at or under what it was allowed
+   * cost a comparison
    *
-   * @throws cuda.graph.CudaException when the driver refuses the amount (more than the device has
-   *     beside the kernel's static shared memory)
+   * @throws IllegalArgumentException when the dynamic and static shared memory together are more
+   *     than the device gives a block that opts in ({@code MAX_SHARED_MEMORY_PER_BLOCK_OPTIN})
+   * @throws cuda.graph.CudaException when the driver refuses the amount
    */
   public CuFunction function(DeviceImpl device, int sharedMemoryBytes) {
-    Resolved r = resolved(device);
-    if (sharedMemoryBytes > r.optedIn.get()
-        && sharedMemoryBytes > device.launchLimits().maxSharedMemoryPerBlock()) {
-      synchronized (r) {
-        if (sharedMemoryBytes > r.optedIn.get()) {
-          device
-              .platform()
-              .driver()
-              .funcSetAttribute(
-                  r.function, FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedMemoryBytes);
-          r.optedIn.set(sharedMemoryBytes);
-        }
-      }
+    DeviceFunction f = resolved(device).function;
+    if (f.needsAllowing(sharedMemoryBytes)) {
+      f.allow(device, sharedMemoryBytes, this);
     }
-    return r.function;
+    return f.handle;
   }
 
   private Resolved resolved(DeviceImpl device) {
@@ -186,7 +179,7 @@ public final class KernelImpl implements Kernel {
     if (last != null && last.device == device) {
       return last;
     }
-    Resolved r = new Resolved(device, image.function(device, this), new AtomicInteger());
+    Resolved r = new Resolved(device, image.function(device, this));
     lastResolved = r;
     return r;
   }

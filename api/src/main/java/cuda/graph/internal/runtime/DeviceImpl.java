@@ -231,12 +231,12 @@ public final class DeviceImpl implements Device {
    * @param maxThreadsPerBlock {@link Attribute#MAX_THREADS_PER_BLOCK}
    * @param maxBlock {@link Attribute#MAX_BLOCK_DIM_X}, {@code _Y} and {@code _Z}
    * @param maxGrid {@link Attribute#MAX_GRID_DIM_X}, {@code _Y} and {@code _Z}
-   * @param maxSharedMemoryPerBlock {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK}: what a launch can
-   *     ask for without opting in per function
+   * @param maxSharedMemoryPerBlock {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK}: the shared memory
+   *     a block has without opting in per function, static and dynamic together
    * @param maxSharedMemoryPerBlockOptin {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}: what a
-   *     launch can ask for once its function has opted in, which the library does before the first
-   *     launch that asks for more than {@code maxSharedMemoryPerBlock} ({@code
-   *     KernelImpl.function(DeviceImpl, int)})
+   *     block has once its function has opted in, which the library does before the first launch
+   *     whose dynamic and static shared memory together are more than {@code
+   *     maxSharedMemoryPerBlock} ({@code KernelImpl.function(DeviceImpl, int)})
    */
   public record LaunchLimits(
       int maxThreadsPerBlock,
@@ -280,9 +280,11 @@ public final class DeviceImpl implements Device {
    * nothing unless it fails.
    *
    * @param what the kernel launched, for the message
+   * @param staticSharedBytes the kernel's static shared memory, which a block has beside the
+   *     launch's dynamic amount; 0 where it is not known yet
    * @throws IllegalArgumentException naming the limit, its value and the shape's
    */
-  public void checkLaunch(LaunchConfig config, Object what) {
+  public void checkLaunch(LaunchConfig config, Object what, int staticSharedBytes) {
     LaunchLimits limits = launchLimits();
     Dim3 block = config.block();
     Dim3 grid = config.grid();
@@ -322,22 +324,64 @@ public final class DeviceImpl implements Device {
               + "; lay the grid out in x (up to "
               + maxGrid.x()
               + " blocks) instead";
-    } else if (config.sharedMemoryBytes() > limits.maxSharedMemoryPerBlockOptin()) {
-      problem =
-          config.sharedMemoryBytes()
-              + " bytes of dynamic shared memory per block, over the "
-              + limits.maxSharedMemoryPerBlockOptin()
-              + " bytes the device gives a block that opts in ("
-              + Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-              + "; "
-              + limits.maxSharedMemoryPerBlock()
-              + " without, "
-              + Attribute.MAX_SHARED_MEMORY_PER_BLOCK
-              + "); use less shared memory per block";
+    } else if (config.sharedMemoryBytes()
+        > limits.maxSharedMemoryPerBlockOptin() - staticSharedBytes) {
+      problem = sharedMemory(config.sharedMemoryBytes(), staticSharedBytes, limits);
     }
     if (problem != null) {
       throw new IllegalArgumentException(what + " cannot launch on " + this + ": " + problem);
     }
+  }
+
+  /**
+   * Fails unless a block of a kernel with {@code staticBytes} of static shared memory can have
+   * {@code dynamicBytes} of dynamic shared memory on this device once the kernel opts in: the two
+   * together at most {@link Attribute#MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}, as the driver counts
+   * them. Allocates nothing unless it fails.
+   *
+   * @param what the kernel launched, for the message
+   * @throws IllegalArgumentException naming both amounts and the limit
+   */
+  public void checkSharedMemory(int dynamicBytes, int staticBytes, Object what) {
+    LaunchLimits limits = launchLimits();
+    if (dynamicBytes > limits.maxSharedMemoryPerBlockOptin() - staticBytes) {
+      throw new IllegalArgumentException(
+          what
+              + " cannot launch on "
+              + this
+              + ": "
+              + sharedMemory(dynamicBytes, staticBytes, limits));
+    }
+  }
+
+  private static String sharedMemory(int dynamicBytes, int staticBytes, LaunchLimits limits) {
+    int optin = limits.maxSharedMemoryPerBlockOptin();
+    String limit =
+        " bytes the device gives a block that opts in ("
+            + Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+            + "; "
+            + limits.maxSharedMemoryPerBlock()
+            + " without, "
+            + Attribute.MAX_SHARED_MEMORY_PER_BLOCK
+            + ")";
+    if (staticBytes <= 0) {
+      return dynamicBytes
+          + " bytes of dynamic shared memory per block, over the "
+          + optin
+          + limit
+          + "; use less shared memory per block";
+    }
+    return dynamicBytes
+        + " bytes of dynamic shared memory per block beside the kernel's "
+        + staticBytes
+        + " bytes of static shared memory (its __shared__ variables) is "
+        + ((long) dynamicBytes + staticBytes)
+        + " bytes, over the "
+        + optin
+        + limit
+        + "; ask for at most "
+        + Math.max(0, optin - staticBytes)
+        + " bytes of dynamic shared memory for this kernel, or give it less static shared memory";
   }
 
   private static String blockDimension(

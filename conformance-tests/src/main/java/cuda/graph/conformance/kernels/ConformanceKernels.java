@@ -26,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code saxpy(int n, float a, const float *x, float *y)}: {@code y[i] = fma(a, x[i], y[i])};
  *   <li>{@code dense(int in, int out, const float *w, const float *b, const float *x, float *y, int
  *       relu)}: {@code y[j] = b[j] + sum_k w[j * in + k] * x[k]} (fused multiply-adds in order of
- *       {@code k}), clamped at 0 when {@code relu != 0}.
+ *       {@code k}), clamped at 0 when {@code relu != 0};
+ *   <li>{@code inc_staged(int n, int *counter)}: what {@code inc} does, through {@value
+ *       #INC_STAGED_STATIC_SHARED_BYTES} bytes of static shared memory ({@code __shared__ int
+ *       staged[1024]}, passed between the threads of a block); one-dimensional blocks.
  * </ul>
  *
  * <p>Every launch helper covers its elements with blocks of {@value #BLOCK} threads.
@@ -46,7 +49,8 @@ public final class ConformanceKernels {
       KernelImage.ptx(KitPtx.read("conformance_kernels.ptx"))
           .withReference("inc", ConformanceKernels::incReference)
           .withReference("saxpy", ConformanceKernels::saxpyReference)
-          .withReference("dense", ConformanceKernels::denseReference);
+          .withReference("dense", ConformanceKernels::denseReference)
+          .withReference("inc_staged", ConformanceKernels::incReference);
 
   /** {@code inc(int n, int *counter)}. */
   public static final Kernel INC =
@@ -75,6 +79,23 @@ public final class ConformanceKernels {
           KernelParam.pointer(ElementType.F32),
           KernelParam.pointer(ElementType.F32),
           KernelParam.I32);
+
+  /**
+   * The static shared memory {@link #INC_STAGED} declares: a block of it has this much beside the
+   * dynamic shared memory of its launch (the driver may report more, never less).
+   *
+   * @since 0.2.0
+   */
+  public static final int INC_STAGED_STATIC_SHARED_BYTES = 4096;
+
+  /**
+   * {@code inc_staged(int n, int *counter)}: {@link #INC} through {@value
+   * #INC_STAGED_STATIC_SHARED_BYTES} bytes of static shared memory.
+   *
+   * @since 0.2.0
+   */
+  public static final Kernel INC_STAGED =
+      IMAGE.kernel("inc_staged", KernelParam.I32, KernelParam.pointer(ElementType.I32));
 
   private ConformanceKernels() {}
 

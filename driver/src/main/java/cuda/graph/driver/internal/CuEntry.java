@@ -248,6 +248,8 @@ enum CuEntry {
       12040,
       Drivers.from(12040),
       takes(C.HANDLE, C.INT64, C.PTR, C.PTR)),
+  /** {@code (int *pi, CUfunction_attribute attrib, CUfunction hfunc)} */
+  FUNC_GET_ATTRIBUTE(DriverCall.FUNC_GET_ATTRIBUTE, 2020, takes(C.PTR, C.INT, C.HANDLE)),
   /** {@code (CUfunction hfunc, CUfunction_attribute attrib, int value)} */
   FUNC_SET_ATTRIBUTE(DriverCall.FUNC_SET_ATTRIBUTE, 9000, takes(C.HANDLE, C.INT, C.INT)),
   /**

@@ -995,6 +995,19 @@ final class FfmCudaDriver implements CudaDriver {
   }
 
   @Override
+  public int funcGetAttribute(CuFunction function, int attribute) {
+    MemorySegment out = Scratch.get().slot(0);
+    try {
+      int status =
+          (int) CuEntry.FUNC_GET_ATTRIBUTE.handle().invokeExact(out, attribute, function.address());
+      check(status, CuEntry.FUNC_GET_ATTRIBUTE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return out.get(JAVA_INT, 0);
+  }
+
+  @Override
   public void funcSetAttribute(CuFunction function, int attribute, int value) {
     try {
       int status =

@@ -101,6 +101,7 @@ class CuEntryTests {
           "cuModuleGetFunction",
           // Not in section 1.2 yet: CUDA 12.4's cuda.h, the only ABI of the call.
           "cuFuncGetParamInfo",
+          "cuFuncGetAttribute",
           "cuFuncSetAttribute",
           "cuLaunchKernel",
           // Not in section 1.2 either: its only ABI, for programmatic dependent launch.
@@ -189,6 +190,7 @@ class CuEntryTests {
           Map.entry("cuMemHostAlloc", 2020),
           Map.entry("cuMemHostGetDevicePointer_v2", 3020),
           Map.entry("cuFuncGetParamInfo", 12040),
+          Map.entry("cuFuncGetAttribute", 2020),
           Map.entry("cuFuncSetAttribute", 9000),
           Map.entry("cuLaunchKernelEx", 11060),
           Map.entry("cuStreamBeginCaptureToGraph", 12030),

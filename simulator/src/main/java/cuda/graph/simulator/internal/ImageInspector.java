@@ -7,20 +7,32 @@ import cuda.graph.spi.CudaDriverException;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.ModuleImage;
 import cuda.graph.spi.ParamInfo;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Validates a module image the way the driver's loader rejects bad ones, and lists the kernels a
  * PTX image declares ({@link PtxEntries}) or a cubin defines ({@link CubinKernels}), with their
- * parameters. A fatbin is checked by its magic number only: its kernels are the ones given Java
- * implementations, and their parameters are unknown to the simulator (it does not read the device
- * code a fatbin holds).
+ * parameters, and for PTX their static shared memory ({@link PtxSharedMemory}). A fatbin is checked
+ * by its magic number only: its kernels are the ones given Java implementations, and their
+ * parameters are unknown to the simulator (it does not read the device code a fatbin holds).
  */
 final class ImageInspector {
+
+  /**
+   * A kernel of an image, with what the simulator can read of it.
+   *
+   * @param parameters its parameters' layout, or empty where unknown
+   * @param staticSharedBytes its static shared memory, or empty where unknown: the simulator reads
+   *     it from PTX only (a cubin's per-kernel shared section also holds what the architecture
+   *     reserves, which the driver does not report)
+   */
+  record Kernel(Optional<List<ParamInfo>> parameters, OptionalInt staticSharedBytes) {}
 
   private static final Pattern VERSION =
       Pattern.compile("^\\s*\\.version\\s+(\\d+)\\.(\\d+)", Pattern.MULTILINE);
@@ -32,13 +44,15 @@ final class ImageInspector {
 
   private static final int FATBIN_MAGIC = 0xBA55ED50;
 
+  private static final OptionalInt UNKNOWN = OptionalInt.empty();
+
   private ImageInspector() {}
 
   /**
-   * {@return the kernels the image declares, by name, each with its parameters where the simulator
-   * can read them}: none for a fatbin
+   * {@return the kernels the image declares, by name, each with its parameters and static shared
+   * memory where the simulator can read them}: none for a fatbin
    */
-  static Map<String, Optional<List<ParamInfo>>> inspect(ModuleImage image) {
+  static Map<String, Kernel> inspect(ModuleImage image) {
     byte[] bytes = image.bytes();
     return switch (image.format()) {
       case PTX -> ptxEntries(image.text());
@@ -51,7 +65,10 @@ final class ImageInspector {
           throw invalidImage(
               "a cubin must be an ELF image (it does not start with 0x7F 'E' 'L' 'F')");
         }
-        yield CubinKernels.of(bytes);
+        Map<String, Kernel> kernels = new LinkedHashMap<>();
+        CubinKernels.of(bytes)
+            .forEach((name, parameters) -> kernels.put(name, new Kernel(parameters, UNKNOWN)));
+        yield kernels;
       }
       case FATBIN -> {
         if (bytes.length < 4 || littleEndianInt(bytes) != FATBIN_MAGIC) {
@@ -62,7 +79,7 @@ final class ImageInspector {
     };
   }
 
-  private static Map<String, Optional<List<ParamInfo>>> ptxEntries(String text) {
+  private static Map<String, Kernel> ptxEntries(String text) {
     Matcher version = VERSION.matcher(text);
     if (!version.find() || !TARGET.matcher(text).find()) {
       throw new CudaDriverException(
@@ -83,7 +100,13 @@ final class ImageInspector {
               + NEWEST_PTX_MAJOR
               + ".x)");
     }
-    return PtxEntries.of(text);
+    Map<String, OptionalInt> shared = PtxSharedMemory.of(text);
+    Map<String, Kernel> kernels = new LinkedHashMap<>();
+    PtxEntries.of(text)
+        .forEach(
+            (name, parameters) ->
+                kernels.put(name, new Kernel(parameters, shared.getOrDefault(name, UNKNOWN))));
+    return kernels;
   }
 
   private static int littleEndianInt(byte[] b) {

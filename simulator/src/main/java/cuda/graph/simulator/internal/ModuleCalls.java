@@ -31,10 +31,15 @@ final class ModuleCalls {
   private static final int MAX_BLOCK_Z = 64;
   private static final long MAX_GRID_X = Integer.MAX_VALUE;
   private static final int MAX_GRID_YZ = 65535;
-  static final int MAX_DYNAMIC_SHARED_MEMORY = 48 * 1024;
+
+  /**
+   * The simulated device's MAX_SHARED_MEMORY_PER_BLOCK: the shared memory, static and dynamic, a
+   * block has without opting in.
+   */
+  static final int MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024;
 
   /** The simulated device's MAX_SHARED_MEMORY_PER_BLOCK_OPTIN (an H100's or H200's). */
-  static final int MAX_DYNAMIC_SHARED_MEMORY_OPTIN = 232448;
+  static final int MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 232448;
 
   private final SimState state;
 
@@ -45,7 +50,7 @@ final class ModuleCalls {
   CuModule load(ModuleImage image) {
     DriverCall call = DriverCall.MODULE_LOAD_DATA;
     SimContext context = state.currentContext(call);
-    Map<String, Optional<List<ParamInfo>>> entries = ImageInspector.inspect(image);
+    Map<String, ImageInspector.Kernel> entries = ImageInspector.inspect(image);
     Set<String> names = new LinkedHashSet<>(entries.keySet());
     names.addAll(image.javaKernels().keySet());
     long address = state.handles.newAddress(SimModule.class);
@@ -53,8 +58,10 @@ final class ModuleCalls {
     state.adopt(address, module, context);
     for (String name : names) {
       KernelBody body = image.javaKernels().get(name);
-      List<ParamInfo> parameters = entries.getOrDefault(name, Optional.empty()).orElse(null);
-      SimFunction function = new SimFunction(module, name, body, parameters);
+      ImageInspector.Kernel kernel = entries.get(name);
+      List<ParamInfo> parameters = kernel == null ? null : kernel.parameters().orElse(null);
+      int staticShared = kernel == null ? -1 : kernel.staticSharedBytes().orElse(-1);
+      SimFunction function = new SimFunction(module, name, body, parameters, staticShared);
       function.handle = new CuFunction(state.register(function, context));
       module.functions.put(name, function);
     }
@@ -85,7 +92,45 @@ final class ModuleCalls {
     return f.handle;
   }
 
-  /** cuFuncSetAttribute: the simulator models the dynamic shared memory limit only. */
+  /**
+   * cuFuncGetAttribute: the simulator models the static shared memory, where the module's PTX tells
+   * it (NOT_SUPPORTED elsewhere, so that a caller falls back rather than trusts a guess), and the
+   * dynamic shared memory limit.
+   */
+  int getAttribute(CuFunction handle, int attribute) {
+    DriverCall call = DriverCall.FUNC_GET_ATTRIBUTE;
+    SimFunction function = state.resolve(handle, SimFunction.class, call);
+    return switch (attribute) {
+      case FunctionAttribute.SHARED_SIZE_BYTES -> {
+        if (function.staticSharedMemory < 0) {
+          throw fail(
+              CuResult.NOT_SUPPORTED,
+              call,
+              "the simulator does not know the static shared memory of kernel '"
+                  + function.name
+                  + "': it reads it from the .shared declarations of a PTX module, and this"
+                  + " kernel has none it can read (a cubin's or fatbin's, a Java kernel the image"
+                  + " does not define, or a variable of a type it cannot size)");
+        }
+        yield function.staticSharedMemory;
+      }
+      case FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES -> function.maxDynamicSharedMemory;
+      default ->
+          throw invalid(
+              call,
+              "the simulator models only CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES ("
+                  + FunctionAttribute.SHARED_SIZE_BYTES
+                  + ") and CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ("
+                  + FunctionAttribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
+                  + "), not attribute "
+                  + attribute);
+    };
+  }
+
+  /**
+   * cuFuncSetAttribute: the simulator models the dynamic shared memory limit only, which may rise
+   * to the device's opt-in limit less the kernel's static shared memory.
+   */
   void setAttribute(CuFunction handle, int attribute, int value) {
     DriverCall call = DriverCall.FUNC_SET_ATTRIBUTE;
     SimFunction function = state.resolve(handle, SimFunction.class, call);
@@ -97,14 +142,21 @@ final class ModuleCalls {
               + "), not attribute "
               + attribute);
     }
-    if (value < 0 || value > MAX_DYNAMIC_SHARED_MEMORY_OPTIN) {
+    int staticShared = function.countedStaticSharedMemory();
+    if (value < 0 || value > MAX_SHARED_MEMORY_PER_BLOCK_OPTIN - staticShared) {
       throw invalid(
           call,
           value
               + " bytes of dynamic shared memory for kernel "
               + function.name
               + ": the device gives a block at most "
-              + MAX_DYNAMIC_SHARED_MEMORY_OPTIN);
+              + MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+              + (staticShared == 0
+                  ? ""
+                  : ", and the kernel's "
+                      + staticShared
+                      + " bytes of static shared memory leave "
+                      + (MAX_SHARED_MEMORY_PER_BLOCK_OPTIN - staticShared)));
     }
     function.maxDynamicSharedMemory = value;
   }
@@ -195,7 +247,10 @@ final class ModuleCalls {
         function, grid, block, sharedMemBytes, arguments.snapshot(), offsets, sizes, programmatic);
   }
 
-  /** The launch limits: block and grid dimensions, dynamic shared memory without opt-in. */
+  /**
+   * The launch limits: block and grid dimensions, and the dynamic shared memory the kernel may ask
+   * for (48 KiB less its static shared memory without opt-in).
+   */
   static void validateShape(
       Dim3 grid, Dim3 block, int sharedMemBytes, SimFunction function, DriverCall call) {
     if (grid.x() <= 0
@@ -221,13 +276,23 @@ final class ModuleCalls {
     }
     int limit = function.maxDynamicSharedMemory;
     if (sharedMemBytes < 0 || sharedMemBytes > limit) {
+      int staticShared = function.countedStaticSharedMemory();
       throw invalid(
           call,
           sharedMemBytes
               + " bytes of dynamic shared memory requested; kernel "
               + function.name
-              + (limit == MAX_DYNAMIC_SHARED_MEMORY
-                  ? " may ask for 49152 without opt-in (cuFuncSetAttribute raises it)"
+              + (limit == function.defaultMaxDynamicSharedMemory()
+                  ? " may ask for "
+                      + limit
+                      + " without opt-in ("
+                      + (staticShared == 0
+                          ? ""
+                          : MAX_SHARED_MEMORY_PER_BLOCK
+                              + " less its "
+                              + staticShared
+                              + " bytes of static shared memory; ")
+                      + "cuFuncSetAttribute raises it)"
                   : " was allowed " + limit + " by cuFuncSetAttribute"));
     }
   }

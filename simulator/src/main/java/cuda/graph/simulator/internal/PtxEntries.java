@@ -76,7 +76,7 @@ final class PtxEntries {
     return Optional.of(List.copyOf(parameters));
   }
 
-  private static String stripComments(String ptx) {
+  static String stripComments(String ptx) {
     return ptx.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", "");
   }
 }

@@ -527,6 +527,11 @@ public final class SimDriver implements SimulatedDriver {
   }
 
   @Override
+  public int funcGetAttribute(CuFunction function, int attribute) {
+    return call(DriverCall.FUNC_GET_ATTRIBUTE, () -> modules.getAttribute(function, attribute));
+  }
+
+  @Override
   public void funcSetAttribute(CuFunction function, int attribute, int value) {
     run(DriverCall.FUNC_SET_ATTRIBUTE, () -> modules.setAttribute(function, attribute, value));
   }

@@ -779,6 +779,23 @@ public abstract class ForwardingCudaDriver implements CudaDriver {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @since 0.2.0
+   */
+  @Override
+  public int funcGetAttribute(CuFunction function, int attribute) {
+    before(
+        DriverCall.FUNC_GET_ATTRIBUTE,
+        describesArguments ? new Object[] {function, attribute} : NO_ARGUMENTS);
+    try {
+      return delegate.funcGetAttribute(function, attribute);
+    } catch (RuntimeException e) {
+      throw failed(DriverCall.FUNC_GET_ATTRIBUTE, e);
+    }
+  }
+
   @Override
   public void funcSetAttribute(CuFunction function, int attribute, int value) {
     before(
