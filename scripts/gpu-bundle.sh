@@ -65,8 +65,10 @@ JLINK_MODULES=${JLINK_MODULES:-java.base,java.logging,java.management,java.xml,j
 rm -rf "$dest/anchors"; cp -r "$anchors" "$dest/anchors"; rm -rf "$dest/anchors/classes"
 # The library's jars and the Java example, for a module-path run as applications do it.
 rm -rf "$dest/modules"; mkdir -p "$dest/modules"
+# This checkout's version only: target may still hold jars of an earlier version.
+version=$(sed -n 's#^  <version>\(.*\)</version>.*#\1#p' pom.xml | head -1)
 for m in spi api simulator driver examples-java; do
-  cp "$m"/target/cuda-graph-*-[0-9]*.jar "$dest/modules/"
+  cp "$m"/target/cuda-graph-*-"$version".jar "$dest/modules/"
 done
 # A module path takes one jar a module: the sources and javadoc jars (a verify build leaves them
 # in target) would be read as second versions of it.
