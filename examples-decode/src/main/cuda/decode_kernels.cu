@@ -59,14 +59,10 @@ __device__ float block_sum(float v, float *scratch) {
 
 // Eight weights (16 bytes) times eight shared inputs, read as two float4 (one 8-way bank
 // conflict per float becomes a 2-way one per float4).
-// CG: xv is global memory written earlier in the same kernel by other blocks (the persistent
-// step), read from L2 (ld.global.cg): the SM's L1 is not coherent with other SMs' writes.
-template <bool CG = false>
 __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
   const __half2 *h = reinterpret_cast<const __half2 *>(&v);
-  const float4 *x4 = reinterpret_cast<const float4 *>(xv);
-  float4 a = CG ? __ldcg(x4) : x4[0];
-  float4 b = CG ? __ldcg(x4 + 1) : x4[1];
+  float4 a = reinterpret_cast<const float4 *>(xv)[0];
+  float4 b = reinterpret_cast<const float4 *>(xv)[1];
   float2 f0 = __half22float2(h[0]), f1 = __half22float2(h[1]);
   float2 f2 = __half22float2(h[2]), f3 = __half22float2(h[3]);
   acc = fmaf(f0.x, a.x, acc);
@@ -93,9 +89,6 @@ __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
 // epilogue (a residual add, SiLU, rotary embedding, argmax) runs on one thread a row.
 #define TILE_BYTES 16384
 #define MAX_STAGES 8
-
-// The dynamic shared memory of the product kernels and the persistent step.
-extern __shared__ __align__(128) unsigned char dynamic[];
 #define MAX_TILE_ROWS 128
 
 // The tiles in flight: as many as the launch's dynamic shared memory holds beside the input
@@ -169,118 +162,88 @@ __device__ __forceinline__ Tiling tiling(int cols, int mats) {
   return t;
 }
 
-// Out[tile parity][matrix][row * warps_per_row + part]: the tile's partial sums.
-#define TILE_OUT(out, parity, m, slot) out[((parity) * MATS + (m)) * MAX_TILE_ROWS + (slot)]
-
-// One block's share of a product: its rows [first, end) of MATS matrices of cols columns, cut
-// into tiles.
+// The tile pipeline of one block: its rows [first, end) of MATS matrices of cols columns.
 template <int MATS>
-struct Share {
+struct RowStream {
   const __half *w[MATS];
-  int cols, first, end, tiles;
+  int cols, first, end, tiles, stages;
   Tiling cut;
-
-  __device__ Share(const __half *const (&ws)[MATS], int rows, int cols_) : cols(cols_) {
-#pragma unroll
-    for (int m = 0; m < MATS; m++) w[m] = ws[m];
-    cut = tiling(cols, MATS);
-    int pairs = (rows + 1) / 2;
-    first = 2 * (int)((long long)blockIdx.x * pairs / gridDim.x);
-    end = min(rows, 2 * (int)((long long)(blockIdx.x + 1) * pairs / gridDim.x));
-    tiles = end > first ? (end - first + cut.rows - 1) / cut.rows : 0;
-  }
-};
-
-// A block's tile buffers and their barriers. Tiles are numbered in the order the block asks for
-// them across every product it streams (seq counts those consumed), so tile k lands in stage
-// k % stages and completes that barrier's phase of parity (k / stages) & 1: the persistent step
-// streams product after product through the same barriers without initializing them again.
-struct Pipe {
   unsigned char *buffers;   // stages * TILE_BYTES of dynamic shared memory
   unsigned long long *bars; // stages barriers
-  int stages;
-  unsigned seq;
 
-  __device__ void init() { // one thread
-    for (int s = 0; s < stages; s++) mbar_init(&bars[s], 1);
-  }
-
-  template <int MATS>
-  __device__ void request(const Share<MATS> &sh, int t) { // one thread
-    int s = (seq + t) % stages, row = sh.first + t * sh.cut.rows, n = min(sh.cut.rows, sh.end - row);
-    unsigned bytes = (unsigned)n * sh.cols * 2;
+  __device__ void request(int t) { // one thread
+    int s = t % stages, row = first + t * cut.rows, n = min(cut.rows, end - row);
+    unsigned bytes = (unsigned)n * cols * 2;
     mbar_expect_bytes(&bars[s], bytes * MATS);
     unsigned char *dst = buffers + s * TILE_BYTES;
 #pragma unroll
     for (int m = 0; m < MATS; m++)
-      bulk_load(dst + m * sh.cut.rows * sh.cols * 2, sh.w[m] + (size_t)row * sh.cols, bytes,
-                &bars[s]);
-  }
-
-  // Asks for the share's first tiles (one thread); every stage must be free.
-  template <int MATS>
-  __device__ void start(const Share<MATS> &sh) {
-    for (int t = 0; t < stages && t < sh.tiles; t++) request(sh, t);
-  }
-
-  // Streams the share (its first tiles asked for by start) against the input vector x and calls
-  // epi(row0, n, sums, parity) after each tile (sums: the TILE_OUT array `out`, on every thread,
-  // after a barrier; threads below n or n / 2 do the work). CG: x is global memory written by
-  // other blocks of the same kernel.
-  template <int MATS, bool CG, class Epi>
-  __device__ void stream(const Share<MATS> &sh, const float *x, Epi &epi, float *out) {
-    int tid = threadIdx.x, warp = tid / WARP, lane = tid % WARP;
-    int wpr = sh.cut.warps_per_row, part_cols = sh.cols / wpr, chunks = part_cols / 8;
-    for (int t = 0; t < sh.tiles; t++) {
-      int s = (seq + t) % stages, row0 = sh.first + t * sh.cut.rows;
-      int n = min(sh.cut.rows, sh.end - row0);
-      mbar_wait(&bars[s], ((seq + t) / stages) & 1u);
-      const __half *tile = reinterpret_cast<const __half *>(buffers + s * TILE_BYTES);
-      for (int slot = warp; slot < n * wpr; slot += WARPS) {
-        int i = slot / wpr, part = slot % wpr;
-        const float *xp = x + part * part_cols;
-#pragma unroll
-        for (int m = 0; m < MATS; m++) {
-          const uint4 *src =
-              reinterpret_cast<const uint4 *>(tile + (size_t)(m * sh.cut.rows + i) * sh.cols) +
-              part * (part_cols / 8);
-          float acc = 0.f;
-#pragma unroll 4
-          for (int c = lane; c < chunks; c += WARP) acc = dot8<CG>(src[c], xp + c * 8, acc);
-          acc = warp_sum(acc);
-          if (lane == 0) TILE_OUT(out, t & 1, m, slot) = acc;
-        }
-      }
-      __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
-      if (tid == 0 && t + stages < sh.tiles) request(sh, t + stages);
-      epi(row0, n, wpr, out, t & 1);
-    }
-    seq += sh.tiles;
+      bulk_load(dst + m * cut.rows * cols * 2, w[m] + (size_t)row * cols, bytes, &bars[s]);
   }
 };
 
-// Streams this block's rows of W (MATS matrices) against the input vector (Pipe::stream). Before
-// the dependency wait it only sets up and requests tiles (and load.prefetch its constants); the
-// input comes from load(input), called after the wait, which returns a pointer to it (shared
-// memory, or global memory when Load::global).
+// Out[tile parity][matrix][row * warps_per_row + part]: the tile's partial sums.
+#define TILE_OUT(out, parity, m, slot) out[((parity) * MATS + (m)) * MAX_TILE_ROWS + (slot)]
+
+// Streams this block's rows of W (MATS matrices) against the input vector and calls
+// epi(row0, n, sums, parity) after each tile (sums: the TILE_OUT array, on every thread, after a
+// barrier; threads below n or n / 2 do the work). Before the dependency wait it only sets up and
+// requests tiles. The input comes from load(xs), called after the wait, which returns a pointer to
+// it (shared memory or global memory).
 template <int MATS, class Load, class Epi>
 __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int rows, int cols,
                                             const Load &load, Epi &epi) {
+  extern __shared__ __align__(128) unsigned char dynamic[];
   __shared__ __align__(8) unsigned long long bars[MAX_STAGES];
   __shared__ float out[2 * MATS * MAX_TILE_ROWS];
-  Share<MATS> sh(w, rows, cols);
-  Pipe pipe{dynamic, bars, stages_in(load.input_bytes()), 0};
-  unsigned char *input = dynamic + pipe.stages * TILE_BYTES;
+  RowStream<MATS> rs;
+#pragma unroll
+  for (int m = 0; m < MATS; m++) rs.w[m] = w[m];
+  rs.cols = cols;
+  rs.cut = tiling(cols, MATS);
+  int pairs = (rows + 1) / 2;
+  rs.first = 2 * (int)((long long)blockIdx.x * pairs / gridDim.x);
+  rs.end = min(rows, 2 * (int)((long long)(blockIdx.x + 1) * pairs / gridDim.x));
+  rs.tiles = rs.end > rs.first ? (rs.end - rs.first + rs.cut.rows - 1) / rs.cut.rows : 0;
+  rs.stages = stages_in(load.input_bytes());
+  rs.buffers = dynamic;
+  rs.bars = bars;
+  int tid = threadIdx.x;
+  unsigned char *input = dynamic + rs.stages * TILE_BYTES;
   cudaTriggerProgrammaticLaunchCompletion();
   load.prefetch(input); // first: the copies land in the order they were asked for
-  if (threadIdx.x == 0) {
-    pipe.init();
-    pipe.start(sh);
+  if (tid == 0) {
+    for (int s = 0; s < rs.stages; s++) mbar_init(&bars[s], 1);
+    for (int t = 0; t < rs.stages && t < rs.tiles; t++) rs.request(t);
   }
   cudaGridDependencySynchronize();
   const float *x = load(input);
   __syncthreads(); // the barriers' initialization, and a shared input, seen by every thread
-  pipe.stream<MATS, false>(sh, x, epi, out);
+  int warp = tid / WARP, lane = tid % WARP;
+  int wpr = rs.cut.warps_per_row, part_cols = cols / wpr, chunks = part_cols / 8;
+  for (int t = 0; t < rs.tiles; t++) {
+    int s = t % rs.stages, row0 = rs.first + t * rs.cut.rows, n = min(rs.cut.rows, rs.end - row0);
+    mbar_wait(&bars[s], (unsigned)(t / rs.stages) & 1u);
+    const __half *tile = reinterpret_cast<const __half *>(rs.buffers + s * TILE_BYTES);
+    for (int slot = warp; slot < n * wpr; slot += WARPS) {
+      int i = slot / wpr, part = slot % wpr;
+      const float *xp = x + part * part_cols;
+#pragma unroll
+      for (int m = 0; m < MATS; m++) {
+        const uint4 *src =
+            reinterpret_cast<const uint4 *>(tile + (size_t)(m * rs.cut.rows + i) * cols) +
+            part * (part_cols / 8);
+        float acc = 0.f;
+#pragma unroll 4
+        for (int c = lane; c < chunks; c += WARP) acc = dot8(src[c], xp + c * 8, acc);
+        acc = warp_sum(acc);
+        if (lane == 0) TILE_OUT(out, t & 1, m, slot) = acc;
+      }
+    }
+    __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
+    if (tid == 0 && t + rs.stages < rs.tiles) rs.request(t + rs.stages);
+    epi(row0, n, wpr, out, t & 1);
+  }
 }
 
 // The sum of row i's parts in a tile.
@@ -343,16 +306,11 @@ struct DirectLoad {
   __device__ const float *operator()(unsigned char *) const { return x; }
 };
 
-// CG: x was written by other blocks of the same kernel (the persistent step): read through L2.
-template <bool CG = false>
 struct AddEpi {
   float *x;
   __device__ void operator()(int row0, int n, int wpr, const float *sums, int parity) {
     int i = threadIdx.x;
-    if (i < n) {
-      float *r = x + row0 + i;
-      *r = (CG ? __ldcg(r) : *r) + tile_sum<1>(sums, parity, 0, i, wpr);
-    }
+    if (i < n) x[row0 + i] += tile_sum<1>(sums, parity, 0, i, wpr);
   }
 };
 
@@ -373,22 +331,6 @@ __device__ __forceinline__ unsigned long long argmax_key(float v, int index) {
   unsigned int b = __float_as_uint(v);
   b = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
   return ((unsigned long long)b << 32) | (unsigned int)(~index);
-}
-
-// Folds the block's best keys (one a thread) into the step's argmax, state[BEST].
-__device__ void fold_argmax(unsigned long long mine, int *state) {
-  __shared__ unsigned long long best[WARPS];
-  for (int o = WARP / 2; o > 0; o /= 2) {
-    unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
-    mine = other > mine ? other : mine;
-  }
-  if (threadIdx.x % WARP == 0) best[threadIdx.x / WARP] = mine;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long b = 0;
-    for (int i = 0; i < WARPS; i++) b = best[i] > b ? best[i] : b;
-    if (b != 0) atomicMax(reinterpret_cast<unsigned long long *>(state + BEST), b);
-  }
 }
 
 struct ArgmaxEpi {
@@ -417,7 +359,7 @@ extern "C" __global__ void embed(const int *state, const __half *emb, float *x, 
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
                                       int cols) {
   const __half *ws[1] = {w};
-  AddEpi<> epi{x};
+  AddEpi epi{x};
   stream_rows<1>(ws, rows, cols, DirectLoad{in}, epi);
 }
 
@@ -438,7 +380,19 @@ extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm
   const __half *ws[1] = {w};
   ArgmaxEpi epi{logits};
   stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
-  fold_argmax(epi.best, state);
+  __shared__ unsigned long long best[WARPS];
+  unsigned long long mine = epi.best;
+  for (int o = WARP / 2; o > 0; o /= 2) {
+    unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
+    mine = other > mine ? other : mine;
+  }
+  if (threadIdx.x % WARP == 0) best[threadIdx.x / WARP] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long b = 0;
+    for (int i = 0; i < WARPS; i++) b = best[i] > b ? best[i] : b;
+    if (b != 0) atomicMax(reinterpret_cast<unsigned long long *>(state + BEST), b);
+  }
 }
 
 // The rotation of pair i of a head at position pos.
@@ -494,23 +448,50 @@ extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, con
   stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
 }
 
+// One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
+// sum of v_j. The keys and values before state[POS] were written by earlier steps, so before the
+// dependency wait the block copies as many of its group's rows as its shared memory holds (a bulk
+// copy a row), while the QKV kernel before it runs; after the wait it reads the rest, among them
+// the current position's, which that kernel writes, from global memory. Scores: one thread per
+// position, reading its key as float4, each thread starting at another float4 of the row (rows
+// in shared memory are a multiple of 16 bytes apart: the same start would hit the same banks).
+// Sum: each warp takes every WARPS-th position, its lanes the dimensions, then the warps' partial
+// sums are added. head_dim <= 128 and a multiple of 4. state[POS] is read before the wait: only
+// the previous step's finish wrote it, and steps never overlap.
+// Dynamic shared memory: max_seq + head_dim floats, then room staged keys and as many values
+// (2 * room * head_dim floats, room chosen by the host).
 #define MAX_HEAD_DIM 128
-
-// The attention of head h (of key/value group g) at position pos, by one block: positions below
-// staged from shared memory (ks, vs: a row of head_dim floats a position, complete once `staged`
-// has completed its phase 0; nullptr when nothing is staged), the rest from global memory through
-// L2 (the current position's row was written by another kernel, or by another block of the same
-// kernel). scores: pos + 1 floats and q: head_dim floats of shared memory.
-__device__ void attend(int h, int g, int pos, const float *qkv, const float *ks, const float *vs,
-                       unsigned long long *staged_bar, int staged, const float *k_cache,
-                       const float *v_cache, float *out, float *scores, float *q, int head_dim,
-                       int kv_dim) {
+extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
+                                     const float *v_cache, float *out, int heads, int kv_heads,
+                                     int head_dim, int max_seq) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  extern __shared__ __align__(16) float shared[];
+  __shared__ __align__(8) unsigned long long staged_bar;
   __shared__ float scratch[WARPS];
   __shared__ float partial[WARPS][MAX_HEAD_DIM];
+  unsigned dynamic;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
+  int room = (int)((dynamic / sizeof(float) - max_seq - head_dim) / (2 * head_dim));
+  float *scores = shared, *q = shared + max_seq, *ks = q + head_dim, *vs = ks + room * head_dim;
+  int h = blockIdx.x, g = h / (heads / kv_heads);
+  int kv_dim = kv_heads * head_dim;
+  int pos = state[POS], staged = min(pos, room);
+  unsigned row_bytes = head_dim * sizeof(float);
+  if (threadIdx.x == 0) {
+    mbar_init(&staged_bar, 1);
+    mbar_expect_bytes(&staged_bar, 2 * staged * row_bytes);
+  }
+  __syncthreads(); // the barrier's initialization, seen by every thread
+  for (int j = threadIdx.x; j < staged; j += BLOCK) {
+    size_t at = (size_t)j * kv_dim + g * head_dim;
+    bulk_load(ks + j * head_dim, k_cache + at, row_bytes, &staged_bar);
+    bulk_load(vs + j * head_dim, v_cache + at, row_bytes, &staged_bar);
+  }
+  cudaGridDependencySynchronize();
   int len = pos + 1, n4 = head_dim / 4;
   float scale = rsqrtf((float)head_dim);
-  for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = __ldcg(qkv + h * head_dim + d) * scale;
-  if (staged_bar != nullptr) mbar_wait(staged_bar, 0);
+  for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d] * scale;
+  mbar_wait(&staged_bar, 0);
   __syncthreads();
   float m = -INFINITY;
   const float4 *qv = reinterpret_cast<const float4 *>(q);
@@ -533,7 +514,7 @@ __device__ void attend(int h, int g, int pos, const float *qkv, const float *ks,
           reinterpret_cast<const float4 *>(k_cache + (size_t)j * kv_dim + g * head_dim);
 #pragma unroll 8
       for (int d = 0; d < n4; d++) {
-        float4 a = __ldcg(k + d), b = qv[d];
+        float4 a = __ldg(k + d), b = qv[d];
         dot = fmaf(a.x, b.x, dot);
         dot = fmaf(a.y, b.y, dot);
         dot = fmaf(a.z, b.z, dot);
@@ -560,12 +541,11 @@ __device__ void attend(int h, int g, int pos, const float *qkv, const float *ks,
 #pragma unroll 4
   for (int j = warp; j < len; j += WARPS) {
     float p = scores[j];
-    bool shared_row = j < staged;
-    const float *row = shared_row ? vs + j * head_dim : v_cache + (size_t)j * kv_dim + g * head_dim;
+    const float *row = j < staged ? vs + j * head_dim : v_cache + (size_t)j * kv_dim + g * head_dim;
 #pragma unroll
     for (int i = 0; i < MAX_HEAD_DIM / WARP; i++) {
       int d = lane + i * WARP;
-      if (d < head_dim) acc[i] = fmaf(p, shared_row ? row[d] : __ldcg(row + d), acc[i]);
+      if (d < head_dim) acc[i] = fmaf(p, row[d], acc[i]);
     }
   }
 #pragma unroll
@@ -580,55 +560,12 @@ __device__ void attend(int h, int g, int pos, const float *qkv, const float *ks,
     for (int w = 0; w < WARPS; w++) total += partial[w][d];
     out[h * head_dim + d] = total * inv;
   }
-  __syncthreads(); // scores, q and partial free for the next head
-}
-
-// One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
-// sum of v_j. The keys and values before state[POS] were written by earlier steps, so before the
-// dependency wait the block copies as many of its group's rows as its shared memory holds (a bulk
-// copy a row), while the QKV kernel before it runs; after the wait it reads the rest, among them
-// the current position's, which that kernel writes, from global memory. Scores: one thread per
-// position, reading its key as float4, each thread starting at another float4 of the row (rows
-// in shared memory are a multiple of 16 bytes apart: the same start would hit the same banks).
-// Sum: each warp takes every WARPS-th position, its lanes the dimensions, then the warps' partial
-// sums are added. head_dim <= 128 and a multiple of 4. state[POS] is read before the wait: only
-// the previous step's finish wrote it, and steps never overlap.
-// Dynamic shared memory: max_seq + head_dim floats, then room staged keys and as many values
-// (2 * room * head_dim floats, room chosen by the host).
-extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
-                                     const float *v_cache, float *out, int heads, int kv_heads,
-                                     int head_dim, int max_seq) {
-  cudaTriggerProgrammaticLaunchCompletion();
-  extern __shared__ __align__(16) float shared[];
-  __shared__ __align__(8) unsigned long long staged_bar;
-  unsigned dynamic;
-  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
-  int room = (int)((dynamic / sizeof(float) - max_seq - head_dim) / (2 * head_dim));
-  float *scores = shared, *q = shared + max_seq, *ks = q + head_dim, *vs = ks + room * head_dim;
-  int h = blockIdx.x, g = h / (heads / kv_heads);
-  int kv_dim = kv_heads * head_dim;
-  int pos = state[POS], staged = min(pos, room);
-  unsigned row_bytes = head_dim * sizeof(float);
-  if (threadIdx.x == 0) {
-    mbar_init(&staged_bar, 1);
-    mbar_expect_bytes(&staged_bar, 2 * staged * row_bytes);
-  }
-  __syncthreads(); // the barrier's initialization, seen by every thread
-  for (int j = threadIdx.x; j < staged; j += BLOCK) {
-    size_t at = (size_t)j * kv_dim + g * head_dim;
-    bulk_load(ks + j * head_dim, k_cache + at, row_bytes, &staged_bar);
-    bulk_load(vs + j * head_dim, v_cache + at, row_bytes, &staged_bar);
-  }
-  cudaGridDependencySynchronize();
-  attend(h, g, pos, qkv, ks, vs, &staged_bar, staged, k_cache, v_cache, out, scores, q, head_dim,
-         kv_dim);
 }
 
 // Ends a step (one thread): the argmax becomes the token at the next position.
 __device__ void advance(int *state) {
   unsigned long long *best = reinterpret_cast<unsigned long long *>(state + BEST);
-  // from L2: in the persistent step other SMs folded it in, and this SM's L1 may hold the line
-  int token = (int)(~(unsigned int)(__ldcg(best) & 0xffffffffu));
+  int token = (int)(~(unsigned int)(*best & 0xffffffffu));
   *best = 0;
   int pos = state[POS] + 1;
   state[POS] = pos;
@@ -722,181 +659,4 @@ extern "C" __global__ void clock_sync(long long *sync, int rounds, long long tim
     __threadfence_system();
     *(volatile long long *)(sync + 1) = r;
   }
-}
-
-// ---- The whole step in one kernel
-//
-// decode_step runs the phases of a step (embed; per layer QKV + RoPE, attention, output
-// projection, gate/up, down; logits + argmax; the state advanced) in one launch, on blocks that
-// all stay resident (the host launches at most as many as fit on the GPU at once), with a
-// grid-wide barrier between phases where the kernels above have a kernel boundary. Before each
-// barrier a block already asks for its first tiles of the next product, so the memory keeps
-// streaming across phases. Everything the step writes is read back through L2 (ld.global.cg,
-// __ldcg): an SM's L1 does not see other SMs' writes.
-
-// The weights in one buffer, in this order (DecodeEngine lays them out so): per layer the
-// attention norm (dim), QKV (qkv_rows x dim), wo (dim x dim), the FFN norm (dim), w1 and w3 (ffn
-// x dim each), w2 (dim x ffn); then the final norm (dim), the output head and the embeddings
-// (vocab x dim each). Every size is a multiple of 8 halves (16 bytes).
-struct Layout {
-  const __half *w;
-  int dim, qkv_rows, ffn, vocab, layers;
-  __device__ size_t layer_size() const {
-    return 2 * (size_t)dim + (size_t)(qkv_rows + dim) * dim + 3 * (size_t)ffn * dim;
-  }
-  __device__ const __half *attention_norm(int l) const { return w + l * layer_size(); }
-  __device__ const __half *qkv(int l) const { return attention_norm(l) + dim; }
-  __device__ const __half *wo(int l) const { return qkv(l) + (size_t)qkv_rows * dim; }
-  __device__ const __half *ffn_norm(int l) const { return wo(l) + (size_t)dim * dim; }
-  __device__ const __half *w1(int l) const { return ffn_norm(l) + dim; }
-  __device__ const __half *w3(int l) const { return w1(l) + (size_t)ffn * dim; }
-  __device__ const __half *w2(int l) const { return w3(l) + (size_t)ffn * dim; }
-  __device__ const __half *norm() const { return w + layers * layer_size(); }
-  __device__ const __half *output() const { return norm() + dim; }
-  __device__ const __half *embeddings() const { return output() + (size_t)vocab * dim; }
-};
-
-// The grid-wide barrier's words (unsigned): [0] blocks arrived at the current barrier, [1]
-// barriers passed, [2] 1 once a block gave up waiting: the blocks were not all resident at once
-// (another kernel held SMs), so the step cannot complete; every block then returns at its next
-// barrier and the host reports it (DecodeEngine.checkResident). Zeroed by the host before use.
-#define SYNC_ARRIVED 0
-#define SYNC_PASSED 1
-#define SYNC_FAILED 2
-#define BARRIER_TIMEOUT_NS 1000000000LL
-
-// Waits until every block of the grid has arrived; what each wrote before is visible to all
-// after it (fences on both sides of the arrival). false: the wait timed out or failed before.
-__device__ bool grid_barrier(unsigned *sync) {
-  __shared__ int passed;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    volatile unsigned *generation = sync + SYNC_PASSED, *failed = sync + SYNC_FAILED;
-    unsigned g = *generation;
-    int ok = 1;
-    __threadfence();
-    if (atomicAdd(sync + SYNC_ARRIVED, 1u) == gridDim.x - 1) {
-      atomicExch(sync + SYNC_ARRIVED, 0u);
-      __threadfence();
-      atomicAdd(sync + SYNC_PASSED, 1u);
-    } else {
-      long long deadline = global_ns() + BARRIER_TIMEOUT_NS;
-      while (*generation == g) {
-        if (*failed != 0 || global_ns() > deadline) {
-          *failed = 1;
-          ok = 0;
-          break;
-        }
-      }
-    }
-    __threadfence();
-    passed = ok;
-  }
-  __syncthreads();
-  return passed != 0;
-}
-
-// x (written by other blocks) into shared memory, scaled by rmsnorm and the norm's weights.
-__device__ const float *norm_input(const float *x, const __half *norm, float *xs, int cols,
-                                   float eps) {
-  __shared__ float scratch[WARPS];
-  float ss = 0.f;
-  for (int i = threadIdx.x; i < cols; i += BLOCK) {
-    float v = __ldcg(x + i);
-    xs[i] = v;
-    ss += v * v;
-  }
-  float scale = rsqrtf(block_sum(ss, scratch) / cols + eps);
-  for (int i = threadIdx.x; i < cols; i += BLOCK) xs[i] = xs[i] * scale * __half2float(norm[i]);
-  __syncthreads();
-  return xs;
-}
-
-// Dynamic shared memory: the tiles, then max(dim, max_seq + head_dim) floats (the normalized
-// input, or the attention's scores and query).
-extern "C" __global__ void __launch_bounds__(BLOCK, 4)
-    decode_step(const __half *weights, int *state, float *k_cache, float *v_cache, float *x,
-                float *qkv, float *att, float *h, float *logits, unsigned *sync, int dim,
-                int layers, int heads, int kv_heads, int ffn, int vocab, int max_seq, float eps,
-                float theta) {
-  __shared__ __align__(8) unsigned long long bars[MAX_STAGES];
-  __shared__ float out[2 * 2 * MAX_TILE_ROWS];
-  int tid = threadIdx.x, head_dim = dim / heads, kv_dim = kv_heads * head_dim;
-  int q_dim = heads * head_dim, qkv_rows = q_dim + 2 * kv_dim;
-  Layout lay{weights, dim, qkv_rows, ffn, vocab, layers};
-  Pipe pipe{dynamic, bars, stages_in(max(dim, max_seq + head_dim) * sizeof(float)), 0};
-  float *input = reinterpret_cast<float *>(dynamic + pipe.stages * TILE_BYTES);
-  int pos = state[POS], token = state[TOKEN];
-  if (tid == 0) pipe.init();
-  // Shares are made where tiles are asked for and again where they are streamed: the same rows.
-#define NEXT_PRODUCT(MATS, ...)                                                                \
-  do {                                                                                         \
-    const __half *w_[MATS] = {__VA_ARGS__};                                                    \
-    Share<MATS> sh_(w_, rows_, cols_);                                                         \
-    if (tid == 0) pipe.start(sh_);                                                             \
-  } while (0)
-  {
-    int rows_ = qkv_rows, cols_ = dim;
-    NEXT_PRODUCT(1, lay.qkv(0));
-  }
-  const __half *emb = lay.embeddings() + (size_t)token * dim;
-  for (int i = blockIdx.x * BLOCK + tid; i < dim; i += gridDim.x * BLOCK)
-    x[i] = __half2float(emb[i]);
-  if (!grid_barrier(sync)) return;
-  for (int l = 0; l < layers; l++) {
-    float *kc = k_cache + (size_t)l * max_seq * kv_dim, *vc = v_cache + (size_t)l * max_seq * kv_dim;
-    {
-      const __half *w[1] = {lay.qkv(l)};
-      QkvRopeEpi epi{qkv, state, kc, vc, q_dim, kv_dim, head_dim, theta};
-      pipe.stream<1, false>(Share<1>(w, qkv_rows, dim),
-                            norm_input(x, lay.attention_norm(l), input, dim, eps), epi, out);
-      int rows_ = dim, cols_ = dim;
-      NEXT_PRODUCT(1, lay.wo(l));
-    }
-    if (!grid_barrier(sync)) return;
-    for (int hd = blockIdx.x; hd < heads; hd += gridDim.x)
-      attend(hd, hd / (heads / kv_heads), pos, qkv, nullptr, nullptr, nullptr, 0, kc, vc, att,
-             input, input + max_seq, head_dim, kv_dim);
-    if (!grid_barrier(sync)) return;
-    {
-      const __half *w[1] = {lay.wo(l)};
-      AddEpi<true> epi{x};
-      pipe.stream<1, true>(Share<1>(w, dim, dim), att, epi, out);
-      int rows_ = ffn, cols_ = dim;
-      NEXT_PRODUCT(2, lay.w1(l), lay.w3(l));
-    }
-    if (!grid_barrier(sync)) return;
-    {
-      const __half *w[2] = {lay.w1(l), lay.w3(l)};
-      SiluEpi epi{h};
-      pipe.stream<2, false>(Share<2>(w, ffn, dim), norm_input(x, lay.ffn_norm(l), input, dim, eps),
-                            epi, out);
-      int rows_ = dim, cols_ = ffn;
-      NEXT_PRODUCT(1, lay.w2(l));
-    }
-    if (!grid_barrier(sync)) return;
-    {
-      const __half *w[1] = {lay.w2(l)};
-      AddEpi<true> epi{x};
-      pipe.stream<1, true>(Share<1>(w, dim, ffn), h, epi, out);
-      if (l + 1 < layers) {
-        int rows_ = qkv_rows, cols_ = dim;
-        NEXT_PRODUCT(1, lay.qkv(l + 1));
-      } else {
-        int rows_ = vocab, cols_ = dim;
-        NEXT_PRODUCT(1, lay.output());
-      }
-    }
-    if (!grid_barrier(sync)) return;
-  }
-#undef NEXT_PRODUCT
-  {
-    const __half *w[1] = {lay.output()};
-    ArgmaxEpi epi{logits};
-    pipe.stream<1, false>(Share<1>(w, vocab, dim), norm_input(x, lay.norm(), input, dim, eps), epi,
-                          out);
-    fold_argmax(epi.best, state);
-  }
-  if (!grid_barrier(sync)) return;
-  if (blockIdx.x == 0 && tid == 0) advance(state);
 }

@@ -232,18 +232,9 @@ public final class Decode {
     try (CudaGraph<@Nullable Void> step = engine.captureStep();
         CudaGraph<@Nullable Void> loop = engine.captureLoop();
         CudaGraph<@Nullable Void> streamLoop = engine.captureStreamLoop();
-        CudaGraph<@Nullable Void> pdl = engine.captureProgrammaticStep();
-        CudaGraph<@Nullable Void> persistent = engine.capturePersistentStep()) {
+        CudaGraph<@Nullable Void> pdl = engine.captureProgrammaticStep()) {
       List<String> names =
-          List.of(
-              "eager",
-              "graph",
-              "graph+read",
-              "while",
-              "stream",
-              "stream+paced",
-              "graph+pdl",
-              "one kernel");
+          List.of("eager", "graph", "graph+read", "while", "stream", "stream+paced", "graph+pdl");
       List<Mode> modes =
           List.of(
               n -> {
@@ -288,12 +279,7 @@ public final class Decode {
                   latency[1],
                   cpuMicros[1]),
               // As "graph", with each kernel's launch overlapping the kernel before it.
-              n -> replayQueued(pdl, stream, n),
-              // As "graph", the whole step one kernel with grid-wide barriers between phases.
-              n -> {
-                replayQueued(persistent, stream, n);
-                engine.checkResident();
-              });
+              n -> replayQueued(pdl, stream, n));
       int[] expected = null;
       double eagerMedian = 0, graphMedian = 0, readMedian = 0, streamMedian = 0, pacedMedian = 0;
       boolean same = true;

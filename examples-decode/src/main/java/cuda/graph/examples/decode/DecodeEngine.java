@@ -69,11 +69,6 @@ final class DecodeEngine implements AutoCloseable {
   final Stream stream;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final DeviceBuffer<Short> embeddings, norm, output;
-  private final DeviceBuffer<Short> allWeights;
-
-  /** The persistent step's grid-wide barrier: blocks arrived, barriers passed, failed. */
-  final DeviceBuffer<Integer> sync;
-
   private final List<DeviceBuffer<Short>[]> layers = new ArrayList<>();
   private final DeviceBuffer<Float> kCache, vCache;
   final DeviceBuffer<Integer> state;
@@ -104,28 +99,21 @@ final class DecodeEngine implements AutoCloseable {
     this.ring = new TokenRing(stream.device(), ringCapacity, consumeTimeout);
     try {
       DecodeKernels.loadAll(stream.device()); // module loading must stay out of captures
-      // Every weight in one buffer, laid out as the persistent step reads it; the kernels of the
-      // other modes take slices of it.
-      WeightLayout layout = WeightLayout.of(c);
-      allWeights = DeviceBuffer.allocate(ElementType.F16, layout.total()).syncOn(stream);
-      owned.add(allWeights);
-      for (int i = 0; i < c.layers(); i++) {
-        Weights.Layer l = weights.layers.get(i);
+      embeddings = upload(weights.embeddings);
+      for (Weights.Layer l : weights.layers) {
         layers.add(
             new DeviceBuffer[] {
-              upload(layout.attentionNorm(i), l.attentionNorm()),
-              upload(layout.qkv(i), l.qkv()),
-              upload(layout.wo(i), l.wo()),
-              upload(layout.ffnNorm(i), l.ffnNorm()),
-              upload(layout.w1(i), l.w1()),
-              upload(layout.w3(i), l.w3()),
-              upload(layout.w2(i), l.w2())
+              upload(l.attentionNorm()),
+              upload(l.qkv()),
+              upload(l.wo()),
+              upload(l.ffnNorm()),
+              upload(l.w1()),
+              upload(l.w3()),
+              upload(l.w2())
             });
       }
-      norm = upload(layout.norm(), weights.norm);
-      output = upload(layout.output(), weights.output);
-      embeddings = upload(layout.embeddings(), weights.embeddings);
-      sync = zeros(ElementType.I32, 3);
+      norm = upload(weights.norm);
+      output = upload(weights.output);
       long cache = (long) c.layers() * c.maxSeq() * c.kvDim();
       kCache = zeros(ElementType.F32, cache);
       vCache = zeros(ElementType.F32, cache);
@@ -145,10 +133,9 @@ final class DecodeEngine implements AutoCloseable {
     }
   }
 
-  /** {@return the slice of the weights buffer at {@code offset}, {@code data} copied into it} */
-  private DeviceBuffer<Short> upload(long offset, java.lang.foreign.MemorySegment data) {
-    DeviceBuffer<Short> b = allWeights.slice(offset, data.byteSize() / 2);
-    b.write(data).syncOn(stream);
+  private DeviceBuffer<Short> upload(java.lang.foreign.MemorySegment data) {
+    DeviceBuffer<Short> b = DeviceBuffer.fromSegment(ElementType.F16, data).syncOn(stream);
+    owned.add(b);
     return b;
   }
 
@@ -170,69 +157,6 @@ final class DecodeEngine implements AutoCloseable {
               + steps);
     }
     state.write(DecodeMath.initialState(config.maxSeq(), steps)).syncOn(stream);
-    sync.write(new int[3]).syncOn(stream);
-  }
-
-  /**
-   * {@return the persistent step: the whole step in one launch of {@link #BLOCKS_PER_SM} blocks an
-   * SM, which all stay resident}, a grid-wide barrier between its phases
-   */
-  GraphNode<@Nullable Void> persistentStep() {
-    LlamaConfig c = config;
-    int input = Math.max(c.dim(), c.maxSeq() + c.headDim()) * Float.BYTES;
-    checkTiling(c.qkvRows(), c.dim(), 1, true);
-    checkTiling(c.ffn(), c.dim(), 2, false);
-    checkTiling(c.dim(), c.ffn(), 1, false);
-    checkTiling(c.vocab(), c.dim(), 1, false);
-    LaunchConfig all =
-        new LaunchConfig(
-            cuda.graph.Dim3.of(streamBlocks),
-            cuda.graph.Dim3.of(BLOCK),
-            STAGES * TILE_BYTES + input);
-    return DecodeKernels.DECODE_STEP.launch(
-        all,
-        allWeights,
-        state,
-        kCache,
-        vCache,
-        x,
-        qkv,
-        att,
-        h,
-        logits,
-        sync,
-        c.dim(),
-        c.layers(),
-        c.heads(),
-        c.kvHeads(),
-        c.ffn(),
-        c.vocab(),
-        c.maxSeq(),
-        c.normEps(),
-        c.ropeTheta());
-  }
-
-  /** {@return a graph of the persistent step, replayed once per token} */
-  CudaGraph<@Nullable Void> capturePersistentStep() {
-    return CudaGraph.capture(stream, persistentStep());
-  }
-
-  /**
-   * Checks that no persistent step since the last {@link #reset} gave up at a barrier: its blocks
-   * wait for each other, which they can only do if all of them are resident at once.
-   *
-   * @throws IllegalStateException if one gave up (its tokens are not the model's)
-   */
-  void checkResident() {
-    int[] words = sync.toIntArray().syncOn(stream);
-    if (words[2] != 0) {
-      throw new IllegalStateException(
-          "decode_step: a block waited over 1 s at a grid-wide barrier, so the "
-              + streamBlocks
-              + " blocks were not all resident at once (another kernel on the GPU, or fewer free"
-              + " SMs than the device has); run it alone on the GPU, or with fewer blocks an SM"
-              + " (-Ddecode.blocksPerSm)");
-    }
   }
 
   /** {@return one decode step; inside a device loop, {@code more} is the loop's condition} */

@@ -34,8 +34,7 @@ final class DecodeKernels {
           .withReference("finish", stepStart(DecodeKernels::finish))
           .withReference("finish_loop", stepStart(DecodeKernels::finishLoop))
           .withReference("finish_stream", stepStart(DecodeKernels::finishStream))
-          .withReference("clock_sync", DecodeKernels::clockSync)
-          .withReference("decode_step", DecodeKernels::decodeStep);
+          .withReference("clock_sync", DecodeKernels::clockSync);
 
   /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
   static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
@@ -104,35 +103,6 @@ final class DecodeKernels {
   static final Kernel CLOCK_SYNC =
       IMAGE.kernel("clock_sync", KernelParam.pointer(ElementType.I64), I32, KernelParam.I64);
 
-  /**
-   * {@code decode_step(weights, state, k_cache, v_cache, x, qkv, att, h, logits, sync, dim, layers,
-   * heads, kv_heads, ffn, vocab, max_seq, eps, theta)}: a whole step in one launch of blocks that
-   * stay resident, a grid-wide barrier (on the {@code sync} words) between its phases; the weights
-   * in one buffer laid out as {@link DecodeEngine} writes them.
-   */
-  static final Kernel DECODE_STEP =
-      IMAGE.kernel(
-          "decode_step",
-          HALF,
-          INT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          INT,
-          I32,
-          I32,
-          I32,
-          I32,
-          I32,
-          I32,
-          I32,
-          F32,
-          F32);
-
   private DecodeKernels() {}
 
   /**
@@ -160,8 +130,7 @@ final class DecodeKernels {
             FINISH,
             FINISH_LOOP,
             FINISH_STREAM,
-            CLOCK_SYNC,
-            DECODE_STEP)) {
+            CLOCK_SYNC)) {
       k.load(device);
     }
   }
@@ -287,41 +256,5 @@ final class DecodeKernels {
   private static void clockSync(KernelCall call) {
     MemorySegment sync = call.memory(0, (long) TokenRing.SYNC_LENGTH * Long.BYTES);
     TokenRing.answerRounds(sync, call.i32(1), call.i64(2), System::nanoTime);
-  }
-
-  /**
-   * The persistent step: the kernels' references in the kernels' order on one layout of the weights
-   * (its barriers need nothing here: the reference runs the phases one after the other).
-   */
-  private static void decodeStep(KernelCall call) {
-    int dim = call.i32(10), layers = call.i32(11), heads = call.i32(12), kvHeads = call.i32(13);
-    int ffn = call.i32(14), vocab = call.i32(15), maxSeq = call.i32(16);
-    float eps = call.f32(17), theta = call.f32(18);
-    int headDim = dim / heads, kvDim = kvHeads * headDim, qkvRows = heads * headDim + 2 * kvDim;
-    WeightLayout layout = new WeightLayout(dim, qkvRows, ffn, vocab, layers);
-    MemorySegment w = halves(call, 0, layout.total());
-    call.memory(9, 3L * Integer.BYTES); // the barrier's words, as the GPU would touch them
-    MemorySegment state = state(call, 1);
-    MemorySegment x = floats(call, 4, dim), qkv = floats(call, 5, qkvRows);
-    MemorySegment att = floats(call, 6, dim), h = floats(call, 7, ffn);
-    long positions = DecodeMath.i(state, DecodeMath.POS) + 1L;
-    MemorySegment kAll = floats(call, 2, (long) layers * maxSeq * kvDim);
-    MemorySegment vAll = floats(call, 3, (long) layers * maxSeq * kvDim);
-    DecodeMath.embed(state, layout.embeddings(w), x, dim);
-    for (int l = 0; l < layers; l++) {
-      long cache = (long) l * maxSeq * kvDim * Float.BYTES, used = positions * kvDim * Float.BYTES;
-      MemorySegment kc = kAll.asSlice(cache, used), vc = vAll.asSlice(cache, used);
-      DecodeMath.normMatvec(
-          x, layout.attentionNorm(w, l), layout.qkv(w, l), qkv, qkvRows, dim, eps);
-      DecodeMath.ropeCache(qkv, state, kc, vc, heads, kvHeads, headDim, theta);
-      DecodeMath.attention(qkv, state, kc, vc, att, heads, kvHeads, headDim);
-      DecodeMath.matvecAdd(att, layout.wo(w, l), x, dim, dim);
-      DecodeMath.normGateUp(
-          x, layout.ffnNorm(w, l), layout.w1(w, l), layout.w3(w, l), h, ffn, dim, eps);
-      DecodeMath.matvecAdd(h, layout.w2(w, l), x, dim, ffn);
-    }
-    DecodeMath.normMatvecArgmax(
-        x, layout.norm(w), layout.output(w), floats(call, 8, vocab), state, vocab, dim, eps);
-    DecodeMath.finish(state);
   }
 }

@@ -90,34 +90,6 @@ class DecodeEngineTests {
   }
 
   @Test
-  void thePersistentStepIsOneKernelAndDecodesTheReferenceTokensWithTheReferenceLogits() {
-    try (DecodeEngine engine = new DecodeEngine(weights, stream);
-        CudaGraph<@Nullable Void> step = engine.capturePersistentStep()) {
-      assertEquals(1, step.nodeCount());
-      engine.reset(STEPS);
-      for (int s = 0; s < STEPS; s++) {
-        float[] logits = step.launch().andThen(engine.logits.toFloatArray()).syncOn(stream);
-        assertArrayEquals(reference.logits().get(s), logits, "logits of step " + s);
-      }
-      engine.checkResident();
-      assertArrayEquals(reference.tokens(), engine.tokens(STEPS));
-    }
-  }
-
-  @Test
-  void aPersistentStepWhoseBlocksGaveUpWaitingIsReportedWithTheFix() {
-    try (DecodeEngine engine = new DecodeEngine(weights, stream)) {
-      engine.reset(STEPS);
-      engine.sync.write(new int[] {0, 0, 1}).syncOn(stream);
-      IllegalStateException e = assertThrows(IllegalStateException.class, engine::checkResident);
-      assertTrue(e.getMessage().contains("not all resident at once"), e.getMessage());
-      assertTrue(e.getMessage().contains("-Ddecode.blocksPerSm"), e.getMessage());
-      engine.reset(STEPS);
-      engine.checkResident(); // reset clears it
-    }
-  }
-
-  @Test
   void oneLaunchOfTheDeviceLoopDecodesEveryToken() {
     try (DecodeEngine engine = new DecodeEngine(weights, stream);
         CudaGraph<@Nullable Void> loop = engine.captureLoop()) {
