@@ -70,7 +70,7 @@ final class PtxSharedMemory {
         from = Math.max(header.end(), semicolonAfter(ptx, header.end()));
         continue; // a prototype
       }
-      int close = matchingBrace(ptx, open);
+      int close = Brackets.closing(ptx, open);
       String body = ptx.substring(open + 1, close);
       Set<String> names = new HashSet<>();
       Matcher identifier = IDENTIFIER.matcher(body);
@@ -187,19 +187,5 @@ final class PtxSharedMemory {
   private static int semicolonAfter(String ptx, int from) {
     int at = ptx.indexOf(';', from);
     return at < 0 ? ptx.length() : at + 1;
-  }
-
-  /** {@return the offset of the brace that closes the one at {@code open}, or the text's length} */
-  private static int matchingBrace(String ptx, int open) {
-    int depth = 0;
-    for (int i = open; i < ptx.length(); i++) {
-      char c = ptx.charAt(i);
-      if (c == '{') {
-        depth++;
-      } else if (c == '}' && --depth == 0) {
-        return i;
-      }
-    }
-    return ptx.length();
   }
 }

@@ -165,7 +165,7 @@ final class SimulatedCompiler implements RuntimeCompiler {
     Map<String, List<PtxParam>> kernels = new LinkedHashMap<>();
     Matcher m = KERNEL.matcher(code);
     while (m.find()) {
-      int close = matchingParenthesis(code, m.end() - 1);
+      int close = Brackets.closing(code, m.end() - 1);
       List<PtxParam> parameters = new ArrayList<>();
       for (String declaration : splitTopLevel(code.substring(m.end(), close))) {
         parameters.add(ptxParam(declaration, aliases));
@@ -346,20 +346,6 @@ final class SimulatedCompiler implements RuntimeCompiler {
     }
     parts.add(list.substring(start));
     return parts;
-  }
-
-  /** {@return the index of the ')' that closes the '(' at {@code open}} (brackets balance) */
-  private static int matchingParenthesis(String code, int open) {
-    int depth = 0;
-    for (int i = open; i < code.length(); i++) {
-      char c = code.charAt(i);
-      if (c == '(') {
-        depth++;
-      } else if (c == ')' && --depth == 0) {
-        return i;
-      }
-    }
-    return code.length();
   }
 
   /**
