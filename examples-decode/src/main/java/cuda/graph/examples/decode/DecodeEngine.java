@@ -369,11 +369,21 @@ final class DecodeEngine implements AutoCloseable {
 
   /** {@return a graph whose one launch runs a WHILE loop of steps until the state's count is 0} */
   CudaGraph<@Nullable Void> captureLoop() {
+    return captureLoop(false);
+  }
+
+  /**
+   * {@return as {@link #captureLoop()}; with {@code programmatic}, every kernel of the loop's step
+   * after the first is a programmatic dependent launch (the steps themselves stay in order: each
+   * iteration of the loop starts after the one before has ended)}
+   */
+  CudaGraph<@Nullable Void> captureLoop(boolean programmatic) {
     return CudaGraph.scope(
         stream,
         scope -> {
           GraphCondition more = scope.condition(1);
-          scope.whileLoop(more, body -> body.record(step(more)));
+          scope.whileLoop(
+              more, body -> body.record(GraphNode.sequence(kernels(more, programmatic))));
         });
   }
 
@@ -405,21 +415,31 @@ final class DecodeEngine implements AutoCloseable {
    * step ending with {@code finish_stream}, which publishes the new token into the ring}
    */
   CudaGraph<@Nullable Void> captureStreamLoop() {
+    return captureStreamLoop(false);
+  }
+
+  /**
+   * {@return as {@link #captureStreamLoop()}; with {@code programmatic}, every kernel of the loop's
+   * step after the first is a programmatic dependent launch, as in {@link #captureLoop(boolean)}}
+   */
+  CudaGraph<@Nullable Void> captureStreamLoop(boolean programmatic) {
     return CudaGraph.scope(
         stream,
         scope -> {
           GraphCondition more = scope.condition(1);
-          scope.whileLoop(more, body -> body.record(GraphNode.sequence(streamKernels(more))));
+          scope.whileLoop(
+              more, body -> body.record(GraphNode.sequence(streamKernels(more, programmatic))));
         });
   }
 
   /** The kernels of a step, with {@code finish_stream} for the last. */
-  private List<GraphNode<?>> streamKernels(GraphCondition more) {
-    List<GraphNode<?>> k = kernels(null, false);
+  private List<GraphNode<?>> streamKernels(GraphCondition more, boolean programmatic) {
+    List<GraphNode<?>> k = kernels(null, programmatic);
+    LaunchConfig one = LaunchConfig.of(1, 1);
     k.set(
         k.size() - 1,
         DecodeKernels.FINISH_STREAM.launch(
-            LaunchConfig.of(1, 1),
+            programmatic ? one.withProgrammaticDependentLaunch() : one,
             state,
             more,
             ring.deviceView(),

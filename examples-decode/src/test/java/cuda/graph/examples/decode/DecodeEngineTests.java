@@ -107,6 +107,17 @@ class DecodeEngineTests {
   }
 
   @Test
+  void aDeviceLoopOfProgrammaticLaunchesDecodesEveryToken() {
+    try (DecodeEngine engine = new DecodeEngine(weights, stream);
+        CudaGraph<@Nullable Void> loop = engine.captureLoop(true)) {
+      assertEquals(List.of(NodeKind.CONDITIONAL), loop.nodeKinds());
+      engine.reset(STEPS);
+      loop.launch().syncOn(stream);
+      assertArrayEquals(reference.tokens(), engine.tokens(STEPS));
+    }
+  }
+
+  @Test
   void eagerStepsComposedIntoOneOpDecodeTheSameTokens() {
     try (DecodeEngine engine = new DecodeEngine(weights, stream)) {
       engine.reset(STEPS);

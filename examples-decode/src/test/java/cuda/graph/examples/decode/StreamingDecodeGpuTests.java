@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * The stream mode on the GPU, with the stories15M shape: the CUDA kernel {@code finish_stream}
  * publishes each token into mapped host memory while the WHILE loop runs, and the host receives the
  * tokens the graph mode decodes, in order, while the launch still runs; through a ring that wraps,
- * too, where the kernel waits for the host. Skipped where the system platform is not the cuda
- * provider (no GPU).
+ * too, where the kernel waits for the host; and from a loop of programmatic launches. Skipped where
+ * the system platform is not the cuda provider (no GPU).
  */
 @Tag("gpu")
 class StreamingDecodeGpuTests {
@@ -95,6 +95,21 @@ class StreamingDecodeGpuTests {
       int[] got = new int[STEPS];
       engine.decodeStreaming(
           loop, STEPS, (index, token, deviceNanos, seenNanos) -> got[index] = token);
+      assertArrayEquals(expected, got);
+    }
+  }
+
+  @Test
+  void theLoopOfProgrammaticLaunchesStreamsTheGraphModesTokens() {
+    try (DecodeEngine engine = new DecodeEngine(weights, stream, 8, Duration.ofSeconds(5));
+        CudaGraph<@Nullable Void> loop = engine.captureStreamLoop(true)) {
+      int[] expected = graphModeTokens(engine);
+      engine.reset(STEPS);
+      int[] got = new int[STEPS];
+      assertEquals(
+          STEPS,
+          engine.decodeStreaming(
+              loop, STEPS, (index, token, deviceNanos, seenNanos) -> got[index] = token));
       assertArrayEquals(expected, got);
     }
   }

@@ -107,6 +107,20 @@ class StreamingDecodeTests {
   }
 
   @Test
+  void withProgrammaticLaunchesInsideTheLoopTheStreamIsTheSame() {
+    // The simulator starts each programmatic launch early, in the most adversarial legal order.
+    try (DecodeEngine engine = new DecodeEngine(weights, stream, 5, PATIENT);
+        CudaGraph<@Nullable Void> loop = engine.captureStreamLoop(true)) {
+      engine.reset(STEPS);
+      Recorded sink = new Recorded();
+      assertEquals(STEPS, engine.decodeStreaming(loop, STEPS, sink));
+      assertArrayEquals(decoded(), sink.tokens());
+      assertEquals(indices(STEPS), sink.indices);
+      assertArrayEquals(reference.tokens(), engine.tokens(STEPS), "the state block as every mode");
+    }
+  }
+
+  @Test
   void aRingShorterThanTheRunWrapsWithoutLosingOrRepeatingAToken() {
     try (DecodeEngine engine = new DecodeEngine(weights, stream, 5, PATIENT);
         CudaGraph<@Nullable Void> loop = engine.captureStreamLoop()) {
