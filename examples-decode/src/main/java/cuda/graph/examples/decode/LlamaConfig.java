@@ -94,9 +94,12 @@ public record LlamaConfig(
     return dim + 2 * kvDim();
   }
 
-  /** {@return the kernels one decode step launches: 5 per layer, the embedding, logits, finish} */
+  /**
+   * {@return the kernels one decode step launches: 5 per layer and the logits (with the step's
+   * end)}
+   */
   public int kernelsPerToken() {
-    return 5 * layers + 3;
+    return 5 * layers + 1;
   }
 
   /** {@return the number of weights, all fp16} */
