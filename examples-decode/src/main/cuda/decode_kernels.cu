@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-// The decode engine's kernels: one llama decode step is, per layer, norm_qkv_rope (Q, K and V in
-// one launch, rotated and appended to the caches; the first layer's also looks up the token's
-// embedding), attention, matvec_add (output projection), norm_gate_up and matvec_add (FFN down),
-// then norm_matvec_argmax (logits, argmax, and the step's end in its last block):
-// 5 * layers + 1 launches.
+// The decode engine's kernels: one llama decode step is embed, then per layer norm_qkv_rope (Q, K
+// and V in one launch, rotated and appended to the caches), attention, matvec_add (output
+// projection), norm_gate_up and matvec_add (FFN down), then norm_matvec_argmax (logits) and
+// finish: 5 * layers + 3 launches.
 // Activations are fp32, weights fp16, products accumulated in fp32. The step reads its position
 // and token from a state block in device memory and advances it itself (finish), so a graph of
 // one step replays token after token without a host copy. Java references, doing the same
@@ -14,20 +13,23 @@
 #include <cuda_runtime.h>
 
 // The state block (int words): [0] position of the token being decoded, [1] that token,
-// [2] steps left (for the device loop), [3] blocks of the logits kernel done (0 between steps),
-// [4..5] the running argmax of the step as a 64-bit key (0: none yet), [6 + p] the token fed at
-// position p.
+// [2] steps left (for the device loop), [3] unused, [4..5] the running argmax of the step as a
+// 64-bit key (0: none yet), [6 + p] the token fed at position p.
 #define POS 0
 #define TOKEN 1
 #define LEFT 2
-#define DONE 3
 #define BEST 4
 #define HISTORY 6
 
-// Every kernel lets the next kernel of the step launch as it starts (that one then waits at its
-// own synchronize) and waits for the kernel before it to finish (cudaGridDependencySynchronize)
-// before it reads anything that kernel wrote: under programmatic dependent launch the next
-// kernel's launch overlaps this one. Launched normally, both calls return at once.
+// Every kernel starts by letting the next kernel of the step launch (it then waits at its own
+// synchronize) and by waiting for the kernel before it to finish: under programmatic dependent
+// launch the next kernel's launch overlaps this one, and nothing is read before the kernel that
+// wrote it has finished. Launched normally, both calls return at once.
+#define STEP_START                           \
+  do {                                       \
+    cudaTriggerProgrammaticLaunchCompletion(); \
+    cudaGridDependencySynchronize();         \
+  } while (0)
 
 #define WARP 32
 #define BLOCK 256
@@ -259,10 +261,6 @@ struct NormLoad {
   int cols;
   float eps;
   unsigned long long *bar; // a shared barrier for the norm's weights
-  // With emb: the input is the embedding of the token state[TOKEN], which block 0 also writes to x
-  // (the residual stream starts there; the step's later kernels read x after this one ended).
-  const __half *emb = nullptr;
-  const int *state = nullptr;
 
   // The input, then the norm's weights.
   __device__ unsigned input_bytes() const { return cols * (sizeof(float) + sizeof(__half)); }
@@ -282,10 +280,8 @@ struct NormLoad {
     float *xs = reinterpret_cast<float *>(input);
     const __half *ns = reinterpret_cast<const __half *>(input + cols * sizeof(float));
     float ss = 0.f;
-    const __half *row = emb ? emb + (size_t)state[TOKEN] * cols : nullptr;
     for (int i = threadIdx.x; i < cols; i += BLOCK) {
-      float v = row ? __half2float(row[i]) : x[i];
-      if (row && blockIdx.x == 0) const_cast<float *>(x)[i] = v;
+      float v = x[i];
       xs[i] = v;
       ss += v * v;
     }
@@ -351,6 +347,13 @@ struct ArgmaxEpi {
   }
 };
 
+// token -> x: x = tok_embeddings[state[TOKEN]].
+extern "C" __global__ void embed(const int *state, const __half *emb, float *x, int dim) {
+  STEP_START;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < dim) x[i] = __half2float(emb[(size_t)state[TOKEN] * dim + i]);
+}
+
 // x[r] += W[r] . in, r < rows (a projection added to the residual stream). Dynamic shared memory:
 // the tiles.
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
@@ -368,6 +371,28 @@ extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, cons
   const __half *ws[2] = {w1, w3};
   SiluEpi epi{h};
   stream_rows<2>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+}
+
+// logits[r] = output[r] . (rmsnorm(x) * norm), and the step's argmax folded into state[BEST].
+extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
+                                              const __half *w, float *logits, int *state,
+                                              int rows, int cols, float eps) {
+  const __half *ws[1] = {w};
+  ArgmaxEpi epi{logits};
+  stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+  __shared__ unsigned long long best[WARPS];
+  unsigned long long mine = epi.best;
+  for (int o = WARP / 2; o > 0; o /= 2) {
+    unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
+    mine = other > mine ? other : mine;
+  }
+  if (threadIdx.x % WARP == 0) best[threadIdx.x / WARP] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long b = 0;
+    for (int i = 0; i < WARPS; i++) b = best[i] > b ? best[i] : b;
+    if (b != 0) atomicMax(reinterpret_cast<unsigned long long *>(state + BEST), b);
+  }
 }
 
 // The rotation of pair i of a head at position pos.
@@ -413,16 +438,14 @@ struct QkvRopeEpi {
 };
 
 // qkv = W . (rmsnorm(x) * norm), rotated and appended to the caches (norm_matvec + rope_cache).
-// With embed (the first layer): x = tok_embeddings[state[TOKEN]] first, written to x as well.
-extern "C" __global__ void norm_qkv_rope(float *x, const __half *norm, const __half *w, float *qkv,
-                                         const int *state, float *k_cache, float *v_cache,
-                                         int heads, int kv_heads, int head_dim, int cols, float eps,
-                                         float theta, const __half *emb, int embed) {
+extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, const __half *w,
+                                         float *qkv, const int *state, float *k_cache,
+                                         float *v_cache, int heads, int kv_heads, int head_dim,
+                                         int cols, float eps, float theta) {
   const __half *ws[1] = {w};
   int q_dim = heads * head_dim, kv_dim = kv_heads * head_dim;
   QkvRopeEpi epi{qkv, state, k_cache, v_cache, q_dim, kv_dim, head_dim, theta};
-  NormLoad load{x, norm, cols, eps, norm_barrier(), embed ? emb : nullptr, state};
-  stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, load, epi);
+  stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
 }
 
 // One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
@@ -541,13 +564,23 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
 
 // Ends a step (one thread): the argmax becomes the token at the next position.
 __device__ void advance(int *state) {
-  unsigned long long best = atomicExch(reinterpret_cast<unsigned long long *>(state + BEST), 0ull);
-  int token = (int)(~(unsigned int)(best & 0xffffffffu));
+  unsigned long long *best = reinterpret_cast<unsigned long long *>(state + BEST);
+  int token = (int)(~(unsigned int)(*best & 0xffffffffu));
+  *best = 0;
   int pos = state[POS] + 1;
   state[POS] = pos;
   state[TOKEN] = token;
   state[HISTORY + pos] = token;
   state[LEFT] -= 1;
+}
+
+extern "C" __global__ void finish(int *state) { STEP_START; advance(state); }
+
+// The same inside a device-side loop: the loop goes on while steps are left.
+extern "C" __global__ void finish_loop(int *state, cudaGraphConditionalHandle more) {
+  STEP_START;
+  advance(state);
+  cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
 }
 
 // ---- Streaming tokens to the host while the device loop runs
@@ -577,112 +610,36 @@ __device__ __forceinline__ long long load_acquire_sys(const long long *p) {
 #define RING_CONSUMED 8
 #define RING_HEADER 16
 
-// How a step ends, run by one thread once the argmax is complete: the plain step advances the
-// state; in a device loop it also sets the loop's condition; in the stream loop it then publishes
-// the new token to the host: written with the device's timer into its slot, made visible to the
-// host (__threadfence_system), then the count published (a volatile store). A slot is overwritten
-// only once the host has consumed its previous token: from the second lap of the ring on, it reads
-// the host's count (one read across the bus) and waits for it, at most timeout_ns; then it sets
-// RING_TIMED_OUT and ends the loop, publishing nothing more. With a ring of at least as many slots
-// as steps it never reads host memory.
-struct EndStep {
-  __device__ void operator()(int *state) const { advance(state); }
-};
-
-struct EndLoop {
-  cudaGraphConditionalHandle more;
-  __device__ void operator()(int *state) const {
-    advance(state);
-    cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
-  }
-};
-
-struct EndStream {
-  cudaGraphConditionalHandle more;
-  long long *ring;
-  int capacity;
-  long long timeout_ns;
-  __device__ void operator()(int *state) const {
-    advance(state);
-    int i = state[POS] - 1;
-    if (i >= capacity) {
-      long long need = (long long)i - capacity + 1, deadline = 0;
-      while (load_acquire_sys(ring + RING_CONSUMED) < need) {
-        long long now = global_ns();
-        if (deadline == 0) {
-          deadline = now + timeout_ns;
-        } else if (now > deadline) {
-          *(volatile long long *)(ring + RING_TIMED_OUT) = 1;
-          cudaGraphSetConditional(more, 0u);
-          return;
-        }
+// finish_loop, then the new token published to the host: written with the device's timer into its
+// slot, made visible to the host (__threadfence_system), then the count published (a volatile
+// store). A slot is overwritten only once the host has consumed its previous token: from the
+// second lap of the ring on, the kernel reads the host's count (one read across the bus) and waits
+// for it, at most timeout_ns; then it sets RING_TIMED_OUT and ends the loop, publishing nothing
+// more. With a ring of at least as many slots as steps it never reads host memory.
+extern "C" __global__ void finish_stream(int *state, cudaGraphConditionalHandle more,
+                                         long long *ring, int capacity, long long timeout_ns) {
+  STEP_START;
+  advance(state);
+  int i = state[POS] - 1;
+  if (i >= capacity) {
+    long long need = (long long)i - capacity + 1, deadline = 0;
+    while (load_acquire_sys(ring + RING_CONSUMED) < need) {
+      long long now = global_ns();
+      if (deadline == 0) {
+        deadline = now + timeout_ns;
+      } else if (now > deadline) {
+        *(volatile long long *)(ring + RING_TIMED_OUT) = 1;
+        cudaGraphSetConditional(more, 0u);
+        return;
       }
     }
-    long long *slot = ring + RING_HEADER + 2 * (i % capacity);
-    slot[0] = state[TOKEN];
-    slot[1] = global_ns();
-    __threadfence_system();
-    *(volatile long long *)(ring + RING_PUBLISHED) = i + 1;
-    cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
   }
-};
-
-// logits[r] = output[r] . (rmsnorm(x) * norm), the step's argmax folded into state[BEST], then
-// the step ended (end) by the last block to finish: each block's thread 0 folds its argmax in,
-// fences, and counts its block done in state[DONE]; the one that counts last sees every block's
-// argmax, resets the count and ends the step. (A kernel of its own for the end cost a kernel
-// boundary a step.)
-template <class End>
-__device__ __forceinline__ void logits_argmax(const float *x, const __half *norm, const __half *w,
-                                              float *logits, int *state, int rows, int cols,
-                                              float eps, const End &end) {
-  const __half *ws[1] = {w};
-  ArgmaxEpi epi{logits};
-  stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
-  __shared__ unsigned long long best[WARPS];
-  unsigned long long mine = epi.best;
-  for (int o = WARP / 2; o > 0; o /= 2) {
-    unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, o);
-    mine = other > mine ? other : mine;
-  }
-  if (threadIdx.x % WARP == 0) best[threadIdx.x / WARP] = mine;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long b = 0;
-    for (int i = 0; i < WARPS; i++) b = best[i] > b ? best[i] : b;
-    if (b != 0) atomicMax(reinterpret_cast<unsigned long long *>(state + BEST), b);
-    __threadfence();
-    if (atomicAdd(reinterpret_cast<unsigned int *>(state + DONE), 1u) == gridDim.x - 1) {
-      __threadfence();
-      state[DONE] = 0;
-      end(state);
-    }
-  }
-}
-
-extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
-                                              const __half *w, float *logits, int *state,
-                                              int rows, int cols, float eps) {
-  logits_argmax(x, norm, w, logits, state, rows, cols, eps, EndStep{});
-}
-
-// The same inside a device-side loop: the loop goes on while steps are left.
-extern "C" __global__ void norm_matvec_argmax_loop(const float *x, const __half *norm,
-                                                   const __half *w, float *logits, int *state,
-                                                   int rows, int cols, float eps,
-                                                   cudaGraphConditionalHandle more) {
-  logits_argmax(x, norm, w, logits, state, rows, cols, eps, EndLoop{more});
-}
-
-// The same in the stream loop: each new token published into the ring.
-extern "C" __global__ void norm_matvec_argmax_stream(const float *x, const __half *norm,
-                                                     const __half *w, float *logits, int *state,
-                                                     int rows, int cols, float eps,
-                                                     cudaGraphConditionalHandle more,
-                                                     long long *ring, int capacity,
-                                                     long long timeout_ns) {
-  logits_argmax(x, norm, w, logits, state, rows, cols, eps,
-                EndStream{more, ring, capacity, timeout_ns});
+  long long *slot = ring + RING_HEADER + 2 * (i % capacity);
+  slot[0] = state[TOKEN];
+  slot[1] = global_ns();
+  __threadfence_system();
+  *(volatile long long *)(ring + RING_PUBLISHED) = i + 1;
+  cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
 }
 
 // The clock calibration (Java: TokenRing.calibrate), one thread: for rounds r = 1, 2, ... waits

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A model on one device: its weights, KV cache, activations and the state block that holds the
- * position and token, and the decode step as a {@link GraphNode} of {@code 5 * layers + 1} kernel
+ * position and token, and the decode step as a {@link GraphNode} of {@code 5 * layers + 3} kernel
  * launches that reads its position and token from the state and advances it. Eagerly the step is
  * built anew for each token (an op runs once); a graph captures it once. The engine also owns a
  * {@link TokenRing} in mapped host memory, through which the stream loop hands each token to the
@@ -59,9 +59,7 @@ final class DecodeEngine implements AutoCloseable {
   static final int ATTENTION_STAGED_BYTES =
       Integer.getInteger("decode.attentionStaged", 128 * 1024);
 
-  /**
-   * How long {@code norm_matvec_argmax_stream} waits for the host to free a slot of a full ring.
-   */
+  /** How long {@code finish_stream} waits for the host to free a slot of a full ring. */
   static final Duration CONSUME_TIMEOUT = Duration.ofSeconds(5);
 
   /** How long {@code clock_sync} waits for each of the host's rounds. */
@@ -169,6 +167,7 @@ final class DecodeEngine implements AutoCloseable {
   /** {@return the names of the kernels of a step, in {@link #kernels} order} */
   List<String> kernelNames() {
     List<String> names = new ArrayList<>(config.kernelsPerToken());
+    names.add("embed");
     for (int l = 0; l < config.layers(); l++) {
       names.addAll(
           List.of(
@@ -178,7 +177,8 @@ final class DecodeEngine implements AutoCloseable {
               "gate_up (norm_gate_up)",
               "down (matvec_add)"));
     }
-    names.add("logits + argmax + end of step");
+    names.add("logits + argmax");
+    names.add("finish");
     return names;
   }
 
@@ -193,17 +193,16 @@ final class DecodeEngine implements AutoCloseable {
     LlamaConfig c = config;
     float eps = c.normEps();
     List<GraphNode<?>> k = new ArrayList<>(c.kernelsPerToken());
+    k.add(
+        DecodeKernels.EMBED.launch(
+            LaunchConfig.covering(c.dim(), BLOCK), state, embeddings, x, c.dim()));
     for (int l = 0; l < c.layers(); l++) {
       DeviceBuffer<Short>[] w = layers.get(l);
       long from = (long) l * c.maxSeq() * c.kvDim(), length = (long) c.maxSeq() * c.kvDim();
       DeviceBuffer<Float> kc = kCache.slice(from, length), vc = vCache.slice(from, length);
       k.add(
           DecodeKernels.NORM_QKV_ROPE.launch(
-              // The step's first kernel looks up the token's embedding: it follows the step
-              // before, so it is never a programmatic launch.
-              l == 0
-                  ? streamed(c.qkvRows(), c.dim(), 1, true, true)
-                  : after.apply(streamed(c.qkvRows(), c.dim(), 1, true, true)),
+              after.apply(streamed(c.qkvRows(), c.dim(), 1, true, true)),
               x,
               w[0],
               w[1],
@@ -216,9 +215,7 @@ final class DecodeEngine implements AutoCloseable {
               c.headDim(),
               c.dim(),
               eps,
-              c.ropeTheta(),
-              embeddings,
-              l == 0 ? 1 : 0));
+              c.ropeTheta()));
       LaunchConfig perHead =
           new LaunchConfig(
               cuda.graph.Dim3.of(c.heads()), cuda.graph.Dim3.of(BLOCK), attentionShared(c));
@@ -262,13 +259,22 @@ final class DecodeEngine implements AutoCloseable {
               c.dim(),
               c.ffn()));
     }
-    LaunchConfig head = after.apply(streamed(c.vocab(), c.dim(), 1, true, false));
+    k.add(
+        DecodeKernels.NORM_MATVEC_ARGMAX.launch(
+            after.apply(streamed(c.vocab(), c.dim(), 1, true, false)),
+            x,
+            norm,
+            output,
+            logits,
+            state,
+            c.vocab(),
+            c.dim(),
+            eps));
+    LaunchConfig one = after.apply(LaunchConfig.of(1, 1));
     k.add(
         more == null
-            ? DecodeKernels.NORM_MATVEC_ARGMAX.launch(
-                head, x, norm, output, logits, state, c.vocab(), c.dim(), eps)
-            : DecodeKernels.NORM_MATVEC_ARGMAX_LOOP.launch(
-                head, x, norm, output, logits, state, c.vocab(), c.dim(), eps, more));
+            ? DecodeKernels.FINISH.launch(one, state)
+            : DecodeKernels.FINISH_LOOP.launch(one, state, more));
     return k;
   }
 
@@ -406,8 +412,7 @@ final class DecodeEngine implements AutoCloseable {
 
   /**
    * {@return a graph whose one launch runs a WHILE loop of steps until the state's count is 0, each
-   * step ending with {@code norm_matvec_argmax_stream}, which publishes the new token into the
-   * ring}
+   * step ending with {@code finish_stream}, which publishes the new token into the ring}
    */
   CudaGraph<@Nullable Void> captureStreamLoop() {
     return captureStreamLoop(false);
@@ -427,23 +432,15 @@ final class DecodeEngine implements AutoCloseable {
         });
   }
 
-  /** The kernels of a step, with {@code norm_matvec_argmax_stream} for the last. */
+  /** The kernels of a step, with {@code finish_stream} for the last. */
   private List<GraphNode<?>> streamKernels(GraphCondition more, boolean programmatic) {
     List<GraphNode<?>> k = kernels(null, programmatic);
-    LlamaConfig c = config;
-    LaunchConfig head = streamed(c.vocab(), c.dim(), 1, true, false);
+    LaunchConfig one = LaunchConfig.of(1, 1);
     k.set(
         k.size() - 1,
-        DecodeKernels.NORM_MATVEC_ARGMAX_STREAM.launch(
-            programmatic ? head.withProgrammaticDependentLaunch() : head,
-            x,
-            norm,
-            output,
-            logits,
+        DecodeKernels.FINISH_STREAM.launch(
+            programmatic ? one.withProgrammaticDependentLaunch() : one,
             state,
-            c.vocab(),
-            c.dim(),
-            c.normEps(),
             more,
             ring.deviceView(),
             ring.capacity,

@@ -25,21 +25,24 @@ final class DecodeKernels {
 
   static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "decode_kernels.ptx")
+          .withReference("embed", stepStart(DecodeKernels::embed))
           .withReference("norm_qkv_rope", stepStart(DecodeKernels::normQkvRope))
           .withReference("matvec_add", stepStart(DecodeKernels::matvecAdd))
           .withReference("norm_gate_up", stepStart(DecodeKernels::normGateUp))
-          .withReference("norm_matvec_argmax", stepStart(c -> normMatvecArgmax(c)))
-          .withReference("norm_matvec_argmax_loop", stepStart(DecodeKernels::normMatvecArgmaxLoop))
-          .withReference(
-              "norm_matvec_argmax_stream", stepStart(DecodeKernels::normMatvecArgmaxStream))
+          .withReference("norm_matvec_argmax", stepStart(DecodeKernels::normMatvecArgmax))
           .withReference("attention", stepStart(DecodeKernels::attention))
+          .withReference("finish", stepStart(DecodeKernels::finish))
+          .withReference("finish_loop", stepStart(DecodeKernels::finishLoop))
+          .withReference("finish_stream", stepStart(DecodeKernels::finishStream))
           .withReference("clock_sync", DecodeKernels::clockSync);
+
+  /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
+  static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
 
   /**
    * {@code norm_qkv_rope(x, norm, w, qkv, state, k_cache, v_cache, heads, kv_heads, head_dim, cols,
-   * eps, theta, emb, embed)}: the fused Q, K and V projection of the normalized input, q and k
-   * rotated for the state's position, k and v appended to the layer's caches; with {@code embed}
-   * not 0 (the first layer) the input is first set to the embedding of the state's token.
+   * eps, theta)}: the fused Q, K and V projection of the normalized input, q and k rotated for the
+   * state's position, k and v appended to the layer's caches.
    */
   static final Kernel NORM_QKV_ROPE =
       IMAGE.kernel(
@@ -56,9 +59,7 @@ final class DecodeKernels {
           I32,
           I32,
           F32,
-          F32,
-          HALF,
-          I32);
+          F32);
 
   /** {@code matvec_add(in, w, x, rows, cols)}. */
   static final Kernel MATVEC_ADD = IMAGE.kernel("matvec_add", FLOAT, HALF, FLOAT, I32, I32);
@@ -67,54 +68,33 @@ final class DecodeKernels {
   static final Kernel NORM_GATE_UP =
       IMAGE.kernel("norm_gate_up", FLOAT, HALF, HALF, HALF, FLOAT, I32, I32, F32);
 
-  /**
-   * {@code norm_matvec_argmax(x, norm, w, logits, state, rows, cols, eps)}: the logits, their
-   * argmax, and the step's end (the argmax becomes the next position's token).
-   */
+  /** {@code norm_matvec_argmax(x, norm, w, logits, state, rows, cols, eps)}. */
   static final Kernel NORM_MATVEC_ARGMAX =
       IMAGE.kernel("norm_matvec_argmax", FLOAT, HALF, HALF, FLOAT, INT, I32, I32, F32);
-
-  /**
-   * {@code norm_matvec_argmax_loop(..., cudaGraphConditionalHandle more)}: as {@link
-   * #NORM_MATVEC_ARGMAX}, then the device loop's condition set while steps are left.
-   */
-  static final Kernel NORM_MATVEC_ARGMAX_LOOP =
-      IMAGE.kernel(
-          "norm_matvec_argmax_loop",
-          FLOAT,
-          HALF,
-          HALF,
-          FLOAT,
-          INT,
-          I32,
-          I32,
-          F32,
-          KernelParam.CONDITION);
-
-  /**
-   * {@code norm_matvec_argmax_stream(..., cudaGraphConditionalHandle more, long long *ring, int
-   * capacity, long long timeout_ns)}: as {@link #NORM_MATVEC_ARGMAX_LOOP}, then the new token
-   * published into the {@link TokenRing}.
-   */
-  static final Kernel NORM_MATVEC_ARGMAX_STREAM =
-      IMAGE.kernel(
-          "norm_matvec_argmax_stream",
-          FLOAT,
-          HALF,
-          HALF,
-          FLOAT,
-          INT,
-          I32,
-          I32,
-          F32,
-          KernelParam.CONDITION,
-          KernelParam.pointer(ElementType.I64),
-          I32,
-          KernelParam.I64);
 
   /** {@code attention(qkv, state, k_cache, v_cache, out, heads, kv_heads, head_dim, max_seq)}. */
   static final Kernel ATTENTION =
       IMAGE.kernel("attention", FLOAT, INT, FLOAT, FLOAT, FLOAT, I32, I32, I32, I32);
+
+  /** {@code finish(int *state)}. */
+  static final Kernel FINISH = IMAGE.kernel("finish", INT);
+
+  /** {@code finish_loop(int *state, cudaGraphConditionalHandle more)}. */
+  static final Kernel FINISH_LOOP = IMAGE.kernel("finish_loop", INT, KernelParam.CONDITION);
+
+  /**
+   * {@code finish_stream(int *state, cudaGraphConditionalHandle more, long long *ring, int
+   * capacity, long long timeout_ns)}: finish_loop, then the new token published into the {@link
+   * TokenRing}.
+   */
+  static final Kernel FINISH_STREAM =
+      IMAGE.kernel(
+          "finish_stream",
+          INT,
+          KernelParam.CONDITION,
+          KernelParam.pointer(ElementType.I64),
+          I32,
+          KernelParam.I64);
 
   /**
    * {@code clock_sync(long long *sync, int rounds, long long timeout_ns)}: answers the host's
@@ -141,13 +121,15 @@ final class DecodeKernels {
   static void loadAll(cuda.graph.Device device) {
     for (Kernel k :
         java.util.List.of(
+            EMBED,
             NORM_QKV_ROPE,
             MATVEC_ADD,
             NORM_GATE_UP,
             NORM_MATVEC_ARGMAX,
-            NORM_MATVEC_ARGMAX_LOOP,
-            NORM_MATVEC_ARGMAX_STREAM,
             ATTENTION,
+            FINISH,
+            FINISH_LOOP,
+            FINISH_STREAM,
             CLOCK_SYNC)) {
       k.load(device);
     }
@@ -167,14 +149,16 @@ final class DecodeKernels {
     return call.memory(index, (DecodeMath.HISTORY + pos + 2L) * Integer.BYTES);
   }
 
+  private static void embed(KernelCall call) {
+    int dim = call.i32(3);
+    MemorySegment state = state(call, 0);
+    long token = DecodeMath.i(state, DecodeMath.TOKEN);
+    DecodeMath.embed(state, halves(call, 1, (token + 1) * dim), floats(call, 2, dim), dim);
+  }
+
   private static void normQkvRope(KernelCall call) {
     int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), cols = call.i32(10);
     int kvDim = kvHeads * headDim, rows = heads * headDim + 2 * kvDim;
-    if (call.i32(14) != 0) {
-      MemorySegment state = state(call, 4);
-      long token = DecodeMath.i(state, DecodeMath.TOKEN);
-      DecodeMath.embed(state, halves(call, 13, (token + 1) * cols), floats(call, 0, cols), cols);
-    }
     MemorySegment qkv = floats(call, 3, rows);
     DecodeMath.normMatvec(
         floats(call, 0, cols),
@@ -220,36 +204,17 @@ final class DecodeKernels {
         call.f32(7));
   }
 
-  /** The logits and their argmax; {@return the steps left after the step's end} */
-  private static int normMatvecArgmax(KernelCall call) {
+  private static void normMatvecArgmax(KernelCall call) {
     int rows = call.i32(5), cols = call.i32(6);
-    MemorySegment state = state(call, 4);
     DecodeMath.normMatvecArgmax(
         floats(call, 0, cols),
         halves(call, 1, cols),
         halves(call, 2, (long) rows * cols),
         floats(call, 3, rows),
-        state,
+        state(call, 4),
         rows,
         cols,
         call.f32(7));
-    return DecodeMath.finish(state);
-  }
-
-  private static void normMatvecArgmaxLoop(KernelCall call) {
-    int left = normMatvecArgmax(call);
-    call.setCondition(8, left > 0 ? 1 : 0);
-  }
-
-  private static void normMatvecArgmaxStream(KernelCall call) {
-    int left = normMatvecArgmax(call);
-    MemorySegment state = state(call, 4);
-    int capacity = call.i32(10);
-    MemorySegment ring = call.memory(9, TokenRing.length(capacity) * Long.BYTES);
-    int index = DecodeMath.i(state, DecodeMath.POS) - 1;
-    int token = DecodeMath.i(state, DecodeMath.TOKEN);
-    boolean published = TokenRing.publish(ring, capacity, index, token, call.i64(11));
-    call.setCondition(8, published && left > 0 ? 1 : 0);
   }
 
   private static void attention(KernelCall call) {
@@ -266,6 +231,26 @@ final class DecodeKernels {
         heads,
         kvHeads,
         headDim);
+  }
+
+  private static void finish(KernelCall call) {
+    DecodeMath.finish(state(call, 0));
+  }
+
+  private static void finishLoop(KernelCall call) {
+    int left = DecodeMath.finish(state(call, 0));
+    call.setCondition(1, left > 0 ? 1 : 0);
+  }
+
+  private static void finishStream(KernelCall call) {
+    MemorySegment state = state(call, 0);
+    int left = DecodeMath.finish(state);
+    int capacity = call.i32(3);
+    MemorySegment ring = call.memory(2, TokenRing.length(capacity) * Long.BYTES);
+    int index = DecodeMath.i(state, DecodeMath.POS) - 1;
+    int token = DecodeMath.i(state, DecodeMath.TOKEN);
+    boolean published = TokenRing.publish(ring, capacity, index, token, call.i64(4));
+    call.setCondition(1, published && left > 0 ? 1 : 0);
   }
 
   private static void clockSync(KernelCall call) {

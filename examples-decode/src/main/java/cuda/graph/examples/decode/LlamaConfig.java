@@ -94,12 +94,9 @@ public record LlamaConfig(
     return dim + 2 * kvDim();
   }
 
-  /**
-   * {@return the kernels one decode step launches: 5 per layer and the logits (with the step's
-   * end)}
-   */
+  /** {@return the kernels one decode step launches: 5 per layer, the embedding, logits, finish} */
   public int kernelsPerToken() {
-    return 5 * layers + 1;
+    return 5 * layers + 3;
   }
 
   /** {@return the number of weights, all fp16} */

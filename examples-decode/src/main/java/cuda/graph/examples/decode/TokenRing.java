@@ -15,9 +15,9 @@ import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 
 /**
- * The ring through which the stream loop's kernel ({@code norm_matvec_argmax_stream} in
- * decode_kernels.cu) hands each token to the host while the loop runs: host memory mapped into the
- * device's address space, {@code long} words.
+ * The ring through which the stream loop's kernel ({@code finish_stream} in decode_kernels.cu)
+ * hands each token to the host while the loop runs: host memory mapped into the device's address
+ * space, {@code long} words.
  *
  * <pre>
  * [0]  PUBLISHED  tokens published so far (device: a volatile store after __threadfence_system())
@@ -325,8 +325,8 @@ final class TokenRing implements AutoCloseable {
   // ---- the kernels' side, for their Java references
 
   /**
-   * {@code norm_matvec_argmax_stream}'s publication in Java: waits (at most {@code timeoutNanos})
-   * for the slot of token {@code index} to be free, writes the token and the "device" time ({@link
+   * {@code finish_stream}'s publication in Java: waits (at most {@code timeoutNanos}) for the slot
+   * of token {@code index} to be free, writes the token and the "device" time ({@link
    * System#nanoTime()} on the simulator), fences as {@code __threadfence_system()} does, then
    * publishes the count with a release store. {@return false if it gave up waiting, having set
    * TIMED_OUT}

@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stream mode on the GPU, with the stories15M shape: the CUDA kernel {@code
- * norm_matvec_argmax_stream} publishes each token into mapped host memory while the WHILE loop
- * runs, and the host receives the tokens the graph mode decodes, in order, while the launch still
- * runs; through a ring that wraps, too, where the kernel waits for the host; and from a loop of
- * programmatic launches. Skipped where the system platform is not the cuda provider (no GPU).
+ * The stream mode on the GPU, with the stories15M shape: the CUDA kernel {@code finish_stream}
+ * publishes each token into mapped host memory while the WHILE loop runs, and the host receives the
+ * tokens the graph mode decodes, in order, while the launch still runs; through a ring that wraps,
+ * too, where the kernel waits for the host; and from a loop of programmatic launches. Skipped where
+ * the system platform is not the cuda provider (no GPU).
  */
 @Tag("gpu")
 class StreamingDecodeGpuTests {
