@@ -26,14 +26,77 @@
 // launch the next kernel's launch overlaps this one, and nothing is read before the kernel that
 // wrote it has finished. Launched normally, both calls return at once.
 #define STEP_START                           \
-  do {                                       \
-    cudaTriggerProgrammaticLaunchCompletion(); \
-    cudaGridDependencySynchronize();         \
-  } while (0)
+  long long trace_start = trace_now();       \
+  cudaTriggerProgrammaticLaunchCompletion(); \
+  cudaGridDependencySynchronize();           \
+  long long trace_waited = trace_now()
 
 #define WARP 32
 #define BLOCK 256
 #define WARPS (BLOCK / WARP)
+
+// Nanoseconds of the GPU's global timer.
+__device__ __forceinline__ long long global_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// ---- Tracing, for Decode --trace: compiled in only with -DDECODE_TRACE (regenerate.sh --trace
+// writes that PTX elsewhere); otherwise the calls below compile to nothing. Where trace_to has
+// named a buffer, every block of a traced kernel appends a record of when it started, when its
+// dependency wait returned and when it ended (the global timer, ns), with its launch (%gridid), its
+// kernel (the TRACE_ numbers) and its SM. The buffer (unsigned long long words): [0] records
+// appended (atomic; those past the capacity are dropped), [1] the capacity in records, then
+// TRACE_WORDS words a record.
+#define TRACE_WORDS 6
+#define TRACE_EMBED 0
+#define TRACE_QKV 1
+#define TRACE_ATTENTION 2
+#define TRACE_MATVEC_ADD 3
+#define TRACE_GATE_UP 4
+#define TRACE_LOGITS 5
+#define TRACE_FINISH 6
+
+__device__ unsigned long long *trace_out = nullptr;
+
+// Names the trace buffer (on != 0) or stops tracing (on == 0). One thread.
+extern "C" __global__ void trace_to(unsigned long long *out, int on) {
+  trace_out = on ? out : nullptr;
+}
+
+__device__ __forceinline__ long long trace_now() {
+#ifdef DECODE_TRACE
+  return global_ns();
+#else
+  return 0;
+#endif
+}
+
+__device__ __forceinline__ void trace_end(int kernel, long long start, long long waited) {
+#ifdef DECODE_TRACE
+  __syncthreads();
+  unsigned long long *out = trace_out;
+  if (threadIdx.x == 0 && out != nullptr) {
+    long long end = global_ns();
+    unsigned long long grid, sm;
+    unsigned smid;
+    asm volatile("mov.u64 %0, %%gridid;" : "=l"(grid));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    sm = smid;
+    unsigned long long i = atomicAdd(out, 1ull);
+    if (i < out[1]) {
+      unsigned long long *r = out + 2 + i * TRACE_WORDS;
+      r[0] = grid;
+      r[1] = ((unsigned long long)kernel << 32) | sm;
+      r[2] = start;
+      r[3] = waited;
+      r[4] = end;
+      r[5] = blockIdx.x;
+    }
+  }
+#endif
+}
 
 __device__ __forceinline__ float warp_sum(float v) {
   for (int o = WARP / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
@@ -189,9 +252,9 @@ struct RowStream {
 // epi(row0, n, sums, parity) after each tile (sums: the TILE_OUT array, on every thread, after a
 // barrier; threads below n or n / 2 do the work). Before the dependency wait it only sets up and
 // requests tiles. The input comes from load(xs), called after the wait, which returns a pointer to
-// it (shared memory or global memory).
+// it (shared memory or global memory). Returns when the wait returned (trace_now).
 template <int MATS, class Load, class Epi>
-__device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int rows, int cols,
+__device__ __forceinline__ long long stream_rows(const __half *const (&w)[MATS], int rows, int cols,
                                             const Load &load, Epi &epi) {
   extern __shared__ __align__(128) unsigned char dynamic[];
   __shared__ __align__(8) unsigned long long bars[MAX_STAGES];
@@ -217,6 +280,7 @@ __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int 
     for (int t = 0; t < rs.stages && t < rs.tiles; t++) rs.request(t);
   }
   cudaGridDependencySynchronize();
+  long long waited = trace_now();
   const float *x = load(input);
   __syncthreads(); // the barriers' initialization, and a shared input, seen by every thread
   int warp = tid / WARP, lane = tid % WARP;
@@ -244,6 +308,7 @@ __device__ __forceinline__ void stream_rows(const __half *const (&w)[MATS], int 
     if (tid == 0 && t + rs.stages < rs.tiles) rs.request(t + rs.stages);
     epi(row0, n, wpr, out, t & 1);
   }
+  return waited;
 }
 
 // The sum of row i's parts in a tile.
@@ -352,15 +417,18 @@ extern "C" __global__ void embed(const int *state, const __half *emb, float *x, 
   STEP_START;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < dim) x[i] = __half2float(emb[(size_t)state[TOKEN] * dim + i]);
+  trace_end(TRACE_EMBED, trace_start, trace_waited);
 }
 
 // x[r] += W[r] . in, r < rows (a projection added to the residual stream). Dynamic shared memory:
 // the tiles.
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
                                       int cols) {
+  long long start = trace_now();
   const __half *ws[1] = {w};
   AddEpi epi{x};
-  stream_rows<1>(ws, rows, cols, DirectLoad{in}, epi);
+  long long waited = stream_rows<1>(ws, rows, cols, DirectLoad{in}, epi);
+  trace_end(TRACE_MATVEC_ADD, start, waited);
 }
 
 // h[r] = silu(W1[r] . xn) * (W3[r] . xn), xn = rmsnorm(x) * norm. Dynamic shared memory: the
@@ -368,18 +436,23 @@ extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x
 extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
                                         const __half *w3, float *h, int rows, int cols,
                                         float eps) {
+  long long start = trace_now();
   const __half *ws[2] = {w1, w3};
   SiluEpi epi{h};
-  stream_rows<2>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+  long long waited =
+      stream_rows<2>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+  trace_end(TRACE_GATE_UP, start, waited);
 }
 
 // logits[r] = output[r] . (rmsnorm(x) * norm), and the step's argmax folded into state[BEST].
 extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
                                               const __half *w, float *logits, int *state,
                                               int rows, int cols, float eps) {
+  long long start = trace_now();
   const __half *ws[1] = {w};
   ArgmaxEpi epi{logits};
-  stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+  long long waited =
+      stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
   __shared__ unsigned long long best[WARPS];
   unsigned long long mine = epi.best;
   for (int o = WARP / 2; o > 0; o /= 2) {
@@ -393,6 +466,7 @@ extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm
     for (int i = 0; i < WARPS; i++) b = best[i] > b ? best[i] : b;
     if (b != 0) atomicMax(reinterpret_cast<unsigned long long *>(state + BEST), b);
   }
+  trace_end(TRACE_LOGITS, start, waited);
 }
 
 // The rotation of pair i of a head at position pos.
@@ -442,10 +516,13 @@ extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, con
                                          float *qkv, const int *state, float *k_cache,
                                          float *v_cache, int heads, int kv_heads, int head_dim,
                                          int cols, float eps, float theta) {
+  long long start = trace_now();
   const __half *ws[1] = {w};
   int q_dim = heads * head_dim, kv_dim = kv_heads * head_dim;
   QkvRopeEpi epi{qkv, state, k_cache, v_cache, q_dim, kv_dim, head_dim, theta};
-  stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+  long long waited = stream_rows<1>(ws, q_dim + 2 * kv_dim, cols,
+                                    NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+  trace_end(TRACE_QKV, start, waited);
 }
 
 // One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
@@ -464,6 +541,7 @@ extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, con
 extern "C" __global__ void attention(const float *qkv, const int *state, const float *k_cache,
                                      const float *v_cache, float *out, int heads, int kv_heads,
                                      int head_dim, int max_seq) {
+  long long trace_start = trace_now();
   cudaTriggerProgrammaticLaunchCompletion();
   extern __shared__ __align__(16) float shared[];
   __shared__ __align__(8) unsigned long long staged_bar;
@@ -488,6 +566,7 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
     bulk_load(vs + j * head_dim, v_cache + at, row_bytes, &staged_bar);
   }
   cudaGridDependencySynchronize();
+  long long trace_waited = trace_now();
   int len = pos + 1, n4 = head_dim / 4;
   float scale = rsqrtf((float)head_dim);
   for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d] * scale;
@@ -560,6 +639,7 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
     for (int w = 0; w < WARPS; w++) total += partial[w][d];
     out[h * head_dim + d] = total * inv;
   }
+  trace_end(TRACE_ATTENTION, trace_start, trace_waited);
 }
 
 // Ends a step (one thread): the argmax becomes the token at the next position.
@@ -574,23 +654,21 @@ __device__ void advance(int *state) {
   state[LEFT] -= 1;
 }
 
-extern "C" __global__ void finish(int *state) { STEP_START; advance(state); }
+extern "C" __global__ void finish(int *state) {
+  STEP_START;
+  advance(state);
+  trace_end(TRACE_FINISH, trace_start, trace_waited);
+}
 
 // The same inside a device-side loop: the loop goes on while steps are left.
 extern "C" __global__ void finish_loop(int *state, cudaGraphConditionalHandle more) {
   STEP_START;
   advance(state);
   cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
+  trace_end(TRACE_FINISH, trace_start, trace_waited);
 }
 
 // ---- Streaming tokens to the host while the device loop runs
-
-// Nanoseconds of the GPU's global timer.
-__device__ __forceinline__ long long global_ns() {
-  long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // A load with acquire semantics at system scope: what the host released before the value it
 // reads is visible to this thread's later accesses (host memory mapped into the device).

@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * decode [--model NAME|all] [--tokens N] [--reps R] [--seed S] [--check-steps N]
- *        [--weights FILE] [--write-weights FILE] [--dump DIR] [--profile]
+ *        [--weights FILE] [--write-weights FILE] [--dump DIR] [--profile] [--trace DIR]
  * </pre>
  *
  * For each model it checks the engine against the Java reference ({@link ReferenceModel}), then
@@ -43,7 +43,9 @@ import org.jspecify.annotations.Nullable;
  * token to the host through mapped memory while it runs (with the host CPU it costs per token and
  * the latency from the device's write to Java, on a GPU). {@code --dump} writes the tokens and
  * logits of a decode for reference/llama_reference.py; {@code --write-weights} the weights it read
- * them from.
+ * them from; {@code --profile} times each kernel of a step between CUDA events; {@code --trace}
+ * records one step of the programmatic graph from the kernels' own timestamps ({@link StepTrace};
+ * needs the PTX built with tracing).
  */
 public final class Decode {
 
@@ -62,7 +64,8 @@ public final class Decode {
       @Nullable Path weights,
       @Nullable Path writeWeights,
       @Nullable Path dump,
-      boolean profile) {}
+      boolean profile,
+      @Nullable Path trace) {}
 
   public static void main(String[] args) throws IOException {
     CudaPlatform platform = CudaPlatform.system();
@@ -120,6 +123,9 @@ public final class Decode {
         ok &= bench(engine, c.streamedWeightBytesPerToken(), tokens, o.reps(), out);
         if (o.profile()) {
           profile(engine, Math.min(tokens, c.maxSeq() - 2), out);
+        }
+        if (o.trace() != null) {
+          ok &= StepTrace.run(engine, Math.min(tokens, c.maxSeq() - 3), o.trace(), out);
         }
         return ok;
       }
@@ -530,7 +536,7 @@ public final class Decode {
             : List.of(LlamaConfig.TINY);
     int tokens = gpu ? 256 : 24, reps = gpu ? 5 : 3, checkSteps = gpu ? 16 : 24;
     long seed = 42;
-    Path weights = null, writeWeights = null, dump = null;
+    Path weights = null, writeWeights = null, dump = null, trace = null;
     boolean profile = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -552,11 +558,12 @@ public final class Decode {
         case "--weights" -> weights = Path.of(v);
         case "--write-weights" -> writeWeights = Path.of(v);
         case "--dump" -> dump = Path.of(v);
+        case "--trace" -> trace = Path.of(v);
         case "--help" -> {
           System.out.println(
               "decode [--model tiny|stories15M|stories110M|llama-3.2-1B|all] [--tokens N]"
                   + " [--reps R] [--seed S] [--check-steps N] [--weights FILE]"
-                  + " [--write-weights FILE] [--dump DIR] [--profile]");
+                  + " [--write-weights FILE] [--dump DIR] [--profile] [--trace DIR]");
           System.exit(0);
         }
         default -> throw new IllegalArgumentException("unknown option " + a + "; try --help");
@@ -567,7 +574,7 @@ public final class Decode {
       models = models.subList(0, 1); // the file says which shape it is
     }
     return new Options(
-        models, tokens, reps, seed, checkSteps, weights, writeWeights, dump, profile);
+        models, tokens, reps, seed, checkSteps, weights, writeWeights, dump, profile, trace);
   }
 
   static {

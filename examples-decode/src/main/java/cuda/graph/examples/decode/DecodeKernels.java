@@ -34,7 +34,9 @@ final class DecodeKernels {
           .withReference("finish", stepStart(DecodeKernels::finish))
           .withReference("finish_loop", stepStart(DecodeKernels::finishLoop))
           .withReference("finish_stream", stepStart(DecodeKernels::finishStream))
-          .withReference("clock_sync", DecodeKernels::clockSync);
+          .withReference("clock_sync", DecodeKernels::clockSync)
+          // The simulator records no trace: its kernels are these references.
+          .withReference("trace_to", call -> {});
 
   /** {@code embed(const int *state, const half *emb, float *x, int dim)}. */
   static final Kernel EMBED = IMAGE.kernel("embed", INT, HALF, FLOAT, I32);
@@ -103,6 +105,13 @@ final class DecodeKernels {
   static final Kernel CLOCK_SYNC =
       IMAGE.kernel("clock_sync", KernelParam.pointer(ElementType.I64), I32, KernelParam.I64);
 
+  /**
+   * {@code trace_to(unsigned long long *out, int on)}: names the buffer that the kernels, built
+   * with tracing, append their blocks' timestamps to ({@link StepTrace}), or stops tracing.
+   */
+  static final Kernel TRACE_TO =
+      IMAGE.kernel("trace_to", KernelParam.pointer(ElementType.I64), I32);
+
   private DecodeKernels() {}
 
   /**
@@ -130,7 +139,8 @@ final class DecodeKernels {
             FINISH,
             FINISH_LOOP,
             FINISH_STREAM,
-            CLOCK_SYNC)) {
+            CLOCK_SYNC,
+            TRACE_TO)) {
       k.load(device);
     }
   }

@@ -13,6 +13,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +34,8 @@ class DecodeCommandTests {
         Stream stream = platform.defaultDevice().newStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       Decode.Options options =
-          new Decode.Options(List.of(LlamaConfig.TINY), 12, 2, 7, 4, null, null, null, false);
+          new Decode.Options(
+              List.of(LlamaConfig.TINY), 12, 2, 7, 4, null, null, null, false, Path.of("unused"));
       passed = Decode.run(LlamaConfig.TINY, options, stream, out);
     }
     String text = bytes.toString(StandardCharsets.UTF_8);
@@ -59,6 +62,8 @@ class DecodeCommandTests {
     assertTrue(
         text.contains("stream: host CPU per token and device-to-Java latency: not meaningful"),
         text);
+    assertTrue(text.contains("trace: not on the simulator"), text);
+    assertFalse(Files.exists(Path.of("unused")), "the simulator wrote no trace");
     assertFalse(text.contains("p99"), text);
     assertFalse(text.contains("over eager"), text);
     assertFalse(text.contains("tok/s"), text);
