@@ -140,14 +140,10 @@ __device__ __forceinline__ float dot8(uint4 v, const float *xv, float acc) {
 
 // ---- Matrix-vector products streamed through shared memory
 //
-// Every product kernel runs on a grid sized to the GPU (a few blocks an SM, fixed by the host). The
-// rows are cut into tiles of at most TILE_BYTES (and at most a block's even share of the rows):
-// tile b is block b's first, and the blocks claim the rest as they go from a counter of this launch
-// (the step's finish zeroes it): a block that streams faster, or started earlier, takes more, so
-// the blocks end together (an even share of rows a block left the slowest SMs' blocks ending up to
-// a third of the kernel later; Decode --trace). A block streams its tiles
-// with one bulk copy (the Hopper copy engine, cp.async.bulk, completing on an mbarrier) per tile
-// and matrix, several tiles in flight, so the bytes in flight cost no registers. The first
+// Every product kernel runs on a grid sized to the GPU (a few blocks an SM, fixed by the host) and
+// gives each block an even share of the rows, in pairs. A block streams its rows in tiles of about
+// TILE_BYTES: one bulk copy (the Hopper copy engine, cp.async.bulk, completing on an mbarrier) per
+// tile and matrix, several tiles in flight, so the bytes in flight cost no registers. The first
 // tiles are requested before the dependency wait: under programmatic dependent launch a kernel
 // streams its weights while the kernel before it finishes (weights never depend on it), and waits
 // only before it reads the activations. It lets the next kernel launch at once (on the H200,
@@ -183,13 +179,6 @@ __device__ __forceinline__ void mbar_expect_bytes(unsigned long long *bar, unsig
           smem_addr(bar)),
       "r"(bytes)
       : "memory");
-}
-
-// Arrives on the barrier with no bytes to wait for.
-__device__ __forceinline__ void mbar_arrive(unsigned long long *bar) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" ::"r"(
-                   smem_addr(bar))
-               : "memory");
 }
 
 // Waits until the barrier's phase of the given parity has completed.
@@ -236,29 +225,17 @@ __device__ __forceinline__ Tiling tiling(int cols, int mats) {
   return t;
 }
 
-// The tile pipeline of one block over the tiles of MATS matrices of rows x cols. Thread 0 claims
-// tiles and asks for them; stage s of the pipeline holds tile stage_tile[s], or -1 once the block
-// is out of tiles (the stage's barrier then completes without bytes).
+// The tile pipeline of one block: its rows [first, end) of MATS matrices of cols columns.
 template <int MATS>
 struct RowStream {
   const __half *w[MATS];
-  int rows, cols, tiles, stages;
+  int cols, first, end, tiles, stages;
   Tiling cut;
-  unsigned *claims;         // this launch's tile counter
-  int *stage_tile;          // shared: stages entries
   unsigned char *buffers;   // stages * TILE_BYTES of dynamic shared memory
   unsigned long long *bars; // stages barriers
-  int spare;                // thread 0: the tile claimed for the next request
 
-  // Stage s gets tile t, or -1 past the last tile.
-  __device__ void fill(int s, int t) {
-    if (t >= tiles) {
-      stage_tile[s] = -1;
-      mbar_arrive(&bars[s]);
-      return;
-    }
-    stage_tile[s] = t;
-    int row = t * cut.rows, n = min(cut.rows, rows - row);
+  __device__ void request(int t) { // one thread
+    int s = t % stages, row = first + t * cut.rows, n = min(cut.rows, end - row);
     unsigned bytes = (unsigned)n * cols * 2;
     mbar_expect_bytes(&bars[s], bytes * MATS);
     unsigned char *dst = buffers + s * TILE_BYTES;
@@ -266,56 +243,32 @@ struct RowStream {
     for (int m = 0; m < MATS; m++)
       bulk_load(dst + m * cut.rows * cols * 2, w[m] + (size_t)row * cols, bytes, &bars[s]);
   }
-
-  // The next tile: the first gridDim.x tiles are the blocks' first, the rest are claimed.
-  __device__ int claim() { return (int)gridDim.x + (int)atomicAdd(claims, 1u); }
-
-  // The first stages' tiles (the block's own first, then claimed ones) and a spare claimed ahead.
-  __device__ void start() {
-    int first = blockIdx.x;
-    fill(0, first);
-    for (int s = 1; s < stages; s++) fill(s, first < tiles ? claim() : tiles);
-    spare = first < tiles ? claim() : tiles;
-  }
-
-  // Stage s, just consumed, gets the spare tile; the next is claimed now, its answer needed only a
-  // tile later. Claims only grow, so once a stage gets -1 every later one does.
-  __device__ void request(int s) {
-    int t = spare;
-    if (t < tiles) spare = claim();
-    fill(s, t);
-  }
 };
 
 // Out[tile parity][matrix][row * warps_per_row + part]: the tile's partial sums.
 #define TILE_OUT(out, parity, m, slot) out[((parity) * MATS + (m)) * MAX_TILE_ROWS + (slot)]
 
-// Streams tiles of W (MATS matrices of rows x cols), claimed from the launch's counter claims,
-// against the input vector and calls epi(row0, n, sums, parity) after each tile (sums: the TILE_OUT
-// array, on every thread, after a barrier; threads below n or n / 2 do the work). Before the
-// dependency wait it only sets up, claims and requests tiles. The input comes from load(xs), called
-// after the wait, which returns a pointer to it (shared memory or global memory). Returns when the
-// wait returned (trace_now).
+// Streams this block's rows of W (MATS matrices) against the input vector and calls
+// epi(row0, n, sums, parity) after each tile (sums: the TILE_OUT array, on every thread, after a
+// barrier; threads below n or n / 2 do the work). Before the dependency wait it only sets up and
+// requests tiles. The input comes from load(xs), called after the wait, which returns a pointer to
+// it (shared memory or global memory). Returns when the wait returned (trace_now).
 template <int MATS, class Load, class Epi>
 __device__ __forceinline__ long long stream_rows(const __half *const (&w)[MATS], int rows, int cols,
-                                                 unsigned *claims, const Load &load, Epi &epi) {
+                                            const Load &load, Epi &epi) {
   extern __shared__ __align__(128) unsigned char dynamic[];
   __shared__ __align__(8) unsigned long long bars[MAX_STAGES];
-  __shared__ int stage_tile[MAX_STAGES];
   __shared__ float out[2 * MATS * MAX_TILE_ROWS];
   RowStream<MATS> rs;
 #pragma unroll
   for (int m = 0; m < MATS; m++) rs.w[m] = w[m];
-  rs.rows = rows;
   rs.cols = cols;
   rs.cut = tiling(cols, MATS);
-  // Tiles no taller than the blocks' even share of the rows, so that every block gets a first
-  // tile where there are pairs of rows enough (small matrices ran on a few blocks otherwise).
-  rs.cut.rows = min(rs.cut.rows, max(2, 2 * (((rows + 1) / 2) / (int)gridDim.x)));
-  rs.tiles = (rows + rs.cut.rows - 1) / rs.cut.rows;
+  int pairs = (rows + 1) / 2;
+  rs.first = 2 * (int)((long long)blockIdx.x * pairs / gridDim.x);
+  rs.end = min(rows, 2 * (int)((long long)(blockIdx.x + 1) * pairs / gridDim.x));
+  rs.tiles = rs.end > rs.first ? (rs.end - rs.first + rs.cut.rows - 1) / rs.cut.rows : 0;
   rs.stages = stages_in(load.input_bytes());
-  rs.claims = claims;
-  rs.stage_tile = stage_tile;
   rs.buffers = dynamic;
   rs.bars = bars;
   int tid = threadIdx.x;
@@ -324,7 +277,7 @@ __device__ __forceinline__ long long stream_rows(const __half *const (&w)[MATS],
   load.prefetch(input); // first: the copies land in the order they were asked for
   if (tid == 0) {
     for (int s = 0; s < rs.stages; s++) mbar_init(&bars[s], 1);
-    rs.start();
+    for (int t = 0; t < rs.stages && t < rs.tiles; t++) rs.request(t);
   }
   cudaGridDependencySynchronize();
   long long waited = trace_now();
@@ -332,12 +285,9 @@ __device__ __forceinline__ long long stream_rows(const __half *const (&w)[MATS],
   __syncthreads(); // the barriers' initialization, and a shared input, seen by every thread
   int warp = tid / WARP, lane = tid % WARP;
   int wpr = rs.cut.warps_per_row, part_cols = cols / wpr, chunks = part_cols / 8;
-  for (int t = 0;; t++) {
-    int s = t % rs.stages;
+  for (int t = 0; t < rs.tiles; t++) {
+    int s = t % rs.stages, row0 = rs.first + t * rs.cut.rows, n = min(rs.cut.rows, rs.end - row0);
     mbar_wait(&bars[s], (unsigned)(t / rs.stages) & 1u);
-    int claimed = stage_tile[s];
-    if (claimed < 0) break; // every thread read the same: thread 0 wrote it before arriving
-    int row0 = claimed * rs.cut.rows, n = min(rs.cut.rows, rows - row0);
     const __half *tile = reinterpret_cast<const __half *>(rs.buffers + s * TILE_BYTES);
     for (int slot = warp; slot < n * wpr; slot += WARPS) {
       int i = slot / wpr, part = slot % wpr;
@@ -355,7 +305,7 @@ __device__ __forceinline__ long long stream_rows(const __half *const (&w)[MATS],
       }
     }
     __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
-    if (tid == 0) rs.request(s);
+    if (tid == 0 && t + rs.stages < rs.tiles) rs.request(t + rs.stages);
     epi(row0, n, wpr, out, t & 1);
   }
   return waited;
@@ -473,36 +423,36 @@ extern "C" __global__ void embed(const int *state, const __half *emb, float *x, 
 // x[r] += W[r] . in, r < rows (a projection added to the residual stream). Dynamic shared memory:
 // the tiles.
 extern "C" __global__ void matvec_add(const float *in, const __half *w, float *x, int rows,
-                                      int cols, unsigned *claims) {
+                                      int cols) {
   long long start = trace_now();
   const __half *ws[1] = {w};
   AddEpi epi{x};
-  long long waited = stream_rows<1>(ws, rows, cols, claims, DirectLoad{in}, epi);
+  long long waited = stream_rows<1>(ws, rows, cols, DirectLoad{in}, epi);
   trace_end(TRACE_MATVEC_ADD, start, waited);
 }
 
 // h[r] = silu(W1[r] . xn) * (W3[r] . xn), xn = rmsnorm(x) * norm. Dynamic shared memory: the
 // tiles, then cols floats and cols halves.
 extern "C" __global__ void norm_gate_up(const float *x, const __half *norm, const __half *w1,
-                                        const __half *w3, float *h, int rows, int cols, float eps,
-                                        unsigned *claims) {
+                                        const __half *w3, float *h, int rows, int cols,
+                                        float eps) {
   long long start = trace_now();
   const __half *ws[2] = {w1, w3};
   SiluEpi epi{h};
   long long waited =
-      stream_rows<2>(ws, rows, cols, claims, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+      stream_rows<2>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
   trace_end(TRACE_GATE_UP, start, waited);
 }
 
 // logits[r] = output[r] . (rmsnorm(x) * norm), and the step's argmax folded into state[BEST].
 extern "C" __global__ void norm_matvec_argmax(const float *x, const __half *norm,
                                               const __half *w, float *logits, int *state,
-                                              int rows, int cols, float eps, unsigned *claims) {
+                                              int rows, int cols, float eps) {
   long long start = trace_now();
   const __half *ws[1] = {w};
   ArgmaxEpi epi{logits};
   long long waited =
-      stream_rows<1>(ws, rows, cols, claims, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
+      stream_rows<1>(ws, rows, cols, NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
   __shared__ unsigned long long best[WARPS];
   unsigned long long mine = epi.best;
   for (int o = WARP / 2; o > 0; o /= 2) {
@@ -565,12 +515,12 @@ struct QkvRopeEpi {
 extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, const __half *w,
                                          float *qkv, const int *state, float *k_cache,
                                          float *v_cache, int heads, int kv_heads, int head_dim,
-                                         int cols, float eps, float theta, unsigned *claims) {
+                                         int cols, float eps, float theta) {
   long long start = trace_now();
   const __half *ws[1] = {w};
   int q_dim = heads * head_dim, kv_dim = kv_heads * head_dim;
   QkvRopeEpi epi{qkv, state, k_cache, v_cache, q_dim, kv_dim, head_dim, theta};
-  long long waited = stream_rows<1>(ws, q_dim + 2 * kv_dim, cols, claims,
+  long long waited = stream_rows<1>(ws, q_dim + 2 * kv_dim, cols,
                                     NormLoad{x, norm, cols, eps, norm_barrier()}, epi);
   trace_end(TRACE_QKV, start, waited);
 }
@@ -692,11 +642,8 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
   trace_end(TRACE_ATTENTION, trace_start, trace_waited);
 }
 
-// Ends a step (one thread): the argmax becomes the token at the next position, and the product
-// kernels' tile counters (claims, one a launch) start again from 0. Every other kernel of the
-// step has ended: this one waited for the last, which waited for the one before it, and so on.
-__device__ void advance(int *state, unsigned *claims, int launches) {
-  for (int i = 0; i < launches; i++) claims[i] = 0;
+// Ends a step (one thread): the argmax becomes the token at the next position.
+__device__ void advance(int *state) {
   unsigned long long *best = reinterpret_cast<unsigned long long *>(state + BEST);
   int token = (int)(~(unsigned int)(*best & 0xffffffffu));
   *best = 0;
@@ -707,17 +654,16 @@ __device__ void advance(int *state, unsigned *claims, int launches) {
   state[LEFT] -= 1;
 }
 
-extern "C" __global__ void finish(int *state, unsigned *claims, int launches) {
+extern "C" __global__ void finish(int *state) {
   STEP_START;
-  advance(state, claims, launches);
+  advance(state);
   trace_end(TRACE_FINISH, trace_start, trace_waited);
 }
 
 // The same inside a device-side loop: the loop goes on while steps are left.
-extern "C" __global__ void finish_loop(int *state, unsigned *claims, int launches,
-                                       cudaGraphConditionalHandle more) {
+extern "C" __global__ void finish_loop(int *state, cudaGraphConditionalHandle more) {
   STEP_START;
-  advance(state, claims, launches);
+  advance(state);
   cudaGraphSetConditional(more, state[LEFT] > 0 ? 1u : 0u);
   trace_end(TRACE_FINISH, trace_start, trace_waited);
 }
@@ -748,11 +694,10 @@ __device__ __forceinline__ long long load_acquire_sys(const long long *p) {
 // second lap of the ring on, the kernel reads the host's count (one read across the bus) and waits
 // for it, at most timeout_ns; then it sets RING_TIMED_OUT and ends the loop, publishing nothing
 // more. With a ring of at least as many slots as steps it never reads host memory.
-extern "C" __global__ void finish_stream(int *state, unsigned *claims, int launches,
-                                         cudaGraphConditionalHandle more, long long *ring,
-                                         int capacity, long long timeout_ns) {
+extern "C" __global__ void finish_stream(int *state, cudaGraphConditionalHandle more,
+                                         long long *ring, int capacity, long long timeout_ns) {
   STEP_START;
-  advance(state, claims, launches);
+  advance(state);
   int i = state[POS] - 1;
   if (i >= capacity) {
     long long need = (long long)i - capacity + 1, deadline = 0;

@@ -35,9 +35,6 @@ final class DecodeEngine implements AutoCloseable {
   /** The product kernels' tile of weights in shared memory (the .cu's TILE_BYTES). */
   static final int TILE_BYTES = 16384;
 
-  /** The most rows a tile holds (the .cu's MAX_TILE_ROWS). */
-  private static final int MAX_TILE_ROWS = 128;
-
   /**
    * Tiles in flight a block of the product kernels (at most the .cu's MAX_STAGES, 8); {@code
    * -Ddecode.stages=N} overrides it to measure another. Above 48 KiB of shared memory a block the
@@ -75,13 +72,6 @@ final class DecodeEngine implements AutoCloseable {
   private final List<DeviceBuffer<Short>[]> layers = new ArrayList<>();
   private final DeviceBuffer<Float> kCache, vCache;
   final DeviceBuffer<Integer> state;
-
-  /**
-   * The product kernels' tile counters, one a launch of the step (the launch's index in {@link
-   * #kernels}): its blocks claim tiles from it; the step's finish zeroes them all.
-   */
-  private final DeviceBuffer<Integer> claims;
-
   private final DeviceBuffer<Float> x, qkv, att, h;
   final DeviceBuffer<Float> logits;
   private final int streamBlocks;
@@ -133,8 +123,7 @@ final class DecodeEngine implements AutoCloseable {
       att = zeros(ElementType.F32, c.dim());
       h = zeros(ElementType.F32, c.ffn());
       logits = zeros(ElementType.F32, c.vocab());
-      claims = zeros(ElementType.I32, c.kernelsPerToken());
-      // The product kernels' grid: a few blocks on every SM, taking tiles as they go.
+      // The product kernels' grid: a few blocks on every SM, each streaming an even share of rows.
       streamBlocks =
           BLOCKS_PER_SM
               * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
@@ -167,10 +156,7 @@ final class DecodeEngine implements AutoCloseable {
               + " positions, not "
               + steps);
     }
-    state
-        .write(DecodeMath.initialState(config.maxSeq(), steps))
-        .andThen(claims.write(new int[config.kernelsPerToken()])) // after a step cut short
-        .syncOn(stream);
+    state.write(DecodeMath.initialState(config.maxSeq(), steps)).syncOn(stream);
   }
 
   /** {@return one decode step; inside a device loop, {@code more} is the loop's condition} */
@@ -229,8 +215,7 @@ final class DecodeEngine implements AutoCloseable {
               c.headDim(),
               c.dim(),
               eps,
-              c.ropeTheta(),
-              claimsOf(k)));
+              c.ropeTheta()));
       LaunchConfig perHead =
           new LaunchConfig(
               cuda.graph.Dim3.of(c.heads()), cuda.graph.Dim3.of(BLOCK), attentionShared(c));
@@ -253,8 +238,7 @@ final class DecodeEngine implements AutoCloseable {
               w[2],
               x,
               c.dim(),
-              c.dim(),
-              claimsOf(k)));
+              c.dim()));
       k.add(
           DecodeKernels.NORM_GATE_UP.launch(
               after.apply(streamed(c.ffn(), c.dim(), 2, true, false)),
@@ -265,8 +249,7 @@ final class DecodeEngine implements AutoCloseable {
               h,
               c.ffn(),
               c.dim(),
-              eps,
-              claimsOf(k)));
+              eps));
       k.add(
           DecodeKernels.MATVEC_ADD.launch(
               after.apply(streamed(c.dim(), c.ffn(), 1, false, false)),
@@ -274,8 +257,7 @@ final class DecodeEngine implements AutoCloseable {
               w[6],
               x,
               c.dim(),
-              c.ffn(),
-              claimsOf(k)));
+              c.ffn()));
     }
     k.add(
         DecodeKernels.NORM_MATVEC_ARGMAX.launch(
@@ -287,20 +269,13 @@ final class DecodeEngine implements AutoCloseable {
             state,
             c.vocab(),
             c.dim(),
-            eps,
-            claimsOf(k)));
+            eps));
     LaunchConfig one = after.apply(LaunchConfig.of(1, 1));
-    int launches = c.kernelsPerToken();
     k.add(
         more == null
-            ? DecodeKernels.FINISH.launch(one, state, claims, launches)
-            : DecodeKernels.FINISH_LOOP.launch(one, state, claims, launches, more));
+            ? DecodeKernels.FINISH.launch(one, state)
+            : DecodeKernels.FINISH_LOOP.launch(one, state, more));
     return k;
-  }
-
-  /** {@return the tile counter of the launch added next to {@code launches}} */
-  private DeviceBuffer<Integer> claimsOf(List<GraphNode<?>> launches) {
-    return claims.slice(launches.size(), 1);
   }
 
   /**
@@ -328,22 +303,6 @@ final class DecodeEngine implements AutoCloseable {
    * most 8192 columns) and at most 8 tiles, the tiles and a normalized input take at most 176 KiB
    * of shared memory, within the 227 KiB an H100 or H200 gives a block.
    */
-  /**
-   * {@return the rows of a tile of {@code mats} matrices of {@code cols} columns (the .cu's
-   * tiling)}
-   */
-  static int tileRows(int cols, int mats) {
-    int rowBytes = cols * 2 * mats;
-    if (WARPS * rowBytes <= TILE_BYTES) {
-      return Math.min(MAX_TILE_ROWS, TILE_BYTES / rowBytes) & ~1;
-    }
-    int rows = WARPS;
-    while (rows > 1 && rows * rowBytes > TILE_BYTES) {
-      rows /= 2;
-    }
-    return rows;
-  }
-
   static void checkTiling(int rows, int cols, int mats, boolean rotary) {
     int rowBytes = cols * 2 * mats;
     String problem = null;
@@ -358,7 +317,11 @@ final class DecodeEngine implements AutoCloseable {
     } else if (STAGES < 1 || STAGES > 8) {
       problem = STAGES + " tiles in flight, not 1 to 8";
     } else if (WARPS * rowBytes > TILE_BYTES) {
-      int parts = WARPS / tileRows(cols, mats);
+      int tileRows = WARPS;
+      while (tileRows > 1 && tileRows * rowBytes > TILE_BYTES) {
+        tileRows /= 2;
+      }
+      int parts = WARPS / tileRows;
       if (cols % (8 * parts) != 0) {
         problem = "the columns do not split into " + parts + " parts of 16-byte chunks";
       }
@@ -478,8 +441,6 @@ final class DecodeEngine implements AutoCloseable {
         DecodeKernels.FINISH_STREAM.launch(
             programmatic ? one.withProgrammaticDependentLaunch() : one,
             state,
-            claims,
-            config.kernelsPerToken(),
             more,
             ring.deviceView(),
             ring.capacity,

@@ -31,7 +31,7 @@ final class DecodeKernels {
           .withReference("norm_gate_up", stepStart(DecodeKernels::normGateUp))
           .withReference("norm_matvec_argmax", stepStart(DecodeKernels::normMatvecArgmax))
           .withReference("attention", stepStart(DecodeKernels::attention))
-          .withReference("finish", stepStart(call -> finish(call)))
+          .withReference("finish", stepStart(DecodeKernels::finish))
           .withReference("finish_loop", stepStart(DecodeKernels::finishLoop))
           .withReference("finish_stream", stepStart(DecodeKernels::finishStream))
           .withReference("clock_sync", DecodeKernels::clockSync)
@@ -43,8 +43,8 @@ final class DecodeKernels {
 
   /**
    * {@code norm_qkv_rope(x, norm, w, qkv, state, k_cache, v_cache, heads, kv_heads, head_dim, cols,
-   * eps, theta, claims)}: the fused Q, K and V projection of the normalized input, q and k rotated
-   * for the state's position, k and v appended to the layer's caches.
+   * eps, theta)}: the fused Q, K and V projection of the normalized input, q and k rotated for the
+   * state's position, k and v appended to the layer's caches.
    */
   static final Kernel NORM_QKV_ROPE =
       IMAGE.kernel(
@@ -61,51 +61,38 @@ final class DecodeKernels {
           I32,
           I32,
           F32,
-          F32,
-          INT);
+          F32);
 
-  /**
-   * {@code matvec_add(in, w, x, rows, cols, claims)}. The product kernels' last argument, {@code
-   * unsigned *claims}, is the launch's tile counter (0 when it starts); the references leave it.
-   */
-  static final Kernel MATVEC_ADD = IMAGE.kernel("matvec_add", FLOAT, HALF, FLOAT, I32, I32, INT);
+  /** {@code matvec_add(in, w, x, rows, cols)}. */
+  static final Kernel MATVEC_ADD = IMAGE.kernel("matvec_add", FLOAT, HALF, FLOAT, I32, I32);
 
-  /** {@code norm_gate_up(x, norm, w1, w3, h, rows, cols, eps, claims)}. */
+  /** {@code norm_gate_up(x, norm, w1, w3, h, rows, cols, eps)}. */
   static final Kernel NORM_GATE_UP =
-      IMAGE.kernel("norm_gate_up", FLOAT, HALF, HALF, HALF, FLOAT, I32, I32, F32, INT);
+      IMAGE.kernel("norm_gate_up", FLOAT, HALF, HALF, HALF, FLOAT, I32, I32, F32);
 
-  /** {@code norm_matvec_argmax(x, norm, w, logits, state, rows, cols, eps, claims)}. */
+  /** {@code norm_matvec_argmax(x, norm, w, logits, state, rows, cols, eps)}. */
   static final Kernel NORM_MATVEC_ARGMAX =
-      IMAGE.kernel("norm_matvec_argmax", FLOAT, HALF, HALF, FLOAT, INT, I32, I32, F32, INT);
+      IMAGE.kernel("norm_matvec_argmax", FLOAT, HALF, HALF, FLOAT, INT, I32, I32, F32);
 
   /** {@code attention(qkv, state, k_cache, v_cache, out, heads, kv_heads, head_dim, max_seq)}. */
   static final Kernel ATTENTION =
       IMAGE.kernel("attention", FLOAT, INT, FLOAT, FLOAT, FLOAT, I32, I32, I32, I32);
 
-  /**
-   * {@code finish(int *state, unsigned *claims, int launches)}: the step's end, and the tile
-   * counters zeroed.
-   */
-  static final Kernel FINISH = IMAGE.kernel("finish", INT, INT, I32);
+  /** {@code finish(int *state)}. */
+  static final Kernel FINISH = IMAGE.kernel("finish", INT);
+
+  /** {@code finish_loop(int *state, cudaGraphConditionalHandle more)}. */
+  static final Kernel FINISH_LOOP = IMAGE.kernel("finish_loop", INT, KernelParam.CONDITION);
 
   /**
-   * {@code finish_loop(int *state, unsigned *claims, int launches, cudaGraphConditionalHandle
-   * more)}.
-   */
-  static final Kernel FINISH_LOOP =
-      IMAGE.kernel("finish_loop", INT, INT, I32, KernelParam.CONDITION);
-
-  /**
-   * {@code finish_stream(int *state, unsigned *claims, int launches, cudaGraphConditionalHandle
-   * more, long long *ring, int capacity, long long timeout_ns)}: finish_loop, then the new token
-   * published into the {@link TokenRing}.
+   * {@code finish_stream(int *state, cudaGraphConditionalHandle more, long long *ring, int
+   * capacity, long long timeout_ns)}: finish_loop, then the new token published into the {@link
+   * TokenRing}.
    */
   static final Kernel FINISH_STREAM =
       IMAGE.kernel(
           "finish_stream",
           INT,
-          INT,
-          I32,
           KernelParam.CONDITION,
           KernelParam.pointer(ElementType.I64),
           I32,
@@ -256,26 +243,24 @@ final class DecodeKernels {
         headDim);
   }
 
-  /** The step's end: the state advanced, the tile counters zeroed. {@return the steps left} */
-  private static int finish(KernelCall call) {
-    call.memory(1, (long) call.i32(2) * Integer.BYTES).fill((byte) 0);
-    return DecodeMath.finish(state(call, 0));
+  private static void finish(KernelCall call) {
+    DecodeMath.finish(state(call, 0));
   }
 
   private static void finishLoop(KernelCall call) {
-    int left = finish(call);
-    call.setCondition(3, left > 0 ? 1 : 0);
+    int left = DecodeMath.finish(state(call, 0));
+    call.setCondition(1, left > 0 ? 1 : 0);
   }
 
   private static void finishStream(KernelCall call) {
-    int left = finish(call);
     MemorySegment state = state(call, 0);
-    int capacity = call.i32(5);
-    MemorySegment ring = call.memory(4, TokenRing.length(capacity) * Long.BYTES);
+    int left = DecodeMath.finish(state);
+    int capacity = call.i32(3);
+    MemorySegment ring = call.memory(2, TokenRing.length(capacity) * Long.BYTES);
     int index = DecodeMath.i(state, DecodeMath.POS) - 1;
     int token = DecodeMath.i(state, DecodeMath.TOKEN);
-    boolean published = TokenRing.publish(ring, capacity, index, token, call.i64(6));
-    call.setCondition(3, published && left > 0 ? 1 : 0);
+    boolean published = TokenRing.publish(ring, capacity, index, token, call.i64(4));
+    call.setCondition(1, published && left > 0 ? 1 : 0);
   }
 
   private static void clockSync(KernelCall call) {

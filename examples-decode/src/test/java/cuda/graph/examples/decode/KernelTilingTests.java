@@ -25,15 +25,6 @@ class KernelTilingTests {
           LlamaConfig.LLAMA_1B);
 
   @Test
-  void aTileOfTheOneBillionShapeHoldsFourQkvRowsTwoGateUpPairsAndOneDownRow() {
-    LlamaConfig c = LlamaConfig.named("llama-3.2-1B");
-    assertEquals(4, DecodeEngine.tileRows(c.dim(), 1)); // 4 KiB rows
-    assertEquals(2, DecodeEngine.tileRows(c.dim(), 2)); // gate and up: 8 KiB a row
-    assertEquals(1, DecodeEngine.tileRows(c.ffn(), 1)); // 16 KiB rows
-    assertEquals(28, DecodeEngine.tileRows(288, 1)); // stories15M: 576-byte rows, an even count
-  }
-
-  @Test
   void everyProductOfTheShippedShapesStreams() {
     for (LlamaConfig c : SHIPPED) {
       assertDoesNotThrow(() -> DecodeEngine.checkTiling(c.qkvRows(), c.dim(), 1, true), c.name());
