@@ -269,20 +269,12 @@ public final class Decode {
                   hostMicros[rep[0]] = host / 1e3 / n;
                 }
               },
-              n -> {
-                for (int s = 0; s < n; s++) {
-                  step.launch().andThen(engine.readToken()).syncOn(stream);
-                }
-              },
+              readEachStep(engine, step),
               n -> loop.launch().syncOn(stream),
               // As "graph", "graph+read" and "while", with each kernel's launch overlapping the
               // kernel before it.
               n -> replayQueued(pdl, stream, n),
-              n -> {
-                for (int s = 0; s < n; s++) {
-                  pdl.launch().andThen(engine.readToken()).syncOn(stream);
-                }
-              },
+              readEachStep(engine, pdl),
               n -> pdlLoop.launch().syncOn(stream),
               // One launch of the loop; this thread drains the ring as the tokens appear,
               // spinning between them, then parking until shortly before the next is due.
@@ -495,6 +487,18 @@ public final class Decode {
           wait);
       if (timed) {
         cpuMicros[r] = (threads.getCurrentThreadCpuTime() - cpu) / 1e3 / n;
+      }
+    };
+  }
+
+  /**
+   * {@return the mode that replays {@code step} and waits for its token on the host, a step at a
+   * time}
+   */
+  private static Mode readEachStep(DecodeEngine engine, CudaGraph<@Nullable Void> step) {
+    return n -> {
+      for (int s = 0; s < n; s++) {
+        step.launch().andThen(engine.readToken()).syncOn(engine.stream);
       }
     };
   }
