@@ -528,8 +528,9 @@ extern "C" __global__ void norm_qkv_rope(const float *x, const __half *norm, con
 // One block per head: softmax(q . k_j / sqrt(head_dim)) over j <= state[POS], then the weighted
 // sum of v_j. The keys and values before state[POS] were written by earlier steps, so before the
 // dependency wait the block copies as many of its group's rows as its shared memory holds (a bulk
-// copy a row), while the QKV kernel before it runs; after the wait it reads the rest, among them
-// the current position's, which that kernel writes, from global memory. Scores: one thread per
+// copy a row), while the QKV kernel before it runs; after the wait it reads the current position's
+// key and value, which that kernel writes, with q into shared memory where there is room, and any
+// rows beyond the room from global memory. Scores: one thread per
 // position, reading its key as float4, each thread starting at another float4 of the row (rows
 // in shared memory are a multiple of 16 bytes apart: the same start would hit the same banks).
 // Sum: each warp takes every WARPS-th position, its lanes the dimensions, then the warps' partial
@@ -569,7 +570,19 @@ extern "C" __global__ void attention(const float *qkv, const int *state, const f
   long long trace_waited = trace_now();
   int len = pos + 1, n4 = head_dim / 4;
   float scale = rsqrtf((float)head_dim);
-  for (int d = threadIdx.x; d < head_dim; d += BLOCK) q[d] = qkv[h * head_dim + d] * scale;
+  // q and, where there is room, the current position's key and value beside the staged rows: all
+  // three read at once (one round trip to L2, where reading the key and the value where the
+  // scores and the sum need them took two more).
+  bool current = staged == pos && pos < room;
+  for (int d = threadIdx.x; d < head_dim; d += BLOCK) {
+    q[d] = qkv[h * head_dim + d] * scale;
+    if (current) {
+      size_t at = (size_t)pos * kv_dim + g * head_dim + d;
+      ks[pos * head_dim + d] = k_cache[at];
+      vs[pos * head_dim + d] = v_cache[at];
+    }
+  }
+  if (current) staged = pos + 1;
   mbar_wait(&staged_bar, 0);
   __syncthreads();
   float m = -INFINITY;
