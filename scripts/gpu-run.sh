@@ -27,6 +27,33 @@ part_tests() {
   grep -E "✘|MethodSource.*✘" "$out/tests.log" | head -40
 }
 
+part suite "every GPU test of every module (tag gpu; tag compiler left out), its log kept whole (SUITE_TIMEOUT: 480 s)"
+part_suite() {
+  mkdir -p target
+  JAVA_OPTS="-Dfuzz.changes=${SUITE_FUZZ_CHANGES:-10000}" timeout "${SUITE_TIMEOUT:-480}" .gpu/junit --scan-classpath --include-tag=gpu --exclude-tag=compiler \
+    > "$out/suite.log" 2>&1
+  echo "suite exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/suite.log"
+  grep -aE "✘|↷" "$out/suite.log" | head -40
+}
+
+part fuzz "issue 36 A: the node-changes fuzz on the GPU (FUZZ_CHANGES: 10000 a seed, seeds 1 and 2)"
+part_fuzz() {
+  mkdir -p target
+  JAVA_OPTS="-Dfuzz.changes=${FUZZ_CHANGES:-10000} -Dfuzz.report=$out/fuzz-report" timeout 300 .gpu/junit \
+    --select-class=cuda.graph.conformance.CudaNodeChangesFuzzTests > "$out/fuzz.log" 2>&1
+  echo "fuzz exit $?"; grep -aE "tests (successful|failed|aborted)" "$out/fuzz.log"
+  grep -aE "wrong replays|AssertionError|Exception" "$out/fuzz.log" | head -5 | cut -c1-3000
+}
+
+part probes "issue 36: the driver probe of node changes and the cuBLASLt probe of a product the heuristic plans"
+part_probes() {
+  gcc -O2 -I/usr/local/cuda/include benchmarks/probes/node_changes.c -lcuda -o /tmp/node_changes \
+    && /tmp/node_changes conformance-tests/src/main/resources/cuda/graph/conformance/kernels/conformance_kernels.ptx \
+    > "$out/probe-node-changes.txt" 2>&1; echo "node_changes exit $?"; cat "$out/probe-node-changes.txt"
+  nvcc -O2 -arch=sm_90 benchmarks/probes/lt_not_supported.cu -lcublasLt -o /tmp/lt_not_supported \
+    && /tmp/lt_not_supported > "$out/probe-lt.txt" 2>&1; echo "lt probe exit $?"; cat "$out/probe-lt.txt"
+}
+
 part bench "the launch-overhead benchmark beside every anchor of benchmarks/anchors, 3 rounds (BENCH_PEERS=no: C++ and raw FFM only)"
 part_bench() {
   # Every implementation three times, interleaved, so drift of the machine hits all alike;

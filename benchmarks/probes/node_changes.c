@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+// Probe for issue 36 item A: what cuGraphExecKernelNodeSetParams, cuGraphExecMemcpyNodeSetParams,
+// cuGraphExecMemsetNodeSetParams and cuGraphNodeSetEnabled change in an exec, alone and together.
+// Each test builds a chain graph by hand (memset -> memcpy -> saxpy), instantiates it, changes
+// one node, launches, and prints what each buffer holds against what the change asked for.
+// Build: gcc -O2 -I/usr/local/cuda/include node_changes.c -lcuda -o node_changes
+// Run:   ./node_changes PATH/TO/conformance_kernels.ptx
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(x)                                                         \
+  do {                                                                \
+    CUresult r_ = (x);                                                \
+    if (r_ != CUDA_SUCCESS) {                                         \
+      const char *n_ = 0;                                             \
+      cuGetErrorName(r_, &n_);                                        \
+      printf("FAILED %s: %s (%d) line %d\n", #x, n_, (int)r_, __LINE__); \
+      exit(1);                                                        \
+    }                                                                 \
+  } while (0)
+
+#define N 256
+static unsigned bits(float f) {
+  unsigned u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static CUfunction saxpy;
+static CUstream stream;
+static int failures;
+
+static CUdeviceptr buffer(float value, int pool) {
+  CUdeviceptr p;
+  if (pool) {
+    CK(cuMemAllocAsync(&p, N * 4, stream));
+  } else {
+    CK(cuMemAlloc(&p, N * 4));
+  }
+  CK(cuMemsetD32Async(p, bits(value), N, stream));
+  CK(cuStreamSynchronize(stream));
+  return p;
+}
+
+static float first(CUdeviceptr p) {
+  float v;
+  CK(cuMemcpyDtoH(&v, p, 4));
+  return v;
+}
+
+static void set(CUdeviceptr p, float value) {
+  CK(cuMemsetD32(p, bits(value), N));
+}
+
+static void expect(const char *test, const char *what, CUdeviceptr p, float want) {
+  float got = first(p);
+  printf("  %-58s %-10s %8.3f (want %8.3f) %s\n", test, what, got, want, got == want ? "ok" : "WRONG");
+  if (got != want) failures++;
+}
+
+static CUDA_MEMCPY3D copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  CUDA_MEMCPY3D c;
+  memset(&c, 0, sizeof c);
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = src;
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = dst;
+  c.WidthInBytes = bytes;
+  c.Height = 1;
+  c.Depth = 1;
+  return c;
+}
+
+static CUDA_MEMSET_NODE_PARAMS fill(CUdeviceptr dst, float value) {
+  CUDA_MEMSET_NODE_PARAMS m;
+  memset(&m, 0, sizeof m);
+  m.dst = dst;
+  m.value = bits(value);
+  m.elementSize = 4;
+  m.width = N;
+  m.height = 1;
+  m.pitch = 0;
+  return m;
+}
+
+typedef struct {
+  int n;
+  float a;
+  CUdeviceptr x, y;
+  void *args[4];
+} Saxpy;
+
+static CUDA_KERNEL_NODE_PARAMS kernel(Saxpy *s, int n, float a, CUdeviceptr x, CUdeviceptr y) {
+  s->n = n;
+  s->a = a;
+  s->x = x;
+  s->y = y;
+  s->args[0] = &s->n;
+  s->args[1] = &s->a;
+  s->args[2] = &s->x;
+  s->args[3] = &s->y;
+  CUDA_KERNEL_NODE_PARAMS k;
+  memset(&k, 0, sizeof k);
+  k.func = saxpy;
+  k.gridDimX = (n + 31) / 32;
+  k.gridDimY = 1;
+  k.gridDimZ = 1;
+  k.blockDimX = 32;
+  k.blockDimY = 1;
+  k.blockDimZ = 1;
+  k.kernelParams = s->args;
+  return k;
+}
+
+typedef struct {
+  CUgraph g;
+  CUgraphExec e;
+  CUgraphNode fillNode, copyNode, kernelNode;
+} Chain;
+
+/* fill(f, fv) -> copy(cs -> cd) -> saxpy(a, kx, ky) */
+static Chain chain(CUcontext ctx, CUdeviceptr f, float fv, CUdeviceptr cs, CUdeviceptr cd, float a,
+                   CUdeviceptr kx, CUdeviceptr ky) {
+  Chain c;
+  CK(cuGraphCreate(&c.g, 0));
+  CUDA_MEMSET_NODE_PARAMS m = fill(f, fv);
+  CK(cuGraphAddMemsetNode(&c.fillNode, c.g, NULL, 0, &m, ctx));
+  CUDA_MEMCPY3D cp = copy(cd, cs, N * 4);
+  CK(cuGraphAddMemcpyNode(&c.copyNode, c.g, &c.fillNode, 1, &cp, ctx));
+  Saxpy s;
+  CUDA_KERNEL_NODE_PARAMS k = kernel(&s, N, a, kx, ky);
+  CK(cuGraphAddKernelNode(&c.kernelNode, c.g, &c.copyNode, 1, &k));
+  CK(cuGraphInstantiate(&c.e, c.g, 0));
+  return c;
+}
+
+static void launch(Chain *c) {
+  CK(cuGraphLaunch(c->e, stream));
+  CK(cuStreamSynchronize(stream));
+}
+
+static void destroy(Chain *c) {
+  CK(cuGraphExecDestroy(c->e));
+  CK(cuGraphDestroy(c->g));
+}
+
+
+/* Graph memory: alloc(t) -> fill(t, 6) -> copy(t -> dst) -> free(t); then the copy's source or the
+ * fill's destination is moved to pool memory, or the copy's source to another part of t. */
+static void graphMemory(CUcontext ctx, CUdevice dev, CUdeviceptr pool, CUdeviceptr dst) {
+  const char *names[] = {"12 copy node: source moved from graph memory to pool memory",
+                         "13 fill node: destination moved from graph memory to pool memory",
+                         "14 copy node: source moved within its graph allocation",
+                         "15 copy node: destination moved from pool memory into graph memory"};
+  for (int test = 0; test < 4; test++) {
+    CUgraph g;
+    CK(cuGraphCreate(&g, 0));
+    CUDA_MEM_ALLOC_NODE_PARAMS ap;
+    memset(&ap, 0, sizeof ap);
+    ap.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    ap.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    ap.poolProps.location.id = dev;
+    ap.bytesize = 2 * N * 4;
+    CUgraphNode alloc, fillNode, copyNode, freeNode;
+    CK(cuGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap));
+    CUdeviceptr t = ap.dptr;
+    CUDA_MEMSET_NODE_PARAMS m = fill(t, 6);
+    m.width = 2 * N;
+    CK(cuGraphAddMemsetNode(&fillNode, g, &alloc, 1, &m, ctx));
+    CUDA_MEMCPY3D cp = copy(dst, t, N * 4);
+    CK(cuGraphAddMemcpyNode(&copyNode, g, &fillNode, 1, &cp, ctx));
+    CK(cuGraphAddMemFreeNode(&freeNode, g, &copyNode, 1, t));
+    CUgraphExec e;
+    CK(cuGraphInstantiate(&e, g, 0));
+    set(pool, 7);
+    set(dst, 0);
+    CUresult r;
+    float want;
+    CUdeviceptr where = dst;
+    if (test == 0) {
+      CUDA_MEMCPY3D c2 = copy(dst, pool, N * 4);
+      r = cuGraphExecMemcpyNodeSetParams(e, copyNode, &c2, ctx);
+      want = 7;
+    } else if (test == 1) {
+      CUDA_MEMSET_NODE_PARAMS m2 = fill(pool, 8);
+      r = cuGraphExecMemsetNodeSetParams(e, fillNode, &m2, ctx);
+      where = pool;
+      want = 8;
+    } else if (test == 2) {
+      CUDA_MEMCPY3D c2 = copy(dst, t + N * 4, N * 4);
+      r = cuGraphExecMemcpyNodeSetParams(e, copyNode, &c2, ctx);
+      want = 6;
+    } else {
+      CUDA_MEMCPY3D c2 = copy(t + N * 4, t, N * 4);
+      r = cuGraphExecMemcpyNodeSetParams(e, copyNode, &c2, ctx);
+      want = 0;  /* dst keeps 0: the copy now stays inside t */
+    }
+    const char *rn = 0;
+    cuGetErrorName(r, &rn);
+    printf("  %-58s returned %s\n", names[test], rn);
+    if (r == CUDA_SUCCESS) {
+      CK(cuGraphLaunch(e, stream));
+      CK(cuStreamSynchronize(stream));
+      expect(names[test], "result", where, want);
+    }
+    CK(cuGraphExecDestroy(e));
+    CK(cuGraphDestroy(g));
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    printf("usage: node_changes conformance_kernels.ptx\n");
+    return 2;
+  }
+  FILE *fp = fopen(argv[1], "rb");
+  if (!fp) {
+    printf("cannot read %s\n", argv[1]);
+    return 2;
+  }
+  static char ptx[1 << 20];
+  size_t len = fread(ptx, 1, sizeof ptx - 1, fp);
+  ptx[len] = 0;
+  fclose(fp);
+  CK(cuInit(0));
+  CUdevice dev;
+  CK(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CK(cuCtxSetCurrent(ctx));
+  int version;
+  CK(cuDriverGetVersion(&version));
+  printf("driver API %d\n", version);
+  CUmodule mod;
+  CK(cuModuleLoadData(&mod, ptx));
+  CK(cuModuleGetFunction(&saxpy, mod, "saxpy"));
+  CK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+
+  for (int pool = 0; pool < 2; pool++) {
+    printf("buffers from %s\n", pool ? "cuMemAllocAsync (the stream-ordered pool)" : "cuMemAlloc");
+    CUdeviceptr b[8];
+    for (int i = 0; i < 8; i++) b[i] = buffer(0, pool);
+    const char *t;
+    Chain c;
+
+    t = "1 copy node: new source and destination";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    launch(&c);
+    expect(t, "new dst", b[3], 2);
+    expect(t, "old dst", b[2], 0);
+    destroy(&c);
+
+    t = "2 copy node: changed while off, then on";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    CK(cuGraphNodeSetEnabled(c.e, c.copyNode, 0));
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    CK(cuGraphNodeSetEnabled(c.e, c.copyNode, 1));
+    launch(&c);
+    expect(t, "new dst", b[3], 2);
+    expect(t, "old dst", b[2], 0);
+    destroy(&c);
+
+    t = "3 copy node: changed, then off, then on";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    CK(cuGraphNodeSetEnabled(c.e, c.copyNode, 0));
+    CK(cuGraphNodeSetEnabled(c.e, c.copyNode, 1));
+    launch(&c);
+    expect(t, "new dst", b[3], 2);
+    expect(t, "old dst", b[2], 0);
+    destroy(&c);
+
+    t = "4 copy node: launched, changed, launched";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    launch(&c);
+    set(b[2], 0);
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    launch(&c);
+    expect(t, "new dst", b[3], 2);
+    expect(t, "old dst", b[2], 0);
+    destroy(&c);
+
+    t = "5 copy node: off, launched, changed, on, launched";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    CK(cuGraphNodeSetEnabled(c.e, c.copyNode, 0));
+    launch(&c);
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    CK(cuGraphNodeSetEnabled(c.e, c.copyNode, 1));
+    launch(&c);
+    expect(t, "new dst", b[3], 2);
+    expect(t, "old dst", b[2], 0);
+    destroy(&c);
+
+    t = "6 copy node: half the bytes";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 2);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    launch(&c);
+    expect(t, "new dst", b[3], 2);
+    destroy(&c);
+
+    t = "7 fill node: changed while off, then on";
+    set(b[4], 0); set(b[5], 0);
+    c = chain(ctx, b[4], 3, b[0], b[2], 0, b[6], b[6]);
+    CK(cuGraphNodeSetEnabled(c.e, c.fillNode, 0));
+    {
+      CUDA_MEMSET_NODE_PARAMS m = fill(b[5], 5);
+      CK(cuGraphExecMemsetNodeSetParams(c.e, c.fillNode, &m, ctx));
+    }
+    CK(cuGraphNodeSetEnabled(c.e, c.fillNode, 1));
+    launch(&c);
+    expect(t, "new dst", b[5], 5);
+    expect(t, "old dst", b[4], 0);
+    destroy(&c);
+
+    t = "8 kernel node: changed while off, then on";
+    set(b[4], 1); set(b[5], 1); set(b[6], 10);
+    c = chain(ctx, b[7], 9, b[0], b[2], 2, b[6], b[4]);
+    CK(cuGraphNodeSetEnabled(c.e, c.kernelNode, 0));
+    {
+      Saxpy s;
+      CUDA_KERNEL_NODE_PARAMS k = kernel(&s, N, 3, b[6], b[5]);
+      CK(cuGraphExecKernelNodeSetParams(c.e, c.kernelNode, &k));
+    }
+    CK(cuGraphNodeSetEnabled(c.e, c.kernelNode, 1));
+    launch(&c);
+    expect(t, "new y", b[5], 31);
+    expect(t, "old y", b[4], 1);
+    destroy(&c);
+
+    t = "9 kernel node: other grid (n 33)";
+    set(b[4], 1); set(b[6], 10);
+    c = chain(ctx, b[7], 9, b[0], b[2], 2, b[6], b[4]);
+    {
+      Saxpy s;
+      CUDA_KERNEL_NODE_PARAMS k = kernel(&s, 33, 3, b[6], b[4]);
+      CK(cuGraphExecKernelNodeSetParams(c.e, c.kernelNode, &k));
+    }
+    launch(&c);
+    expect(t, "y[0]", b[4], 31);
+    destroy(&c);
+
+    t = "10 copy node reads what the fill before it wrote";
+    set(b[0], 0); set(b[2], 0); set(b[3], 0); set(b[5], 0);
+    c = chain(ctx, b[0], 4, b[1], b[2], 0, b[6], b[6]);
+    {
+      CUDA_MEMCPY3D cp = copy(b[3], b[0], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+    }
+    launch(&c);
+    expect(t, "new dst", b[3], 4);
+    destroy(&c);
+
+    t = "11 copy node: source changed after an exec update";
+    set(b[0], 1); set(b[1], 2); set(b[2], 0); set(b[3], 0);
+    c = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+    {
+      Chain d = chain(ctx, b[7], 9, b[0], b[2], 0, b[6], b[6]);
+      CUgraphExecUpdateResultInfo info;
+      CK(cuGraphExecUpdate(c.e, d.g, &info));
+      CUDA_MEMCPY3D cp = copy(b[3], b[1], N * 4);
+      CK(cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx));
+      launch(&c);
+      expect(t, "new dst", b[3], 2);
+      destroy(&d);
+    }
+    destroy(&c);
+
+    graphMemory(ctx, dev, b[0], b[1]);
+    for (int i = 0; i < 8; i++) {
+      if (pool) {
+        CK(cuMemFreeAsync(b[i], stream));
+      } else {
+        CK(cuMemFree(b[i]));
+      }
+    }
+    CK(cuStreamSynchronize(stream));
+  }
+  printf("%d wrong\n", failures);
+  return 0;
+}
