@@ -49,6 +49,33 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   }
 
   /**
+   * {@return an op that allocates {@code length} elements of uninitialized memory that no two uses
+   * share at once}: scratch memory that every use overwrites, such as a matrix product's workspace
+   *
+   * <p>The library orders the uses of an exclusive buffer on the device: an execution ({@code
+   * syncOn}, {@code asyncOn}) or a graph launch that uses it (directly, or through a graph that
+   * captured a node using it) first waits, with an event, for the last use enqueued on another
+   * stream, so graphs and ops that share it run one after the other whatever streams and threads
+   * they come from, instead of overwriting each other's data. Uses on one stream are ordered by the
+   * stream already. The cost, only for work that uses such a buffer: an event recorded after each
+   * use, a wait where the stream changes, and a lock per device held while the use is enqueued.
+   * Within one op or graph, its nodes run in their own order: two parallel branches of one capture
+   * must not use the same exclusive buffer. Its slices are exclusive with it. Otherwise it is a
+   * buffer like those of {@link #allocate}.
+   *
+   * @param <T> the Java type of one element
+   * @param type the element type
+   * @param length the number of elements, at least 1
+   * @throws IllegalArgumentException if {@code length} is not positive, or the buffer's byte size
+   *     would overflow a {@code long}
+   * @since 0.2.0
+   */
+  @CheckReturnValue
+  static <T> DeviceOp<DeviceBuffer<T>> allocateExclusive(ElementType<T> type, long length) {
+    return DeviceBufferImpl.allocateExclusive(type, length);
+  }
+
+  /**
    * {@return an op that allocates {@code length} elements set to zero}
    *
    * @param <T> the Java type of one element

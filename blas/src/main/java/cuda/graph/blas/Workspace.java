@@ -18,12 +18,15 @@ import cuda.graph.blas.internal.matmul.WorkspaceImpl;
  * using it lets go. So destroying one graph never frees a workspace another graph captured, and a
  * graph never replays into freed memory.
  *
- * <p><b>Sharing.</b> The algorithm overwrites the workspace on every run, so two matmuls that may
- * run at the same time must not share one. Nodes that run one after the other may: the matmuls of
- * one graph (they run in the graph's order, unless placed in parallel branches), and graphs that
- * are replayed serially, on one stream, never concurrently. Such a shared workspace needs the
- * largest need among its matmuls, not the sum ({@link Blas#workspaceFor}). Graphs replayed
- * concurrently (on several streams, or with launches that overlap) must each have their own.
+ * <p><b>Sharing.</b> The algorithm overwrites the workspace on every run, so two runs must never
+ * overlap on the device. The library sees to it: a workspace is an {@linkplain
+ * cuda.graph.DeviceBuffer#allocateExclusive exclusive buffer}, so every eager product and every
+ * launch of a graph that captured one waits for the last use of its workspace on another stream.
+ * Graphs and products that share one workspace are correct from any streams and threads, and run
+ * one after the other; give each its own workspace where they should run at the same time. A shared
+ * workspace needs the largest need among its matmuls, not the sum ({@link Blas#workspaceFor}).
+ * Inside one graph the nodes run in the graph's order: matmuls in two parallel branches of one
+ * capture must not share a workspace.
  *
  * <p>Allocation is an op like {@link cuda.graph.DeviceBuffer#allocate}: it runs on a stream, and a
  * capture refuses it, so nothing is allocated while a stream captures.

@@ -106,7 +106,9 @@ public final class Executor {
     T result;
     try {
       result = execute(op, execution);
+      execution.enqueued();
     } catch (RuntimeException | Error failure) {
+      enqueuedAfterFailure(execution, failure);
       synchronizeAfterFailure(execution, failure);
       throw failure;
     }
@@ -118,6 +120,19 @@ public final class Executor {
     }
     execution.finish();
     return result;
+  }
+
+  /**
+   * Ends the enqueue of an eager execution whose op failed part way ({@link Execution#enqueued}:
+   * its exclusive buffers' uses are recorded as far as they went), adding a failure of that to
+   * {@code failure}.
+   */
+  public static void enqueuedAfterFailure(Execution execution, Throwable failure) {
+    try {
+      execution.enqueued();
+    } catch (RuntimeException | Error e) {
+      failure.addSuppressed(e);
+    }
   }
 
   /**
@@ -180,7 +195,9 @@ public final class Executor {
     Throwable failure = null;
     try {
       result = executeTail(op, execution);
+      execution.enqueued();
     } catch (RuntimeException | Error e) {
+      enqueuedAfterFailure(execution, e);
       failure = e;
     }
     return stream.device().platform().completions().submit(execution, result, failure);

@@ -88,7 +88,7 @@ public final class GraphLaunchImpl extends OnceGuard implements GraphLaunch {
     ex.hold(handle.enterLaunch());
     GraphLaunchEvent event = new GraphLaunchEvent();
     event.begin();
-    handle.launch(ex.driver, ex.cuStream);
+    handle.launch(ex.driver, ex.stream);
     event.end();
     if (event.shouldCommit()) {
       event.graph = handle.exec.toString();

@@ -22,7 +22,8 @@ public final class MemoryOps {
     ex.requireNotCapturing("allocating a buffer");
     long bytes = op.length * op.type.byteSize();
     long address = ex.driver.memAllocAsync(bytes, ex.cuStream);
-    DeviceBufferImpl<T> buffer = DeviceBufferImpl.allocated(ex.device, op.type, op.length, address);
+    DeviceBufferImpl<T> buffer =
+        DeviceBufferImpl.allocated(ex.device, op.type, op.length, address, op.exclusive);
     // The platform frees what is still allocated when it closes (or the process exits).
     ex.platform.ownMemory(ex.device, address, buffer.lifetime());
     try {

@@ -240,7 +240,9 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
     var completions = stream.device().platform().completions();
     try {
       Executor.execute(update.node(), execution);
+      execution.enqueued();
     } catch (RuntimeException | Error e) {
+      Executor.enqueuedAfterFailure(execution, e);
       Throwable unobservable = completions.releaseWhenDone(execution, null);
       if (unobservable != null) {
         e.addSuppressed(unobservable);

@@ -29,6 +29,9 @@ public final class AllocateOp<T> extends OnceGuard implements DeviceOp<DeviceBuf
   public final @Nullable MemorySegment hostData;
   public final @Nullable DeviceBuffer<T> deviceData;
 
+  /** Whether the buffer is exclusive: its uses are ordered so that none overlap on the device. */
+  public final boolean exclusive;
+
   public AllocateOp(
       ElementType<T> type,
       long length,
@@ -36,6 +39,17 @@ public final class AllocateOp<T> extends OnceGuard implements DeviceOp<DeviceBuf
       long fillBits,
       @Nullable MemorySegment hostData,
       @Nullable DeviceBuffer<T> deviceData) {
+    this(type, length, init, fillBits, hostData, deviceData, false);
+  }
+
+  public AllocateOp(
+      ElementType<T> type,
+      long length,
+      Init init,
+      long fillBits,
+      @Nullable MemorySegment hostData,
+      @Nullable DeviceBuffer<T> deviceData,
+      boolean exclusive) {
     // Checked before the op exists, so that a refused allocation leaves no op behind to report.
     requireLength(type, length, "a buffer");
     super();
@@ -45,6 +59,7 @@ public final class AllocateOp<T> extends OnceGuard implements DeviceOp<DeviceBuf
     this.fillBits = fillBits;
     this.hostData = hostData;
     this.deviceData = deviceData;
+    this.exclusive = exclusive;
   }
 
   /**

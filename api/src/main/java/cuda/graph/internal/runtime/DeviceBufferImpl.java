@@ -70,9 +70,9 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
    * device's release stream.
    */
   public static <T> DeviceBufferImpl<T> allocated(
-      DeviceImpl device, ElementType<T> type, long length, long address) {
-    RefCount lifetime =
-        device.lifetime(driver -> driver.memFreeAsync(address, device.releaseStream()));
+      DeviceImpl device, ElementType<T> type, long length, long address, boolean exclusive) {
+    DeviceImpl.NativeRelease free = driver -> driver.memFreeAsync(address, device.releaseStream());
+    RefCount lifetime = exclusive ? device.exclusiveLifetime(free) : device.lifetime(free);
     DeviceBufferImpl<T> buffer =
         new DeviceBufferImpl<>(device, type, length, address, lifetime, null, null, null);
     CudaPlatformImpl.CLEANER.register(buffer, lifetime::closeOwner);
@@ -114,6 +114,14 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   /** {@return an op that allocates {@code length} elements of uninitialized memory} */
   public static <T> DeviceOp<DeviceBuffer<T>> allocate(ElementType<T> type, long length) {
     return new AllocateOp<>(type, length, AllocateOp.Init.NONE, 0, null, null);
+  }
+
+  /**
+   * {@return an op that allocates {@code length} elements of uninitialized memory whose uses never
+   * overlap}
+   */
+  public static <T> DeviceOp<DeviceBuffer<T>> allocateExclusive(ElementType<T> type, long length) {
+    return new AllocateOp<>(type, length, AllocateOp.Init.NONE, 0, null, null, true);
   }
 
   /** {@return an op that allocates {@code length} elements set to zero} */

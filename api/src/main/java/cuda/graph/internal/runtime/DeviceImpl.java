@@ -48,6 +48,9 @@ public final class DeviceImpl implements Device {
   private final StagingPool staging;
   private final AuxLanes auxLanes = new AuxLanes(this);
 
+  /** The order of the uses of this device's exclusive buffers. */
+  private final ExclusiveUse.Order exclusiveOrder = new ExclusiveUse.Order();
+
   DeviceImpl(CudaPlatformImpl platform, int ordinal) {
     this.platform = platform;
     this.ordinal = ordinal;
@@ -428,6 +431,22 @@ public final class DeviceImpl implements Device {
   }
 
   /**
+   * {@return the shared ownership of an exclusive buffer's memory}, as {@link #lifetime} but with
+   * an order of its uses, whose event {@code release} destroys before it frees the memory
+   */
+  RefCount exclusiveLifetime(NativeRelease release) {
+    ExclusiveUse order = new ExclusiveUse(exclusiveOrder);
+    return new RefCount(
+        () ->
+            release(
+                driver -> {
+                  order.destroy(driver);
+                  release.release(driver);
+                }),
+        order);
+  }
+
+  /**
    * Runs {@code release} through the platform's release queue (now, or once the captures in
    * progress have ended), with this device's context current.
    */
@@ -505,6 +524,7 @@ public final class DeviceImpl implements Device {
     }
     bind();
     staging.close();
+    exclusiveOrder.close(platform.driver());
     RuntimeException laneFailure = auxLanes.close(platform.driver());
     CuStream s = releaseStream;
     if (s != null) {

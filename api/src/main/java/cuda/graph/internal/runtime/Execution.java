@@ -279,7 +279,61 @@ public final class Execution {
       lifetime.acquire(buffer);
     }
     hold(lifetime);
+    ExclusiveUse exclusive = lifetime.exclusive();
+    if (exclusive != null && capturing == null && conditionsOf == null) {
+      orderExclusive(exclusive);
+    }
     return impl.address();
+  }
+
+  /**
+   * The exclusive buffers this eager execution used, each with the stream of its last use here
+   * (root only); while it is not null, the root holds their device's lock.
+   */
+  private java.util.@Nullable IdentityHashMap<ExclusiveUse, StreamImpl> exclusives;
+
+  /**
+   * Orders this eager use of an exclusive buffer: the first time this execution uses it, after the
+   * last use enqueued by any other execution or launch on another stream (holding the device's lock
+   * from then until {@link #enqueued}); later, after what another lane of this execution enqueued
+   * with it so far. Captures and node replacements do not order: the graph's launches do.
+   */
+  private void orderExclusive(ExclusiveUse x) {
+    Execution r = root;
+    var used = r.exclusives;
+    if (used == null) {
+      x.lock().lock();
+      used = new java.util.IdentityHashMap<>(2);
+      r.exclusives = used;
+    }
+    StreamImpl before = used.put(x, stream);
+    if (before == null) {
+      x.orderAfterLastUse(driver, stream);
+    } else if (before != stream) {
+      x.usedOn(driver, before); // what that lane enqueued so far
+      x.orderAfterLastUse(driver, stream);
+    }
+  }
+
+  /**
+   * This eager execution's work is enqueued (or its op failed part way): records the last use of
+   * each exclusive buffer it used on its stream, where every lane it borrowed has joined, and lets
+   * other executions order after it. Call once on the root, on the enqueuing thread, on every path.
+   */
+  public void enqueued() {
+    var used = exclusives;
+    if (used == null) {
+      return;
+    }
+    exclusives = null;
+    java.util.concurrent.locks.ReentrantLock lock = used.keySet().iterator().next().lock();
+    try {
+      for (ExclusiveUse x : used.keySet()) {
+        x.usedOn(driver, stream);
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Leases a pinned host buffer for this execution, after checking it is of this platform. */

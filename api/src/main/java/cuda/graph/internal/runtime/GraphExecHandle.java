@@ -5,7 +5,6 @@ package cuda.graph.internal.runtime;
 import cuda.graph.spi.CuGraph;
 import cuda.graph.spi.CuGraphExec;
 import cuda.graph.spi.CuGraphNode;
-import cuda.graph.spi.CuStream;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -75,6 +74,7 @@ public final class GraphExecHandle {
     this.exec = exec;
     this.baseLeases = List.copyOf(bufferLeases);
     this.nodeLeases = new HashMap<>(nodeLeases);
+    findExclusives();
     this.lifetime = device.lifetime(this::destroy);
     device.platform().graphInstantiated(this);
   }
@@ -97,10 +97,53 @@ public final class GraphExecHandle {
    * Replays the exec on {@code stream}, serialized with every other call on the exec. The caller
    * holds a share of {@link #lifetime} and an epoch.
    */
-  public void launch(TranslatingDriver driver, CuStream stream) {
-    synchronized (lock) {
-      driver.graphLaunch(exec, stream);
+  public void launch(TranslatingDriver driver, StreamImpl stream) {
+    ExclusiveUse[] ordered = exclusives;
+    if (ordered.length == 0) {
+      synchronized (lock) {
+        driver.graphLaunch(exec, stream.handle());
+      }
+      return;
     }
+    // The graph uses exclusive buffers: after their last uses on other streams, and before the
+    // next ones (the device's lock held from the waits to the records).
+    java.util.concurrent.locks.ReentrantLock order = ordered[0].lock();
+    order.lock();
+    try {
+      for (ExclusiveUse x : ordered) {
+        x.orderAfterLastUse(driver, stream);
+      }
+      synchronized (lock) {
+        driver.graphLaunch(exec, stream.handle());
+      }
+      for (ExclusiveUse x : ordered) {
+        x.usedOn(driver, stream);
+      }
+    } finally {
+      order.unlock();
+    }
+  }
+
+  /** The exclusive buffers the exec's nodes use now, from its leases; none for most graphs. */
+  private volatile ExclusiveUse[] exclusives = new ExclusiveUse[0];
+
+  /** Recomputes {@link #exclusives} from the leases the exec holds now; under the lock. */
+  private void findExclusives() {
+    java.util.Set<ExclusiveUse> found =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (RefCount lease : baseLeases) {
+      if (lease.exclusive() != null) {
+        found.add(lease.exclusive());
+      }
+    }
+    for (List<RefCount> leases : nodeLeases.values()) {
+      for (RefCount lease : leases) {
+        if (lease.exclusive() != null) {
+          found.add(lease.exclusive());
+        }
+      }
+    }
+    exclusives = found.toArray(new ExclusiveUse[0]);
   }
 
   /** {@return the node of the instantiation graph at {@code index}, in creation order} */
@@ -155,6 +198,7 @@ public final class GraphExecHandle {
     synchronized (lock) {
       change.run();
       List<RefCount> old = nodeLeases.put(index, List.copyOf(replacement.transferLeases()));
+      findExclusives();
       retire(old == null ? List.of() : old);
     }
   }
@@ -189,6 +233,7 @@ public final class GraphExecHandle {
       nodeLeases.values().forEach(old::addAll);
       baseLeases = List.copyOf(bufferLeases);
       nodeLeases = new HashMap<>(newNodeLeases);
+      findExclusives();
       CuGraph previous = recaptured;
       recaptured = newGraph;
       retire(old);

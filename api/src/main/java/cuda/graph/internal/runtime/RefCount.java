@@ -4,6 +4,7 @@ package cuda.graph.internal.runtime;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Shared ownership of one native resource: its owner holds one reference, every use in flight (an
@@ -17,11 +18,31 @@ public final class RefCount {
   private final AtomicBoolean ownerClosed = new AtomicBoolean();
   private final Runnable destroy;
 
+  /** The order of the resource's uses, for an exclusive buffer's memory; null otherwise. */
+  private final @Nullable ExclusiveUse exclusive;
+
   /**
    * @param destroy runs once, on the thread that releases the last reference
    */
   public RefCount(Runnable destroy) {
+    this(destroy, null);
+  }
+
+  /**
+   * @param destroy runs once, on the thread that releases the last reference
+   * @param exclusive the order of the uses of an exclusive buffer whose memory this is, or null
+   */
+  RefCount(Runnable destroy, @Nullable ExclusiveUse exclusive) {
     this.destroy = destroy;
+    this.exclusive = exclusive;
+  }
+
+  /**
+   * {@return the order of the uses of the exclusive buffer whose memory this is}, or null: a lease
+   * of it makes a use (an execution, a graph's launches) wait for the last use on another stream
+   */
+  public @Nullable ExclusiveUse exclusive() {
+    return exclusive;
   }
 
   /** Takes a reference for a new use; false if the owner closed the resource or it is destroyed. */

@@ -30,7 +30,8 @@ public final class WorkspaceImpl implements Workspace {
               + " bytes; a workspace holds at least 1 byte (Blas.plan reports what a matmul"
               + " needs)");
     }
-    return DeviceBuffer.allocate(ElementType.I8, bytes).map(WorkspaceImpl::new);
+    // Exclusive: every run of an algorithm overwrites it, so the library orders its users.
+    return DeviceBuffer.allocateExclusive(ElementType.I8, bytes).map(WorkspaceImpl::new);
   }
 
   /** {@return the implementation of {@code workspace}} */
