@@ -45,6 +45,14 @@ part_fuzz() {
   grep -aE "wrong replays|AssertionError|Exception" "$out/fuzz.log" | head -5 | cut -c1-3000
 }
 
+part blas36 "issue 36 B and 2: products refused when made or run, a workspace shared across streams"
+part_blas36() {
+  mkdir -p target
+  timeout 240 .gpu/junit --select-class=cuda.graph.blas.CudaUnrunnableProductGpuTests \
+    --select-class=cuda.graph.blas.CudaWorkspaceSharingGpuTests > "$out/blas36.log" 2>&1
+  echo "blas36 exit $?"; grep -aE "tests (successful|failed|aborted)|✘" "$out/blas36.log" | head -20
+}
+
 part probes "issue 36: the driver probe of node changes and the cuBLASLt probe of a product the heuristic plans"
 part_probes() {
   gcc -O2 -I/usr/local/cuda/include benchmarks/probes/node_changes.c -lcuda -o /tmp/node_changes \

@@ -4,12 +4,18 @@
 // The product: column-major D[64x64] (f32) = A'[64x16] B[16x64], A and B f16, compute 32F, scale
 // 32F, epilogue GELU_BIAS with an f32 bias, A stored transposed (16 x 64, ld 16). For each
 // heuristic result it prints cublasLtMatmulAlgoCheck's status and cublasLtMatmul's, with the bias
-// pointer set before or after the heuristic, and with buffers at several alignments.
+// pointer set before or after the heuristic, and with buffers at several alignments, told to the
+// heuristic (CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_*_BYTES) or not. Each case runs in a child process
+// of its own: a misaligned bias faults the device, and the fault is sticky for the context.
 // Build: nvcc -O2 -arch=sm_90 lt_not_supported.cu -lcublasLt -o lt_not_supported
 #include <cublasLt.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -32,6 +38,8 @@ struct Case {
   cudaDataType_t dType;
   size_t biasOffsetBytes;  // misalign the bias pointer
   bool biasBeforeHeuristic;
+  size_t aOffsetBytes = 0;   // misalign A
+  bool tellAlignment = false;  // pass A's real alignment to the heuristic
 };
 
 static void run(cublasLtHandle_t lt, const Case &c, char *pool, void *workspace, size_t wsBytes) {
@@ -40,7 +48,7 @@ static void run(cublasLtHandle_t lt, const Case &c, char *pool, void *workspace,
   // n x k (ld n) when transposed.
   int aRows = c.transA ? k : m, aCols = c.transA ? m : k;
   int bRows = c.transB ? n : k, bCols = c.transB ? k : n;
-  __half *a = (__half *)pool;
+  __half *a = (__half *)(pool + c.aOffsetBytes);
   __half *b = (__half *)(pool + (1 << 20));
   char *d = pool + (2 << 20);
   char *bias = pool + (3 << 20) + c.biasOffsetBytes;
@@ -69,6 +77,12 @@ static void run(cublasLtHandle_t lt, const Case &c, char *pool, void *workspace,
   cublasLtMatmulPreferenceCreate(&pref);
   cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsBytes,
                                        sizeof(wsBytes));
+  if (c.tellAlignment) {
+    uint32_t align = 256;
+    while (align > 1 && ((uintptr_t)a % align) != 0) align /= 2;
+    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &align,
+                                         sizeof(align));
+  }
   cublasLtMatmulHeuristicResult_t results[16];
   int found = 0;
   cublasStatus_t h =
@@ -101,39 +115,68 @@ static void run(cublasLtHandle_t lt, const Case &c, char *pool, void *workspace,
   cublasLtMatmulDescDestroy(desc);
 }
 
-int main() {
+static Case cases[] = {
+    {"issue: 64x64x16 A' f32-out GELU_BIAS", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
+     CUDA_R_32F, 0, false},
+    {"same, bias set before heuristic", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
+     CUDA_R_32F, 0, true},
+    {"same, no transpose", 64, 64, 16, false, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 0,
+     false},
+    {"same, B transposed too", 64, 64, 16, true, true, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 0,
+     false},
+    {"same, f16 out (f32 bias)", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_16F, 0,
+     false},
+    {"same, bias +4 bytes", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 4,
+     false},
+    {"same, bias +8 bytes", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 8,
+     false},
+    {"same, bias +16 bytes", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 16,
+     false},
+    {"same, bias +32 bytes", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 32,
+     false},
+    {"same, A +16 bytes, heuristic not told", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
+     CUDA_R_32F, 0, false, 16, false},
+    {"same, A +16 bytes, heuristic told", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
+     CUDA_R_32F, 0, false, 16, true},
+    {"same, A +2 bytes, heuristic not told", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
+     CUDA_R_32F, 0, false, 2, false},
+    {"same, A +2 bytes, heuristic told", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
+     CUDA_R_32F, 0, false, 2, true},
+    {"256x256x64 no epilogue, A +16 bytes, not told", 256, 256, 64, false, false,
+     CUBLASLT_EPILOGUE_DEFAULT, CUDA_R_32F, 0, false, 16, false},
+    {"256x256x64 no epilogue, A +16 bytes, told", 256, 256, 64, false, false,
+     CUBLASLT_EPILOGUE_DEFAULT, CUDA_R_32F, 0, false, 16, true},
+};
+
+static int runCase(const Case &c) {
   cublasLtHandle_t lt;
   if (cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS) {
     std::printf("cublasLtCreate failed\n");
     return 1;
   }
-  std::printf("cuBLASLt version %zu\n", cublasLtGetVersion());
   char *pool;
   CUDA_CK(cudaMalloc(&pool, 4 << 20));
   CUDA_CK(cudaMemset(pool, 0, 4 << 20));
   void *ws;
   size_t wsBytes = 32u << 20;
   CUDA_CK(cudaMalloc(&ws, wsBytes));
-  Case cases[] = {
-      {"issue: 64x64x16 A' f32-out GELU_BIAS", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
-       CUDA_R_32F, 0, false},
-      {"same, bias set before heuristic", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS,
-       CUDA_R_32F, 0, true},
-      {"same, no transpose", 64, 64, 16, false, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 0,
-       false},
-      {"same, BIAS only", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_BIAS, CUDA_R_32F, 0, false},
-      {"same, GELU only", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU, CUDA_R_32F, 0, false},
-      {"same, k=64", 64, 64, 64, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 0, false},
-      {"same, f16 out (f32 bias)", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_16F,
-       0, false},
-      {"same, bias +4 bytes", 64, 64, 16, true, false, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 4,
-       false},
-      {"same, B transposed too", 64, 64, 16, true, true, CUBLASLT_EPILOGUE_GELU_BIAS, CUDA_R_32F, 0,
-       false},
-  };
-  for (const Case &c : cases) {
-    run(lt, c, pool, ws, wsBytes);
-  }
+  run(lt, c, pool, ws, wsBytes);
   cublasLtDestroy(lt);
+  return 0;
+}
+
+int main() {
+  std::printf("cuBLASLt version %zu\n", cublasLtGetVersion());
+  std::fflush(stdout);
+  for (const Case &c : cases) {
+    pid_t child = fork();
+    if (child == 0) {
+      int rc = runCase(c);
+      std::fflush(stdout);
+      _exit(rc);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+  }
   return 0;
 }

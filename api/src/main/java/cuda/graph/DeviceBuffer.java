@@ -347,6 +347,16 @@ public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBuff
   Device device();
 
   /**
+   * {@return the alignment of element 0's device address, in bytes}: the largest power of two that
+   * divides it, at most 256. Memory the library allocates starts at 256; a {@link #slice} is as
+   * aligned as its offset allows. Libraries that read memory in wide vectors (cuBLASLt's kernels
+   * and epilogues) need their operands aligned, and check it here before they plan.
+   *
+   * @since 0.2.0
+   */
+  int alignment();
+
+  /**
    * {@return whether the memory was closed (it may still be alive for queued work)}; for a {@link
    * Scope#temporary}, whether its capture has ended
    */

@@ -18,12 +18,12 @@ import org.jspecify.annotations.Nullable;
  * same type (f32, f16 or bf16), D holds f32 or A's type, C D's type; {@link Compute#TF32} only for
  * f32 inputs; every input's batch is D's or 1 (then the one matrix serves every product) and D's
  * matrices do not overlap one another; {@code alpha} and {@code beta} are finite and {@code beta}
- * is 0 without C; a bias is given exactly when the epilogue takes one, holds D's type and at least
- * {@code n} elements when D is row-major, {@code m} when column-major (see below); every buffer is
- * open and on one device of one platform; and D overlaps no input, except that C may be D itself
- * ({@link #accumulating}). A refusal is an {@link IllegalArgumentException} (or {@link
- * IllegalStateException} for a closed buffer) whose message names the call, what is wrong and what
- * to do.
+ * is 0 without C; a bias is given exactly when the epilogue takes one, holds D's type, starts at a
+ * 16-byte aligned address and holds at least {@code n} elements when D is row-major, {@code m} when
+ * column-major (see below); every buffer is open and on one device of one platform; and D overlaps
+ * no input, except that C may be D itself ({@link #accumulating}). A refusal is an {@link
+ * IllegalArgumentException} (or {@link IllegalStateException} for a closed buffer) whose message
+ * names the call, what is wrong and what to do.
  *
  * <p><b>Overlap</b> is decided on the elements each view spans (from its offset to the end of its
  * last matrix, gaps between rows included) when two views or a view and the bias share one {@link
@@ -67,6 +67,9 @@ public record Matmul(
     Compute compute) {
 
   private static final String CALL = "Matmul";
+
+  /** The alignment cuBLASLt's bias epilogues need of the bias: they read it in 16-byte vectors. */
+  private static final int BIAS_ALIGNMENT = 16;
 
   /**
    * Checks the product.
@@ -158,7 +161,7 @@ public record Matmul(
    * @param bias elements of D's type on D's device, one per index of D's contiguous dimension: at
    *     least {@code n} for a row-major D (element {@code j} is added to column {@code j}, as a
    *     linear layer's bias is added per output feature), at least {@code m} for a column-major D
-   *     (element {@code i} is added to row {@code i})
+   *     (element {@code i} is added to row {@code i}); element 0 at a 16-byte aligned address
    */
   public Matmul withEpilogue(Epilogue epilogue, DeviceBuffer<?> bias) {
     return new Matmul(
@@ -422,6 +425,22 @@ public record Matmul(
               + " but D holds "
               + d.elementType()
               + "; the bias holds D's type");
+    }
+    if (bias.alignment() < BIAS_ALIGNMENT) {
+      throw new IllegalArgumentException(
+          CALL
+              + ": the bias "
+              + bias
+              + " starts at an address aligned to "
+              + bias.alignment()
+              + " bytes; cuBLASLt's bias epilogues read it in "
+              + BIAS_ALIGNMENT
+              + "-byte vectors, and a less aligned bias faults the device (which loses its"
+              + " context); give a bias whose element 0 is "
+              + BIAS_ALIGNMENT
+              + "-byte aligned: a buffer of its own, or a slice at a multiple of "
+              + BIAS_ALIGNMENT
+              + " bytes");
     }
     if (bias.length() < needed) {
       throw new IllegalArgumentException(

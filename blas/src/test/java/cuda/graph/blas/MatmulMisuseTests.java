@@ -263,6 +263,29 @@ class MatmulMisuseTests {
   }
 
   @Test
+  void aBiasNotSixteenByteAlignedIsRefusedWhenTheProductIsMadeOnEveryProvider() {
+    // On a GPU, cuBLASLt's heuristic plans such a product and its epilogue then faults the device
+    // (cudaErrorMisalignedAddress, sticky): refused before anything runs, here as there.
+    DeviceBuffer<Float> wide = DeviceBuffer.zeros(ElementType.F32, 16).syncOn(stream);
+    try {
+      assertEquals(256, wide.alignment());
+      assertEquals(4, wide.slice(1, 5).alignment());
+      assertMentions(
+          refusedArgument(() -> good().withEpilogue(Epilogue.BIAS_GELU, wide.slice(1, 5))),
+          "Matmul: the bias",
+          "aligned to 4 bytes",
+          "16-byte aligned");
+      assertMentions(
+          refusedArgument(() -> good().withEpilogue(Epilogue.BIAS, wide.slice(2, 5))),
+          "aligned to 8 bytes");
+      // A slice at a multiple of 16 bytes is a bias like any other.
+      good().withEpilogue(Epilogue.BIAS, wide.slice(4, 5));
+    } finally {
+      wide.close();
+    }
+  }
+
+  @Test
   void anOutputOverlappingAnInputIsRefused() {
     try (DeviceBuffer<Float> shared = DeviceBuffer.zeros(ElementType.F32, 40).syncOn(stream)) {
       MatrixView x = MatrixView.rowMajor(shared, 4, 4);

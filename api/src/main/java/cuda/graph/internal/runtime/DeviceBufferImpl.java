@@ -485,6 +485,11 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
 
   /** {@return the size in bytes} */
   @Override
+  public int alignment() {
+    return (int) Math.min(256, Long.lowestOneBit(address));
+  }
+
+  @Override
   public long byteSize() {
     return length * type.byteSize();
   }

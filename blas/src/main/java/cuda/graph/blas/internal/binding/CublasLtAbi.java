@@ -96,6 +96,13 @@ public final class CublasLtAbi {
   /** {@code CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES}: uint64. */
   public static final int PREF_MAX_WORKSPACE_BYTES = 1;
 
+  /**
+   * {@code CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES}: uint32; B, C and D follow (6, 7, 8). The
+   * heuristic assumes 256 unless told, and an algorithm it chose for a more aligned pointer is
+   * refused when the product runs ({@code CUBLAS_STATUS_NOT_SUPPORTED}).
+   */
+  public static final int PREF_MIN_ALIGNMENT_A_BYTES = 5;
+
   // cublasLtMatmulAlgoConfigAttributes_t, read to describe an algorithm.
 
   /** {@code CUBLASLT_ALGO_CONFIG_ID}: int32. */

@@ -261,6 +261,16 @@ public final class CublasLtBackend implements MatmulBackend {
             workspaceLimit,
             Long.BYTES,
             context);
+        // Only algorithms that can read the operands as aligned as they are.
+        for (int i = 0; i < 4; i++) {
+          lt.setAttribute(
+              CublasLtEntry.MATMUL_PREFERENCE_SET_ATTRIBUTE,
+              preference,
+              CublasLtAbi.PREF_MIN_ALIGNMENT_A_BYTES + i,
+              spec.alignments().get(i),
+              Integer.BYTES,
+              context);
+        }
         found =
             lt.algoGetHeuristic(
                 handle,

@@ -37,6 +37,9 @@ import org.jspecify.annotations.Nullable;
  *     and D's address stand for C, which cuBLASLt does not read
  * @param d the layout of D
  * @param biasData whether the bias pointer is set on the descriptor before every call
+ * @param alignments the alignments in bytes of cuBLASLt's A, B, C and D (in its naming: swapped
+ *     with the operands for a row-major product), given to the heuristic as the preferences {@code
+ *     CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES} to {@code _D_BYTES}
  */
 public record LtMatmulSpec(
     int computeType,
@@ -47,11 +50,13 @@ public record LtMatmulSpec(
     Layout b,
     @Nullable Layout c,
     Layout d,
-    boolean biasData) {
+    boolean biasData,
+    List<Integer> alignments) {
 
-  /** Copies the list. */
+  /** Copies the lists. */
   public LtMatmulSpec {
     attributes = List.copyOf(attributes);
+    alignments = List.copyOf(alignments);
   }
 
   /**
@@ -157,8 +162,21 @@ public record LtMatmulSpec(
       // n when swapped, our m when not), as CheckedMatmul's rule says.
     }
     boolean hasC = m.beta() != 0f;
+    List<Integer> alignments =
+        swapped
+            ? List.of(m.alignB(), m.alignA(), m.alignC(), m.alignD())
+            : List.of(m.alignA(), m.alignB(), m.alignC(), m.alignD());
     return new LtMatmulSpec(
-        compute, CublasLtAbi.R_32F, swapped, attributes, ltA, ltB, hasC ? ltC : null, ltD, bias);
+        compute,
+        CublasLtAbi.R_32F,
+        swapped,
+        attributes,
+        ltA,
+        ltB,
+        hasC ? ltC : null,
+        ltD,
+        bias,
+        alignments);
   }
 
   /** {@return a one-line description of {@code m}, for messages and the plan's report} */

@@ -52,7 +52,11 @@ final class Resolution {
         matmul.alpha(),
         c == null ? 0f : matmul.beta(),
         CheckedMatmul.Epilogue.valueOf(matmul.epilogue().name()),
-        matmul.bias() == null ? null : matmul.bias().elementType());
+        matmul.bias() == null ? null : matmul.bias().elementType(),
+        slice(a).alignment(),
+        slice(b).alignment(),
+        slice(cLayout).alignment(),
+        slice(d).alignment());
   }
 
   /**

@@ -42,6 +42,12 @@ import org.jspecify.annotations.Nullable;
  * @param epilogue what is applied to each element of alpha * op(A) * op(B) + beta * C
  * @param bias the element type of the bias vector, or null when the epilogue takes none; its length
  *     is n for {@link Order#ROW_MAJOR}, m for {@link Order#COLUMN_MAJOR} (see {@link Epilogue})
+ * @param alignA the alignment in bytes of A's first element, a power of two at most 256: a plan
+ *     chooses only algorithms that can read A so aligned (cuBLASLt's heuristic otherwise assumes
+ *     256, and the product is refused when it runs)
+ * @param alignB likewise for B
+ * @param alignC likewise for C (D's when the product has none)
+ * @param alignD likewise for D
  */
 public record CheckedMatmul(
     int m,
@@ -66,7 +72,21 @@ public record CheckedMatmul(
     float alpha,
     float beta,
     Epilogue epilogue,
-    @Nullable ElementType<?> bias) {
+    @Nullable ElementType<?> bias,
+    int alignA,
+    int alignB,
+    int alignC,
+    int alignD) {
+
+  /** Checks that every alignment is a power of two of at most 256 bytes. */
+  public CheckedMatmul {
+    for (int align : new int[] {alignA, alignB, alignC, alignD}) {
+      if (align < 1 || align > 256 || Integer.bitCount(align) != 1) {
+        throw new IllegalArgumentException(
+            "an alignment is a power of two of at most 256 bytes, got " + align);
+      }
+    }
+  }
 
   /** How the matrices are laid out in memory. */
   public enum Order {

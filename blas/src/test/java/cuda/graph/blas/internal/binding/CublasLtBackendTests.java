@@ -128,6 +128,20 @@ class CublasLtBackendTests {
   }
 
   @Test
+  void thePreferenceTellsTheHeuristicHowAlignedEachOperandIsSoItPlansOnlyWhatCanRun() {
+    backend.plan(rowMajor(Epilogue.NONE), LIMIT);
+
+    List<Call> set = fake.calls(CublasLtEntry.MATMUL_PREFERENCE_SET_ATTRIBUTE);
+    assertEquals(5, set.size(), "the workspace limit, then A, B, C and D's alignments");
+    for (int i = 0; i < 4; i++) {
+      Call alignment = set.get(1 + i);
+      assertEquals(CublasLtAbi.PREF_MIN_ALIGNMENT_A_BYTES + i, alignment.arguments().get(1));
+      assertEquals(256L, alignment.arguments().get(2));
+      assertEquals(4L, alignment.arguments().get(3), "uint32_t");
+    }
+  }
+
+  @Test
   void aRowMajorNodePassesOurBAsCublasLtsAAndDForTheMissingC() {
     MatmulPlan plan = backend.plan(rowMajor(Epilogue.NONE), LIMIT);
     DeviceBuffer<Short> a = f16(8 * 32);

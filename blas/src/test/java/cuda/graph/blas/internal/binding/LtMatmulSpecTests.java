@@ -242,6 +242,108 @@ class LtMatmulSpecTests {
   }
 
   @Test
+  void theOperandsAlignmentsReachTheHeuristicInCublasLtsNamingSwappedForARowMajorProduct() {
+    CheckedMatmul packed =
+        Products.packed(Order.ROW_MAJOR, false, false, 8, 16, 32, ElementType.F16);
+    CheckedMatmul aligned =
+        new CheckedMatmul(
+            packed.m(),
+            packed.n(),
+            packed.k(),
+            packed.order(),
+            packed.transA(),
+            packed.transB(),
+            packed.a(),
+            packed.b(),
+            packed.c(),
+            packed.compute(),
+            packed.lda(),
+            packed.ldb(),
+            packed.ldc(),
+            packed.ldd(),
+            packed.batch(),
+            packed.strideA(),
+            packed.strideB(),
+            packed.strideC(),
+            packed.strideD(),
+            packed.alpha(),
+            packed.beta(),
+            packed.epilogue(),
+            packed.bias(),
+            2,
+            16,
+            64,
+            128);
+    // Row-major: cuBLASLt's A is our B, its B our A.
+    assertEquals(List.of(16, 2, 64, 128), LtMatmulSpec.of(aligned).alignments());
+    CheckedMatmul column =
+        new CheckedMatmul(
+            8,
+            16,
+            32,
+            Order.COLUMN_MAJOR,
+            false,
+            false,
+            ElementType.F16,
+            ElementType.F16,
+            ElementType.F16,
+            Compute.F32,
+            8,
+            32,
+            8,
+            8,
+            1,
+            0,
+            0,
+            0,
+            0,
+            1f,
+            0f,
+            Epilogue.NONE,
+            null,
+            2,
+            16,
+            64,
+            128);
+    assertEquals(List.of(2, 16, 64, 128), LtMatmulSpec.of(column).alignments());
+  }
+
+  @Test
+  void anAlignmentThatIsNoPowerOfTwoUpTo256IsNoProduct() {
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new CheckedMatmul(
+                8,
+                16,
+                32,
+                Order.COLUMN_MAJOR,
+                false,
+                false,
+                ElementType.F16,
+                ElementType.F16,
+                ElementType.F16,
+                Compute.F32,
+                8,
+                32,
+                8,
+                8,
+                1,
+                0,
+                0,
+                0,
+                0,
+                1f,
+                0f,
+                Epilogue.NONE,
+                null,
+                24,
+                16,
+                64,
+                128));
+  }
+
+  @Test
   void aProductWithCGetsALayoutOfItsOwn() {
     CheckedMatmul packed =
         Products.packed(Order.COLUMN_MAJOR, false, false, 8, 16, 32, ElementType.F32);
@@ -269,7 +371,11 @@ class LtMatmulSpecTests {
             1f,
             0.5f,
             Epilogue.NONE,
-            null);
+            null,
+            256,
+            256,
+            256,
+            256);
 
     Layout c = LtMatmulSpec.of(withC).c();
 

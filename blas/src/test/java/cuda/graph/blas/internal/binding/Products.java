@@ -64,6 +64,10 @@ final class Products {
         1f,
         0f,
         epilogue,
-        bias);
+        bias,
+        256,
+        256,
+        256,
+        256);
   }
 }
