@@ -210,6 +210,44 @@ static void graphMemory(CUcontext ctx, CUdevice dev, CUdeviceptr pool, CUdevicep
   }
 }
 
+/* A copy node's source moved between memory of other kinds: cuMemAlloc, the stream-ordered pool,
+ * and mapped host memory (cuMemHostAlloc with DEVICEMAP, through its device pointer). */
+static void memoryKinds(CUcontext ctx, CUdeviceptr pool, CUdeviceptr plain, CUdeviceptr dst) {
+  void *host;
+  CK(cuMemHostAlloc(&host, N * 4, CU_MEMHOSTALLOC_DEVICEMAP));
+  for (int i = 0; i < N; i++) ((float *)host)[i] = 11;
+  CUdeviceptr mapped;
+  CK(cuMemHostGetDevicePointer(&mapped, host, 0));
+  struct {
+    const char *name;
+    CUdeviceptr from, to;
+    float want;
+  } cases[] = {
+      {"16 copy source: cuMemAlloc -> pool", plain, pool, 7},
+      {"17 copy source: pool -> cuMemAlloc", pool, plain, 12},
+      {"18 copy source: pool -> mapped host", pool, mapped, 11},
+      {"19 copy source: mapped host -> pool", mapped, pool, 7},
+  };
+  for (int i = 0; i < 4; i++) {
+    set(pool, 7);
+    set(plain, 12);
+    set(dst, 0);
+    Chain c = chain(ctx, dst + 0, 0, cases[i].from, dst, 0, dst, dst);
+    /* the chain's fill writes dst first, then the copy overwrites it; the saxpy adds 0 * dst */
+    CUDA_MEMCPY3D cp = copy(dst, cases[i].to, N * 4);
+    CUresult r = cuGraphExecMemcpyNodeSetParams(c.e, c.copyNode, &cp, ctx);
+    const char *rn = 0;
+    cuGetErrorName(r, &rn);
+    printf("  %-58s returned %s\n", cases[i].name, rn);
+    if (r == CUDA_SUCCESS) {
+      launch(&c);
+      expect(cases[i].name, "result", dst, cases[i].want);
+    }
+    destroy(&c);
+  }
+  CK(cuMemFreeHost(host));
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     printf("usage: node_changes conformance_kernels.ptx\n");
@@ -393,6 +431,12 @@ int main(int argc, char **argv) {
     destroy(&c);
 
     graphMemory(ctx, dev, b[0], b[1]);
+    if (pool) {
+      CUdeviceptr plain;
+      CK(cuMemAlloc(&plain, N * 4));
+      memoryKinds(ctx, b[0], plain, b[1]);
+      CK(cuMemFree(plain));
+    }
     for (int i = 0; i < 8; i++) {
       if (pool) {
         CK(cuMemFreeAsync(b[i], stream));

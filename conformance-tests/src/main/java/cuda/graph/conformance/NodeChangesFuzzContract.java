@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
  * element with a plain model of the same nodes: programs of fills, device-to-device copies and
  * {@code saxpy} launches over slices of persistent buffers, of ephemeral ones (made for one node
  * with random contents and closed at once, so that only the graph keeps them) and of temporaries
- * ({@link Scope#temporary}, allocated where the program first needs them); changes that recapture (in place
- * or anew), replace a copy by a copy with other buffers, offsets and sizes, a launch by a launch
- * with other arguments and grid, a fill by a fill elsewhere, or switch nodes off and on. Every
- * program the fuzz makes is one the library's documentation allows: a temporary is read only where
- * an earlier node of the same replay wrote it, and is used only by nodes recorded after its
+ * ({@link Scope#temporary}, allocated where the program first needs them); changes that recapture
+ * (in place or anew), replace a copy by a copy with other buffers, offsets and sizes, a launch by a
+ * launch with other arguments and grid, a fill by a fill elsewhere, or switch nodes off and on.
+ * Every program the fuzz makes is one the library's documentation allows: a temporary is read only
+ * where an earlier node of the same replay wrote it, and is used only by nodes recorded after its
  * allocation. Seeded; a failure names the seed, the program and the changes since it was captured,
  * and which single-node explanation (a node left switched off or on, or running parameters it had
  * before) reproduces what the device computed.
@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Test;
  */
 public interface NodeChangesFuzzContract extends ConformanceContract {
 
-  /** {@return how many changes the fuzz makes, each followed by a replay checked against the model} */
+  /**
+   * {@return how many changes the fuzz makes, each followed by a replay checked against the model}
+   */
   default int changes() {
     return 600;
   }
@@ -59,8 +61,15 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
         Fuzz fuzz = new Fuzz(s, seed);
         fuzz.run(changes());
         for (String kind :
-            List.of("replace copy", "replace fill", "replace saxpy", "switch off", "switch on",
-                "recapture in place", "recapture anew", "new graph")) {
+            List.of(
+                "replace copy",
+                "replace fill",
+                "replace saxpy",
+                "switch off",
+                "switch on",
+                "recapture in place",
+                "recapture anew",
+                "new graph")) {
           if (changes() >= 500 && !fuzz.made.containsKey(kind)) {
             throw new AssertionError("the fuzz made no '" + kind + "' change: " + fuzz.report());
           }
@@ -70,8 +79,11 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
           try {
             java.nio.file.Files.writeString(
                 java.nio.file.Path.of(report + "-" + seed + ".txt"),
-                fuzz.report() + "\n\nall wrong:\n" + String.join("\n", fuzz.wrong)
-                    + "\n\nall refused by the driver:\n" + String.join("\n", fuzz.driverRefusals));
+                fuzz.report()
+                    + "\n\nall wrong:\n"
+                    + String.join("\n", fuzz.wrong)
+                    + "\n\nall refused by the driver:\n"
+                    + String.join("\n", fuzz.driverRefusals));
           } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -88,6 +100,52 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
                     + seed
                     + ": "
                     + fuzz.report());
+      }
+    }
+  }
+
+  /**
+   * A copy or fill node on a temporary's graph memory is not moved to device memory in place: the
+   * driver refuses to change a node's memory mappings ({@code CUDA_ERROR_INVALID_VALUE}), so the
+   * library refuses first, naming both kinds of memory, and the graph replays as before.
+   */
+  @Test
+  default void aCopyOrFillNodeOnATemporaryIsNotMovedToDeviceMemoryInPlace() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      DeviceBuffer<Float> out = s.own(DeviceBuffer.zeros(ElementType.F32, 32).syncOn(stream));
+      DeviceBuffer<Float> other = s.own(DeviceBuffer.zeros(ElementType.F32, 32).syncOn(stream));
+      List<RecordedNode> nodes = new ArrayList<>();
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.scope(
+              stream,
+              sc -> {
+                DeviceBuffer<Float> t = sc.temporary(ElementType.F32, 32);
+                nodes.add(sc.recordNode(t.fill(3f)));
+                nodes.add(sc.recordNode(out.copyFrom(t)));
+              })) {
+        for (int i = 0; i < 2; i++) {
+          GraphNode<@Nullable Void> by = i == 0 ? other.fill(5f) : out.copyFrom(other);
+          RecordedNode node = nodes.get(i);
+          String message =
+              org.junit.jupiter.api.Assertions.assertThrows(
+                      IllegalArgumentException.class, () -> graph.replaceNode(node, by))
+                  .getMessage();
+          for (String part :
+              List.of(
+                  "a temporary's graph memory",
+                  "device memory",
+                  "cannot move a copy or fill node",
+                  "recapture the graph")) {
+            org.junit.jupiter.api.Assertions.assertTrue(
+                message.contains(part), () -> "'" + part + "' missing from: " + message);
+          }
+        }
+        graph.launch().syncOn(stream);
+        float[] got = out.toFloatArray().syncOn(stream);
+        for (float v : got) {
+          assertEquals(3f, v, "the graph replays its own fill and copy");
+        }
       }
     }
   }
@@ -201,7 +259,9 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
           + ", wrong by change "
           + wrongByChange
           + ", refused by the driver "
-          + driverRefusals.subList(0, Math.min(8, driverRefusals.size())) + "; " + String.join("; ", wrong.subList(0, Math.min(8, wrong.size())));
+          + driverRefusals.subList(0, Math.min(8, driverRefusals.size()))
+          + "; "
+          + String.join("; ", wrong.subList(0, Math.min(8, wrong.size())));
     }
 
     void run(int changes) {
@@ -286,12 +346,13 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     private Op randomOp(Op.Kind kind, boolean temporaries) {
       while (true) {
-        int length = switch (random.nextInt(4)) {
-          case 0 -> N;
-          case 1 -> 64;
-          case 2 -> 1 + random.nextInt(N);
-          default -> 32;
-        };
+        int length =
+            switch (random.nextInt(4)) {
+              case 0 -> N;
+              case 1 -> 64;
+              case 2 -> 1 + random.nextInt(N);
+              default -> 32;
+            };
         int dst = randomBuffer(temporaries);
         int dstOffset = random.nextInt(N - length + 1);
         float a = (random.nextInt(17) - 8) / 4f;
@@ -475,20 +536,40 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
           }
           try {
             g.replaceNode(nodes.get(i), node(by, temporaries));
+          } catch (IllegalArgumentException e) {
+            // The library's refusal of a node moved between memory kinds, which the driver
+            // cannot do in place: the graph must be unchanged, as the next replay checks.
+            closeUnbuilt();
+            if (!e.getMessage().contains("cannot move a copy or fill node between")) {
+              throw e;
+            }
+            return "replace refused: other memory";
           } catch (cuda.graph.CudaDriverError e) {
             // A refusal must come from the library, before the driver is asked.
             closeUnbuilt();
             driverRefusals.add(
-                "#" + i + " " + old + " by " + by + " in " + describeProgram() + ": " + e.getMessage());
+                "#"
+                    + i
+                    + " "
+                    + old
+                    + " by "
+                    + by
+                    + " in "
+                    + describeProgram()
+                    + ": "
+                    + e.getMessage());
             return "replace refused by the driver";
           }
           closeUnbuilt();
           program = next;
           prune();
           history.get(i).add(by);
-          String what = "replace " + old.kind().name().toLowerCase(java.util.Locale.ROOT)
-              + (enabled[i] ? "" : " (off)");
-          changesSinceInstantiation.add("#" + i + " " + old + " by " + by + (enabled[i] ? "" : " while off"));
+          String what =
+              "replace "
+                  + old.kind().name().toLowerCase(java.util.Locale.ROOT)
+                  + (enabled[i] ? "" : " (off)");
+          changesSinceInstantiation.add(
+              "#" + i + " " + old + " by " + by + (enabled[i] ? "" : " while off"));
           return what;
         }
         if (choice < 7) {
@@ -583,7 +664,11 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
             sb.append("alloc b").append(PERSISTENT + t).append(", ");
           }
         }
-        sb.append('#').append(i).append(' ').append(program.get(i)).append(enabled[i] ? "" : " OFF");
+        sb.append('#')
+            .append(i)
+            .append(' ')
+            .append(program.get(i))
+            .append(enabled[i] ? "" : " OFF");
         sb.append(i + 1 < program.size() ? ", " : "]");
       }
       return sb.toString();
@@ -664,11 +749,13 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
         }
         switch (op.kind()) {
           case FILL -> Arrays.fill(d, op.dstOffset(), op.dstOffset() + op.length(), op.a());
-          case COPY -> System.arraycopy(b.get(op.src()), op.srcOffset(), d, op.dstOffset(), op.length());
+          case COPY ->
+              System.arraycopy(b.get(op.src()), op.srcOffset(), d, op.dstOffset(), op.length());
           case SAXPY -> {
             float[] x = b.get(op.src());
             for (int k = 0; k < op.length(); k++) {
-              d[op.dstOffset() + k] = Math.fma(op.a(), x[op.srcOffset() + k], d[op.dstOffset() + k]);
+              d[op.dstOffset() + k] =
+                  Math.fma(op.a(), x[op.srcOffset() + k], d[op.dstOffset() + k]);
             }
           }
         }

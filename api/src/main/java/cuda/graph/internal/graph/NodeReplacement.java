@@ -116,8 +116,13 @@ final class NodeReplacement {
                 h.exec, target, function, grid, block, c.sharedMemoryBytes(), arguments);
       }
       case CopyOp c -> {
-        if (c.kind != node.shape) {
+        if (!(node.shape instanceof RecordedNodeImpl.CopyShape shape)
+            || c.kind != shape.direction()) {
           throw mismatch(node, by, "a copy " + c.kind);
+        }
+        RecordedNodeImpl.CopyShape replacing = RecordedNodeImpl.CopyShape.of(c);
+        if (!replacing.equals(shape)) {
+          throw otherMemory(node, by, replacing);
         }
         c.claim();
         CopyEndpoint source = source(c, ex);
@@ -127,8 +132,13 @@ final class NodeReplacement {
       }
       case FillOp f -> {
         int size = f.buffer.elementType().byteSize();
-        if (!Objects.equals(size, node.shape)) {
+        if (!(node.shape instanceof RecordedNodeImpl.FillShape shape)
+            || size != shape.elementSize()) {
           throw mismatch(node, by, "a fill of " + size + "-byte elements");
+        }
+        RecordedNodeImpl.FillShape replacing = RecordedNodeImpl.FillShape.of(f);
+        if (!replacing.equals(shape)) {
+          throw otherMemory(node, by, replacing);
         }
         f.claim();
         long address = ex.use(f.buffer);
@@ -237,6 +247,28 @@ final class NodeReplacement {
             + " what a node does");
   }
 
+  /**
+   * The replacement works in memory of another kind than the node's: the driver refuses to change a
+   * copy or fill node's memory mappings in place ({@code CUDA_ERROR_INVALID_VALUE}, measured on an
+   * H100), so the library refuses first, before any driver call.
+   */
+  private static IllegalArgumentException otherMemory(
+      RecordedNodeImpl node, GraphNode<?> by, Object replacing) {
+    return new IllegalArgumentException(
+        "cannot replace "
+            + node
+            + " ("
+            + describe(node)
+            + ") by "
+            + by
+            + ", which is "
+            + replacing
+            + ": the driver cannot move a copy or fill node between device memory, a temporary's"
+            + " graph memory and mapped host memory in place (cuGraphExec*NodeSetParams refuse a"
+            + " change of the operands' mappings); replace it by a node on memory of the same"
+            + " kinds, or recapture the graph");
+  }
+
   private static String launch(Kernel kernel, boolean programmatic) {
     return (programmatic ? "a programmatic dependent launch of " : "a launch of ")
         + KernelImpl.of(kernel).signature();
@@ -245,8 +277,8 @@ final class NodeReplacement {
   private static String describe(RecordedNodeImpl node) {
     return switch (node.shape) {
       case RecordedNodeImpl.KernelShape k -> launch(k.kernel(), k.programmatic());
-      case CopyOp.Kind kind -> "a copy " + kind;
-      case Integer size -> "a fill of " + size + "-byte elements";
+      case RecordedNodeImpl.CopyShape copy -> copy.toString();
+      case RecordedNodeImpl.FillShape fill -> fill.toString();
       case RecordedNodeImpl.ChildShape c ->
           "foreign node " + c.name() + ", recorded as a child graph of " + describeTypes(c.types());
       default -> node.kind().toString();

@@ -2,9 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.internal.graph;
 
+import cuda.graph.DeviceBuffer;
 import cuda.graph.Kernel;
 import cuda.graph.NodeKind;
 import cuda.graph.RecordedNode;
+import cuda.graph.internal.ops.CopyOp;
+import cuda.graph.internal.ops.FillOp;
+import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.spi.GraphNodeType;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +36,49 @@ public final class RecordedNodeImpl implements RecordedNode {
    * (in order), which became the child graph of the node; the name is for messages only.
    */
   record ChildShape(String name, List<GraphNodeType> types) {}
+
+  /**
+   * What a copy node's replacement must match: the direction, and what memory each device operand
+   * is (null for a host one), which the driver cannot change in place.
+   */
+  record CopyShape(
+      CopyOp.Kind direction,
+      DeviceBufferImpl.@Nullable Memory source,
+      DeviceBufferImpl.@Nullable Memory destination) {
+
+    static CopyShape of(CopyOp c) {
+      return new CopyShape(c.kind, memory(c.deviceSource), memory(c.deviceTarget));
+    }
+
+    private static DeviceBufferImpl.@Nullable Memory memory(@Nullable DeviceBuffer<?> buffer) {
+      return buffer == null ? null : DeviceBufferImpl.of(buffer).memory();
+    }
+
+    @Override
+    public String toString() {
+      return "a copy "
+          + direction
+          + (source == null ? "" : " from " + source)
+          + (destination == null ? "" : " to " + destination);
+    }
+  }
+
+  /**
+   * What a fill node's replacement must match: the element size, and what memory it fills, which
+   * the driver cannot change in place.
+   */
+  record FillShape(int elementSize, DeviceBufferImpl.Memory destination) {
+
+    static FillShape of(FillOp f) {
+      return new FillShape(
+          f.buffer.elementType().byteSize(), DeviceBufferImpl.of(f.buffer).memory());
+    }
+
+    @Override
+    public String toString() {
+      return "a fill of " + elementSize + "-byte elements of " + destination;
+    }
+  }
 
   private final NodeKind kind;
   final Object shape;

@@ -87,7 +87,7 @@ public final class ScopeImpl implements Scope {
       }
       case CopyOp c -> {
         kind = NodeKind.COPY;
-        shape = c.kind;
+        shape = RecordedNodeImpl.CopyShape.of(c);
       }
       case FillOp f -> {
         int size = f.buffer.elementType().byteSize();
@@ -99,7 +99,7 @@ public final class ScopeImpl implements Scope {
                   + " node; record it with record() and change it by recapturing");
         }
         kind = NodeKind.FILL;
-        shape = size;
+        shape = RecordedNodeImpl.FillShape.of(f);
       }
       default ->
           throw new IllegalArgumentException(

@@ -484,6 +484,35 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
   }
 
   /** {@return the size in bytes} */
+  /**
+   * What memory a buffer is, as the driver maps it. A copy or fill node of an instantiated graph
+   * cannot move an operand to memory of another kind in place: {@code
+   * cuGraphExecMemcpyNodeSetParams} refuses a change of the operands' mappings.
+   */
+  public enum Memory {
+    DEVICE("device memory"),
+    TEMPORARY("a temporary's graph memory (Scope.temporary)"),
+    MAPPED("mapped host memory (Device.allocateMapped)");
+
+    private final String description;
+
+    Memory(String description) {
+      this.description = description;
+    }
+
+    @Override
+    public String toString() {
+      return description;
+    }
+  }
+
+  /** {@return what memory this buffer is} */
+  public Memory memory() {
+    return temporary != null
+        ? Memory.TEMPORARY
+        : mappedFrom != null ? Memory.MAPPED : Memory.DEVICE;
+  }
+
   @Override
   public int alignment() {
     return (int) Math.min(256, Long.lowestOneBit(address));

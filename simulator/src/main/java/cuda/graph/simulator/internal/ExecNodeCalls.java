@@ -119,19 +119,27 @@ final class ExecNodeCalls {
     SimDevice device = target.exec().context.device;
     Op copy =
         switch (target.current()) {
-          case Op.HostToDevice _
+          case Op.HostToDevice now
               when destination instanceof CopyEndpoint.Device d
                   && source instanceof CopyEndpoint.Host h ->
-              new Op.HostToDevice(device(d, bytes, device, call), host(h, bytes, call), bytes);
-          case Op.DeviceToHost _
+              new Op.HostToDevice(
+                  sameMapping(now.dst(), device(d, bytes, device, call), "destination", call),
+                  host(h, bytes, call),
+                  bytes);
+          case Op.DeviceToHost now
               when destination instanceof CopyEndpoint.Host h
                   && source instanceof CopyEndpoint.Device d ->
-              new Op.DeviceToHost(host(h, bytes, call), device(d, bytes, device, call), bytes);
-          case Op.DeviceToDevice _
+              new Op.DeviceToHost(
+                  host(h, bytes, call),
+                  sameMapping(now.src(), device(d, bytes, device, call), "source", call),
+                  bytes);
+          case Op.DeviceToDevice now
               when destination instanceof CopyEndpoint.Device d
                   && source instanceof CopyEndpoint.Device s ->
               new Op.DeviceToDevice(
-                  device(d, bytes, device, call), device(s, bytes, device, call), bytes);
+                  sameMapping(now.dst(), device(d, bytes, device, call), "destination", call),
+                  sameMapping(now.src(), device(s, bytes, device, call), "source", call),
+                  bytes);
           case Op other ->
               throw invalid(
                   call,
@@ -145,6 +153,44 @@ final class ExecNodeCalls {
                       + ")");
         };
     target.set(copy);
+  }
+
+  /**
+   * {@return {@code address}, the node's new operand, once checked to be mapped as its current one
+   * ({@code current}) is} The driver refuses to move a copy or fill node between graph memory (an
+   * allocation node's), mapped host memory and other device memory in place: "Returns
+   * CUDA_ERROR_INVALID_VALUE if the memory operands' mappings changed" (cuda.h), measured on an
+   * H100 (driver 580). Memory from {@code cuMemAlloc} and from the stream-ordered pool is one kind.
+   */
+  private long sameMapping(long current, long address, String operand, DriverCall call) {
+    String was = mapping(current);
+    String now = mapping(address);
+    if (!was.equals(now)) {
+      throw invalid(
+          call,
+          "the memory operands' mappings cannot change: the node's "
+              + operand
+              + " is "
+              + was
+              + ", 0x"
+              + Long.toHexString(address)
+              + " is "
+              + now);
+    }
+    return address;
+  }
+
+  /** {@return the kind of mapping of the memory at {@code address}, in words} */
+  private String mapping(long address) {
+    Allocation a = state.memory.containing(address, 1);
+    if (a == null) {
+      return "unknown memory";
+    }
+    return switch (a.kind) {
+      case GRAPH -> "graph memory";
+      case MAPPED -> "mapped host memory";
+      case SYNC, ASYNC -> "device memory";
+    };
   }
 
   private static String kind(CopyEndpoint endpoint) {
@@ -211,6 +257,7 @@ final class ExecNodeCalls {
     }
     long bytes = count * elementSize;
     deviceRange(destination, bytes, target.exec().context.device, call);
+    sameMapping(current.dst(), destination, "destination", call);
     int element = elementSize == 4 ? value : value & ((1 << (8 * elementSize)) - 1);
     target.set(new Op.Memset(destination, bytes, element, elementSize, count, 1));
   }
