@@ -248,6 +248,81 @@ static void memoryKinds(CUcontext ctx, CUdeviceptr pool, CUdeviceptr plain, CUde
   CK(cuMemFreeHost(host));
 }
 
+/* The order across a node switched off: saxpy over BIG elements (y = x + y, long enough to take
+ * a while) -> MIDDLE (a memset, a copy or a kernel, switched off) -> a copy of y's last N elements.
+ * With the edges kept, the copy reads what the saxpy wrote (1); without, it may read y before. */
+#define BIG (1 << 25)
+static void orderAcrossSwitchedOff(CUcontext ctx) {
+  CUdeviceptr x, y, z, out;
+  CK(cuMemAlloc(&x, (size_t)BIG * 4));
+  CK(cuMemAlloc(&y, (size_t)BIG * 4));
+  CK(cuMemAlloc(&z, N * 4));
+  CK(cuMemAlloc(&out, N * 4));
+  CK(cuMemsetD32(x, bits(1), BIG));
+  const char *middles[] = {"memset", "copy", "kernel"};
+  for (int kind = 0; kind < 3; kind++) {
+    for (int off = 0; off < 2; off++) {
+      CUgraph g;
+      CK(cuGraphCreate(&g, 0));
+      CUgraphNode head, middle, last;
+      Saxpy s1;
+      CUDA_KERNEL_NODE_PARAMS k1 = kernel(&s1, BIG, 1, x, y);
+      CK(cuGraphAddKernelNode(&head, g, NULL, 0, &k1));
+      if (kind == 0) {
+        CUDA_MEMSET_NODE_PARAMS m = fill(z, 2);
+        CK(cuGraphAddMemsetNode(&middle, g, &head, 1, &m, ctx));
+      } else if (kind == 1) {
+        CUDA_MEMCPY3D cp = copy(z, x, N * 4);
+        CK(cuGraphAddMemcpyNode(&middle, g, &head, 1, &cp, ctx));
+      } else {
+        Saxpy s2;
+        CUDA_KERNEL_NODE_PARAMS k2 = kernel(&s2, N, 1, x, z);
+        CK(cuGraphAddKernelNode(&middle, g, &head, 1, &k2));
+      }
+      CUDA_MEMCPY3D cp = copy(out, y + (size_t)(BIG - N) * 4, N * 4);
+      CK(cuGraphAddMemcpyNode(&last, g, &middle, 1, &cp, ctx));
+      CUgraphExec e;
+      CK(cuGraphInstantiate(&e, g, 0));
+      if (off) CK(cuGraphNodeSetEnabled(e, middle, 0));
+      int wrong = 0;
+      for (int round = 0; round < 20; round++) {
+        CK(cuMemsetD32(y, bits(0), BIG));
+        CK(cuMemsetD32(out, bits(-1), N));
+        CK(cuGraphLaunch(e, stream));
+        CK(cuStreamSynchronize(stream));
+        if (first(out) != 1) wrong++;
+      }
+      printf("  2%d saxpy -> %-6s %-3s -> copy of the saxpy's last elements: %2d of 20 replays read y before the saxpy wrote it\n",
+             kind * 2 + off, middles[kind], off ? "OFF" : "on", wrong);
+      CK(cuGraphExecDestroy(e));
+      CK(cuGraphDestroy(g));
+    }
+  }
+  CK(cuMemFree(x));
+  CK(cuMemFree(y));
+  CK(cuMemFree(z));
+  CK(cuMemFree(out));
+}
+
+/* A memset node's destination moved between pool memory and mapped host memory. */
+static void memsetKinds(CUcontext ctx, CUdeviceptr pool) {
+  void *host;
+  CK(cuMemHostAlloc(&host, N * 4, CU_MEMHOSTALLOC_DEVICEMAP));
+  CUdeviceptr mapped;
+  CK(cuMemHostGetDevicePointer(&mapped, host, 0));
+  for (int dir = 0; dir < 2; dir++) {
+    CUdeviceptr from = dir ? mapped : pool, to = dir ? pool : mapped;
+    Chain c = chain(ctx, from, 3, from, from, 0, from, from);
+    CUDA_MEMSET_NODE_PARAMS m = fill(to, 9);
+    CUresult r = cuGraphExecMemsetNodeSetParams(c.e, c.fillNode, &m, ctx);
+    const char *rn = 0;
+    cuGetErrorName(r, &rn);
+    printf("  %-58s returned %s\n", dir ? "20 fill destination: mapped host -> pool" : "21 fill destination: pool -> mapped host", rn);
+    destroy(&c);
+  }
+  CK(cuMemFreeHost(host));
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     printf("usage: node_changes conformance_kernels.ptx\n");
@@ -436,6 +511,8 @@ int main(int argc, char **argv) {
       CK(cuMemAlloc(&plain, N * 4));
       memoryKinds(ctx, b[0], plain, b[1]);
       CK(cuMemFree(plain));
+      memsetKinds(ctx, b[0]);
+      orderAcrossSwitchedOff(ctx);
     }
     for (int i = 0; i < 8; i++) {
       if (pool) {

@@ -470,7 +470,12 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       boolean succeeded = false;
       try {
         handle.device.bind();
-        handle.setEnabled(recorded.index, enabled);
+        GraphExecHandle.FillParams fill = recorded.fill;
+        if (fill != null) {
+          handle.switchFill(recorded.index, enabled, fill, handle.device.fillScratch());
+        } else {
+          handle.setEnabled(recorded.index, enabled);
+        }
         succeeded = true;
       } finally {
         commitUpdate(
@@ -491,6 +496,9 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       RecordedNodeImpl recorded =
           requireSwitchable(requireCurrent(node), "ask whether", " is switched on");
       GraphExecHandle handle = current.handle();
+      if (recorded.fill != null) {
+        return !handle.isSwitchedOff(recorded.index); // the library switches fills itself
+      }
       handle.device.bind();
       return handle.isEnabled(recorded.index);
     }

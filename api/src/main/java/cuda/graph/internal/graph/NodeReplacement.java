@@ -136,16 +136,18 @@ final class NodeReplacement {
             || size != shape.elementSize()) {
           throw mismatch(node, by, "a fill of " + size + "-byte elements");
         }
-        RecordedNodeImpl.FillShape replacing = RecordedNodeImpl.FillShape.of(f);
-        if (!replacing.equals(shape)) {
-          throw otherMemory(node, by, replacing);
-        }
         f.claim();
         long address = ex.use(f.buffer);
-        long count = f.buffer.length();
-        int value = (int) f.bits;
-        yield () ->
-            driver.graphExecMemsetNodeSetParams(h.exec, target, address, size, value, count);
+        GraphExecHandle.FillParams params = RecordedNodeImpl.FillShape.params(f, address);
+        yield () -> {
+          // A fill switched off points at scratch memory (GraphExecHandle.switchFill): it takes
+          // its new parameters when it is switched on again.
+          if (!h.isSwitchedOff(node.index)) {
+            driver.graphExecMemsetNodeSetParams(
+                h.exec, target, address, size, params.value(), params.count());
+          }
+          node.fill = params;
+        };
       }
       case ForeignNodeOp f -> foreign(h, node, f, ex, target);
       default -> throw mismatch(node, by, "not one kernel launch, copy, fill or foreign node");
@@ -263,10 +265,10 @@ final class NodeReplacement {
             + by
             + ", which is "
             + replacing
-            + ": the driver cannot move a copy or fill node between device memory, a temporary's"
-            + " graph memory and mapped host memory in place (cuGraphExec*NodeSetParams refuse a"
-            + " change of the operands' mappings); replace it by a node on memory of the same"
-            + " kinds, or recapture the graph");
+            + ": the driver cannot move a copy node's operands between device memory, a temporary's"
+            + " graph memory and mapped host memory in place (cuGraphExecMemcpyNodeSetParams"
+            + " refuses a change of the operands' mappings); replace it by a copy on memory of the"
+            + " same kinds, or recapture the graph");
   }
 
   private static String launch(Kernel kernel, boolean programmatic) {

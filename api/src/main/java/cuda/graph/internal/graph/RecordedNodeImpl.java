@@ -9,6 +9,7 @@ import cuda.graph.RecordedNode;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
+import cuda.graph.internal.runtime.GraphExecHandle;
 import cuda.graph.spi.GraphNodeType;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -64,19 +65,24 @@ public final class RecordedNodeImpl implements RecordedNode {
   }
 
   /**
-   * What a fill node's replacement must match: the element size, and what memory it fills, which
-   * the driver cannot change in place.
+   * What a fill node's replacement must match: the element size (a memset node's destination may
+   * move to memory of another kind, unlike a copy node's operands).
    */
-  record FillShape(int elementSize, DeviceBufferImpl.Memory destination) {
+  record FillShape(int elementSize) {
 
     static FillShape of(FillOp f) {
-      return new FillShape(
-          f.buffer.elementType().byteSize(), DeviceBufferImpl.of(f.buffer).memory());
+      return new FillShape(f.buffer.elementType().byteSize());
+    }
+
+    /** {@return what {@code f} fills, with its buffer's address {@code address}} */
+    static GraphExecHandle.FillParams params(FillOp f, long address) {
+      return new GraphExecHandle.FillParams(
+          address, f.buffer.elementType().byteSize(), (int) f.bits, f.buffer.length());
     }
 
     @Override
     public String toString() {
-      return "a fill of " + elementSize + "-byte elements of " + destination;
+      return "a fill of " + elementSize + "-byte elements";
     }
   }
 
@@ -88,6 +94,12 @@ public final class RecordedNodeImpl implements RecordedNode {
 
   /** The capture that recorded the node ({@code Execution.capturing}), compared by identity. */
   final Object capture;
+
+  /**
+   * For a fill node, what it fills when switched on: as recorded, then as its latest replacement
+   * says (a fill switched off keeps its replacements here until it is switched on again).
+   */
+  volatile GraphExecHandle.@Nullable FillParams fill;
 
   private volatile @Nullable CudaGraphImpl<?> graph;
   private volatile int generation;

@@ -129,6 +129,10 @@ public final class ScopeImpl implements Scope {
             leaseFrom,
             leaseTo,
             Objects.requireNonNull(execution.capturing, "a scope records only in a capture"));
+    if (node instanceof FillOp f) {
+      recordedNode.fill =
+          RecordedNodeImpl.FillShape.params(f, DeviceBufferImpl.of(f.buffer).address());
+    }
     recorded.add(recordedNode);
     return recordedNode;
   }

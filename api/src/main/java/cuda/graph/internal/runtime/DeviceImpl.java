@@ -516,6 +516,26 @@ public final class DeviceImpl implements Device {
     return cuDevice;
   }
 
+  /** Where fill nodes switched off write instead: 16 bytes of device memory, or 0 until needed. */
+  private long fillScratch;
+
+  /**
+   * {@return 16 bytes of this device's memory that fill nodes switched off write one element into}
+   * (allocated on first use, freed when the device closes): a memset node switched off with {@code
+   * cuGraphNodeSetEnabled} stops ordering the nodes around it on the real driver, so the library
+   * switches a fill off by pointing it here instead, which keeps its edges
+   */
+  public synchronized long fillScratch() {
+    if (fillScratch == 0) {
+      bind();
+      TranslatingDriver driver = platform.driver();
+      long address = driver.memAllocAsync(16, releaseStream());
+      driver.streamSynchronize(releaseStream());
+      fillScratch = address;
+    }
+    return fillScratch;
+  }
+
   /** Releases what the device holds: staging memory, the release stream and the context. */
   void close() {
     CuContext c = context;
@@ -525,6 +545,12 @@ public final class DeviceImpl implements Device {
     bind();
     staging.close();
     exclusiveOrder.close(platform.driver());
+    synchronized (this) {
+      if (fillScratch != 0) {
+        platform.driver().memFreeAsync(fillScratch, releaseStream());
+        fillScratch = 0;
+      }
+    }
     RuntimeException laneFailure = auxLanes.close(platform.driver());
     CuStream s = releaseStream;
     if (s != null) {

@@ -174,6 +174,44 @@ public final class GraphExecHandle {
     }
   }
 
+  /**
+   * Switches fill node {@code index} on or off without {@code cuGraphNodeSetEnabled}: off, the node
+   * fills one element of {@code scratch}; on, it fills what {@code on} says again. The driver's own
+   * switch is not used for memset nodes: switched off with it, a memset node stops ordering the
+   * nodes around it (nodes after it ran before nodes before it on an H100, driver 580), while a
+   * node pointed at scratch memory keeps its edges. Serialized with every other call on the exec.
+   */
+  public void switchFill(int index, boolean enabled, FillParams on, long scratch) {
+    synchronized (lock) {
+      CuGraphNode node = nodeLocked(index);
+      var driver = device.platform().driver();
+      if (enabled) {
+        driver.graphExecMemsetNodeSetParams(
+            exec, node, on.address(), on.elementSize(), on.value(), on.count());
+      } else {
+        driver.graphExecMemsetNodeSetParams(exec, node, scratch, on.elementSize(), 0, 1);
+      }
+      disabled.set(index, !enabled);
+    }
+  }
+
+  /** {@return whether node {@code index} is switched off by the library (a fill)} */
+  public boolean isSwitchedOff(int index) {
+    synchronized (lock) {
+      return disabled.get(index);
+    }
+  }
+
+  /**
+   * What a fill node fills when switched on.
+   *
+   * @param address where its first element is
+   * @param elementSize 1, 2 or 4 bytes
+   * @param value the element's bits
+   * @param count how many elements
+   */
+  public record FillParams(long address, int elementSize, int value, long count) {}
+
   /** Switches node {@code index} on or off; serialized with every other call on the exec. */
   public void setEnabled(int index, boolean enabled) {
     synchronized (lock) {

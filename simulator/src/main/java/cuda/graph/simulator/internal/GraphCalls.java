@@ -180,7 +180,11 @@ final class GraphCalls {
       }
     }
     Command command =
-        state.enqueue(stream, new Op.GraphRun(exec, ops, List.copyOf(freedFirst)), prerequisites);
+        state.enqueue(
+            stream,
+            new Op.GraphRun(
+                exec, DisabledMemsets.runOrder(exec.source, ops), List.copyOf(freedFirst)),
+            prerequisites);
     exec.lastLaunch = command.done;
     if (exec.ownsMemoryNodes) {
       stream.context.device.graphMemory.launch(stream, exec, freedFirst, command.done);
