@@ -52,8 +52,10 @@ class CudaUnrunnableProductGpuTests {
         assertTrue(refused.getMessage().contains("BIAS_GELU"), refused.getMessage());
         return;
       }
-      try (Workspace w = workspace) {
+      try {
         node.syncOn(stream); // made, so it must run
+      } finally {
+        workspace.close();
       }
     }
   }

@@ -128,10 +128,17 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
       int length,
       int gridBlocks) {
 
-    /** The kinds of node the fuzz records. */
-    enum Kind {
+    /**
+     * The kinds of node the fuzz records.
+     *
+     * @since 0.2.0
+     */
+    public enum Kind {
+      /** A fill of {@code length} elements of {@code dst} with {@code a}. */
       FILL,
+      /** A device-to-device copy of {@code length} elements from {@code src} to {@code dst}. */
       COPY,
+      /** A {@code saxpy} launch: {@code dst = a * src + dst} over {@code length} elements. */
       SAXPY
     }
 
@@ -372,7 +379,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
     private ScopeBody body(List<Op> ops, int[] alloc, List<RecordedNode> recorded) {
       return sc -> {
         @SuppressWarnings("unchecked")
-        DeviceBuffer<Float>[] temps = new DeviceBuffer[TEMPORARIES];
+        DeviceBuffer<Float>[] temps = (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
         for (int i = 0; i <= ops.size(); i++) {
           for (int t = 0; t < TEMPORARIES; t++) {
             if (alloc[t] == i && temps[t] == null) {
@@ -392,7 +399,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     @SuppressWarnings("unchecked")
     private static DeviceBuffer<Float>[] emptyTemporaries() {
-      return new DeviceBuffer[TEMPORARIES];
+      return (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
     }
 
     private DeviceBuffer<Float> buffer(int id, DeviceBuffer<Float>[] temps) {
