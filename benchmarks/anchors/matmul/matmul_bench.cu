@@ -21,11 +21,15 @@
 // modes write different D buffers, which are compared at the end of each shape (OK / MISMATCH).
 //
 // A third mode, decode_matvec, for up to 128 rows: the same product by the decode example's own
-// matrix-vector kernel (norm_matvec of examples-decode/src/main/cuda/decode_kernels.cu, without a
-// norm, with the example's launch shape: 256 threads, at most 8 blocks per SM), one launch per row
-// of X, all rows' launches in one CUDA graph, one step being one replay of it. It reads fp32
-// activations and writes fp32; its results, rounded to fp16, are compared with cuBLASLt's and the
-// count of differing values is printed on stderr (information: the two sum in different orders).
+// matrix-vector kernel (matvec_add of examples-decode/src/main/cuda/decode_kernels.cu, the product
+// kernel without a norm that decodes the output and FFN-down projections: y[r] += W[r] . x, fp16
+// weights streamed through shared memory, fp32 in and out), launched as DecodeEngine launches it:
+// 256 threads, 4 blocks an SM (at most one per pair of rows), 2 tiles of 16 KiB in flight. One
+// launch per row of X, all rows' launches in one CUDA graph, one step being one replay of it (the
+// replays add into Y; the check below starts from zeros). Its results, rounded to fp16, are
+// compared with cuBLASLt's and the count of differing values is printed on stderr (information:
+// the two sum in different orders). A shape whose widths the kernel cannot tile (see
+// DecodeEngine.checkTiling) has no decode_matvec row, and stderr says why.
 // Build with -I pointing at examples-decode/src/main/cuda.
 #include <cublasLt.h>
 #include <cuda_fp16.h>
@@ -58,6 +62,24 @@
       std::exit(1);                                                                      \
     }                                                                                    \
   } while (0)
+
+// DecodeEngine's launch of the product kernels (its STAGES and BLOCKS_PER_SM).
+const int kStages = 2, kBlocksPerSm = 4;
+
+// Why matvec_add cannot stream a rows x cols matrix (DecodeEngine.checkTiling's rules for one
+// matrix), or nullptr when it can.
+static const char* matvecUnfit(int rows, int cols) {
+  int rowBytes = cols * 2;
+  if (cols % 8 != 0) return "the columns are not a multiple of 8 (16-byte rows)";
+  if (rowBytes > TILE_BYTES) return "a row is larger than a tile";
+  if (rows % 2 != 0) return "the rows are odd";
+  if (WARPS * rowBytes > TILE_BYTES) {
+    int tileRows = WARPS;
+    while (tileRows > 1 && tileRows * rowBytes > TILE_BYTES) tileRows /= 2;
+    if (cols % (8 * (WARPS / tileRows)) != 0) return "the columns do not split between the warps";
+  }
+  return nullptr;
+}
 
 struct Shape {
   std::string name;
@@ -240,24 +262,26 @@ int main(int argc, char** argv) {
                   (size_t)result.workspaceSize);
     }
 
-    if (s.rows <= 128) {
+    const char* unfit = s.rows <= 128 ? matvecUnfit(m, k) : nullptr;
+    if (unfit != nullptr)
+      std::fprintf(stderr, "%s: no decode_matvec row: %s\n", s.name.c_str(), unfit);
+    if (s.rows <= 128 && unfit == nullptr) {
       // The decode example's kernel, one launch per row, in one graph.
       float *x32, *y32;
       CUDA_CK(cudaMalloc(&x32, (size_t)k * n * sizeof(float)));
       CUDA_CK(cudaMalloc(&y32, (size_t)m * n * sizeof(float)));
       widen<<<1024, 256, 0, stream>>>(x, x32, (size_t)k * n);
+      CUDA_CK(cudaMemsetAsync(y32, 0, (size_t)m * n * sizeof(float), stream));
       int sms = 0;
       CUDA_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-      int blocks = std::min(8 * sms, (m + WARPS - 1) / WARPS);
-      size_t shared = (size_t)k * sizeof(float);
-      CUDA_CK(cudaFuncSetAttribute(norm_matvec, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)shared));
+      int blocks = std::min(kBlocksPerSm * sms, (m + 1) / 2);
+      size_t shared = (size_t)kStages * TILE_BYTES;  // under 48 KiB: no opt-in needed
       cudaGraph_t mvGraph;
       cudaGraphExec_t mvExec;
       CUDA_CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
       for (int j = 0; j < n; j++)
-        norm_matvec<<<blocks, BLOCK, shared, stream>>>(x32 + (size_t)j * k, nullptr, w,
-                                                       y32 + (size_t)j * m, m, k, 0.f);
+        matvec_add<<<blocks, BLOCK, shared, stream>>>(x32 + (size_t)j * k, w, y32 + (size_t)j * m,
+                                                      m, k);
       CUDA_CK(cudaGetLastError());
       CUDA_CK(cudaStreamEndCapture(stream, &mvGraph));
       CUDA_CK(cudaGraphInstantiate(&mvExec, mvGraph, 0));
@@ -280,6 +304,9 @@ int main(int argc, char** argv) {
       percentiles(us, &p10, &p50, &p90);
       std::printf("cpp,%s,%d,%d,%d,decode_matvec,%.3f,%.3f,%.3f,%d,%d,0\n", s.name.c_str(), s.in,
                   s.out, s.rows, p50, p10, p90, mvSamples, mvRepeats);
+      // One replay from zeros: y = W x, rounded to fp16 and compared with cuBLASLt's.
+      CUDA_CK(cudaMemsetAsync(y32, 0, (size_t)m * n * sizeof(float), stream));
+      CUDA_CK(cudaGraphLaunch(mvExec, stream));
       CUDA_CK(cudaMemsetAsync(mismatches, 0, sizeof(unsigned long long), stream));
       differ32<<<1024, 256, 0, stream>>>(yEager, y32, (size_t)m * n, mismatches);
       unsigned long long mv = 0;

@@ -2,8 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 /**
  * Benchmarks: the GPU launch-overhead application ({@link cuda.graph.benchmarks.LaunchOverhead}),
- * the ratio table against the anchors ({@link cuda.graph.benchmarks.RatioTable}) and JMH host-side
- * benchmarks (package {@code jmh}).
+ * the ratio tables against the anchors ({@link cuda.graph.benchmarks.RatioTable}, {@link
+ * cuda.graph.benchmarks.MatmulTable}) and JMH host-side benchmarks (package {@code jmh}).
  */
 @NullMarked
 package cuda.graph.benchmarks;

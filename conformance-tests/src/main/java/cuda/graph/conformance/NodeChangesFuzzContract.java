@@ -164,6 +164,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
    * @param dstOffset where the write starts
    * @param length how many elements
    * @param gridBlocks a saxpy's blocks, enough to cover {@code length} or more
+   * @since 0.2.0
    */
   record Op(
       Kind kind,
@@ -175,10 +176,17 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
       int length,
       int gridBlocks) {
 
-    /** The kinds of node the fuzz records. */
-    enum Kind {
+    /**
+     * The kinds of node the fuzz records.
+     *
+     * @since 0.2.0
+     */
+    public enum Kind {
+      /** A fill of {@code length} elements of {@code dst} with {@code a}. */
       FILL,
+      /** A device-to-device copy of {@code length} elements from {@code src} to {@code dst}. */
       COPY,
+      /** A {@code saxpy} launch: {@code dst = a * src + dst} over {@code length} elements. */
       SAXPY
     }
 
@@ -419,7 +427,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
     private ScopeBody body(List<Op> ops, int[] alloc, List<RecordedNode> recorded) {
       return sc -> {
         @SuppressWarnings("unchecked")
-        DeviceBuffer<Float>[] temps = new DeviceBuffer[TEMPORARIES];
+        DeviceBuffer<Float>[] temps = (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
         for (int i = 0; i <= ops.size(); i++) {
           for (int t = 0; t < TEMPORARIES; t++) {
             if (alloc[t] == i && temps[t] == null) {
@@ -439,7 +447,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     @SuppressWarnings("unchecked")
     private static DeviceBuffer<Float>[] emptyTemporaries() {
-      return new DeviceBuffer[TEMPORARIES];
+      return (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
     }
 
     private DeviceBuffer<Float> buffer(int id, DeviceBuffer<Float>[] temps) {

@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.examples.decode;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Stream;
@@ -17,12 +20,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The engine's tiny decode on the simulator, checked by the independent implementation in
  * reference/llama_reference.py (its NumPy path) on the weights file the engine wrote: the same
- * check the H200 run makes with PyTorch. Skipped, with the reason, where python3 with NumPy is
- * missing.
+ * check the H200 run makes with PyTorch. Where python3 with NumPy is missing it is skipped, with
+ * the reason, except in CI ({@code CI=true}), where it fails: CI's machines ship NumPy (and .ci/run
+ * installs Debian's where its python3 lacks it), so a missing NumPy there is a broken environment,
+ * and a skip would pass the build without the independent check.
  */
 class IndependentReferenceTests {
 
@@ -32,9 +39,7 @@ class IndependentReferenceTests {
   @Test
   void theNumpyReferenceAgreesWithTheEngineOnTheWeightsItWrote(@TempDir Path dir)
       throws IOException, InterruptedException {
-    assumeTrue(
-        run(List.of("python3", "-c", "import numpy")).exit() == 0,
-        "python3 with NumPy is not installed here: the independent check cannot run");
+    numpyOrSkip(run(List.of("python3", "-c", "import numpy")).exit() == 0, System.getenv("CI"));
     Path weightsFile = dir.resolve("tiny.safetensors");
     Path dump = dir.resolve("dump");
     int steps = 16;
@@ -64,6 +69,46 @@ class IndependentReferenceTests {
                 "cpu"));
     assertEquals(0, check.exit(), check.output());
     assertTrue(check.output().contains("check: PASS steps=16 tokens_equal=yes"), check.output());
+  }
+
+  @Test
+  void inCiAMissingNumpyFailsTheCheckInsteadOfSkippingIt() {
+    AssertionFailedError e =
+        assertThrows(AssertionFailedError.class, () -> numpyOrSkip(false, "true"));
+    assertTrue(
+        e.getMessage().contains("CI=true") && e.getMessage().contains("NumPy"), e::getMessage);
+  }
+
+  @Test
+  void outsideCiAMissingNumpySkipsTheCheckWithTheReason() {
+    TestAbortedException e =
+        assertThrows(TestAbortedException.class, () -> numpyOrSkip(false, null));
+    assertTrue(e.getMessage().contains("cannot run"), e::getMessage);
+    assertThrows(TestAbortedException.class, () -> numpyOrSkip(false, "false"));
+  }
+
+  @Test
+  void withNumpyTheCheckRunsInCiAndOutside() {
+    assertDoesNotThrow(() -> numpyOrSkip(true, "true"));
+    assertDoesNotThrow(() -> numpyOrSkip(true, null));
+  }
+
+  /**
+   * Returns where NumPy is there; otherwise fails in CI ({@code ci}, the CI variable, is "true")
+   * and skips elsewhere, saying why.
+   */
+  static void numpyOrSkip(boolean numpy, String ci) {
+    if (numpy) {
+      return;
+    }
+    String why = "python3 with NumPy is not installed here: the independent check cannot run";
+    if ("true".equalsIgnoreCase(ci)) {
+      fail(
+          why
+              + " (CI=true: in CI it must run; give the python3 on PATH NumPy, e.g. Debian's"
+              + " python3-numpy, as .ci/run does)");
+    }
+    abort(why);
   }
 
   private record Result(int exit, String output) {}
