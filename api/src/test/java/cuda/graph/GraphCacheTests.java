@@ -15,6 +15,7 @@ import cuda.graph.GraphCache.Settings;
 import cuda.graph.GraphCache.Sharing;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -290,6 +291,93 @@ class GraphCacheTests extends InstrumentedPlatformFixture {
     }
   }
 
+  // ---- issue 36, item 3: the budget counts graphs released with launches in flight
+
+  @Test
+  void aLaunchHandedOutAndNotExecutedHoldsTheBudgetSoAConcurrentMissIsRefusedAfterItsWait() {
+    Settings settings =
+        Settings.budget(8 * KIB).withSharing(Sharing.CONCURRENT).withMaxWait(Duration.ofMillis(50));
+    try (GraphCache<Integer> cache = GraphCache.create(stream, settings, withTemporaryOfKeyKib())) {
+      List.of(4, 5).forEach(this::counter);
+      GraphLaunch pending = cache.launch(4);
+      long instantiations = simulator.calls().count(DriverCall.GRAPH_INSTANTIATE);
+
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> cache.launch(5));
+
+      String message = refused.getMessage();
+      assertTrue(
+          message.contains("needs 5120 bytes")
+              && message.contains("hold 4096 bytes of its budget of 8192 bytes")
+              && message.contains("a launch not executed yet is in flight")
+              && message.contains("tries again"),
+          message);
+      assertEquals(
+          instantiations,
+          simulator.calls().count(DriverCall.GRAPH_INSTANTIATE),
+          "refused before its instantiation");
+      assertEquals(4 * KIB, cache.graphMemoryBytes(), "4 is released but its launch is pending");
+      assertFalse(cache.isCached(4) || cache.isCached(5), cache::toString);
+      assertEquals(
+          List.of(4), cache.notGraphed().stream().map(NotGraphed::key).toList(), "5 not marked");
+
+      pending.syncOn(stream);
+      assertEquals(0, cache.graphMemoryBytes(), "4's launch is done");
+      cache.launch(5).syncOn(stream);
+      assertEquals(1, count(4));
+      assertEquals(1, count(5));
+      assertEquals(5 * KIB, cache.graphMemoryBytes());
+    }
+  }
+
+  @Test
+  void aConcurrentMissWaitsForTheLaunchesOfAReleasedGraphBeforeItsGraphIsInstantiated()
+      throws Exception {
+    long delayMillis = 200;
+    try (GraphCache<Integer> cache =
+            GraphCache.create(
+                stream,
+                Settings.budget(8 * KIB).withSharing(Sharing.CONCURRENT),
+                withTemporaryOfKeyKib());
+        ExecutorService later = Executors.newSingleThreadExecutor()) {
+      List.of(4, 5).forEach(this::counter);
+      GraphLaunch pending = cache.launch(4);
+      long began = System.nanoTime();
+      Future<?> executed =
+          later.submit(
+              () -> {
+                Thread.sleep(delayMillis);
+                try (Stream other = platform.defaultDevice().newStream()) {
+                  pending.syncOn(other);
+                }
+                return null;
+              });
+
+      cache.launch(5).syncOn(stream);
+
+      long waited = (System.nanoTime() - began) / 1_000_000;
+      assertTrue(waited >= delayMillis, () -> "5 was graphed " + waited + " ms after 4's launch");
+      executed.get();
+      assertEquals(1, count(4));
+      assertEquals(1, count(5));
+      assertEquals(List.of(4), cache.notGraphed().stream().map(NotGraphed::key).toList());
+    }
+  }
+
+  @Test
+  void seriallySharedGraphsNeverWaitForAReleasedGraphsLaunches() {
+    Settings settings = Settings.budget(8 * KIB).withMaxWait(Duration.ZERO);
+    try (GraphCache<Integer> cache = GraphCache.create(stream, settings, withTemporaryOfKeyKib())) {
+      List.of(4, 5).forEach(this::counter);
+      GraphLaunch pending = cache.launch(4);
+      cache.launch(5).syncOn(stream); // one stream: 5 reuses what 4 uses, the largest is counted
+      pending.syncOn(stream);
+      assertEquals(1, count(4));
+      assertEquals(1, count(5));
+      assertEquals(5 * KIB, cache.graphMemoryBytes());
+    }
+  }
+
   @Test
   void bucketsCoverASizeWithTheSmallestBucketAndSayThePadding() {
     Buckets vllm = Buckets.batchSizes(512);
@@ -309,8 +397,15 @@ class GraphCacheTests extends InstrumentedPlatformFixture {
   }
 
   @Test
-  void settingsRefuseANegativeBudgetAndNoGraphs() {
+  void settingsRefuseANegativeBudgetNoGraphsAndANegativeWait() {
     assertThrows(IllegalArgumentException.class, () -> Settings.budget(-1));
     assertThrows(IllegalArgumentException.class, () -> Settings.budget(0).withMaxGraphs(0));
+    IllegalArgumentException wait =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Settings.budget(0).withMaxWait(Duration.ofMillis(-1)));
+    assertTrue(wait.getMessage().contains("PT-0.001S"), wait.getMessage());
+    assertEquals(Settings.DEFAULT_MAX_WAIT, Settings.budget(0).maxWait());
+    assertEquals(Settings.DEFAULT_MAX_WAIT, new Settings(0, 1, Sharing.SERIAL).maxWait());
   }
 }
