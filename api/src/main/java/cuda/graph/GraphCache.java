@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * complete, up to {@link Settings#maxWait()}, and then the launch is refused with an {@link
  * IllegalStateException} (the key is not marked: its next launch tries again). Only {@link
  * Sharing#CONCURRENT} ever waits. A release is listed by {@link #notGraphed()} as {@link
- * Reason#EVICTED}.
+ * Reason#EVICTED} until the key is graphed again.
  *
  * <p><b>What the device holds.</b> The driver maps graph memory in units of its own (32 MiB on the
  * H100 and H200, measured; each allocation rounded up to 2 MiB, assumed) and keeps it mapped once
@@ -301,7 +301,12 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
   /** {@return the statistics of every cached key} */
   Map<K, KeyStats> stats();
 
-  /** {@return every key not graphed and why, oldest first: failures, refusals and evictions} */
+  /**
+   * {@return the keys not graphed now and why, one record per key, oldest first}: keys whose
+   * capture failed or whose graph was refused (until {@link #forget}), and keys whose graph was
+   * released (until they are graphed again, or forgotten). At most one record per key the cache was
+   * asked for; a key graphed again leaves the list.
+   */
   List<NotGraphed<K>> notGraphed();
 
   /**
@@ -318,9 +323,9 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
   Stream stream();
 
   /**
-   * Releases {@code key}'s graph, if cached, and its failure or refusal, if any: the next launch
-   * captures it again. A graph released with launches in flight counts against the budget until
-   * they are done.
+   * Releases {@code key}'s graph, if cached, and forgets its failure, refusal or release, if any:
+   * the next launch captures it again, and {@link #notGraphed()} no longer lists it. A graph
+   * released with launches in flight counts against the budget until they are done.
    *
    * @param key the key
    * @return whether there was anything to forget

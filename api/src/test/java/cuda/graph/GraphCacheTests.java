@@ -378,6 +378,58 @@ class GraphCacheTests extends InstrumentedPlatformFixture {
     }
   }
 
+  // ---- issue 36, item 4: notGraphed() lists keys not graphed now, one record each
+
+  @Test
+  void aForgottenFailureLeavesTheReportOnceItsKeyIsGraphed() {
+    boolean[] broken = {true};
+    GraphCache.Recorder<Integer> recorder =
+        (key, scope) -> {
+          scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key)));
+          if (broken[0]) {
+            throw new IllegalArgumentException("no kernel for batch " + key);
+          }
+        };
+    try (GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), recorder)) {
+      counter(3);
+      assertThrows(IllegalArgumentException.class, () -> cache.launch(3));
+      assertEquals(Reason.CAPTURE_FAILED, cache.notGraphed().getFirst().reason());
+
+      broken[0] = false;
+      assertTrue(cache.forget(3));
+      cache.launch(3).syncOn(stream);
+
+      assertEquals(List.of(), cache.notGraphed(), "3 is graphed");
+      assertEquals(1, count(3));
+    }
+  }
+
+  @Test
+  void evictionsBackAndForthListEachKeyOnceAndOnlyWhileItIsNotGraphed() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(
+            stream, Settings.budget(1 << 20).withMaxGraphs(1), withTemporaryOfKeyKib())) {
+      List.of(1, 2, 3).forEach(this::counter);
+      for (int i = 0; i < 100; i++) {
+        cache.launch(1 + i % 2).syncOn(stream); // each evicts the other
+      }
+      assertEquals(List.of(1), keysNotGraphed(cache), "2 is cached, 1 evicted once more");
+
+      cache.launch(3).syncOn(stream);
+      assertEquals(List.of(1, 2), keysNotGraphed(cache), "oldest first");
+      cache.notGraphed().forEach(r -> assertEquals(Reason.EVICTED, r.reason(), r::toString));
+      cache.notGraphed().forEach(r -> assertFalse(cache.isCached(r.key()), r::toString));
+
+      assertTrue(cache.forget(1), "an eviction's record is something to forget");
+      assertEquals(List.of(2), keysNotGraphed(cache));
+      assertArrayEquals(new int[] {50, 50, 1}, new int[] {count(1), count(2), count(3)});
+    }
+  }
+
+  private static List<Integer> keysNotGraphed(GraphCache<Integer> cache) {
+    return cache.notGraphed().stream().map(NotGraphed::key).toList();
+  }
+
   @Test
   void bucketsCoverASizeWithTheSmallestBucketAndSayThePadding() {
     Buckets vllm = Buckets.batchSizes(512);

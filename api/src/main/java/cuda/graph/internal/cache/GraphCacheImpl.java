@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,9 +52,11 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
    */
   private final Set<Entry> released = ConcurrentHashMap.newKeySet();
 
-  // Guarded by lock.
-  private final Map<K, NotGraphed<K>> blocked = new HashMap<>();
-  private final List<NotGraphed<K>> history = new ArrayList<>();
+  /**
+   * The keys not graphed now, one record each, oldest first (a new record of a key replaces its old
+   * one at the end). Guarded by lock.
+   */
+  private final LinkedHashMap<K, NotGraphed<K>> notGraphed = new LinkedHashMap<>();
 
   private final Object lock = new Object();
   private volatile boolean closed; // written under the lock, read by hits without it
@@ -166,8 +167,8 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   /** Captures {@code key}'s graph and caches it, making room first; under the lock. */
   private Entry capture(String call, K key) {
-    NotGraphed<K> earlier = blocked.get(key);
-    if (earlier != null) {
+    NotGraphed<K> earlier = notGraphed.get(key);
+    if (earlier != null && earlier.reason() != Reason.EVICTED) {
       throw new IllegalStateException(
           call
               + ": key "
@@ -191,7 +192,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
               + " bytes of graph memory, more than the cache's budget of "
               + settings.memoryBudgetBytes()
               + " bytes";
-      block(new NotGraphed<>(key, Reason.REFUSED_BY_BUDGET, detail, null, Instant.now()));
+      record(new NotGraphed<>(key, Reason.REFUSED_BY_BUDGET, detail, null, Instant.now()));
       commit(event, key, null, over.bytes, Reason.REFUSED_BY_BUDGET.name());
       IllegalStateException refused =
           new IllegalStateException(
@@ -216,7 +217,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
     } catch (RuntimeException e) {
       String detail =
           "its capture failed with " + e.getClass().getSimpleName() + ": " + e.getMessage();
-      block(new NotGraphed<>(key, Reason.CAPTURE_FAILED, detail, e, Instant.now()));
+      record(new NotGraphed<>(key, Reason.CAPTURE_FAILED, detail, e, Instant.now()));
       commit(event, key, null, 0, Reason.CAPTURE_FAILED.name());
       throw e;
     }
@@ -224,6 +225,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
     long[] build = CudaGraphImpl.of(graph).buildNanos();
     Entry entry = new Entry(graph, build, memory);
     entries.put(key, entry);
+    notGraphed.remove(key);
     commit(event, key, build, memory, "CACHED");
     return entry;
   }
@@ -274,9 +276,10 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
     }
   }
 
-  private void block(NotGraphed<K> reason) {
-    blocked.put(reason.key(), reason);
-    history.add(reason);
+  /** Lists {@code reason}'s key as not graphed, replacing any older record of it. */
+  private void record(NotGraphed<K> reason) {
+    notGraphed.remove(reason.key());
+    notGraphed.put(reason.key(), reason);
   }
 
   private static void commit(
@@ -404,7 +407,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   private void evict(K key, Entry entry, K forKey) {
     boolean inFlight = entry.inFlight();
     release(key, entry);
-    history.add(
+    record(
         new NotGraphed<>(
             key,
             Reason.EVICTED,
@@ -469,7 +472,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   @Override
   public List<NotGraphed<K>> notGraphed() {
     synchronized (lock) {
-      return List.copyOf(history);
+      return List.copyOf(notGraphed.values());
     }
   }
 
@@ -492,12 +495,12 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   public boolean forget(K key) {
     Objects.requireNonNull(key, "key");
     synchronized (lock) {
-      boolean wasBlocked = blocked.remove(key) != null;
+      boolean wasListed = notGraphed.remove(key) != null;
       Entry entry = entries.get(key);
       if (entry != null) {
         release(key, entry);
       }
-      return wasBlocked || entry != null;
+      return wasListed || entry != null;
     }
   }
 
