@@ -318,9 +318,9 @@ part_graphmem() {
   echo "graph memory contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/graphmem-contract.log" | head -20
 }
 
-part cache-contract "issue 36 items 3-4: GraphCacheContract on the GPU (16 threads under a 64 MiB budget among them), then GraphMemoryContract"
+part cache-contract "issue 36 items 3-5: GraphCacheContract on the GPU (16 threads under a 64 MiB budget among them), then GraphMemoryContract"
 part_cache_contract() {
-  # Issue 36, items 3 and 4: the graph cache's contract, whose many-threads test reads the device's
+  # Issue 36, items 3 to 5: the graph cache's contract, whose many-threads test reads the device's
   # graph-memory high-water; the graph-memory contract after it, on the same driver.
   mkdir -p target
   timeout 240 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphCacheTests \

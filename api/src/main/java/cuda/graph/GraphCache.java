@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * the budget, is not retried: the failure is thrown once, the key is listed by {@link
  * #notGraphed()}, and later launches of it fail at once with that cause until {@link #forget}. A
  * graph over the budget is refused after its capture and before its instantiation, so it never maps
- * graph memory.
+ * graph memory. A recorder must not close its own cache: the graph it records is then released
+ * before its instantiation and the launch refused.
  *
  * <p><b>Memory.</b> A graph's graph memory is what its allocation nodes ask for ({@link
  * CudaGraph#temporaryBytes()}). The budget bounds the graph memory of every graph of the cache that
@@ -268,16 +269,19 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * like any {@link GraphLaunch}
    *
    * @param key the key
-   * @throws IllegalStateException if the cache is closed, or the key's capture failed or its graph
-   *     was refused by the budget (now or before: the cause says which), or launches in flight held
-   *     the budget for longer than {@link Settings#maxWait()}
+   * @throws IllegalStateException if the cache is closed (its recorder included), or the key's
+   *     capture failed or its graph was refused by the budget (now or before: the cause says
+   *     which), or launches in flight held the budget for longer than {@link Settings#maxWait()}
    */
   @CheckReturnValue
   GraphLaunch launch(K key);
 
   /**
-   * Captures every key of {@code keys} that is not cached, in order; the first failure is thrown
-   * once every key has been tried, the others added to it as suppressed.
+   * Captures every key of {@code keys} that is not cached, in order, each once; failures are thrown
+   * once every key has been tried. One failure is thrown as itself, as {@link #launch} would throw
+   * it; several make a new {@link IllegalStateException} that names the keys, with the first
+   * failure as its cause and the others suppressed. The failures themselves are left as they were
+   * thrown ({@link #notGraphed()} keeps them).
    *
    * @param keys the keys to capture
    * @throws IllegalStateException if the cache is closed, or a key's capture failed or was refused

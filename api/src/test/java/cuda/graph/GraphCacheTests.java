@@ -16,10 +16,14 @@ import cuda.graph.GraphCache.Sharing;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -428,6 +432,123 @@ class GraphCacheTests extends InstrumentedPlatformFixture {
 
   private static List<Integer> keysNotGraphed(GraphCache<Integer> cache) {
     return cache.notGraphed().stream().map(NotGraphed::key).toList();
+  }
+
+  // ---- issue 36, item 5: a recorder that closes its cache, warm-ups' failures
+
+  @Test
+  void aRecorderThatClosesItsOwnCacheGetsItsGraphReleasedBeforeInstantiationAndTheLaunchRefused() {
+    List<GraphCache<Integer>> self = new ArrayList<>();
+    GraphCache.Recorder<Integer> closing =
+        (key, scope) -> {
+          scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key)));
+          if (key == 2) {
+            self.getFirst().close();
+          }
+        };
+    GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), closing);
+    self.add(cache);
+    List.of(1, 2).forEach(this::counter);
+    cache.launch(1).syncOn(stream);
+    long instantiations = simulator.calls().count(DriverCall.GRAPH_INSTANTIATE);
+
+    IllegalStateException refused =
+        assertThrows(IllegalStateException.class, () -> cache.launch(2));
+
+    assertTrue(refused.getMessage().contains("closed while key 2"), refused.getMessage());
+    assertTrue(cache.isClosed());
+    assertFalse(cache.isCached(2));
+    assertEquals(instantiations, simulator.calls().count(DriverCall.GRAPH_INSTANTIATE));
+    assertEquals(0, simulator.ledger().live(HandleKind.GRAPH_EXEC), "no graph kept by the cache");
+    assertEquals(0, simulator.ledger().live(HandleKind.GRAPH));
+    assertEquals(List.of(), cache.notGraphed(), "the key did not fail: its cache was closed");
+    assertArrayEquals(new int[] {1, 0}, new int[] {count(1), count(2)});
+  }
+
+  @Test
+  void aWarmUpWhoseKeysFailWithOneExceptionThrowsOneThatNeverReachesItself() {
+    IllegalArgumentException shared = new IllegalArgumentException("no kernel for this batch");
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(0), failing(shared))) {
+      IllegalStateException thrown =
+          assertThrows(IllegalStateException.class, () -> cache.warm(List.of(3, 5)));
+
+      assertTrue(
+          thrown.getMessage().contains("2 of 2 keys are not graphed: [3, 5]"), thrown::getMessage);
+      assertSame(shared, thrown.getCause());
+      assertEquals(0, shared.getSuppressed().length, "the failure is left as it was thrown");
+      assertFalse(reachesItself(thrown), "the thrown exception reaches itself");
+      cache.notGraphed().forEach(r -> assertSame(shared, r.cause()));
+    }
+  }
+
+  @Test
+  void aWarmUpLeavesTheCauseTheReportKeepsAsItWasThrown() {
+    IllegalArgumentException three = new IllegalArgumentException("no kernel for batch 3");
+    IllegalArgumentException five = new IllegalArgumentException("no kernel for batch 5");
+    GraphCache.Recorder<Integer> recorder =
+        (key, scope) -> {
+          throw key == 3 ? three : five;
+        };
+    try (GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), recorder)) {
+      assertSame(three, assertThrows(IllegalArgumentException.class, () -> cache.warm(List.of(3))));
+
+      IllegalStateException thrown =
+          assertThrows(IllegalStateException.class, () -> cache.warm(List.of(5, 3)));
+
+      assertSame(five, thrown.getCause());
+      assertEquals(
+          1, thrown.getSuppressed().length, () -> List.of(thrown.getSuppressed()).toString());
+      assertSame(three, thrown.getSuppressed()[0].getCause(), "3 refused with its first failure");
+      assertEquals(0, five.getSuppressed().length, "5's failure, as the report keeps it");
+      assertEquals(0, three.getSuppressed().length, "3's failure, as the report keeps it");
+      assertEquals(
+          List.of(three, five), cache.notGraphed().stream().map(NotGraphed::cause).toList());
+      assertFalse(reachesItself(thrown));
+    }
+  }
+
+  @Test
+  void aKeyTwiceInOneWarmUpIsCapturedOnceAndItsFailureThrownAsItself() {
+    IllegalArgumentException three = new IllegalArgumentException("no kernel for batch 3");
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(0), failing(three))) {
+      assertSame(
+          three, assertThrows(IllegalArgumentException.class, () -> cache.warm(List.of(3, 3))));
+      assertEquals(0, three.getSuppressed().length, "left as it was thrown");
+      assertFalse(reachesItself(three));
+    }
+  }
+
+  private static GraphCache.Recorder<Integer> failing(RuntimeException failure) {
+    return (key, scope) -> {
+      throw failure;
+    };
+  }
+
+  /**
+   * {@return whether an exception reachable from {@code t} by causes and suppressed is {@code t}}
+   */
+  private static boolean reachesItself(Throwable t) {
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    ArrayDeque<Throwable> next = new ArrayDeque<>();
+    next.add(t);
+    while (!next.isEmpty()) {
+      Throwable e = next.poll();
+      List<Throwable> linked = new ArrayList<>(List.of(e.getSuppressed()));
+      if (e.getCause() != null) {
+        linked.add(e.getCause());
+      }
+      for (Throwable l : linked) {
+        if (l == t) {
+          return true;
+        }
+        if (seen.add(l)) {
+          next.add(l);
+        }
+      }
+    }
+    return false;
   }
 
   @Test

@@ -34,6 +34,7 @@ import cuda.graph.testkit.HandleLedger;
 import cuda.graph.testkit.InstrumentedDriver;
 import cuda.graph.testkit.LoggedCall;
 import cuda.graph.testkit.LoggedCall.Outcome;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -47,9 +48,10 @@ import org.junit.jupiter.api.Test;
  * reported, not retried, and the key captures again after {@code forget}; a failed destroy of an
  * evicted graph's exec leaves the cache usable and is not retried; a graph over the budget is
  * refused before it is instantiated; a recorder's own exception is thrown as itself; a launch
- * handed out before the cache closed still replays; sixteen threads launching through one cache
- * with {@link Sharing#CONCURRENT} never make the device hold more graph memory than the budget.
- * Every test ends with the session's ledger at zero (graphs, execs, memory).
+ * handed out before the cache closed still replays, and a graph whose recorder closed the cache is
+ * destroyed before its instantiation; sixteen threads launching through one cache with {@link
+ * Sharing#CONCURRENT} never make the device hold more graph memory than the budget. Every test ends
+ * with the session's ledger at zero (graphs, execs, memory).
  *
  * <p>The graph of key {@code k} fills a temporary of {@code k} KiB with {@code k} and adds its
  * first {@link #N} floats to the key's output, so each replay adds {@code k} there: the output
@@ -406,6 +408,42 @@ public interface GraphCacheContract extends ConformanceContract {
       assertReplayed(stream, out, 2, 0);
       assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), "destroyed once its launch was done");
       assertEquals(0, ledger.live(HandleKind.GRAPH));
+    }
+  }
+
+  /**
+   * A recorder that closes its own cache: the graph it recorded is destroyed before it is
+   * instantiated, the launch is refused naming the close, and nothing is left alive or replayed.
+   */
+  @Test
+  default void aRecorderThatClosesItsOwnCacheLeavesNoGraphBehind() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      InstrumentedDriver driver = s.driver();
+      HandleLedger ledger = driver.ledger();
+      Map<Integer, DeviceBuffer<Float>> out = outputs(s, 2);
+      List<GraphCache<Integer>> self = new ArrayList<>();
+      GraphCache<Integer> cache =
+          GraphCache.create(
+              stream,
+              Settings.budget(ROOMY),
+              (key, scope) -> {
+                recordKey(key, scope, out);
+                self.getFirst().close();
+              });
+      self.add(cache);
+      long instantiations = driver.calls().count(DriverCall.GRAPH_INSTANTIATE);
+
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> cache.launch(2));
+
+      assertTrue(refused.getMessage().contains("closed while key 2"), refused.getMessage());
+      assertTrue(cache.isClosed());
+      assertEquals(instantiations, driver.calls().count(DriverCall.GRAPH_INSTANTIATE));
+      assertEquals(0, ledger.live(HandleKind.GRAPH), () -> ledger.describeLive().toString());
+      assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), () -> ledger.describeLive().toString());
+      assertEquals(Map.of(), driver.capturingStreams(), "no stream may be left capturing");
+      assertReplayed(stream, out, 2, 0);
     }
   }
 

@@ -12,9 +12,11 @@ import cuda.graph.internal.graph.CudaGraphImpl;
 import java.io.Serial;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -140,11 +142,19 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public void warm(Collection<? extends K> keys) {
-    List<K> all = new ArrayList<>(Objects.requireNonNull(keys, "keys"));
-    all.forEach(k -> Objects.requireNonNull(k, "a key of keys"));
-    RuntimeException first = null;
+    Objects.requireNonNull(keys, "keys");
+    Set<K> all = new LinkedHashSet<>();
+    for (K key : keys) {
+      all.add(Objects.requireNonNull(key, "a key of keys"));
+    }
+    // The failures are thrown as they are, or gathered into a new exception: one of them, which
+    // notGraphed() may keep as a cause, must not be changed by adding the others to it.
+    Map<K, RuntimeException> failures = new LinkedHashMap<>();
     for (K key : all) {
       synchronized (lock) {
+        if (closed && !failures.isEmpty()) {
+          break; // closed meanwhile (by a recorder, its failure says so): report what failed
+        }
         requireOpen("warm");
         if (entries.containsKey(key)) {
           continue;
@@ -152,17 +162,40 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
         try {
           capture("GraphCache.warm", key);
         } catch (RuntimeException e) {
-          if (first == null) {
-            first = e;
-          } else {
-            first.addSuppressed(e);
-          }
+          failures.put(key, e);
         }
       }
     }
-    if (first != null) {
-      throw first;
+    if (failures.size() == 1) {
+      throw failures.values().iterator().next();
     }
+    if (!failures.isEmpty()) {
+      throw warmFailed(all.size(), failures);
+    }
+  }
+
+  /** {@return one exception for the keys of a warm-up that failed}: the first as its cause */
+  private static <K> IllegalStateException warmFailed(
+      int tried, Map<K, RuntimeException> failures) {
+    RuntimeException first = failures.values().iterator().next();
+    IllegalStateException all =
+        new IllegalStateException(
+            "GraphCache.warm: "
+                + failures.size()
+                + " of "
+                + tried
+                + " keys are not graphed: "
+                + failures.keySet()
+                + "; the first failure is the cause, the others are suppressed",
+            first);
+    Set<Throwable> added = Collections.newSetFromMap(new IdentityHashMap<>());
+    added.add(first);
+    for (RuntimeException e : failures.values()) {
+      if (added.add(e)) {
+        all.addSuppressed(e);
+      }
+    }
+    return all;
   }
 
   /** Captures {@code key}'s graph and caches it, making room first; under the lock. */
@@ -232,9 +265,20 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   /**
    * Admits a captured graph of {@code bytes} before its instantiation, under the lock: refuses it
-   * if it alone is over the budget, else makes room for it.
+   * if the recorder closed the cache or it alone is over the budget, else makes room for it.
    */
   private void admit(String call, K key, long bytes) {
+    if (closed) {
+      throw new NotNow(
+          new IllegalStateException(
+              call
+                  + ": the cache was closed while key "
+                  + key
+                  + " was being captured, by its recorder; the graph is released before its"
+                  + " instantiation. Close the cache only outside its recorder"),
+          "CLOSED",
+          bytes);
+    }
     if (bytes > settings.memoryBudgetBytes()) {
       throw new OverBudget(bytes);
     }
@@ -257,9 +301,9 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   }
 
   /**
-   * A capture refused for now, before its instantiation, not marked against its key: launches in
-   * flight held the budget too long. It never leaves {@link #capture}, which throws {@link
-   * #failure}.
+   * A capture refused for now, before its instantiation, not marked against its key: the cache was
+   * closed meanwhile, or launches in flight held the budget too long. It never leaves {@link
+   * #capture}, which throws {@link #failure}.
    */
   private static final class NotNow extends RuntimeException {
     @Serial private static final long serialVersionUID = 1L;

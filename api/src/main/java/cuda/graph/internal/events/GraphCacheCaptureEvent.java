@@ -38,7 +38,7 @@ public final class GraphCacheCaptureEvent extends Event {
 
   @Label("Outcome")
   @Description(
-      "CACHED, CAPTURE_FAILED, REFUSED_BY_BUDGET or REFUSED_IN_FLIGHT (launches in flight held the"
-          + " budget longer than the cache waits)")
+      "CACHED, CAPTURE_FAILED, REFUSED_BY_BUDGET, REFUSED_IN_FLIGHT (launches in flight held the"
+          + " budget longer than the cache waits) or CLOSED (by the recorder)")
   public String outcome = "";
 }
