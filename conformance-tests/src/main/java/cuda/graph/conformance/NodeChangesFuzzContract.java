@@ -162,6 +162,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
    * @param dstOffset where the write starts
    * @param length how many elements
    * @param gridBlocks a saxpy's blocks, enough to cover {@code length} or more
+   * @since 0.2.0
    */
   record Op(
       Kind kind,
@@ -173,8 +174,12 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
       int length,
       int gridBlocks) {
 
-    /** The kinds of node the fuzz records. */
-    enum Kind {
+    /**
+     * The kinds of node the fuzz records.
+     *
+     * @since 0.2.0
+     */
+    public enum Kind {
       FILL,
       COPY,
       SAXPY
@@ -416,7 +421,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     private ScopeBody body(List<Op> ops, int[] alloc, List<RecordedNode> recorded) {
       return sc -> {
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         DeviceBuffer<Float>[] temps = new DeviceBuffer[TEMPORARIES];
         for (int i = 0; i <= ops.size(); i++) {
           for (int t = 0; t < TEMPORARIES; t++) {
@@ -435,7 +440,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
     /** The temporaries of the current capture, for replacements. */
     private DeviceBuffer<Float>[] temporaries = emptyTemporaries();
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static DeviceBuffer<Float>[] emptyTemporaries() {
       return new DeviceBuffer[TEMPORARIES];
     }
