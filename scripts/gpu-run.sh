@@ -328,6 +328,17 @@ part_graphmem() {
   echo "graph memory contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/graphmem-contract.log" | head -20
 }
 
+part cache-contract "issue 36 items 3-5: GraphCacheContract on the GPU (16 threads under a 64 MiB budget among them), then GraphMemoryContract"
+part_cache_contract() {
+  # Issue 36, items 3 to 5: the graph cache's contract, whose many-threads test reads the device's
+  # graph-memory high-water; the graph-memory contract after it, on the same driver.
+  mkdir -p target
+  timeout 240 .gpu/junit --select-class=cuda.graph.conformance.CudaGraphCacheTests \
+    --select-class=cuda.graph.conformance.CudaGraphMemoryTests > "$out/cache-contract.log" 2>&1
+  echo "cache contract exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/cache-contract.log"
+  grep -aE "✘|AssertionFailedError|high-water" "$out/cache-contract.log" | head -20 | cut -c1-2000
+}
+
 part temporaries "issue 25 item 1: GraphTemporariesContract on the GPU, plainly and under memcheck"
 part_temporaries() {
   # Issue 25, item 1: graphs with allocation and free nodes (Scope.temporary) on the driver.

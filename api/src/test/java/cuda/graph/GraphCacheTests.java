@@ -15,10 +15,15 @@ import cuda.graph.GraphCache.Settings;
 import cuda.graph.GraphCache.Sharing;
 import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -290,6 +295,262 @@ class GraphCacheTests extends InstrumentedPlatformFixture {
     }
   }
 
+  // ---- issue 36, item 3: the budget counts graphs released with launches in flight
+
+  @Test
+  void aLaunchHandedOutAndNotExecutedHoldsTheBudgetSoAConcurrentMissIsRefusedAfterItsWait() {
+    Settings settings =
+        Settings.budget(8 * KIB).withSharing(Sharing.CONCURRENT).withMaxWait(Duration.ofMillis(50));
+    try (GraphCache<Integer> cache = GraphCache.create(stream, settings, withTemporaryOfKeyKib())) {
+      List.of(4, 5).forEach(this::counter);
+      GraphLaunch pending = cache.launch(4);
+      long instantiations = simulator.calls().count(DriverCall.GRAPH_INSTANTIATE);
+
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> cache.launch(5));
+
+      String message = refused.getMessage();
+      assertTrue(
+          message.contains("needs 5120 bytes")
+              && message.contains("hold 4096 bytes of its budget of 8192 bytes")
+              && message.contains("a launch not executed yet is in flight")
+              && message.contains("tries again"),
+          message);
+      assertEquals(
+          instantiations,
+          simulator.calls().count(DriverCall.GRAPH_INSTANTIATE),
+          "refused before its instantiation");
+      assertEquals(4 * KIB, cache.graphMemoryBytes(), "4 is released but its launch is pending");
+      assertFalse(cache.isCached(4) || cache.isCached(5), cache::toString);
+      assertEquals(
+          List.of(4), cache.notGraphed().stream().map(NotGraphed::key).toList(), "5 not marked");
+
+      pending.syncOn(stream);
+      assertEquals(0, cache.graphMemoryBytes(), "4's launch is done");
+      cache.launch(5).syncOn(stream);
+      assertEquals(1, count(4));
+      assertEquals(1, count(5));
+      assertEquals(5 * KIB, cache.graphMemoryBytes());
+    }
+  }
+
+  @Test
+  void aConcurrentMissWaitsForTheLaunchesOfAReleasedGraphBeforeItsGraphIsInstantiated()
+      throws Exception {
+    long delayMillis = 200;
+    try (GraphCache<Integer> cache =
+            GraphCache.create(
+                stream,
+                Settings.budget(8 * KIB).withSharing(Sharing.CONCURRENT),
+                withTemporaryOfKeyKib());
+        ExecutorService later = Executors.newSingleThreadExecutor()) {
+      List.of(4, 5).forEach(this::counter);
+      GraphLaunch pending = cache.launch(4);
+      long began = System.nanoTime();
+      Future<?> executed =
+          later.submit(
+              () -> {
+                Thread.sleep(delayMillis);
+                try (Stream other = platform.defaultDevice().newStream()) {
+                  pending.syncOn(other);
+                }
+                return null;
+              });
+
+      cache.launch(5).syncOn(stream);
+
+      long waited = (System.nanoTime() - began) / 1_000_000;
+      assertTrue(waited >= delayMillis, () -> "5 was graphed " + waited + " ms after 4's launch");
+      executed.get();
+      assertEquals(1, count(4));
+      assertEquals(1, count(5));
+      assertEquals(List.of(4), cache.notGraphed().stream().map(NotGraphed::key).toList());
+    }
+  }
+
+  @Test
+  void seriallySharedGraphsNeverWaitForAReleasedGraphsLaunches() {
+    Settings settings = Settings.budget(8 * KIB).withMaxWait(Duration.ZERO);
+    try (GraphCache<Integer> cache = GraphCache.create(stream, settings, withTemporaryOfKeyKib())) {
+      List.of(4, 5).forEach(this::counter);
+      GraphLaunch pending = cache.launch(4);
+      cache.launch(5).syncOn(stream); // one stream: 5 reuses what 4 uses, the largest is counted
+      pending.syncOn(stream);
+      assertEquals(1, count(4));
+      assertEquals(1, count(5));
+      assertEquals(5 * KIB, cache.graphMemoryBytes());
+    }
+  }
+
+  // ---- issue 36, item 4: notGraphed() lists keys not graphed now, one record each
+
+  @Test
+  void aForgottenFailureLeavesTheReportOnceItsKeyIsGraphed() {
+    boolean[] broken = {true};
+    GraphCache.Recorder<Integer> recorder =
+        (key, scope) -> {
+          scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key)));
+          if (broken[0]) {
+            throw new IllegalArgumentException("no kernel for batch " + key);
+          }
+        };
+    try (GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), recorder)) {
+      counter(3);
+      assertThrows(IllegalArgumentException.class, () -> cache.launch(3));
+      assertEquals(Reason.CAPTURE_FAILED, cache.notGraphed().getFirst().reason());
+
+      broken[0] = false;
+      assertTrue(cache.forget(3));
+      cache.launch(3).syncOn(stream);
+
+      assertEquals(List.of(), cache.notGraphed(), "3 is graphed");
+      assertEquals(1, count(3));
+    }
+  }
+
+  @Test
+  void evictionsBackAndForthListEachKeyOnceAndOnlyWhileItIsNotGraphed() {
+    try (GraphCache<Integer> cache =
+        GraphCache.create(
+            stream, Settings.budget(1 << 20).withMaxGraphs(1), withTemporaryOfKeyKib())) {
+      List.of(1, 2, 3).forEach(this::counter);
+      for (int i = 0; i < 100; i++) {
+        cache.launch(1 + i % 2).syncOn(stream); // each evicts the other
+      }
+      assertEquals(List.of(1), keysNotGraphed(cache), "2 is cached, 1 evicted once more");
+
+      cache.launch(3).syncOn(stream);
+      assertEquals(List.of(1, 2), keysNotGraphed(cache), "oldest first");
+      cache.notGraphed().forEach(r -> assertEquals(Reason.EVICTED, r.reason(), r::toString));
+      cache.notGraphed().forEach(r -> assertFalse(cache.isCached(r.key()), r::toString));
+
+      assertTrue(cache.forget(1), "an eviction's record is something to forget");
+      assertEquals(List.of(2), keysNotGraphed(cache));
+      assertArrayEquals(new int[] {50, 50, 1}, new int[] {count(1), count(2), count(3)});
+    }
+  }
+
+  private static List<Integer> keysNotGraphed(GraphCache<Integer> cache) {
+    return cache.notGraphed().stream().map(NotGraphed::key).toList();
+  }
+
+  // ---- issue 36, item 5: a recorder that closes its cache, warm-ups' failures
+
+  @Test
+  void aRecorderThatClosesItsOwnCacheGetsItsGraphReleasedBeforeInstantiationAndTheLaunchRefused() {
+    List<GraphCache<Integer>> self = new ArrayList<>();
+    GraphCache.Recorder<Integer> closing =
+        (key, scope) -> {
+          scope.record(KernelFixtures.ADD_ONE.launch(ONE, 1, counter(key)));
+          if (key == 2) {
+            self.getFirst().close();
+          }
+        };
+    GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), closing);
+    self.add(cache);
+    List.of(1, 2).forEach(this::counter);
+    cache.launch(1).syncOn(stream);
+    long instantiations = simulator.calls().count(DriverCall.GRAPH_INSTANTIATE);
+
+    IllegalStateException refused =
+        assertThrows(IllegalStateException.class, () -> cache.launch(2));
+
+    assertTrue(refused.getMessage().contains("closed while key 2"), refused.getMessage());
+    assertTrue(cache.isClosed());
+    assertFalse(cache.isCached(2));
+    assertEquals(instantiations, simulator.calls().count(DriverCall.GRAPH_INSTANTIATE));
+    assertEquals(0, simulator.ledger().live(HandleKind.GRAPH_EXEC), "no graph kept by the cache");
+    assertEquals(0, simulator.ledger().live(HandleKind.GRAPH));
+    assertEquals(List.of(), cache.notGraphed(), "the key did not fail: its cache was closed");
+    assertArrayEquals(new int[] {1, 0}, new int[] {count(1), count(2)});
+  }
+
+  @Test
+  void aWarmUpWhoseKeysFailWithOneExceptionThrowsOneThatNeverReachesItself() {
+    IllegalArgumentException shared = new IllegalArgumentException("no kernel for this batch");
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(0), failing(shared))) {
+      IllegalStateException thrown =
+          assertThrows(IllegalStateException.class, () -> cache.warm(List.of(3, 5)));
+
+      assertTrue(
+          thrown.getMessage().contains("2 of 2 keys are not graphed: [3, 5]"), thrown::getMessage);
+      assertSame(shared, thrown.getCause());
+      assertEquals(0, shared.getSuppressed().length, "the failure is left as it was thrown");
+      assertFalse(reachesItself(thrown), "the thrown exception reaches itself");
+      cache.notGraphed().forEach(r -> assertSame(shared, r.cause()));
+    }
+  }
+
+  @Test
+  void aWarmUpLeavesTheCauseTheReportKeepsAsItWasThrown() {
+    IllegalArgumentException three = new IllegalArgumentException("no kernel for batch 3");
+    IllegalArgumentException five = new IllegalArgumentException("no kernel for batch 5");
+    GraphCache.Recorder<Integer> recorder =
+        (key, scope) -> {
+          throw key == 3 ? three : five;
+        };
+    try (GraphCache<Integer> cache = GraphCache.create(stream, Settings.budget(0), recorder)) {
+      assertSame(three, assertThrows(IllegalArgumentException.class, () -> cache.warm(List.of(3))));
+
+      IllegalStateException thrown =
+          assertThrows(IllegalStateException.class, () -> cache.warm(List.of(5, 3)));
+
+      assertSame(five, thrown.getCause());
+      assertEquals(
+          1, thrown.getSuppressed().length, () -> List.of(thrown.getSuppressed()).toString());
+      assertSame(three, thrown.getSuppressed()[0].getCause(), "3 refused with its first failure");
+      assertEquals(0, five.getSuppressed().length, "5's failure, as the report keeps it");
+      assertEquals(0, three.getSuppressed().length, "3's failure, as the report keeps it");
+      assertEquals(
+          List.of(three, five), cache.notGraphed().stream().map(NotGraphed::cause).toList());
+      assertFalse(reachesItself(thrown));
+    }
+  }
+
+  @Test
+  void aKeyTwiceInOneWarmUpIsCapturedOnceAndItsFailureThrownAsItself() {
+    IllegalArgumentException three = new IllegalArgumentException("no kernel for batch 3");
+    try (GraphCache<Integer> cache =
+        GraphCache.create(stream, Settings.budget(0), failing(three))) {
+      assertSame(
+          three, assertThrows(IllegalArgumentException.class, () -> cache.warm(List.of(3, 3))));
+      assertEquals(0, three.getSuppressed().length, "left as it was thrown");
+      assertFalse(reachesItself(three));
+    }
+  }
+
+  private static GraphCache.Recorder<Integer> failing(RuntimeException failure) {
+    return (key, scope) -> {
+      throw failure;
+    };
+  }
+
+  /**
+   * {@return whether an exception reachable from {@code t} by causes and suppressed is {@code t}}
+   */
+  private static boolean reachesItself(Throwable t) {
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    ArrayDeque<Throwable> next = new ArrayDeque<>();
+    next.add(t);
+    while (!next.isEmpty()) {
+      Throwable e = next.poll();
+      List<Throwable> linked = new ArrayList<>(List.of(e.getSuppressed()));
+      if (e.getCause() != null) {
+        linked.add(e.getCause());
+      }
+      for (Throwable l : linked) {
+        if (l == t) {
+          return true;
+        }
+        if (seen.add(l)) {
+          next.add(l);
+        }
+      }
+    }
+    return false;
+  }
+
   @Test
   void bucketsCoverASizeWithTheSmallestBucketAndSayThePadding() {
     Buckets vllm = Buckets.batchSizes(512);
@@ -309,8 +570,15 @@ class GraphCacheTests extends InstrumentedPlatformFixture {
   }
 
   @Test
-  void settingsRefuseANegativeBudgetAndNoGraphs() {
+  void settingsRefuseANegativeBudgetNoGraphsAndANegativeWait() {
     assertThrows(IllegalArgumentException.class, () -> Settings.budget(-1));
     assertThrows(IllegalArgumentException.class, () -> Settings.budget(0).withMaxGraphs(0));
+    IllegalArgumentException wait =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Settings.budget(0).withMaxWait(Duration.ofMillis(-1)));
+    assertTrue(wait.getMessage().contains("PT-0.001S"), wait.getMessage());
+    assertEquals(Settings.DEFAULT_MAX_WAIT, Settings.budget(0).maxWait());
+    assertEquals(Settings.DEFAULT_MAX_WAIT, new Settings(0, 1, Sharing.SERIAL).maxWait());
   }
 }

@@ -107,7 +107,8 @@ class CudaUnrunnableProductGpuTests {
       assertTrue(refused.getMessage().contains("BIAS_GELU"), refused.getMessage());
       return true;
     }
-    try (Workspace w = workspace;
+    Workspace made = workspace;
+    try (made;
         CudaGraph<@Nullable Void> graph = CudaGraph.capture(stream, captured)) {
       eager.syncOn(stream);
       checkD();

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaDriverError;
+import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
@@ -18,7 +19,9 @@ import cuda.graph.GraphCache;
 import cuda.graph.GraphCache.NotGraphed;
 import cuda.graph.GraphCache.Reason;
 import cuda.graph.GraphCache.Settings;
+import cuda.graph.GraphCache.Sharing;
 import cuda.graph.GraphLaunch;
+import cuda.graph.GraphMemory;
 import cuda.graph.Scope;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConformanceKernels;
@@ -31,6 +34,7 @@ import cuda.graph.testkit.HandleLedger;
 import cuda.graph.testkit.InstrumentedDriver;
 import cuda.graph.testkit.LoggedCall;
 import cuda.graph.testkit.LoggedCall.Outcome;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -44,8 +48,10 @@ import org.junit.jupiter.api.Test;
  * reported, not retried, and the key captures again after {@code forget}; a failed destroy of an
  * evicted graph's exec leaves the cache usable and is not retried; a graph over the budget is
  * refused before it is instantiated; a recorder's own exception is thrown as itself; a launch
- * handed out before the cache closed still replays. Every test ends with the session's ledger at
- * zero (graphs, execs, memory).
+ * handed out before the cache closed still replays, and a graph whose recorder closed the cache is
+ * destroyed before its instantiation; sixteen threads launching through one cache with {@link
+ * Sharing#CONCURRENT} never make the device hold more graph memory than the budget. Every test ends
+ * with the session's ledger at zero (graphs, execs, memory).
  *
  * <p>The graph of key {@code k} fills a temporary of {@code k} KiB with {@code k} and adds its
  * first {@link #N} floats to the key's output, so each replay adds {@code k} there: the output
@@ -245,7 +251,9 @@ public interface GraphCacheContract extends ConformanceContract {
         assertReplayed(stream, out, 1, 2);
         assertEquals(3, recorded.get(), "1 captured again after its eviction");
         assertEquals(
-            List.of(1, 2), cache.notGraphed().stream().map(NotGraphed::key).toList(), "evicted");
+            List.of(2),
+            cache.notGraphed().stream().map(NotGraphed::key).toList(),
+            "2 evicted for 1, and 1 graphed again");
       }
       assertEquals(
           List.of(evicted),
@@ -400,6 +408,111 @@ public interface GraphCacheContract extends ConformanceContract {
       assertReplayed(stream, out, 2, 0);
       assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), "destroyed once its launch was done");
       assertEquals(0, ledger.live(HandleKind.GRAPH));
+    }
+  }
+
+  /**
+   * A recorder that closes its own cache: the graph it recorded is destroyed before it is
+   * instantiated, the launch is refused naming the close, and nothing is left alive or replayed.
+   */
+  @Test
+  default void aRecorderThatClosesItsOwnCacheLeavesNoGraphBehind() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      InstrumentedDriver driver = s.driver();
+      HandleLedger ledger = driver.ledger();
+      Map<Integer, DeviceBuffer<Float>> out = outputs(s, 2);
+      List<GraphCache<Integer>> self = new ArrayList<>();
+      GraphCache<Integer> cache =
+          GraphCache.create(
+              stream,
+              Settings.budget(ROOMY),
+              (key, scope) -> {
+                recordKey(key, scope, out);
+                self.getFirst().close();
+              });
+      self.add(cache);
+      long instantiations = driver.calls().count(DriverCall.GRAPH_INSTANTIATE);
+
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> cache.launch(2));
+
+      assertTrue(refused.getMessage().contains("closed while key 2"), refused.getMessage());
+      assertTrue(cache.isClosed());
+      assertEquals(instantiations, driver.calls().count(DriverCall.GRAPH_INSTANTIATE));
+      assertEquals(0, ledger.live(HandleKind.GRAPH), () -> ledger.describeLive().toString());
+      assertEquals(0, ledger.live(HandleKind.GRAPH_EXEC), () -> ledger.describeLive().toString());
+      assertEquals(Map.of(), driver.capturingStreams(), "no stream may be left capturing");
+      assertReplayed(stream, out, 2, 0);
+    }
+  }
+
+  // ---- 6. many threads launching under a small budget
+
+  /** Threads of {@link #sixteenThreadsLaunchingUnderASmallBudgetNeverMakeTheDeviceHoldMore}. */
+  int THREADS = 16;
+
+  /**
+   * The unit the H200 maps graph memory in (32 MiB, measured: {@link GraphMemoryContract#GRANULE}):
+   * each graph of the many-threads test asks for exactly one, so the driver's rounding adds nothing
+   * and what the device holds can be held to the budget exactly.
+   */
+  long UNIT = 32L << 20;
+
+  /**
+   * Sixteen threads, each on its own stream, launch their own two keys in turn through one cache
+   * with {@link Sharing#CONCURRENT} and a budget of two graphs of one mapping unit each: nearly
+   * every launch is a miss that must release a graph another thread may still be running. The
+   * device's graph memory high-water, from a trimmed idle device, stays within the budget (the
+   * budget counts released graphs until their launches are done); every launch ran exactly once.
+   * Each key is launched by one thread only, so no two launches ever write one counter at once.
+   */
+  @Test
+  default void sixteenThreadsLaunchingUnderASmallBudgetNeverMakeTheDeviceHoldMore() {
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      Device device = s.device();
+      int keysPerThread = 2;
+      int launches = 6;
+      long budget = 2 * UNIT;
+      DeviceBuffer<Integer> counts =
+          s.own(DeviceBuffer.zeros(ElementType.I32, THREADS * keysPerThread).syncOn(stream));
+      GraphCache.Recorder<Integer> recorder =
+          (key, scope) -> {
+            DeviceBuffer<Integer> t = scope.temporary(ElementType.I32, UNIT / Integer.BYTES);
+            scope.record(t.fill(key));
+            scope.record(ConformanceKernels.inc(counts.slice(key, 1)));
+          };
+      ConformanceKernels.load(device);
+      stream.synchronize();
+      device.trimGraphMemory();
+      device.resetGraphMemoryHighWater();
+      assertEquals(0, device.graphMemory().reservedHighBytes(), () -> "" + device.graphMemory());
+      try (GraphCache<Integer> cache =
+          GraphCache.create(
+              stream, Settings.budget(budget).withSharing(Sharing.CONCURRENT), recorder)) {
+        ConcurrentWorkers workers = new ConcurrentWorkers();
+        for (int t = 0; t < THREADS; t++) {
+          int thread = t;
+          Stream own = s.newStream();
+          workers.start(
+              () -> {
+                for (int i = 0; i < launches; i++) {
+                  cache.launch(thread * keysPerThread + i % keysPerThread).syncOn(own);
+                }
+              });
+        }
+        workers.join(THREADS);
+        assertTrue(cache.graphMemoryBytes() <= budget, () -> cache.graphMemoryBytes() + " bytes");
+      }
+      int[] expected = new int[THREADS * keysPerThread];
+      Arrays.fill(expected, launches / keysPerThread);
+      assertArrayEquals(expected, counts.toIntArray().syncOn(stream), "launches of each key");
+      GraphMemory m = device.graphMemory();
+      assertTrue(m.usedHighBytes() >= UNIT, () -> "the graphs ran, so memory was used: " + m);
+      assertTrue(
+          m.reservedHighBytes() <= budget && m.usedHighBytes() <= budget,
+          () -> "graph memory high-water " + m + " for a budget of " + budget + " bytes");
     }
   }
 }

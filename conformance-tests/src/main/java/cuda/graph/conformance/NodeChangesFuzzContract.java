@@ -445,7 +445,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
     /** The temporaries of the current capture, for replacements. */
     private DeviceBuffer<Float>[] temporaries = emptyTemporaries();
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static DeviceBuffer<Float>[] emptyTemporaries() {
       return (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
     }

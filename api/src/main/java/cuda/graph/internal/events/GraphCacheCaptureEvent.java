@@ -37,6 +37,8 @@ public final class GraphCacheCaptureEvent extends Event {
   public long graphMemory;
 
   @Label("Outcome")
-  @Description("CACHED, CAPTURE_FAILED or REFUSED_BY_BUDGET")
+  @Description(
+      "CACHED, CAPTURE_FAILED, REFUSED_BY_BUDGET, REFUSED_IN_FLIGHT (launches in flight held the"
+          + " budget longer than the cache waits) or CLOSED (by the recorder)")
   public String outcome = "";
 }

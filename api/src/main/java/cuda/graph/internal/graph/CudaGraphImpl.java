@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
-import java.util.function.LongFunction;
+import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -145,27 +145,26 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   }
 
   /**
-   * {@link #scope}, refusing a capture whose temporaries ask for more than {@code
-   * maxTemporaryBytes} before it is instantiated: an instantiated and uploaded graph maps its graph
-   * memory, so a refusal after that would map what it refuses. The refused graph is destroyed and
-   * what {@code refusal} makes of its temporaries' bytes is thrown.
+   * {@link #scope}, with {@code admission} asked between the capture and the instantiation, with
+   * the bytes the capture's temporaries ask for: an instantiated and uploaded graph maps its graph
+   * memory, so a refusal after that would map what it refuses, and room made before it is there
+   * when the upload maps. What {@code admission} throws refuses the graph: it is destroyed, and the
+   * exception thrown (with any failure to destroy it suppressed).
    */
   public static CudaGraph<@Nullable Void> scopeWithin(
-      Stream stream,
-      ScopeBody body,
-      long maxTemporaryBytes,
-      LongFunction<? extends RuntimeException> refusal) {
+      Stream stream, ScopeBody body, LongConsumer admission) {
     Objects.requireNonNull(body, "body");
-    Objects.requireNonNull(refusal, "refusal");
+    Objects.requireNonNull(admission, "admission");
     return Capture.run(
         stream,
         CaptureMode.RELAXED,
         "scope capture",
         recordBody(body),
         (s, captured) -> {
-          long bytes = captured.temporaryBytes();
-          if (bytes > maxTemporaryBytes) {
-            throw Capture.discard(s, captured, refusal.apply(bytes));
+          try {
+            admission.accept(captured.temporaryBytes());
+          } catch (RuntimeException refused) {
+            throw Capture.discard(s, captured, refused);
           }
           return created(
               s, CaptureMode.RELAXED, Origin.SCOPE, Capture.instantiate(s, captured), captured);

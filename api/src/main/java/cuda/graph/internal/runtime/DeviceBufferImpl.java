@@ -483,7 +483,6 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return length;
   }
 
-  /** {@return the size in bytes} */
   /**
    * What memory a buffer is, as the driver maps it. A copy or fill node of an instantiated graph
    * cannot move an operand to memory of another kind in place: {@code
@@ -518,6 +517,7 @@ public final class DeviceBufferImpl<T> implements DeviceBuffer<T> {
     return (int) Math.min(256, Long.lowestOneBit(address));
   }
 
+  /** {@return the size in bytes} */
   @Override
   public long byteSize() {
     return length * type.byteSize();
