@@ -51,7 +51,9 @@ static float first(CUdeviceptr p) {
 }
 
 static void set(CUdeviceptr p, float value) {
-  CK(cuMemsetD32(p, bits(value), N));
+  /* On the stream the graphs run on, then waited for: it does not wait for the legacy stream. */
+  CK(cuMemsetD32Async(p, bits(value), N, stream));
+  CK(cuStreamSynchronize(stream));
 }
 
 static void expect(const char *test, const char *what, CUdeviceptr p, float want) {
@@ -258,7 +260,8 @@ static void orderAcrossSwitchedOff(CUcontext ctx) {
   CK(cuMemAlloc(&y, (size_t)BIG * 4));
   CK(cuMemAlloc(&z, N * 4));
   CK(cuMemAlloc(&out, N * 4));
-  CK(cuMemsetD32(x, bits(1), BIG));
+  CK(cuMemsetD32Async(x, bits(1), BIG, stream));
+  CK(cuStreamSynchronize(stream));
   const char *middles[] = {"memset", "copy", "kernel"};
   for (int kind = 0; kind < 3; kind++) {
     for (int off = 0; off < 2; off++) {
@@ -286,8 +289,9 @@ static void orderAcrossSwitchedOff(CUcontext ctx) {
       if (off) CK(cuGraphNodeSetEnabled(e, middle, 0));
       int wrong = 0;
       for (int round = 0; round < 20; round++) {
-        CK(cuMemsetD32(y, bits(0), BIG));
-        CK(cuMemsetD32(out, bits(-1), N));
+        /* On the graph's stream: a non-blocking stream does not wait for the legacy stream. */
+        CK(cuMemsetD32Async(y, bits(0), BIG, stream));
+        CK(cuMemsetD32Async(out, bits(-1), N, stream));
         CK(cuGraphLaunch(e, stream));
         CK(cuStreamSynchronize(stream));
         if (first(out) != 1) wrong++;
