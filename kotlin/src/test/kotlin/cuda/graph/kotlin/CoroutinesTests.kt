@@ -15,6 +15,7 @@ import kotlin.test.assertEquals
 import kotlin.test.assertFailsWith
 import kotlin.test.assertTrue
 import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.async
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
@@ -45,8 +46,9 @@ class CoroutinesTests {
         val freesBefore = simulator.calls().count(DriverCall.MEM_FREE_ASYNC)
         // The fill is queued behind a 500 ms delay; the coroutine gives up waiting after 5 ms. (At
         // 40 ms a slow start of the coroutine machinery on a loaded machine let the fill finish
-        // first.)
-        val waiting = async { buffer.fill(9).await(stream) }
+        // first.) Started undispatched, the coroutine enqueues the fill before async returns: a
+        // dispatched start could be cancelled by the timeout before it enqueued anything.
+        val waiting = async(start = CoroutineStart.UNDISPATCHED) { buffer.fill(9).await(stream) }
         assertFailsWith<CancellationException> { withTimeout(5) { waiting.await() } }
         waiting.cancel()
         buffer.close()
