@@ -542,36 +542,69 @@ final class GpuEncoder implements AutoCloseable {
    * is replayed (captured first if it is new)
    *
    * @param texts 1 to {@code maxBatch} texts, each of at most {@code maxLength} tokens
-   * @throws IllegalArgumentException if there are no texts or too many, a text has no word pieces,
-   *     or one is longer than {@code maxLength} tokens
+   * @throws NullPointerException if the list or a text is null (the message names its index)
+   * @throws IllegalArgumentException if there are no texts or too many, or a text is one {@link
+   *     MiniLmTokenizer#parts} refuses (an unpaired surrogate, no word pieces) or longer than
+   *     {@code maxLength} tokens; the message names the first such text's index
    */
-  float[][] embed(List<String> texts) {
-    checkCount(texts.size());
-    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
-    for (String text : texts) {
-      parts.add(tokenize(text));
-    }
-    return embedParts(parts);
+  float[][] embed(List<@Nullable String> texts) {
+    return run(tokenizeAll(texts, "GpuEncoder.embed"), true);
   }
 
   /**
    * {@return the one run of word pieces the tokenizer makes of {@code text}}, the way {@link
    * #embed} tokenizes it; callers tokenize on their own threads and pass the parts to {@link
    * #embedParts}
+   *
+   * @param call the caller's call, which a refusal's message begins with
+   * @param what the text in a refusal's message: "the text", or "text 3 of 9" in a list
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException if {@link MiniLmTokenizer#parts} refuses the text, or it is
+   *     longer than {@code maxLength} tokens
    */
-  MiniLmTokenizer.Part tokenize(String text) {
-    List<MiniLmTokenizer.Part> p = tokenizer.parts(text);
+  MiniLmTokenizer.Part tokenize(@Nullable String text, String call, String what) {
+    List<MiniLmTokenizer.Part> p = tokenizer.parts(text, call, what);
     if (p.size() != 1) {
       // The tokenizer truncates to 128 tokens, so this takes a tokenizer.json without truncation.
       throw new IllegalArgumentException(
-          "GpuEncoder.embed: a text of "
+          call
+              + ": "
+              + what
+              + " is "
               + p.size()
               + " runs of word pieces; this encoder embeds texts the tokenizer keeps to one run"
               + " (it truncates them to "
               + tokenizer.maxLength()
               + " tokens)");
     }
-    return p.get(0);
+    MiniLmTokenizer.Part part = p.get(0);
+    if (part.ids().length > maxLength) {
+      // Refused here, on the caller's thread, so that it fails no batch it would have joined.
+      throw new IllegalArgumentException(
+          call
+              + ": "
+              + what
+              + " is "
+              + part.ids().length
+              + " tokens; this encoder takes up to "
+              + maxLength
+              + " (maxLength); make it with a larger maxLength");
+    }
+    return part;
+  }
+
+  /** {@return the parts of 1 to maxBatch texts}, refusals naming {@code call} and the index */
+  private List<MiniLmTokenizer.Part> tokenizeAll(List<@Nullable String> texts, String call) {
+    if (texts == null) {
+      throw new NullPointerException(
+          call + ": the list of texts is null; pass 1 to " + maxBatch + " texts");
+    }
+    checkCount(texts.size());
+    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      parts.add(tokenize(texts.get(i), call, "text " + i + " of " + texts.size()));
+    }
+    return parts;
   }
 
   private void checkCount(int count) {
@@ -595,13 +628,8 @@ final class GpuEncoder implements AutoCloseable {
    * way a program without graphs runs them (the anchor of a graph's gain). Its activations are
    * buffers of each shape's own, allocated on first use and kept until close.
    */
-  float[][] embedEagerly(List<String> texts) {
-    checkCount(texts.size());
-    List<MiniLmTokenizer.Part> parts = new ArrayList<>(texts.size());
-    for (String text : texts) {
-      parts.add(tokenize(text));
-    }
-    return run(parts, false);
+  float[][] embedEagerly(List<@Nullable String> texts) {
+    return run(tokenizeAll(texts, "GpuEncoder.embedEagerly"), false);
   }
 
   private float[][] run(List<MiniLmTokenizer.Part> parts, boolean graphed) {

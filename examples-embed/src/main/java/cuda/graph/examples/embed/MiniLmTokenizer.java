@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * all-MiniLM-L6-v2's tokenizer exactly as LangChain4j's {@code AllMiniLmL6V2EmbeddingModel} uses
@@ -102,14 +103,24 @@ final class MiniLmTokenizer implements AutoCloseable {
     }
   }
 
-  /** The token ids of {@code text}, special tokens included, truncated as the tokenizer says. */
-  int[] ids(String text) {
-    return toInts(tokenizer.encode(text).getIds());
+  /**
+   * The token ids of {@code text}, special tokens included, truncated as the tokenizer says: DJL's
+   * ids as they are, so for a text that {@link #parts} refuses too (an unpaired surrogate, which
+   * DJL drops).
+   *
+   * @throws NullPointerException if {@code text} is null, which DJL's native code cannot take
+   */
+  int[] ids(@Nullable String text) {
+    return toInts(tokenizer.encode(nonNull(text, "MiniLmTokenizer.ids", "the text")).getIds());
   }
 
-  /** The tokens of {@code text}, special tokens included, truncated as the tokenizer says. */
-  List<String> tokens(String text) {
-    return tokenizer.tokenize(text);
+  /**
+   * The tokens of {@code text}, special tokens included, truncated as the tokenizer says.
+   *
+   * @throws NullPointerException if {@code text} is null, which DJL's native code cannot take
+   */
+  List<String> tokens(@Nullable String text) {
+    return tokenizer.tokenize(nonNull(text, "MiniLmTokenizer.tokens", "the text"));
   }
 
   /** {@return whether ids come from DJL's native calls directly (see {@link #encodedIds})} */
@@ -125,13 +136,34 @@ final class MiniLmTokenizer implements AutoCloseable {
   /**
    * What the encoder runs for {@code text}, following LangChain4j (see the class comment).
    *
-   * @throws IllegalArgumentException if the text has no word pieces (empty or whitespace only),
-   *     which LangChain4j refuses too
+   * <p>Texts it refuses, before any call into DJL's native code: null, which that code cannot take
+   * (it aborts the JVM), and a text holding an unpaired surrogate (a high surrogate not followed by
+   * a low one, or a low one not preceded by a high one). Such a string is not well-formed UTF-16,
+   * so it is not text: DJL drops the surrogate, embedding {@code ab}, U+D800, {@code cd} as the one
+   * word {@code abcd} the caller never wrote (LangChain4j does so too), and Java's encoders would
+   * make it {@code '?'}, another embedding again. Neither is the caller's text, so the caller
+   * chooses: drop it or replace it first. Then, like LangChain4j, a text without word pieces: one
+   * that is empty or holds only whitespace and characters the tokenizer's normalizer removes.
+   *
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException if the text holds an unpaired surrogate, or has no word pieces
    */
-  List<Part> parts(String text) {
-    long[] ids = encodedIds(text);
+  List<Part> parts(@Nullable String text) {
+    return parts(text, "MiniLmTokenizer.parts", "the text");
+  }
+
+  /**
+   * As {@link #parts(String)}, with refusals that name the caller's call and the text as the caller
+   * knows it.
+   *
+   * @param call the call the caller's user made, which a refusal's message begins with
+   * @param what the text in the message: {@code "the text"}, or {@code "text 3 of 9"} in a list
+   */
+  List<Part> parts(@Nullable String text, String call, String what) {
+    String checked = wellFormed(text, call, what);
+    long[] ids = encodedIds(checked);
     if (ids.length <= 2) {
-      throw noWordPieces();
+      throw noWordPieces(call, what);
     }
     if (ids.length - 2 <= PART_TOKENS && roundTrips(ids)) {
       // One run, whose sentence gives its pieces back: what LangChain4j encodes again is these
@@ -139,7 +171,47 @@ final class MiniLmTokenizer implements AutoCloseable {
       // sequence are all 0).
       return List.of(new Part(toInts(ids), new int[ids.length], ids.length - 2));
     }
-    return partsAsLangChain4j(tokenizer.tokenize(text));
+    return partsAsLangChain4j(tokenizer.tokenize(checked));
+  }
+
+  private static String nonNull(@Nullable String text, String call, String what) {
+    if (text == null) {
+      throw new NullPointerException(
+          call + ": " + what + " is null; pass the String to embed, or leave it out");
+    }
+    return text;
+  }
+
+  /**
+   * {@return {@code text}, checked to be well-formed UTF-16}
+   *
+   * @throws NullPointerException if it is null
+   * @throws IllegalArgumentException at its first unpaired surrogate
+   */
+  private static String wellFormed(@Nullable String text, String call, String what) {
+    nonNull(text, call, what);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++; // a pair: one code point
+      } else if (Character.isSurrogate(c)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "%s: %s holds an unpaired %s surrogate U+%04X at char %,d of %,d; a String with one"
+                    + " is not well-formed UTF-16 (often a text cut between the two halves of a"
+                    + " pair), which the tokenizer would silently drop: drop or replace it first"
+                    + " (new String(text.getBytes(UTF_8), UTF_8) turns each into '?')",
+                call,
+                what,
+                Character.isHighSurrogate(c) ? "high" : "low",
+                (int) c,
+                i,
+                text.length()));
+      }
+    }
+    return text;
   }
 
   /**
@@ -179,17 +251,22 @@ final class MiniLmTokenizer implements AutoCloseable {
     return true;
   }
 
-  private static IllegalArgumentException noWordPieces() {
+  private static IllegalArgumentException noWordPieces(String call, String what) {
     return new IllegalArgumentException(
-        "MiniLmTokenizer.parts: the text has no word pieces (it is empty or whitespace only);"
-            + " there is nothing to embed");
+        call
+            + ": "
+            + what
+            + " has no word pieces: it is empty, or holds only whitespace and characters the"
+            + " tokenizer's normalizer removes (control and format characters such as NUL, U+FFFD,"
+            + " private-use characters, accents on their own); there is nothing to embed, leave it"
+            + " out");
   }
 
   /** {@link #parts} step by step as LangChain4j takes them, from the text's {@code tokens}. */
   List<Part> partsAsLangChain4j(List<String> tokens) {
     List<List<String>> runs = partition(tokens);
     if (runs.isEmpty()) {
-      throw noWordPieces();
+      throw noWordPieces("MiniLmTokenizer.partsAsLangChain4j", "the text");
     }
     List<Part> parts = new ArrayList<>();
     for (List<String> run : runs) {

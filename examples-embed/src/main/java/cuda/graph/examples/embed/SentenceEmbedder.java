@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sentence embeddings the way a JVM service asks for them: {@link #embedAll} for ingestion (the
@@ -40,12 +41,28 @@ final class SentenceEmbedder implements AutoCloseable {
   /**
    * {@return the embedding of {@code text}}, computed in a batch with the requests of other threads
    * that arrive within the window
+   *
+   * <p>Any text gets its embedding or one of the exceptions below, thrown on the caller's thread
+   * before the text joins a batch, so that a bad text fails no other request. A text with an
+   * unpaired surrogate is refused rather than embedded without it (see {@link
+   * MiniLmTokenizer#parts(String)} for why); replace or drop the surrogate first.
+   *
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException if the text holds an unpaired surrogate, has no word pieces
+   *     (it is empty, or only whitespace and characters the tokenizer removes), or is longer than
+   *     the encoder's {@code maxLength} tokens
+   * @throws IllegalStateException if the embedder is closed
    */
-  float[] embed(String text) {
+  float[] embed(@Nullable String text) {
     // Tokenized on the caller's thread: the dispatcher only batches and runs graphs.
-    MiniLmTokenizer.Part part = encoder.tokenize(text);
+    MiniLmTokenizer.Part part = encoder.tokenize(text, "SentenceEmbedder.embed", "the text");
+    return joined(requests.submit(part));
+  }
+
+  /** {@return the result of {@code future}}, or the exception its batch failed with, unwrapped */
+  private static float[] joined(java.util.concurrent.CompletableFuture<float[]> future) {
     try {
-      return requests.submit(part).join();
+      return future.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -58,34 +75,63 @@ final class SentenceEmbedder implements AutoCloseable {
    * {@return the embedding of each text, in order}: sorted by token count into batches of up to
    * {@code maxBatch}, each batch run in its graph
    *
+   * <p>Every text is tokenized before any batch runs, so a list with a text {@link #embed} would
+   * refuse is refused whole, with that exception, naming the first such text's index ("text 3 of
+   * 9").
+   *
    * @param progress told a line after every batch ("embedded 1,024 of 10,000 texts, ...")
+   * @throws NullPointerException if the list, {@code progress} or a text is null
+   * @throws IllegalArgumentException if a text is one {@link #embed} refuses
    */
-  float[][] embedAll(List<String> texts, Consumer<String> progress) {
+  float[][] embedAll(List<@Nullable String> texts, Consumer<String> progress) {
+    if (texts == null || progress == null) {
+      throw new NullPointerException(
+          "SentenceEmbedder.embedAll: "
+              + (texts == null ? "the list of texts" : "progress")
+              + " is null; pass a list of texts and a consumer of progress lines (line -> {} to"
+              + " ignore them)");
+    }
     int n = texts.size();
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
     // Once per text, on every core: tokenizing as LangChain4j does costs about 0.3 ms a text on
-    // one core, more than the GPU's share of a batch (DJL's tokenizer is thread-safe).
-    List<MiniLmTokenizer.Part> parts =
-        java.util.stream.IntStream.range(0, n)
-            .parallel()
-            .mapToObj(i -> encoder.tokenize(texts.get(i)))
-            .toList();
-    java.util.Arrays.sort(order, Comparator.comparingInt(i -> parts.get(i).ids().length));
+    // one core, more than the GPU's share of a batch (DJL's tokenizer is thread-safe). A refusal
+    // is kept at its text's index, so that the first bad text is the one reported whatever thread
+    // met a bad one first.
+    MiniLmTokenizer.Part[] parts = new MiniLmTokenizer.Part[n];
+    RuntimeException[] refused = new RuntimeException[n];
+    java.util.stream.IntStream.range(0, n)
+        .parallel()
+        .forEach(
+            i -> {
+              try {
+                parts[i] =
+                    encoder.tokenize(
+                        texts.get(i), "SentenceEmbedder.embedAll", "text " + i + " of " + n);
+              } catch (RuntimeException e) {
+                refused[i] = e;
+              }
+            });
+    for (RuntimeException e : refused) {
+      if (e != null) {
+        throw e;
+      }
+    }
+    java.util.Arrays.sort(order, Comparator.comparingInt(i -> parts[i].ids().length));
     float[][] out = new float[n][];
     long started = System.nanoTime();
     for (int from = 0; from < n; from += maxBatch) {
       int to = Math.min(n, from + maxBatch);
       List<MiniLmTokenizer.Part> batch = new ArrayList<>(to - from);
       for (int k = from; k < to; k++) {
-        batch.add(parts.get(order[k]));
+        batch.add(parts[order[k]]);
       }
       // Through the dispatcher, so that single requests and batches never run at once.
       List<float[]> embedded = new ArrayList<>(batch.size());
       for (var future : batch.stream().map(requests::submit).toList()) {
-        embedded.add(future.join());
+        embedded.add(joined(future));
       }
       for (int k = from; k < to; k++) {
         out[order[k]] = embedded.get(k - from);

@@ -238,6 +238,25 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
+  void aNullOrUnembeddableTextIsRefusedNamingItsIndexBeforeAnyGraph() {
+    int graphs = encoder.graphs().stats().size();
+
+    NullPointerException nul =
+        assertThrows(
+            NullPointerException.class, () -> encoder.embed(java.util.Arrays.asList("Hi", null)));
+    IllegalArgumentException blank =
+        assertThrows(
+            IllegalArgumentException.class, () -> encoder.embedEagerly(List.of("Hi", "Ok", "\t")));
+
+    assertTrue(
+        nul.getMessage().startsWith("GpuEncoder.embed: text 1 of 2 is null;"), nul.getMessage());
+    assertTrue(
+        blank.getMessage().startsWith("GpuEncoder.embedEagerly: text 2 of 3 has no word pieces"),
+        blank.getMessage());
+    assertEquals(graphs, encoder.graphs().stats().size());
+  }
+
+  @Test
   void moreTextsThanTheLargestBatchAreRefusedBeforeAnyGraph() {
     List<String> nine = Collections.nCopies(9, "A man is eating food.");
     int graphs = encoder.graphs().stats().size();

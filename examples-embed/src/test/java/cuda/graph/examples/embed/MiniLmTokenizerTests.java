@@ -12,6 +12,7 @@ import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -201,9 +202,57 @@ class MiniLmTokenizerTests {
 
   @Test
   void aTextWithoutWordPiecesIsRefusedAsLangChain4jRefusesIt() {
-    for (String text : List.of("", "   ", "\n\t")) {
-      assertThrows(IllegalArgumentException.class, () -> MiniLm.Ours.TOKENIZER.parts(text));
+    // Whitespace, and each kind of character the message says the normalizer removes: NUL, a
+    // control, U+FFFD, a format character, private use, an accent on its own.
+    for (String text :
+        List.of("", "   ", "\n\t", "\u0000", "\u0007", "\uFFFD", "\u200B", "\uE000", " \u0301")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> MiniLm.Ours.TOKENIZER.parts(text));
+      assertTrue(
+          e.getMessage().startsWith("MiniLmTokenizer.parts: the text has no word pieces: "),
+          e.getMessage());
       assertThrows(IllegalArgumentException.class, () -> MiniLm.Anchor.embed(text));
+    }
+  }
+
+  @Test
+  void nullIsRefusedByEveryCallIntoDjlsNativeCodeInsteadOfAbortingTheJvm() {
+    MiniLmTokenizer tokenizer = MiniLm.Ours.TOKENIZER;
+    List<org.junit.jupiter.api.function.Executable> calls =
+        List.of(
+            () -> tokenizer.ids(null), () -> tokenizer.tokens(null), () -> tokenizer.parts(null));
+    for (var call : calls) {
+      NullPointerException e = assertThrows(NullPointerException.class, call);
+      assertTrue(
+          e.getMessage().matches("MiniLmTokenizer\\.\\w+: the text is null; .*"), e.getMessage());
+    }
+  }
+
+  @Test
+  void anUnpairedSurrogateIsRefusedWhereItIsAndTheRepairTheMessageOffersWorks() {
+    MiniLmTokenizer tokenizer = MiniLm.Ours.TOKENIZER;
+    // DJL alone would drop it and embed the one word "abcd".
+    assertEquals(tokenizer.tokens("abcd"), tokenizer.tokens("ab\uD800cd"));
+    for (String text : List.of("ab\uD800cd", "ab\uDC00cd", "\uDE00\uD83D", "\uD83D\uD83D\uDE00")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> tokenizer.parts(text));
+      int at =
+          text.codePoints()
+              .takeWhile(cp -> !Character.isSurrogate((char) cp) || cp > 0xFFFF)
+              .map(Character::charCount)
+              .sum();
+      String expected =
+          String.format(
+              "MiniLmTokenizer.parts: the text holds an unpaired %s surrogate U+%04X at char %d of"
+                  + " %d;",
+              Character.isHighSurrogate(text.charAt(at)) ? "high" : "low",
+              (int) text.charAt(at),
+              at,
+              text.length());
+      assertTrue(e.getMessage().startsWith(expected), e.getMessage());
+      String repaired = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+      assertTrue(repaired.contains("?"), repaired);
+      assertEquals(1, tokenizer.parts(repaired).size(), repaired);
     }
   }
 

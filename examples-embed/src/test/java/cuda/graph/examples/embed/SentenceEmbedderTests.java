@@ -105,6 +105,103 @@ class SentenceEmbedderTests {
   }
 
   @Test
+  void aNullTextIsRefusedWithAnExceptionNamingTheCallAndTheEmbedderServesTheNextRequest() {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        SentenceEmbedder embedder =
+            new SentenceEmbedder(
+                new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+                4,
+                Duration.ZERO)) {
+      // Before the fix this aborted the JVM: DJL's native tokenizer panics on a null string.
+      NullPointerException e = assertThrows(NullPointerException.class, () -> embedder.embed(null));
+      assertTrue(
+          e.getMessage().startsWith("SentenceEmbedder.embed: the text is null"), e.getMessage());
+      assertIsTheReferences("Hi", embedder.embed("Hi"));
+    }
+  }
+
+  @Test
+  void aLoneSurrogateIsRefusedAsAnUnpairedSurrogateNotAsAnEmptyText() {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        SentenceEmbedder embedder =
+            new SentenceEmbedder(
+                new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+                4,
+                Duration.ZERO)) {
+      // DJL drops a lone surrogate: "ab", U+D800, "cd" would be embedded as the one word "abcd".
+      for (String text : List.of("\uDC00", "\uD800", "ab\uD800cd", "ab\uDC00\uD800cd")) {
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> embedder.embed(text));
+        String hex =
+            String.format(
+                "U+%04X",
+                text.chars().filter(c -> c >= 0xD800 && c <= 0xDFFF).findFirst().orElseThrow());
+        assertTrue(e.getMessage().startsWith("SentenceEmbedder.embed: "), e.getMessage());
+        assertTrue(e.getMessage().contains("unpaired"), e.getMessage());
+        assertTrue(e.getMessage().contains(hex), e.getMessage());
+        assertTrue(!e.getMessage().contains("whitespace"), e.getMessage());
+      }
+      assertIsTheReferences("Hi \uD83D\uDE00", embedder.embed("Hi \uD83D\uDE00")); // a pair is fine
+    }
+  }
+
+  @Test
+  void embedAllRefusesAListWithABadTextNamingTheFirstBadIndexAndWhy() {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        SentenceEmbedder embedder =
+            new SentenceEmbedder(
+                new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 64),
+                4,
+                Duration.ZERO)) {
+      List<String> withNull = new ArrayList<>(List.of("Hi", "Ok", "Yes"));
+      withNull.add(2, null);
+      NullPointerException npe =
+          assertThrows(NullPointerException.class, () -> embedder.embedAll(withNull, line -> {}));
+      assertTrue(
+          npe.getMessage().startsWith("SentenceEmbedder.embedAll: text 2 of 4 is null"),
+          npe.getMessage());
+
+      List<String> bad = List.of("Hi", "Ok", " \t", "a\uDC00", "Yes");
+      IllegalArgumentException iae =
+          assertThrows(IllegalArgumentException.class, () -> embedder.embedAll(bad, line -> {}));
+      assertTrue(
+          iae.getMessage().startsWith("SentenceEmbedder.embedAll: text 2 of 5 has no word pieces"),
+          iae.getMessage());
+      assertIsTheReferences("Hi", embedder.embedAll(List.of("Hi"), line -> {})[0]);
+    }
+  }
+
+  @Test
+  void aTextLongerThanTheEncodersMaxLengthIsRefusedOnItsThreadAndFailsNoRequestBesideIt()
+      throws Exception {
+    String longer = "A man is eating food while a woman is playing the violin in the garden.";
+    assertTrue(MiniLm.Ours.TOKENIZER.ids(longer).length > 16);
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        SentenceEmbedder embedder =
+            new SentenceEmbedder(
+                new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 16),
+                4,
+                Duration.ofMillis(200));
+        ExecutorService pool = Executors.newFixedThreadPool(2)) {
+      // Within one window: had the long text joined the batch, the batch would fail with it.
+      Future<float[]> hi = pool.submit(() -> embedder.embed("Hi"));
+      Future<float[]> tooLong = pool.submit(() -> embedder.embed(longer));
+
+      java.util.concurrent.ExecutionException e =
+          assertThrows(java.util.concurrent.ExecutionException.class, tooLong::get);
+      assertTrue(e.getCause() instanceof IllegalArgumentException, e.getCause()::toString);
+      assertTrue(
+          e.getCause().getMessage().startsWith("SentenceEmbedder.embed: the text is 18 tokens;"),
+          e.getCause().getMessage());
+      assertIsTheReferences("Hi", hi.get());
+    }
+  }
+
+  @Test
   void closingWhileThreadsEmbedAnswersEveryRequestWithItsEmbeddingOrAClosedError()
       throws Exception {
     try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
