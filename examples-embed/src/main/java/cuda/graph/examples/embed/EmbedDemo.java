@@ -28,6 +28,12 @@ public final class EmbedDemo {
           "The girl is carrying a baby.",
           "A woman is playing violin.");
 
+  /** The floor of the fp32 mode's cosines to the reference and to LangChain4j. */
+  static final double FP32_FLOOR = 0.99999;
+
+  /** The floor of the fp16 mode's cosines to LangChain4j. */
+  static final double FP16_FLOOR = 0.9995;
+
   private EmbedDemo() {}
 
   public static void main(String[] args) {
@@ -38,7 +44,7 @@ public final class EmbedDemo {
   /**
    * Prints the table, the checks and the timings. {@return whether every check held: each embedding
    * within cosine 0.99999 of the reference's and of LangChain4j's, and 0.9995 of LangChain4j's in
-   * the fp16 mode}
+   * the fp16 mode, and of norm 1 within 1e-5 in both modes (see {@link FloorCheck})}
    */
   static boolean run(CudaPlatform platform, PrintStream out) {
     MiniLmArtifact artifact = MiniLmArtifact.locate();
@@ -63,18 +69,36 @@ public final class EmbedDemo {
     for (int i = 1; i < SENTENCES.size(); i++) {
       out.printf("  %6.3f  %s%n", cosine(embeddings[0], embeddings[i]), SENTENCES.get(i));
     }
-    double worst = 1;
+    float[][] expected = new float[SENTENCES.size()][];
     for (int i = 0; i < SENTENCES.size(); i++) {
-      worst =
-          Math.min(
-              worst, cosine(embeddings[i], reference.embed(tokenizer.parts(SENTENCES.get(i)))));
+      expected[i] = reference.embed(tokenizer.parts(SENTENCES.get(i)));
     }
+    FloorCheck toReference = FloorCheck.of(embeddings, expected, FP32_FLOOR);
     out.printf(
-        "%ncosine to the plain-Java reference, worst of %d: %.9f (%s 0.99999)%n",
-        SENTENCES.size(), worst, worst >= 0.99999 ? "at least" : "BELOW");
+        "%ncosine to the plain-Java reference, worst of %d: %s%n",
+        SENTENCES.size(), judged(toReference));
     boolean langChain4j = againstLangChain4j(embeddings, fp16, out);
     out.printf("%n%s", figures);
-    return worst >= 0.99999 && langChain4j;
+    return toReference.passed() && langChain4j;
+  }
+
+  /**
+   * {@return a check's worst cosine and worst norm, each with whether it held}: "0.999999336 (at
+   * least 0.99999); |1 - norm| at most 5.96e-08 (within 1e-05)", with BELOW and OUTSIDE where not,
+   * and NaN shown as NaN, failing both
+   */
+  static String judged(FloorCheck check) {
+    boolean cosineHeld = check.count() > 0 && check.worstCosine() >= check.floor();
+    boolean normHeld = check.worstNormError() <= FloorCheck.NORM_TOLERANCE;
+    return String.format(
+        Locale.ROOT,
+        "%.9f (%s %s); |1 - norm| at most %.2e (%s %.0e)",
+        check.worstCosine(),
+        cosineHeld ? "at least" : "BELOW",
+        check.floor(),
+        check.worstNormError(),
+        normHeld ? "within" : "OUTSIDE",
+        FloorCheck.NORM_TOLERANCE);
   }
 
   /**
@@ -115,20 +139,18 @@ public final class EmbedDemo {
   private static boolean againstLangChain4j(float[][] embeddings, float[][] fp16, PrintStream out) {
     try {
       var model = new AllMiniLmL6V2EmbeddingModel();
-      double worst = 1, worstFp16 = 1;
+      float[][] anchors = new float[SENTENCES.size()][];
       for (int i = 0; i < SENTENCES.size(); i++) {
-        float[] anchor = model.embed(SENTENCES.get(i)).content().vector();
-        worst = Math.min(worst, cosine(embeddings[i], anchor));
-        worstFp16 = Math.min(worstFp16, cosine(fp16[i], anchor));
+        anchors[i] = model.embed(SENTENCES.get(i)).content().vector();
       }
+      FloorCheck check = FloorCheck.of(embeddings, anchors, FP32_FLOOR);
+      FloorCheck checkFp16 = FloorCheck.of(fp16, anchors, FP16_FLOOR);
       out.printf(
           "cosine to LangChain4j's AllMiniLmL6V2EmbeddingModel (ONNX Runtime, CPU), worst of %d:"
-              + " %.9f (%s 0.99999)%n",
-          SENTENCES.size(), worst, worst >= 0.99999 ? "at least" : "BELOW");
-      out.printf(
-          "the same in the fp16 mode: %.9f (%s 0.9995)%n",
-          worstFp16, worstFp16 >= 0.9995 ? "at least" : "BELOW");
-      return worst >= 0.99999 && worstFp16 >= 0.9995;
+              + " %s%n",
+          SENTENCES.size(), judged(check));
+      out.printf("the same in the fp16 mode: %s%n", judged(checkFp16));
+      return check.passed() && checkFp16.passed();
     } catch (LinkageError e) {
       out.println(
           "LangChain4j cannot run here ("

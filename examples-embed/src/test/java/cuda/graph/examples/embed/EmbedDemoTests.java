@@ -38,5 +38,7 @@ class EmbedDemoTests {
     assertTrue(printed.contains("the same in the fp16 mode: "), printed);
     assertTrue(printed.contains("timings: none on the simulator"), printed);
     assertTrue(!printed.contains("BELOW"), printed);
+    assertTrue(!printed.contains("OUTSIDE"), printed);
+    assertTrue(printed.contains("|1 - norm| at most "), printed);
   }
 }

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.examples.embed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The PyTorch check's floor (reference/floor_check.py, used by minilm_torch.py on the GPU host) is
+ * held here to what FloorCheckTests holds FloorCheck.java to: its unit tests, which feed NaN
+ * cosines and norms and see the check fail. They need the standard library only; skipped, with the
+ * reason, where python3 is missing.
+ */
+class FloorCheckScriptTests {
+
+  private static final Path REFERENCE = Path.of("").toAbsolutePath().resolve("reference");
+
+  @Test
+  void thePythonChecksUnitTestsPassTheirNanCasesIncluded()
+      throws IOException, InterruptedException {
+    Process p;
+    try {
+      // -B: no __pycache__ in the source tree.
+      p =
+          new ProcessBuilder(List.of("python3", "-B", "-m", "unittest", "-v", "test_floor_check"))
+              .directory(REFERENCE.toFile())
+              .redirectErrorStream(true)
+              .start();
+    } catch (IOException e) {
+      assumeTrue(false, "python3 cannot run here (" + e.getMessage() + "): the check is untested");
+      return;
+    }
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "python3 did not finish in 60 s");
+    assertEquals(0, p.exitValue(), output);
+    assertTrue(output.contains("test_a_nan_cosine_fails"), output);
+    assertTrue(output.contains("\nOK"), output);
+  }
+}
