@@ -53,6 +53,23 @@ part_blas36() {
   echo "blas36 exit $?"; grep -aE "tests (successful|failed|aborted)|✘" "$out/blas36.log" | head -20
 }
 
+part embed-tests "issue 36: the embedding example's GPU tests, every encoder kernel against its Java reference among them (staged: scripts/gpu-embed-stage.sh)"
+part_embed_tests() {
+  # The example travels apart from the bundle (its model artifact is 83 MB): after
+  # scripts/gpu-embed-stage.sh, .gpu-pack/unpack.sh and .gpu-pack/assemble.sh, .gpu-embed/junit
+  # runs its tests with the bundle's runtime. EncoderKernelsGpuTests compares every kernel of
+  # encoder_kernels.cu, fp32 and fp16, element by element with its reference; GpuEncoderGpuTests
+  # runs the encoder's graphs against the reference and LangChain4j, norms included.
+  if [ ! -x .gpu-embed/junit ] || [ ! -d .gpu-embed/payload ]; then
+    echo "embed-tests: no staged example (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
+    return
+  fi
+  timeout 300 .gpu-embed/junit --select-package=cuda.graph.examples.embed --include-tag=gpu \
+    > "$out/embed-gpu-tests.log" 2>&1
+  echo "embed GPU tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/embed-gpu-tests.log"
+  grep -aE "✘|↷" "$out/embed-gpu-tests.log" | head -40
+}
+
 part probes "issue 36: the driver probe of node changes and the cuBLASLt probe of a product the heuristic plans"
 part_probes() {
   gcc -O2 -I/usr/local/cuda/include benchmarks/probes/node_changes.c -lcuda -o /tmp/node_changes \

@@ -289,6 +289,27 @@ class EncoderKernelsTests {
   }
 
   @Test
+  void everyKernelOfThePtxHasAGpuTestAgainstItsReference() throws java.io.IOException {
+    String ptx;
+    try (var in = EncoderKernels.class.getResourceAsStream("encoder_kernels.ptx")) {
+      ptx = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+    java.util.Set<String> entries =
+        java.util.regex.Pattern.compile("\\.entry\\s+(\\w+)")
+            .matcher(ptx)
+            .results()
+            .map(m -> m.group(1))
+            .collect(java.util.stream.Collectors.toSet());
+    java.util.Set<String> tested =
+        EncoderKernelsGpuTests.TESTED.stream()
+            .map(cuda.graph.Kernel::name)
+            .collect(java.util.stream.Collectors.toSet());
+
+    assertEquals(8, entries.size(), entries::toString);
+    assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
+  }
+
+  @Test
   void geluIsBertsExactErfForm() {
     float[] x = {-4f, -1.5f, -0.5f, 0f, 1e-3f, 0.5f, 1f, 2.5f, 7f};
     float[] expected = new float[x.length];

@@ -71,6 +71,23 @@ final class MiniLm {
     return EmbedDemo.cosine(a, b);
   }
 
+  /**
+   * Fails unless {@code embedding} has cosine at least {@code floor} to {@code anchor} and a norm
+   * of 1 within {@link FloorCheck#NORM_TOLERANCE}: the check of every end-to-end test, NaN-proof as
+   * {@link FloorCheck} is (a cosine alone passes embeddings all scaled by 0.5).
+   *
+   * @param what the embedding in the failure's message: its text and the anchor's name
+   */
+  static void assertEmbedding(float[] embedding, float[] anchor, double floor, String what) {
+    org.junit.jupiter.api.Assertions.assertEquals(
+        HIDDEN, embedding.length, () -> "the length of " + what);
+    FloorCheck check = FloorCheck.of(new float[][] {embedding}, new float[][] {anchor}, floor);
+    org.junit.jupiter.api.Assertions.assertTrue(
+        check.passed(), () -> EmbedDemo.judged(check) + " for " + what);
+  }
+
+  private static final int HIDDEN = MiniLmWeights.HIDDEN;
+
   /** A text of 882 tokens untruncated, well past the model's 512 positions. */
   static final String LONG_TEXT =
       ("Graphs of GPU work are captured once and replayed many times; each replay launches the"

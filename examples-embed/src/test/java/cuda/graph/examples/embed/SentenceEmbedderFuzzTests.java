@@ -158,16 +158,8 @@ class SentenceEmbedderFuzzTests {
   }
 
   private static void assertIsLangChain4jsUnitVector(String text, float[] embedding) {
-    assertEquals(MiniLmWeights.HIDDEN, embedding.length);
-    double squares = 0;
-    for (float v : embedding) {
-      assertTrue(Float.isFinite(v), () -> "an element " + v + " for " + shown(text));
-      squares += (double) v * v;
-    }
-    double norm = Math.sqrt(squares);
-    assertEquals(1, norm, 1e-5, () -> "the norm for " + shown(text));
-    double cosine = MiniLm.cosine(embedding, MiniLm.Anchor.embed(text));
-    assertTrue(cosine >= ReferenceEncoderTests.MIN_COSINE, () -> cosine + " for " + shown(text));
+    MiniLm.assertEmbedding(
+        embedding, MiniLm.Anchor.embed(text), ReferenceEncoderTests.MIN_COSINE, shown(text));
   }
 
   private static String shown(String text) {
