@@ -70,6 +70,14 @@ part_embed_tests() {
   grep -aE "✘|↷" "$out/embed-gpu-tests.log" | head -40
 }
 
+part embed-kernels "issue 36 item 9: every encoder kernel against its Java reference, from the bundle (carry examples-embed/target/classes and test-classes; no model needed)"
+part_embed_kernels() {
+  mkdir -p target
+  timeout 200 .gpu/junit --class-path examples-embed/target/classes:examples-embed/target/test-classes \
+    --select-class=cuda.graph.examples.embed.EncoderKernelsGpuTests > "$out/embed-kernels.log" 2>&1
+  echo "embed-kernels exit $?"; grep -aE "tests (found|successful|failed|aborted)|✘" "$out/embed-kernels.log" | head -20
+}
+
 part probes "issue 36: the driver probe of node changes and the cuBLASLt probe of a product the heuristic plans"
 part_probes() {
   gcc -O2 -I/usr/local/cuda/include benchmarks/probes/node_changes.c -lcuda -o /tmp/node_changes \
