@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
  * element with a plain model of the same nodes: programs of fills, device-to-device copies and
  * {@code saxpy} launches over slices of persistent buffers, of ephemeral ones (made for one node
  * with random contents and closed at once, so that only the graph keeps them) and of temporaries
- * ({@link Scope#temporary}, allocated where the program first needs them); changes that recapture (in place
- * or anew), replace a copy by a copy with other buffers, offsets and sizes, a launch by a launch
- * with other arguments and grid, a fill by a fill elsewhere, or switch nodes off and on. Every
- * program the fuzz makes is one the library's documentation allows: a temporary is read only where
- * an earlier node of the same replay wrote it, and is used only by nodes recorded after its
+ * ({@link Scope#temporary}, allocated where the program first needs them); changes that recapture
+ * (in place or anew), replace a copy by a copy with other buffers, offsets and sizes, a launch by a
+ * launch with other arguments and grid, a fill by a fill elsewhere, or switch nodes off and on.
+ * Every program the fuzz makes is one the library's documentation allows: a temporary is read only
+ * where an earlier node of the same replay wrote it, and is used only by nodes recorded after its
  * allocation. Seeded; a failure names the seed, the program and the changes since it was captured,
  * and which single-node explanation (a node left switched off or on, or running parameters it had
  * before) reproduces what the device computed.
@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Test;
  */
 public interface NodeChangesFuzzContract extends ConformanceContract {
 
-  /** {@return how many changes the fuzz makes, each followed by a replay checked against the model} */
+  /**
+   * {@return how many changes the fuzz makes, each followed by a replay checked against the model}
+   */
   default int changes() {
     return 600;
   }
@@ -59,8 +61,15 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
         Fuzz fuzz = new Fuzz(s, seed);
         fuzz.run(changes());
         for (String kind :
-            List.of("replace copy", "replace fill", "replace saxpy", "switch off", "switch on",
-                "recapture in place", "recapture anew", "new graph")) {
+            List.of(
+                "replace copy",
+                "replace fill",
+                "replace saxpy",
+                "switch off",
+                "switch on",
+                "recapture in place",
+                "recapture anew",
+                "new graph")) {
           if (changes() >= 500 && !fuzz.made.containsKey(kind)) {
             throw new AssertionError("the fuzz made no '" + kind + "' change: " + fuzz.report());
           }
@@ -70,8 +79,11 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
           try {
             java.nio.file.Files.writeString(
                 java.nio.file.Path.of(report + "-" + seed + ".txt"),
-                fuzz.report() + "\n\nall wrong:\n" + String.join("\n", fuzz.wrong)
-                    + "\n\nall refused by the driver:\n" + String.join("\n", fuzz.driverRefusals));
+                fuzz.report()
+                    + "\n\nall wrong:\n"
+                    + String.join("\n", fuzz.wrong)
+                    + "\n\nall refused by the driver:\n"
+                    + String.join("\n", fuzz.driverRefusals));
           } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -201,7 +213,9 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
           + ", wrong by change "
           + wrongByChange
           + ", refused by the driver "
-          + driverRefusals.subList(0, Math.min(8, driverRefusals.size())) + "; " + String.join("; ", wrong.subList(0, Math.min(8, wrong.size())));
+          + driverRefusals.subList(0, Math.min(8, driverRefusals.size()))
+          + "; "
+          + String.join("; ", wrong.subList(0, Math.min(8, wrong.size())));
     }
 
     void run(int changes) {
@@ -286,12 +300,13 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     private Op randomOp(Op.Kind kind, boolean temporaries) {
       while (true) {
-        int length = switch (random.nextInt(4)) {
-          case 0 -> N;
-          case 1 -> 64;
-          case 2 -> 1 + random.nextInt(N);
-          default -> 32;
-        };
+        int length =
+            switch (random.nextInt(4)) {
+              case 0 -> N;
+              case 1 -> 64;
+              case 2 -> 1 + random.nextInt(N);
+              default -> 32;
+            };
         int dst = randomBuffer(temporaries);
         int dstOffset = random.nextInt(N - length + 1);
         float a = (random.nextInt(17) - 8) / 4f;
@@ -479,16 +494,28 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
             // A refusal must come from the library, before the driver is asked.
             closeUnbuilt();
             driverRefusals.add(
-                "#" + i + " " + old + " by " + by + " in " + describeProgram() + ": " + e.getMessage());
+                "#"
+                    + i
+                    + " "
+                    + old
+                    + " by "
+                    + by
+                    + " in "
+                    + describeProgram()
+                    + ": "
+                    + e.getMessage());
             return "replace refused by the driver";
           }
           closeUnbuilt();
           program = next;
           prune();
           history.get(i).add(by);
-          String what = "replace " + old.kind().name().toLowerCase(java.util.Locale.ROOT)
-              + (enabled[i] ? "" : " (off)");
-          changesSinceInstantiation.add("#" + i + " " + old + " by " + by + (enabled[i] ? "" : " while off"));
+          String what =
+              "replace "
+                  + old.kind().name().toLowerCase(java.util.Locale.ROOT)
+                  + (enabled[i] ? "" : " (off)");
+          changesSinceInstantiation.add(
+              "#" + i + " " + old + " by " + by + (enabled[i] ? "" : " while off"));
           return what;
         }
         if (choice < 7) {
@@ -583,7 +610,11 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
             sb.append("alloc b").append(PERSISTENT + t).append(", ");
           }
         }
-        sb.append('#').append(i).append(' ').append(program.get(i)).append(enabled[i] ? "" : " OFF");
+        sb.append('#')
+            .append(i)
+            .append(' ')
+            .append(program.get(i))
+            .append(enabled[i] ? "" : " OFF");
         sb.append(i + 1 < program.size() ? ", " : "]");
       }
       return sb.toString();
@@ -664,11 +695,13 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
         }
         switch (op.kind()) {
           case FILL -> Arrays.fill(d, op.dstOffset(), op.dstOffset() + op.length(), op.a());
-          case COPY -> System.arraycopy(b.get(op.src()), op.srcOffset(), d, op.dstOffset(), op.length());
+          case COPY ->
+              System.arraycopy(b.get(op.src()), op.srcOffset(), d, op.dstOffset(), op.length());
           case SAXPY -> {
             float[] x = b.get(op.src());
             for (int k = 0; k < op.length(); k++) {
-              d[op.dstOffset() + k] = Math.fma(op.a(), x[op.srcOffset() + k], d[op.dstOffset() + k]);
+              d[op.dstOffset() + k] =
+                  Math.fma(op.a(), x[op.srcOffset() + k], d[op.dstOffset() + k]);
             }
           }
         }
