@@ -93,7 +93,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public GraphLaunch launch(K key) {
-    Entry entry = entries.get(Objects.requireNonNull(key, "key"));
+    Entry entry = entries.get(requireKey("launch", key));
     if (entry != null) {
       entry.lastUse = System.nanoTime();
       entry.replays.increment();
@@ -121,7 +121,15 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   @Override
   public void warm(Collection<? extends K> keys) {
     List<K> all = new ArrayList<>(Objects.requireNonNull(keys, "keys"));
-    all.forEach(k -> Objects.requireNonNull(k, "a key of keys"));
+    int nullKey = all.indexOf(null);
+    if (nullKey >= 0) {
+      throw new NullPointerException(
+          "GraphCache.warm: key "
+              + nullKey
+              + " of "
+              + all
+              + " is null, and a null key names no shape; pass the keys of shapes only");
+    }
     RuntimeException first = null;
     for (K key : all) {
       synchronized (lock) {
@@ -314,12 +322,12 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public boolean isCached(K key) {
-    return entries.containsKey(Objects.requireNonNull(key, "key"));
+    return entries.containsKey(requireKey("isCached", key));
   }
 
   @Override
   public Optional<KeyStats> stats(K key) {
-    Entry e = entries.get(Objects.requireNonNull(key, "key"));
+    Entry e = entries.get(requireKey("stats", key));
     return e == null ? Optional.empty() : Optional.of(statsOf(e));
   }
 
@@ -364,7 +372,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public boolean forget(K key) {
-    Objects.requireNonNull(key, "key");
+    requireKey("forget", key);
     synchronized (lock) {
       boolean wasBlocked = blocked.remove(key) != null;
       Entry entry = entries.remove(key);
@@ -404,6 +412,17 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   @Override
   public boolean isClosed() {
     return closed;
+  }
+
+  /** {@return {@code key}, refused when null: a null key names no shape} */
+  private static <K> K requireKey(String call, @Nullable K key) {
+    if (key == null) {
+      throw new NullPointerException(
+          "GraphCache."
+              + call
+              + ": key is null, and a null key names no shape; pass the key of a shape");
+    }
+    return key;
   }
 
   private void requireOpen(String action) {
