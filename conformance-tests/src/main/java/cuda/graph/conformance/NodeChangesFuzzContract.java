@@ -116,6 +116,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
    * @param dstOffset where the write starts
    * @param length how many elements
    * @param gridBlocks a saxpy's blocks, enough to cover {@code length} or more
+   * @since 0.2.0
    */
   record Op(
       Kind kind,
