@@ -128,8 +128,12 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
       int length,
       int gridBlocks) {
 
-    /** The kinds of node the fuzz records. */
-    enum Kind {
+    /**
+     * The kinds of node the fuzz records.
+     *
+     * @since 0.2.0
+     */
+    public enum Kind {
       FILL,
       COPY,
       SAXPY
@@ -371,8 +375,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     private ScopeBody body(List<Op> ops, int[] alloc, List<RecordedNode> recorded) {
       return sc -> {
-        @SuppressWarnings("unchecked")
-        DeviceBuffer<Float>[] temps = new DeviceBuffer[TEMPORARIES];
+        DeviceBuffer<Float>[] temps = emptyTemporaries();
         for (int i = 0; i <= ops.size(); i++) {
           for (int t = 0; t < TEMPORARIES; t++) {
             if (alloc[t] == i && temps[t] == null) {
@@ -390,9 +393,9 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
     /** The temporaries of the current capture, for replacements. */
     private DeviceBuffer<Float>[] temporaries = emptyTemporaries();
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings("unchecked") // an array of one element type, filled with F32 buffers only
     private static DeviceBuffer<Float>[] emptyTemporaries() {
-      return new DeviceBuffer[TEMPORARIES];
+      return (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
     }
 
     private DeviceBuffer<Float> buffer(int id, DeviceBuffer<Float>[] temps) {
