@@ -26,6 +26,10 @@ public record Buckets(List<Integer> sizes) {
     }
     int previous = 0;
     for (int size : sizes) {
+      if (size < 1) {
+        throw new IllegalArgumentException(
+            "Buckets: size " + size + " in " + sizes + " is not positive; give sizes of 1 or more");
+      }
       if (size <= previous) {
         throw new IllegalArgumentException(
             "Buckets: sizes are positive and strictly increasing, got "
@@ -40,6 +44,7 @@ public record Buckets(List<Integer> sizes) {
    * {@return buckets of the given sizes}
    *
    * @param sizes positive and strictly increasing
+   * @throws IllegalArgumentException if there is none, one is less than 1, or they do not increase
    */
   public static Buckets of(int... sizes) {
     List<Integer> list = new ArrayList<>(sizes.length);
@@ -54,10 +59,14 @@ public record Buckets(List<Integer> sizes) {
    * default (67 of them for 512)
    *
    * @param max the largest batch size, at least 1
+   * @throws IllegalArgumentException if {@code max} is less than 1
    */
   public static Buckets batchSizes(int max) {
     if (max < 1) {
-      throw new IllegalArgumentException("Buckets.batchSizes: max is at least 1, got " + max);
+      throw new IllegalArgumentException(
+          "Buckets.batchSizes: max "
+              + max
+              + " holds no batch size; pass the largest batch size to capture, 1 or more");
     }
     List<Integer> list = new ArrayList<>();
     for (int size : new int[] {1, 2, 4}) {

@@ -269,6 +269,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * like any {@link GraphLaunch}
    *
    * @param key the key
+   * @throws NullPointerException if {@code key} is null
    * @throws IllegalStateException if the cache is closed (its recorder included), or the key's
    *     capture failed or its graph was refused by the budget (now or before: the cause says
    *     which), or launches in flight held the budget for longer than {@link Settings#maxWait()}
@@ -284,6 +285,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * thrown ({@link #notGraphed()} keeps them).
    *
    * @param keys the keys to capture
+   * @throws NullPointerException if {@code keys} or one of its keys is null, before any is captured
    * @throws IllegalStateException if the cache is closed, or a key's capture failed or was refused
    */
   void warm(Collection<? extends K> keys);
@@ -292,6 +294,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * {@return whether {@code key}'s graph is cached now}
    *
    * @param key the key
+   * @throws NullPointerException if {@code key} is null
    */
   boolean isCached(K key);
 
@@ -299,6 +302,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * {@return the statistics of {@code key}, if its graph is cached}
    *
    * @param key the key
+   * @throws NullPointerException if {@code key} is null
    */
   Optional<KeyStats> stats(K key);
 
@@ -333,6 +337,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    *
    * @param key the key
    * @return whether there was anything to forget
+   * @throws NullPointerException if {@code key} is null
    */
   boolean forget(K key);
 

@@ -45,7 +45,8 @@ public sealed interface HostBuffer<T> extends AutoCloseable
    * still queued then have completed), so touching it later throws {@link IllegalStateException}
    * instead of reading freed memory.
    *
-   * @throws IllegalStateException if the buffer is closed
+   * @throws IllegalStateException if the buffer is closed, or it is a {@link MappedHostBuffer}
+   *     whose platform is closed (the platform's close freed its memory)
    */
   MemorySegment segment();
 

@@ -57,4 +57,17 @@ public sealed interface Kernel permits KernelImpl {
 
   /** {@return the image the kernel comes from} */
   KernelImage image();
+
+  /**
+   * {@return this kernel, called {@code description} wherever the library describes it}: in the
+   * {@code toString} of the kernel and of its launches, and in the messages that refuse a node's
+   * replacement, which otherwise name the kernel by its name and parameters. For kernels a library
+   * launches on its users' behalf, whose names mean nothing to them (a matrix product's kernel,
+   * described by its product). The result is a kernel of its own: {@link CudaGraph#replaceNode}
+   * gives a node that launched it only the parameters of another launch of this very object.
+   *
+   * @param description one line that is not blank
+   * @throws IllegalArgumentException if {@code description} is blank or more than one line
+   */
+  Kernel describedAs(String description);
 }

@@ -11,8 +11,9 @@ import java.lang.invoke.MethodHandles;
  * tests use as the CPU reference.
  *
  * <p>An image is immutable and loaded lazily, once per device, when a kernel of it first runs
- * there. Load kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of
- * the capture. Thread-safe.
+ * there, and stays loaded until the platform closes or it is {@linkplain #unload unloaded}. Load
+ * kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of the capture.
+ * Thread-safe.
  *
  * @since 0.1.0
  */
@@ -117,4 +118,17 @@ public sealed interface KernelImage permits KernelImageImpl {
    *     parameters; a name the PTX lacks fails when the kernel loads
    */
   Kernel kernel(String name, KernelParam... parameters);
+
+  /**
+   * Unloads this image from {@code device} ({@code cuModuleUnload}) once nothing can run its
+   * kernels there any more: work already executed or submitted that launches one of them keeps the
+   * module loaded until it is done, and so does every graph that captured such a launch (or took
+   * one as a node's replacement), until the graph is destroyed. A launch of one of its kernels
+   * after this loads the image on the device again. Does nothing where the image is not loaded; the
+   * platform's close unloads what is still loaded. For libraries that make images of their own and
+   * must not keep them loaded for the life of the platform.
+   *
+   * @param device the device to unload the image from
+   */
+  void unload(Device device);
 }

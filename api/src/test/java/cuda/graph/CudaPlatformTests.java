@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.internal.bootstrap.Fakes;
 import cuda.graph.internal.bootstrap.Fakes.DriverLog;
+import cuda.graph.internal.bootstrap.Fakes.FakeProvider;
+import cuda.graph.internal.bootstrap.ProviderSelector;
+import cuda.graph.internal.bootstrap.ProviderSelector.Candidate;
 import cuda.graph.internal.bootstrap.ProviderSelector.Failure;
 import cuda.graph.internal.bootstrap.ProviderSelector.Opened;
 import cuda.graph.internal.bootstrap.ProviderSelector.Outcome;
@@ -17,7 +20,9 @@ import cuda.graph.internal.bootstrap.SystemPlatform;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.spi.CudaDriver;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,6 +30,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 class CudaPlatformTests {
@@ -120,6 +129,77 @@ class CudaPlatformTests {
 
     IllegalStateException e = assertThrows(IllegalStateException.class, bootstrap::get);
     assertTrue(e.getMessage().startsWith("CudaPlatform.system() was called while"), e.getMessage());
+  }
+
+  /**
+   * A service that runs on the simulator because its container has no GPU says so, once, where a
+   * default logging configuration shows it (issue 36, item 7): one INFO record on the {@code
+   * cuda.graph} logger naming the provider chosen and why the other was passed over; the rest of
+   * the report stays at DEBUG.
+   */
+  @Test
+  void theSystemPlatformLogsItsChoiceOnceAtInfoNamingTheProviderPassedOverAndWhy() {
+    Logger log = Logger.getLogger(ProviderSelector.LOGGER_NAME);
+    List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    log.addHandler(capture);
+    log.setUseParentHandlers(false); // the test's record; keep it from the console
+    try {
+      List<Candidate> candidates =
+          List.of(
+              Candidate.of(FakeProvider.available("simulator", 0)),
+              Candidate.of(
+                  FakeProvider.unavailable(
+                      "cuda", 100, "cannot load libcuda.so.1: install the NVIDIA driver")));
+      System.Logger logger = System.getLogger(ProviderSelector.LOGGER_NAME);
+      SystemPlatform<CudaPlatformImpl> bootstrap =
+          CudaPlatformImpl.bootstrap(
+              () ->
+                  ProviderSelector.open(
+                      ProviderSelector.select(candidates, Optional.empty(), logger), logger));
+
+      CudaPlatformImpl platform = bootstrap.get();
+      assertSame(platform, bootstrap.get());
+
+      List<LogRecord> shown;
+      synchronized (records) {
+        shown =
+            records.stream().filter(r -> r.getLevel().intValue() >= Level.INFO.intValue()).toList();
+      }
+      assertEquals(1, shown.size(), () -> "records shown by default: " + messages(shown));
+      LogRecord choice = shown.getFirst();
+      assertEquals(Level.INFO, choice.getLevel());
+      assertEquals(ProviderSelector.LOGGER_NAME, choice.getLoggerName());
+      assertTrue(
+          choice.getMessage().startsWith("cuda.graph: using CUDA driver provider 'simulator'"),
+          choice.getMessage());
+      assertTrue(
+          choice
+              .getMessage()
+              .contains(
+                  "skipped 'cuda' (priority 100): cannot load libcuda.so.1: install the NVIDIA"),
+          choice.getMessage());
+      assertEquals(platform.selectionReport().getLast(), choice.getMessage());
+    } finally {
+      log.removeHandler(capture);
+      log.setUseParentHandlers(true);
+    }
+  }
+
+  private static List<String> messages(List<LogRecord> records) {
+    return records.stream().map(r -> r.getLevel() + " " + r.getMessage()).toList();
   }
 
   @Test

@@ -131,7 +131,7 @@ class JavadocSnippetsTests {
       how =
           switch (graph.recapture(y.fill(9f))) { // other work, the same graph object
             case GraphUpdate.InPlace inPlace -> "in place"; // cuGraphExecUpdate took it
-            case GraphUpdate.Reinstantiated r -> "anew: " + r.reason(); // the driver's refusal
+            case GraphUpdate.Reinstantiated r -> "anew: " + r.reason(); // driver's or library's
           };
     }
     // @end

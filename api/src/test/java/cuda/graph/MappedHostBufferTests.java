@@ -22,6 +22,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Host memory mapped into the device's address space ({@link Device#allocateMapped}): kernels write
@@ -400,6 +403,33 @@ class MappedHostBufferTests {
     assertThrows(IllegalStateException.class, leftOpen::deviceView);
     leftOpen.close(); // later: nothing is freed twice
     assertEquals(1, own.calls().count(DriverCall.MEM_FREE_HOST));
+    assertTrue(own.violations().isEmpty(), () -> own.violations().toString());
+  }
+
+  @Test
+  void everyAccessorAfterThePlatformClosedIsRefusedNamingTheCallAndWhatToDo() {
+    InstrumentedDriver own = SimulatorPlatforms.instrumented(Simulator.create());
+    CudaPlatform closing = SimulatorPlatforms.over(own);
+    MappedHostBuffer<Integer> leftOpen = closing.defaultDevice().allocateMapped(ElementType.I32, N);
+    closing.close();
+
+    Map<String, Executable> accessors = new LinkedHashMap<>();
+    accessors.put("segment()", leftOpen::segment);
+    accessors.put("get(long)", () -> leftOpen.get(0));
+    accessors.put("set(long, T)", () -> leftOpen.set(0, 1));
+    accessors.put("write(int[])", () -> leftOpen.write(new int[N]));
+    accessors.put("toIntArray()", leftOpen::toIntArray);
+    accessors.put("getIntAcquire(long)", () -> leftOpen.getIntAcquire(0));
+    accessors.put("deviceView()", leftOpen::deviceView);
+    accessors.forEach(
+        (call, accessor) -> {
+          String message = assertThrows(IllegalStateException.class, accessor).getMessage();
+          assertTrue(message.startsWith(leftOpen + "." + call + ": "), () -> call + ": " + message);
+          assertTrue(message.contains(closing + " is closed"), () -> call + ": " + message);
+          assertTrue(
+              message.contains("use a mapped buffer only before closing its platform"),
+              () -> call + ": " + message);
+        });
     assertTrue(own.violations().isEmpty(), () -> own.violations().toString());
   }
 

@@ -71,7 +71,12 @@ public record MatrixView(
     }
     if (rows < 1 || cols < 1) {
       throw new IllegalArgumentException(
-          call + ": a matrix of " + rows + " x " + cols + "; rows and columns are at least 1");
+          call
+              + ": a matrix of "
+              + rows
+              + " x "
+              + cols
+              + " holds no element; describe at least 1 row and 1 column");
     }
     long minor = order == Order.ROW_MAJOR ? cols : rows;
     if (ld < minor) {
@@ -93,7 +98,12 @@ public record MatrixView(
               + minor);
     }
     if (offset < 0) {
-      throw new IllegalArgumentException(call + ": offset " + offset + " is negative");
+      throw new IllegalArgumentException(
+          call
+              + ": offset "
+              + offset
+              + " is negative; use 0 or more, the index of element (0, 0) in "
+              + buffer);
     }
     if (batch < 1) {
       throw new IllegalArgumentException(

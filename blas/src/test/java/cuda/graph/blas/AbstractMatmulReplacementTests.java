@@ -3,6 +3,7 @@
 package cuda.graph.blas;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -133,6 +134,12 @@ abstract class AbstractMatmulReplacementTests {
                 () -> graph.replaceNode(node.get(), blas.matmul(other, workspace)));
         assertTrue(refused.getMessage().contains("cannot replace"), refused.getMessage());
         assertTrue(refused.getMessage().contains("recapture"), refused.getMessage());
+        // Both products, as the plan describes them (issue 36, item 8), and no kernel's name.
+        assertTrue(
+            refused.getMessage().contains("D[16x24] = A[16x32] B[32x24]"), refused.getMessage());
+        assertTrue(
+            refused.getMessage().contains("D[8x24] = A[8x32] B[32x24]"), refused.getMessage());
+        assertFalse(refused.getMessage().contains("simulated_matmul"), refused.getMessage());
         graph.launch().syncOn(stream);
         float[] expected =
             product(a.toFloatArray().syncOn(stream), b.toFloatArray().syncOn(stream), M, N, K);

@@ -31,10 +31,10 @@ import org.junit.jupiter.api.function.Executable;
  * {@link Device#resetGraphMemoryHighWater()}) and of a graph ({@link CudaGraph#temporaryBytes()}):
  * what holds on the H200 and on the simulator alike. A trim with every graph idle leaves nothing in
  * use; one graph uses at least what its temporaries ask for, rounded up to the unit the device maps
- * in (32 MiB on the H200: one temporary of 64 KiB, 1 MiB or 3 MiB used 32 MiB there); graphs
- * launched one after the other on one stream, the same size or a ladder of sizes, use what the
- * largest of them needs, not the sum; a trim and a launch bring back one graph's amount; high-water
- * marks reset to the current amount.
+ * in (32 MiB on the H200: one temporary of 64 KiB, 1 MiB or 3 MiB used 32 MiB there, which a test
+ * here pins, so a model with another unit fails); graphs launched one after the other on one
+ * stream, the same size or a ladder of sizes, use what the largest of them needs, not the sum; a
+ * trim and a launch bring back one graph's amount; high-water marks reset to the current amount.
  *
  * <p>The amounts are the device's, shared by every graph of the process, so each test trims first
  * (the tests of one JVM run one at a time, and leave their graphs idle), and compares amounts with
@@ -126,9 +126,32 @@ public interface GraphMemoryContract extends ConformanceContract {
       Supplier<String> seen = () -> m + " for temporaries of " + first + " and " + second;
       assertTrue(m.usedBytes() >= first + second, seen);
       assertTrue(m.usedBytes() <= first + second + GRANULE, seen);
+      assertEquals(
+          0, m.usedBytes() % GRANULE, () -> "whole mapping units of 32 MiB: " + seen.get());
       assertTrue(m.reservedBytes() >= m.usedBytes(), seen);
       assertTrue(m.usedHighBytes() >= m.usedBytes(), seen);
       assertTrue(m.reservedHighBytes() >= m.reservedBytes(), seen);
+    }
+  }
+
+  /**
+   * A small graph maps one whole unit of 32 MiB: one temporary of 64 KiB, 1 MiB or 3 MiB uses
+   * exactly 32 MiB, used and reserved, as the H200 showed (benchmarks/runs/2026-12-03-graphmem,
+   * rows G). This pins the unit: a model that maps in smaller units (the simulator built with 2 MiB
+   * would use 2 or 4 MiB here) meets every other bound of this contract.
+   */
+  @Test
+  default void aSmallGraphMapsOneWholeMappingUnitOf32MiB() {
+    try (ConformanceSession s = openSession()) {
+      for (long bytes : new long[] {64 << 10, MIB, 3 * MIB}) {
+        CudaGraph<@Nullable Void> g = graph(s, bytes);
+        long used = usedByOneLaunch(s, g);
+        GraphMemory m = s.device().graphMemory();
+        String what = (bytes < MIB ? (bytes >> 10) + " KiB" : (bytes / MIB) + " MiB");
+        assertEquals(GRANULE, used, () -> "used by one graph of a temporary of " + what + ": " + m);
+        assertEquals(
+            GRANULE, m.reservedBytes(), () -> "reserved for a temporary of " + what + ": " + m);
+      }
     }
   }
 

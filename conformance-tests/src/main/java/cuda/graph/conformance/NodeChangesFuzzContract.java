@@ -426,8 +426,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
 
     private ScopeBody body(List<Op> ops, int[] alloc, List<RecordedNode> recorded) {
       return sc -> {
-        @SuppressWarnings("unchecked")
-        DeviceBuffer<Float>[] temps = (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
+        DeviceBuffer<Float>[] temps = emptyTemporaries();
         for (int i = 0; i <= ops.size(); i++) {
           for (int t = 0; t < TEMPORARIES; t++) {
             if (alloc[t] == i && temps[t] == null) {
@@ -445,7 +444,7 @@ public interface NodeChangesFuzzContract extends ConformanceContract {
     /** The temporaries of the current capture, for replacements. */
     private DeviceBuffer<Float>[] temporaries = emptyTemporaries();
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings("unchecked") // an array of one element type, filled with F32 buffers only
     private static DeviceBuffer<Float>[] emptyTemporaries() {
       return (DeviceBuffer<Float>[]) new DeviceBuffer<?>[TEMPORARIES];
     }

@@ -4,6 +4,8 @@ package cuda.graph.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaGraph;
 import cuda.graph.DeviceBuffer;
@@ -12,9 +14,11 @@ import cuda.graph.GraphCondition;
 import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.simulator.Simulator;
+import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.HandleKind;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * The kit on a simulator that reuses handle values as the real driver does: a graph the driver
@@ -40,6 +44,36 @@ class ReusedHandleValuesTests {
   /** Captures, runs and closes a one-kernel graph, so that its graph's value is free again. */
   private static void destroyAGraph(Stream stream, DeviceBuffer<Integer> buffer) {
     incGraph(stream, buffer).close();
+  }
+
+  /**
+   * {@link HandleValueReuseContract}, which holds the simulator's model to the real driver, can
+   * fail: a simulator that never hands a value out twice (the default outside this kit) fails it.
+   */
+  @Test
+  void theReuseContractFailsASimulatorThatNeverHandsAValueOutTwice() {
+    HandleValueReuseContract neverReuses =
+        new HandleValueReuseContract() {
+          @Override
+          public CudaDriver openDriver() {
+            return Simulator.builder().reuseHandleValues(false).build();
+          }
+        };
+    HandleValueReuseContract reuses =
+        new HandleValueReuseContract() {
+          @Override
+          public CudaDriver openDriver() {
+            return Simulator.builder().reuseHandleValues(true).build();
+          }
+        };
+
+    reuses.aCapturesGraphIsTheOneEndCaptureReturnsAndTakesADestroyedGraphsValue();
+    String message =
+        assertThrows(
+                AssertionFailedError.class,
+                neverReuses::aCapturesGraphIsTheOneEndCaptureReturnsAndTakesADestroyedGraphsValue)
+            .getMessage();
+    assertTrue(message.startsWith("0 of 1000 capture graphs had the value"), message);
   }
 
   @Test

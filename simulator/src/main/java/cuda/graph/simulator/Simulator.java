@@ -20,6 +20,12 @@ public final class Simulator {
   /** Default device memory size: 16 GiB (memory is only taken from the host as it is allocated). */
   public static final long DEFAULT_DEVICE_MEMORY = 16L << 30;
 
+  /**
+   * The unit graph memory is mapped in by default: 32 MiB, as measured on an H200 (one allocation
+   * node of 64 KiB, 1 MiB or 3 MiB, uploaded, showed 32 MiB used and reserved).
+   */
+  public static final long DEFAULT_GRAPH_MEMORY_MAPPING_UNIT = 32L << 20;
+
   private Simulator() {}
 
   /** {@return a builder with the defaults: one device, 16 GiB, asynchronous streams} */
@@ -45,6 +51,7 @@ public final class Simulator {
     private OptionalLong seed = OptionalLong.empty();
     private Duration executionDelay = Duration.ZERO;
     private boolean reuseHandleValues;
+    private long graphMemoryMappingUnit = DEFAULT_GRAPH_MEMORY_MAPPING_UNIT;
 
     private Builder() {}
 
@@ -153,11 +160,41 @@ public final class Simulator {
       return this;
     }
 
+    /**
+     * Sets the unit in which each device maps memory for graph allocations ({@code
+     * cuDeviceGetGraphMemAttribute} reports multiples of it): the measured H200's 32 MiB by
+     * default. Another unit models another device, or a model that is wrong: the conformance kit's
+     * {@code GraphMemoryContract} holds bounds only the measured unit meets, and a simulator built
+     * with 2 MiB fails it.
+     *
+     * @param bytes the unit, a positive multiple of 2 MiB (the granularity of an allocation node)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is not a positive multiple of 2 MiB
+     */
+    public Builder graphMemoryMappingUnit(long bytes) {
+      if (bytes <= 0 || bytes % (2L << 20) != 0) {
+        throw new IllegalArgumentException(
+            "Simulator.Builder.graphMemoryMappingUnit: "
+                + bytes
+                + " bytes is not a positive multiple of 2 MiB (2097152 bytes), the granularity"
+                + " of an allocation node; the default is "
+                + DEFAULT_GRAPH_MEMORY_MAPPING_UNIT);
+      }
+      this.graphMemoryMappingUnit = bytes;
+      return this;
+    }
+
     /** {@return a new simulated driver with these settings; call {@code init(0)} before use} */
     public SimulatedDriver build() {
       return new SimDriver(
           new SimulatorSettings(
-              devices, deviceMemoryBytes, deviceName, seed, executionDelay, reuseHandleValues));
+              devices,
+              deviceMemoryBytes,
+              deviceName,
+              seed,
+              executionDelay,
+              reuseHandleValues,
+              graphMemoryMappingUnit));
     }
   }
 }

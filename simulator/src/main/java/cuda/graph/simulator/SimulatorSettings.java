@@ -15,6 +15,8 @@ import java.util.OptionalLong;
  * @param executionDelay how long each queued operation is held back in asynchronous mode
  * @param reusesHandleValues whether a destroyed object's handle value is handed out again, as the
  *     real driver does (see {@link Simulator.Builder#reuseHandleValues})
+ * @param graphMemoryMappingUnit the unit each device maps graph memory in (see {@link
+ *     Simulator.Builder#graphMemoryMappingUnit})
  * @since 0.1.0
  */
 public record SimulatorSettings(
@@ -23,7 +25,36 @@ public record SimulatorSettings(
     String deviceName,
     OptionalLong seed,
     Duration executionDelay,
-    boolean reusesHandleValues) {
+    boolean reusesHandleValues,
+    long graphMemoryMappingUnit) {
+
+  /**
+   * The settings of 0.1.0, with the measured mapping unit ({@link
+   * Simulator#DEFAULT_GRAPH_MEMORY_MAPPING_UNIT}).
+   *
+   * @param devices number of devices
+   * @param deviceMemoryBytes memory size of each device
+   * @param deviceName the name every device reports
+   * @param seed the seed of deterministic scheduling, or empty for asynchronous streams
+   * @param executionDelay how long each queued operation is held back in asynchronous mode
+   * @param reusesHandleValues whether a destroyed object's handle value is handed out again
+   */
+  public SimulatorSettings(
+      int devices,
+      long deviceMemoryBytes,
+      String deviceName,
+      OptionalLong seed,
+      Duration executionDelay,
+      boolean reusesHandleValues) {
+    this(
+        devices,
+        deviceMemoryBytes,
+        deviceName,
+        seed,
+        executionDelay,
+        reusesHandleValues,
+        Simulator.DEFAULT_GRAPH_MEMORY_MAPPING_UNIT);
+  }
 
   /** {@return whether scheduling is deterministic} */
   public boolean deterministic() {

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.testkit;
 
+import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.ConditionalHandle;
 import cuda.graph.spi.ConditionalNode;
 import cuda.graph.spi.ConditionalType;
@@ -14,6 +15,7 @@ import cuda.graph.spi.CuHandle;
 import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.Dim3;
+import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.KernelArguments;
 import cuda.graph.spi.support.ForwardingCudaDriver;
 import java.nio.file.Path;
@@ -63,20 +65,20 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
     }
   }
 
-  private AtomicInteger enter(CuHandle object, String call) {
+  private AtomicInteger enter(CuHandle object, DriverCall call) {
     AtomicInteger inside = busy.computeIfAbsent(object, k -> new AtomicInteger());
     if (inside.getAndIncrement() > 0) {
       overlaps.incrementAndGet();
       synchronized (first) {
         if (first.size() < KEPT) {
-          first.add(call + " on " + object + " while another call on it ran");
+          first.add(call.symbol() + " on " + object + " while another call on it ran");
         }
       }
     }
     return inside;
   }
 
-  private <R> R watched(CuHandle object, String call, Supplier<R> forward) {
+  private <R> R watched(CuHandle object, DriverCall call, Supplier<R> forward) {
     AtomicInteger inside = enter(object, call);
     try {
       return forward.get();
@@ -85,7 +87,7 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
     }
   }
 
-  private void watched(CuHandle object, String call, Runnable forward) {
+  private void watched(CuHandle object, DriverCall call, Runnable forward) {
     AtomicInteger inside = enter(object, call);
     try {
       forward.run();
@@ -102,7 +104,7 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
    * still marked inside when the destroy comes is given a millisecond to leave (it may have
    * returned already) before it counts as an overlap.
    */
-  private void destroying(CuHandle object, String call, Runnable forward) {
+  private void destroying(CuHandle object, DriverCall call, Runnable forward) {
     AtomicInteger inside = busy.remove(object);
     // A call that returned on another thread may not have marked the object idle yet.
     long deadline = System.nanoTime() + 1_000_000;
@@ -113,54 +115,72 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
       overlaps.incrementAndGet();
       synchronized (first) {
         if (first.size() < KEPT) {
-          first.add(call + " on " + object + " while another call on it ran");
+          first.add(call.symbol() + " on " + object + " while another call on it ran");
         }
       }
     }
     forward.run();
   }
 
+  /**
+   * Watched for the call only: the capture it starts adds to the graph until it ends, through the
+   * stream's calls, which take no graph; a call on the graph from another thread meanwhile is the
+   * caller's error this decorator does not see.
+   */
+  @Override
+  public void streamBeginCaptureToGraph(
+      CuStream stream, CuGraph graph, List<CuGraphNode> dependencies, CaptureMode mode) {
+    watched(
+        graph,
+        DriverCall.STREAM_BEGIN_CAPTURE_TO_GRAPH,
+        () -> super.streamBeginCaptureToGraph(stream, graph, dependencies, mode));
+  }
+
   @Override
   public void graphDestroy(CuGraph graph) {
-    destroying(graph, "cuGraphDestroy", () -> super.graphDestroy(graph));
+    destroying(graph, DriverCall.GRAPH_DESTROY, () -> super.graphDestroy(graph));
   }
 
   @Override
   public CuGraphExec graphInstantiate(CuGraph graph, long flags) {
-    return watched(graph, "cuGraphInstantiate", () -> super.graphInstantiate(graph, flags));
+    return watched(graph, DriverCall.GRAPH_INSTANTIATE, () -> super.graphInstantiate(graph, flags));
   }
 
   @Override
   public void graphUpload(CuGraphExec exec, CuStream stream) {
-    watched(exec, "cuGraphUpload", () -> super.graphUpload(exec, stream));
+    watched(exec, DriverCall.GRAPH_UPLOAD, () -> super.graphUpload(exec, stream));
   }
 
   @Override
   public void graphLaunch(CuGraphExec exec, CuStream stream) {
-    watched(exec, "cuGraphLaunch", () -> super.graphLaunch(exec, stream));
+    watched(exec, DriverCall.GRAPH_LAUNCH, () -> super.graphLaunch(exec, stream));
   }
 
   @Override
   public void graphExecDestroy(CuGraphExec exec) {
-    destroying(exec, "cuGraphExecDestroy", () -> super.graphExecDestroy(exec));
+    destroying(exec, DriverCall.GRAPH_EXEC_DESTROY, () -> super.graphExecDestroy(exec));
   }
 
   @Override
   public void graphExecUpdate(CuGraphExec exec, CuGraph graph) {
     watched(
         exec,
-        "cuGraphExecUpdate",
-        () -> watched(graph, "cuGraphExecUpdate", () -> super.graphExecUpdate(exec, graph)));
+        DriverCall.GRAPH_EXEC_UPDATE,
+        () ->
+            watched(graph, DriverCall.GRAPH_EXEC_UPDATE, () -> super.graphExecUpdate(exec, graph)));
   }
 
   @Override
   public List<CuGraphNode> graphGetNodes(CuGraph graph) {
-    return watched(graph, "cuGraphGetNodes", () -> super.graphGetNodes(graph));
+    return watched(graph, DriverCall.GRAPH_GET_NODES, () -> super.graphGetNodes(graph));
   }
 
   @Override
   public void graphDebugDotPrint(CuGraph graph, Path path, int flags) {
-    watched(graph, "cuGraphDebugDotPrint", () -> super.graphDebugDotPrint(graph, path, flags));
+    watched(
+        graph,
+        DriverCall.GRAPH_DEBUG_DOT_PRINT,
+        () -> super.graphDebugDotPrint(graph, path, flags));
   }
 
   @Override
@@ -174,7 +194,7 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
       KernelArguments arguments) {
     watched(
         exec,
-        "cuGraphExecKernelNodeSetParams",
+        DriverCall.GRAPH_EXEC_KERNEL_NODE_SET_PARAMS,
         () ->
             super.graphExecKernelNodeSetParams(
                 exec, node, function, grid, block, sharedMemBytes, arguments));
@@ -189,7 +209,7 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
       long bytes) {
     watched(
         exec,
-        "cuGraphExecMemcpyNodeSetParamsWithContext",
+        DriverCall.GRAPH_EXEC_MEMCPY_NODE_SET_PARAMS,
         () -> super.graphExecMemcpyNodeSetParams(exec, node, destination, source, bytes));
   }
 
@@ -203,19 +223,23 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
       long count) {
     watched(
         exec,
-        "cuGraphExecMemsetNodeSetParams",
+        DriverCall.GRAPH_EXEC_MEMSET_NODE_SET_PARAMS,
         () ->
             super.graphExecMemsetNodeSetParams(exec, node, destination, elementSize, value, count));
   }
 
   @Override
   public void graphNodeSetEnabled(CuGraphExec exec, CuGraphNode node, boolean enabled) {
-    watched(exec, "cuGraphNodeSetEnabled", () -> super.graphNodeSetEnabled(exec, node, enabled));
+    watched(
+        exec,
+        DriverCall.GRAPH_NODE_SET_ENABLED,
+        () -> super.graphNodeSetEnabled(exec, node, enabled));
   }
 
   @Override
   public boolean graphNodeGetEnabled(CuGraphExec exec, CuGraphNode node) {
-    return watched(exec, "cuGraphNodeGetEnabled", () -> super.graphNodeGetEnabled(exec, node));
+    return watched(
+        exec, DriverCall.GRAPH_NODE_GET_ENABLED, () -> super.graphNodeGetEnabled(exec, node));
   }
 
   @Override
@@ -223,7 +247,7 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
       CuGraph graph, int defaultLaunchValue, int flags) {
     return watched(
         graph,
-        "cuGraphConditionalHandleCreate",
+        DriverCall.GRAPH_CONDITIONAL_HANDLE_CREATE,
         () -> super.graphConditionalHandleCreate(graph, defaultLaunchValue, flags));
   }
 
@@ -236,7 +260,7 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
       int size) {
     return watched(
         graph,
-        "cuGraphAddNode",
+        DriverCall.GRAPH_ADD_NODE,
         () -> super.graphAddConditionalNode(graph, dependencies, handle, type, size));
   }
 
@@ -246,11 +270,11 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
     // The call clones the child: it reads that graph as it adds to the other.
     return watched(
         graph,
-        "cuGraphAddChildGraphNode",
+        DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE,
         () ->
             watched(
                 child,
-                "cuGraphAddChildGraphNode",
+                DriverCall.GRAPH_ADD_CHILD_GRAPH_NODE,
                 () -> super.graphAddChildGraphNode(graph, dependencies, child)));
   }
 
@@ -258,11 +282,11 @@ public final class GraphCallOverlaps extends ForwardingCudaDriver {
   public void graphExecChildGraphNodeSetParams(CuGraphExec exec, CuGraphNode node, CuGraph child) {
     watched(
         exec,
-        "cuGraphExecChildGraphNodeSetParams",
+        DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS,
         () ->
             watched(
                 child,
-                "cuGraphExecChildGraphNodeSetParams",
+                DriverCall.GRAPH_EXEC_CHILD_GRAPH_NODE_SET_PARAMS,
                 () -> super.graphExecChildGraphNodeSetParams(exec, node, child)));
   }
 }

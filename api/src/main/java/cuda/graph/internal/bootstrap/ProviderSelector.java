@@ -37,11 +37,17 @@ import org.jspecify.annotations.Nullable;
  * reason.
  *
  * <p>Every finding and decision is one diagnostic line prefixed {@value #PREFIX}, logged to the
- * given {@link Logger} as it is made and returned in the {@link Outcome}. A normal start logs
- * nothing above DEBUG: the choice is a DEBUG line, unless it passed over a provider for a reason
- * the user can fix (a blocked one: WARNING); a provider that fails to load or to answer is a
- * WARNING, and ERROR means no provider can be used. Nothing here reads global state except {@link
- * #selectForProcess()}, so tests inject candidates, settings and logger.
+ * given {@link Logger} as it is made and returned in the {@link Outcome}. The choice is one INFO
+ * line, so that a default logging configuration shows which provider a process runs on (a service
+ * that runs on the simulator because its container has no GPU is a slowdown nobody sees otherwise):
+ * it names the provider chosen and, for each other one, why it was passed over (unavailable, with
+ * its reason; not tried, because of a lower priority, a tie broken by id or a forced choice; failed
+ * to load). It is a WARNING instead where it passed over a provider for a reason the user can fix
+ * (a blocked one). The inventory of providers is at DEBUG; a provider that fails to load or to
+ * answer is a WARNING, and ERROR means no provider can be used. {@link #selectForProcess()}, the
+ * one caller outside tests, runs once per process (the system platform's), so the INFO line is
+ * logged once. Nothing here reads global state except {@link #selectForProcess()}, so tests inject
+ * candidates, settings and logger.
  */
 public final class ProviderSelector {
 
@@ -378,7 +384,7 @@ public final class ProviderSelector {
 
     if (ranked.size() == 1) {
       report.add(
-          Level.DEBUG,
+          Level.INFO,
           "using CUDA driver provider "
               + describe(chosen)
               + ", the only one "
@@ -410,8 +416,14 @@ public final class ProviderSelector {
                 + " at priority "
                 + priority
                 + ", ties broken by id in alphabetical order)";
+    String lower =
+        notTried(
+            ranked.subList(ranked.indexOf(chosen) + 1, ranked.size()).stream()
+                .filter(e -> e.priority != priority)
+                .toList(),
+            "a lower priority");
     report.add(
-        blocked ? Level.WARNING : Level.DEBUG,
+        blocked ? Level.WARNING : Level.INFO,
         "using CUDA driver provider "
             + describe(chosen)
             + ", the available one with the highest priority of "
@@ -419,6 +431,8 @@ public final class ProviderSelector {
             + " found"
             + tie
             + skippedBecause
+            + lower
+            + failedToLoad(skipped)
             + "; "
             + HOW_TO_CHOOSE,
         null);
@@ -463,7 +477,7 @@ public final class ProviderSelector {
     }
     if (entries.size() == 1) {
       report.add(
-          Level.DEBUG,
+          Level.INFO,
           "using CUDA driver provider "
               + describe(chosen)
               + ", forced by "
@@ -473,19 +487,41 @@ public final class ProviderSelector {
           null);
       return report.selection(chosen);
     }
-    list(ranked(entries), report);
+    List<Entry> ranked = ranked(entries);
+    list(ranked, report);
     report.add(
-        Level.DEBUG,
+        Level.INFO,
         "using CUDA driver provider "
             + describe(chosen)
             + " of "
             + entries.size()
             + " found, forced by "
             + forced.describe()
+            + notTried(ranked.stream().filter(e -> e != chosen).toList(), "not the one forced")
             + "; "
             + HOW_TO_CHOOSE,
         null);
     return report.selection(chosen);
+  }
+
+  /** {@return "; not tried: " and each of {@code entries} with {@code why}, or "" if none} */
+  private static String notTried(List<Entry> entries, String why) {
+    return entries.isEmpty()
+        ? ""
+        : entries.stream()
+            .map(e -> describe(e) + ", " + why)
+            .collect(Collectors.joining("; ", "; not tried: ", ""));
+  }
+
+  /** {@return how many candidates failed to load, for the line of a choice among several} */
+  private static String failedToLoad(int skipped) {
+    return skipped == 0
+        ? ""
+        : "; "
+            + skipped
+            + " more failed to load (see the warning"
+            + (skipped == 1 ? "" : "s")
+            + " above)";
   }
 
   /**

@@ -12,6 +12,7 @@ import cuda.graph.internal.graph.CudaGraphImpl;
 import java.io.Serial;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -115,7 +116,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public GraphLaunch launch(K key) {
-    Entry entry = entries.get(Objects.requireNonNull(key, "key"));
+    Entry entry = entries.get(requireKey("launch", key));
     if (entry != null) {
       entry.lastUse = System.nanoTime();
       entry.replays.increment();
@@ -142,11 +143,17 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public void warm(Collection<? extends K> keys) {
-    Objects.requireNonNull(keys, "keys");
-    Set<K> all = new LinkedHashSet<>();
-    for (K key : keys) {
-      all.add(Objects.requireNonNull(key, "a key of keys"));
+    List<K> given = new ArrayList<>(Objects.requireNonNull(keys, "keys"));
+    int nullKey = given.indexOf(null);
+    if (nullKey >= 0) {
+      throw new NullPointerException(
+          "GraphCache.warm: key "
+              + nullKey
+              + " of "
+              + given
+              + " is null, and a null key names no shape; pass the keys of shapes only");
     }
+    Set<K> all = new LinkedHashSet<>(given);
     // The failures are thrown as they are, or gathered into a new exception: one of them, which
     // notGraphed() may keep as a cause, must not be changed by adding the others to it.
     Map<K, RuntimeException> failures = new LinkedHashMap<>();
@@ -487,12 +494,12 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public boolean isCached(K key) {
-    return entries.containsKey(Objects.requireNonNull(key, "key"));
+    return entries.containsKey(requireKey("isCached", key));
   }
 
   @Override
   public Optional<KeyStats> stats(K key) {
-    Entry e = entries.get(Objects.requireNonNull(key, "key"));
+    Entry e = entries.get(requireKey("stats", key));
     return e == null ? Optional.empty() : Optional.of(statsOf(e));
   }
 
@@ -537,7 +544,7 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
 
   @Override
   public boolean forget(K key) {
-    Objects.requireNonNull(key, "key");
+    requireKey("forget", key);
     synchronized (lock) {
       boolean wasListed = notGraphed.remove(key) != null;
       Entry entry = entries.get(key);
@@ -578,6 +585,17 @@ public final class GraphCacheImpl<K> implements GraphCache<K> {
   @Override
   public boolean isClosed() {
     return closed;
+  }
+
+  /** {@return {@code key}, refused when null: a null key names no shape} */
+  private static <K> K requireKey(String call, @Nullable K key) {
+    if (key == null) {
+      throw new NullPointerException(
+          "GraphCache."
+              + call
+              + ": key is null, and a null key names no shape; pass the key of a shape");
+    }
+    return key;
   }
 
   private void requireOpen(String action) {

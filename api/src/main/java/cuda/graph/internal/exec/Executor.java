@@ -502,7 +502,7 @@ public final class Executor {
       // A launch without buffer arguments could not be checked when built: its device is this one.
       kernel.checkShape(k.config, ex.device);
     }
-    CuFunction function = kernel.function(ex.device, k.config.sharedMemoryBytes());
+    CuFunction function = kernel.function(ex, k.config.sharedMemoryBytes());
     KernelArguments block = kernel.argumentBlock();
     LaunchArguments.bind(k, ex, block);
     LaunchConfig c = k.config;

@@ -378,7 +378,8 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
       current.replace(fresh);
       return new GraphUpdate.Reinstantiated(
-          "the "
+          GraphUpdate.Reinstantiated.BY_LIBRARY
+              + "the "
               + (hasTemporaries ? "graph" : "new capture")
               + " has temporaries (Scope.temporary), and an in-place update keeps the allocation"
               + " nodes the exec was instantiated with, whose addresses the new capture's nodes do"
@@ -390,7 +391,8 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
       GraphExecHandle fresh = Capture.instantiate(s, captured.graph(), leases);
       current.replace(fresh);
       return new GraphUpdate.Reinstantiated(
-          "a node of the graph was switched off by setEnabled, and the driver keeps a node's"
+          GraphUpdate.Reinstantiated.BY_LIBRARY
+              + "a node of the graph was switched off by setEnabled, and the driver keeps a node's"
               + " switched-off state through an in-place update; the new capture starts with"
               + " every node enabled");
     }
@@ -435,7 +437,7 @@ public final class CudaGraphImpl<T extends @Nullable Object> implements CudaGrap
   }
 
   private static String reason(GraphExecUpdateException refused) {
-    return "cuGraphExecUpdate refused the new capture: "
+    return GraphUpdate.Reinstantiated.BY_DRIVER
         + GraphExecUpdateException.resultName(refused.updateResult())
         + (refused.errorNode() == null ? "" : " at " + refused.errorNode());
   }

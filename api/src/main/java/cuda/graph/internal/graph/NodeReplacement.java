@@ -103,7 +103,7 @@ final class NodeReplacement {
         if (!k.shapeChecked) {
           kernel.checkShape(k.config, ex.device);
         }
-        CuFunction function = kernel.function(ex.device, k.config.sharedMemoryBytes());
+        CuFunction function = kernel.function(ex, k.config.sharedMemoryBytes());
         KernelArguments arguments = kernel.argumentBlock();
         LaunchArguments.bind(k, ex, arguments);
         LaunchConfig c = k.config;
@@ -273,7 +273,7 @@ final class NodeReplacement {
 
   private static String launch(Kernel kernel, boolean programmatic) {
     return (programmatic ? "a programmatic dependent launch of " : "a launch of ")
-        + KernelImpl.of(kernel).signature();
+        + KernelImpl.of(kernel).describe();
   }
 
   private static String describe(RecordedNodeImpl node) {

@@ -2,12 +2,14 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.internal.kernel;
 
+import cuda.graph.Device;
 import cuda.graph.JavaKernel;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.internal.ops.OpLists;
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.internal.runtime.DeviceImpl;
+import cuda.graph.internal.runtime.RefCount;
 import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.CuModule;
 import cuda.graph.spi.ImageFormat;
@@ -25,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /** The implementation of {@link KernelImage}. */
@@ -42,19 +45,55 @@ public final class KernelImageImpl implements KernelImage {
   private final String programName;
   private final List<String> compileOptions;
   private final Map<String, JavaKernel> references;
+
+  /** The image on each device it is loaded on and not unloaded from; guarded by itself. */
   private final Map<DeviceImpl, Loaded> loaded = new WeakHashMap<>();
 
   /**
    * The image on one device: its module, the PTX it was compiled to (for {@link Kind#CUDA_SOURCE}),
    * the functions looked up (with the shared memory their launches were allowed, whichever
-   * declaration of the kernel launched them), and the kernels whose declarations were checked
-   * there.
+   * declaration of the kernel launched them), the kernels whose declarations were checked there,
+   * and the module's lifetime: the image holds the owner's reference until {@link #unload}, every
+   * launch of one of its kernels another (an execution until its work is done, a graph that
+   * captured it until it is destroyed), and the last to let go unloads the module. Unloaded once,
+   * by the last reference or by the platform's close, whichever comes first.
    */
-  private record Loaded(
-      CuModule module,
-      @Nullable String compiledPtx,
-      Map<String, DeviceFunction> functions,
-      Set<KernelImpl> checked) {}
+  private static final class Loaded {
+    final CuModule module;
+    final @Nullable String compiledPtx;
+    final Map<String, DeviceFunction> functions = new HashMap<>();
+    // Weakly: a kernel declared and dropped again leaves nothing behind in its image.
+    final Set<KernelImpl> checked = Collections.newSetFromMap(new WeakHashMap<>());
+    final RefCount lifetime;
+    private final AtomicBoolean unloaded = new AtomicBoolean();
+    private final Runnable atClose;
+
+    Loaded(DeviceImpl device, CuModule module, @Nullable String compiledPtx) {
+      this.module = module;
+      this.compiledPtx = compiledPtx;
+      CudaPlatformImpl platform = device.platform();
+      this.atClose =
+          () -> {
+            if (unloaded.compareAndSet(false, true)) {
+              device.bind();
+              platform.driver().moduleUnload(module);
+            }
+          };
+      // Through the release queue: deferred while a capture is in progress, with the context bound.
+      this.lifetime =
+          device.lifetime(
+              driver -> {
+                platform.forgetOnClose(atClose);
+                if (unloaded.compareAndSet(false, true)) {
+                  driver.moduleUnload(module);
+                }
+              });
+      platform.onClose(atClose);
+    }
+  }
+
+  /** A kernel's function on a device, and the lifetime of the module it is in. */
+  record Function(DeviceFunction function, RefCount module) {}
 
   private KernelImageImpl(
       Kind kind,
@@ -155,32 +194,59 @@ public final class KernelImageImpl implements KernelImage {
    * needed (the device must be bound). The first lookup of a kernel on a device checks its
    * declaration against what the image defines where that was not known when it was declared: the
    * PTX a CUDA source compiled to, the parameter sizes the driver reports for a cubin or fatbin
-   * (where the driver cannot tell, older than CUDA 12.4, the check is skipped).
+   * (where the driver cannot tell, older than CUDA 12.4, the check is skipped). The module's
+   * lifetime comes with it, without a reference for the caller.
    *
    * @throws IllegalArgumentException when the declaration does not fit the kernel
    */
-  DeviceFunction function(DeviceImpl device, KernelImpl kernel) {
-    String name = kernel.name();
+  Function function(DeviceImpl device, KernelImpl kernel) {
     synchronized (loaded) {
-      Loaded l = loaded.get(device);
-      if (l == null) {
-        l = load(device);
-        loaded.put(device, l);
-      }
-      DeviceFunction f = l.functions.get(name);
-      if (f == null) {
-        f = new DeviceFunction(device.platform().driver().moduleGetFunction(l.module, name));
-        l.functions.put(name, f);
-      }
-      if (!l.checked.contains(kernel)) {
-        String mismatch = mismatch(device, l, f.handle, kernel);
-        if (mismatch != null) {
-          throw new IllegalArgumentException(mismatch);
-        }
-        l.checked.add(kernel);
-      }
-      return f;
+      Loaded l = loadedOn(device);
+      return new Function(function(device, l, kernel), l.lifetime);
     }
+  }
+
+  /**
+   * {@return the function of {@code kernel} on {@code device}, as {@link #function(DeviceImpl,
+   * KernelImpl)} does, with a reference to its module taken for the caller}, which releases it when
+   * its launch can run no more
+   */
+  Function leasedFunction(DeviceImpl device, KernelImpl kernel) {
+    synchronized (loaded) {
+      Loaded l = loadedOn(device);
+      DeviceFunction f = function(device, l, kernel);
+      // Under the lock that unload takes: the module is loaded and its owner's reference held.
+      l.lifetime.retain();
+      return new Function(f, l.lifetime);
+    }
+  }
+
+  /** {@return the image as loaded on {@code device}, loading it now if needed}; under the lock */
+  private Loaded loadedOn(DeviceImpl device) {
+    Loaded l = loaded.get(device);
+    if (l == null) {
+      l = load(device);
+      loaded.put(device, l);
+    }
+    return l;
+  }
+
+  /** {@return the function of {@code kernel} in {@code l}, looked up and checked once}; locked */
+  private DeviceFunction function(DeviceImpl device, Loaded l, KernelImpl kernel) {
+    String name = kernel.name();
+    DeviceFunction f = l.functions.get(name);
+    if (f == null) {
+      f = new DeviceFunction(device.platform().driver().moduleGetFunction(l.module, name));
+      l.functions.put(name, f);
+    }
+    if (!l.checked.contains(kernel)) {
+      String mismatch = mismatch(device, l, f.handle, kernel);
+      if (mismatch != null) {
+        throw new IllegalArgumentException(mismatch);
+      }
+      l.checked.add(kernel);
+    }
+    return f;
   }
 
   /** {@return why {@code kernel}'s declaration does not fit its function, or null when it does} */
@@ -212,14 +278,20 @@ public final class KernelImageImpl implements KernelImage {
       image = image.withJavaKernel(e.getKey(), new DeviceKernelCall.Body(e.getValue()));
     }
     CuModule module = platform.driver().moduleLoadData(image);
-    platform.onClose(
-        () -> {
-          device.bind();
-          platform.driver().moduleUnload(module);
-        });
-    // Weakly: a kernel declared and dropped again leaves nothing behind in its image.
-    return new Loaded(
-        module, compiledPtx, new HashMap<>(), Collections.newSetFromMap(new WeakHashMap<>()));
+    return new Loaded(device, module, compiledPtx);
+  }
+
+  /** Unloads the image from {@code device} once no launch of its kernels there can run. */
+  @Override
+  public void unload(Device device) {
+    DeviceImpl impl = DeviceImpl.of(Objects.requireNonNull(device, "device"));
+    Loaded l;
+    synchronized (loaded) {
+      l = loaded.remove(impl);
+    }
+    if (l != null) {
+      l.lifetime.closeOwner();
+    }
   }
 
   private String compile(DeviceImpl device) {

@@ -12,6 +12,8 @@ import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import cuda.graph.internal.runtime.DeviceImpl;
+import cuda.graph.internal.runtime.Execution;
+import cuda.graph.internal.runtime.RefCount;
 import cuda.graph.spi.CuFunction;
 import cuda.graph.spi.KernelArguments;
 import java.lang.foreign.Arena;
@@ -29,15 +31,30 @@ public final class KernelImpl implements Kernel {
   private final int[] sizes;
   private final ThreadLocal<KernelArguments> argumentBlocks;
 
+  /** What the library calls the kernel in descriptions and messages, or null for its signature. */
+  private final @Nullable String description;
+
   /** The function on the device it was last looked up for: launches rarely change device. */
   private volatile @Nullable Resolved lastResolved;
 
-  /** A device's function, with the shared memory its launches there were allowed. */
-  private record Resolved(DeviceImpl device, DeviceFunction function) {}
+  /**
+   * A device's function, with the shared memory its launches there were allowed, and the lifetime
+   * of the module it is in, which every launch leases.
+   */
+  private record Resolved(DeviceImpl device, DeviceFunction function, RefCount module) {}
 
   KernelImpl(KernelImageImpl image, String name, List<KernelParam> parameters) {
+    this(image, name, parameters, null);
+  }
+
+  private KernelImpl(
+      KernelImageImpl image,
+      String name,
+      List<KernelParam> parameters,
+      @Nullable String description) {
     this.image = image;
     this.name = name;
+    this.description = description;
     this.parameters = List.copyOf(parameters);
     this.sizes = this.parameters.stream().mapToInt(KernelParam::size).toArray();
     // The driver copies argument values during each launch call, so one block per thread suffices.
@@ -94,7 +111,20 @@ public final class KernelImpl implements Kernel {
   public void load(Device device) {
     DeviceImpl impl = DeviceImpl.of(Objects.requireNonNull(device, "device"));
     impl.bind();
-    function(impl);
+    resolved(impl);
+  }
+
+  /** {@return this kernel, named by {@code description} in descriptions and messages} */
+  @Override
+  public Kernel describedAs(String description) {
+    Objects.requireNonNull(description, "description");
+    if (description.isBlank() || description.contains("\n")) {
+      throw new IllegalArgumentException(
+          "Kernel.describedAs: \""
+              + description
+              + "\" is not one line of text; describe the kernel in one line that is not blank");
+    }
+    return new KernelImpl(image, name, parameters, description);
   }
 
   /** {@return whether the kernel has a Java reference} */
@@ -144,30 +174,32 @@ public final class KernelImpl implements Kernel {
   }
 
   /**
-   * {@return the kernel's function on {@code device}}, loaded and its declaration checked there on
-   * the first lookup (see {@link KernelImageImpl}); a launch on the device looked up last costs a
-   * field read
+   * {@return the kernel's function on the execution's device, allowed {@code sharedMemoryBytes} of
+   * dynamic shared memory}, loaded and its declaration checked there on the first lookup (see
+   * {@link KernelImageImpl}). The execution leases the module the function is in, so that an unload
+   * of the image leaves it loaded while the launch, or a graph that captured it, can run. Before
+   * the first launch of each larger amount the amount is checked beside the kernel's static shared
+   * memory (read from the driver once), and where the two pass the device's default for a block
+   * ({@code MAX_SHARED_MEMORY_PER_BLOCK}, 48 KiB) the function opts in ({@code
+   * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); a launch on the device looked up last, at or
+   * under the amount allowed, costs a field read, a lease and a comparison
    *
-   * @throws IllegalArgumentException when the declaration does not fit the kernel the image defines
-   */
-  public CuFunction function(DeviceImpl device) {
-    return resolved(device).function.handle;
-  }
-
-  /**
-   * {@return the kernel's function on {@code device}, allowed {@code sharedMemoryBytes} of dynamic
-   * shared memory}: before the first launch of each larger amount the amount is checked beside the
-   * kernel's static shared memory (read from the driver once), and where the two pass the device's
-   * default for a block ({@code MAX_SHARED_MEMORY_PER_BLOCK}, 48 KiB) the function opts in ({@code
-   * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}); launches at or under what it was allowed
-   * cost a comparison
-   *
-   * @throws IllegalArgumentException when the dynamic and static shared memory together are more
-   *     than the device gives a block that opts in ({@code MAX_SHARED_MEMORY_PER_BLOCK_OPTIN})
+   * @throws IllegalArgumentException when the declaration does not fit the kernel the image
+   *     defines, or the dynamic and static shared memory together are more than the device gives a
+   *     block that opts in ({@code MAX_SHARED_MEMORY_PER_BLOCK_OPTIN})
    * @throws cuda.graph.CudaException when the driver refuses the amount
    */
-  public CuFunction function(DeviceImpl device, int sharedMemoryBytes) {
-    DeviceFunction f = resolved(device).function;
+  public CuFunction function(Execution ex, int sharedMemoryBytes) {
+    DeviceImpl device = ex.device;
+    Resolved r = resolved(device);
+    if (!r.module.tryAcquire()) {
+      // The image was unloaded from the device since: load it again, the lease taken meanwhile.
+      KernelImageImpl.Function f = image.leasedFunction(device, this);
+      r = new Resolved(device, f.function(), f.module());
+      lastResolved = r;
+    }
+    ex.hold(r.module);
+    DeviceFunction f = r.function;
     if (f.needsAllowing(sharedMemoryBytes)) {
       f.allow(device, sharedMemoryBytes, this);
     }
@@ -176,10 +208,11 @@ public final class KernelImpl implements Kernel {
 
   private Resolved resolved(DeviceImpl device) {
     Resolved last = lastResolved;
-    if (last != null && last.device == device) {
+    if (last != null && last.device == device && !last.module.isClosed()) {
       return last;
     }
-    Resolved r = new Resolved(device, image.function(device, this));
+    KernelImageImpl.Function f = image.function(device, this);
+    Resolved r = new Resolved(device, f.function(), f.module());
     lastResolved = r;
     return r;
   }
@@ -246,6 +279,11 @@ public final class KernelImpl implements Kernel {
         + ")";
   }
 
+  /** {@return what descriptions and messages call the kernel: its description, or its signature} */
+  public String describe() {
+    return description != null ? description : signature();
+  }
+
   public String signature() {
     StringJoiner j = new StringJoiner(", ", name + "(", ")");
     parameters.forEach(p -> j.add(p.toString()));
@@ -259,6 +297,6 @@ public final class KernelImpl implements Kernel {
 
   @Override
   public String toString() {
-    return "Kernel[" + signature() + "]";
+    return "Kernel[" + describe() + "]";
   }
 }

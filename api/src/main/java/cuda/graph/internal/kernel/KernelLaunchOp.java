@@ -32,7 +32,7 @@ public final class KernelLaunchOp extends OnceGuard implements GraphNode<@Nullab
   @Override
   public String toString() {
     return "launch "
-        + KernelImpl.of(kernel).signature()
+        + KernelImpl.of(kernel).describe()
         + " "
         + config.grid()
         + "x"

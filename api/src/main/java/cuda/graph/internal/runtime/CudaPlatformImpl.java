@@ -498,6 +498,21 @@ public final class CudaPlatformImpl implements CudaPlatform {
     }
   }
 
+  /**
+   * Drops {@code action}, given to {@link #onClose} before, which has nothing left to do (what it
+   * would release is released), so that objects made and released again do not pile up.
+   */
+  public void forgetOnClose(Runnable action) {
+    synchronized (closeActions) {
+      for (int i = closeActions.size() - 1; i >= 0; i--) {
+        if (closeActions.get(i) == action) {
+          closeActions.remove(i);
+          return;
+        }
+      }
+    }
+  }
+
   @Override
   public String toString() {
     return "CudaPlatform[provider=" + providerId + "]";

@@ -65,7 +65,7 @@ public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHos
    */
   @Override
   public MemorySegment segment() {
-    checkOpen();
+    checkUsable("segment()");
     return memory;
   }
 
@@ -80,7 +80,7 @@ public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHos
   /** {@return element {@code index}, boxed} */
   @Override
   public T get(long index) {
-    checkOpen();
+    checkUsable("get(long)");
     checkIndex(index);
     Object value =
         switch (type.layout()) {
@@ -99,7 +99,7 @@ public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHos
   @Override
   public void set(long index, T value) {
     FillOp.requireElement(type, value, "set an element of " + this + " to");
-    checkOpen();
+    checkUsable("set(long, T)");
     checkIndex(index);
     switch (type.layout()) {
       case ValueLayout.OfFloat f -> memory.setAtIndex(f, index, (Float) value);
@@ -119,57 +119,57 @@ public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHos
   @Override
   public void write(float[] data) {
     Objects.requireNonNull(data, "data");
-    copyIn(MemorySegment.ofArray(data), ElementType.F32);
+    copyIn(MemorySegment.ofArray(data), ElementType.F32, "write(float[])");
   }
 
   /** Copies {@code data} into the buffer from element 0. */
   @Override
   public void write(double[] data) {
     Objects.requireNonNull(data, "data");
-    copyIn(MemorySegment.ofArray(data), ElementType.F64);
+    copyIn(MemorySegment.ofArray(data), ElementType.F64, "write(double[])");
   }
 
   /** Copies {@code data} into the buffer from element 0. */
   @Override
   public void write(int[] data) {
     Objects.requireNonNull(data, "data");
-    copyIn(MemorySegment.ofArray(data), ElementType.I32);
+    copyIn(MemorySegment.ofArray(data), ElementType.I32, "write(int[])");
   }
 
   /** Copies {@code data} into the buffer from element 0. */
   @Override
   public void write(long[] data) {
     Objects.requireNonNull(data, "data");
-    copyIn(MemorySegment.ofArray(data), ElementType.I64);
+    copyIn(MemorySegment.ofArray(data), ElementType.I64, "write(long[])");
   }
 
   /** {@return the contents as a new array; the buffer must hold {@link ElementType#F32}} */
   @Override
   public float[] toFloatArray() {
-    return segmentOf(ElementType.F32).toArray(ValueLayout.JAVA_FLOAT);
+    return segmentOf(ElementType.F32, "toFloatArray()").toArray(ValueLayout.JAVA_FLOAT);
   }
 
   /** {@return the contents as a new array; the buffer must hold {@link ElementType#F64}} */
   @Override
   public double[] toDoubleArray() {
-    return segmentOf(ElementType.F64).toArray(ValueLayout.JAVA_DOUBLE);
+    return segmentOf(ElementType.F64, "toDoubleArray()").toArray(ValueLayout.JAVA_DOUBLE);
   }
 
   /** {@return the contents as a new array; the buffer must hold {@link ElementType#I32}} */
   @Override
   public int[] toIntArray() {
-    return segmentOf(ElementType.I32).toArray(ValueLayout.JAVA_INT);
+    return segmentOf(ElementType.I32, "toIntArray()").toArray(ValueLayout.JAVA_INT);
   }
 
   /** {@return the contents as a new array; the buffer must hold {@link ElementType#I64}} */
   @Override
   public long[] toLongArray() {
-    return segmentOf(ElementType.I64).toArray(ValueLayout.JAVA_LONG);
+    return segmentOf(ElementType.I64, "toLongArray()").toArray(ValueLayout.JAVA_LONG);
   }
 
-  private void copyIn(MemorySegment data, ElementType<?> dataType) {
+  private void copyIn(MemorySegment data, ElementType<?> dataType, String call) {
     checkType(dataType);
-    checkOpen();
+    checkUsable(call);
     if (data.byteSize() > byteSize()) {
       throw new IllegalArgumentException(
           "cannot write "
@@ -185,9 +185,9 @@ public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHos
     MemorySegment.copy(data, 0, memory, 0, data.byteSize());
   }
 
-  private MemorySegment segmentOf(ElementType<?> wanted) {
+  private MemorySegment segmentOf(ElementType<?> wanted, String call) {
     checkType(wanted);
-    checkOpen();
+    checkUsable(call);
     return memory;
   }
 
@@ -219,7 +219,13 @@ public sealed class HostBufferImpl<T> implements HostBuffer<T> permits MappedHos
     }
   }
 
-  final void checkOpen() {
+  /**
+   * Fails unless the host may access the memory now: the buffer is open (and a mapped buffer's
+   * platform too, see {@link MappedHostBufferImpl}).
+   *
+   * @param call the accessor, for messages, e.g. {@code "segment()"}
+   */
+  void checkUsable(String call) {
     requireOpen();
   }
 

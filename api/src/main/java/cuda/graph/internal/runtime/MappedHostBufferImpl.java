@@ -40,51 +40,54 @@ public final class MappedHostBufferImpl<T> extends HostBufferImpl<T>
   /** {@return the device's view of this memory} */
   @Override
   public DeviceBuffer<T> deviceView() {
-    checkUsable();
+    checkUsable("deviceView()");
     return view;
   }
 
   /**
    * Fails if this buffer is closed, or its platform is: the platform's close frees mapped memory
-   * still allocated.
+   * still allocated, and the segment the provider handed out with it is closed then.
    */
-  private void checkUsable() {
-    checkOpen();
+  @Override
+  void checkUsable(String call) {
+    requireOpen();
     if (device().platform().isClosed()) {
       throw new IllegalStateException(
           this
-              + " belongs to "
+              + "."
+              + call
+              + ": "
               + device().platform()
-              + ", which is closed and has freed its mapped memory; use mapped buffers only before"
-              + " closing their platform");
+              + " is closed and has freed the buffer's mapped memory; use a mapped buffer only"
+              + " before closing its platform, and close the buffer first");
     }
   }
 
   /** {@return element {@code index}, read with acquire semantics} */
   @Override
   public int getIntAcquire(long index) {
-    checkAtomic(ElementType.I32, "getIntAcquire", index);
+    checkAtomic(ElementType.I32, "getIntAcquire(long)", index);
     return (int) INT.getAcquire(memory(), index * Integer.BYTES);
   }
 
   /** {@return element {@code index}, read with acquire semantics} */
   @Override
   public long getLongAcquire(long index) {
-    checkAtomic(ElementType.I64, "getLongAcquire", index);
+    checkAtomic(ElementType.I64, "getLongAcquire(long)", index);
     return (long) LONG.getAcquire(memory(), index * Long.BYTES);
   }
 
   /** Stores {@code value} in element {@code index} with release semantics. */
   @Override
   public void setIntRelease(long index, int value) {
-    checkAtomic(ElementType.I32, "setIntRelease", index);
+    checkAtomic(ElementType.I32, "setIntRelease(long, int)", index);
     INT.setRelease(memory(), index * Integer.BYTES, value);
   }
 
   /** Stores {@code value} in element {@code index} with release semantics. */
   @Override
   public void setLongRelease(long index, long value) {
-    checkAtomic(ElementType.I64, "setLongRelease", index);
+    checkAtomic(ElementType.I64, "setLongRelease(long, long)", index);
     LONG.setRelease(memory(), index * Long.BYTES, value);
   }
 
@@ -102,7 +105,7 @@ public final class MappedHostBufferImpl<T> extends HostBufferImpl<T>
               + ": allocate flags and counters as ElementType.I32 (getIntAcquire, setIntRelease)"
               + " or ElementType.I64 (getLongAcquire, setLongRelease)");
     }
-    checkUsable();
+    checkUsable(accessor);
     checkIndex(index);
   }
 

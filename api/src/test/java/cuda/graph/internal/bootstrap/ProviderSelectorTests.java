@@ -4,6 +4,7 @@ package cuda.graph.internal.bootstrap;
 
 import static java.lang.System.Logger.Level.DEBUG;
 import static java.lang.System.Logger.Level.ERROR;
+import static java.lang.System.Logger.Level.INFO;
 import static java.lang.System.Logger.Level.WARNING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -89,13 +90,13 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(DEBUG),
+        List.of(INFO),
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the only one found:"
             + " simulator works");
   }
 
   @Test
-  void severalProvidersAreListedAtDebugAndTheOneDecisionLineNamesWhatWasSkippedAndWhy() {
+  void severalProvidersAreListedAtDebugAndTheOneInfoLineNamesWhatWasSkippedAndWhy() {
     FakeProvider cuda = FakeProvider.unavailable("cuda", 100, NO_LIBCUDA);
     FakeProvider simulator = FakeProvider.available("simulator", 0);
 
@@ -104,7 +105,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(DEBUG, DEBUG, DEBUG),
+        List.of(DEBUG, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): unavailable: " + NO_LIBCUDA,
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
@@ -149,11 +150,12 @@ class ProviderSelectorTests {
     assertEquals(0, simulator.probes.get(), "a provider below the chosen one is never probed");
     assertLines(
         outcome,
-        List.of(DEBUG, DEBUG, DEBUG),
+        List.of(DEBUG, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): available: cuda works",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): availability not checked",
         "cuda.graph: using CUDA driver provider 'cuda' (priority 100), the available one with the"
-            + " highest priority of 2 found; choose another with -Dcuda.graph.provider=<id>");
+            + " highest priority of 2 found; not tried: 'simulator' (priority 0), a lower priority;"
+            + " choose another with -Dcuda.graph.provider=<id>");
   }
 
   @Test
@@ -185,6 +187,52 @@ class ProviderSelectorTests {
         "cuda.graph: using CUDA driver provider 'alpha' (priority 5), the available one with the"
             + " highest priority of 3 found (tied with 'beta', 'zeta' at priority 5, ties broken by"
             + " id in alphabetical order); choose another with -Dcuda.graph.provider=<id>",
+        outcome.lines().getLast());
+  }
+
+  @Test
+  void theInfoLineNamesTiedProvidersAndThoseOfALowerPriorityApart() {
+    Outcome outcome =
+        select(
+            FakeProvider.available("gamma", 1),
+            FakeProvider.available("beta", 5),
+            FakeProvider.available("alpha", 5));
+
+    chosen(outcome, "alpha");
+    assertEquals(List.of(DEBUG, DEBUG, DEBUG, INFO), logger.levels());
+    assertEquals(
+        "cuda.graph: using CUDA driver provider 'alpha' (priority 5), the available one with the"
+            + " highest priority of 3 found (tied with 'beta' at priority 5, ties broken by id in"
+            + " alphabetical order); not tried: 'gamma' (priority 1), a lower priority; choose"
+            + " another with -Dcuda.graph.provider=<id>",
+        outcome.lines().getLast());
+  }
+
+  @Test
+  void theInfoLineAmongSeveralCountsTheProvidersThatFailedToLoad() {
+    Candidate broken =
+        new Candidate(
+            "com.example.BrokenProvider",
+            () -> {
+              throw new IllegalStateException("boom");
+            });
+    Outcome outcome =
+        ProviderSelector.select(
+            List.of(
+                broken,
+                Candidate.of(FakeProvider.unavailable("cuda", 100, NO_LIBCUDA)),
+                Candidate.of(FakeProvider.available("simulator", 0))),
+            Optional.empty(),
+            logger);
+
+    chosen(outcome, "simulator");
+    assertEquals(List.of(WARNING, DEBUG, DEBUG, INFO), logger.levels());
+    assertEquals(
+        "cuda.graph: using CUDA driver provider 'simulator' (priority 0), the available one with"
+            + " the highest priority of 2 found; skipped 'cuda' (priority 100): "
+            + NO_LIBCUDA
+            + "; 1 more failed to load (see the warning above); choose another with"
+            + " -Dcuda.graph.provider=<id>",
         outcome.lines().getLast());
   }
 
@@ -238,7 +286,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(WARNING, DEBUG, DEBUG),
+        List.of(WARNING, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, "
             + FAKE
             + "): unavailable: its"
@@ -305,7 +353,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(WARNING, WARNING, DEBUG),
+        List.of(WARNING, WARNING, INFO),
         "cuda.graph: skipped CUDA driver provider com.example.BrokenProvider, which failed to"
             + " load: java.util.ServiceConfigurationError: cuda.graph.spi.CudaDriverProvider:"
             + " Provider com.example.BrokenProvider could not be instantiated (caused by"
@@ -367,7 +415,7 @@ class ProviderSelectorTests {
     assertSame(first, chosen(outcome, "simulator").provider());
     assertLines(
         outcome,
-        List.of(WARNING, DEBUG),
+        List.of(WARNING, INFO),
         "cuda.graph: skipped CUDA driver provider "
             + FAKE
             + ": its id 'simulator' is already"
@@ -414,12 +462,12 @@ class ProviderSelectorTests {
     assertEquals(1, simulator.probes.get());
     assertLines(
         outcome,
-        List.of(DEBUG, DEBUG, DEBUG),
+        List.of(DEBUG, DEBUG, INFO),
         "cuda.graph: provider 'cuda' (priority 100, " + FAKE + "): availability not checked",
         "cuda.graph: provider 'simulator' (priority 0, " + FAKE + "): available: simulator works",
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0) of 2 found, forced by"
-            + " system property cuda.graph.provider=simulator; choose another with"
-            + " -Dcuda.graph.provider=<id>");
+            + " system property cuda.graph.provider=simulator; not tried: 'cuda' (priority 100),"
+            + " not the one forced; choose another with -Dcuda.graph.provider=<id>");
   }
 
   @Test
@@ -429,7 +477,7 @@ class ProviderSelectorTests {
     chosen(outcome, "simulator");
     assertLines(
         outcome,
-        List.of(DEBUG),
+        List.of(INFO),
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0), forced by environment"
             + " variable CUDA_GRAPH_PROVIDER=simulator: simulator works");
   }
@@ -515,7 +563,8 @@ class ProviderSelectorTests {
     assertEquals(
         "cuda.graph: using CUDA driver provider 'simulator' (priority 0) of 2 found, forced by"
             + " system property cuda.graph.provider=simulator (which overrides environment"
-            + " variable CUDA_GRAPH_PROVIDER=cuda); choose another with -Dcuda.graph.provider=<id>",
+            + " variable CUDA_GRAPH_PROVIDER=cuda); not tried: 'cuda' (priority 100), not the one"
+            + " forced; choose another with -Dcuda.graph.provider=<id>",
         outcome.lines().getLast());
   }
 

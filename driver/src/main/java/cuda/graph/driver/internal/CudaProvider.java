@@ -22,9 +22,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Construction does nothing. {@link #availability()} does the real work, in order, stopping at
  * the first problem with a one-line reason that names the fix: load {@code libcuda.so.1} (or the
- * library named by {@value CudaLibrary#LIBRARY_PROPERTY}), check the driver is CUDA 12.0 or newer
- * and exports every entry point bound, bind it for the process, {@code cuInit(0)}, and count
- * devices. {@link #open()} returns a driver only when that succeeds.
+ * library named by {@value CudaLibrary#LIBRARY_PROPERTY}: one that does not load, is not the driver
+ * or comes too late is {@linkplain Availability#blocked blocked}, a setting the user can fix, so
+ * selection warns instead of falling back quietly), check the driver is CUDA 12.0 or newer and
+ * exports every entry point bound, bind it for the process, {@code cuInit(0)}, and count devices.
+ * {@link #open()} returns a driver only when that succeeds.
  *
  * <p><b>Native access.</b> Where this module may not make native calls (it was not granted {@code
  * --enable-native-access}, and the JVM refuses the calls under {@code
@@ -162,17 +164,16 @@ public final class CudaProvider implements CudaDriverProvider {
     try {
       lookup = CudaLibrary.open(name);
     } catch (IllegalArgumentException notLoaded) {
-      return Verdict.unavailable(
-          CuResult.NOT_INITIALIZED,
+      return loadFailure(
+          name,
           "cannot load " + name + " (" + oneLine(notLoaded.getMessage()) + "): " + loadFix(name));
     }
     int version;
     try {
       version = readVersion(lookup, name);
     } catch (UnsatisfiedLinkError notCuda) {
-      return Verdict.unavailable(
-          CuResult.NOT_INITIALIZED,
-          name + " is not the CUDA driver (it has no cuDriverGetVersion): " + loadFix(name));
+      return loadFailure(
+          name, name + " is not the CUDA driver (it has no cuDriverGetVersion): " + loadFix(name));
     }
     if (version < CuEntry.MINIMUM_DRIVER_VERSION) {
       return Verdict.unavailable(
@@ -190,7 +191,8 @@ public final class CudaProvider implements CudaDriverProvider {
     }
     String bound = CudaLibrary.bind(name, lookup);
     if (!bound.equals(name)) {
-      return Verdict.unavailable(
+      // The property's value was read too late to matter: the user's to fix.
+      return Verdict.blocked(
           CuResult.NOT_INITIALIZED,
           "-D%s=%s came too late: this process already bound %s; set the property before the"
                   .formatted(CudaLibrary.LIBRARY_PROPERTY, name, bound)
@@ -271,6 +273,18 @@ public final class CudaProvider implements CudaDriverProvider {
     } catch (Throwable t) {
       throw Downcall.rethrow(t);
     }
+  }
+
+  /**
+   * {@return the verdict on a driver library that did not load as one}: blocked when the user named
+   * it with {@value CudaLibrary#LIBRARY_PROPERTY} (a setting to fix, so selection warns rather than
+   * fall back to the simulator quietly), merely unavailable for the default library (no driver
+   * installed: the simulator is the fallback meant for such machines)
+   */
+  private static Verdict loadFailure(String name, String reason) {
+    return name.equals(CudaLibrary.DEFAULT_LIBRARY)
+        ? Verdict.unavailable(CuResult.NOT_INITIALIZED, reason)
+        : Verdict.blocked(CuResult.NOT_INITIALIZED, reason);
   }
 
   private static String loadFix(String name) {

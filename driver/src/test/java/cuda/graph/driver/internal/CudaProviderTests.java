@@ -76,6 +76,30 @@ class CudaProviderTests {
         reason.contains("-Dcuda.graph.driver.library"), "names the property to fix: " + reason);
   }
 
+  /**
+   * A library the user named with the property and that does not load is the user's to fix, so the
+   * verdict is blocked: selection warns instead of falling back to the simulator at DEBUG, as the
+   * selector's Javadoc promises for a provider passed over for a reason the user can fix (issue 36,
+   * item 7). Selection's side of it: {@code
+   * ProviderSelectorTests.aFallbackPastABlockedProviderIsAWarning}.
+   */
+  @Test
+  void aMissingLibraryNamedByThePropertyIsBlockedSoSelectionWarns() {
+    String missing = "/nonexistent/cuda-graph-test/libcuda.so.1";
+    Availability availability =
+        withLibraryProperty(missing, () -> new CudaProvider().availability());
+    assertFalse(availability.available());
+    assertTrue(availability.blocked(), "a fallback the user can fix: " + availability.reason());
+  }
+
+  @Test
+  void aLibraryNamedByThePropertyThatIsNotTheDriverIsBlockedSoSelectionWarns() {
+    Availability availability =
+        withLibraryProperty("libc.so.6", () -> new CudaProvider().availability());
+    assertFalse(availability.available());
+    assertTrue(availability.blocked(), "a fallback the user can fix: " + availability.reason());
+  }
+
   @Test
   void openingAnUnavailableProviderFailsWithTheReason() {
     String missing = "/nonexistent/cuda-graph-test/libcuda.so.1";

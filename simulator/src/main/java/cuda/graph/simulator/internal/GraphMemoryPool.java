@@ -19,12 +19,13 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Footprint.</b> An exec needs the sum of its allocation nodes' sizes, each rounded up to
  *       {@link #GRANULARITY}: fixed at instantiation, as the exec's allocation nodes are.
  *   <li><b>Mapping.</b> Memory is mapped when an exec is uploaded or launched on a stream, as much
- *       as its footprint exceeds what that stream may reuse, rounded up to {@link #MAPPING_UNIT}:
- *       every mapped byte except those held by the work in flight on <em>other</em> streams and by
- *       graph allocations not yet freed. Work earlier on the same stream is ordered before the new
- *       launch, so its memory is reusable even while it runs: graphs launched in turn on one stream
- *       cost the largest footprint, not the sum; a launch on another stream can reuse only memory
- *       whose launches have completed.
+ *       as its footprint exceeds what that stream may reuse, rounded up to the mapping unit ({@link
+ *       #MAPPING_UNIT} unless the simulator was built with another): every mapped byte except those
+ *       held by the work in flight on <em>other</em> streams and by graph allocations not yet
+ *       freed. Work earlier on the same stream is ordered before the new launch, so its memory is
+ *       reusable even while it runs: graphs launched in turn on one stream cost the largest
+ *       footprint, not the sum; a launch on another stream can reuse only memory whose launches
+ *       have completed.
  *   <li><b>Holding.</b> An upload or launch holds its footprint on its stream until its command
  *       completes; a stream holds the largest of what its uncompleted commands hold. A graph
  *       allocation the graph does not free itself is held from its launch until it is freed (at
@@ -54,7 +55,10 @@ final class GraphMemoryPool {
    * the H200 report 32 MiB used and reserved (benchmarks/runs/2026-12-03-graphmem/graphmem.csv,
    * rows G).
    */
-  static final long MAPPING_UNIT = 32L << 20;
+  static final long MAPPING_UNIT = cuda.graph.simulator.Simulator.DEFAULT_GRAPH_MEMORY_MAPPING_UNIT;
+
+  /** The unit this device maps in: {@link #MAPPING_UNIT}, or what the simulator was built with. */
+  private final long mappingUnit;
 
   /** Memory an upload, a launch or a stream-ordered free holds on a stream until {@code done}. */
   private record Hold(SimStream stream, long bytes, Completion done) {}
@@ -67,6 +71,10 @@ final class GraphMemoryPool {
   private long reserved;
   private long usedHigh;
   private long reservedHigh;
+
+  GraphMemoryPool(long mappingUnit) {
+    this.mappingUnit = mappingUnit;
+  }
 
   /** {@return {@code bytes} rounded up to a multiple of {@link #GRANULARITY}} */
   static long footprint(long bytes) {
@@ -148,7 +156,7 @@ final class GraphMemoryPool {
   private void map(SimStream stream, long need) {
     long reusable = reserved - held(stream);
     if (need > reusable) {
-      reserved += (need - reusable + MAPPING_UNIT - 1) / MAPPING_UNIT * MAPPING_UNIT;
+      reserved += (need - reusable + mappingUnit - 1) / mappingUnit * mappingUnit;
       usedHigh = Math.max(usedHigh, reserved);
       reservedHigh = Math.max(reservedHigh, reserved);
     }

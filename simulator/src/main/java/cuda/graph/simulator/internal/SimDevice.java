@@ -16,12 +16,13 @@ final class SimDevice {
   @Nullable SimContext primary;
 
   /** The memory mapped for the device's graph allocations, and its accounting. */
-  final GraphMemoryPool graphMemory = new GraphMemoryPool();
+  final GraphMemoryPool graphMemory;
 
   /** A sticky error that outlived its context: the process cannot use this device again. */
   int poisoned;
 
-  SimDevice(int ordinal, String name, long totalMemory) {
+  SimDevice(int ordinal, String name, long totalMemory, long graphMemoryMappingUnit) {
+    this.graphMemory = new GraphMemoryPool(graphMemoryMappingUnit);
     this.ordinal = ordinal;
     this.name = name;
     this.totalMemory = totalMemory;

@@ -48,7 +48,12 @@ final class SimState {
     this.handles = new HandleTable(settings.reusesHandleValues());
     this.devices = new SimDevice[settings.devices()];
     for (int i = 0; i < devices.length; i++) {
-      devices[i] = new SimDevice(i, settings.deviceName(), settings.deviceMemoryBytes());
+      devices[i] =
+          new SimDevice(
+              i,
+              settings.deviceName(),
+              settings.deviceMemoryBytes(),
+              settings.graphMemoryMappingUnit());
     }
     this.engine =
         settings.seed().isPresent()

@@ -181,45 +181,7 @@ public record LtMatmulSpec(
 
   /** {@return a one-line description of {@code m}, for messages and the plan's report} */
   public static String describe(CheckedMatmul m) {
-    StringBuilder s =
-        new StringBuilder("the ")
-            .append(m.order() == CheckedMatmul.Order.ROW_MAJOR ? "row-major" : "column-major")
-            .append(" product ")
-            .append(m.batch() > 1 ? m.batch() + " x " : "")
-            .append("D[")
-            .append(m.m())
-            .append('x')
-            .append(m.n())
-            .append("] = ")
-            .append(m.transA() ? "A'" : "A")
-            .append('[')
-            .append(m.m())
-            .append('x')
-            .append(m.k())
-            .append("] ")
-            .append(m.transB() ? "B'" : "B")
-            .append('[')
-            .append(m.k())
-            .append('x')
-            .append(m.n())
-            .append("], ")
-            .append(m.a())
-            .append(" x ")
-            .append(m.b())
-            .append(" -> ")
-            .append(m.c())
-            .append(", compute ")
-            .append(m.compute());
-    if (m.beta() != 0f) {
-      s.append(", beta ").append(m.beta());
-    }
-    if (m.epilogue() != CheckedMatmul.Epilogue.NONE) {
-      s.append(", epilogue ").append(m.epilogue());
-      if (m.bias() != null) {
-        s.append(" (bias ").append(m.bias()).append(')');
-      }
-    }
-    return s.toString();
+    return m.describe();
   }
 
   /** {@return the {@code cublasLtEpilogue_t} of {@code e}} */

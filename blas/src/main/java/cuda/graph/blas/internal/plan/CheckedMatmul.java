@@ -88,6 +88,52 @@ public record CheckedMatmul(
     }
   }
 
+  /**
+   * {@return the product in one line, as messages name it}: e.g. {@code the row-major product
+   * D[16x24] = A[16x32] B[32x24], F32 x F32 -> F32, compute F32}
+   */
+  public String describe() {
+    StringBuilder s =
+        new StringBuilder("the ")
+            .append(order() == CheckedMatmul.Order.ROW_MAJOR ? "row-major" : "column-major")
+            .append(" product ")
+            .append(batch() > 1 ? batch() + " x " : "")
+            .append("D[")
+            .append(m())
+            .append('x')
+            .append(n())
+            .append("] = ")
+            .append(transA() ? "A'" : "A")
+            .append('[')
+            .append(m())
+            .append('x')
+            .append(k())
+            .append("] ")
+            .append(transB() ? "B'" : "B")
+            .append('[')
+            .append(k())
+            .append('x')
+            .append(n())
+            .append("], ")
+            .append(a())
+            .append(" x ")
+            .append(b())
+            .append(" -> ")
+            .append(c())
+            .append(", compute ")
+            .append(compute());
+    if (beta() != 0f) {
+      s.append(", beta ").append(beta());
+    }
+    if (epilogue() != CheckedMatmul.Epilogue.NONE) {
+      s.append(", epilogue ").append(epilogue());
+      if (bias() != null) {
+        s.append(" (bias ").append(bias()).append(')');
+      }
+    }
+    return s.toString();
+  }
+
   /** How the matrices are laid out in memory. */
   public enum Order {
     ROW_MAJOR,

@@ -57,16 +57,19 @@ public final class SimulatedMatmulBackend implements MatmulBackend {
         key -> {
           int number = planned.incrementAndGet();
           // A kernel per plan, loaded by the plan's first node: after every check of the node.
+          // Messages name it by its product: its name in the image means nothing to users.
           Kernel kernel =
               SimulatedMatmulKernel.make(
-                  "simulated_matmul_"
-                      + matmul.m()
-                      + "x"
-                      + matmul.n()
-                      + "x"
-                      + matmul.k()
-                      + "_plan"
-                      + number);
+                      "simulated_matmul_"
+                          + matmul.m()
+                          + "x"
+                          + matmul.n()
+                          + "x"
+                          + matmul.k()
+                          + "_plan"
+                          + number)
+                  .describedAs(
+                      "matmul of " + matmul.describe() + " (simulated plan " + number + ")");
           long elements = (long) matmul.m() * matmul.n() * matmul.batch();
           long bytes = Math.min(Math.min(4 * elements, WORKSPACE_CAP), workspaceLimit) & ~3L;
           return new SimulatedPlan(
@@ -171,11 +174,17 @@ public final class SimulatedMatmulBackend implements MatmulBackend {
     return planned.get();
   }
 
+  /**
+   * Unloads each plan's kernel once no node of it can run: the image stays loaded while an
+   * execution or a graph that launched it can run ({@link cuda.graph.KernelImage#unload}), so nodes
+   * already made keep running after this.
+   */
   @Override
   public void close() {
-    // Nothing native: the kernel is shared and unloads with the platform, and nodes already made
-    // keep running after this.
     closed = true;
+    for (SimulatedPlan plan : plans.values()) {
+      plan.kernel().image().unload(device);
+    }
     plans.clear();
   }
 

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The kernel that stands for cuBLASLt's matmul on the simulator, and its Java reference. The whole
- * product travels as kernel arguments, so a captured node replays the same product, and one kernel
- * (one module per device, loaded until the platform closes) serves every {@code Blas}.
+ * product travels as kernel arguments, so a captured node replays the same product; each plan has a
+ * kernel (an image) of its own ({@link #make}), which its backend unloads when it closes, once no
+ * node of the plan can run.
  *
  * <p>Arguments: A, B, C, D, the bias and the workspace (an absent one is passed as D and never
  * touched), then m, n, k, the batch, the packed flags, the four leading dimensions, the four batch
