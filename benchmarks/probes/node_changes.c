@@ -327,6 +327,75 @@ static void memsetKinds(CUcontext ctx, CUdeviceptr pool) {
   CK(cuMemFreeHost(host));
 }
 
+/* Every pair around a memset switched off: BEFORE writes y's last N elements late (it covers BIG
+ * elements: a saxpy y = x + y, a copy of x into y, or a memset of y to 1); AFTER then reads or
+ * overwrites them (a copy into out, a saxpy into out, or a memset of them to 2). Each pair with the
+ * memset in between on and off, 20 replays each, counting the replays whose order broke. */
+static void pairsAroundAnOffMemset(CUcontext ctx) {
+  CUdeviceptr x, y, z, out;
+  CK(cuMemAlloc(&x, (size_t)BIG * 4));
+  CK(cuMemAlloc(&y, (size_t)BIG * 4));
+  CK(cuMemAlloc(&z, N * 4));
+  CK(cuMemAlloc(&out, N * 4));
+  CK(cuMemsetD32Async(x, bits(1), BIG, stream));
+  CK(cuStreamSynchronize(stream));
+  const char *kinds[] = {"kernel", "copy", "memset"};
+  CUdeviceptr tail = y + (size_t)(BIG - N) * 4;
+  for (int before = 0; before < 3; before++) {
+    for (int after = 0; after < 3; after++) {
+      int wrong[2] = {0, 0};
+      for (int off = 0; off < 2; off++) {
+        CUgraph g;
+        CK(cuGraphCreate(&g, 0));
+        CUgraphNode b, m, a;
+        Saxpy sb, sa;
+        if (before == 0) {
+          CUDA_KERNEL_NODE_PARAMS k = kernel(&sb, BIG, 1, x, y);
+          CK(cuGraphAddKernelNode(&b, g, NULL, 0, &k));
+        } else if (before == 1) {
+          CUDA_MEMCPY3D cp = copy(y, x, (size_t)BIG * 4);
+          CK(cuGraphAddMemcpyNode(&b, g, NULL, 0, &cp, ctx));
+        } else {
+          CUDA_MEMSET_NODE_PARAMS ms = fill(y, 1);
+          ms.width = BIG;
+          CK(cuGraphAddMemsetNode(&b, g, NULL, 0, &ms, ctx));
+        }
+        CUDA_MEMSET_NODE_PARAMS mid = fill(z, 5);
+        CK(cuGraphAddMemsetNode(&m, g, &b, 1, &mid, ctx));
+        if (after == 0) {
+          CUDA_KERNEL_NODE_PARAMS k = kernel(&sa, N, 1, tail, out);
+          CK(cuGraphAddKernelNode(&a, g, &m, 1, &k));
+        } else if (after == 1) {
+          CUDA_MEMCPY3D cp = copy(out, tail, N * 4);
+          CK(cuGraphAddMemcpyNode(&a, g, &m, 1, &cp, ctx));
+        } else {
+          CUDA_MEMSET_NODE_PARAMS ms = fill(tail, 2);
+          CK(cuGraphAddMemsetNode(&a, g, &m, 1, &ms, ctx));
+        }
+        CUgraphExec e;
+        CK(cuGraphInstantiate(&e, g, 0));
+        if (off) CK(cuGraphNodeSetEnabled(e, m, 0));
+        for (int round = 0; round < 20; round++) {
+          CK(cuMemsetD32Async(y, bits(0), BIG, stream));
+          CK(cuMemsetD32Async(out, bits(0), N, stream));
+          CK(cuGraphLaunch(e, stream));
+          CK(cuStreamSynchronize(stream));
+          float got = first(after == 2 ? tail : out);
+          if (got != (after == 2 ? 2 : 1)) wrong[off]++;
+        }
+        CK(cuGraphExecDestroy(e));
+        CK(cuGraphDestroy(g));
+      }
+      printf("  3%d %-6s -> memset -> %-6s: order broken in %2d of 20 replays with the memset on, %2d of 20 off\n",
+             before * 3 + after, kinds[before], kinds[after], wrong[0], wrong[1]);
+    }
+  }
+  CK(cuMemFree(x));
+  CK(cuMemFree(y));
+  CK(cuMemFree(z));
+  CK(cuMemFree(out));
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     printf("usage: node_changes conformance_kernels.ptx\n");
@@ -517,6 +586,7 @@ int main(int argc, char **argv) {
       CK(cuMemFree(plain));
       memsetKinds(ctx, b[0]);
       orderAcrossSwitchedOff(ctx);
+      pairsAroundAnOffMemset(ctx);
     }
     for (int i = 0; i < 8; i++) {
       if (pool) {
