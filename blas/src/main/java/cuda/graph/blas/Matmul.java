@@ -69,8 +69,9 @@ public record Matmul(
   private static final String CALL = "Matmul";
 
   /**
-   * The alignment the bias must have: cuBLASLt's epilogues read it in vectors, and on an H100 a bias
-   * 4 bytes off faulted the device where 8, 16 and 32 bytes off ran; 16 covers the widest vector.
+   * The alignment the bias must have: cuBLASLt's epilogues read it in vectors, and on an H100 a
+   * bias 4 bytes off faulted the device where 8, 16 and 32 bytes off ran; 16 covers the widest
+   * vector.
    */
   private static final int BIAS_ALIGNMENT = 16;
 

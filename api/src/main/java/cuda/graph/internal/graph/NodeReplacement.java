@@ -236,6 +236,34 @@ final class NodeReplacement {
 
   private static IllegalArgumentException mismatch(
       RecordedNodeImpl node, GraphNode<?> by, String what) {
+    return refused(
+        node,
+        by,
+        what,
+        "a node takes only the parameters of its own kind; recapture the graph to change what a"
+            + " node does");
+  }
+
+  /**
+   * The replacement copies between memory of other kinds than the node's: the driver refuses to
+   * change a copy node's memory mappings in place ({@code CUDA_ERROR_INVALID_VALUE}, measured on an
+   * H100), so the library refuses first, before any driver call.
+   */
+  private static IllegalArgumentException otherMemory(
+      RecordedNodeImpl node, GraphNode<?> by, Object replacing) {
+    return refused(
+        node,
+        by,
+        replacing.toString(),
+        "the driver cannot move a copy node's operands between device memory, a temporary's graph"
+            + " memory and mapped host memory in place (cuGraphExecMemcpyNodeSetParams refuses a"
+            + " change of the operands' mappings); replace it by a copy on memory of the same"
+            + " kinds, or recapture the graph");
+  }
+
+  /** {@return the refusal to replace {@code node} by {@code by}, which is {@code what}, and why} */
+  private static IllegalArgumentException refused(
+      RecordedNodeImpl node, GraphNode<?> by, String what, String why) {
     return new IllegalArgumentException(
         "cannot replace "
             + node
@@ -245,30 +273,8 @@ final class NodeReplacement {
             + by
             + ", which is "
             + what
-            + ": a node takes only the parameters of its own kind; recapture the graph to change"
-            + " what a node does");
-  }
-
-  /**
-   * The replacement works in memory of another kind than the node's: the driver refuses to change a
-   * copy or fill node's memory mappings in place ({@code CUDA_ERROR_INVALID_VALUE}, measured on an
-   * H100), so the library refuses first, before any driver call.
-   */
-  private static IllegalArgumentException otherMemory(
-      RecordedNodeImpl node, GraphNode<?> by, Object replacing) {
-    return new IllegalArgumentException(
-        "cannot replace "
-            + node
-            + " ("
-            + describe(node)
-            + ") by "
-            + by
-            + ", which is "
-            + replacing
-            + ": the driver cannot move a copy node's operands between device memory, a temporary's"
-            + " graph memory and mapped host memory in place (cuGraphExecMemcpyNodeSetParams"
-            + " refuses a change of the operands' mappings); replace it by a copy on memory of the"
-            + " same kinds, or recapture the graph");
+            + ": "
+            + why);
   }
 
   private static String launch(Kernel kernel, boolean programmatic) {
