@@ -3,7 +3,6 @@
 package cuda.graph.blas;
 
 import cuda.graph.CudaPlatform;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -17,11 +16,7 @@ class CudaMatmulReplacementGpuTests extends AbstractMatmulReplacementTests {
 
   @Override
   CudaPlatform openPlatform() {
-    CudaPlatform system = CudaPlatform.system();
-    Assumptions.assumeTrue(
-        system.providerId().equals("cuda"),
-        "no GPU: the system platform is '" + system.providerId() + "'");
-    return system;
+    return SystemGpu.orSkip();
   }
 
   @Override

@@ -15,7 +15,6 @@ import cuda.graph.Stream;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -44,10 +43,7 @@ class CudaUnrunnableProductGpuTests {
 
   @BeforeEach
   void open() {
-    platform = CudaPlatform.system();
-    Assumptions.assumeTrue(
-        platform.providerId().equals("cuda"),
-        "no GPU: the system platform is '" + platform.providerId() + "'");
+    platform = SystemGpu.orSkip();
     stream = platform.defaultDevice().newStream();
     blas = Blas.open(platform.defaultDevice());
     // A and B zero, so D = GELU(bias) per row: the result says the epilogue ran on the right bias.

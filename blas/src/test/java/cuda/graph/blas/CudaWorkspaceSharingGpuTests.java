@@ -3,7 +3,6 @@
 package cuda.graph.blas;
 
 import cuda.graph.CudaPlatform;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -15,11 +14,7 @@ class CudaWorkspaceSharingGpuTests extends AbstractWorkspaceSharingTests {
 
   @Override
   CudaPlatform openPlatform() {
-    CudaPlatform system = CudaPlatform.system();
-    Assumptions.assumeTrue(
-        system.providerId().equals("cuda"),
-        "no GPU: the system platform is '" + system.providerId() + "'");
-    return system;
+    return SystemGpu.orSkip();
   }
 
   @Override

@@ -243,104 +243,24 @@ class LtMatmulSpecTests {
 
   @Test
   void theOperandsAlignmentsReachTheHeuristicInCublasLtsNamingSwappedForARowMajorProduct() {
-    CheckedMatmul packed =
-        Products.packed(Order.ROW_MAJOR, false, false, 8, 16, 32, ElementType.F16);
-    CheckedMatmul aligned =
-        new CheckedMatmul(
-            packed.m(),
-            packed.n(),
-            packed.k(),
-            packed.order(),
-            packed.transA(),
-            packed.transB(),
-            packed.a(),
-            packed.b(),
-            packed.c(),
-            packed.compute(),
-            packed.lda(),
-            packed.ldb(),
-            packed.ldc(),
-            packed.ldd(),
-            packed.batch(),
-            packed.strideA(),
-            packed.strideB(),
-            packed.strideC(),
-            packed.strideD(),
-            packed.alpha(),
-            packed.beta(),
-            packed.epilogue(),
-            packed.bias(),
-            2,
-            16,
-            64,
-            128);
+    CheckedMatmul row = Products.packed(Order.ROW_MAJOR, false, false, 8, 16, 32, ElementType.F16);
     // Row-major: cuBLASLt's A is our B, its B our A.
-    assertEquals(List.of(16, 2, 64, 128), LtMatmulSpec.of(aligned).alignments());
+    assertEquals(
+        List.of(16, 2, 64, 128),
+        LtMatmulSpec.of(Products.aligned(row, 2, 16, 64, 128)).alignments());
     CheckedMatmul column =
-        new CheckedMatmul(
-            8,
-            16,
-            32,
-            Order.COLUMN_MAJOR,
-            false,
-            false,
-            ElementType.F16,
-            ElementType.F16,
-            ElementType.F16,
-            Compute.F32,
-            8,
-            32,
-            8,
-            8,
-            1,
-            0,
-            0,
-            0,
-            0,
-            1f,
-            0f,
-            Epilogue.NONE,
-            null,
-            2,
-            16,
-            64,
-            128);
-    assertEquals(List.of(2, 16, 64, 128), LtMatmulSpec.of(column).alignments());
+        Products.packed(Order.COLUMN_MAJOR, false, false, 8, 16, 32, ElementType.F16);
+    assertEquals(
+        List.of(2, 16, 64, 128),
+        LtMatmulSpec.of(Products.aligned(column, 2, 16, 64, 128)).alignments());
   }
 
   @Test
   void anAlignmentThatIsNoPowerOfTwoUpTo256IsNoProduct() {
+    CheckedMatmul column =
+        Products.packed(Order.COLUMN_MAJOR, false, false, 8, 16, 32, ElementType.F16);
     org.junit.jupiter.api.Assertions.assertThrows(
-        IllegalArgumentException.class,
-        () ->
-            new CheckedMatmul(
-                8,
-                16,
-                32,
-                Order.COLUMN_MAJOR,
-                false,
-                false,
-                ElementType.F16,
-                ElementType.F16,
-                ElementType.F16,
-                Compute.F32,
-                8,
-                32,
-                8,
-                8,
-                1,
-                0,
-                0,
-                0,
-                0,
-                1f,
-                0f,
-                Epilogue.NONE,
-                null,
-                24,
-                16,
-                64,
-                128));
+        IllegalArgumentException.class, () -> Products.aligned(column, 24, 16, 64, 128));
   }
 
   @Test

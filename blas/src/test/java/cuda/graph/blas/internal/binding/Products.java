@@ -70,4 +70,36 @@ final class Products {
         256,
         256);
   }
+
+  /** {@return {@code m} with A, B, C and D aligned to the bytes given} */
+  static CheckedMatmul aligned(CheckedMatmul m, int a, int b, int c, int d) {
+    return new CheckedMatmul(
+        m.m(),
+        m.n(),
+        m.k(),
+        m.order(),
+        m.transA(),
+        m.transB(),
+        m.a(),
+        m.b(),
+        m.c(),
+        m.compute(),
+        m.lda(),
+        m.ldb(),
+        m.ldc(),
+        m.ldd(),
+        m.batch(),
+        m.strideA(),
+        m.strideB(),
+        m.strideC(),
+        m.strideD(),
+        m.alpha(),
+        m.beta(),
+        m.epilogue(),
+        m.bias(),
+        a,
+        b,
+        c,
+        d);
+  }
 }
