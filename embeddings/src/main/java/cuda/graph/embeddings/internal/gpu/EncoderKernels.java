@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import cuda.graph.DeviceBuffer;
+import cuda.graph.Dim3;
+import cuda.graph.ElementType;
+import cuda.graph.GraphNode;
+import cuda.graph.Kernel;
+import cuda.graph.KernelCall;
+import cuda.graph.KernelImage;
+import cuda.graph.KernelParam;
+import cuda.graph.LaunchConfig;
+import cuda.graph.embeddings.internal.model.ReferenceEncoder;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The encoder's own kernels (src/main/cuda/encoder_kernels.cu, compiled to PTX by regenerate.sh)
+ * with their Java references, which the simulator runs, and the launches the encoder makes of them.
+ *
+ * <p>Each reference computes what its CUDA kernel computes for the blocks the launch's grid has,
+ * reading exactly the memory the kernel reads, with {@link ReferenceEncoder}'s arithmetic (sums in
+ * double, every stored value a float, LayerNorm and GELU shared with it); the CUDA kernels sum in
+ * fp32, so on a GPU the results differ from the references in the last bits. Where the CUDA kernel
+ * writes NaN (an id outside the vocabulary, a row wider than its shared memory) or zeros (a
+ * sequence whose mask keeps nothing), so does the reference.
+ */
+public final class EncoderKernels {
+
+  /** Threads per block of every launch: 4 warps, a row of 384 in 3 passes. */
+  public static final int BLOCK = 128;
+
+  /** The widest row the row kernels hold in shared memory ({@code MAX_HIDDEN} of the .cu). */
+  public static final int MAX_HIDDEN = 1024;
+
+  /** The widest head the attention kernel takes: one lane per dimension of a warp. */
+  public static final int MAX_HEAD_SIZE = 32;
+
+  /** The most warps of an attention block ({@code ATT_MAX_WARPS} of the .cu). */
+  public static final int MAX_ATTENTION_WARPS = 8;
+
+  /** The queries of one attention block: {@code QUERIES_PER_WARP} (4) for each of its warps. */
+  public static final int QUERIES_PER_BLOCK = BLOCK / 32 * 4;
+
+  private static final int GELU_MAX_BLOCKS = 4096;
+
+  private static final KernelParam FLOAT = KernelParam.pointer(ElementType.F32);
+  private static final KernelParam HALF = KernelParam.pointer(ElementType.F16);
+  private static final KernelParam INT = KernelParam.pointer(ElementType.I32);
+  private static final KernelParam I32 = KernelParam.I32;
+  private static final KernelParam I64 = KernelParam.I64;
+  private static final KernelParam F32 = KernelParam.F32;
+  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final ValueLayout.OfShort H = ValueLayout.JAVA_SHORT_UNALIGNED;
+
+  public static final KernelImage IMAGE =
+      KernelImage.ptxResource(MethodHandles.lookup(), "encoder_kernels.ptx")
+          .withReference("embed_layer_norm", EncoderKernels::embedLayerNorm)
+          .withReference("embed_layer_norm_half", EncoderKernels::embedLayerNormHalf)
+          .withReference("layer_norm", EncoderKernels::layerNorm)
+          .withReference("layer_norm_half", EncoderKernels::layerNormHalf)
+          .withReference("attention", call -> attention(call, false))
+          .withReference("attention_half", call -> attention(call, true))
+          .withReference("gelu", EncoderKernels::gelu)
+          .withReference("mean_pool_normalize", EncoderKernels::meanPoolNormalize);
+
+  /**
+   * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
+   * hidden, vocabulary, positions, type_count, eps)}.
+   */
+  public static final Kernel EMBED_LAYER_NORM =
+      IMAGE.kernel(
+          "embed_layer_norm",
+          INT,
+          INT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          F32);
+
+  /** As {@link #EMBED_LAYER_NORM}, then {@code x_half}, the rows rounded to fp16. */
+  public static final Kernel EMBED_LAYER_NORM_HALF =
+      IMAGE.kernel(
+          "embed_layer_norm_half",
+          INT,
+          INT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          F32,
+          HALF);
+
+  /** {@code layer_norm(in, gamma, beta, out, rows, hidden, eps)}. */
+  public static final Kernel LAYER_NORM =
+      IMAGE.kernel("layer_norm", FLOAT, FLOAT, FLOAT, FLOAT, I32, I32, F32);
+
+  /** As {@link #LAYER_NORM}, then {@code out_half}, the rows rounded to fp16. */
+  public static final Kernel LAYER_NORM_HALF =
+      IMAGE.kernel("layer_norm_half", FLOAT, FLOAT, FLOAT, FLOAT, I32, I32, F32, HALF);
+
+  /** {@code attention(qkv, mask, out, batch, length, heads, head_size, scale)}. */
+  public static final Kernel ATTENTION =
+      IMAGE.kernel("attention", FLOAT, INT, FLOAT, I32, I32, I32, I32, F32);
+
+  /** As {@link #ATTENTION}, {@code out} fp16. */
+  public static final Kernel ATTENTION_HALF =
+      IMAGE.kernel("attention_half", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
+
+  /** {@code gelu(x, n)}. */
+  public static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
+
+  /** {@code mean_pool_normalize(x, mask, out, batch, length, hidden)}. */
+  public static final Kernel MEAN_POOL_NORMALIZE =
+      IMAGE.kernel("mean_pool_normalize", FLOAT, INT, FLOAT, I32, I32, I32);
+
+  private EncoderKernels() {}
+
+  /** Loads every kernel on {@code device}, so that no capture loads a module. */
+  public static void loadAll(cuda.graph.Device device) {
+    for (Kernel k :
+        List.of(
+            EMBED_LAYER_NORM,
+            EMBED_LAYER_NORM_HALF,
+            LAYER_NORM,
+            LAYER_NORM_HALF,
+            ATTENTION,
+            ATTENTION_HALF,
+            GELU,
+            MEAN_POOL_NORMALIZE)) {
+      k.load(device);
+    }
+  }
+
+  // The launches, one block per row (per 16 queries of a head for attention, per sequence for
+  // pooling).
+
+  /** {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows} */
+  public static GraphNode<@Nullable Void> embedLayerNorm(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      Tables tables,
+      DeviceBuffer<Float> x,
+      int batch,
+      int length) {
+    return EMBED_LAYER_NORM.launch(
+        LaunchConfig.of(batch * length, BLOCK),
+        embedArguments(ids, types, tables, x, batch, length));
+  }
+
+  /** As {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}. */
+  public static GraphNode<@Nullable Void> embedLayerNormHalf(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      Tables tables,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Short> xHalf,
+      int batch,
+      int length) {
+    Object[] arguments = embedArguments(ids, types, tables, x, batch, length);
+    Object[] withHalf = java.util.Arrays.copyOf(arguments, arguments.length + 1);
+    withHalf[arguments.length] = xHalf;
+    return EMBED_LAYER_NORM_HALF.launch(LaunchConfig.of(batch * length, BLOCK), withHalf);
+  }
+
+  /** {@return the arguments {@code embed_layer_norm} and {@code embed_layer_norm_half} share} */
+  private static Object[] embedArguments(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      Tables tables,
+      DeviceBuffer<Float> x,
+      int batch,
+      int length) {
+    return new Object[] {
+      ids,
+      types,
+      tables.word(),
+      tables.position(),
+      tables.type(),
+      tables.gamma(),
+      tables.beta(),
+      x,
+      batch * length,
+      length,
+      tables.hidden(),
+      tables.vocabulary(),
+      tables.positions(),
+      tables.types(),
+      (float) ReferenceEncoder.LAYER_NORM_EPSILON
+    };
+  }
+
+  /** As {@link #layerNorm}, and the rows rounded to fp16 into {@code outHalf}. */
+  public static GraphNode<@Nullable Void> layerNormHalf(
+      DeviceBuffer<Float> in,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Short> outHalf,
+      int rows) {
+    return LAYER_NORM_HALF.launch(
+        LaunchConfig.of(rows, BLOCK),
+        in,
+        gamma,
+        beta,
+        out,
+        rows,
+        Math.toIntExact(gamma.length()),
+        (float) ReferenceEncoder.LAYER_NORM_EPSILON,
+        outHalf);
+  }
+
+  /** {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}} */
+  public static GraphNode<@Nullable Void> layerNorm(
+      DeviceBuffer<Float> in,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> out,
+      int rows) {
+    return LAYER_NORM.launch(
+        LaunchConfig.of(rows, BLOCK),
+        in,
+        gamma,
+        beta,
+        out,
+        rows,
+        Math.toIntExact(gamma.length()),
+        (float) ReferenceEncoder.LAYER_NORM_EPSILON);
+  }
+
+  /** {@return the masked attention of every query, head and sequence of a padded batch} */
+  public static GraphNode<@Nullable Void> attention(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Float> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize) {
+    return ATTENTION.launch(
+        attentionLaunch(batch, length, heads),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        heads,
+        headSize,
+        (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /** As {@link #attention}, into fp16. */
+  public static GraphNode<@Nullable Void> attentionHalf(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize) {
+    return ATTENTION_HALF.launch(
+        attentionLaunch(batch, length, heads),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        heads,
+        headSize,
+        (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /**
+   * {@return the launch of the attention kernel for a padded batch}: a block per {@value
+   * #QUERIES_PER_BLOCK} queries of one head of one sequence
+   */
+  public static LaunchConfig attentionLaunch(int batch, int length, int heads) {
+    return LaunchConfig.of(
+        Dim3.of((length + QUERIES_PER_BLOCK - 1) / QUERIES_PER_BLOCK, heads, batch),
+        Dim3.of(BLOCK));
+  }
+
+  /** {@return x = GELU(x), the exact erf form, for the first {@code n} elements} */
+  public static GraphNode<@Nullable Void> gelu(DeviceBuffer<Float> x, long n) {
+    int blocks = (int) Math.min(GELU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK);
+    return GELU.launch(LaunchConfig.of(blocks, BLOCK), x, n);
+  }
+
+  /** {@return each sequence's mean over its mask, L2-normalised, into {@code out}} */
+  public static GraphNode<@Nullable Void> meanPoolNormalize(
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Float> out,
+      int batch,
+      int length,
+      int hidden) {
+    return MEAN_POOL_NORMALIZE.launch(
+        LaunchConfig.of(batch, BLOCK), x, mask, out, batch, length, hidden);
+  }
+
+  /** The embedding tables and their LayerNorm on the device, with their sizes. */
+  public record Tables(
+      DeviceBuffer<Float> word,
+      DeviceBuffer<Float> position,
+      DeviceBuffer<Float> type,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta) {
+
+    int hidden() {
+      return Math.toIntExact(gamma.length());
+    }
+
+    int vocabulary() {
+      return Math.toIntExact(word.length() / hidden());
+    }
+
+    int positions() {
+      return Math.toIntExact(position.length() / hidden());
+    }
+
+    int types() {
+      return Math.toIntExact(type.length() / hidden());
+    }
+  }
+
+  // The references.
+
+  private static MemorySegment floats(KernelCall call, int index, long count) {
+    return call.memory(index, count * Float.BYTES);
+  }
+
+  private static MemorySegment ints(KernelCall call, int index, long count) {
+    return call.memory(index, count * Integer.BYTES);
+  }
+
+  private static float[] row(MemorySegment m, long from, int count) {
+    float[] row = new float[count];
+    MemorySegment.copy(m, F, from * Float.BYTES, row, 0, count);
+    return row;
+  }
+
+  private static void setRow(MemorySegment m, long from, float[] row) {
+    MemorySegment.copy(row, 0, m, F, from * Float.BYTES, row.length);
+  }
+
+  private static void fillNan(MemorySegment m, long from, int count) {
+    for (int i = 0; i < count; i++) {
+      m.setAtIndex(F, from + i, Float.NaN);
+    }
+  }
+
+  private static void embedLayerNorm(KernelCall call) {
+    int tokens = call.i32(8), length = call.i32(9), hidden = call.i32(10);
+    int vocabulary = call.i32(11), positions = call.i32(12), typeCount = call.i32(13);
+    if (length < 1) {
+      return;
+    }
+    int rows = Math.min(call.grid().x(), tokens);
+    if (rows < 1) {
+      return;
+    }
+    MemorySegment ids = ints(call, 0, rows);
+    MemorySegment types = ints(call, 1, rows);
+    float[] gamma = row(floats(call, 5, hidden), 0, hidden);
+    float[] beta = row(floats(call, 6, hidden), 0, hidden);
+    MemorySegment x = floats(call, 7, (long) rows * hidden);
+    for (int r = 0; r < rows; r++) {
+      int id = ids.getAtIndex(I, r), type = types.getAtIndex(I, r), pos = r % length;
+      long out = (long) r * hidden;
+      if (hidden > MAX_HIDDEN
+          || id < 0
+          || id >= vocabulary
+          || pos >= positions
+          || type < 0
+          || type >= typeCount) {
+        fillNan(x, out, hidden);
+        continue;
+      }
+      // The rows the kernel reads, and no more.
+      float[] w = row(floats(call, 2, (id + 1L) * hidden), (long) id * hidden, hidden);
+      float[] p = row(floats(call, 3, (pos + 1L) * hidden), (long) pos * hidden, hidden);
+      float[] t = row(floats(call, 4, (type + 1L) * hidden), (long) type * hidden, hidden);
+      float[] sum = new float[hidden];
+      for (int i = 0; i < hidden; i++) {
+        sum[i] = (float) ((double) w[i] + t[i] + p[i]);
+      }
+      setRow(x, out, ReferenceEncoder.layerNorm(sum, gamma, beta));
+    }
+  }
+
+  /** Rounds {@code rows} rows of {@code hidden} floats at {@code from} to fp16 at {@code to}. */
+  private static void copyHalf(KernelCall call, int from, int to, int rows, int hidden) {
+    if (rows < 1) {
+      return;
+    }
+    long n = (long) rows * hidden;
+    MemorySegment in = floats(call, from, n);
+    MemorySegment out = call.memory(to, n * Short.BYTES);
+    for (long i = 0; i < n; i++) {
+      out.setAtIndex(H, i, Float.floatToFloat16(in.getAtIndex(F, i)));
+    }
+  }
+
+  private static void embedLayerNormHalf(KernelCall call) {
+    embedLayerNorm(call);
+    if (call.i32(9) >= 1) {
+      copyHalf(call, 7, 15, Math.min(call.grid().x(), call.i32(8)), call.i32(10));
+    }
+  }
+
+  private static void layerNormHalf(KernelCall call) {
+    layerNorm(call);
+    copyHalf(call, 3, 7, Math.min(call.grid().x(), call.i32(4)), call.i32(5));
+  }
+
+  private static void layerNorm(KernelCall call) {
+    int rows = Math.min(call.grid().x(), call.i32(4)), hidden = call.i32(5);
+    if (rows < 1) {
+      return;
+    }
+    MemorySegment out = floats(call, 3, (long) rows * hidden);
+    if (hidden > MAX_HIDDEN) {
+      fillNan(out, 0, rows * hidden);
+      return;
+    }
+    MemorySegment in = floats(call, 0, (long) rows * hidden);
+    float[] gamma = row(floats(call, 1, hidden), 0, hidden);
+    float[] beta = row(floats(call, 2, hidden), 0, hidden);
+    for (int r = 0; r < rows; r++) {
+      long at = (long) r * hidden;
+      setRow(out, at, ReferenceEncoder.layerNorm(row(in, at, hidden), gamma, beta));
+    }
+  }
+
+  /** Where a reference stores element {@code index} of its output. */
+  private interface Store {
+    public void set(long index, float value);
+  }
+
+  private static void attention(KernelCall call, boolean half) {
+    int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
+    double scale = call.f32(7);
+    // QUERIES_PER_WARP (4) queries for each warp of a block.
+    int queries = (int) Math.min((long) call.grid().x() * (call.block().x() / 32) * 4, length);
+    int blockHeads = Math.min(call.grid().y(), heads);
+    int sequences = Math.min(call.grid().z(), batch);
+    if (queries < 1 || blockHeads < 1 || sequences < 1) {
+      return;
+    }
+    int hidden = heads * headSize;
+    long stride = 3L * hidden;
+    long outElements = ((long) (sequences - 1) * length + queries) * hidden;
+    MemorySegment outMemory = call.memory(2, outElements * (half ? Short.BYTES : Float.BYTES));
+    Store out =
+        half
+            ? (i, v) -> outMemory.setAtIndex(H, i, Float.floatToFloat16(v))
+            : (i, v) -> outMemory.setAtIndex(F, i, v);
+    if (headSize > MAX_HEAD_SIZE || call.block().x() / 32 > MAX_ATTENTION_WARPS) {
+      for (int b = 0; b < sequences; b++) {
+        for (int i = 0; i < queries; i++) {
+          for (int h = 0; h < blockHeads; h++) {
+            long o = ((long) b * length + i) * hidden + (long) h * headSize;
+            for (int d = 0; d < headSize; d++) {
+              out.set(o + d, Float.NaN);
+            }
+          }
+        }
+      }
+      return;
+    }
+    MemorySegment qkv = floats(call, 0, (long) sequences * length * stride);
+    MemorySegment mask = ints(call, 1, (long) sequences * length);
+    double[] scores = new double[length];
+    for (int b = 0; b < sequences; b++) {
+      long rows = (long) b * length * stride;
+      for (int h = 0; h < blockHeads; h++) {
+        long q = rows + (long) h * headSize;
+        long k = q + hidden;
+        long v = q + 2L * hidden;
+        for (int i = 0; i < queries; i++) {
+          long o = ((long) b * length + i) * hidden + (long) h * headSize;
+          double max = Double.NEGATIVE_INFINITY;
+          for (int j = 0; j < length; j++) {
+            if (mask.getAtIndex(I, (long) b * length + j) == 0) {
+              continue;
+            }
+            double dot = 0;
+            for (int d = 0; d < headSize; d++) {
+              dot +=
+                  (double) qkv.getAtIndex(F, q + i * stride + d)
+                      * qkv.getAtIndex(F, k + j * stride + d);
+            }
+            scores[j] = dot * scale;
+            max = Math.max(max, scores[j]);
+          }
+          if (max == Double.NEGATIVE_INFINITY) { // no key kept
+            for (int d = 0; d < headSize; d++) {
+              out.set(o + d, 0f);
+            }
+            continue;
+          }
+          double total = 0;
+          for (int j = 0; j < length; j++) {
+            if (mask.getAtIndex(I, (long) b * length + j) != 0) {
+              scores[j] = Math.exp(scores[j] - max);
+              total += scores[j];
+            } else {
+              scores[j] = 0;
+            }
+          }
+          for (int d = 0; d < headSize; d++) {
+            double sum = 0;
+            for (int j = 0; j < length; j++) {
+              sum += scores[j] * qkv.getAtIndex(F, v + j * stride + d);
+            }
+            out.set(o + d, (float) (sum / total));
+          }
+        }
+      }
+    }
+  }
+
+  private static void gelu(KernelCall call) {
+    long n = call.i64(1);
+    if (n < 1) {
+      return;
+    }
+    MemorySegment x = floats(call, 0, n);
+    for (long i = 0; i < n; i++) {
+      x.setAtIndex(F, i, (float) ReferenceEncoder.gelu(x.getAtIndex(F, i)));
+    }
+  }
+
+  private static void meanPoolNormalize(KernelCall call) {
+    int sequences = Math.min(call.grid().x(), call.i32(3));
+    int length = call.i32(4), hidden = call.i32(5);
+    if (sequences < 1) {
+      return;
+    }
+    MemorySegment out = floats(call, 2, (long) sequences * hidden);
+    if (hidden > MAX_HIDDEN) {
+      fillNan(out, 0, sequences * hidden);
+      return;
+    }
+    MemorySegment x = floats(call, 0, (long) sequences * length * hidden);
+    MemorySegment mask = ints(call, 1, (long) sequences * length);
+    for (int b = 0; b < sequences; b++) {
+      float[][] rows = new float[length][];
+      int[] keep = new int[length];
+      int count = 0;
+      for (int t = 0; t < length; t++) {
+        keep[t] = mask.getAtIndex(I, (long) b * length + t);
+        rows[t] = row(x, ((long) b * length + t) * hidden, hidden);
+        count += keep[t] != 0 ? 1 : 0;
+      }
+      float[] pooled = count == 0 ? new float[hidden] : ReferenceEncoder.meanPooled(rows, keep);
+      setRow(out, (long) b * hidden, normalizedOrZero(pooled));
+    }
+  }
+
+  /** {@link ReferenceEncoder#normalized}, but zeros stay zeros, as in the kernel. */
+  private static float[] normalizedOrZero(float[] v) {
+    for (float f : v) {
+      if (f != 0) {
+        return ReferenceEncoder.normalized(v);
+      }
+    }
+    return v;
+  }
+}

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import static cuda.graph.embeddings.internal.model.EncoderWeights.FFN;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.HEADS;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.HEAD_SIZE;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.HIDDEN;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.POSITIONS;
+
+import cuda.graph.Buckets;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
+import cuda.graph.ElementType;
+import cuda.graph.GraphCache;
+import cuda.graph.GraphNode;
+import cuda.graph.Scope;
+import cuda.graph.Stream;
+import cuda.graph.blas.Blas;
+import cuda.graph.blas.Epilogue;
+import cuda.graph.blas.Matmul;
+import cuda.graph.blas.MatrixView;
+import cuda.graph.blas.Workspace;
+import cuda.graph.embeddings.internal.model.BertTokenizer;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.ReferenceEncoder;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * all-MiniLM-L6-v2 on one device, fp32: the whole forward pass of a padded batch as one captured
+ * graph per shape (batch size, padded length), replayed from a {@link GraphCache}.
+ *
+ * <p>A graph is the embeddings kernel, six layers of (QKV projection, attention, output projection
+ * with the residual, LayerNorm, up projection with GELU, down projection with the residual,
+ * LayerNorm), and mean pooling with the L2 normalisation: {@code 2 + 6 * 7} nodes with {@link
+ * Gelu#EPILOGUE}, one more per layer with {@link Gelu#EXACT_KERNEL}, and the allocation and free
+ * nodes of its temporaries. The matrix products are {@link Blas} matmul nodes with the bias in the
+ * epilogue; the residual is added by the product itself ({@link Matmul#accumulating}: {@code x = x
+ * + context W + b}), so the LayerNorm after it runs in place. Everything else is {@link
+ * EncoderKernels}.
+ *
+ * <p>GELU. BERT's GELU is the exact erf form; cuBLASLt's GELU epilogue is the tanh approximation.
+ * Measured on the simulator (whose matmul model applies the same epilogue) over the eight sentences
+ * of ReferenceEncoderTests and the long text, each embedding's cosine to LangChain4j's is at least
+ * 0.9999988 with the epilogue ({@link Gelu#EPILOGUE}) and 0.999999999999 with the exact form in a
+ * kernel of its own after a BIAS epilogue ({@link Gelu#EXACT_KERNEL}). At scale the epilogue's
+ * margin is too thin for fp32's floor: on the H200 over 100,000 sentences of documentation, the
+ * worst cosine to PyTorch's {@code BertModel} (fp32, exact GELU) was 0.99998933 with the epilogue,
+ * on 128-token lists of copyright holders. So the fp32 mode computes the exact form ({@link
+ * Gelu#defaultFor}), at the cost of a kernel and two passes over the {@code [tokens, 1536]}
+ * activations per layer, and the fp16 mode, whose floor is 0.9995 and whose activations are fp16,
+ * uses the epilogue.
+ *
+ * <p>Memory. The weights are uploaded once, as fp32 buffers in the layout the ONNX file stores
+ * them: each linear layer's weight is {@code [in, out]} row-major, the right operand of {@code x
+ * W}, so a product takes it as it is ({@code MatrixView.rowMajor(w, in, out)}, not transposed). The
+ * query, key and value weights are placed side by side in one {@code [384, 1152]} matrix (and their
+ * biases in one vector), so one product gives the {@code Q | K | V} rows the attention kernel
+ * reads. Activations are {@link Scope#temporary temporaries} of each graph, so they exist only
+ * while a replay runs. The token ids, types and mask (ints, side by side: one copy) and the
+ * embeddings are views of buffers sized for {@code maxBatch x maxLength}, shared by the graphs of
+ * every shape. One matmul workspace serves every graph, since the graphs replay one after another
+ * on one stream (the cache's {@link GraphCache.Sharing#SERIAL}). It is as large as the {@code
+ * Blas}'s workspace limit, which bounds every plan, rather than {@link Blas#workspaceFor} the
+ * largest shape's products: a plan is made for a product's shape, each shape's products are planned
+ * when its graph is first captured, and cuBLASLt may give a smaller shape an algorithm that needs
+ * more workspace.
+ *
+ * <p>Precision. In {@link Precision#FP32} (the default) everything is fp32. In {@link
+ * Precision#FP16} the four weight matrices of each layer are stored as fp16 and every product reads
+ * fp16 inputs and accumulates in fp32 (cuBLASLt's {@code A, B} fp16, compute fp32): the LayerNorms
+ * write an fp16 copy of their rows beside the fp32 ones, attention writes fp16, and the up
+ * projection writes its GELU'd activations as fp16; the QKV product and the two products that add
+ * to the residual stream write fp32, so the residual stream, LayerNorm, softmax and pooling stay
+ * fp32. It halves the weights' bytes and takes the tensor cores' fp16 path.
+ *
+ * <p>Not thread-safe: one {@link #embed} at a time. Closing frees the graphs, weights and buffers.
+ */
+public final class GpuEncoder implements AutoCloseable {
+
+  /** A graph's key: how many sequences, and the length they are padded to. */
+  public record Shape(int batch, int length) {}
+
+  /** The arithmetic of the matrix products: see the class comment. */
+  public enum Precision {
+    /** fp32 weights and activations; the products in fp32. */
+    FP32,
+    /**
+     * fp16 weights and product inputs, fp32 accumulation; the residual stream, LayerNorm, softmax
+     * and pooling stay fp32.
+     */
+    FP16
+  }
+
+  /** How the feed-forward GELU is computed: see the class comment. */
+  public enum Gelu {
+    /** cuBLASLt's BIAS_GELU epilogue, the tanh approximation. */
+    EPILOGUE,
+    /** BERT's erf form, {@link EncoderKernels#gelu} after a BIAS epilogue. */
+    EXACT_KERNEL;
+
+    /** {@return the GELU of {@code precision}: the exact form in fp32, the epilogue in fp16} */
+    public static Gelu defaultFor(Precision precision) {
+      return precision == Precision.FP32 ? EXACT_KERNEL : EPILOGUE;
+    }
+  }
+
+  /** One layer's weights on the device. */
+  private record Layer(
+      DeviceBuffer<?> qkv,
+      DeviceBuffer<Float> qkvBias,
+      DeviceBuffer<?> attentionOutput,
+      DeviceBuffer<Float> attentionOutputBias,
+      DeviceBuffer<Float> attentionGamma,
+      DeviceBuffer<Float> attentionBeta,
+      DeviceBuffer<?> intermediate,
+      DeviceBuffer<?> intermediateBias,
+      DeviceBuffer<?> output,
+      DeviceBuffer<Float> outputBias,
+      DeviceBuffer<Float> outputGamma,
+      DeviceBuffer<Float> outputBeta) {}
+
+  private final Stream stream;
+  private final BertTokenizer tokenizer;
+  private final int maxBatch;
+  private final int maxLength;
+
+  /** The shapes graphs are captured for: a batch pads to its batch and length buckets. */
+  private final Buckets batchBuckets, lengthBuckets;
+
+  private final Precision precision;
+  private final Gelu gelu;
+  private final List<DeviceBuffer<?>> owned = new ArrayList<>();
+  private final EncoderKernels.Tables tables;
+  private final List<Layer> layers = new ArrayList<>();
+
+  /**
+   * A batch's token ids, types and mask side by side ({@code 3 * tokens} ints for a shape of {@code
+   * tokens}), so that one copy brings them.
+   */
+  private final DeviceBuffer<Integer> inputs;
+
+  private final DeviceBuffer<Float> embeddings;
+  private final Blas blas;
+  private final Workspace workspace;
+  private final GraphCache<Shape> graphs;
+  private volatile int nodesPerGraph, matmulNodesPerGraph;
+  private final java.util.Map<Shape, List<DeviceBuffer<?>>> eagerBuffers =
+      new java.util.HashMap<>();
+
+  /**
+   * Uploads {@code weights} to the device of {@code stream} and prepares graphs for batches of up
+   * to {@code maxBatch} texts of up to {@code maxLength} tokens.
+   *
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a text, 1 to 512 (the tokenizer makes at most {@link
+   *     BertTokenizer#maxLength()})
+   */
+  public GpuEncoder(
+      EncoderWeights weights, BertTokenizer tokenizer, Stream stream, int maxBatch, int maxLength) {
+    this(weights, tokenizer, stream, maxBatch, maxLength, Precision.FP32);
+  }
+
+  /**
+   * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision}
+   * with its GELU ({@link Gelu#defaultFor}).
+   */
+  public GpuEncoder(
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Stream stream,
+      int maxBatch,
+      int maxLength,
+      Precision precision) {
+    this(weights, tokenizer, stream, maxBatch, maxLength, precision, Gelu.defaultFor(precision));
+  }
+
+  /**
+   * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision}
+   * and GELU as asked.
+   *
+   * @throws IllegalArgumentException for {@link Gelu#EXACT_KERNEL} in {@link Precision#FP16}, whose
+   *     feed-forward activations are fp16 and the kernel's fp32
+   */
+  public GpuEncoder(
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Stream stream,
+      int maxBatch,
+      int maxLength,
+      Precision precision,
+      Gelu gelu) {
+    if (maxBatch < 1 || maxLength < 1 || maxLength > POSITIONS) {
+      throw new IllegalArgumentException(
+          "GpuEncoder: batches of up to "
+              + maxBatch
+              + " texts of up to "
+              + maxLength
+              + " tokens; take at least 1 text and 1 to "
+              + POSITIONS
+              + " tokens (the model's positions)");
+    }
+    if (precision == Precision.FP16 && gelu == Gelu.EXACT_KERNEL) {
+      throw new IllegalArgumentException(
+          "GpuEncoder: the exact GELU kernel works on fp32 activations; in fp16 use Gelu.EPILOGUE"
+              + " (cuBLASLt's tanh form) or Precision.FP32");
+    }
+    this.stream = stream;
+    this.tokenizer = tokenizer;
+    this.maxBatch = maxBatch;
+    this.maxLength = maxLength;
+    this.batchBuckets = buckets(new int[] {1, 2, 4}, 8, maxBatch);
+    this.lengthBuckets = buckets(new int[] {16, 32, 64}, 128, maxLength);
+    this.precision = precision;
+    this.gelu = gelu;
+    EncoderKernels.loadAll(stream.device()); // module loading must stay out of captures
+    tables =
+        new EncoderKernels.Tables(
+            upload(weights.wordEmbeddings),
+            upload(weights.positionEmbeddings),
+            upload(weights.typeEmbeddings),
+            upload(weights.embeddingNorm.gamma()),
+            upload(weights.embeddingNorm.beta()));
+    for (EncoderWeights.Layer l : weights.layers) {
+      layers.add(
+          new Layer(
+              uploadWeight(sideBySide(l.query(), l.key(), l.value())),
+              upload(concatenated(l.query().bias(), l.key().bias(), l.value().bias())),
+              uploadWeight(l.attentionOutput().weight()),
+              upload(l.attentionOutput().bias()),
+              upload(l.attentionNorm().gamma()),
+              upload(l.attentionNorm().beta()),
+              uploadWeight(l.intermediate().weight()),
+              // The up projection's output is fp16 in FP16 mode, and a bias holds D's type.
+              uploadWeight(l.intermediate().bias()),
+              uploadWeight(l.output().weight()),
+              upload(l.output().bias()),
+              upload(l.outputNorm().gamma()),
+              upload(l.outputNorm().beta())));
+    }
+    int tokens = maxBatch * maxLength;
+    inputs = zeros(ElementType.I32, 3L * tokens);
+    embeddings = zeros(ElementType.F32, (long) maxBatch * HIDDEN);
+    blas = Blas.open(stream.device());
+    workspace = Workspace.allocate(blas.workspaceLimit()).syncOn(stream);
+    graphs =
+        GraphCache.create(
+            stream,
+            GraphCache.Settings.budget(temporaryBytes(tokens, precision)),
+            (Shape shape, Scope scope) ->
+                record(
+                    shape,
+                    new Recorder() {
+                      @Override
+                      public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+                        return scope.temporary(type, length);
+                      }
+
+                      @Override
+                      public void record(GraphNode<?> node) {
+                        scope.record(node);
+                      }
+                    }));
+  }
+
+  /**
+   * {@return the weights of {@code q}, {@code k} and {@code v} ({@code [in, out]} each) side by
+   * side}
+   */
+  private static float[] sideBySide(EncoderWeights.Linear... linears) {
+    int in = linears[0].in();
+    int width = 0;
+    for (EncoderWeights.Linear l : linears) {
+      width += l.out();
+    }
+    float[] w = new float[in * width];
+    for (int row = 0; row < in; row++) {
+      int at = row * width;
+      for (EncoderWeights.Linear l : linears) {
+        System.arraycopy(l.weight(), row * l.out(), w, at, l.out());
+        at += l.out();
+      }
+    }
+    return w;
+  }
+
+  private static float[] concatenated(float[]... parts) {
+    int length = 0;
+    for (float[] p : parts) {
+      length += p.length;
+    }
+    float[] all = new float[length];
+    int at = 0;
+    for (float[] p : parts) {
+      System.arraycopy(p, 0, all, at, p.length);
+      at += p.length;
+    }
+    return all;
+  }
+
+  private DeviceBuffer<Float> upload(float[] data) {
+    DeviceBuffer<Float> b = DeviceBuffer.fromArray(data).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  /** {@return {@code data} on the device in the products' input type: fp32, or fp16 rounded} */
+  private DeviceBuffer<?> uploadWeight(float[] data) {
+    if (precision == Precision.FP32) {
+      return upload(data);
+    }
+    short[] half = new short[data.length];
+    for (int i = 0; i < data.length; i++) {
+      half[i] = Float.floatToFloat16(data[i]);
+    }
+    DeviceBuffer<Short> b = DeviceBuffer.fromArray(ElementType.F16, half).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  private <T> DeviceBuffer<T> zeros(ElementType<T> type, long n) {
+    DeviceBuffer<T> b = DeviceBuffer.zeros(type, n).syncOn(stream);
+    owned.add(b);
+    return b;
+  }
+
+  /**
+   * {@return the sizes of {@code first} up to {@code max}, then every multiple of {@code step} up
+   * to it, and {@code max} itself}: 1, 2, 4, 8, 16, 24, ... for batches (vLLM's list), 16, 32, 64,
+   * 128, 256, ... for lengths
+   */
+  public static Buckets buckets(int[] first, int step, int max) {
+    java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
+    for (int size : first) {
+      if (size < max) {
+        sizes.add(size);
+      }
+    }
+    for (int size = step; size < max; size += step) {
+      sizes.add(size);
+    }
+    sizes.add(max);
+    return new Buckets(List.copyOf(sizes));
+  }
+
+  /** {@return the shape a batch of {@code size} texts of up to {@code length} tokens runs in} */
+  public Shape shapeFor(int size, int length) {
+    return new Shape(batchBuckets.cover(size).size(), lengthBuckets.cover(length).size());
+  }
+
+  /** {@return the bytes of a graph's temporaries for {@code tokens} tokens} */
+  public static long temporaryBytes(long tokens, Precision precision) {
+    return switch (precision) {
+      // x, qkv, context, the feed-forward activations
+      case FP32 -> tokens * (HIDDEN + 3L * HIDDEN + HIDDEN + FFN) * Float.BYTES;
+      // x and qkv fp32; x's fp16 copy, context and the feed-forward activations fp16
+      case FP16 ->
+          tokens * ((HIDDEN + 3L * HIDDEN) * Float.BYTES + (HIDDEN + HIDDEN + FFN) * Short.BYTES);
+    };
+  }
+
+  /**
+   * Records the forward pass of {@code shape} into {@code scope}. In {@link Precision#FP16} the
+   * LayerNorms also write their rows as fp16 ({@code xHalf}), attention writes fp16, and the up
+   * projection writes its GELU'd activations as fp16: the inputs of the products; the products
+   * write fp32 (QKV, and the two that add to the residual stream {@code x}).
+   */
+  private void record(Shape shape, Recorder into) {
+    Counting scope = new Counting(into);
+    recordShape(shape, scope);
+    nodesPerGraph = scope.nodes;
+    matmulNodesPerGraph = scope.matmuls;
+  }
+
+  /** A recorder that counts what it passes on and makes matmul nodes of products. */
+  private final class Counting implements Recorder {
+    private final Recorder into;
+    public int nodes, matmuls;
+
+    public Counting(Recorder into) {
+      this.into = into;
+    }
+
+    @Override
+    public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+      return into.temporary(type, length);
+    }
+
+    @Override
+    public void record(GraphNode<?> node) {
+      nodes++;
+      into.record(node);
+    }
+
+    /** Records {@code matmul} as one node. */
+    public void recordMatmul(Matmul matmul) {
+      matmuls++;
+      record(blas.matmul(matmul, workspace));
+    }
+  }
+
+  private void recordShape(Shape shape, Counting scope) {
+    int batch = shape.batch(), length = shape.length();
+    int tokens = batch * length;
+    boolean half = precision == Precision.FP16;
+    ElementType<?> inputType = half ? ElementType.F16 : ElementType.F32;
+    DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
+    @Nullable DeviceBuffer<Short> xHalf =
+        half ? scope.temporary(ElementType.F16, (long) tokens * HIDDEN) : null;
+    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * HIDDEN);
+    DeviceBuffer<?> context = scope.temporary(inputType, (long) tokens * HIDDEN);
+    DeviceBuffer<?> inner = scope.temporary(inputType, (long) tokens * FFN);
+    DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
+    MatrixView xView = MatrixView.rowMajor(x, tokens, HIDDEN);
+    MatrixView xInput = half ? MatrixView.rowMajor(xHalf, tokens, HIDDEN) : xView;
+    MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * HIDDEN);
+    MatrixView contextView = MatrixView.rowMajor(context, tokens, HIDDEN);
+    MatrixView innerView = MatrixView.rowMajor(inner, tokens, FFN);
+
+    DeviceBuffer<Integer> idsPrefix = inputs.slice(0, tokens);
+    DeviceBuffer<Integer> typesPrefix = inputs.slice(tokens, tokens);
+    scope.record(
+        half
+            ? EncoderKernels.embedLayerNormHalf(
+                idsPrefix, typesPrefix, tables, x, xHalf, batch, length)
+            : EncoderKernels.embedLayerNorm(idsPrefix, typesPrefix, tables, x, batch, length));
+    for (Layer l : layers) {
+      scope.recordMatmul(
+          (Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
+              .withEpilogue(Epilogue.BIAS, l.qkvBias())));
+      scope.record(
+          half
+              ? EncoderKernels.attentionHalf(
+                  qkv, maskPrefix, as(context, ElementType.F16), batch, length, HEADS, HEAD_SIZE)
+              : EncoderKernels.attention(
+                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, HEADS, HEAD_SIZE));
+      scope.recordMatmul(
+          (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), HIDDEN, HIDDEN), xView)
+              .accumulating(1f)
+              .withEpilogue(Epilogue.BIAS, l.attentionOutputBias())));
+      scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens));
+      Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), HIDDEN, FFN), innerView);
+      if (gelu == Gelu.EXACT_KERNEL) {
+        scope.recordMatmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()));
+        scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * FFN));
+      } else {
+        scope.recordMatmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()));
+      }
+      scope.recordMatmul(
+          (Matmul.of(innerView, MatrixView.rowMajor(l.output(), FFN, HIDDEN), xView)
+              .accumulating(1f)
+              .withEpilogue(Epilogue.BIAS, l.outputBias())));
+      scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens));
+    }
+    scope.record(
+        EncoderKernels.meanPoolNormalize(
+            x, maskPrefix, embeddings.slice(0, (long) batch * HIDDEN), batch, length, HIDDEN));
+  }
+
+  /**
+   * Where {@link #record} puts a shape's work: a graph's {@link Scope}, or a list of nodes the
+   * eager path runs on the stream one after another.
+   */
+  private interface Recorder {
+    <T> DeviceBuffer<T> temporary(ElementType<T> type, long length);
+
+    void record(GraphNode<?> node);
+  }
+
+  /**
+   * {@return the nodes of a shape's work, the last time one was recorded}: kernels and matmul nodes
+   * (a matmul node holds the kernels cuBLASLt chose for it), not counting the temporaries'
+   * allocation and free nodes; 0 before the first
+   */
+  public int nodesPerGraph() {
+    return nodesPerGraph;
+  }
+
+  /** {@return how many of {@link #nodesPerGraph} are matmul nodes} */
+  public int matmulNodesPerGraph() {
+    return matmulNodesPerGraph;
+  }
+
+  /**
+   * {@return the work of {@code shape} as one op that launches its nodes on the stream one by one,
+   * no graph}, recorded anew for each run (an op runs once); its activations are buffers of the
+   * shape's own, allocated on first use and kept until close
+   */
+  private GraphNode<@Nullable Void> eagerWork(Shape shape) {
+    List<DeviceBuffer<?>> buffers = eagerBuffers.computeIfAbsent(shape, s -> new ArrayList<>());
+    List<GraphNode<?>> nodes = new ArrayList<>();
+    int[] next = {0};
+    record(
+        shape,
+        new Recorder() {
+          @Override
+          public @SuppressWarnings("unchecked") <T> DeviceBuffer<T> temporary(
+              ElementType<T> type, long length) {
+            if (next[0] == buffers.size()) {
+              buffers.add(zeros(type, length));
+            }
+            return (DeviceBuffer<T>) buffers.get(next[0]++);
+          }
+
+          @Override
+          public void record(GraphNode<?> node) {
+            nodes.add(node);
+          }
+        });
+    return GraphNode.sequence(nodes);
+  }
+
+  /** x = LayerNorm(x) in place, and its fp16 copy into {@code xHalf} where there is one. */
+  private static GraphNode<@Nullable Void> normalize(
+      DeviceBuffer<Float> x,
+      @Nullable DeviceBuffer<Short> xHalf,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      int tokens) {
+    return xHalf == null
+        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens)
+        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens);
+  }
+
+  /** {@return {@code buffer} as a buffer of {@code type}, which it holds} */
+  @SuppressWarnings("unchecked")
+  private static <T> DeviceBuffer<T> as(DeviceBuffer<?> buffer, ElementType<T> type) {
+    if (buffer.elementType() != type) {
+      throw new IllegalStateException(
+          "GpuEncoder: a buffer of " + buffer.elementType() + " where " + type + " was meant");
+    }
+    return (DeviceBuffer<T>) buffer;
+  }
+
+  /**
+   * {@return the L2-normalised embedding of each text, in order}: the texts are tokenized as
+   * LangChain4j tokenizes them and padded to the smallest batch and length buckets that hold them
+   * ({@link #shapeFor}; padding takes no part in attention or pooling), and the graph of that shape
+   * is replayed (captured first if it is new)
+   *
+   * @param texts 1 to {@code maxBatch} texts, each of at most {@code maxLength} tokens
+   * @throws NullPointerException if the list or a text is null (the message names its index)
+   * @throws IllegalArgumentException if there are no texts or too many, or a text is one {@link
+   *     BertTokenizer#parts} refuses (an unpaired surrogate, no word pieces) or longer than {@code
+   *     maxLength} tokens; the message names the first such text's index
+   */
+  public float[][] embed(List<@Nullable String> texts) {
+    return run(tokenizeAll(texts, "GpuEncoder.embed"), true);
+  }
+
+  /**
+   * {@return the one run of word pieces the tokenizer makes of {@code text}}, the way {@link
+   * #embed} tokenizes it; callers tokenize on their own threads and pass the parts to {@link
+   * #embedParts}
+   *
+   * @param call the caller's call, which a refusal's message begins with
+   * @param what the text in a refusal's message: "the text", or "text 3 of 9" in a list
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException if {@link BertTokenizer#parts} refuses the text, or it is
+   *     longer than {@code maxLength} tokens
+   */
+  public BertTokenizer.Part tokenize(@Nullable String text, String call, String what) {
+    List<BertTokenizer.Part> p = tokenizer.parts(text, call, what);
+    if (p.size() != 1) {
+      // The tokenizer truncates to 128 tokens, so this takes a tokenizer.json without truncation.
+      throw new IllegalArgumentException(
+          call
+              + ": "
+              + what
+              + " is "
+              + p.size()
+              + " runs of word pieces; this encoder embeds texts the tokenizer keeps to one run"
+              + " (it truncates them to "
+              + tokenizer.maxLength()
+              + " tokens)");
+    }
+    BertTokenizer.Part part = p.get(0);
+    if (part.ids().length > maxLength) {
+      // Refused here, on the caller's thread, so that it fails no batch it would have joined.
+      throw new IllegalArgumentException(
+          call
+              + ": "
+              + what
+              + " is "
+              + part.ids().length
+              + " tokens; this encoder takes up to "
+              + maxLength
+              + " (maxLength); make it with a larger maxLength");
+    }
+    return part;
+  }
+
+  /** {@return the parts of 1 to maxBatch texts}, refusals naming {@code call} and the index */
+  private List<BertTokenizer.Part> tokenizeAll(List<@Nullable String> texts, String call) {
+    if (texts == null) {
+      throw new NullPointerException(
+          call + ": the list of texts is null; pass 1 to " + maxBatch + " texts");
+    }
+    checkCount(texts.size());
+    List<BertTokenizer.Part> parts = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      parts.add(tokenize(texts.get(i), call, "text " + i + " of " + texts.size()));
+    }
+    return parts;
+  }
+
+  private void checkCount(int count) {
+    if (count == 0 || count > maxBatch) {
+      throw new IllegalArgumentException(
+          "GpuEncoder.embed: "
+              + count
+              + " texts; this encoder embeds 1 to "
+              + maxBatch
+              + " at a time (maxBatch); split the list");
+    }
+  }
+
+  /** As {@link #embed}, for texts {@link #tokenize} has tokenized. */
+  public float[][] embedParts(List<BertTokenizer.Part> parts) {
+    return run(parts, true);
+  }
+
+  /**
+   * As {@link #embed}, without graphs: the same nodes launched on the stream one after another, the
+   * way a program without graphs runs them (the anchor of a graph's gain). Its activations are
+   * buffers of each shape's own, allocated on first use and kept until close.
+   */
+  public float[][] embedEagerly(List<@Nullable String> texts) {
+    return run(tokenizeAll(texts, "GpuEncoder.embedEagerly"), false);
+  }
+
+  private float[][] run(List<BertTokenizer.Part> parts, boolean graphed) {
+    checkCount(parts.size());
+    ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
+    int length = batch.length();
+    if (length > maxLength) {
+      throw new IllegalArgumentException(
+          "GpuEncoder.embed: a text of "
+              + length
+              + " tokens; this encoder takes up to "
+              + maxLength
+              + " (maxLength); make it with a larger maxLength");
+    }
+    int size = batch.size();
+    Shape shape = shapeFor(size, length);
+    // Padding rows and positions are id 0, type 0 and mask 0.
+    int padded = shape.length(), tokens = shape.batch() * padded;
+    int[] in = new int[3 * tokens]; // ids, then types, then mask
+    for (int b = 0; b < size; b++) {
+      System.arraycopy(batch.ids()[b], 0, in, b * padded, length);
+      System.arraycopy(batch.typeIds()[b], 0, in, tokens + b * padded, length);
+      System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
+    }
+    DeviceOp<?> work = graphed ? graphs.launch(shape) : eagerWork(shape);
+    float[] flat =
+        inputs
+            .slice(0, 3L * tokens)
+            .write(in)
+            .andThen(work)
+            .andThen(embeddings.slice(0, (long) size * HIDDEN).toFloatArray())
+            .syncOn(stream);
+    float[][] result = new float[size][HIDDEN];
+    for (int b = 0; b < size; b++) {
+      System.arraycopy(flat, b * HIDDEN, result[b], 0, HIDDEN);
+    }
+    return result;
+  }
+
+  /** {@return the graphs, one per shape embedded so far} */
+  public GraphCache<Shape> graphs() {
+    return graphs;
+  }
+
+  @Override
+  public void close() {
+    graphs.close();
+    workspace.close();
+    blas.close();
+    for (DeviceBuffer<?> b : owned) {
+      b.close();
+    }
+  }
+}

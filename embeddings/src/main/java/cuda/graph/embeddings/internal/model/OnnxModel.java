@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.model;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import cuda.graph.embeddings.internal.model.onnx.OnnxIr;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The initializers and nodes of an ONNX model, parsed by protobuf-java with the classes generated
+ * from {@code src/main/proto/onnx_weights.proto}.
+ *
+ * <p>Tensors are decoded on request: FLOAT tensors as {@code float[]} (from {@code raw_data}, which
+ * ONNX stores little-endian, or from {@code float_data}), INT64 tensors as {@code long[]}. Any
+ * other data type, and data kept in an external file, is refused with the tensor's name, since the
+ * model this example reads embeds all its weights in fp32.
+ */
+public final class OnnxModel {
+
+  /** ONNX's TensorProto.DataType numbers this reader decodes. */
+  public static final int FLOAT = 1;
+
+  public static final int INT64 = 7;
+
+  private static final String[] DATA_TYPES = {
+    "UNDEFINED",
+    "FLOAT",
+    "UINT8",
+    "INT8",
+    "UINT16",
+    "INT16",
+    "INT32",
+    "INT64",
+    "STRING",
+    "BOOL",
+    "FLOAT16",
+    "DOUBLE",
+    "UINT32",
+    "UINT64",
+    "COMPLEX64",
+    "COMPLEX128",
+    "BFLOAT16"
+  };
+
+  /** A FLOAT initializer: its name, its shape and its elements in row-major order. */
+  public record FloatTensor(String name, int[] shape, float[] data) {
+
+    /** The shape as a list, for messages and comparisons. */
+    public List<Integer> dims() {
+      return Arrays.stream(shape).boxed().toList();
+    }
+  }
+
+  /** A node of the graph: what it computes, its name and the values it reads and writes. */
+  public record Node(String opType, String name, List<String> inputs, List<String> outputs) {}
+
+  private final Map<String, OnnxIr.Tensor> initializers;
+  private final List<Node> nodes;
+
+  private OnnxModel(Map<String, OnnxIr.Tensor> initializers, List<Node> nodes) {
+    this.initializers = initializers;
+    this.nodes = nodes;
+  }
+
+  /** Parses an ONNX model's bytes. */
+  public static OnnxModel parse(byte[] model) {
+    OnnxIr.Model parsed;
+    try {
+      parsed = OnnxIr.Model.parseFrom(model);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(
+          "OnnxModel.parse: the " + model.length + " bytes are not an ONNX model", e);
+    }
+    if (!parsed.hasGraph()) {
+      throw new IllegalArgumentException("OnnxModel.parse: the ONNX model has no graph");
+    }
+    Map<String, OnnxIr.Tensor> initializers = new LinkedHashMap<>();
+    for (OnnxIr.Tensor t : parsed.getGraph().getInitializerList()) {
+      if (initializers.put(t.getName(), t) != null) {
+        throw new IllegalArgumentException(
+            "OnnxModel.parse: the model has two initializers named " + t.getName());
+      }
+    }
+    List<Node> nodes =
+        parsed.getGraph().getNodeList().stream()
+            .map(
+                n ->
+                    new Node(
+                        n.getOpType(),
+                        n.getName(),
+                        List.copyOf(n.getInputList()),
+                        List.copyOf(n.getOutputList())))
+            .toList();
+    return new OnnxModel(Collections.unmodifiableMap(initializers), nodes);
+  }
+
+  /** The initializers' names, in the model's order. */
+  public Set<String> names() {
+    return initializers.keySet();
+  }
+
+  /** Whether {@code name} is an initializer (rather than a graph input or a node's output). */
+  public boolean isInitializer(String name) {
+    return initializers.containsKey(name);
+  }
+
+  /** The graph's nodes, in the model's (topological) order. */
+  public List<Node> nodes() {
+    return nodes;
+  }
+
+  /** An initializer's shape. */
+  public int[] shape(String name) {
+    return shape(tensor(name, "shape"));
+  }
+
+  /** An initializer's data type name (FLOAT, INT64, ...). */
+  public String dataType(String name) {
+    return dataTypeName(tensor(name, "dataType").getDataType());
+  }
+
+  /** A FLOAT initializer, decoded. */
+  public FloatTensor floats(String name) {
+    OnnxIr.Tensor t = checked(name, "floats", FLOAT);
+    int[] shape = shape(t);
+    int count = elements(t, shape);
+    float[] data = new float[count];
+    if (t.hasRawData()) {
+      rawData(t, count, Float.BYTES).asFloatBuffer().get(data);
+    } else if (t.getFloatDataCount() == count) {
+      for (int i = 0; i < count; i++) {
+        data[i] = t.getFloatData(i);
+      }
+    } else {
+      throw new IllegalArgumentException(
+          "OnnxModel.floats: initializer "
+              + name
+              + " holds "
+              + t.getFloatDataCount()
+              + " values in float_data, not the "
+              + count
+              + " its shape "
+              + Arrays.toString(shape)
+              + " needs");
+    }
+    return new FloatTensor(name, shape, data);
+  }
+
+  /** An INT64 initializer, decoded. */
+  public long[] int64s(String name) {
+    OnnxIr.Tensor t = checked(name, "int64s", INT64);
+    int count = elements(t, shape(t));
+    long[] data = new long[count];
+    if (t.hasRawData()) {
+      rawData(t, count, Long.BYTES).asLongBuffer().get(data);
+    } else if (t.getInt64DataCount() == count) {
+      for (int i = 0; i < count; i++) {
+        data[i] = t.getInt64Data(i);
+      }
+    } else {
+      throw new IllegalArgumentException(
+          "OnnxModel.int64s: initializer "
+              + name
+              + " holds "
+              + t.getInt64DataCount()
+              + " values in int64_data, not the "
+              + count
+              + " its shape needs");
+    }
+    return data;
+  }
+
+  private OnnxIr.Tensor tensor(String name, String call) {
+    OnnxIr.Tensor t = initializers.get(name);
+    if (t == null) {
+      throw new IllegalArgumentException(
+          "OnnxModel." + call + ": the model has no initializer named " + name);
+    }
+    return t;
+  }
+
+  private OnnxIr.Tensor checked(String name, String call, int dataType) {
+    OnnxIr.Tensor t = tensor(name, call);
+    if (t.getDataLocation() == OnnxIr.Tensor.DataLocation.EXTERNAL
+        || t.getExternalDataCount() > 0) {
+      String location =
+          t.getExternalDataList().stream()
+              .filter(e -> e.getKey().equals("location"))
+              .map(OnnxIr.StringEntry::getValue)
+              .findFirst()
+              .orElse("an unnamed file");
+      throw new UnsupportedOperationException(
+          "OnnxModel."
+              + call
+              + ": initializer "
+              + name
+              + " keeps its data outside the model, in "
+              + location
+              + "; this reader takes models that embed their weights (export without external"
+              + " data).");
+    }
+    if (t.getDataType() != dataType) {
+      throw new UnsupportedOperationException(
+          "OnnxModel."
+              + call
+              + ": initializer "
+              + name
+              + " is "
+              + dataTypeName(t.getDataType())
+              + ", not "
+              + dataTypeName(dataType)
+              + "; this reader decodes FLOAT and INT64 tensors only (the fp32 model has no"
+              + " others).");
+    }
+    return t;
+  }
+
+  private static int[] shape(OnnxIr.Tensor t) {
+    int[] shape = new int[t.getDimsCount()];
+    for (int d = 0; d < shape.length; d++) {
+      long dim = t.getDims(d);
+      if (dim < 0 || dim > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "OnnxModel: initializer " + t.getName() + " has dimension " + dim);
+      }
+      shape[d] = (int) dim;
+    }
+    return shape;
+  }
+
+  private static int elements(OnnxIr.Tensor t, int[] shape) {
+    long count = 1;
+    for (int dim : shape) {
+      count *= dim;
+    }
+    if (count > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(
+          "OnnxModel: initializer " + t.getName() + " has " + count + " elements, too many");
+    }
+    return (int) count;
+  }
+
+  private static ByteBuffer rawData(OnnxIr.Tensor t, int count, int bytesPerElement) {
+    ByteString raw = t.getRawData();
+    if (raw.size() != (long) count * bytesPerElement) {
+      throw new IllegalArgumentException(
+          "OnnxModel: initializer "
+              + t.getName()
+              + " has "
+              + raw.size()
+              + " bytes of raw_data, not the "
+              + (long) count * bytesPerElement
+              + " its "
+              + count
+              + " elements need");
+    }
+    // ONNX stores raw_data little-endian whatever the host.
+    return raw.asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static String dataTypeName(int dataType) {
+    return dataType >= 0 && dataType < DATA_TYPES.length
+        ? DATA_TYPES[dataType]
+        : "data type " + dataType;
+  }
+}

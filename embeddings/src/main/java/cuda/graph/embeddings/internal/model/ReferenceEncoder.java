@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.model;
+
+import static cuda.graph.embeddings.internal.model.EncoderWeights.FFN;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.HEADS;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.HIDDEN;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.POSITIONS;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.TYPES;
+import static cuda.graph.embeddings.internal.model.EncoderWeights.VOCABULARY;
+
+import java.util.List;
+
+/**
+ * all-MiniLM-L6-v2 in plain Java, fp32: the reference the GPU encoder is checked against, itself
+ * checked against LangChain4j's embeddings.
+ *
+ * <p>A padded batch of token sequences goes through BERT: word, position and type embeddings summed
+ * and normalised (LayerNorm, epsilon 1e-12); six layers of self-attention (query, key and value
+ * projections, 12 heads of 32, scores scaled by 1/sqrt(32), softmax over the keys the attention
+ * mask keeps, output projection, residual, LayerNorm) and feed-forward (384 to 1536, GELU in its
+ * exact erf form, back to 384, residual, LayerNorm). The sentence embedding is the mean of the last
+ * hidden states over the mask, L2-normalised. Every stored value is a float; sums run in double,
+ * which keeps the reference closer to the exact result than any fp32 implementation it checks.
+ * Padding does not change a sequence's result: masked keys take no part in attention, and each
+ * sequence's sums run over its own tokens in the same order whatever the batch.
+ */
+public final class ReferenceEncoder {
+
+  /** BERT's LayerNorm epsilon, from the ONNX graph's constant. */
+  public static final double LAYER_NORM_EPSILON = 1e-12;
+
+  /**
+   * Token sequences padded to one length: ids, token types and the attention mask (1 for a token, 0
+   * for padding), each {@code [batch][length]}.
+   */
+  public record Batch(int[][] ids, int[][] typeIds, int[][] mask) {
+
+    /** The parts' sequences, padded with id 0, type 0 and mask 0 to the longest. */
+    public static Batch of(List<BertTokenizer.Part> parts) {
+      int length = parts.stream().mapToInt(p -> p.ids().length).max().orElse(0);
+      int[][] ids = new int[parts.size()][length];
+      int[][] types = new int[parts.size()][length];
+      int[][] mask = new int[parts.size()][length];
+      for (int b = 0; b < parts.size(); b++) {
+        BertTokenizer.Part p = parts.get(b);
+        System.arraycopy(p.ids(), 0, ids[b], 0, p.ids().length);
+        System.arraycopy(p.typeIds(), 0, types[b], 0, p.typeIds().length);
+        java.util.Arrays.fill(mask[b], 0, p.ids().length, 1);
+      }
+      return new Batch(ids, types, mask);
+    }
+
+    public int size() {
+      return ids.length;
+    }
+
+    public int length() {
+      return ids.length == 0 ? 0 : ids[0].length;
+    }
+  }
+
+  private final EncoderWeights weights;
+
+  public ReferenceEncoder(EncoderWeights weights) {
+    this.weights = weights;
+  }
+
+  /**
+   * The embedding of a text made of {@code parts} (see {@link BertTokenizer#parts}): each part's
+   * mean-pooled hidden states, averaged with the parts' weights, L2-normalised.
+   */
+  public float[] embed(List<BertTokenizer.Part> parts) {
+    float[][] pooled = meanPooled(Batch.of(parts));
+    double total = 0;
+    double[] sum = new double[HIDDEN];
+    for (int p = 0; p < pooled.length; p++) {
+      int weight = parts.get(p).weight();
+      total += weight;
+      for (int h = 0; h < HIDDEN; h++) {
+        sum[h] += (double) weight * pooled[p][h];
+      }
+    }
+    float[] average = new float[HIDDEN];
+    for (int h = 0; h < HIDDEN; h++) {
+      average[h] = (float) (sum[h] / total);
+    }
+    return normalized(average);
+  }
+
+  /** One L2-normalised embedding per sequence of {@code batch}. */
+  public float[][] embed(Batch batch) {
+    float[][] pooled = meanPooled(batch);
+    float[][] embeddings = new float[pooled.length][];
+    for (int b = 0; b < pooled.length; b++) {
+      embeddings[b] = normalized(pooled[b]);
+    }
+    return embeddings;
+  }
+
+  /** Each sequence's last hidden states averaged over its mask, not normalised. */
+  public float[][] meanPooled(Batch batch) {
+    float[][][] hidden = lastHiddenStates(batch);
+    float[][] pooled = new float[batch.size()][];
+    for (int b = 0; b < batch.size(); b++) {
+      pooled[b] = meanPooled(hidden[b], batch.mask()[b]);
+    }
+    return pooled;
+  }
+
+  /** The mean of the rows of {@code hidden} that {@code mask} keeps (at least one). */
+  public static float[] meanPooled(float[][] hidden, int[] mask) {
+    int width = hidden[0].length;
+    double[] sum = new double[width];
+    int count = 0;
+    for (int t = 0; t < hidden.length; t++) {
+      if (mask[t] == 0) {
+        continue;
+      }
+      count++;
+      for (int h = 0; h < width; h++) {
+        sum[h] += hidden[t][h];
+      }
+    }
+    float[] pooled = new float[width];
+    for (int h = 0; h < width; h++) {
+      pooled[h] = (float) (sum[h] / count);
+    }
+    return pooled;
+  }
+
+  /** The encoder's output, {@code [batch][length][HIDDEN]}; padded positions hold garbage. */
+  public float[][][] lastHiddenStates(Batch batch) {
+    if (batch.length() > POSITIONS) {
+      throw new IllegalArgumentException(
+          "ReferenceEncoder: sequences of "
+              + batch.length()
+              + " tokens are longer than the model's "
+              + POSITIONS
+              + " positions; split the text first (BertTokenizer.parts)");
+    }
+    float[][][] x = new float[batch.size()][][];
+    for (int b = 0; b < batch.size(); b++) {
+      x[b] = embeddings(batch.ids()[b], batch.typeIds()[b]);
+    }
+    for (EncoderWeights.Layer layer : weights.layers) {
+      for (int b = 0; b < batch.size(); b++) {
+        x[b] = layer(layer, x[b], batch.mask()[b]);
+      }
+    }
+    return x;
+  }
+
+  private float[][] embeddings(int[] ids, int[] types) {
+    float[][] x = new float[ids.length][];
+    for (int t = 0; t < ids.length; t++) {
+      int id = check(ids[t], VOCABULARY, "token id");
+      int type = check(types[t], TYPES, "token type");
+      x[t] =
+          embedding(
+              id,
+              type,
+              t,
+              weights.wordEmbeddings,
+              weights.positionEmbeddings,
+              weights.typeEmbeddings,
+              weights.embeddingNorm.gamma(),
+              weights.embeddingNorm.beta());
+    }
+    return x;
+  }
+
+  /**
+   * {@return LayerNorm(word[id] + position[position] + type[type])}, each table row-major with rows
+   * as wide as {@code gamma}
+   */
+  public static float[] embedding(
+      int id,
+      int type,
+      int position,
+      float[] word,
+      float[] positions,
+      float[] types,
+      float[] gamma,
+      float[] beta) {
+    int width = gamma.length;
+    float[] x = new float[width];
+    for (int h = 0; h < width; h++) {
+      double sum =
+          (double) word[id * width + h] + types[type * width + h] + positions[position * width + h];
+      x[h] = (float) sum;
+    }
+    return layerNorm(x, gamma, beta);
+  }
+
+  private static int check(int value, int bound, String what) {
+    if (value < 0 || value >= bound) {
+      throw new IllegalArgumentException(
+          "ReferenceEncoder: " + what + " " + value + " is outside [0, " + bound + ")");
+    }
+    return value;
+  }
+
+  private static float[][] layer(EncoderWeights.Layer layer, float[][] x, int[] mask) {
+    int length = x.length;
+    float[][] q = linear(x, layer.query());
+    float[][] k = linear(x, layer.key());
+    float[][] v = linear(x, layer.value());
+    float[][] context = attention(q, k, v, mask, HEADS);
+    float[][] attended = linear(context, layer.attentionOutput());
+    float[][] h = new float[length][];
+    for (int t = 0; t < length; t++) {
+      h[t] = layerNorm(added(attended[t], x[t]), layer.attentionNorm());
+    }
+    float[][] inner = linear(h, layer.intermediate());
+    for (float[] row : inner) {
+      for (int f = 0; f < FFN; f++) {
+        row[f] = (float) gelu(row[f]);
+      }
+    }
+    float[][] out = linear(inner, layer.output());
+    float[][] y = new float[length][];
+    for (int t = 0; t < length; t++) {
+      y[t] = layerNorm(added(out[t], h[t]), layer.outputNorm());
+    }
+    return y;
+  }
+
+  /**
+   * Multi-head attention of one sequence: for each head (a run of {@code width / heads} columns)
+   * and query position, softmax over the key positions {@code mask} keeps (at least one) of the
+   * scaled dot products, times V. Scores are scaled by 1/sqrt of the head size.
+   */
+  public static float[][] attention(float[][] q, float[][] k, float[][] v, int[] mask, int heads) {
+    int length = q.length;
+    int width = q[0].length;
+    int headSize = width / heads;
+    double scale = 1 / Math.sqrt(headSize);
+    float[][] context = new float[length][width];
+    double[] scores = new double[length];
+    for (int head = 0; head < heads; head++) {
+      int offset = head * headSize;
+      for (int i = 0; i < length; i++) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < length; j++) {
+          if (mask[j] == 0) {
+            continue;
+          }
+          double dot = 0;
+          for (int d = 0; d < headSize; d++) {
+            dot += (double) q[i][offset + d] * k[j][offset + d];
+          }
+          scores[j] = dot * scale;
+          max = Math.max(max, scores[j]);
+        }
+        double total = 0;
+        for (int j = 0; j < length; j++) {
+          if (mask[j] != 0) {
+            scores[j] = Math.exp(scores[j] - max);
+            total += scores[j];
+          }
+        }
+        for (int d = 0; d < headSize; d++) {
+          double sum = 0;
+          for (int j = 0; j < length; j++) {
+            if (mask[j] != 0) {
+              sum += scores[j] * v[j][offset + d];
+            }
+          }
+          context[i][offset + d] = (float) (sum / total);
+        }
+      }
+    }
+    return context;
+  }
+
+  /** {@code x W + b} for each row of {@code x}, {@code W} being {@code [in, out]}. */
+  private static float[][] linear(float[][] x, EncoderWeights.Linear l) {
+    float[][] y = new float[x.length][l.out()];
+    double[] sum = new double[l.out()];
+    float[] w = l.weight();
+    for (int t = 0; t < x.length; t++) {
+      for (int o = 0; o < l.out(); o++) {
+        sum[o] = l.bias()[o];
+      }
+      for (int i = 0; i < l.in(); i++) {
+        double xi = x[t][i];
+        int row = i * l.out();
+        for (int o = 0; o < l.out(); o++) {
+          sum[o] += xi * w[row + o];
+        }
+      }
+      for (int o = 0; o < l.out(); o++) {
+        y[t][o] = (float) sum[o];
+      }
+    }
+    return y;
+  }
+
+  private static float[] added(float[] a, float[] b) {
+    float[] sum = new float[a.length];
+    for (int i = 0; i < a.length; i++) {
+      sum[i] = (float) ((double) a[i] + b[i]);
+    }
+    return sum;
+  }
+
+  private static float[] layerNorm(float[] x, EncoderWeights.LayerNorm norm) {
+    return layerNorm(x, norm.gamma(), norm.beta());
+  }
+
+  /** {@return LayerNorm of {@code x}: its mean and variance, epsilon 1e-12, scale and shift} */
+  public static float[] layerNorm(float[] x, float[] gamma, float[] beta) {
+    double mean = 0;
+    for (float v : x) {
+      mean += v;
+    }
+    mean /= x.length;
+    double variance = 0;
+    for (float v : x) {
+      variance += (v - mean) * (v - mean);
+    }
+    variance /= x.length;
+    double scale = 1 / Math.sqrt(variance + LAYER_NORM_EPSILON);
+    float[] y = new float[x.length];
+    for (int i = 0; i < x.length; i++) {
+      y[i] = (float) ((x[i] - mean) * scale * gamma[i] + beta[i]);
+    }
+    return y;
+  }
+
+  /** GELU in BERT's exact form, {@code x/2 (1 + erf(x / sqrt 2))}. */
+  public static double gelu(double x) {
+    return 0.5 * x * (1 + erf(x / Math.sqrt(2)));
+  }
+
+  /**
+   * The error function to double precision: below 3, the series {@code 2/sqrt(pi) exp(-x^2) sum
+   * x^(2n+1) 2^n / (2n+1)!!}, whose terms are all positive (the plain Maclaurin series alternates
+   * and loses digits to cancellation near 3); from 3, the continued fraction of erfc; 1 from 6
+   * (erfc(6) is 2e-17).
+   */
+  public static double erf(double x) {
+    if (x < 0) {
+      return -erf(-x);
+    }
+    if (x >= 6) {
+      return 1;
+    }
+    if (x < 3) {
+      double term = x;
+      double sum = x;
+      for (int n = 1; term > 1e-17 * sum; n++) {
+        term *= 2 * x * x / (2 * n + 1);
+        sum += term;
+      }
+      return 2 / Math.sqrt(Math.PI) * Math.exp(-x * x) * sum;
+    }
+    // erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) / (x + 2 / (x + ...)))))
+    double fraction = x;
+    for (int k = 60; k >= 1; k--) {
+      fraction = x + (k / 2.0) / fraction;
+    }
+    return 1 - Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
+  }
+
+  /** {@code v} divided by its L2 norm. */
+  public static float[] normalized(float[] v) {
+    double squares = 0;
+    for (float f : v) {
+      squares += (double) f * f;
+    }
+    double norm = Math.sqrt(squares);
+    float[] unit = new float[v.length];
+    for (int i = 0; i < v.length; i++) {
+      unit[i] = (float) (v[i] / norm);
+    }
+    return unit;
+  }
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.GraphCache;
+import cuda.graph.Stream;
+import cuda.graph.embeddings.internal.model.MiniLm;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The encoder as graphs gives LangChain4j's embeddings: every sentence of a batch within cosine
+ * 0.99999 of the plain-Java reference and of LangChain4j (on the GPU host too: ONNX Runtime travels
+ * with the example) and of norm 1 within 1e-5, a batch of another length is a graph of its own, and
+ * a shape seen before replays its graph. The same on every provider (the subclasses).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractGpuEncoderTests {
+
+  static final double MIN_COSINE = MiniLm.MIN_COSINE;
+
+  /** The floor for the fp16 mode. */
+  static final double MIN_FP16_COSINE = 0.9995;
+
+  /** Four short sentences, one batch (padded to the longest, 11 tokens). */
+  static final List<String> BATCH =
+      List.of(
+          "A man is eating food.",
+          "A man is eating a piece of bread.",
+          "The girl is carrying a baby.",
+          "A man is riding a horse.");
+
+  /** Two sentences of another length (8 tokens). */
+  static final List<String> OTHER_BATCH = List.of("Hi", "A woman is playing violin.");
+
+  private static final Map<String, float[][]> EXPECTED = new ConcurrentHashMap<>();
+
+  private CudaPlatform platform;
+  private Stream stream;
+  private GpuEncoder encoder;
+
+  /** {@return the platform the tests run on, opened} */
+  abstract CudaPlatform openPlatform();
+
+  /** Closes the platform if the tests own it. */
+  abstract void closePlatform(CudaPlatform platform);
+
+  @BeforeAll
+  void open() {
+    platform = openPlatform();
+    stream = platform.defaultDevice().newStream();
+    encoder = new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 8, 128);
+  }
+
+  @AfterAll
+  void close() {
+    if (encoder != null) {
+      encoder.close();
+    }
+    if (stream != null) {
+      stream.close();
+    }
+    if (platform != null) {
+      closePlatform(platform);
+    }
+  }
+
+  /** {@return the reference's embedding of {@code text} and LangChain4j's} */
+  float[][] expected(String text) {
+    return EXPECTED.computeIfAbsent(
+        text,
+        t ->
+            new float[][] {
+              MiniLm.Ours.ENCODER.embed(MiniLm.Ours.TOKENIZER.parts(t)), MiniLm.Anchor.embed(t)
+            });
+  }
+
+  /**
+   * Fails unless each embedding has cosine at least {@code minCosine} to each anchor's embedding
+   * and norm 1 within 1e-5 ({@link MiniLm#assertEmbedding}).
+   */
+  void assertCloseToTheAnchors(List<String> texts, float[][] embeddings, double minCosine) {
+    assertEquals(texts.size(), embeddings.length);
+    for (int i = 0; i < texts.size(); i++) {
+      float[][] anchors = expected(texts.get(i));
+      String text = texts.get(i);
+      MiniLm.assertEmbedding(embeddings[i], anchors[0], minCosine, "\"" + text + "\" (reference)");
+      MiniLm.assertEmbedding(
+          embeddings[i], anchors[1], minCosine, "\"" + text + "\" (LangChain4j)");
+    }
+  }
+
+  @Test
+  void everySentenceOfABatchHasCosineAtLeast0_99999WithTheReferenceAndLangChain4j() {
+    assertCloseToTheAnchors(BATCH, encoder.embed(BATCH), MIN_COSINE);
+  }
+
+  @Test
+  void aBatchRunsInTheSmallestBatchAndLengthBucketsThatHoldIt() {
+    assertEquals(new GpuEncoder.Shape(4, 16), encoder.shapeFor(4, 11));
+    assertEquals(new GpuEncoder.Shape(4, 16), encoder.shapeFor(3, 16));
+    assertEquals(new GpuEncoder.Shape(8, 32), encoder.shapeFor(5, 17));
+    assertEquals(new GpuEncoder.Shape(8, 128), encoder.shapeFor(8, 128));
+    // Three texts run padded to four rows: the padding row changes no embedding.
+    List<String> three = BATCH.subList(0, 3);
+    assertCloseToTheAnchors(three, encoder.embed(three), MIN_COSINE);
+  }
+
+  @Test
+  void aBatchOfAnotherBucketIsAGraphOfItsOwnAndABucketSeenBeforeReplaysItsGraph() {
+    GraphCache<GpuEncoder.Shape> graphs = encoder.graphs();
+    GpuEncoder.Shape first = new GpuEncoder.Shape(4, 16); // 4 texts of up to 11 tokens
+    GpuEncoder.Shape other = new GpuEncoder.Shape(2, 16); // 2 texts of up to 8 tokens
+    float[][] before = encoder.embed(BATCH);
+    long replays = graphs.stats(first).orElseThrow().replays();
+
+    float[][] otherEmbeddings = encoder.embed(OTHER_BATCH);
+    float[][] again = encoder.embed(BATCH);
+
+    assertCloseToTheAnchors(OTHER_BATCH, otherEmbeddings, MIN_COSINE);
+    assertEquals(
+        java.util.Set.of(first, other), graphs.stats().keySet(), "one graph per shape, no more");
+    assertEquals(replays + 1, graphs.stats(first).orElseThrow().replays());
+    assertEquals(
+        GpuEncoder.temporaryBytes(2 * 16, GpuEncoder.Precision.FP32),
+        graphs.stats(other).orElseThrow().graphMemoryBytes());
+    assertEquals(Collections.emptyList(), graphs.notGraphed());
+    // The embeddings kernel, 8 nodes a layer in fp32 (4 of them matmuls, 1 the exact GELU),
+    // pooling.
+    assertEquals(2 + 6 * 8, encoder.nodesPerGraph());
+    assertEquals(6 * 4, encoder.matmulNodesPerGraph());
+    for (int i = 0; i < BATCH.size(); i++) {
+      assertArrayEquals(
+          before[i], again[i], "a replay gives the same embedding of " + BATCH.get(i));
+    }
+  }
+
+  @Test
+  void theExactGeluKernelBringsEveryCosineAbove0_99999999() {
+    try (GpuEncoder exact =
+        new GpuEncoder(
+            MiniLm.Ours.WEIGHTS,
+            MiniLm.Ours.TOKENIZER,
+            stream,
+            4,
+            16,
+            GpuEncoder.Precision.FP32,
+            GpuEncoder.Gelu.EXACT_KERNEL)) {
+      assertCloseToTheAnchors(BATCH, exact.embed(BATCH), 1 - 1e-8);
+    }
+  }
+
+  @Test
+  void inFp16EverySentenceHasCosineAtLeast0_9995WithTheReferenceAndLangChain4j() {
+    try (GpuEncoder fp16 =
+        new GpuEncoder(
+            MiniLm.Ours.WEIGHTS,
+            MiniLm.Ours.TOKENIZER,
+            stream,
+            4,
+            32,
+            GpuEncoder.Precision.FP16,
+            GpuEncoder.Gelu.EPILOGUE)) {
+      List<String> texts = new java.util.ArrayList<>(BATCH);
+      texts.add(OTHER_BATCH.get(1));
+      float[][] first = fp16.embed(BATCH);
+      float[][] other = fp16.embed(OTHER_BATCH);
+
+      assertCloseToTheAnchors(BATCH, first, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(OTHER_BATCH, other, MIN_FP16_COSINE);
+      // fp16 arithmetic really ran: not the fp32 mode's embedding to the last bit
+      assertTrue(
+          MiniLm.cosine(first[0], encoder.embed(BATCH)[0]) < 1 - 1e-9,
+          "the fp16 mode gives the fp32 mode's embedding");
+      assertEquals(
+          GpuEncoder.temporaryBytes(4 * 16, GpuEncoder.Precision.FP16),
+          fp16.graphs().stats(new GpuEncoder.Shape(4, 16)).orElseThrow().graphMemoryBytes());
+    }
+  }
+
+  @Test
+  void aTextOfTheLongest128TokensBesideShortOnesIsEmbeddedAsTheAnchorsEmbedIt() {
+    // 128 tokens are two key tiles of the attention kernel; the short texts are mostly padding.
+    List<String> texts = List.of(MiniLm.LONG_TEXT, "Hi", "A man is eating food.");
+    try (GpuEncoder own =
+        new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 128)) {
+      assertCloseToTheAnchors(texts, own.embed(texts), MIN_COSINE);
+    }
+  }
+
+  @Test
+  void theEagerPathLaunchesTheGraphsNodesOneByOneAndGivesItsEmbeddingsWithoutAGraph() {
+    int graphs = encoder.graphs().stats().size();
+    List<String> texts = List.of("A man is eating food.", "Someone is playing a guitar on stage.");
+
+    float[][] eager = encoder.embedEagerly(texts);
+    float[][] again = encoder.embedEagerly(texts);
+    assertEquals(graphs, encoder.graphs().stats().size(), "the eager path captures no graph");
+    for (int i = 0; i < texts.size(); i++) {
+      assertArrayEquals(eager[i], again[i], "a second eager run of " + texts.get(i));
+    }
+    float[][] graphed = encoder.embed(texts);
+
+    for (int i = 0; i < texts.size(); i++) {
+      for (int d = 0; d < eager[i].length; d++) {
+        assertEquals(graphed[i][d], eager[i][d], 1e-6, "dimension " + d + " of " + texts.get(i));
+      }
+    }
+    assertCloseToTheAnchors(texts, eager, MIN_COSINE);
+  }
+
+  @Test
+  void theExactGeluKernelIsRefusedInFp16WithTheTwoWaysOut() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new GpuEncoder(
+                    MiniLm.Ours.WEIGHTS,
+                    MiniLm.Ours.TOKENIZER,
+                    stream,
+                    1,
+                    16,
+                    GpuEncoder.Precision.FP16,
+                    GpuEncoder.Gelu.EXACT_KERNEL));
+    assertTrue(e.getMessage().contains("Gelu.EPILOGUE"), e.getMessage());
+  }
+
+  @Test
+  void aNullOrUnembeddableTextIsRefusedNamingItsIndexBeforeAnyGraph() {
+    int graphs = encoder.graphs().stats().size();
+
+    NullPointerException nul =
+        assertThrows(
+            NullPointerException.class, () -> encoder.embed(java.util.Arrays.asList("Hi", null)));
+    IllegalArgumentException blank =
+        assertThrows(
+            IllegalArgumentException.class, () -> encoder.embedEagerly(List.of("Hi", "Ok", "\t")));
+
+    assertTrue(
+        nul.getMessage().startsWith("GpuEncoder.embed: text 1 of 2 is null;"), nul.getMessage());
+    assertTrue(
+        blank.getMessage().startsWith("GpuEncoder.embedEagerly: text 2 of 3 has no word pieces"),
+        blank.getMessage());
+    assertEquals(graphs, encoder.graphs().stats().size());
+  }
+
+  @Test
+  void moreTextsThanTheLargestBatchAreRefusedBeforeAnyGraph() {
+    List<String> nine = Collections.nCopies(9, "A man is eating food.");
+    int graphs = encoder.graphs().stats().size();
+
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> encoder.embed(nine));
+
+    assertTrue(e.getMessage().contains("1 to 8"), e.getMessage());
+    assertEquals(graphs, encoder.graphs().stats().size());
+  }
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
+import cuda.graph.Kernel;
+import cuda.graph.LaunchConfig;
+import cuda.graph.Stream;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.MiniLm;
+import cuda.graph.embeddings.internal.model.ReferenceEncoder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.DoubleUnaryOperator;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every CUDA kernel of encoder_kernels.cu gives, element by element, what its Java reference (what
+ * the simulator runs) gives, on random inputs through the launches the encoder makes, in its fp32
+ * and its fp16 form: the embeddings with their LayerNorm, LayerNorm in place, attention (lengths of
+ * one, two and three key tiles, with padding and a sequence whose mask keeps nothing), the exact
+ * GELU over a grid-stride launch, and mean pooling with the L2 normalisation. Rows the kernels turn
+ * into NaN (an id or type outside its table) must be NaN on both sides. {@link #TESTED} names the
+ * kernels covered; EncoderKernelsTests fails the build when the PTX has one more. Skipped only
+ * where the system platform is not the cuda provider (no GPU).
+ *
+ * <p>Tolerances. The CUDA kernels sum in fp32 (in a tree for the row reductions) and take {@code
+ * rsqrt.approx}, {@code erff} and {@code expf}; the references sum in double and round once. The
+ * bounds below come from the kernels' arithmetic emulated in Java (fp32, the same reduction order,
+ * fused multiply-adds, rsqrt off by up to its 2^-22.9) against the references, on inputs like the
+ * ones here, and leave a factor of about 10 over the largest difference seen; each is still at
+ * least 10^4 times smaller than what a wrong index, mask, parameter or scale makes (differences of
+ * the size of the values).
+ *
+ * <ul>
+ *   <li>LayerNorm rows: {@code 1e-5 * (1 + |expected|)}; emulated at most {@code 8.4e-7 * (1 +
+ *       |expected|)} for rows whose mean is at most 3 standard deviations from 0 (the error of an
+ *       fp32 mean grows with mean / deviation, so rows are kept that way).
+ *   <li>GELU: {@code 2e-6 * (1 + |x|)} of its input x; emulated at most {@code 1.7e-7 * (1 + |x|)}
+ *       (erff is within 2 ulp).
+ *   <li>Pooling: {@code 1e-6} on the elements of a unit vector; emulated at most {@code 9e-8}, and
+ *       every norm within 1.2e-7 of 1.
+ *   <li>Attention: {@code 1e-5}, as since the kernel was written (values of a few units).
+ *   <li>fp16 outputs: the fp32 tolerance plus one fp16 unit in the last place of the expected
+ *       value, since two values that close can round to neighbouring fp16 values (attention keeps
+ *       its {@code 4e-3}, an fp16 unit at 4 to 8).
+ * </ul>
+ */
+@Tag("gpu")
+class EncoderKernelsGpuTests {
+
+  /** The kernels these tests run on the GPU against their references. */
+  static final List<Kernel> TESTED =
+      List.of(
+          EncoderKernels.EMBED_LAYER_NORM,
+          EncoderKernels.EMBED_LAYER_NORM_HALF,
+          EncoderKernels.LAYER_NORM,
+          EncoderKernels.LAYER_NORM_HALF,
+          EncoderKernels.ATTENTION,
+          EncoderKernels.ATTENTION_HALF,
+          EncoderKernels.GELU,
+          EncoderKernels.MEAN_POOL_NORMALIZE);
+
+  private static final int HIDDEN = EncoderWeights.HIDDEN;
+  private static final int HEADS = EncoderWeights.HEADS;
+  private static final int HEAD_SIZE = EncoderWeights.HEAD_SIZE;
+  private static final int BLOCK = EncoderKernels.BLOCK;
+  private static final float EPS = (float) ReferenceEncoder.LAYER_NORM_EPSILON;
+
+  private static final DoubleUnaryOperator ROW = e -> 1e-5 * (1 + Math.abs(e));
+
+  private static CudaPlatform gpu() {
+    CudaPlatform platform = CudaPlatform.system();
+    Assumptions.assumeTrue(
+        platform.providerId().equals("cuda"),
+        "no GPU: the system platform is '" + platform.providerId() + "'");
+    return platform;
+  }
+
+  /**
+   * Fails unless every element of {@code actual} is its element of {@code expected} within {@code
+   * tolerance(expected)}, or NaN where that is NaN; the message names the worst element.
+   */
+  private static void assertElements(
+      String what, float[] expected, float[] actual, DoubleUnaryOperator tolerance) {
+    assertEquals(expected.length, actual.length, what);
+    double worst = 0;
+    int at = -1;
+    for (int i = 0; i < expected.length; i++) {
+      double ratio;
+      if (Float.isNaN(expected[i])) {
+        ratio = Float.isNaN(actual[i]) ? 0 : Double.POSITIVE_INFINITY;
+      } else {
+        // NaN in actual makes the ratio NaN, which !(ratio <= worst) takes as the worst.
+        ratio = Math.abs(actual[i] - expected[i]) / tolerance.applyAsDouble(expected[i]);
+      }
+      if (!Double.isNaN(worst) && !(ratio <= worst)) {
+        worst = ratio;
+        at = i;
+      }
+    }
+    double w = worst;
+    int i = at;
+    assertTrue(
+        w <= 1,
+        () ->
+            what
+                + ": element "
+                + i
+                + " is "
+                + actual[i]
+                + ", its reference "
+                + expected[i]
+                + " ("
+                + w
+                + " times the tolerance "
+                + tolerance.applyAsDouble(expected[i])
+                + ")");
+  }
+
+  /** As {@link #assertElements} for fp16 values, with one fp16 ulp more (see the class comment). */
+  private static void assertHalves(
+      String what, short[] expected, short[] actual, DoubleUnaryOperator tolerance) {
+    assertElements(
+        what, floats(expected), floats(actual), e -> tolerance.applyAsDouble(e) + halfUlp(e));
+  }
+
+  /** {@return the spacing of fp16 values at {@code x}}: 2^(exponent - 10), 2^-24 if subnormal */
+  static double halfUlp(double x) {
+    return Math.max(Math.scalb(1.0, Math.getExponent((float) x) - 10), 0x1p-24);
+  }
+
+  private static float[] floats(short[] halves) {
+    float[] f = new float[halves.length];
+    for (int i = 0; i < f.length; i++) {
+      f[i] = Float.float16ToFloat(halves[i]);
+    }
+    return f;
+  }
+
+  private static float[] gaussians(Random random, int n, double scale) {
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) (scale * random.nextGaussian());
+    }
+    return v;
+  }
+
+  private static float[] uniforms(Random random, int n, double from, double to) {
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) (from + (to - from) * random.nextDouble());
+    }
+    return v;
+  }
+
+  @Test
+  void embedLayerNormAndItsHalfOnTheGpuAreTheirReferenceForEveryElement() {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3601);
+    int vocabulary = 1000, positions = 64, typeCount = 2, batch = 3, length = 37;
+    int tokens = batch * length;
+    float[] word = gaussians(random, vocabulary * HIDDEN, 1);
+    float[] position = gaussians(random, positions * HIDDEN, 1);
+    float[] type = gaussians(random, typeCount * HIDDEN, 1);
+    // LayerNorm parameters of a trained model's size: gamma near 1, beta near 0.
+    float[] gamma = uniforms(random, HIDDEN, 0.5, 1.5);
+    float[] beta = uniforms(random, HIDDEN, -0.5, 0.5);
+    int[] ids = new int[tokens];
+    int[] types = new int[tokens];
+    for (int r = 0; r < tokens; r++) {
+      ids[r] = random.nextInt(vocabulary);
+      types[r] = random.nextInt(typeCount);
+    }
+    // Rows the kernel turns into NaN: an id past the table, a negative one, a type past its table.
+    ids[5] = vocabulary;
+    ids[40] = -1;
+    types[77] = typeCount;
+    Arrays.fill(ids, 2 * length + 30, tokens, 0); // padding: id 0, type 0
+    Arrays.fill(types, 2 * length + 30, tokens, 0);
+
+    float[] expected = new float[tokens * HIDDEN], expectedAgain = new float[tokens * HIDDEN];
+    short[] expectedHalf = new short[tokens * HIDDEN];
+    Object[] args = {
+      ids,
+      types,
+      word,
+      position,
+      type,
+      gamma,
+      beta,
+      expected,
+      tokens,
+      length,
+      HIDDEN,
+      vocabulary,
+      positions,
+      typeCount,
+      EPS
+    };
+    LaunchConfig perRow = LaunchConfig.of(tokens, BLOCK);
+    EncoderKernels.EMBED_LAYER_NORM.runReference(perRow, args);
+    Object[] halfArgs = Arrays.copyOf(args, args.length + 1);
+    halfArgs[7] = expectedAgain;
+    halfArgs[args.length] = expectedHalf;
+    EncoderKernels.EMBED_LAYER_NORM_HALF.runReference(perRow, halfArgs);
+
+    float[] actual, actualAgain;
+    short[] actualHalf;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Integer> idsBuffer = DeviceBuffer.fromArray(ids).syncOn(stream);
+        DeviceBuffer<Integer> typesBuffer = DeviceBuffer.fromArray(types).syncOn(stream);
+        DeviceBuffer<Float> wordBuffer = DeviceBuffer.fromArray(word).syncOn(stream);
+        DeviceBuffer<Float> positionBuffer = DeviceBuffer.fromArray(position).syncOn(stream);
+        DeviceBuffer<Float> typeBuffer = DeviceBuffer.fromArray(type).syncOn(stream);
+        DeviceBuffer<Float> gammaBuffer = DeviceBuffer.fromArray(gamma).syncOn(stream);
+        DeviceBuffer<Float> betaBuffer = DeviceBuffer.fromArray(beta).syncOn(stream);
+        DeviceBuffer<Float> x =
+            DeviceBuffer.zeros(ElementType.F32, tokens * HIDDEN).syncOn(stream);
+        DeviceBuffer<Float> xAgain =
+            DeviceBuffer.zeros(ElementType.F32, tokens * HIDDEN).syncOn(stream);
+        DeviceBuffer<Short> xHalf =
+            DeviceBuffer.zeros(ElementType.F16, tokens * HIDDEN).syncOn(stream)) {
+      EncoderKernels.Tables tables =
+          new EncoderKernels.Tables(
+              wordBuffer, positionBuffer, typeBuffer, gammaBuffer, betaBuffer);
+      actual =
+          EncoderKernels.embedLayerNorm(idsBuffer, typesBuffer, tables, x, batch, length)
+              .andThen(x.toFloatArray())
+              .syncOn(stream);
+      actualAgain =
+          EncoderKernels.embedLayerNormHalf(
+                  idsBuffer, typesBuffer, tables, xAgain, xHalf, batch, length)
+              .andThen(xAgain.toFloatArray())
+              .syncOn(stream);
+      actualHalf = xHalf.toShortArray().syncOn(stream);
+    }
+    assertTrue(Float.isNaN(expected[5 * HIDDEN]), "the reference's row of an id past the table");
+    assertElements("embed_layer_norm", expected, actual, ROW);
+    assertElements("embed_layer_norm_half's fp32 rows", expectedAgain, actualAgain, ROW);
+    assertHalves("embed_layer_norm_half's fp16 rows", expectedHalf, actualHalf, ROW);
+  }
+
+  @Test
+  void layerNormAndItsHalfInPlaceOnTheGpuAreTheirReferenceForEveryElement() {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3602);
+    int rows = 300;
+    float[] x = new float[rows * HIDDEN];
+    for (int r = 0; r < rows; r++) {
+      // Spreads from 0.1 to 30, means up to 3 spreads away from 0 (see the class comment).
+      double spread = new double[] {0.1, 1, 30}[r % 3];
+      double mean = spread * new double[] {0, 3, -3, 1.5, -0.5}[r % 5];
+      for (int i = 0; i < HIDDEN; i++) {
+        x[r * HIDDEN + i] = (float) (mean + spread * random.nextGaussian());
+      }
+    }
+    float[] gamma = uniforms(random, HIDDEN, 0.5, 1.5);
+    float[] beta = uniforms(random, HIDDEN, -0.5, 0.5);
+
+    // In place, as the encoder runs them: out is in.
+    float[] expected = x.clone(), expectedAgain = x.clone();
+    short[] expectedHalf = new short[rows * HIDDEN];
+    LaunchConfig perRow = LaunchConfig.of(rows, BLOCK);
+    EncoderKernels.LAYER_NORM.runReference(
+        perRow, expected, gamma, beta, expected, rows, HIDDEN, EPS);
+    EncoderKernels.LAYER_NORM_HALF.runReference(
+        perRow, expectedAgain, gamma, beta, expectedAgain, rows, HIDDEN, EPS, expectedHalf);
+
+    float[] actual, actualAgain;
+    short[] actualHalf;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> in = DeviceBuffer.fromArray(x).syncOn(stream);
+        DeviceBuffer<Float> inAgain = DeviceBuffer.fromArray(x).syncOn(stream);
+        DeviceBuffer<Float> g = DeviceBuffer.fromArray(gamma).syncOn(stream);
+        DeviceBuffer<Float> b = DeviceBuffer.fromArray(beta).syncOn(stream);
+        DeviceBuffer<Short> half =
+            DeviceBuffer.zeros(ElementType.F16, rows * HIDDEN).syncOn(stream)) {
+      actual =
+          EncoderKernels.layerNorm(in, g, b, in, rows).andThen(in.toFloatArray()).syncOn(stream);
+      actualAgain =
+          EncoderKernels.layerNormHalf(inAgain, g, b, inAgain, half, rows)
+              .andThen(inAgain.toFloatArray())
+              .syncOn(stream);
+      actualHalf = half.toShortArray().syncOn(stream);
+    }
+    assertElements("layer_norm", expected, actual, ROW);
+    assertElements("layer_norm_half's fp32 rows", expectedAgain, actualAgain, ROW);
+    assertHalves("layer_norm_half's fp16 rows", expectedHalf, actualHalf, ROW);
+  }
+
+  @ParameterizedTest(name = "length {0}")
+  @ValueSource(ints = {1, 11, 64, 65, 128, 150})
+  void attentionOnTheGpuIsItsReferenceForEveryQueryHeadAndSequence(int length) {
+    CudaPlatform platform = gpu();
+    int batch = 3;
+    Random random = new Random(length);
+    float[] qkv = gaussians(random, batch * length * 3 * HIDDEN, 1);
+    // Sequence 0 keeps every token, sequence 1 its first half or so, sequence 2 nothing.
+    int[] mask = new int[batch * length];
+    for (int t = 0; t < length; t++) {
+      mask[t] = 1;
+      mask[length + t] = t <= length / 2 ? 1 : 0;
+    }
+    float scale = (float) (1 / Math.sqrt(HEAD_SIZE));
+    float[] expected = new float[batch * length * HIDDEN];
+    EncoderKernels.ATTENTION.runReference(
+        EncoderKernels.attentionLaunch(batch, length, HEADS),
+        qkv,
+        mask,
+        expected,
+        batch,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        scale);
+    short[] expectedHalf = new short[expected.length];
+    EncoderKernels.ATTENTION_HALF.runReference(
+        EncoderKernels.attentionLaunch(batch, length, HEADS),
+        qkv,
+        mask,
+        expectedHalf,
+        batch,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        scale);
+
+    float[] actual;
+    short[] actualHalf;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> q = DeviceBuffer.fromArray(qkv).syncOn(stream);
+        DeviceBuffer<Integer> m = DeviceBuffer.fromArray(mask).syncOn(stream);
+        DeviceBuffer<Float> out =
+            DeviceBuffer.zeros(ElementType.F32, expected.length).syncOn(stream);
+        DeviceBuffer<Short> outHalf =
+            DeviceBuffer.zeros(ElementType.F16, expected.length).syncOn(stream)) {
+      actual =
+          EncoderKernels.attention(q, m, out, batch, length, HEADS, HEAD_SIZE)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+      actualHalf =
+          EncoderKernels.attentionHalf(q, m, outHalf, batch, length, HEADS, HEAD_SIZE)
+              .andThen(outHalf.toShortArray())
+              .syncOn(stream);
+    }
+    assertElements("attention", expected, actual, e -> 1e-5);
+    assertElements("attention_half", floats(expectedHalf), floats(actualHalf), e -> 4e-3);
+    for (int i = 2 * length * HIDDEN; i < expected.length; i++) {
+      assertEquals(0f, actual[i], "the sequence whose mask keeps nothing gets zeros");
+    }
+  }
+
+  @Test
+  void geluOnTheGpuIsItsReferenceForEveryElementOfAGridStrideLaunchAndWritesNoFurther() {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3603);
+    // More elements than the launch's 4096 blocks of 128 threads: threads take two or more.
+    int n = 4096 * BLOCK + 75_001, beyond = 7;
+    float[] x = gaussians(random, n + beyond, 3);
+    float[] special = {0f, -0f, 1e-30f, -1e-30f, 10f, -10f, 20f, -20f, 1e4f, -1e4f};
+    System.arraycopy(special, 0, x, 0, special.length);
+    Arrays.fill(x, n, n + beyond, 12345f);
+
+    float[] expected = x.clone();
+    EncoderKernels.GELU.runReference(LaunchConfig.of(4096, BLOCK), expected, (long) n);
+
+    float[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> buffer = DeviceBuffer.fromArray(x).syncOn(stream)) {
+      actual = EncoderKernels.gelu(buffer, n).andThen(buffer.toFloatArray()).syncOn(stream);
+    }
+    // The tolerance is of each element's input.
+    for (int i = 0; i < n; i++) {
+      if (!(Math.abs(actual[i] - expected[i]) <= 2e-6 * (1 + Math.abs(x[i])))) {
+        fail("gelu(" + x[i] + ") is " + actual[i] + ", its reference " + expected[i]);
+      }
+    }
+    for (int i = n; i < n + beyond; i++) {
+      assertEquals(12345f, actual[i], "element " + i + ", past n, is not the kernel's");
+    }
+  }
+
+  @ParameterizedTest(name = "length {0}")
+  @ValueSource(ints = {1, 37, 150})
+  void meanPoolNormalizeOnTheGpuIsItsReferenceForEverySequenceAndGivesUnitVectors(int length) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3604 + length);
+    int batch = 5;
+    // Hidden states of a few units, some dimensions larger and offset, as a model's are.
+    float[] x = new float[batch * length * HIDDEN];
+    for (int r = 0; r < batch * length; r++) {
+      for (int i = 0; i < HIDDEN; i++) {
+        x[r * HIDDEN + i] =
+            (float) ((i % 50 == 0 ? 8 : 1) * random.nextGaussian() + (i % 7 == 0 ? 3 : 0));
+      }
+    }
+    // Every token, the first half, the first alone, none (batch padding), a mask with holes.
+    int[] mask = new int[batch * length];
+    for (int t = 0; t < length; t++) {
+      mask[t] = 1;
+      mask[length + t] = t <= length / 2 ? 1 : 0;
+      mask[2 * length + t] = t == 0 ? 1 : 0;
+      mask[4 * length + t] = t % 3 == 0 ? 1 : 0;
+    }
+    float[] expected = new float[batch * HIDDEN];
+    EncoderKernels.MEAN_POOL_NORMALIZE.runReference(
+        LaunchConfig.of(batch, BLOCK), x, mask, expected, batch, length, HIDDEN);
+
+    float[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> xBuffer = DeviceBuffer.fromArray(x).syncOn(stream);
+        DeviceBuffer<Integer> maskBuffer = DeviceBuffer.fromArray(mask).syncOn(stream);
+        DeviceBuffer<Float> out =
+            DeviceBuffer.zeros(ElementType.F32, batch * HIDDEN).syncOn(stream)) {
+      actual =
+          EncoderKernels.meanPoolNormalize(xBuffer, maskBuffer, out, batch, length, HIDDEN)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+    }
+    assertElements("mean_pool_normalize", expected, actual, e -> 1e-6);
+    for (int b = 0; b < batch; b++) {
+      float[] row = Arrays.copyOfRange(actual, b * HIDDEN, (b + 1) * HIDDEN);
+      double norm = MiniLm.norm(row);
+      if (b == 3) {
+        assertEquals(0, norm, "the sequence whose mask keeps nothing gets zeros");
+      } else {
+        int s = b;
+        assertTrue(Math.abs(norm - 1) <= 1e-5, () -> "the norm of sequence " + s + ": " + norm);
+      }
+    }
+  }
+}

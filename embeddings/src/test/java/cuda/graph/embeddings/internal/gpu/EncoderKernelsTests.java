@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.LaunchConfig;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.ReferenceEncoder;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kernels' Java references (what the simulator runs for encoder_kernels.cu), run on small
+ * random inputs in the layouts the encoder gives them, agree with {@link ReferenceEncoder}'s pieces
+ * computed from the same numbers in its own layout.
+ */
+class EncoderKernelsTests {
+
+  private static final int HIDDEN = EncoderWeights.HIDDEN;
+  private static final int HEADS = EncoderWeights.HEADS;
+  private static final int HEAD_SIZE = EncoderWeights.HEAD_SIZE;
+  private static final int BLOCK = EncoderKernels.BLOCK;
+  private static final float EPS = (float) ReferenceEncoder.LAYER_NORM_EPSILON;
+
+  private final Random random = new Random(26);
+
+  private float[] randoms(int n) {
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) random.nextGaussian();
+    }
+    return v;
+  }
+
+  private static float[] row(float[] rows, int r, int width) {
+    return Arrays.copyOfRange(rows, r * width, (r + 1) * width);
+  }
+
+  @Test
+  void embedLayerNormGivesEachTokenOfAPaddedBatchTheReferenceEncodersEmbedding() {
+    int vocabulary = 11, positions = 6, typeCount = 2, batch = 2, length = 5;
+    float[] word = randoms(vocabulary * HIDDEN);
+    float[] position = randoms(positions * HIDDEN);
+    float[] type = randoms(typeCount * HIDDEN);
+    float[] gamma = randoms(HIDDEN);
+    float[] beta = randoms(HIDDEN);
+    int[] ids = {1, 7, 10, 3, 0, 2, 9, 4, 0, 0};
+    int[] types = {0, 1, 0, 1, 0, 0, 0, 1, 0, 0};
+    float[] x = new float[batch * length * HIDDEN];
+
+    EncoderKernels.EMBED_LAYER_NORM.runReference(
+        LaunchConfig.of(batch * length, BLOCK),
+        ids,
+        types,
+        word,
+        position,
+        type,
+        gamma,
+        beta,
+        x,
+        batch * length,
+        length,
+        HIDDEN,
+        vocabulary,
+        positions,
+        typeCount,
+        EPS);
+
+    for (int r = 0; r < batch * length; r++) {
+      float[] expected =
+          ReferenceEncoder.embedding(
+              ids[r], types[r], r % length, word, position, type, gamma, beta);
+      assertArrayEquals(expected, row(x, r, HIDDEN), "token " + r);
+    }
+  }
+
+  @Test
+  void anIdOutsideTheVocabularyMakesItsRowNaNAndLeavesTheOthersEmbedded() {
+    int vocabulary = 4;
+    float[] word = randoms(vocabulary * HIDDEN);
+    float[] position = randoms(2 * HIDDEN);
+    float[] type = randoms(2 * HIDDEN);
+    float[] gamma = randoms(HIDDEN);
+    float[] beta = randoms(HIDDEN);
+    float[] x = new float[2 * HIDDEN];
+
+    EncoderKernels.EMBED_LAYER_NORM.runReference(
+        LaunchConfig.of(2, BLOCK),
+        new int[] {3, vocabulary},
+        new int[] {0, 0},
+        word,
+        position,
+        type,
+        gamma,
+        beta,
+        x,
+        2,
+        2,
+        HIDDEN,
+        vocabulary,
+        2,
+        2,
+        EPS);
+
+    assertArrayEquals(
+        ReferenceEncoder.embedding(3, 0, 0, word, position, type, gamma, beta), row(x, 0, HIDDEN));
+    for (float v : row(x, 1, HIDDEN)) {
+      assertTrue(Float.isNaN(v), "the row of the id outside the vocabulary holds " + v);
+    }
+  }
+
+  @Test
+  void layerNormInPlaceIsTheReferenceEncodersLayerNormOfEachRowTheGridCovers() {
+    int rows = 3;
+    float[] x = randoms(rows * HIDDEN);
+    float[] before = x.clone();
+    float[] gamma = randoms(HIDDEN);
+    float[] beta = randoms(HIDDEN);
+
+    // Two blocks for three rows: the third row is not the launch's and stays as it was.
+    EncoderKernels.LAYER_NORM.runReference(
+        LaunchConfig.of(2, BLOCK), x, gamma, beta, x, rows, HIDDEN, EPS);
+
+    for (int r = 0; r < 2; r++) {
+      assertArrayEquals(
+          ReferenceEncoder.layerNorm(row(before, r, HIDDEN), gamma, beta),
+          row(x, r, HIDDEN),
+          "row " + r);
+    }
+    assertArrayEquals(row(before, 2, HIDDEN), row(x, 2, HIDDEN));
+  }
+
+  @Test
+  void theHalfKernelsWriteTheFp32KernelsRowsRoundedToFp16() {
+    int batch = 2, length = 3, rows = batch * length, vocabulary = 5;
+    float[] word = randoms(vocabulary * HIDDEN);
+    float[] position = randoms(length * HIDDEN);
+    float[] type = randoms(2 * HIDDEN);
+    float[] gamma = randoms(HIDDEN);
+    float[] beta = randoms(HIDDEN);
+    int[] ids = {1, 4, 2, 3, 0, 0};
+    int[] types = new int[rows];
+    float[] x = new float[rows * HIDDEN], xAgain = new float[rows * HIDDEN];
+    short[] xHalf = new short[rows * HIDDEN];
+    LaunchConfig perRow = LaunchConfig.of(rows, BLOCK);
+    Object[] embedArgs = {
+      ids,
+      types,
+      word,
+      position,
+      type,
+      gamma,
+      beta,
+      x,
+      rows,
+      length,
+      HIDDEN,
+      vocabulary,
+      length,
+      2,
+      EPS
+    };
+    EncoderKernels.EMBED_LAYER_NORM.runReference(perRow, embedArgs);
+    Object[] halfArgs = Arrays.copyOf(embedArgs, embedArgs.length + 1);
+    halfArgs[7] = xAgain;
+    halfArgs[embedArgs.length] = xHalf;
+    EncoderKernels.EMBED_LAYER_NORM_HALF.runReference(perRow, halfArgs);
+    assertArrayEquals(x, xAgain);
+    assertArrayEquals(rounded(x), xHalf);
+
+    float[] normed = new float[rows * HIDDEN], normedAgain = new float[rows * HIDDEN];
+    short[] normedHalf = new short[rows * HIDDEN];
+    EncoderKernels.LAYER_NORM.runReference(perRow, x, gamma, beta, normed, rows, HIDDEN, EPS);
+    EncoderKernels.LAYER_NORM_HALF.runReference(
+        perRow, x, gamma, beta, normedAgain, rows, HIDDEN, EPS, normedHalf);
+    assertArrayEquals(normed, normedAgain);
+    assertArrayEquals(rounded(normed), normedHalf);
+
+    float[] qkv = randoms(rows * 3 * HIDDEN);
+    int[] mask = {1, 1, 1, 1, 1, 0};
+    float[] context = new float[rows * HIDDEN];
+    short[] contextHalf = new short[rows * HIDDEN];
+    LaunchConfig perQuery = EncoderKernels.attentionLaunch(batch, length, HEADS);
+    float scale = (float) (1 / Math.sqrt(HEAD_SIZE));
+    EncoderKernels.ATTENTION.runReference(
+        perQuery, qkv, mask, context, batch, length, HEADS, HEAD_SIZE, scale);
+    EncoderKernels.ATTENTION_HALF.runReference(
+        perQuery, qkv, mask, contextHalf, batch, length, HEADS, HEAD_SIZE, scale);
+    assertArrayEquals(rounded(context), contextHalf);
+  }
+
+  private static short[] rounded(float[] values) {
+    short[] half = new short[values.length];
+    for (int i = 0; i < values.length; i++) {
+      half[i] = Float.floatToFloat16(values[i]);
+    }
+    return half;
+  }
+
+  @Test
+  void attentionOverTheFusedQkvRowsIsEachSequencesOwnAttentionWithItsPaddingHidden() {
+    int batch = 2, length = 5, kept1 = 3;
+    float[] qkv = randoms(batch * length * 3 * HIDDEN);
+    int[] mask = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0};
+    float[] out = new float[batch * length * HIDDEN];
+
+    EncoderKernels.ATTENTION.runReference(
+        EncoderKernels.attentionLaunch(batch, length, HEADS),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        (float) (1 / Math.sqrt(HEAD_SIZE)));
+
+    for (int b = 0; b < batch; b++) {
+      // The reference sees sequence b alone, unpadded: only its own tokens exist for it.
+      int tokens = b == 0 ? length : kept1;
+      float[][] q = new float[tokens][], k = new float[tokens][], v = new float[tokens][];
+      for (int t = 0; t < tokens; t++) {
+        float[] r = row(qkv, b * length + t, 3 * HIDDEN);
+        q[t] = Arrays.copyOfRange(r, 0, HIDDEN);
+        k[t] = Arrays.copyOfRange(r, HIDDEN, 2 * HIDDEN);
+        v[t] = Arrays.copyOfRange(r, 2 * HIDDEN, 3 * HIDDEN);
+      }
+      int[] all = new int[tokens];
+      Arrays.fill(all, 1);
+      float[][] expected = ReferenceEncoder.attention(q, k, v, all, HEADS);
+      for (int t = 0; t < tokens; t++) {
+        float[] actual = row(out, b * length + t, HIDDEN);
+        for (int h = 0; h < HIDDEN; h++) {
+          // The kernel takes the scale as an f32, the reference as a double.
+          assertEquals(expected[t][h], actual[h], 1e-6, "sequence " + b + ", token " + t);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aSequenceWhoseMaskKeepsNothingGetsZerosFromAttentionAndFromPooling() {
+    int length = 3;
+    float[] qkv = randoms(length * 3 * HIDDEN);
+    int[] mask = new int[length];
+    float[] out = randoms(length * HIDDEN);
+    float[] pooled = randoms(HIDDEN);
+
+    EncoderKernels.ATTENTION.runReference(
+        EncoderKernels.attentionLaunch(1, length, HEADS),
+        qkv,
+        mask,
+        out,
+        1,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        (float) (1 / Math.sqrt(HEAD_SIZE)));
+    EncoderKernels.MEAN_POOL_NORMALIZE.runReference(
+        LaunchConfig.of(1, BLOCK), randoms(length * HIDDEN), mask, pooled, 1, length, HIDDEN);
+
+    assertArrayEquals(new float[length * HIDDEN], out);
+    assertArrayEquals(new float[HIDDEN], pooled);
+  }
+
+  @Test
+  void meanPoolNormalizeIsTheReferenceEncodersNormalisedMeanOverEachMask() {
+    int batch = 2, length = 4;
+    float[] x = randoms(batch * length * HIDDEN);
+    int[] mask = {1, 1, 1, 1, 1, 1, 0, 0};
+    float[] out = new float[batch * HIDDEN];
+
+    EncoderKernels.MEAN_POOL_NORMALIZE.runReference(
+        LaunchConfig.of(batch, BLOCK), x, mask, out, batch, length, HIDDEN);
+
+    for (int b = 0; b < batch; b++) {
+      float[][] rows = new float[length][];
+      for (int t = 0; t < length; t++) {
+        rows[t] = row(x, b * length + t, HIDDEN);
+      }
+      float[] expected =
+          ReferenceEncoder.normalized(
+              ReferenceEncoder.meanPooled(
+                  rows, Arrays.copyOfRange(mask, b * length, (b + 1) * length)));
+      assertArrayEquals(expected, row(out, b, HIDDEN), "sequence " + b);
+    }
+  }
+
+  @Test
+  void everyKernelOfThePtxHasAGpuTestAgainstItsReference() throws java.io.IOException {
+    String ptx;
+    try (var in = EncoderKernels.class.getResourceAsStream("encoder_kernels.ptx")) {
+      ptx = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+    java.util.Set<String> entries =
+        java.util.regex.Pattern.compile("\\.entry\\s+(\\w+)")
+            .matcher(ptx)
+            .results()
+            .map(m -> m.group(1))
+            .collect(java.util.stream.Collectors.toSet());
+    java.util.Set<String> tested =
+        EncoderKernelsGpuTests.TESTED.stream()
+            .map(cuda.graph.Kernel::name)
+            .collect(java.util.stream.Collectors.toSet());
+
+    assertEquals(8, entries.size(), entries::toString);
+    assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
+  }
+
+  @Test
+  void geluIsBertsExactErfForm() {
+    float[] x = {-4f, -1.5f, -0.5f, 0f, 1e-3f, 0.5f, 1f, 2.5f, 7f};
+    float[] expected = new float[x.length];
+    for (int i = 0; i < x.length; i++) {
+      expected[i] = (float) (0.5 * x[i] * (1 + ReferenceEncoder.erf(x[i] / Math.sqrt(2))));
+    }
+
+    EncoderKernels.GELU.runReference(LaunchConfig.of(1, BLOCK), x, (long) x.length);
+
+    assertArrayEquals(expected, x);
+  }
+}

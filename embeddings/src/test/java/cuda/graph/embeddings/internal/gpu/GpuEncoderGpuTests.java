@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import cuda.graph.CudaPlatform;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * The encoder's graphs on the GPU: the CUDA kernels and cuBLASLt. Skipped only where the system
+ * platform is not the cuda provider (no GPU).
+ */
+@Tag("gpu")
+class GpuEncoderGpuTests extends AbstractGpuEncoderTests {
+
+  @Override
+  CudaPlatform openPlatform() {
+    CudaPlatform system = CudaPlatform.system();
+    Assumptions.assumeTrue(
+        system.providerId().equals("cuda"),
+        "no GPU: the system platform is '" + system.providerId() + "'");
+    return system;
+  }
+
+  @Override
+  void closePlatform(CudaPlatform platform) {
+    // The system platform lives as long as the JVM.
+  }
+}
