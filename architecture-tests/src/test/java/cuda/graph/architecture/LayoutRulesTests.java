@@ -141,6 +141,25 @@ class LayoutRulesTests {
   }
 
   @Test
+  void theEmbeddingsModuleUsesOnlyThePublicApisOfTheLibraryAndBlas() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("cuda.graph.embeddings..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph.internal..",
+            "cuda.graph.blas.internal..",
+            "cuda.graph.spi..",
+            "cuda.graph.simulator..",
+            "cuda.graph.driver..",
+            "cuda.graph.conformance..",
+            "cuda.graph.nccl..")
+        .because("an optional module is built on the public API, so it works on every provider")
+        .check(LIBRARY);
+  }
+
+  @Test
   void theBlasBackendContractDependsOnNothingElseOfTheModule() {
     noClasses()
         .that()
@@ -270,6 +289,7 @@ class LayoutRulesTests {
             "cuda.graph.conformance",
             "cuda.graph.conformance.arbitraries",
             "cuda.graph.conformance.kernels",
+            "cuda.graph.embeddings",
             "cuda.graph.nccl",
             "cuda.graph.simulator",
             "cuda.graph.spi",

@@ -25,7 +25,8 @@ final class LibraryModules {
           "cuda.graph.driver.internal.CudaProvider",
           "cuda.graph.conformance.ConformanceContract",
           "cuda.graph.nccl.Nccl",
-          "cuda.graph.blas.Blas");
+          "cuda.graph.blas.Blas",
+          "cuda.graph.embeddings.Embedder");
 
   private LibraryModules() {}
 

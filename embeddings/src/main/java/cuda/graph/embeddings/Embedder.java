@@ -35,10 +35,10 @@ import org.jspecify.annotations.Nullable;
  * an exception on the caller's thread that names the text ("text 3 of 9"), before any batch runs,
  * so a bad text fails no one else's request and a list with one is refused whole.
  *
- * <p>Thread-safety and lifetime. Every method may be called from any thread. {@link #close()} lets
- * the requests already submitted finish (each caller gets its embedding), then frees the graphs,
- * weights and buffers; a call that begins after it throws {@link IllegalStateException}. Closing
- * twice does nothing.
+ * <p>Thread-safety and lifetime. Every method may be called from any thread. {@link #close()} waits
+ * for the calls in progress to return (each caller gets its embedding), then frees the graphs,
+ * weights, buffers and the tokenizer; a call that begins after close began throws {@link
+ * IllegalStateException}. Closing twice does nothing.
  *
  * {@snippet class=cuda.graph.embeddings.JavadocSnippetsTests region=embedder}
  *
@@ -48,7 +48,7 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
 
   /**
    * {@return a builder of an embedder over {@code model}, with the defaults}: fp32, batches of up
-   * to 256 texts, a coalescing window of 1 ms, device 0, and {@link WhenNoGpu#FAIL}
+   * to 256 texts, no coalescing window, device 0, and {@link WhenNoGpu#FAIL}
    */
   static Builder builder(ModelSource model) {
     return new Builder(model);
@@ -94,8 +94,11 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   Precision precision();
 
   /**
-   * Lets the requests already submitted finish, then frees the graphs, weights and buffers. Later
-   * calls throw {@link IllegalStateException}; closing again does nothing.
+   * Waits for the calls in progress to return, then frees the graphs, weights, buffers and the
+   * tokenizer. Later calls throw {@link IllegalStateException}; closing again does nothing.
+   *
+   * @throws IllegalStateException if called from inside a call of this embedder (a progress
+   *     consumer), which would wait for itself
    */
   @Override
   void close();
@@ -110,7 +113,7 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
     private final ModelSource model;
     private Precision precision = Precision.FP32;
     private int maxBatch = 256;
-    private Duration coalescingWindow = Duration.ofMillis(1);
+    private Duration coalescingWindow = Duration.ZERO;
     private int device;
     private WhenNoGpu whenNoGpu = WhenNoGpu.FAIL;
     private long graphMemoryBudget;
@@ -144,7 +147,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
 
     /**
      * Sets how long a single {@link Embedder#embed} waits for requests of other threads to share
-     * its batch; 1 ms by default, {@link Duration#ZERO} to never wait.
+     * its batch. By default none: a request runs at once when the GPU is idle, and the requests
+     * that arrive while a batch runs share the next one, so batches grow with the load without
+     * adding latency to a lone query. A window trades a lone query's latency for fuller batches.
      *
      * @throws IllegalArgumentException if {@code window} is negative
      */

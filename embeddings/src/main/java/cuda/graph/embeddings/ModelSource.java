@@ -27,6 +27,7 @@ public sealed interface ModelSource {
    * pooling the embedder takes, and which {@link WhenNoGpu#FALL_BACK_TO_CPU} runs).
    *
    * @param artifactId the artifact's id in group {@code dev.langchain4j}
+   * @since 0.2.0
    */
   record LangChain4jJar(String artifactId) implements ModelSource {
     /**
@@ -56,6 +57,7 @@ public sealed interface ModelSource {
    * @param model the {@code .onnx} file, weights embedded (not in external data files)
    * @param tokenizer the {@code tokenizer.json} the model was trained with
    * @param pooling how the model's token vectors become an embedding (its model card says)
+   * @since 0.2.0
    */
   record Files(Path model, Path tokenizer, Pooling pooling) implements ModelSource {
     /**

@@ -49,7 +49,7 @@ record FloorCheck(
     double worst = Double.POSITIVE_INFINITY, worstNorm = 0;
     int at = -1, normAt = -1;
     for (int i = 0; i < ours.length; i++) {
-      double cosine = EmbedDemo.cosine(ours[i], anchors[i]);
+      double cosine = cosine(ours[i], anchors[i]);
       // Written so that NaN takes the place (!(NaN >= x) holds) and then keeps it.
       if (!Double.isNaN(worst) && !(cosine >= worst)) {
         worst = cosine;
@@ -100,5 +100,35 @@ record FloorCheck(
         worstNormError,
         worstNormAt,
         verdict());
+  }
+
+  /** {@return the cosine of {@code a} and {@code b}}, NaN if either holds a NaN */
+  static double cosine(float[] a, float[] b) {
+    double dot = 0, na = 0, nb = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += (double) a[i] * b[i];
+      na += (double) a[i] * a[i];
+      nb += (double) b[i] * b[i];
+    }
+    return dot / Math.sqrt(na * nb);
+  }
+
+  /**
+   * {@return the worst cosine and worst norm, each with whether it held}: "0.999999336 (at least
+   * 0.99999); |1 - norm| at most 5.96e-08 (within 1e-05)", with BELOW and OUTSIDE where not, and
+   * NaN shown as NaN, failing both
+   */
+  String judged() {
+    boolean cosineHeld = count > 0 && worstCosine >= floor;
+    boolean normHeld = worstNormError <= NORM_TOLERANCE;
+    return String.format(
+        Locale.ROOT,
+        "%.9f (%s %s); |1 - norm| at most %.2e (%s %.0e)",
+        worstCosine,
+        cosineHeld ? "at least" : "BELOW",
+        floor,
+        worstNormError,
+        normHeld ? "within" : "OUTSIDE",
+        NORM_TOLERANCE);
   }
 }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The demo on the simulator: the sentence about eating bread comes out closest to "A man is eating
- * food.", before the three others, and every embedding is within cosine 0.99999 of the reference
- * and of LangChain4j's.
+ * food.", before the three others, and every embedding is within cosine 0.99999 of LangChain4j's
+ * (0.9995 in fp16).
  */
 class EmbedDemoTests {
 
@@ -33,7 +33,6 @@ class EmbedDemoTests {
     for (int i = 1; i < lines.length; i++) {
       assertTrue(bread > Double.parseDouble(lines[i].trim().split(" ")[0]), printed);
     }
-    assertTrue(printed.contains("reference, worst of 5: "), printed);
     assertTrue(printed.contains("LangChain4j's AllMiniLmL6V2EmbeddingModel"), printed);
     assertTrue(printed.contains("the same in the fp16 mode: "), printed);
     assertTrue(printed.contains("timings: none on the simulator"), printed);

@@ -57,7 +57,7 @@ class FloorCheckTests {
     assertTrue(Double.isNaN(check.worstNormError()), check::toString);
     assertTrue(check.columns().startsWith("worst_cosine,NaN,at,2,floor,"), check.columns());
     assertTrue(check.columns().endsWith(",FAIL"), check.columns());
-    assertTrue(EmbedDemo.judged(check).startsWith("NaN (BELOW 0.99999)"), EmbedDemo.judged(check));
+    assertTrue(check.judged().startsWith("NaN (BELOW 0.99999)"), check.judged());
   }
 
   @Test
@@ -90,7 +90,7 @@ class FloorCheckTests {
     assertTrue(check.worstCosine() >= FLOOR, check::toString);
     assertEquals(0.5, check.worstNormError(), 1e-6);
     assertFalse(check.passed(), check::toString);
-    assertTrue(EmbedDemo.judged(check).contains("(OUTSIDE 1e-05)"), EmbedDemo.judged(check));
+    assertTrue(check.judged().contains("(OUTSIDE 1e-05)"), check.judged());
   }
 
   @Test
@@ -100,7 +100,7 @@ class FloorCheckTests {
     ours[3] = ReferenceEncoder.normalized(anchors[3].clone());
     ours[3][0] += 0.01f; // a little off, and no longer quite of norm 1
     ours[3] = ReferenceEncoder.normalized(ours[3]);
-    double cosine = EmbedDemo.cosine(ours[3], anchors[3]);
+    double cosine = FloorCheck.cosine(ours[3], anchors[3]);
 
     FloorCheck atFloor = FloorCheck.of(ours, anchors, cosine);
     FloorCheck above = FloorCheck.of(ours, anchors, Math.nextUp(cosine));

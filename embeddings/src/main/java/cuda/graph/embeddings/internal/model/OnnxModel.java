@@ -4,7 +4,7 @@ package cuda.graph.embeddings.internal.model;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import cuda.graph.embeddings.internal.model.onnx.OnnxIr;
+import cuda.graph.embeddings.internal.onnx.OnnxIr;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;

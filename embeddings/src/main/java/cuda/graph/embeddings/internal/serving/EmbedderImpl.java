@@ -19,6 +19,7 @@ import cuda.graph.embeddings.internal.model.OnnxModel;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -38,8 +39,16 @@ public final class EmbedderImpl implements Embedder {
   private final @Nullable SentenceEmbedder gpu;
   private final @Nullable CpuFallback cpu;
   private final @Nullable Stream stream;
-  private final Object lifecycle = new Object();
-  private boolean closed; // guarded by lifecycle
+
+  /**
+   * Calls hold the read lock from their check of {@link #closed} until they return, so that {@link
+   * #close()}, which takes the write lock, frees nothing a call still uses (the tokenizer is native
+   * memory: a use after free would kill the JVM). Fair, so that a stream of calls cannot hold a
+   * close off: calls that begin after it waits get the closed error.
+   */
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock(true);
+
+  private boolean closed; // written under the write lock, read under the read lock
 
   private EmbedderImpl(
       ModelInfo model,
@@ -133,7 +142,8 @@ public final class EmbedderImpl implements Embedder {
                   ? GpuEncoder.Precision.FP16
                   : GpuEncoder.Precision.FP32);
       SentenceEmbedder gpu =
-          new SentenceEmbedder(encoder, settings.maxBatch(), settings.coalescingWindow());
+          new SentenceEmbedder(
+              encoder, settings.maxBatch(), settings.coalescingWindow(), info.name());
       LOG.log(
           System.Logger.Level.INFO,
           "cuda.graph.embeddings: {0} on {1} ({2}, {3})",
@@ -197,23 +207,28 @@ public final class EmbedderImpl implements Embedder {
     return context != null ? context : EmbedderImpl.class.getClassLoader();
   }
 
-  private void checkOpen(String call) {
-    synchronized (lifecycle) {
-      if (closed) {
-        throw new IllegalStateException(
-            call + ": the embedder is closed; open a new one with Embedder.builder(...).open()");
-      }
+  /** Takes the read lock for a call, or throws if the embedder is closed. */
+  private void enter(String call) {
+    lifecycle.readLock().lock();
+    if (closed) {
+      lifecycle.readLock().unlock();
+      throw new IllegalStateException(
+          call + ": the embedder is closed; open a new one with Embedder.builder(...).open()");
     }
   }
 
   @Override
   public float[] embed(String text) {
-    checkOpen("Embedder.embed");
-    if (gpu != null) {
-      return gpu.embed(text);
+    enter("Embedder.embed");
+    try {
+      if (gpu != null) {
+        return gpu.embed(text);
+      }
+      tokenizer.parts(text, "Embedder.embed", "the text"); // the same refusals on every backend
+      return Objects.requireNonNull(cpu).embedAll(List.of(text)).get(0);
+    } finally {
+      lifecycle.readLock().unlock();
     }
-    tokenizer.parts(text, "Embedder.embed", "the text"); // the same refusals on every backend
-    return Objects.requireNonNull(cpu).embedAll(List.of(text)).get(0);
   }
 
   @Override
@@ -223,8 +238,16 @@ public final class EmbedderImpl implements Embedder {
 
   @Override
   public List<float[]> embedAll(List<String> texts, Consumer<? super Progress> progress) {
-    checkOpen("Embedder.embedAll");
     Objects.requireNonNull(progress, "Embedder.embedAll: progress is null; pass p -> {}");
+    enter("Embedder.embedAll");
+    try {
+      return embedAllEntered(texts, progress);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private List<float[]> embedAllEntered(List<String> texts, Consumer<? super Progress> progress) {
     if (gpu != null) {
       return Arrays.asList(gpu.embedAll(texts, progress));
     }
@@ -262,11 +285,20 @@ public final class EmbedderImpl implements Embedder {
 
   @Override
   public void close() {
-    synchronized (lifecycle) {
+    if (lifecycle.getReadHoldCount() > 0) {
+      // The write lock cannot be had while this thread holds the read lock: it would wait forever.
+      throw new IllegalStateException(
+          "Embedder.close: called from inside a call of this embedder (a progress consumer?);"
+              + " close it after the call returns");
+    }
+    lifecycle.writeLock().lock();
+    try {
       if (closed) {
         return;
       }
       closed = true;
+    } finally {
+      lifecycle.writeLock().unlock();
     }
     try {
       if (gpu != null) {

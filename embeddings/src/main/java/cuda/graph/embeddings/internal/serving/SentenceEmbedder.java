@@ -33,11 +33,45 @@ public final class SentenceEmbedder implements AutoCloseable {
    * @param window how long a single request waits for others to share its batch
    */
   public SentenceEmbedder(GpuEncoder encoder, int maxBatch, Duration window) {
+    this(encoder, maxBatch, window, "");
+  }
+
+  /**
+   * As {@link #SentenceEmbedder(GpuEncoder, int, Duration)}, naming {@code model} in the batches'
+   * JFR events.
+   */
+  public SentenceEmbedder(GpuEncoder encoder, int maxBatch, Duration window, String model) {
     this.encoder = Objects.requireNonNull(encoder, "encoder");
     this.maxBatch = maxBatch;
     this.requests =
         new RequestCoalescer<>(
-            "sentence-embedder", window, maxBatch, batch -> List.of(encoder.embedParts(batch)));
+            "cuda-graph-embedder", window, maxBatch, batch -> recorded(encoder, batch, model));
+  }
+
+  /** {@return the batch's embeddings}, with a JFR event when one is recorded */
+  private static List<float[]> recorded(
+      GpuEncoder encoder, List<BertTokenizer.Part> batch, String model) {
+    EmbedBatchEvent event = new EmbedBatchEvent();
+    if (!event.isEnabled()) {
+      return List.of(encoder.embedParts(batch));
+    }
+    event.begin();
+    event.model = model;
+    event.texts = batch.size();
+    for (BertTokenizer.Part part : batch) {
+      event.tokens += part.ids().length;
+      event.longest = Math.max(event.longest, part.ids().length);
+    }
+    try {
+      List<float[]> out = List.of(encoder.embedParts(batch));
+      event.outcome = "EMBEDDED";
+      return out;
+    } catch (RuntimeException | Error e) {
+      event.outcome = "FAILED " + e.getClass().getName();
+      throw e;
+    } finally {
+      event.commit();
+    }
   }
 
   /**

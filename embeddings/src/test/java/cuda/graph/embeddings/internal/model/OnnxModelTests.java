@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import cuda.graph.embeddings.internal.model.onnx.OnnxIr;
+import cuda.graph.embeddings.internal.onnx.OnnxIr;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;

