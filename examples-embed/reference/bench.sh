@@ -6,11 +6,13 @@
 #
 #   bash examples-embed/reference/bench.sh OUTDIR [EmbedBench options]
 #
-# 1. EmbedBench: ours in fp32 and fp16 (ingestion of the corpus, graphs, graph and eager query
-#    latency) and LangChain4j on the host's CPU cores, with the check against LangChain4j;
-# 2. TorchExport: the weights as .npy and ours' embeddings of the corpus in both modes;
-# 3. minilm_torch.py: BertModel fp32 against ours, sentence-transformers fp16 ingestion, and
-#    PyTorch's eager and CUDA-graph query latency.
+# 1. EmbedBench: for each of the three models, ours in fp32 and fp16 through the module and each
+#    adapter (ingestion of the corpus, one query's p50/p99) and LangChain4j on the host's CPU cores,
+#    with the check against LangChain4j;
+# 2. TorchExport (a measurement tool of the embeddings module's tests): all-MiniLM-L6-v2's weights
+#    as .npy and ours' embeddings of the corpus in both modes;
+# 3. embeddings/reference/minilm_torch.py: BertModel fp32 against ours, sentence-transformers fp16
+#    ingestion, and PyTorch's eager and CUDA-graph query latency.
 # Each step's output goes to OUTDIR (embed-bench.log, torch-export.log, minilm-torch.log).
 set -euo pipefail
 out=${1:?usage: bench.sh OUTDIR [EmbedBench options]}
@@ -22,6 +24,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run() { .gpu-embed/java -Dcuda.graph.provider=cuda "$@"; }
 run cuda.graph.examples.embed.EmbedBench --sentences "$sentences" "$@" 2>&1 | tee "$out/embed-bench.log"
-run cuda.graph.examples.embed.TorchExport "$work" --sentences "$sentences" --max 100000 2>&1 \
+run cuda.graph.embeddings.internal.gpu.TorchExport "$work" --sentences "$sentences" --max 100000 2>&1 \
   | tee "$out/torch-export.log"
-python3 examples-embed/reference/minilm_torch.py "$work" 2>&1 | tee "$out/minilm-torch.log"
+python3 embeddings/reference/minilm_torch.py "$work" 2>&1 | tee "$out/minilm-torch.log"
