@@ -111,6 +111,31 @@ class ReadmeProgramsTests {
     assertTrue(programs().size() >= 8, "the README's programs: " + programs().size());
   }
 
+  /** Languages of configuration and kernel blocks: shown verbatim when they name a file. */
+  private static final Set<String> FILES = Set.of("xml", "properties", "yaml", "cuda");
+
+  @Test
+  void everyConfigurationOrKernelBlockThatNamesAFileIsThatFileVerbatim() throws IOException {
+    Path repository = MarkdownBlocks.repository();
+    List<String> problems = new ArrayList<>();
+    int checked = 0;
+    for (MarkdownBlocks.Block block : MarkdownBlocks.of("README.md")) {
+      if (!FILES.contains(block.language()) || block.file().isEmpty()) {
+        continue;
+      }
+      String file = block.file().get();
+      Path path = repository.resolve(file.startsWith("src/") ? "examples-java/" + file : file);
+      checked++;
+      if (!Files.exists(path)) {
+        problems.add(block.where() + " shows " + file + ", which is not a file of the repository");
+      } else if (!MarkdownBlocks.shownText(path).equals(block.text())) {
+        problems.add(block.where() + " differs from " + repository.relativize(path));
+      }
+    }
+    assertEquals(List.of(), problems, "README blocks that differ from the files they name");
+    assertTrue(checked >= 1, "no configuration or kernel block names a file");
+  }
+
   @TestFactory
   Stream<DynamicTest> everyProgramCompilesAloneAndPrintsWhatItSays(@TempDir Path work)
       throws IOException {

@@ -49,6 +49,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   /**
    * {@return a builder of an embedder over {@code model}, with the defaults}: fp32, batches of up
    * to 256 texts, no coalescing window, device 0, and {@link WhenNoGpu#FAIL}
+   *
+   * @param model where the model comes from
    */
   static Builder builder(ModelSource model) {
     return new Builder(model);
@@ -56,8 +58,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
 
   /**
    * {@return the embedding of {@code text}}: {@link #dimension()} floats, L2-normalised, computed
-   * in a batch with the requests of other threads that arrive within the coalescing window
+   * in a batch with the requests of other threads that were waiting when it began
    *
+   * @param text any text; one longer than the model takes is cut or split as LangChain4j does
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalArgumentException if the text has no word pieces or an unpaired surrogate
    * @throws IllegalStateException if the embedder is closed
@@ -67,6 +70,7 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   /**
    * {@return the embedding of each text, in the list's order}; the list may be of any size
    *
+   * @param texts the texts, none null
    * @throws NullPointerException if the list or a text is null (the message names its index)
    * @throws IllegalArgumentException if a text is one {@link #embed} refuses (the first such, by
    *     index); then no text is embedded
@@ -77,6 +81,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   /**
    * As {@link #embedAll(List)}, telling {@code progress} after each batch, on the calling thread.
    *
+   * @param texts the texts, none null
+   * @return the embedding of each text, in the list's order
    * @param progress told how many texts are done; for long runs, to log or show progress
    */
   List<float[]> embedAll(List<String> texts, Consumer<? super Progress> progress);
@@ -124,7 +130,12 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
       this.model = Objects.requireNonNull(model, "Embedder.builder: the model source is null");
     }
 
-    /** Sets the products' precision; {@link Precision#FP32} by default. */
+    /**
+     * Sets the products' precision; {@link Precision#FP32} by default.
+     *
+     * @param precision the products' precision
+     * @return this builder
+     */
     public Builder precision(Precision precision) {
       this.precision = Objects.requireNonNull(precision, "Embedder.Builder.precision: null");
       return this;
@@ -134,6 +145,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Sets the most texts one graph replay embeds; 256 by default. Larger batches use the GPU
      * better and need more memory for activations (see {@link #graphMemoryBudget}).
      *
+     * @param maxBatch the most texts of a batch, at least 1
+     * @return this builder
      * @throws IllegalArgumentException if {@code maxBatch} is below 1
      */
     public Builder maxBatch(int maxBatch) {
@@ -151,6 +164,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * that arrive while a batch runs share the next one, so batches grow with the load without
      * adding latency to a lone query. A window trades a lone query's latency for fuller batches.
      *
+     * @param window how long a lone request waits, zero or more
+     * @return this builder
      * @throws IllegalArgumentException if {@code window} is negative
      */
     public Builder coalescingWindow(Duration window) {
@@ -166,6 +181,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
     /**
      * Sets the ordinal of the GPU to run on; 0 by default.
      *
+     * @param ordinal the device's ordinal in the platform's devices
+     * @return this builder
      * @throws IllegalArgumentException if {@code ordinal} is negative
      */
     public Builder device(int ordinal) {
@@ -177,7 +194,12 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
       return this;
     }
 
-    /** Sets what {@link #open()} does without a GPU; {@link WhenNoGpu#FAIL} by default. */
+    /**
+     * Sets what {@link #open()} does without a GPU; {@link WhenNoGpu#FAIL} by default.
+     *
+     * @param policy the policy
+     * @return this builder
+     */
     public Builder whenNoGpu(WhenNoGpu policy) {
       this.whenNoGpu = Objects.requireNonNull(policy, "Embedder.Builder.whenNoGpu: null");
       return this;
@@ -188,6 +210,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * graph cache may hold; by default as much as the largest batch needs, so that every shape's
      * graph can stay ready once it has run.
      *
+     * @param bytes the budget, positive
+     * @return this builder
      * @throws IllegalArgumentException if {@code bytes} is not positive
      */
     public Builder graphMemoryBudget(long bytes) {
@@ -202,6 +226,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
     /**
      * Sets the batch sizes graphs are captured for: a batch is padded to the smallest that holds
      * it. By default 1, 2, 4, then every multiple of 8 up to {@link #maxBatch}.
+     *
+     * @param buckets the batch sizes, the largest at least maxBatch
+     * @return this builder
      */
     public Builder batchBuckets(Buckets buckets) {
       this.batchBuckets = Objects.requireNonNull(buckets, "Embedder.Builder.batchBuckets: null");
@@ -212,6 +239,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Sets the token lengths graphs are captured for: a batch is padded to the smallest that holds
      * its longest text. By default 16, 32, 64, then every multiple of 128 up to the longest text
      * the model takes.
+     *
+     * @param buckets the token lengths
+     * @return this builder
      */
     public Builder lengthBuckets(Buckets buckets) {
       this.lengthBuckets = Objects.requireNonNull(buckets, "Embedder.Builder.lengthBuckets: null");
@@ -222,6 +252,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Runs on {@code platform} instead of the system platform, whatever its provider: for tests
      * that open a simulator platform of their own. The caller keeps owning the platform and closes
      * it after the embedder.
+     *
+     * @param platform an open platform the caller owns
+     * @return this builder
      */
     public Builder platform(CudaPlatform platform) {
       this.platform = Objects.requireNonNull(platform, "Embedder.Builder.platform: null");

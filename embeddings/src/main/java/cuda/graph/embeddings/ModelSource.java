@@ -31,6 +31,8 @@ public sealed interface ModelSource {
    */
   record LangChain4jJar(String artifactId) implements ModelSource {
     /**
+     * Checks the artifact id.
+     *
      * @throws NullPointerException if {@code artifactId} is null
      * @throws IllegalArgumentException if it is blank or holds a {@code ':'}
      */
@@ -61,6 +63,8 @@ public sealed interface ModelSource {
    */
   record Files(Path model, Path tokenizer, Pooling pooling) implements ModelSource {
     /**
+     * Checks that every component is there.
+     *
      * @throws NullPointerException if any component is null
      */
     public Files {

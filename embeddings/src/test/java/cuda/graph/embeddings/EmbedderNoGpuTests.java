@@ -40,6 +40,7 @@ class EmbedderNoGpuTests {
     List<LogRecord> logged = new ArrayList<>();
     try (var capture = new Capture(logged);
         Embedder embedder = Embedder.builder(MINILM).whenNoGpu(WhenNoGpu.FALL_BACK_TO_CPU).open()) {
+      assertEquals(1, capture.warnings(), "opening said it, once");
       assertEquals(Backend.CPU_FALLBACK, embedder.backend());
       String text = "A man is eating food.";
       assertArrayEquals(MiniLm.Anchor.embed(text), embedder.embed(text));
@@ -115,6 +116,13 @@ class EmbedderNoGpuTests {
           new LogRecord(
               record.getLevel(), new java.util.logging.SimpleFormatter().formatMessage(record));
       records.add(formatted);
+    }
+
+    /** {@return the records at WARNING or above so far} */
+    long warnings() {
+      return records.stream()
+          .filter(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
+          .count();
     }
 
     @Override
