@@ -13,7 +13,8 @@
 #    as .npy and ours' embeddings of the corpus in both modes;
 # 3. embeddings/reference/minilm_torch.py: BertModel fp32 against ours, sentence-transformers fp16
 #    ingestion, and PyTorch's eager and CUDA-graph query latency.
-# Each step's output goes to OUTDIR (embed-bench.log, torch-export.log, minilm-torch.log).
+# Each step's output goes to OUTDIR (embed-bench.log, torch-export.log, minilm-torch.log); steps 2
+# and 3 run with EMBED_TORCH=1.
 set -euo pipefail
 out=${1:?usage: bench.sh OUTDIR [EmbedBench options]}
 shift
@@ -24,6 +25,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run() { .gpu-embed/java -Dcuda.graph.provider=cuda "$@"; }
 run cuda.graph.examples.embed.EmbedBench --sentences "$sentences" "$@" 2>&1 | tee "$out/embed-bench.log"
+# The PyTorch anchor (steps 2 and 3) only when asked for: EMBED_TORCH=1.
+[ "${EMBED_TORCH:-0}" = 1 ] || exit 0
 run cuda.graph.embeddings.internal.gpu.TorchExport "$work" --sentences "$sentences" --max 100000 2>&1 \
   | tee "$out/torch-export.log"
 python3 embeddings/reference/minilm_torch.py "$work" 2>&1 | tee "$out/minilm-torch.log"
