@@ -60,7 +60,7 @@ public final class EmbedDemo {
             EmbedDemo.class.getClassLoader());
     EncoderWeights weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
     BertTokenizer tokenizer = BertTokenizer.load(artifact);
-    ReferenceEncoder reference = new ReferenceEncoder(weights);
+    ReferenceEncoder reference = new ReferenceEncoder(weights, artifact.pooling());
     float[][] embeddings, fp16;
     String figures;
     try (Stream stream = platform.defaultDevice().newStream();

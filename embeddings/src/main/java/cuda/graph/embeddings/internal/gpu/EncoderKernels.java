@@ -11,6 +11,7 @@ import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
+import cuda.graph.embeddings.Pooling;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,10 +25,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Each reference computes what its CUDA kernel computes for the blocks the launch's grid has,
  * reading exactly the memory the kernel reads, with {@link ReferenceEncoder}'s arithmetic (sums in
- * double, every stored value a float, LayerNorm and GELU shared with it); the CUDA kernels sum in
- * fp32, so on a GPU the results differ from the references in the last bits. Where the CUDA kernel
- * writes NaN (an id outside the vocabulary, a row wider than its shared memory) or zeros (a
- * sequence whose mask keeps nothing), so does the reference.
+ * double, every stored value a float, LayerNorm, GELU and pooling shared with it; the LayerNorm's
+ * epsilon is the launch's argument); the CUDA kernels sum in fp32, so on a GPU the results differ
+ * from the references in the last bits. Where the CUDA kernel writes NaN (an id outside the
+ * vocabulary, a row wider than its shared memory) or zeros (a sequence whose mask keeps nothing),
+ * so does the reference.
  */
 public final class EncoderKernels {
 
@@ -67,7 +69,7 @@ public final class EncoderKernels {
           .withReference("attention", call -> attention(call, false))
           .withReference("attention_half", call -> attention(call, true))
           .withReference("gelu", EncoderKernels::gelu)
-          .withReference("mean_pool_normalize", EncoderKernels::meanPoolNormalize);
+          .withReference("pool_normalize", EncoderKernels::poolNormalize);
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -132,9 +134,9 @@ public final class EncoderKernels {
   /** {@code gelu(x, n)}. */
   public static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
 
-  /** {@code mean_pool_normalize(x, mask, out, batch, length, hidden)}. */
-  public static final Kernel MEAN_POOL_NORMALIZE =
-      IMAGE.kernel("mean_pool_normalize", FLOAT, INT, FLOAT, I32, I32, I32);
+  /** {@code pool_normalize(x, mask, out, norms, batch, length, hidden, cls)}. */
+  public static final Kernel POOL_NORMALIZE =
+      IMAGE.kernel("pool_normalize", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, I32);
 
   private EncoderKernels() {}
 
@@ -149,7 +151,7 @@ public final class EncoderKernels {
             ATTENTION,
             ATTENTION_HALF,
             GELU,
-            MEAN_POOL_NORMALIZE)) {
+            POOL_NORMALIZE)) {
       k.load(device);
     }
   }
@@ -208,7 +210,7 @@ public final class EncoderKernels {
       tables.vocabulary(),
       tables.positions(),
       tables.types(),
-      (float) ReferenceEncoder.LAYER_NORM_EPSILON
+      tables.epsilon()
     };
   }
 
@@ -219,7 +221,8 @@ public final class EncoderKernels {
       DeviceBuffer<Float> beta,
       DeviceBuffer<Float> out,
       DeviceBuffer<Short> outHalf,
-      int rows) {
+      int rows,
+      float epsilon) {
     return LAYER_NORM_HALF.launch(
         LaunchConfig.of(rows, BLOCK),
         in,
@@ -228,17 +231,21 @@ public final class EncoderKernels {
         out,
         rows,
         Math.toIntExact(gamma.length()),
-        (float) ReferenceEncoder.LAYER_NORM_EPSILON,
+        epsilon,
         outHalf);
   }
 
-  /** {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}} */
+  /**
+   * {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}, {@code
+   * epsilon} added to the variance}
+   */
   public static GraphNode<@Nullable Void> layerNorm(
       DeviceBuffer<Float> in,
       DeviceBuffer<Float> gamma,
       DeviceBuffer<Float> beta,
       DeviceBuffer<Float> out,
-      int rows) {
+      int rows,
+      float epsilon) {
     return LAYER_NORM.launch(
         LaunchConfig.of(rows, BLOCK),
         in,
@@ -247,7 +254,7 @@ public final class EncoderKernels {
         out,
         rows,
         Math.toIntExact(gamma.length()),
-        (float) ReferenceEncoder.LAYER_NORM_EPSILON);
+        epsilon);
   }
 
   /** {@return the masked attention of every query, head and sequence of a padded batch} */
@@ -308,25 +315,42 @@ public final class EncoderKernels {
     return GELU.launch(LaunchConfig.of(blocks, BLOCK), x, n);
   }
 
-  /** {@return each sequence's mean over its mask, L2-normalised, into {@code out}} */
-  public static GraphNode<@Nullable Void> meanPoolNormalize(
+  /**
+   * {@return each sequence pooled as {@code pooling} says (the mean over its mask, or its first
+   * row), L2-normalised, into {@code out}, and the norm it was divided by into {@code norms}}
+   */
+  public static GraphNode<@Nullable Void> poolNormalize(
       DeviceBuffer<Float> x,
       DeviceBuffer<Integer> mask,
       DeviceBuffer<Float> out,
+      DeviceBuffer<Float> norms,
       int batch,
       int length,
-      int hidden) {
-    return MEAN_POOL_NORMALIZE.launch(
-        LaunchConfig.of(batch, BLOCK), x, mask, out, batch, length, hidden);
+      int hidden,
+      Pooling pooling) {
+    return POOL_NORMALIZE.launch(
+        LaunchConfig.of(batch, BLOCK),
+        x,
+        mask,
+        out,
+        norms,
+        batch,
+        length,
+        hidden,
+        pooling == Pooling.CLS ? 1 : 0);
   }
 
-  /** The embedding tables and their LayerNorm on the device, with their sizes. */
+  /**
+   * The embedding tables and their LayerNorm on the device, with their sizes, and the LayerNorm's
+   * epsilon.
+   */
   public record Tables(
       DeviceBuffer<Float> word,
       DeviceBuffer<Float> position,
       DeviceBuffer<Float> type,
       DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta) {
+      DeviceBuffer<Float> beta,
+      float epsilon) {
 
     int hidden() {
       return Math.toIntExact(gamma.length());
@@ -406,7 +430,7 @@ public final class EncoderKernels {
       for (int i = 0; i < hidden; i++) {
         sum[i] = (float) ((double) w[i] + t[i] + p[i]);
       }
-      setRow(x, out, ReferenceEncoder.layerNorm(sum, gamma, beta));
+      setRow(x, out, ReferenceEncoder.layerNorm(sum, gamma, beta, call.f32(14)));
     }
   }
 
@@ -450,7 +474,7 @@ public final class EncoderKernels {
     float[] beta = row(floats(call, 2, hidden), 0, hidden);
     for (int r = 0; r < rows; r++) {
       long at = (long) r * hidden;
-      setRow(out, at, ReferenceEncoder.layerNorm(row(in, at, hidden), gamma, beta));
+      setRow(out, at, ReferenceEncoder.layerNorm(row(in, at, hidden), gamma, beta, call.f32(6)));
     }
   }
 
@@ -553,40 +577,44 @@ public final class EncoderKernels {
     }
   }
 
-  private static void meanPoolNormalize(KernelCall call) {
-    int sequences = Math.min(call.grid().x(), call.i32(3));
-    int length = call.i32(4), hidden = call.i32(5);
+  private static void poolNormalize(KernelCall call) {
+    int sequences = Math.min(call.grid().x(), call.i32(4));
+    int length = call.i32(5), hidden = call.i32(6);
+    boolean cls = call.i32(7) != 0;
     if (sequences < 1) {
       return;
     }
     MemorySegment out = floats(call, 2, (long) sequences * hidden);
+    MemorySegment norms = floats(call, 3, sequences);
     if (hidden > MAX_HIDDEN) {
       fillNan(out, 0, sequences * hidden);
+      fillNan(norms, 0, sequences);
       return;
     }
-    MemorySegment x = floats(call, 0, (long) sequences * length * hidden);
     MemorySegment mask = ints(call, 1, (long) sequences * length);
+    // The rows the kernel reads: every row of each sequence for the mean, the first for CLS.
+    long rows = cls ? (long) (sequences - 1) * length + 1 : (long) sequences * length;
+    MemorySegment x = length < 1 ? MemorySegment.NULL : floats(call, 0, rows * hidden);
     for (int b = 0; b < sequences; b++) {
-      float[][] rows = new float[length][];
       int[] keep = new int[length];
       int count = 0;
       for (int t = 0; t < length; t++) {
         keep[t] = mask.getAtIndex(I, (long) b * length + t);
-        rows[t] = row(x, ((long) b * length + t) * hidden, hidden);
         count += keep[t] != 0 ? 1 : 0;
       }
-      float[] pooled = count == 0 ? new float[hidden] : ReferenceEncoder.meanPooled(rows, keep);
-      setRow(out, (long) b * hidden, normalizedOrZero(pooled));
-    }
-  }
-
-  /** {@link ReferenceEncoder#normalized}, but zeros stay zeros, as in the kernel. */
-  private static float[] normalizedOrZero(float[] v) {
-    for (float f : v) {
-      if (f != 0) {
-        return ReferenceEncoder.normalized(v);
+      float[] pooled = new float[hidden];
+      if (cls && length > 0 && keep[0] != 0) {
+        pooled = row(x, (long) b * length * hidden, hidden);
+      } else if (!cls && count > 0) {
+        float[][] sequence = new float[length][];
+        for (int t = 0; t < length; t++) {
+          sequence[t] = row(x, ((long) b * length + t) * hidden, hidden);
+        }
+        pooled = ReferenceEncoder.meanPooled(sequence, keep);
       }
+      float norm = (float) ReferenceEncoder.norm(pooled);
+      setRow(out, (long) b * hidden, norm > 0 ? ReferenceEncoder.normalized(pooled) : pooled);
+      norms.setAtIndex(F, b, norm);
     }
-    return v;
   }
 }

@@ -14,27 +14,29 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * all-MiniLM-L6-v2's tokenizer exactly as LangChain4j's {@code AllMiniLmL6V2EmbeddingModel} uses
- * it, so the encoder sees the same token ids: DJL's {@link HuggingFaceTokenizer} over the
- * artifact's tokenizer.json with one option, {@code padding=false}; every other setting comes from
- * the tokenizer.json (BERT normalizer, lowercase and accents stripped, WordPiece, {@code [CLS] ...
+ * A BERT model's tokenizer exactly as LangChain4j's {@code OnnxBertBiEncoder} uses it, so the
+ * encoder sees the same token ids: DJL's {@link HuggingFaceTokenizer} over the model's
+ * tokenizer.json with one option, {@code padding=false}; every other setting comes from the
+ * tokenizer.json (BERT normalizer, lowercase and accents stripped, WordPiece, {@code [CLS] ...
  * [SEP]}).
  *
- * <p>Long texts. The tokenizer.json asks for truncation ({@code LongestFirst}, {@code max_length}
- * 128) and DJL keeps it, since only padding is overridden, so every text becomes at most 128
- * tokens: {@code [CLS]}, its first 126 word pieces and {@code [SEP]}. A text longer than the
- * model's 512 positions is therefore cut, not split, and its embedding is that of its first 126
- * word pieces. LangChain4j then applies its own rule for long token lists, which {@link #parts}
- * follows step by step: the word pieces (between {@code [CLS]} and {@code [SEP]}) are split into
- * runs of at most {@value #PART_TOKENS}, each cut moved back so that it does not fall inside a word
- * (before a {@code ##} piece); each run is turned back into text ({@code buildSentence}) and
- * encoded again with special tokens, or, where that text does not give the same pieces back, the
- * pieces joined with nothing between them are encoded instead; the runs' embeddings are averaged
- * with their piece counts as weights before the L2 normalisation. With the 128-token truncation
- * there is always one run, and WordPiece's greedy longest match gives a run's sentence its pieces
- * back (every text the tests try does), so the ids the model sees are the text's own. Where the
- * pieces surely come back ({@link #roundTrips}), {@link #parts} takes the ids of the first encoding
- * instead of encoding twice more: one call into the tokenizer instead of three.
+ * <p>Long texts. DJL truncates ({@code LongestFirst}) at the tokenizer.json's {@code max_length},
+ * and at most at its model maximum, 512 tokens, which it applies when the file asks for no
+ * truncation or for more: all-MiniLM-L6-v2's file truncates at 128 tokens, bge-small-en-v1.5's at
+ * none, so at 512 ({@link #maxLength}). A text is therefore cut, not split: its embedding is that
+ * of its first {@code maxLength - 2} word pieces, for LangChain4j as for this tokenizer.
+ * LangChain4j then applies its own rule for long token lists, which {@link #parts} follows step by
+ * step: the word pieces (between {@code [CLS]} and {@code [SEP]}) are split into runs of at most
+ * {@value #PART_TOKENS}, each cut moved back so that it does not fall inside a word (before a
+ * {@code ##} piece); each run is turned back into text ({@code buildSentence}) and encoded again
+ * with special tokens, or, where that text does not give the same pieces back, the pieces joined
+ * with nothing between them are encoded instead; the runs' pooled vectors are averaged with their
+ * piece counts as weights before the L2 normalisation. With DJL's truncation there is always one
+ * run (a DJL that truncated later would make several, and {@link #partsAsLangChain4j} makes them
+ * from an untruncated token list), and WordPiece's greedy longest match gives a run's sentence its
+ * pieces back (every text the tests try does), so the ids the model sees are the text's own. Where
+ * the pieces surely come back ({@link #roundTrips}), {@link #parts} takes the ids of the first
+ * encoding instead of encoding twice more: one call into the tokenizer instead of three.
  */
 public final class BertTokenizer implements AutoCloseable {
 
@@ -128,7 +130,10 @@ public final class BertTokenizer implements AutoCloseable {
     return direct;
   }
 
-  /** The most tokens one text becomes, from the tokenizer.json's truncation. */
+  /**
+   * The most tokens one text becomes: the tokenizer.json's truncation, at most DJL's model maximum
+   * (512).
+   */
   public int maxLength() {
     return tokenizer.getMaxLength();
   }

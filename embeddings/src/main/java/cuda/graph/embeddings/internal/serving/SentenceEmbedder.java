@@ -25,7 +25,9 @@ public final class SentenceEmbedder implements AutoCloseable {
 
   private final GpuEncoder encoder;
   private final int maxBatch;
-  private final RequestCoalescer<BertTokenizer.Part, float[]> requests;
+
+  /** Each request is a text's runs of word pieces (one, unless the tokenizer keeps long texts). */
+  private final RequestCoalescer<List<BertTokenizer.Part>, float[]> requests;
 
   /**
    * @param encoder the encoder; closed with this embedder
@@ -57,8 +59,8 @@ public final class SentenceEmbedder implements AutoCloseable {
    */
   public float[] embed(@Nullable String text) {
     // Tokenized on the caller's thread: the dispatcher only batches and runs graphs.
-    BertTokenizer.Part part = encoder.tokenize(text, "Embedder.embed", "the text");
-    return joined(requests.submit(part));
+    List<BertTokenizer.Part> parts = encoder.tokenize(text, "Embedder.embed", "the text");
+    return joined(requests.submit(parts));
   }
 
   /** {@return the result of {@code future}}, or the exception its batch failed with, unwrapped */
@@ -103,15 +105,16 @@ public final class SentenceEmbedder implements AutoCloseable {
     // one core, more than the GPU's share of a batch (DJL's tokenizer is thread-safe). A refusal
     // is kept at its text's index, so that the first bad text is the one reported whatever thread
     // met a bad one first.
-    BertTokenizer.Part[] parts = new BertTokenizer.Part[n];
+    List<List<BertTokenizer.Part>> parts = new ArrayList<>(java.util.Collections.nCopies(n, null));
     RuntimeException[] refused = new RuntimeException[n];
     java.util.stream.IntStream.range(0, n)
         .parallel()
         .forEach(
             i -> {
               try {
-                parts[i] =
-                    encoder.tokenize(texts.get(i), "Embedder.embedAll", "text " + i + " of " + n);
+                parts.set(
+                    i,
+                    encoder.tokenize(texts.get(i), "Embedder.embedAll", "text " + i + " of " + n));
               } catch (RuntimeException e) {
                 refused[i] = e;
               }
@@ -121,14 +124,16 @@ public final class SentenceEmbedder implements AutoCloseable {
         throw e;
       }
     }
-    java.util.Arrays.sort(order, Comparator.comparingInt(i -> parts[i].ids().length));
+    java.util.Arrays.sort(
+        order,
+        Comparator.comparingInt(i -> parts.get(i).stream().mapToInt(p -> p.ids().length).sum()));
     float[][] out = new float[n][];
     long started = System.nanoTime();
     for (int from = 0; from < n; from += maxBatch) {
       int to = Math.min(n, from + maxBatch);
-      List<BertTokenizer.Part> batch = new ArrayList<>(to - from);
+      List<List<BertTokenizer.Part>> batch = new ArrayList<>(to - from);
       for (int k = from; k < to; k++) {
-        batch.add(parts[order[k]]);
+        batch.add(parts.get(order[k]));
       }
       // Through the dispatcher, so that single requests and batches never run at once.
       List<float[]> embedded = new ArrayList<>(batch.size());
