@@ -24,10 +24,11 @@ import org.jspecify.annotations.Nullable;
  * coalesced into shared batches within {@link Builder#coalescingWindow}. One thread runs the
  * batches, one at a time, on one stream.
  *
- * <p>Long texts. A text is cut or split exactly as LangChain4j does for the model: where the
- * tokenizer.json asks for truncation (all-MiniLM-L6-v2: 128 tokens) the text is cut there; where it
- * does not (BGE), the word pieces are split into runs of at most 510, each embedded in its own
- * pass, and the runs' pooled vectors are averaged with their lengths as weights before the
+ * <p>Long texts. A text is cut or split exactly as LangChain4j does for the model: DJL's tokenizer
+ * cuts it at the tokenizer.json's truncation (all-MiniLM-L6-v2: 128 tokens), and at 512 tokens
+ * where the file asks for none or for more (bge-small-en-v1.5), for LangChain4j as here; a
+ * tokenizer that kept more would have the word pieces split into runs of at most 510, each embedded
+ * in its own pass, and the runs' pooled vectors averaged with their lengths as weights before the
  * normalisation. No text is refused for its length.
  *
  * <p>Refused texts. {@code null}, a text with no word pieces (empty, whitespace, or only characters
