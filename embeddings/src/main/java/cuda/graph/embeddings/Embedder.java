@@ -50,6 +50,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   /**
    * {@return a builder of an embedder over {@code model}, with the defaults}: fp32, batches of up
    * to 256 texts, a coalescing window of 1 ms, device 0, and {@link WhenNoGpu#FAIL}
+   *
+   * @param model where the model comes from
    */
   static Builder builder(ModelSource model) {
     return new Builder(model);
@@ -59,6 +61,7 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
    * {@return the embedding of {@code text}}: {@link #dimension()} floats, L2-normalised, computed
    * in a batch with the requests of other threads that arrive within the coalescing window
    *
+   * @param text the text to embed
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalArgumentException if the text has no word pieces or an unpaired surrogate
    * @throws IllegalStateException if the embedder is closed
@@ -68,6 +71,7 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   /**
    * {@return the embedding of each text, in the list's order}; the list may be of any size
    *
+   * @param texts the texts to embed
    * @throws NullPointerException if the list or a text is null (the message names its index)
    * @throws IllegalArgumentException if a text is one {@link #embed} refuses (the first such, by
    *     index); then no text is embedded
@@ -78,7 +82,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
   /**
    * As {@link #embedAll(List)}, telling {@code progress} after each batch, on the calling thread.
    *
+   * @param texts the texts to embed
    * @param progress told how many texts are done; for long runs, to log or show progress
+   * @return the embedding of each text, in the list's order
    */
   List<float[]> embedAll(List<String> texts, Consumer<? super Progress> progress);
 
@@ -122,7 +128,12 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
       this.model = Objects.requireNonNull(model, "Embedder.builder: the model source is null");
     }
 
-    /** Sets the products' precision; {@link Precision#FP32} by default. */
+    /**
+     * Sets the products' precision; {@link Precision#FP32} by default.
+     *
+     * @param precision the products' precision
+     * @return this builder
+     */
     public Builder precision(Precision precision) {
       this.precision = Objects.requireNonNull(precision, "Embedder.Builder.precision: null");
       return this;
@@ -132,6 +143,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Sets the most texts one graph replay embeds; 256 by default. Larger batches use the GPU
      * better and need more memory for activations (see {@link #graphMemoryBudget}).
      *
+     * @param maxBatch the most texts of a batch
+     * @return this builder
      * @throws IllegalArgumentException if {@code maxBatch} is below 1
      */
     public Builder maxBatch(int maxBatch) {
@@ -147,6 +160,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Sets how long a single {@link Embedder#embed} waits for requests of other threads to share
      * its batch; 1 ms by default, {@link Duration#ZERO} to never wait.
      *
+     * @param window the longest wait for other requests
+     * @return this builder
      * @throws IllegalArgumentException if {@code window} is negative
      */
     public Builder coalescingWindow(Duration window) {
@@ -162,6 +177,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
     /**
      * Sets the ordinal of the GPU to run on; 0 by default.
      *
+     * @param ordinal the device's ordinal on its platform
+     * @return this builder
      * @throws IllegalArgumentException if {@code ordinal} is negative
      */
     public Builder device(int ordinal) {
@@ -173,7 +190,12 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
       return this;
     }
 
-    /** Sets what {@link #open()} does without a GPU; {@link WhenNoGpu#FAIL} by default. */
+    /**
+     * Sets what {@link #open()} does without a GPU; {@link WhenNoGpu#FAIL} by default.
+     *
+     * @param policy what to do without a GPU
+     * @return this builder
+     */
     public Builder whenNoGpu(WhenNoGpu policy) {
       this.whenNoGpu = Objects.requireNonNull(policy, "Embedder.Builder.whenNoGpu: null");
       return this;
@@ -184,6 +206,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * graph cache may hold; by default as much as the largest batch needs, so that every shape's
      * graph can stay ready once it has run.
      *
+     * @param bytes the budget in bytes
+     * @return this builder
      * @throws IllegalArgumentException if {@code bytes} is not positive
      */
     public Builder graphMemoryBudget(long bytes) {
@@ -198,6 +222,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
     /**
      * Sets the batch sizes graphs are captured for: a batch is padded to the smallest that holds
      * it. By default 1, 2, 4, then every multiple of 8 up to {@link #maxBatch}.
+     *
+     * @param buckets the batch sizes
+     * @return this builder
      */
     public Builder batchBuckets(Buckets buckets) {
       this.batchBuckets = Objects.requireNonNull(buckets, "Embedder.Builder.batchBuckets: null");
@@ -208,6 +235,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Sets the token lengths graphs are captured for: a batch is padded to the smallest that holds
      * its longest text. By default 16, 32, 64, then every multiple of 128 up to the longest text
      * the model takes.
+     *
+     * @param buckets the token lengths
+     * @return this builder
      */
     public Builder lengthBuckets(Buckets buckets) {
       this.lengthBuckets = Objects.requireNonNull(buckets, "Embedder.Builder.lengthBuckets: null");
@@ -218,6 +248,9 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
      * Runs on {@code platform} instead of the system platform, whatever its provider: for tests
      * that open a simulator platform of their own. The caller keeps owning the platform and closes
      * it after the embedder.
+     *
+     * @param platform the platform to run on, owned by the caller
+     * @return this builder
      */
     public Builder platform(CudaPlatform platform) {
       this.platform = Objects.requireNonNull(platform, "Embedder.Builder.platform: null");

@@ -30,6 +30,8 @@ public sealed interface ModelSource {
    */
   record LangChain4jJar(String artifactId) implements ModelSource {
     /**
+     * Checks the artifact id.
+     *
      * @throws NullPointerException if {@code artifactId} is null
      * @throws IllegalArgumentException if it is blank or holds a {@code ':'}
      */
@@ -59,6 +61,8 @@ public sealed interface ModelSource {
    */
   record Files(Path model, Path tokenizer, Pooling pooling) implements ModelSource {
     /**
+     * Checks that every component is given.
+     *
      * @throws NullPointerException if any component is null
      */
     public Files {
