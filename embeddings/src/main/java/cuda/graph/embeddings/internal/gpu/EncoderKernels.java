@@ -60,6 +60,7 @@ public final class EncoderKernels {
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
   private static final ValueLayout.OfShort H = ValueLayout.JAVA_SHORT_UNALIGNED;
 
+  /** The PTX of encoder_kernels.cu, each kernel with its Java reference. */
   public static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "encoder_kernels.ptx")
           .withReference("embed_layer_norm", EncoderKernels::embedLayerNorm)
@@ -140,7 +141,11 @@ public final class EncoderKernels {
 
   private EncoderKernels() {}
 
-  /** Loads every kernel on {@code device}, so that no capture loads a module. */
+  /**
+   * Loads every kernel on {@code device}, so that no capture loads a module.
+   *
+   * @param device the device the kernels run on
+   */
   public static void loadAll(cuda.graph.Device device) {
     for (Kernel k :
         List.of(
@@ -159,7 +164,16 @@ public final class EncoderKernels {
   // The launches, one block per row (per 16 queries of a head for attention, per sequence for
   // pooling).
 
-  /** {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows} */
+  /**
+   * {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows}
+   *
+   * @param ids the token ids, {@code batch * length}
+   * @param types the token types, as many
+   * @param tables the embedding tables, their LayerNorm and its epsilon
+   * @param x the rows, {@code batch * length * hidden}
+   * @param batch the sequences
+   * @param length the length they are padded to
+   */
   public static GraphNode<@Nullable Void> embedLayerNorm(
       DeviceBuffer<Integer> ids,
       DeviceBuffer<Integer> types,
@@ -172,7 +186,18 @@ public final class EncoderKernels {
         embedArguments(ids, types, tables, x, batch, length));
   }
 
-  /** As {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}. */
+  /**
+   * {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows, as
+   * {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}}
+   *
+   * @param ids the token ids, {@code batch * length}
+   * @param types the token types, as many
+   * @param tables the embedding tables, their LayerNorm and its epsilon
+   * @param x the rows, {@code batch * length * hidden}
+   * @param xHalf the rows rounded to fp16
+   * @param batch the sequences
+   * @param length the length they are padded to
+   */
   public static GraphNode<@Nullable Void> embedLayerNormHalf(
       DeviceBuffer<Integer> ids,
       DeviceBuffer<Integer> types,
@@ -214,7 +239,18 @@ public final class EncoderKernels {
     };
   }
 
-  /** As {@link #layerNorm}, and the rows rounded to fp16 into {@code outHalf}. */
+  /**
+   * {@return out = LayerNorm(in) for each of {@code rows} rows, as {@link #layerNorm}, and the rows
+   * rounded to fp16 into {@code outHalf}}
+   *
+   * @param in the rows
+   * @param gamma LayerNorm's scale, a row's width
+   * @param beta LayerNorm's shift
+   * @param out the normalised rows, which may be {@code in}
+   * @param outHalf the normalised rows rounded to fp16
+   * @param rows the rows
+   * @param epsilon added to the variance
+   */
   public static GraphNode<@Nullable Void> layerNormHalf(
       DeviceBuffer<Float> in,
       DeviceBuffer<Float> gamma,
@@ -238,6 +274,13 @@ public final class EncoderKernels {
   /**
    * {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}, {@code
    * epsilon} added to the variance}
+   *
+   * @param in the rows
+   * @param gamma LayerNorm's scale, a row's width
+   * @param beta LayerNorm's shift
+   * @param out the normalised rows, which may be {@code in}
+   * @param rows the rows
+   * @param epsilon added to the variance
    */
   public static GraphNode<@Nullable Void> layerNorm(
       DeviceBuffer<Float> in,
@@ -257,7 +300,17 @@ public final class EncoderKernels {
         epsilon);
   }
 
-  /** {@return the masked attention of every query, head and sequence of a padded batch} */
+  /**
+   * {@return the masked attention of every query, head and sequence of a padded batch}
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   */
   public static GraphNode<@Nullable Void> attention(
       DeviceBuffer<Float> qkv,
       DeviceBuffer<Integer> mask,
@@ -278,7 +331,17 @@ public final class EncoderKernels {
         (float) (1 / Math.sqrt(headSize)));
   }
 
-  /** As {@link #attention}, into fp16. */
+  /**
+   * {@return the masked attention of a padded batch, as {@link #attention}, into fp16}
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   */
   public static GraphNode<@Nullable Void> attentionHalf(
       DeviceBuffer<Float> qkv,
       DeviceBuffer<Integer> mask,
@@ -302,6 +365,10 @@ public final class EncoderKernels {
   /**
    * {@return the launch of the attention kernel for a padded batch}: a block per {@value
    * #QUERIES_PER_BLOCK} queries of one head of one sequence
+   *
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
    */
   public static LaunchConfig attentionLaunch(int batch, int length, int heads) {
     return LaunchConfig.of(
@@ -309,7 +376,12 @@ public final class EncoderKernels {
         Dim3.of(BLOCK));
   }
 
-  /** {@return x = GELU(x), the exact erf form, for the first {@code n} elements} */
+  /**
+   * {@return x = GELU(x), the exact erf form, for the first {@code n} elements}
+   *
+   * @param x the activations, in place
+   * @param n how many
+   */
   public static GraphNode<@Nullable Void> gelu(DeviceBuffer<Float> x, long n) {
     int blocks = (int) Math.min(GELU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK);
     return GELU.launch(LaunchConfig.of(blocks, BLOCK), x, n);
@@ -318,6 +390,15 @@ public final class EncoderKernels {
   /**
    * {@return each sequence pooled as {@code pooling} says (the mean over its mask, or its first
    * row), L2-normalised, into {@code out}, and the norm it was divided by into {@code norms}}
+   *
+   * @param x the last hidden states, {@code batch * length * hidden}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the unit vectors, {@code batch * hidden}
+   * @param norms the norms, {@code batch}
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param hidden a row's width
+   * @param pooling the mean over the mask or the first row
    */
   public static GraphNode<@Nullable Void> poolNormalize(
       DeviceBuffer<Float> x,
@@ -343,6 +424,13 @@ public final class EncoderKernels {
   /**
    * The embedding tables and their LayerNorm on the device, with their sizes, and the LayerNorm's
    * epsilon.
+   *
+   * @param word the word table, {@code [vocabulary, hidden]}
+   * @param position the position table, {@code [positions, hidden]}
+   * @param type the token type table, {@code [types, hidden]}
+   * @param gamma LayerNorm's scale
+   * @param beta LayerNorm's shift
+   * @param epsilon LayerNorm's epsilon
    */
   public record Tables(
       DeviceBuffer<Float> word,

@@ -87,7 +87,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GpuEncoder implements AutoCloseable {
 
-  /** A graph's key: how many sequences, and the length they are padded to. */
+  /**
+   * A graph's key.
+   *
+   * @param batch how many sequences
+   * @param length the length they are padded to
+   */
   public record Shape(int batch, int length) {}
 
   /** The arithmetic of the matrix products: see the class comment. */
@@ -108,7 +113,11 @@ public final class GpuEncoder implements AutoCloseable {
     /** BERT's erf form, {@link EncoderKernels#gelu} after a BIAS epilogue. */
     EXACT_KERNEL;
 
-    /** {@return the GELU of {@code precision}: the exact form in fp32, the epilogue in fp16} */
+    /**
+     * {@return the GELU of {@code precision}: the exact form in fp32, the epilogue in fp16}
+     *
+     * @param precision the products' arithmetic
+     */
     public static Gelu defaultFor(Precision precision) {
       return precision == Precision.FP32 ? EXACT_KERNEL : EPILOGUE;
     }
@@ -170,6 +179,9 @@ public final class GpuEncoder implements AutoCloseable {
    * to {@code maxBatch} texts of up to {@code maxLength} tokens a run, pooling the mean
    * (all-MiniLM's pooling; the full constructor takes another).
    *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
    * @param maxBatch the most texts one {@link #embed} takes, at least 1
    * @param maxLength the most tokens of a run, 1 to the model's positions ({@link
    *     #maxLength(Architecture, BertTokenizer)} is the most the tokenizer makes)
@@ -182,6 +194,13 @@ public final class GpuEncoder implements AutoCloseable {
   /**
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision}
    * with its GELU ({@link Gelu#defaultFor}).
+   *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a run, 1 to the model's positions
+   * @param precision the products' arithmetic
    */
   public GpuEncoder(
       EncoderWeights weights,
@@ -196,6 +215,14 @@ public final class GpuEncoder implements AutoCloseable {
   /**
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision}
    * and GELU as asked.
+   *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a run, 1 to the model's positions
+   * @param precision the products' arithmetic
+   * @param gelu how the feed-forward GELU is computed
    */
   public GpuEncoder(
       EncoderWeights weights,
@@ -212,6 +239,14 @@ public final class GpuEncoder implements AutoCloseable {
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision},
    * GELU and pooling as asked.
    *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a run, 1 to the model's positions
+   * @param precision the products' arithmetic
+   * @param gelu how the feed-forward GELU is computed
+   * @param pooling how a run's hidden states become one vector
    * @throws IllegalArgumentException for {@link Gelu#EXACT_KERNEL} in {@link Precision#FP16}, whose
    *     feed-forward activations are fp16 and the kernel's fp32; for an architecture the kernels do
    *     not take (heads wider than 32, rows wider than 1024)
@@ -383,6 +418,10 @@ public final class GpuEncoder implements AutoCloseable {
    * {@return the sizes of {@code first} up to {@code max}, then every multiple of {@code step} up
    * to it, and {@code max} itself}: 1, 2, 4, 8, 16, 24, ... for batches (vLLM's list), 16, 32, 64,
    * 128, 256, ... for lengths
+   *
+   * @param first the smallest sizes
+   * @param step the spacing of the sizes after them
+   * @param max the largest size
    */
   public static Buckets buckets(int[] first, int step, int max) {
     java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
@@ -398,7 +437,12 @@ public final class GpuEncoder implements AutoCloseable {
     return new Buckets(List.copyOf(sizes));
   }
 
-  /** {@return the shape a batch of {@code size} texts of up to {@code length} tokens runs in} */
+  /**
+   * {@return the shape a batch of {@code size} texts of up to {@code length} tokens runs in}
+   *
+   * @param size the texts' runs
+   * @param length the longest run's tokens
+   */
   public Shape shapeFor(int size, int length) {
     return new Shape(batchBuckets.cover(size).size(), lengthBuckets.cover(length).size());
   }
@@ -406,6 +450,9 @@ public final class GpuEncoder implements AutoCloseable {
   /**
    * {@return the longest run of tokens {@code tokenizer} makes for a model of {@code
    * architecture}}: its truncation, at most the model's positions
+   *
+   * @param architecture the model's architecture
+   * @param tokenizer the model's tokenizer
    */
   public static int maxLength(Architecture architecture, BertTokenizer tokenizer) {
     int truncation = tokenizer.maxLength();
@@ -414,7 +461,13 @@ public final class GpuEncoder implements AutoCloseable {
         : architecture.positions();
   }
 
-  /** {@return the bytes of a graph's temporaries for {@code tokens} tokens} */
+  /**
+   * {@return the bytes of a graph's temporaries for {@code tokens} tokens}
+   *
+   * @param architecture the model's architecture
+   * @param tokens the tokens of the shape (batch times length)
+   * @param precision the products' arithmetic
+   */
   public static long temporaryBytes(Architecture architecture, long tokens, Precision precision) {
     long h = architecture.hidden(), ffn = architecture.intermediate();
     return switch (precision) {
@@ -630,6 +683,7 @@ public final class GpuEncoder implements AutoCloseable {
    * tokenizer keeps more tokens than a run holds), the way {@link #embed} tokenizes it; callers
    * tokenize on their own threads and pass the runs to {@link #embedParts}
    *
+   * @param text the text
    * @param call the caller's call, which a refusal's message begins with
    * @param what the text in a refusal's message: "the text", or "text 3 of 9" in a list
    * @throws NullPointerException if {@code text} is null
@@ -682,15 +736,23 @@ public final class GpuEncoder implements AutoCloseable {
     }
   }
 
-  /** As {@link #embed}, for texts {@link #tokenize} has tokenized (each text its runs). */
+  /**
+   * {@return the embedding of each text, in order}, as {@link #embed}, for texts {@link #tokenize}
+   * has tokenized
+   *
+   * @param texts 1 to {@code maxBatch} texts, each its runs
+   */
   public float[][] embedParts(List<List<BertTokenizer.Part>> texts) {
     return run(texts, true);
   }
 
   /**
-   * As {@link #embed}, without graphs: the same nodes launched on the stream one after another, the
-   * way a program without graphs runs them (the anchor of a graph's gain). Its activations are
-   * buffers of each shape's own, allocated on first use and kept until close.
+   * {@return the embedding of each text, in order}, as {@link #embed}, without graphs: the same
+   * nodes launched on the stream one after another, the way a program without graphs runs them (the
+   * anchor of a graph's gain). Its activations are buffers of each shape's own, allocated on first
+   * use and kept until close.
+   *
+   * @param texts 1 to {@code maxBatch} texts
    */
   public float[][] embedEagerly(List<@Nullable String> texts) {
     return run(tokenizeAll(texts, "GpuEncoder.embedEagerly"), false);

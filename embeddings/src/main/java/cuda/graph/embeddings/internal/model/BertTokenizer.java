@@ -45,7 +45,13 @@ public final class BertTokenizer implements AutoCloseable {
 
   private static final String CONTINUATION = "##";
 
-  /** A run of the text the encoder sees in one pass, and its weight in the text's embedding. */
+  /**
+   * A run of the text the encoder sees in one pass, and its weight in the text's embedding.
+   *
+   * @param ids the token ids, {@code [CLS]} and {@code [SEP]} included
+   * @param typeIds their token types
+   * @param weight the run's word pieces, its weight in the average of a text's runs
+   */
   public record Part(int[] ids, int[] typeIds, int weight) {}
 
   private final HuggingFaceTokenizer tokenizer;
@@ -87,7 +93,11 @@ public final class BertTokenizer implements AutoCloseable {
     }
   }
 
-  /** The tokenizer of {@code artifact}, with LangChain4j's options. */
+  /**
+   * {@return the tokenizer of {@code artifact}, with LangChain4j's options}
+   *
+   * @param artifact the model artifact, whose tokenizer.json it reads
+   */
   public static BertTokenizer load(ModelArtifact artifact) {
     // On a host with a GPU, DJL picks a CUDA build of its native tokenizer library and downloads
     // it (the H200 host has no network: "Cannot download jni files"); the jar holds the CPU build,
@@ -106,10 +116,11 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * The token ids of {@code text}, special tokens included, truncated as the tokenizer says: DJL's
-   * ids as they are, so for a text that {@link #parts} refuses too (an unpaired surrogate, which
-   * DJL drops).
+   * {@return the token ids of {@code text}, special tokens included, truncated as the tokenizer
+   * says}: DJL's ids as they are, so for a text that {@link #parts} refuses too (an unpaired
+   * surrogate, which DJL drops)
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null, which DJL's native code cannot take
    */
   public int[] ids(@Nullable String text) {
@@ -117,8 +128,9 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * The tokens of {@code text}, special tokens included, truncated as the tokenizer says.
+   * {@return the tokens of {@code text}, special tokens included, truncated as the tokenizer says}
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null, which DJL's native code cannot take
    */
   public List<String> tokens(@Nullable String text) {
@@ -131,15 +143,16 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * The most tokens one text becomes: the tokenizer.json's truncation, at most DJL's model maximum
-   * (512).
+   * {@return the most tokens one text becomes}: the tokenizer.json's truncation, at most DJL's
+   * model maximum (512)
    */
   public int maxLength() {
     return tokenizer.getMaxLength();
   }
 
   /**
-   * What the encoder runs for {@code text}, following LangChain4j (see the class comment).
+   * {@return the runs the encoder embeds for {@code text}}, following LangChain4j (see the class
+   * comment)
    *
    * <p>Texts it refuses, before any call into DJL's native code: null, which that code cannot take
    * (it aborts the JVM), and a text holding an unpaired surrogate (a high surrogate not followed by
@@ -150,6 +163,7 @@ public final class BertTokenizer implements AutoCloseable {
    * chooses: drop it or replace it first. Then, like LangChain4j, a text without word pieces: one
    * that is empty or holds only whitespace and characters the tokenizer's normalizer removes.
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalArgumentException if the text holds an unpaired surrogate, or has no word pieces
    */
@@ -158,9 +172,10 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * As {@link #parts(String)}, with refusals that name the caller's call and the text as the caller
-   * knows it.
+   * {@return the runs of {@code text}}, as {@link #parts(String)}, with refusals that name the
+   * caller's call and the text as the caller knows it
    *
+   * @param text the text
    * @param call the call the caller's user made, which a refusal's message begins with
    * @param what the text in the message: {@code "the text"}, or {@code "text 3 of 9"} in a list
    */
@@ -267,7 +282,11 @@ public final class BertTokenizer implements AutoCloseable {
             + " out");
   }
 
-  /** {@link #parts} step by step as LangChain4j takes them, from the text's {@code tokens}. */
+  /**
+   * {@return the runs of {@link #parts} step by step as LangChain4j makes them}
+   *
+   * @param tokens the text's tokens, {@code [CLS]} first and {@code [SEP]} last
+   */
   public List<Part> partsAsLangChain4j(List<String> tokens) {
     List<List<String>> runs = partition(tokens);
     if (runs.isEmpty()) {
@@ -282,10 +301,12 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * Splits the word pieces of {@code tokens} (all but the first and the last, {@code [CLS]} and
-   * {@code [SEP]}) into runs of at most {@value #PART_TOKENS}. A cut that would fall before a
-   * {@code ##} piece moves back to the start of that word; a run that is one word of more than
+   * {@return the word pieces of {@code tokens} (all but the first and the last, {@code [CLS]} and
+   * {@code [SEP]}) split into runs of at most {@value #PART_TOKENS}}. A cut that would fall before
+   * a {@code ##} piece moves back to the start of that word; a run that is one word of more than
    * {@value #PART_TOKENS} pieces is cut at {@value #PART_TOKENS} all the same.
+   *
+   * @param tokens the text's tokens, {@code [CLS]} first and {@code [SEP]} last
    */
   public static List<List<String>> partition(List<String> tokens) {
     List<List<String>> runs = new ArrayList<>();

@@ -65,14 +65,41 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EncoderWeights {
 
-  /** A linear layer {@code y = x W + b}, with {@code W} row-major {@code [in, out]}. */
+  /**
+   * A linear layer {@code y = x W + b}.
+   *
+   * @param weightName the weight's initializer
+   * @param biasName the bias's initializer
+   * @param in the input's width
+   * @param out the output's width
+   * @param weight {@code W}, row-major {@code [in, out]} (dequantized if stored as int8)
+   * @param bias {@code b}, {@code out} values
+   */
   public record Linear(
       String weightName, String biasName, int in, int out, float[] weight, float[] bias) {}
 
-  /** LayerNorm's scale and shift, each of {@code hidden} values. */
+  /**
+   * LayerNorm's scale and shift.
+   *
+   * @param gammaName the scale's initializer
+   * @param betaName the shift's initializer
+   * @param gamma the scale, {@code hidden} values
+   * @param beta the shift, {@code hidden} values
+   */
   public record LayerNorm(String gammaName, String betaName, float[] gamma, float[] beta) {}
 
-  /** One encoder layer. */
+  /**
+   * One encoder layer.
+   *
+   * @param query the query projection
+   * @param key the key projection
+   * @param value the value projection
+   * @param attentionOutput the attention's output projection
+   * @param attentionNorm the LayerNorm after attention and its residual
+   * @param intermediate the feed-forward up projection (GELU follows)
+   * @param output the feed-forward down projection
+   * @param outputNorm the LayerNorm after the feed-forward and its residual
+   */
   public record Layer(
       Linear query,
       Linear key,
@@ -100,8 +127,12 @@ public final class EncoderWeights {
   /** {@code [types, hidden]}, row-major. */
   public final float[] typeEmbeddings;
 
+  /** The LayerNorm of the summed embeddings. */
   public final LayerNorm embeddingNorm;
+
+  /** The encoder layers, in order. */
   public final List<Layer> layers;
+
   private final Set<String> unmapped;
 
   private EncoderWeights(
@@ -121,15 +152,20 @@ public final class EncoderWeights {
     this.unmapped = unmapped;
   }
 
-  /** Reads the weights from the artifact's ONNX model. */
+  /**
+   * {@return the weights of {@code artifact}'s ONNX model, mapped by {@link #from}}
+   *
+   * @param artifact the model artifact
+   */
   public static EncoderWeights read(ModelArtifact artifact) {
     return from(OnnxModel.parse(artifact.readModel()));
   }
 
   /**
-   * Maps {@code onnx}'s initializers onto the BERT structure, reading its architecture from the
-   * graph and checking every shape against it.
+   * {@return {@code onnx}'s initializers mapped onto the BERT structure}, its architecture read
+   * from the graph and every shape checked against it
    *
+   * @param onnx the parsed model
    * @throws IllegalArgumentException if the graph is not a BERT encoder as the class comment
    *     describes; the message names the node or initializer that differs
    */
@@ -196,14 +232,14 @@ public final class EncoderWeights {
   }
 
   /**
-   * The initializers no part of the structure took (the position ids, checked, count as taken):
-   * none in the models this mapping was written for.
+   * {@return the initializers no part of the structure took} (the position ids, checked, count as
+   * taken): none in the models this mapping was written for
    */
   public Set<String> unmapped() {
     return unmapped;
   }
 
-  /** How many weights the structure holds, every table, matrix, bias and LayerNorm counted. */
+  /** {@return how many weights the structure holds, every table, matrix, bias and LayerNorm} */
   public long parameters() {
     long count = wordEmbeddings.length + positionEmbeddings.length + typeEmbeddings.length;
     count += embeddingNorm.gamma().length + embeddingNorm.beta().length;

@@ -28,11 +28,16 @@ import java.util.Set;
  */
 public final class OnnxModel {
 
-  /** ONNX's TensorProto.DataType numbers this reader decodes. */
+  /** ONNX's TensorProto.DataType number of FLOAT, which {@link #floats} decodes. */
   public static final int FLOAT = 1;
 
+  /** UINT8's number, which {@link #integers} decodes. */
   public static final int UINT8 = 2;
+
+  /** INT8's number, which {@link #integers} decodes. */
   public static final int INT8 = 3;
+
+  /** INT64's number, which {@link #int64s} decodes. */
   public static final int INT64 = 7;
 
   private static final String[] DATA_TYPES = {
@@ -55,19 +60,38 @@ public final class OnnxModel {
     "BFLOAT16"
   };
 
-  /** A FLOAT initializer: its name, its shape and its elements in row-major order. */
+  /**
+   * A FLOAT constant.
+   *
+   * @param name its name
+   * @param shape its dimensions
+   * @param data its elements in row-major order
+   */
   public record FloatTensor(String name, int[] shape, float[] data) {
 
-    /** The shape as a list, for messages and comparisons. */
+    /** {@return the shape as a list, for messages and comparisons} */
     public List<Integer> dims() {
       return Arrays.stream(shape).boxed().toList();
     }
   }
 
-  /** An INT8 or UINT8 tensor: its name, its shape and its values in row-major order. */
+  /**
+   * An INT8 or UINT8 constant.
+   *
+   * @param name its name
+   * @param shape its dimensions
+   * @param data its values in row-major order, each as an int
+   */
   public record IntTensor(String name, int[] shape, int[] data) {}
 
-  /** A node of the graph: what it computes, its name and the values it reads and writes. */
+  /**
+   * A node of the graph.
+   *
+   * @param opType what it computes ({@code MatMul}, {@code Gather}, ...)
+   * @param name its name, the exporter's module scope and operator
+   * @param inputs the values it reads
+   * @param outputs the values it writes
+   */
   public record Node(String opType, String name, List<String> inputs, List<String> outputs) {}
 
   private final Map<String, OnnxIr.Tensor> initializers;
@@ -86,7 +110,12 @@ public final class OnnxModel {
     this.nodes = nodes;
   }
 
-  /** Parses an ONNX model's bytes. */
+  /**
+   * {@return the model of {@code model}'s bytes, parsed}
+   *
+   * @param model the bytes of an .onnx file
+   * @throws IllegalArgumentException if the bytes are not an ONNX model with a graph
+   */
   public static OnnxModel parse(byte[] model) {
     OnnxIr.Model parsed;
     try {
@@ -131,39 +160,58 @@ public final class OnnxModel {
         Collections.unmodifiableMap(initializers), Collections.unmodifiableMap(constants), nodes);
   }
 
-  /** The initializers' names, in the model's order. */
+  /** {@return the initializers' names, in the model's order} */
   public Set<String> names() {
     return initializers.keySet();
   }
 
-  /** Whether {@code name} is an initializer (rather than a graph input or a node's output). */
+  /**
+   * {@return whether {@code name} is an initializer (rather than a graph input or a node's output)}
+   *
+   * @param name a value of the graph
+   */
   public boolean isInitializer(String name) {
     return initializers.containsKey(name);
   }
 
   /**
-   * Whether {@code name} is a constant: an initializer, or the output of a {@code Constant} node.
+   * {@return whether {@code name} is a constant: an initializer, or the output of a {@code
+   * Constant} node}
+   *
+   * @param name a value of the graph
    */
   public boolean isConstant(String name) {
     return constants.containsKey(name);
   }
 
-  /** The graph's nodes, in the model's (topological) order. */
+  /** {@return the graph's nodes, in the model's (topological) order} */
   public List<Node> nodes() {
     return nodes;
   }
 
-  /** A constant's shape. */
+  /**
+   * {@return the shape of constant {@code name}}
+   *
+   * @param name a value of the graph
+   */
   public int[] shape(String name) {
     return shape(tensor(name, "shape"));
   }
 
-  /** A constant's data type name (FLOAT, INT64, ...). */
+  /**
+   * {@return the data type name (FLOAT, INT64, ...) of constant {@code name}}
+   *
+   * @param name a value of the graph
+   */
   public String dataType(String name) {
     return dataTypeName(tensor(name, "dataType").getDataType());
   }
 
-  /** A FLOAT constant, decoded. */
+  /**
+   * {@return FLOAT constant {@code name}, decoded}
+   *
+   * @param name a value of the graph
+   */
   public FloatTensor floats(String name) {
     OnnxIr.Tensor t = checked(name, "floats", FLOAT);
     int[] shape = shape(t);
@@ -190,7 +238,11 @@ public final class OnnxModel {
     return new FloatTensor(name, shape, data);
   }
 
-  /** An INT64 constant, decoded. */
+  /**
+   * {@return INT64 constant {@code name}, decoded}
+   *
+   * @param name a value of the graph
+   */
   public long[] int64s(String name) {
     OnnxIr.Tensor t = checked(name, "int64s", INT64);
     int count = elements(t, shape(t));
@@ -215,9 +267,11 @@ public final class OnnxModel {
   }
 
   /**
-   * An INT8 or UINT8 constant, decoded: each value as an int (-128 to 127, or 0 to 255), from
-   * {@code raw_data} (a byte each) or from {@code int32_data} (an int each, as ONNX stores 8-bit
-   * types outside raw data).
+   * {@return INT8 or UINT8 constant {@code name}, decoded}: each value as an int (-128 to 127, or 0
+   * to 255), from {@code raw_data} (a byte each) or from {@code int32_data} (an int each, as ONNX
+   * stores 8-bit types outside raw data)
+   *
+   * @param name a value of the graph
    */
   public IntTensor integers(String name) {
     OnnxIr.Tensor t = checked(name, "integers", INT8, UINT8);

@@ -24,12 +24,19 @@ import java.util.List;
 public final class ReferenceEncoder {
 
   /**
-   * Token sequences padded to one length: ids, token types and the attention mask (1 for a token, 0
-   * for padding), each {@code [batch][length]}.
+   * Token sequences padded to one length.
+   *
+   * @param ids the token ids, {@code [batch][length]}
+   * @param typeIds the token types, {@code [batch][length]}
+   * @param mask the attention mask, 1 for a token and 0 for padding, {@code [batch][length]}
    */
   public record Batch(int[][] ids, int[][] typeIds, int[][] mask) {
 
-    /** The parts' sequences, padded with id 0, type 0 and mask 0 to the longest. */
+    /**
+     * {@return the sequences of {@code parts}, padded with id 0, type 0 and mask 0 to the longest}
+     *
+     * @param parts the runs to pad
+     */
     public static Batch of(List<BertTokenizer.Part> parts) {
       int length = parts.stream().mapToInt(p -> p.ids().length).max().orElse(0);
       int[][] ids = new int[parts.size()][length];
@@ -44,10 +51,12 @@ public final class ReferenceEncoder {
       return new Batch(ids, types, mask);
     }
 
+    /** {@return the number of sequences} */
     public int size() {
       return ids.length;
     }
 
+    /** {@return the length the sequences are padded to} */
     public int length() {
       return ids.length == 0 ? 0 : ids[0].length;
     }
@@ -57,7 +66,12 @@ public final class ReferenceEncoder {
   private final Architecture architecture;
   private final Pooling pooling;
 
-  /** The encoder of {@code weights}, pooling as {@code pooling} says. */
+  /**
+   * The encoder of {@code weights}, pooling as {@code pooling} says.
+   *
+   * @param weights the model's weights and architecture
+   * @param pooling how a sequence's hidden states become one vector
+   */
   public ReferenceEncoder(EncoderWeights weights, Pooling pooling) {
     this.weights = weights;
     this.architecture = weights.architecture;
@@ -65,9 +79,11 @@ public final class ReferenceEncoder {
   }
 
   /**
-   * The embedding of a text made of {@code parts} (see {@link BertTokenizer#parts}): each part's
-   * pooled hidden states, averaged with the parts' weights, L2-normalised (LangChain4j's way with a
-   * text of several runs).
+   * {@return the embedding of a text made of {@code parts}} (see {@link BertTokenizer#parts}): each
+   * part's pooled hidden states, averaged with the parts' weights, L2-normalised (LangChain4j's way
+   * with a text of several runs)
+   *
+   * @param parts the text's runs
    */
   public float[] embed(List<BertTokenizer.Part> parts) {
     float[][] pooled = pooled(Batch.of(parts));
@@ -75,7 +91,12 @@ public final class ReferenceEncoder {
     return normalized(weightedAverage(pooled, weights));
   }
 
-  /** {@return the average of {@code rows} with {@code weights}, summed in double} */
+  /**
+   * {@return the average of {@code rows} with {@code weights}, summed in double}
+   *
+   * @param rows vectors of one width
+   * @param weights one weight per row
+   */
   public static float[] weightedAverage(float[][] rows, int[] weights) {
     int width = rows[0].length;
     double total = 0;
@@ -93,7 +114,11 @@ public final class ReferenceEncoder {
     return average;
   }
 
-  /** One L2-normalised embedding per sequence of {@code batch}. */
+  /**
+   * {@return one L2-normalised embedding per sequence of {@code batch}}
+   *
+   * @param batch padded sequences
+   */
   public float[][] embed(Batch batch) {
     float[][] pooled = pooled(batch);
     float[][] embeddings = new float[pooled.length][];
@@ -103,7 +128,12 @@ public final class ReferenceEncoder {
     return embeddings;
   }
 
-  /** Each sequence's last hidden states pooled as the model asks, not normalised. */
+  /**
+   * {@return each sequence's last hidden states of {@code batch} pooled as the model asks}, not
+   * normalised
+   *
+   * @param batch padded sequences
+   */
   public float[][] pooled(Batch batch) {
     float[][][] hidden = lastHiddenStates(batch);
     float[][] pooled = new float[batch.size()][];
@@ -117,7 +147,12 @@ public final class ReferenceEncoder {
     return pooled;
   }
 
-  /** The mean of the rows of {@code hidden} that {@code mask} keeps (at least one). */
+  /**
+   * {@return the mean of the rows of {@code hidden} that {@code mask} keeps (at least one)}
+   *
+   * @param hidden a sequence's rows
+   * @param mask 1 for a row to keep, 0 for one to leave out
+   */
   public static float[] meanPooled(float[][] hidden, int[] mask) {
     int width = hidden[0].length;
     double[] sum = new double[width];
@@ -138,7 +173,12 @@ public final class ReferenceEncoder {
     return pooled;
   }
 
-  /** The encoder's output, {@code [batch][length][hidden]}; padded positions hold garbage. */
+  /**
+   * {@return the encoder's output for {@code batch}, {@code [batch][length][hidden]}}; padded
+   * positions hold garbage
+   *
+   * @param batch padded sequences
+   */
   public float[][][] lastHiddenStates(Batch batch) {
     if (batch.length() > architecture.positions()) {
       throw new IllegalArgumentException(
@@ -187,6 +227,16 @@ public final class ReferenceEncoder {
   /**
    * {@return LayerNorm(word[id] + position[position] + type[type])}, each table row-major with rows
    * as wide as {@code gamma}, {@code epsilon} added to the variance
+   *
+   * @param id the token id, a row of {@code word}
+   * @param type the token type, a row of {@code types}
+   * @param position the position, a row of {@code positions}
+   * @param word the word table
+   * @param positions the position table
+   * @param types the type table
+   * @param gamma LayerNorm's scale
+   * @param beta LayerNorm's shift
+   * @param epsilon LayerNorm's epsilon
    */
   public static float[] embedding(
       int id,
@@ -242,9 +292,15 @@ public final class ReferenceEncoder {
   }
 
   /**
-   * Multi-head attention of one sequence: for each head (a run of {@code width / heads} columns)
-   * and query position, softmax over the key positions {@code mask} keeps (at least one) of the
-   * scaled dot products, times V. Scores are scaled by 1/sqrt of the head size.
+   * {@return the multi-head attention of one sequence}: for each head (a run of {@code width /
+   * heads} columns) and query position, softmax over the key positions {@code mask} keeps (at least
+   * one) of the scaled dot products, times V. Scores are scaled by 1/sqrt of the head size.
+   *
+   * @param q the queries, {@code [length][width]}
+   * @param k the keys, {@code [length][width]}
+   * @param v the values, {@code [length][width]}
+   * @param mask 1 for a key to attend to, 0 for padding
+   * @param heads the heads {@code width} splits into
    */
   public static float[][] attention(float[][] q, float[][] k, float[][] v, int[] mask, int heads) {
     int length = q.length;
@@ -324,7 +380,14 @@ public final class ReferenceEncoder {
     return layerNorm(x, norm.gamma(), norm.beta(), epsilon());
   }
 
-  /** {@return LayerNorm of {@code x}: its mean and variance, {@code epsilon}, scale and shift} */
+  /**
+   * {@return LayerNorm of {@code x}: its mean and variance, {@code epsilon}, scale and shift}
+   *
+   * @param x the row
+   * @param gamma the scale
+   * @param beta the shift
+   * @param epsilon added to the variance
+   */
   public static float[] layerNorm(float[] x, float[] gamma, float[] beta, double epsilon) {
     double mean = 0;
     for (float v : x) {
@@ -344,7 +407,11 @@ public final class ReferenceEncoder {
     return y;
   }
 
-  /** GELU in BERT's exact form, {@code x/2 (1 + erf(x / sqrt 2))}. */
+  /**
+   * {@return GELU of {@code x} in BERT's exact form, {@code x/2 (1 + erf(x / sqrt 2))}}
+   *
+   * @param x the input
+   */
   public static double gelu(double x) {
     return 0.5 * x * (1 + erf(x / Math.sqrt(2)));
   }
@@ -354,6 +421,9 @@ public final class ReferenceEncoder {
    * x^(2n+1) 2^n / (2n+1)!!}, whose terms are all positive (the plain Maclaurin series alternates
    * and loses digits to cancellation near 3); from 3, the continued fraction of erfc; 1 from 6
    * (erfc(6) is 2e-17).
+   *
+   * @param x the argument
+   * @return erf(x)
    */
   public static double erf(double x) {
     if (x < 0) {
@@ -379,7 +449,11 @@ public final class ReferenceEncoder {
     return 1 - Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
   }
 
-  /** {@return the L2 norm of {@code v}, summed in double} */
+  /**
+   * {@return the L2 norm of {@code v}, summed in double}
+   *
+   * @param v the vector
+   */
   public static double norm(float[] v) {
     double squares = 0;
     for (float f : v) {
@@ -388,7 +462,11 @@ public final class ReferenceEncoder {
     return Math.sqrt(squares);
   }
 
-  /** {@code v} divided by its L2 norm. */
+  /**
+   * {@return {@code v} divided by its L2 norm}
+   *
+   * @param v the vector
+   */
   public static float[] normalized(float[] v) {
     double norm = norm(v);
     float[] unit = new float[v.length];

@@ -59,7 +59,11 @@ public final class EmbedderImpl implements Embedder {
     this.stream = stream;
   }
 
-  /** Opens the embedder {@code settings} describe: see {@link Embedder.Builder#open()}. */
+  /**
+   * {@return the embedder {@code settings} describe, opened}: see {@link Embedder.Builder#open()}
+   *
+   * @param settings the builder's settings
+   */
   public static Embedder open(Embedder.Builder settings) {
     ClassLoader loader = loader();
     ModelArtifact artifact = ModelArtifact.of(settings.model(), loader);

@@ -30,6 +30,8 @@ public final class SentenceEmbedder implements AutoCloseable {
   private final RequestCoalescer<List<BertTokenizer.Part>, float[]> requests;
 
   /**
+   * An embedder of texts on {@code encoder}.
+   *
    * @param encoder the encoder; closed with this embedder
    * @param maxBatch the most texts of a batch, at most the encoder's
    * @param window how long a single request waits for others to share its batch
@@ -51,6 +53,7 @@ public final class SentenceEmbedder implements AutoCloseable {
    * unpaired surrogate is refused rather than embedded without it (see {@link
    * BertTokenizer#parts(String)} for why); replace or drop the surrogate first.
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalArgumentException if the text holds an unpaired surrogate, has no word pieces
    *     (it is empty, or only whitespace and characters the tokenizer removes), or is longer than
@@ -83,6 +86,7 @@ public final class SentenceEmbedder implements AutoCloseable {
    * refuse is refused whole, with that exception, naming the first such text's index ("text 3 of
    * 9").
    *
+   * @param texts the texts
    * @param progress told a line after every batch ("embedded 1,024 of 10,000 texts, ...")
    * @throws NullPointerException if the list, {@code progress} or a text is null
    * @throws IllegalArgumentException if a text is one {@link #embed} refuses
