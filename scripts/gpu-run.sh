@@ -53,28 +53,31 @@ part_blas36() {
   echo "blas36 exit $?"; grep -aE "tests (successful|failed|aborted)|✘" "$out/blas36.log" | head -20
 }
 
-part embed-tests "issue 36: the embedding example's GPU tests, every encoder kernel against its Java reference among them (staged: scripts/gpu-embed-stage.sh)"
+part embed-tests "issue 36 and 37: the embeddings module's GPU tests, every encoder kernel against its Java reference and LangChain4j's three artifacts through the Embedder among them (staged: scripts/gpu-embed-stage.sh)"
 part_embed_tests() {
-  # The example travels apart from the bundle (its model artifact is 83 MB): after
-  # scripts/gpu-embed-stage.sh, .gpu-pack/unpack.sh and .gpu-pack/assemble.sh, .gpu-embed/junit
-  # runs its tests with the bundle's runtime. EncoderKernelsGpuTests compares every kernel of
-  # encoder_kernels.cu, fp32 and fp16, element by element with its reference; GpuEncoderGpuTests
-  # runs the encoder's graphs against the reference and LangChain4j, norms included.
+  # The module's tests travel apart from the bundle (the model artifacts are 83, 23 and 34 MB):
+  # after scripts/gpu-embed-stage.sh, .gpu-pack/unpack.sh and .gpu-pack/assemble.sh,
+  # .gpu-embed/junit runs them with the bundle's runtime. EncoderKernelsGpuTests compares every
+  # kernel of encoder_kernels.cu, fp32 and fp16, element by element with its reference;
+  # GpuEncoderGpuTests runs the encoder's graphs against the reference and LangChain4j, norms
+  # included; LangChain4jModelsGpuTests opens all-MiniLM-L6-v2 (fp32 and int8) and
+  # bge-small-en-v1.5 (int8, CLS) through the public Embedder on the cuda provider against
+  # LangChain4j's own models (the worst int8 cosines are report entries in the log).
   if [ ! -x .gpu-embed/junit ] || [ ! -d .gpu-embed/payload ]; then
     echo "embed-tests: no staged example (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
     return
   fi
-  timeout 300 .gpu-embed/junit --select-package=cuda.graph.examples.embed --include-tag=gpu \
+  timeout 300 .gpu-embed/junit --select-package=cuda.graph.embeddings --include-tag=gpu \
     > "$out/embed-gpu-tests.log" 2>&1
   echo "embed GPU tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/embed-gpu-tests.log"
   grep -aE "✘|↷" "$out/embed-gpu-tests.log" | head -40
 }
 
-part embed-kernels "issue 36 item 9: every encoder kernel against its Java reference, from the bundle (carry examples-embed/target/classes and test-classes; no model needed)"
+part embed-kernels "issue 36 item 9 and 37: every encoder kernel against its Java reference (CLS pooling included), from the bundle (carry embeddings/target/classes and test-classes; no model needed)"
 part_embed_kernels() {
   mkdir -p target
-  timeout 200 .gpu/junit --class-path examples-embed/target/classes:examples-embed/target/test-classes \
-    --select-class=cuda.graph.examples.embed.EncoderKernelsGpuTests > "$out/embed-kernels.log" 2>&1
+  timeout 200 .gpu/junit --class-path embeddings/target/classes:embeddings/target/test-classes \
+    --select-class=cuda.graph.embeddings.internal.gpu.EncoderKernelsGpuTests > "$out/embed-kernels.log" 2>&1
   echo "embed-kernels exit $?"; grep -aE "tests (found|successful|failed|aborted)|✘" "$out/embed-kernels.log" | head -20
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-// The encoder's own kernels: everything of all-MiniLM-L6-v2's forward pass that is not a matrix
+// The encoder's own kernels: everything of a BERT encoder's forward pass that is not a matrix
 // product (those are cuBLASLt matmul nodes, bias and residual in their epilogues). A padded batch
 // of `batch` sequences of `length` tokens is `tokens = batch * length` rows of `hidden` floats,
 // token t of sequence b at row b * length + t; ids, token types and the attention mask are ints
@@ -22,7 +22,7 @@
 // blockDim.x, and the reductions' scratch has room for a 1024-thread block's warps.
 #define WARP 32
 #define MAX_WARPS 32
-// The widest row the row kernels keep in shared memory (the model's is 384).
+// The widest row the row kernels keep in shared memory (all-MiniLM's and bge-small's are 384).
 #define MAX_HIDDEN 1024
 
 __device__ __forceinline__ float warp_sum(float v) {
@@ -289,34 +289,47 @@ extern "C" __global__ void gelu(float *x, long long n) {
   }
 }
 
-// out[b] = the mean of x's rows of sequence b over its mask, divided by its L2 norm, for b <
-// batch; one block per sequence, one element of the mean per thread and pass. A sequence whose
-// mask keeps no token (batch padding) gets zeros.
-extern "C" __global__ void mean_pool_normalize(const float *x, const int *mask, float *out,
-                                               int batch, int length, int hidden) {
-  __shared__ float mean[MAX_HIDDEN];
+// out[b] = sequence b's pooled row divided by its L2 norm, and norms[b] = that norm, for b <
+// batch; one block per sequence, one element of the row per thread and pass. Pooling is the mean
+// of the sequence's rows over its mask (cls == 0), or its first row, the [CLS] token's (cls != 0).
+// A sequence whose mask keeps no token (batch padding), or with cls not its first, gets zeros and
+// norm 0. The norm lets the host undo the normalisation: LangChain4j averages the pooled rows of a
+// long text's runs, then normalises.
+extern "C" __global__ void pool_normalize(const float *x, const int *mask, float *out, float *norms,
+                                          int batch, int length, int hidden, int cls) {
+  __shared__ float pooled[MAX_HIDDEN];
   __shared__ float scratch[MAX_WARPS];
   int b = blockIdx.x;
   if (b >= batch) return;
   float *o = out + (size_t)b * hidden;
   if (hidden > MAX_HIDDEN) {
     fill_nan(o, nullptr, hidden);
+    if (threadIdx.x == 0) norms[b] = CUDART_NAN_F;
     return;
   }
   const int *keep = mask + (size_t)b * length;
   const float *rows = x + (size_t)b * length * hidden;
   int count = 0;
-  for (int t = 0; t < length; t++) count += keep[t] != 0;
+  if (cls)
+    count = length > 0 && keep[0] != 0;
+  else
+    for (int t = 0; t < length; t++) count += keep[t] != 0;
   float squares = 0.f;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
-    float sum = 0.f;
-    for (int t = 0; t < length; t++)
-      if (keep[t] != 0) sum += rows[(size_t)t * hidden + i];
-    float v = count > 0 ? sum / count : 0.f;
-    mean[i] = v;
+    float v = 0.f;
+    if (count > 0 && cls) {
+      v = rows[i];
+    } else if (count > 0) {
+      float sum = 0.f;
+      for (int t = 0; t < length; t++)
+        if (keep[t] != 0) sum += rows[(size_t)t * hidden + i];
+      v = sum / count;
+    }
+    pooled[i] = v;
     squares += v * v;
   }
-  float norm = sqrtf(block_sum(squares, scratch)); // its barriers also publish the means
+  float norm = sqrtf(block_sum(squares, scratch)); // its barriers also publish the pooled row
   float inv = norm > 0.f ? 1.f / norm : 0.f;
-  for (int i = threadIdx.x; i < hidden; i += blockDim.x) o[i] = mean[i] * inv;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) o[i] = pooled[i] * inv;
+  if (threadIdx.x == 0) norms[b] = norm;
 }

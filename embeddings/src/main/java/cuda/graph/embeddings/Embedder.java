@@ -21,13 +21,15 @@ import org.jspecify.annotations.Nullable;
  * batch and length buckets that hold them, and the whole forward pass of that shape runs as one
  * captured CUDA graph, replayed from a graph cache. {@link #embedAll} sorts its texts by length
  * into batches of up to {@link Builder#maxBatch}; {@link #embed} calls from many threads are
- * coalesced into shared batches within {@link Builder#coalescingWindow}. One thread runs the
+ * coalesced: the requests that arrive while a batch runs share the next one (with a {@link
+ * Builder#coalescingWindow}, a request also waits that long for others). One thread runs the
  * batches, one at a time, on one stream.
  *
- * <p>Long texts. A text is cut or split exactly as LangChain4j does for the model: where the
- * tokenizer.json asks for truncation (all-MiniLM-L6-v2: 128 tokens) the text is cut there; where it
- * does not (BGE), the word pieces are split into runs of at most 510, each embedded in its own
- * pass, and the runs' pooled vectors are averaged with their lengths as weights before the
+ * <p>Long texts. A text is cut or split exactly as LangChain4j does for the model: DJL's tokenizer
+ * cuts it at the tokenizer.json's truncation (all-MiniLM-L6-v2: 128 tokens), and at 512 tokens
+ * where the file asks for none or for more (bge-small-en-v1.5), for LangChain4j as here; a
+ * tokenizer that kept more would have the word pieces split into runs of at most 510, each embedded
+ * in its own pass, and the runs' pooled vectors averaged with their lengths as weights before the
  * normalisation. No text is refused for its length.
  *
  * <p>Refused texts. {@code null}, a text with no word pieces (empty, whitespace, or only characters
@@ -82,8 +84,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
    * As {@link #embedAll(List)}, telling {@code progress} after each batch, on the calling thread.
    *
    * @param texts the texts, none null
-   * @return the embedding of each text, in the list's order
    * @param progress told how many texts are done; for long runs, to log or show progress
+   * @return the embedding of each text, in the list's order
    */
   List<float[]> embedAll(List<String> texts, Consumer<? super Progress> progress);
 

@@ -11,6 +11,7 @@ import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
 import cuda.graph.KernelParam;
 import cuda.graph.LaunchConfig;
+import cuda.graph.embeddings.Pooling;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,10 +25,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Each reference computes what its CUDA kernel computes for the blocks the launch's grid has,
  * reading exactly the memory the kernel reads, with {@link ReferenceEncoder}'s arithmetic (sums in
- * double, every stored value a float, LayerNorm and GELU shared with it); the CUDA kernels sum in
- * fp32, so on a GPU the results differ from the references in the last bits. Where the CUDA kernel
- * writes NaN (an id outside the vocabulary, a row wider than its shared memory) or zeros (a
- * sequence whose mask keeps nothing), so does the reference.
+ * double, every stored value a float, LayerNorm, GELU and pooling shared with it; the LayerNorm's
+ * epsilon is the launch's argument); the CUDA kernels sum in fp32, so on a GPU the results differ
+ * from the references in the last bits. Where the CUDA kernel writes NaN (an id outside the
+ * vocabulary, a row wider than its shared memory) or zeros (a sequence whose mask keeps nothing),
+ * so does the reference.
  */
 public final class EncoderKernels {
 
@@ -58,6 +60,7 @@ public final class EncoderKernels {
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
   private static final ValueLayout.OfShort H = ValueLayout.JAVA_SHORT_UNALIGNED;
 
+  /** The PTX of encoder_kernels.cu, each kernel with its Java reference. */
   public static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "encoder_kernels.ptx")
           .withReference("embed_layer_norm", EncoderKernels::embedLayerNorm)
@@ -67,7 +70,7 @@ public final class EncoderKernels {
           .withReference("attention", call -> attention(call, false))
           .withReference("attention_half", call -> attention(call, true))
           .withReference("gelu", EncoderKernels::gelu)
-          .withReference("mean_pool_normalize", EncoderKernels::meanPoolNormalize);
+          .withReference("pool_normalize", EncoderKernels::poolNormalize);
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -132,13 +135,17 @@ public final class EncoderKernels {
   /** {@code gelu(x, n)}. */
   public static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
 
-  /** {@code mean_pool_normalize(x, mask, out, batch, length, hidden)}. */
-  public static final Kernel MEAN_POOL_NORMALIZE =
-      IMAGE.kernel("mean_pool_normalize", FLOAT, INT, FLOAT, I32, I32, I32);
+  /** {@code pool_normalize(x, mask, out, norms, batch, length, hidden, cls)}. */
+  public static final Kernel POOL_NORMALIZE =
+      IMAGE.kernel("pool_normalize", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, I32);
 
   private EncoderKernels() {}
 
-  /** Loads every kernel on {@code device}, so that no capture loads a module. */
+  /**
+   * Loads every kernel on {@code device}, so that no capture loads a module.
+   *
+   * @param device the device the kernels run on
+   */
   public static void loadAll(cuda.graph.Device device) {
     for (Kernel k :
         List.of(
@@ -149,7 +156,7 @@ public final class EncoderKernels {
             ATTENTION,
             ATTENTION_HALF,
             GELU,
-            MEAN_POOL_NORMALIZE)) {
+            POOL_NORMALIZE)) {
       k.load(device);
     }
   }
@@ -157,7 +164,16 @@ public final class EncoderKernels {
   // The launches, one block per row (per 16 queries of a head for attention, per sequence for
   // pooling).
 
-  /** {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows} */
+  /**
+   * {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows}
+   *
+   * @param ids the token ids, {@code batch * length}
+   * @param types the token types, as many
+   * @param tables the embedding tables, their LayerNorm and its epsilon
+   * @param x the rows, {@code batch * length * hidden}
+   * @param batch the sequences
+   * @param length the length they are padded to
+   */
   public static GraphNode<@Nullable Void> embedLayerNorm(
       DeviceBuffer<Integer> ids,
       DeviceBuffer<Integer> types,
@@ -170,7 +186,18 @@ public final class EncoderKernels {
         embedArguments(ids, types, tables, x, batch, length));
   }
 
-  /** As {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}. */
+  /**
+   * {@return x = LayerNorm(word[id] + position + type) for each of {@code batch * length} rows, as
+   * {@link #embedLayerNorm}, and the rows rounded to fp16 into {@code xHalf}}
+   *
+   * @param ids the token ids, {@code batch * length}
+   * @param types the token types, as many
+   * @param tables the embedding tables, their LayerNorm and its epsilon
+   * @param x the rows, {@code batch * length * hidden}
+   * @param xHalf the rows rounded to fp16
+   * @param batch the sequences
+   * @param length the length they are padded to
+   */
   public static GraphNode<@Nullable Void> embedLayerNormHalf(
       DeviceBuffer<Integer> ids,
       DeviceBuffer<Integer> types,
@@ -208,18 +235,30 @@ public final class EncoderKernels {
       tables.vocabulary(),
       tables.positions(),
       tables.types(),
-      (float) ReferenceEncoder.LAYER_NORM_EPSILON
+      tables.epsilon()
     };
   }
 
-  /** As {@link #layerNorm}, and the rows rounded to fp16 into {@code outHalf}. */
+  /**
+   * {@return out = LayerNorm(in) for each of {@code rows} rows, as {@link #layerNorm}, and the rows
+   * rounded to fp16 into {@code outHalf}}
+   *
+   * @param in the rows
+   * @param gamma LayerNorm's scale, a row's width
+   * @param beta LayerNorm's shift
+   * @param out the normalised rows, which may be {@code in}
+   * @param outHalf the normalised rows rounded to fp16
+   * @param rows the rows
+   * @param epsilon added to the variance
+   */
   public static GraphNode<@Nullable Void> layerNormHalf(
       DeviceBuffer<Float> in,
       DeviceBuffer<Float> gamma,
       DeviceBuffer<Float> beta,
       DeviceBuffer<Float> out,
       DeviceBuffer<Short> outHalf,
-      int rows) {
+      int rows,
+      float epsilon) {
     return LAYER_NORM_HALF.launch(
         LaunchConfig.of(rows, BLOCK),
         in,
@@ -228,17 +267,28 @@ public final class EncoderKernels {
         out,
         rows,
         Math.toIntExact(gamma.length()),
-        (float) ReferenceEncoder.LAYER_NORM_EPSILON,
+        epsilon,
         outHalf);
   }
 
-  /** {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}} */
+  /**
+   * {@return out = LayerNorm(in) for each of {@code rows} rows of {@code gamma.length()}, {@code
+   * epsilon} added to the variance}
+   *
+   * @param in the rows
+   * @param gamma LayerNorm's scale, a row's width
+   * @param beta LayerNorm's shift
+   * @param out the normalised rows, which may be {@code in}
+   * @param rows the rows
+   * @param epsilon added to the variance
+   */
   public static GraphNode<@Nullable Void> layerNorm(
       DeviceBuffer<Float> in,
       DeviceBuffer<Float> gamma,
       DeviceBuffer<Float> beta,
       DeviceBuffer<Float> out,
-      int rows) {
+      int rows,
+      float epsilon) {
     return LAYER_NORM.launch(
         LaunchConfig.of(rows, BLOCK),
         in,
@@ -247,10 +297,20 @@ public final class EncoderKernels {
         out,
         rows,
         Math.toIntExact(gamma.length()),
-        (float) ReferenceEncoder.LAYER_NORM_EPSILON);
+        epsilon);
   }
 
-  /** {@return the masked attention of every query, head and sequence of a padded batch} */
+  /**
+   * {@return the masked attention of every query, head and sequence of a padded batch}
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   */
   public static GraphNode<@Nullable Void> attention(
       DeviceBuffer<Float> qkv,
       DeviceBuffer<Integer> mask,
@@ -271,7 +331,17 @@ public final class EncoderKernels {
         (float) (1 / Math.sqrt(headSize)));
   }
 
-  /** As {@link #attention}, into fp16. */
+  /**
+   * {@return the masked attention of a padded batch, as {@link #attention}, into fp16}
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   */
   public static GraphNode<@Nullable Void> attentionHalf(
       DeviceBuffer<Float> qkv,
       DeviceBuffer<Integer> mask,
@@ -295,6 +365,10 @@ public final class EncoderKernels {
   /**
    * {@return the launch of the attention kernel for a padded batch}: a block per {@value
    * #QUERIES_PER_BLOCK} queries of one head of one sequence
+   *
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
    */
   public static LaunchConfig attentionLaunch(int batch, int length, int heads) {
     return LaunchConfig.of(
@@ -302,31 +376,69 @@ public final class EncoderKernels {
         Dim3.of(BLOCK));
   }
 
-  /** {@return x = GELU(x), the exact erf form, for the first {@code n} elements} */
+  /**
+   * {@return x = GELU(x), the exact erf form, for the first {@code n} elements}
+   *
+   * @param x the activations, in place
+   * @param n how many
+   */
   public static GraphNode<@Nullable Void> gelu(DeviceBuffer<Float> x, long n) {
     int blocks = (int) Math.min(GELU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK);
     return GELU.launch(LaunchConfig.of(blocks, BLOCK), x, n);
   }
 
-  /** {@return each sequence's mean over its mask, L2-normalised, into {@code out}} */
-  public static GraphNode<@Nullable Void> meanPoolNormalize(
+  /**
+   * {@return each sequence pooled as {@code pooling} says (the mean over its mask, or its first
+   * row), L2-normalised, into {@code out}, and the norm it was divided by into {@code norms}}
+   *
+   * @param x the last hidden states, {@code batch * length * hidden}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the unit vectors, {@code batch * hidden}
+   * @param norms the norms, {@code batch}
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param hidden a row's width
+   * @param pooling the mean over the mask or the first row
+   */
+  public static GraphNode<@Nullable Void> poolNormalize(
       DeviceBuffer<Float> x,
       DeviceBuffer<Integer> mask,
       DeviceBuffer<Float> out,
+      DeviceBuffer<Float> norms,
       int batch,
       int length,
-      int hidden) {
-    return MEAN_POOL_NORMALIZE.launch(
-        LaunchConfig.of(batch, BLOCK), x, mask, out, batch, length, hidden);
+      int hidden,
+      Pooling pooling) {
+    return POOL_NORMALIZE.launch(
+        LaunchConfig.of(batch, BLOCK),
+        x,
+        mask,
+        out,
+        norms,
+        batch,
+        length,
+        hidden,
+        pooling == Pooling.CLS ? 1 : 0);
   }
 
-  /** The embedding tables and their LayerNorm on the device, with their sizes. */
+  /**
+   * The embedding tables and their LayerNorm on the device, with their sizes, and the LayerNorm's
+   * epsilon.
+   *
+   * @param word the word table, {@code [vocabulary, hidden]}
+   * @param position the position table, {@code [positions, hidden]}
+   * @param type the token type table, {@code [types, hidden]}
+   * @param gamma LayerNorm's scale
+   * @param beta LayerNorm's shift
+   * @param epsilon LayerNorm's epsilon
+   */
   public record Tables(
       DeviceBuffer<Float> word,
       DeviceBuffer<Float> position,
       DeviceBuffer<Float> type,
       DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta) {
+      DeviceBuffer<Float> beta,
+      float epsilon) {
 
     int hidden() {
       return Math.toIntExact(gamma.length());
@@ -406,7 +518,7 @@ public final class EncoderKernels {
       for (int i = 0; i < hidden; i++) {
         sum[i] = (float) ((double) w[i] + t[i] + p[i]);
       }
-      setRow(x, out, ReferenceEncoder.layerNorm(sum, gamma, beta));
+      setRow(x, out, ReferenceEncoder.layerNorm(sum, gamma, beta, call.f32(14)));
     }
   }
 
@@ -450,7 +562,7 @@ public final class EncoderKernels {
     float[] beta = row(floats(call, 2, hidden), 0, hidden);
     for (int r = 0; r < rows; r++) {
       long at = (long) r * hidden;
-      setRow(out, at, ReferenceEncoder.layerNorm(row(in, at, hidden), gamma, beta));
+      setRow(out, at, ReferenceEncoder.layerNorm(row(in, at, hidden), gamma, beta, call.f32(6)));
     }
   }
 
@@ -553,40 +665,44 @@ public final class EncoderKernels {
     }
   }
 
-  private static void meanPoolNormalize(KernelCall call) {
-    int sequences = Math.min(call.grid().x(), call.i32(3));
-    int length = call.i32(4), hidden = call.i32(5);
+  private static void poolNormalize(KernelCall call) {
+    int sequences = Math.min(call.grid().x(), call.i32(4));
+    int length = call.i32(5), hidden = call.i32(6);
+    boolean cls = call.i32(7) != 0;
     if (sequences < 1) {
       return;
     }
     MemorySegment out = floats(call, 2, (long) sequences * hidden);
+    MemorySegment norms = floats(call, 3, sequences);
     if (hidden > MAX_HIDDEN) {
       fillNan(out, 0, sequences * hidden);
+      fillNan(norms, 0, sequences);
       return;
     }
-    MemorySegment x = floats(call, 0, (long) sequences * length * hidden);
     MemorySegment mask = ints(call, 1, (long) sequences * length);
+    // The rows the kernel reads: every row of each sequence for the mean, the first for CLS.
+    long rows = cls ? (long) (sequences - 1) * length + 1 : (long) sequences * length;
+    MemorySegment x = length < 1 ? MemorySegment.NULL : floats(call, 0, rows * hidden);
     for (int b = 0; b < sequences; b++) {
-      float[][] rows = new float[length][];
       int[] keep = new int[length];
       int count = 0;
       for (int t = 0; t < length; t++) {
         keep[t] = mask.getAtIndex(I, (long) b * length + t);
-        rows[t] = row(x, ((long) b * length + t) * hidden, hidden);
         count += keep[t] != 0 ? 1 : 0;
       }
-      float[] pooled = count == 0 ? new float[hidden] : ReferenceEncoder.meanPooled(rows, keep);
-      setRow(out, (long) b * hidden, normalizedOrZero(pooled));
-    }
-  }
-
-  /** {@link ReferenceEncoder#normalized}, but zeros stay zeros, as in the kernel. */
-  private static float[] normalizedOrZero(float[] v) {
-    for (float f : v) {
-      if (f != 0) {
-        return ReferenceEncoder.normalized(v);
+      float[] pooled = new float[hidden];
+      if (cls && length > 0 && keep[0] != 0) {
+        pooled = row(x, (long) b * length * hidden, hidden);
+      } else if (!cls && count > 0) {
+        float[][] sequence = new float[length][];
+        for (int t = 0; t < length; t++) {
+          sequence[t] = row(x, ((long) b * length + t) * hidden, hidden);
+        }
+        pooled = ReferenceEncoder.meanPooled(sequence, keep);
       }
+      float norm = (float) ReferenceEncoder.norm(pooled);
+      setRow(out, (long) b * hidden, norm > 0 ? ReferenceEncoder.normalized(pooled) : pooled);
+      norms.setAtIndex(F, b, norm);
     }
-    return v;
   }
 }

@@ -2,12 +2,6 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings.internal.gpu;
 
-import static cuda.graph.embeddings.internal.model.EncoderWeights.FFN;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.HEADS;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.HEAD_SIZE;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.HIDDEN;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.POSITIONS;
-
 import cuda.graph.Buckets;
 import cuda.graph.DeviceBuffer;
 import cuda.graph.DeviceOp;
@@ -21,25 +15,30 @@ import cuda.graph.blas.Epilogue;
 import cuda.graph.blas.Matmul;
 import cuda.graph.blas.MatrixView;
 import cuda.graph.blas.Workspace;
+import cuda.graph.embeddings.Pooling;
+import cuda.graph.embeddings.internal.model.Architecture;
 import cuda.graph.embeddings.internal.model.BertTokenizer;
 import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * all-MiniLM-L6-v2 on one device, fp32: the whole forward pass of a padded batch as one captured
- * graph per shape (batch size, padded length), replayed from a {@link GraphCache}.
+ * A BERT encoder on one device (all-MiniLM-L6-v2, bge-small-en-v1.5, any whose {@link Architecture}
+ * the kernels take: heads of at most 32, rows of at most 1024): the whole forward pass of a padded
+ * batch as one captured graph per shape (batch size, padded length), replayed from a {@link
+ * GraphCache}.
  *
- * <p>A graph is the embeddings kernel, six layers of (QKV projection, attention, output projection
+ * <p>A graph is the embeddings kernel, each layer's (QKV projection, attention, output projection
  * with the residual, LayerNorm, up projection with GELU, down projection with the residual,
- * LayerNorm), and mean pooling with the L2 normalisation: {@code 2 + 6 * 7} nodes with {@link
- * Gelu#EPILOGUE}, one more per layer with {@link Gelu#EXACT_KERNEL}, and the allocation and free
- * nodes of its temporaries. The matrix products are {@link Blas} matmul nodes with the bias in the
- * epilogue; the residual is added by the product itself ({@link Matmul#accumulating}: {@code x = x
- * + context W + b}), so the LayerNorm after it runs in place. Everything else is {@link
- * EncoderKernels}.
+ * LayerNorm), and pooling (the mean over the mask or the [CLS] row) with the L2 normalisation:
+ * {@code 2 + 7 * layers} nodes with {@link Gelu#EPILOGUE}, one more per layer with {@link
+ * Gelu#EXACT_KERNEL}, and the allocation and free nodes of its temporaries. The matrix products are
+ * {@link Blas} matmul nodes with the bias in the epilogue; the residual is added by the product
+ * itself ({@link Matmul#accumulating}: {@code x = x + context W + b}), so the LayerNorm after it
+ * runs in place. Everything else is {@link EncoderKernels}.
  *
  * <p>GELU. BERT's GELU is the exact erf form; cuBLASLt's GELU epilogue is the tanh approximation.
  * Measured on the simulator (whose matmul model applies the same epilogue) over the eight sentences
@@ -56,17 +55,17 @@ import org.jspecify.annotations.Nullable;
  * <p>Memory. The weights are uploaded once, as fp32 buffers in the layout the ONNX file stores
  * them: each linear layer's weight is {@code [in, out]} row-major, the right operand of {@code x
  * W}, so a product takes it as it is ({@code MatrixView.rowMajor(w, in, out)}, not transposed). The
- * query, key and value weights are placed side by side in one {@code [384, 1152]} matrix (and their
- * biases in one vector), so one product gives the {@code Q | K | V} rows the attention kernel
- * reads. Activations are {@link Scope#temporary temporaries} of each graph, so they exist only
- * while a replay runs. The token ids, types and mask (ints, side by side: one copy) and the
- * embeddings are views of buffers sized for {@code maxBatch x maxLength}, shared by the graphs of
- * every shape. One matmul workspace serves every graph, since the graphs replay one after another
- * on one stream (the cache's {@link GraphCache.Sharing#SERIAL}). It is as large as the {@code
- * Blas}'s workspace limit, which bounds every plan, rather than {@link Blas#workspaceFor} the
- * largest shape's products: a plan is made for a product's shape, each shape's products are planned
- * when its graph is first captured, and cuBLASLt may give a smaller shape an algorithm that needs
- * more workspace.
+ * query, key and value weights are placed side by side in one {@code [hidden, 3 * hidden]} matrix
+ * (and their biases in one vector), so one product gives the {@code Q | K | V} rows the attention
+ * kernel reads. Activations are {@link Scope#temporary temporaries} of each graph, so they exist
+ * only while a replay runs. The token ids, types and mask (ints, side by side: one copy) and the
+ * pooled rows with their norms (one copy back) are views of buffers sized for {@code maxBatch x
+ * maxLength}, shared by the graphs of every shape. One matmul workspace serves every graph, since
+ * the graphs replay one after another on one stream (the cache's {@link
+ * GraphCache.Sharing#SERIAL}). It is as large as the {@code Blas}'s workspace limit, which bounds
+ * every plan, rather than {@link Blas#workspaceFor} the largest shape's products: a plan is made
+ * for a product's shape, each shape's products are planned when its graph is first captured, and
+ * cuBLASLt may give a smaller shape an algorithm that needs more workspace.
  *
  * <p>Precision. In {@link Precision#FP32} (the default) everything is fp32. In {@link
  * Precision#FP16} the four weight matrices of each layer are stored as fp16 and every product reads
@@ -76,11 +75,24 @@ import org.jspecify.annotations.Nullable;
  * to the residual stream write fp32, so the residual stream, LayerNorm, softmax and pooling stay
  * fp32. It halves the weights' bytes and takes the tensor cores' fp16 path.
  *
+ * <p>Long texts. A text is the runs of word pieces {@link BertTokenizer#parts} makes of it, each at
+ * most {@code maxLength} tokens (with DJL's truncation, one run). Each run is a sequence of a
+ * batch; the pooling kernel writes each sequence's unit vector and the norm it divided by, so that
+ * a text of one run takes its unit vector as it is and a text of several runs gets LangChain4j's
+ * embedding: the runs' pooled vectors (unit vector times norm) averaged with their piece counts as
+ * weights, then normalised, on the host. A batch of texts whose runs are more than {@code maxBatch}
+ * runs in graphs of up to {@code maxBatch} sequences, the runs sorted by length.
+ *
  * <p>Not thread-safe: one {@link #embed} at a time. Closing frees the graphs, weights and buffers.
  */
 public final class GpuEncoder implements AutoCloseable {
 
-  /** A graph's key: how many sequences, and the length they are padded to. */
+  /**
+   * A graph's key.
+   *
+   * @param batch how many sequences
+   * @param length the length they are padded to
+   */
   public record Shape(int batch, int length) {}
 
   /** The arithmetic of the matrix products: see the class comment. */
@@ -101,7 +113,11 @@ public final class GpuEncoder implements AutoCloseable {
     /** BERT's erf form, {@link EncoderKernels#gelu} after a BIAS epilogue. */
     EXACT_KERNEL;
 
-    /** {@return the GELU of {@code precision}: the exact form in fp32, the epilogue in fp16} */
+    /**
+     * {@return the GELU of {@code precision}: the exact form in fp32, the epilogue in fp16}
+     *
+     * @param precision the products' arithmetic
+     */
     public static Gelu defaultFor(Precision precision) {
       return precision == Precision.FP32 ? EXACT_KERNEL : EPILOGUE;
     }
@@ -124,6 +140,9 @@ public final class GpuEncoder implements AutoCloseable {
 
   private final Stream stream;
   private final BertTokenizer tokenizer;
+  private final Architecture architecture;
+  private final int hidden;
+  private final Pooling pooling;
   private final int maxBatch;
   private final int maxLength;
 
@@ -142,7 +161,12 @@ public final class GpuEncoder implements AutoCloseable {
    */
   private final DeviceBuffer<Integer> inputs;
 
-  private final DeviceBuffer<Float> embeddings;
+  /**
+   * The pooling kernel's output: {@code maxBatch} norms, then {@code maxBatch} unit vectors of
+   * {@code hidden} (a shape of {@code batch} sequences uses the first {@code batch} of each).
+   */
+  private final DeviceBuffer<Float> pooled;
+
   private final Blas blas;
   private final Workspace workspace;
   private final GraphCache<Shape> graphs;
@@ -152,11 +176,15 @@ public final class GpuEncoder implements AutoCloseable {
 
   /**
    * Uploads {@code weights} to the device of {@code stream} and prepares graphs for batches of up
-   * to {@code maxBatch} texts of up to {@code maxLength} tokens.
+   * to {@code maxBatch} texts of up to {@code maxLength} tokens a run, pooling the mean
+   * (all-MiniLM's pooling; the full constructor takes another).
    *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
    * @param maxBatch the most texts one {@link #embed} takes, at least 1
-   * @param maxLength the most tokens of a text, 1 to 512 (the tokenizer makes at most {@link
-   *     BertTokenizer#maxLength()})
+   * @param maxLength the most tokens of a run, 1 to the model's positions ({@link
+   *     #maxLength(Architecture, BertTokenizer)} is the most the tokenizer makes)
    */
   public GpuEncoder(
       EncoderWeights weights, BertTokenizer tokenizer, Stream stream, int maxBatch, int maxLength) {
@@ -166,6 +194,13 @@ public final class GpuEncoder implements AutoCloseable {
   /**
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision}
    * with its GELU ({@link Gelu#defaultFor}).
+   *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a run, 1 to the model's positions
+   * @param precision the products' arithmetic
    */
   public GpuEncoder(
       EncoderWeights weights,
@@ -181,8 +216,13 @@ public final class GpuEncoder implements AutoCloseable {
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision}
    * and GELU as asked.
    *
-   * @throws IllegalArgumentException for {@link Gelu#EXACT_KERNEL} in {@link Precision#FP16}, whose
-   *     feed-forward activations are fp16 and the kernel's fp32
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a run, 1 to the model's positions
+   * @param precision the products' arithmetic
+   * @param gelu how the feed-forward GELU is computed
    */
   public GpuEncoder(
       EncoderWeights weights,
@@ -192,15 +232,59 @@ public final class GpuEncoder implements AutoCloseable {
       int maxLength,
       Precision precision,
       Gelu gelu) {
-    if (maxBatch < 1 || maxLength < 1 || maxLength > POSITIONS) {
+    this(weights, tokenizer, stream, maxBatch, maxLength, precision, gelu, Pooling.MEAN);
+  }
+
+  /**
+   * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int)}, in {@code precision},
+   * GELU and pooling as asked.
+   *
+   * @param weights the model's weights and architecture
+   * @param tokenizer the model's tokenizer
+   * @param stream the stream of the device the encoder runs on
+   * @param maxBatch the most texts one {@link #embed} takes, at least 1
+   * @param maxLength the most tokens of a run, 1 to the model's positions
+   * @param precision the products' arithmetic
+   * @param gelu how the feed-forward GELU is computed
+   * @param pooling how a run's hidden states become one vector
+   * @throws IllegalArgumentException for {@link Gelu#EXACT_KERNEL} in {@link Precision#FP16}, whose
+   *     feed-forward activations are fp16 and the kernel's fp32; for an architecture the kernels do
+   *     not take (heads wider than 32, rows wider than 1024)
+   */
+  public GpuEncoder(
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Stream stream,
+      int maxBatch,
+      int maxLength,
+      Precision precision,
+      Gelu gelu,
+      Pooling pooling) {
+    Architecture a = weights.architecture;
+    if (maxBatch < 1 || maxLength < 1 || maxLength > a.positions()) {
       throw new IllegalArgumentException(
           "GpuEncoder: batches of up to "
               + maxBatch
               + " texts of up to "
               + maxLength
               + " tokens; take at least 1 text and 1 to "
-              + POSITIONS
+              + a.positions()
               + " tokens (the model's positions)");
+    }
+    if (a.headSize() > EncoderKernels.MAX_HEAD_SIZE || a.hidden() > EncoderKernels.MAX_HIDDEN) {
+      throw new IllegalArgumentException(
+          "GpuEncoder: the model has "
+              + a.heads()
+              + " heads of "
+              + a.headSize()
+              + " in rows of "
+              + a.hidden()
+              + "; the encoder's kernels take heads of up to "
+              + EncoderKernels.MAX_HEAD_SIZE
+              + " and rows of up to "
+              + EncoderKernels.MAX_HIDDEN
+              + " (small BERTs such as all-MiniLM-L6-v2 and bge-small-en-v1.5); embed this model on"
+              + " the CPU (WhenNoGpu.FALL_BACK_TO_CPU) or with LangChain4j");
     }
     if (precision == Precision.FP16 && gelu == Gelu.EXACT_KERNEL) {
       throw new IllegalArgumentException(
@@ -209,6 +293,9 @@ public final class GpuEncoder implements AutoCloseable {
     }
     this.stream = stream;
     this.tokenizer = tokenizer;
+    this.architecture = a;
+    this.hidden = a.hidden();
+    this.pooling = pooling;
     this.maxBatch = maxBatch;
     this.maxLength = maxLength;
     this.batchBuckets = buckets(new int[] {1, 2, 4}, 8, maxBatch);
@@ -222,7 +309,8 @@ public final class GpuEncoder implements AutoCloseable {
             upload(weights.positionEmbeddings),
             upload(weights.typeEmbeddings),
             upload(weights.embeddingNorm.gamma()),
-            upload(weights.embeddingNorm.beta()));
+            upload(weights.embeddingNorm.beta()),
+            a.layerNormEpsilon());
     for (EncoderWeights.Layer l : weights.layers) {
       layers.add(
           new Layer(
@@ -242,13 +330,13 @@ public final class GpuEncoder implements AutoCloseable {
     }
     int tokens = maxBatch * maxLength;
     inputs = zeros(ElementType.I32, 3L * tokens);
-    embeddings = zeros(ElementType.F32, (long) maxBatch * HIDDEN);
+    pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
     blas = Blas.open(stream.device());
     workspace = Workspace.allocate(blas.workspaceLimit()).syncOn(stream);
     graphs =
         GraphCache.create(
             stream,
-            GraphCache.Settings.budget(temporaryBytes(tokens, precision)),
+            GraphCache.Settings.budget(temporaryBytes(a, tokens, precision)),
             (Shape shape, Scope scope) ->
                 record(
                     shape,
@@ -330,6 +418,10 @@ public final class GpuEncoder implements AutoCloseable {
    * {@return the sizes of {@code first} up to {@code max}, then every multiple of {@code step} up
    * to it, and {@code max} itself}: 1, 2, 4, 8, 16, 24, ... for batches (vLLM's list), 16, 32, 64,
    * 128, 256, ... for lengths
+   *
+   * @param first the smallest sizes
+   * @param step the spacing of the sizes after them
+   * @param max the largest size
    */
   public static Buckets buckets(int[] first, int step, int max) {
     java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
@@ -345,19 +437,44 @@ public final class GpuEncoder implements AutoCloseable {
     return new Buckets(List.copyOf(sizes));
   }
 
-  /** {@return the shape a batch of {@code size} texts of up to {@code length} tokens runs in} */
+  /**
+   * {@return the shape a batch of {@code size} texts of up to {@code length} tokens runs in}
+   *
+   * @param size the texts' runs
+   * @param length the longest run's tokens
+   */
   public Shape shapeFor(int size, int length) {
     return new Shape(batchBuckets.cover(size).size(), lengthBuckets.cover(length).size());
   }
 
-  /** {@return the bytes of a graph's temporaries for {@code tokens} tokens} */
-  public static long temporaryBytes(long tokens, Precision precision) {
+  /**
+   * {@return the longest run of tokens {@code tokenizer} makes for a model of {@code
+   * architecture}}: its truncation, at most the model's positions
+   *
+   * @param architecture the model's architecture
+   * @param tokenizer the model's tokenizer
+   */
+  public static int maxLength(Architecture architecture, BertTokenizer tokenizer) {
+    int truncation = tokenizer.maxLength();
+    return truncation > 0
+        ? Math.min(truncation, architecture.positions())
+        : architecture.positions();
+  }
+
+  /**
+   * {@return the bytes of a graph's temporaries for {@code tokens} tokens}
+   *
+   * @param architecture the model's architecture
+   * @param tokens the tokens of the shape (batch times length)
+   * @param precision the products' arithmetic
+   */
+  public static long temporaryBytes(Architecture architecture, long tokens, Precision precision) {
+    long h = architecture.hidden(), ffn = architecture.intermediate();
     return switch (precision) {
       // x, qkv, context, the feed-forward activations
-      case FP32 -> tokens * (HIDDEN + 3L * HIDDEN + HIDDEN + FFN) * Float.BYTES;
+      case FP32 -> tokens * (h + 3 * h + h + ffn) * Float.BYTES;
       // x and qkv fp32; x's fp16 copy, context and the feed-forward activations fp16
-      case FP16 ->
-          tokens * ((HIDDEN + 3L * HIDDEN) * Float.BYTES + (HIDDEN + HIDDEN + FFN) * Short.BYTES);
+      case FP16 -> tokens * ((h + 3 * h) * Float.BYTES + (h + h + ffn) * Short.BYTES);
     };
   }
 
@@ -403,21 +520,24 @@ public final class GpuEncoder implements AutoCloseable {
 
   private void recordShape(Shape shape, Counting scope) {
     int batch = shape.batch(), length = shape.length();
+    int ffn = architecture.intermediate();
+    int heads = architecture.heads(), headSize = architecture.headSize();
+    float epsilon = architecture.layerNormEpsilon();
     int tokens = batch * length;
     boolean half = precision == Precision.FP16;
     ElementType<?> inputType = half ? ElementType.F16 : ElementType.F32;
-    DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * HIDDEN);
+    DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * hidden);
     @Nullable DeviceBuffer<Short> xHalf =
-        half ? scope.temporary(ElementType.F16, (long) tokens * HIDDEN) : null;
-    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * HIDDEN);
-    DeviceBuffer<?> context = scope.temporary(inputType, (long) tokens * HIDDEN);
-    DeviceBuffer<?> inner = scope.temporary(inputType, (long) tokens * FFN);
+        half ? scope.temporary(ElementType.F16, (long) tokens * hidden) : null;
+    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * hidden);
+    DeviceBuffer<?> context = scope.temporary(inputType, (long) tokens * hidden);
+    DeviceBuffer<?> inner = scope.temporary(inputType, (long) tokens * ffn);
     DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
-    MatrixView xView = MatrixView.rowMajor(x, tokens, HIDDEN);
-    MatrixView xInput = half ? MatrixView.rowMajor(xHalf, tokens, HIDDEN) : xView;
-    MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * HIDDEN);
-    MatrixView contextView = MatrixView.rowMajor(context, tokens, HIDDEN);
-    MatrixView innerView = MatrixView.rowMajor(inner, tokens, FFN);
+    MatrixView xView = MatrixView.rowMajor(x, tokens, hidden);
+    MatrixView xInput = half ? MatrixView.rowMajor(xHalf, tokens, hidden) : xView;
+    MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * hidden);
+    MatrixView contextView = MatrixView.rowMajor(context, tokens, hidden);
+    MatrixView innerView = MatrixView.rowMajor(inner, tokens, ffn);
 
     DeviceBuffer<Integer> idsPrefix = inputs.slice(0, tokens);
     DeviceBuffer<Integer> typesPrefix = inputs.slice(tokens, tokens);
@@ -428,35 +548,42 @@ public final class GpuEncoder implements AutoCloseable {
             : EncoderKernels.embedLayerNorm(idsPrefix, typesPrefix, tables, x, batch, length));
     for (Layer l : layers) {
       scope.recordMatmul(
-          (Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), HIDDEN, 3 * HIDDEN), qkvView)
+          (Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), hidden, 3 * hidden), qkvView)
               .withEpilogue(Epilogue.BIAS, l.qkvBias())));
       scope.record(
           half
               ? EncoderKernels.attentionHalf(
-                  qkv, maskPrefix, as(context, ElementType.F16), batch, length, HEADS, HEAD_SIZE)
+                  qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
               : EncoderKernels.attention(
-                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, HEADS, HEAD_SIZE));
+                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
       scope.recordMatmul(
-          (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), HIDDEN, HIDDEN), xView)
+          (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), hidden, hidden), xView)
               .accumulating(1f)
               .withEpilogue(Epilogue.BIAS, l.attentionOutputBias())));
-      scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens));
-      Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), HIDDEN, FFN), innerView);
+      scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens, epsilon));
+      Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), hidden, ffn), innerView);
       if (gelu == Gelu.EXACT_KERNEL) {
         scope.recordMatmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()));
-        scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * FFN));
+        scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * ffn));
       } else {
         scope.recordMatmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()));
       }
       scope.recordMatmul(
-          (Matmul.of(innerView, MatrixView.rowMajor(l.output(), FFN, HIDDEN), xView)
+          (Matmul.of(innerView, MatrixView.rowMajor(l.output(), ffn, hidden), xView)
               .accumulating(1f)
               .withEpilogue(Epilogue.BIAS, l.outputBias())));
-      scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens));
+      scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens, epsilon));
     }
     scope.record(
-        EncoderKernels.meanPoolNormalize(
-            x, maskPrefix, embeddings.slice(0, (long) batch * HIDDEN), batch, length, HIDDEN));
+        EncoderKernels.poolNormalize(
+            x,
+            maskPrefix,
+            pooled.slice(maxBatch, (long) batch * hidden),
+            pooled.slice(0, batch),
+            batch,
+            length,
+            hidden,
+            pooling));
   }
 
   /**
@@ -518,10 +645,11 @@ public final class GpuEncoder implements AutoCloseable {
       @Nullable DeviceBuffer<Short> xHalf,
       DeviceBuffer<Float> gamma,
       DeviceBuffer<Float> beta,
-      int tokens) {
+      int tokens,
+      float epsilon) {
     return xHalf == null
-        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens)
-        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens);
+        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens, epsilon)
+        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon);
   }
 
   /** {@return {@code buffer} as a buffer of {@code type}, which it holds} */
@@ -540,66 +668,57 @@ public final class GpuEncoder implements AutoCloseable {
    * ({@link #shapeFor}; padding takes no part in attention or pooling), and the graph of that shape
    * is replayed (captured first if it is new)
    *
-   * @param texts 1 to {@code maxBatch} texts, each of at most {@code maxLength} tokens
+   * @param texts 1 to {@code maxBatch} texts, each made of runs of at most {@code maxLength} tokens
    * @throws NullPointerException if the list or a text is null (the message names its index)
    * @throws IllegalArgumentException if there are no texts or too many, or a text is one {@link
-   *     BertTokenizer#parts} refuses (an unpaired surrogate, no word pieces) or longer than {@code
-   *     maxLength} tokens; the message names the first such text's index
+   *     BertTokenizer#parts} refuses (an unpaired surrogate, no word pieces) or has a run longer
+   *     than {@code maxLength} tokens; the message names the first such text's index
    */
   public float[][] embed(List<@Nullable String> texts) {
     return run(tokenizeAll(texts, "GpuEncoder.embed"), true);
   }
 
   /**
-   * {@return the one run of word pieces the tokenizer makes of {@code text}}, the way {@link
-   * #embed} tokenizes it; callers tokenize on their own threads and pass the parts to {@link
-   * #embedParts}
+   * {@return the runs of word pieces the tokenizer makes of {@code text}} (one, unless the
+   * tokenizer keeps more tokens than a run holds), the way {@link #embed} tokenizes it; callers
+   * tokenize on their own threads and pass the runs to {@link #embedParts}
    *
+   * @param text the text
    * @param call the caller's call, which a refusal's message begins with
    * @param what the text in a refusal's message: "the text", or "text 3 of 9" in a list
    * @throws NullPointerException if {@code text} is null
-   * @throws IllegalArgumentException if {@link BertTokenizer#parts} refuses the text, or it is
+   * @throws IllegalArgumentException if {@link BertTokenizer#parts} refuses the text, or a run is
    *     longer than {@code maxLength} tokens
    */
-  public BertTokenizer.Part tokenize(@Nullable String text, String call, String what) {
-    List<BertTokenizer.Part> p = tokenizer.parts(text, call, what);
-    if (p.size() != 1) {
-      // The tokenizer truncates to 128 tokens, so this takes a tokenizer.json without truncation.
-      throw new IllegalArgumentException(
-          call
-              + ": "
-              + what
-              + " is "
-              + p.size()
-              + " runs of word pieces; this encoder embeds texts the tokenizer keeps to one run"
-              + " (it truncates them to "
-              + tokenizer.maxLength()
-              + " tokens)");
+  public List<BertTokenizer.Part> tokenize(@Nullable String text, String call, String what) {
+    List<BertTokenizer.Part> parts = tokenizer.parts(text, call, what);
+    for (BertTokenizer.Part part : parts) {
+      if (part.ids().length > maxLength) {
+        // Refused here, on the caller's thread, so that it fails no batch it would have joined.
+        throw new IllegalArgumentException(
+            call
+                + ": "
+                + what
+                + (parts.size() == 1 ? " is " : " has a run of ")
+                + part.ids().length
+                + " tokens; this encoder takes up to "
+                + maxLength
+                + " (maxLength); make it with a larger maxLength, up to the model's "
+                + architecture.positions()
+                + " positions");
+      }
     }
-    BertTokenizer.Part part = p.get(0);
-    if (part.ids().length > maxLength) {
-      // Refused here, on the caller's thread, so that it fails no batch it would have joined.
-      throw new IllegalArgumentException(
-          call
-              + ": "
-              + what
-              + " is "
-              + part.ids().length
-              + " tokens; this encoder takes up to "
-              + maxLength
-              + " (maxLength); make it with a larger maxLength");
-    }
-    return part;
+    return parts;
   }
 
   /** {@return the parts of 1 to maxBatch texts}, refusals naming {@code call} and the index */
-  private List<BertTokenizer.Part> tokenizeAll(List<@Nullable String> texts, String call) {
+  private List<List<BertTokenizer.Part>> tokenizeAll(List<@Nullable String> texts, String call) {
     if (texts == null) {
       throw new NullPointerException(
           call + ": the list of texts is null; pass 1 to " + maxBatch + " texts");
     }
     checkCount(texts.size());
-    List<BertTokenizer.Part> parts = new ArrayList<>(texts.size());
+    List<List<BertTokenizer.Part>> parts = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i++) {
       parts.add(tokenize(texts.get(i), call, "text " + i + " of " + texts.size()));
     }
@@ -617,27 +736,95 @@ public final class GpuEncoder implements AutoCloseable {
     }
   }
 
-  /** As {@link #embed}, for texts {@link #tokenize} has tokenized. */
-  public float[][] embedParts(List<BertTokenizer.Part> parts) {
-    return run(parts, true);
+  /**
+   * {@return the embedding of each text, in order}, as {@link #embed}, for texts {@link #tokenize}
+   * has tokenized
+   *
+   * @param texts 1 to {@code maxBatch} texts, each its runs
+   */
+  public float[][] embedParts(List<List<BertTokenizer.Part>> texts) {
+    return run(texts, true);
   }
 
   /**
-   * As {@link #embed}, without graphs: the same nodes launched on the stream one after another, the
-   * way a program without graphs runs them (the anchor of a graph's gain). Its activations are
-   * buffers of each shape's own, allocated on first use and kept until close.
+   * {@return the embedding of each text, in order}, as {@link #embed}, without graphs: the same
+   * nodes launched on the stream one after another, the way a program without graphs runs them (the
+   * anchor of a graph's gain). Its activations are buffers of each shape's own, allocated on first
+   * use and kept until close.
+   *
+   * @param texts 1 to {@code maxBatch} texts
    */
   public float[][] embedEagerly(List<@Nullable String> texts) {
     return run(tokenizeAll(texts, "GpuEncoder.embedEagerly"), false);
   }
 
-  private float[][] run(List<BertTokenizer.Part> parts, boolean graphed) {
-    checkCount(parts.size());
+  /** Each text's embedding: its one run's unit vector, or its runs combined (class comment). */
+  private float[][] run(List<List<BertTokenizer.Part>> texts, boolean graphed) {
+    checkCount(texts.size());
+    List<BertTokenizer.Part> runs = new ArrayList<>();
+    for (List<BertTokenizer.Part> text : texts) {
+      if (text.isEmpty()) {
+        throw new IllegalArgumentException(
+            "GpuEncoder.embed: a text of no runs; tokenize texts with GpuEncoder.tokenize");
+      }
+      runs.addAll(text);
+    }
+    float[][] units = new float[runs.size()][];
+    float[] norms = new float[runs.size()];
+    if (runs.size() <= maxBatch) {
+      runBatch(runs, graphed, units, norms, null);
+    } else {
+      // Batches of runs of like lengths, so that few pad to a long run.
+      List<Integer> order = new ArrayList<>();
+      for (int r = 0; r < runs.size(); r++) {
+        order.add(r);
+      }
+      order.sort(Comparator.comparingInt(r -> runs.get(r).ids().length));
+      for (int from = 0; from < order.size(); from += maxBatch) {
+        List<Integer> slots = order.subList(from, Math.min(order.size(), from + maxBatch));
+        runBatch(slots.stream().map(runs::get).toList(), graphed, units, norms, slots);
+      }
+    }
+    float[][] embeddings = new float[texts.size()][];
+    int at = 0;
+    for (int t = 0; t < texts.size(); t++) {
+      List<BertTokenizer.Part> text = texts.get(t);
+      if (text.size() == 1) {
+        embeddings[t] = units[at];
+      } else {
+        float[][] pooledRuns = new float[text.size()][];
+        int[] weights = new int[text.size()];
+        for (int r = 0; r < text.size(); r++) {
+          pooledRuns[r] = new float[hidden];
+          for (int h = 0; h < hidden; h++) {
+            pooledRuns[r][h] = (float) ((double) units[at + r][h] * norms[at + r]);
+          }
+          weights[r] = text.get(r).weight();
+        }
+        embeddings[t] =
+            ReferenceEncoder.normalized(ReferenceEncoder.weightedAverage(pooledRuns, weights));
+      }
+      at += text.size();
+    }
+    return embeddings;
+  }
+
+  /**
+   * Runs 1 to maxBatch sequences in one graph (or eagerly), putting sequence {@code i}'s unit
+   * vector and norm at {@code slots.get(i)} of {@code units} and {@code norms} ({@code i} itself
+   * where {@code slots} is null).
+   */
+  private void runBatch(
+      List<BertTokenizer.Part> parts,
+      boolean graphed,
+      float[][] units,
+      float[] norms,
+      @Nullable List<Integer> slots) {
     ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
     int length = batch.length();
     if (length > maxLength) {
       throw new IllegalArgumentException(
-          "GpuEncoder.embed: a text of "
+          "GpuEncoder.embed: a run of "
               + length
               + " tokens; this encoder takes up to "
               + maxLength
@@ -654,18 +841,20 @@ public final class GpuEncoder implements AutoCloseable {
       System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
     }
     DeviceOp<?> work = graphed ? graphs.launch(shape) : eagerWork(shape);
+    // The norms of the shape's sequences, then (from maxBatch) their unit vectors.
     float[] flat =
         inputs
             .slice(0, 3L * tokens)
             .write(in)
             .andThen(work)
-            .andThen(embeddings.slice(0, (long) size * HIDDEN).toFloatArray())
+            .andThen(pooled.slice(0, maxBatch + (long) size * hidden).toFloatArray())
             .syncOn(stream);
-    float[][] result = new float[size][HIDDEN];
     for (int b = 0; b < size; b++) {
-      System.arraycopy(flat, b * HIDDEN, result[b], 0, HIDDEN);
+      int slot = slots == null ? b : slots.get(b);
+      units[slot] =
+          java.util.Arrays.copyOfRange(flat, maxBatch + b * hidden, maxBatch + (b + 1) * hidden);
+      norms[slot] = flat[b];
     }
-    return result;
   }
 
   /** {@return the graphs, one per shape embedded so far} */

@@ -14,27 +14,29 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * all-MiniLM-L6-v2's tokenizer exactly as LangChain4j's {@code AllMiniLmL6V2EmbeddingModel} uses
- * it, so the encoder sees the same token ids: DJL's {@link HuggingFaceTokenizer} over the
- * artifact's tokenizer.json with one option, {@code padding=false}; every other setting comes from
- * the tokenizer.json (BERT normalizer, lowercase and accents stripped, WordPiece, {@code [CLS] ...
+ * A BERT model's tokenizer exactly as LangChain4j's {@code OnnxBertBiEncoder} uses it, so the
+ * encoder sees the same token ids: DJL's {@link HuggingFaceTokenizer} over the model's
+ * tokenizer.json with one option, {@code padding=false}; every other setting comes from the
+ * tokenizer.json (BERT normalizer, lowercase and accents stripped, WordPiece, {@code [CLS] ...
  * [SEP]}).
  *
- * <p>Long texts. The tokenizer.json asks for truncation ({@code LongestFirst}, {@code max_length}
- * 128) and DJL keeps it, since only padding is overridden, so every text becomes at most 128
- * tokens: {@code [CLS]}, its first 126 word pieces and {@code [SEP]}. A text longer than the
- * model's 512 positions is therefore cut, not split, and its embedding is that of its first 126
- * word pieces. LangChain4j then applies its own rule for long token lists, which {@link #parts}
- * follows step by step: the word pieces (between {@code [CLS]} and {@code [SEP]}) are split into
- * runs of at most {@value #PART_TOKENS}, each cut moved back so that it does not fall inside a word
- * (before a {@code ##} piece); each run is turned back into text ({@code buildSentence}) and
- * encoded again with special tokens, or, where that text does not give the same pieces back, the
- * pieces joined with nothing between them are encoded instead; the runs' embeddings are averaged
- * with their piece counts as weights before the L2 normalisation. With the 128-token truncation
- * there is always one run, and WordPiece's greedy longest match gives a run's sentence its pieces
- * back (every text the tests try does), so the ids the model sees are the text's own. Where the
- * pieces surely come back ({@link #roundTrips}), {@link #parts} takes the ids of the first encoding
- * instead of encoding twice more: one call into the tokenizer instead of three.
+ * <p>Long texts. DJL truncates ({@code LongestFirst}) at the tokenizer.json's {@code max_length},
+ * and at most at its model maximum, 512 tokens, which it applies when the file asks for no
+ * truncation or for more: all-MiniLM-L6-v2's file truncates at 128 tokens, bge-small-en-v1.5's at
+ * none, so at 512 ({@link #maxLength}). A text is therefore cut, not split: its embedding is that
+ * of its first {@code maxLength - 2} word pieces, for LangChain4j as for this tokenizer.
+ * LangChain4j then applies its own rule for long token lists, which {@link #parts} follows step by
+ * step: the word pieces (between {@code [CLS]} and {@code [SEP]}) are split into runs of at most
+ * {@value #PART_TOKENS}, each cut moved back so that it does not fall inside a word (before a
+ * {@code ##} piece); each run is turned back into text ({@code buildSentence}) and encoded again
+ * with special tokens, or, where that text does not give the same pieces back, the pieces joined
+ * with nothing between them are encoded instead; the runs' pooled vectors are averaged with their
+ * piece counts as weights before the L2 normalisation. With DJL's truncation there is always one
+ * run (a DJL that truncated later would make several, and {@link #partsAsLangChain4j} makes them
+ * from an untruncated token list), and WordPiece's greedy longest match gives a run's sentence its
+ * pieces back (every text the tests try does), so the ids the model sees are the text's own. Where
+ * the pieces surely come back ({@link #roundTrips}), {@link #parts} takes the ids of the first
+ * encoding instead of encoding twice more: one call into the tokenizer instead of three.
  */
 public final class BertTokenizer implements AutoCloseable {
 
@@ -43,7 +45,13 @@ public final class BertTokenizer implements AutoCloseable {
 
   private static final String CONTINUATION = "##";
 
-  /** A run of the text the encoder sees in one pass, and its weight in the text's embedding. */
+  /**
+   * A run of the text the encoder sees in one pass, and its weight in the text's embedding.
+   *
+   * @param ids the token ids, {@code [CLS]} and {@code [SEP]} included
+   * @param typeIds their token types
+   * @param weight the run's word pieces, its weight in the average of a text's runs
+   */
   public record Part(int[] ids, int[] typeIds, int weight) {}
 
   private final HuggingFaceTokenizer tokenizer;
@@ -85,7 +93,11 @@ public final class BertTokenizer implements AutoCloseable {
     }
   }
 
-  /** The tokenizer of {@code artifact}, with LangChain4j's options. */
+  /**
+   * {@return the tokenizer of {@code artifact}, with LangChain4j's options}
+   *
+   * @param artifact the model artifact, whose tokenizer.json it reads
+   */
   public static BertTokenizer load(ModelArtifact artifact) {
     // On a host with a GPU, DJL picks a CUDA build of its native tokenizer library and downloads
     // it (the H200 host has no network: "Cannot download jni files"); the jar holds the CPU build,
@@ -104,10 +116,11 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * The token ids of {@code text}, special tokens included, truncated as the tokenizer says: DJL's
-   * ids as they are, so for a text that {@link #parts} refuses too (an unpaired surrogate, which
-   * DJL drops).
+   * {@return the token ids of {@code text}, special tokens included, truncated as the tokenizer
+   * says}: DJL's ids as they are, so for a text that {@link #parts} refuses too (an unpaired
+   * surrogate, which DJL drops)
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null, which DJL's native code cannot take
    */
   public int[] ids(@Nullable String text) {
@@ -115,8 +128,9 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * The tokens of {@code text}, special tokens included, truncated as the tokenizer says.
+   * {@return the tokens of {@code text}, special tokens included, truncated as the tokenizer says}
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null, which DJL's native code cannot take
    */
   public List<String> tokens(@Nullable String text) {
@@ -128,13 +142,17 @@ public final class BertTokenizer implements AutoCloseable {
     return direct;
   }
 
-  /** The most tokens one text becomes, from the tokenizer.json's truncation. */
+  /**
+   * {@return the most tokens one text becomes}: the tokenizer.json's truncation, at most DJL's
+   * model maximum (512)
+   */
   public int maxLength() {
     return tokenizer.getMaxLength();
   }
 
   /**
-   * What the encoder runs for {@code text}, following LangChain4j (see the class comment).
+   * {@return the runs the encoder embeds for {@code text}}, following LangChain4j (see the class
+   * comment)
    *
    * <p>Texts it refuses, before any call into DJL's native code: null, which that code cannot take
    * (it aborts the JVM), and a text holding an unpaired surrogate (a high surrogate not followed by
@@ -145,6 +163,7 @@ public final class BertTokenizer implements AutoCloseable {
    * chooses: drop it or replace it first. Then, like LangChain4j, a text without word pieces: one
    * that is empty or holds only whitespace and characters the tokenizer's normalizer removes.
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalArgumentException if the text holds an unpaired surrogate, or has no word pieces
    */
@@ -153,9 +172,10 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * As {@link #parts(String)}, with refusals that name the caller's call and the text as the caller
-   * knows it.
+   * {@return the runs of {@code text}}, as {@link #parts(String)}, with refusals that name the
+   * caller's call and the text as the caller knows it
    *
+   * @param text the text
    * @param call the call the caller's user made, which a refusal's message begins with
    * @param what the text in the message: {@code "the text"}, or {@code "text 3 of 9"} in a list
    */
@@ -262,7 +282,11 @@ public final class BertTokenizer implements AutoCloseable {
             + " out");
   }
 
-  /** {@link #parts} step by step as LangChain4j takes them, from the text's {@code tokens}. */
+  /**
+   * {@return the runs of {@link #parts} step by step as LangChain4j makes them}
+   *
+   * @param tokens the text's tokens, {@code [CLS]} first and {@code [SEP]} last
+   */
   public List<Part> partsAsLangChain4j(List<String> tokens) {
     List<List<String>> runs = partition(tokens);
     if (runs.isEmpty()) {
@@ -277,10 +301,12 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * Splits the word pieces of {@code tokens} (all but the first and the last, {@code [CLS]} and
-   * {@code [SEP]}) into runs of at most {@value #PART_TOKENS}. A cut that would fall before a
-   * {@code ##} piece moves back to the start of that word; a run that is one word of more than
+   * {@return the word pieces of {@code tokens} (all but the first and the last, {@code [CLS]} and
+   * {@code [SEP]}) split into runs of at most {@value #PART_TOKENS}}. A cut that would fall before
+   * a {@code ##} piece moves back to the start of that word; a run that is one word of more than
    * {@value #PART_TOKENS} pieces is cut at {@value #PART_TOKENS} all the same.
+   *
+   * @param tokens the text's tokens, {@code [CLS]} first and {@code [SEP]} last
    */
   public static List<List<String>> partition(List<String> tokens) {
     List<List<String>> runs = new ArrayList<>();

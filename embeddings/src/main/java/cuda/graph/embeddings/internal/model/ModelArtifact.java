@@ -65,7 +65,12 @@ public final class ModelArtifact {
     this.modelClass = modelClass;
   }
 
-  /** {@return the artifact {@code source} names}, found with {@code loader} for a jar */
+  /**
+   * {@return the artifact {@code source} names}
+   *
+   * @param source a LangChain4j jar or files on disk
+   * @param loader the class loader whose class path holds the jar
+   */
   public static ModelArtifact of(ModelSource source, ClassLoader loader) {
     return switch (source) {
       case ModelSource.LangChain4jJar j -> locate(j.artifactId(), loader);

@@ -15,19 +15,29 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The initializers and nodes of an ONNX model, parsed by protobuf-java with the classes generated
- * from {@code src/main/proto/onnx_weights.proto}.
+ * The initializers, constants and nodes of an ONNX model, parsed by protobuf-java with the classes
+ * generated from {@code src/main/proto/onnx_model.proto}.
  *
- * <p>Tensors are decoded on request: FLOAT tensors as {@code float[]} (from {@code raw_data}, which
- * ONNX stores little-endian, or from {@code float_data}), INT64 tensors as {@code long[]}. Any
- * other data type, and data kept in an external file, is refused with the tensor's name, since the
- * model this example reads embeds all its weights in fp32.
+ * <p>A constant is an initializer or the output of a {@code Constant} node (its {@code value}
+ * tensor): exporters put scalars and small shapes in such nodes, and bge-small's export its
+ * position ids too. Tensors are decoded on request: FLOAT tensors as {@code float[]} (from {@code
+ * raw_data}, which ONNX stores little-endian, or from {@code float_data}), INT64 tensors as {@code
+ * long[]}, INT8 and UINT8 tensors (the weights of ONNX Runtime's quantized models) as {@code int[]}
+ * of their values. Any other data type, and data kept in an external file, is refused with the
+ * tensor's name.
  */
 public final class OnnxModel {
 
-  /** ONNX's TensorProto.DataType numbers this reader decodes. */
+  /** ONNX's TensorProto.DataType number of FLOAT, which {@link #floats} decodes. */
   public static final int FLOAT = 1;
 
+  /** UINT8's number, which {@link #integers} decodes. */
+  public static final int UINT8 = 2;
+
+  /** INT8's number, which {@link #integers} decodes. */
+  public static final int INT8 = 3;
+
+  /** INT64's number, which {@link #int64s} decodes. */
   public static final int INT64 = 7;
 
   private static final String[] DATA_TYPES = {
@@ -50,27 +60,62 @@ public final class OnnxModel {
     "BFLOAT16"
   };
 
-  /** A FLOAT initializer: its name, its shape and its elements in row-major order. */
+  /**
+   * A FLOAT constant.
+   *
+   * @param name its name
+   * @param shape its dimensions
+   * @param data its elements in row-major order
+   */
   public record FloatTensor(String name, int[] shape, float[] data) {
 
-    /** The shape as a list, for messages and comparisons. */
+    /** {@return the shape as a list, for messages and comparisons} */
     public List<Integer> dims() {
       return Arrays.stream(shape).boxed().toList();
     }
   }
 
-  /** A node of the graph: what it computes, its name and the values it reads and writes. */
+  /**
+   * An INT8 or UINT8 constant.
+   *
+   * @param name its name
+   * @param shape its dimensions
+   * @param data its values in row-major order, each as an int
+   */
+  public record IntTensor(String name, int[] shape, int[] data) {}
+
+  /**
+   * A node of the graph.
+   *
+   * @param opType what it computes ({@code MatMul}, {@code Gather}, ...)
+   * @param name its name, the exporter's module scope and operator
+   * @param inputs the values it reads
+   * @param outputs the values it writes
+   */
   public record Node(String opType, String name, List<String> inputs, List<String> outputs) {}
 
   private final Map<String, OnnxIr.Tensor> initializers;
+
+  /** The initializers and the {@code Constant} nodes' values, by the name the graph reads. */
+  private final Map<String, OnnxIr.Tensor> constants;
+
   private final List<Node> nodes;
 
-  private OnnxModel(Map<String, OnnxIr.Tensor> initializers, List<Node> nodes) {
+  private OnnxModel(
+      Map<String, OnnxIr.Tensor> initializers,
+      Map<String, OnnxIr.Tensor> constants,
+      List<Node> nodes) {
     this.initializers = initializers;
+    this.constants = constants;
     this.nodes = nodes;
   }
 
-  /** Parses an ONNX model's bytes. */
+  /**
+   * {@return the model of {@code model}'s bytes, parsed}
+   *
+   * @param model the bytes of an .onnx file
+   * @throws IllegalArgumentException if the bytes are not an ONNX model with a graph
+   */
   public static OnnxModel parse(byte[] model) {
     OnnxIr.Model parsed;
     try {
@@ -89,6 +134,18 @@ public final class OnnxModel {
             "OnnxModel.parse: the model has two initializers named " + t.getName());
       }
     }
+    Map<String, OnnxIr.Tensor> constants = new LinkedHashMap<>(initializers);
+    for (OnnxIr.Node n : parsed.getGraph().getNodeList()) {
+      if (n.getOpType().equals("Constant") && n.getOutputCount() == 1) {
+        n.getAttributeList().stream()
+            .filter(a -> a.getName().equals("value") && a.hasT())
+            .findFirst()
+            .ifPresent(
+                a ->
+                    constants.put(
+                        n.getOutput(0), a.getT().toBuilder().setName(n.getOutput(0)).build()));
+      }
+    }
     List<Node> nodes =
         parsed.getGraph().getNodeList().stream()
             .map(
@@ -99,35 +156,62 @@ public final class OnnxModel {
                         List.copyOf(n.getInputList()),
                         List.copyOf(n.getOutputList())))
             .toList();
-    return new OnnxModel(Collections.unmodifiableMap(initializers), nodes);
+    return new OnnxModel(
+        Collections.unmodifiableMap(initializers), Collections.unmodifiableMap(constants), nodes);
   }
 
-  /** The initializers' names, in the model's order. */
+  /** {@return the initializers' names, in the model's order} */
   public Set<String> names() {
     return initializers.keySet();
   }
 
-  /** Whether {@code name} is an initializer (rather than a graph input or a node's output). */
+  /**
+   * {@return whether {@code name} is an initializer (rather than a graph input or a node's output)}
+   *
+   * @param name a value of the graph
+   */
   public boolean isInitializer(String name) {
     return initializers.containsKey(name);
   }
 
-  /** The graph's nodes, in the model's (topological) order. */
+  /**
+   * {@return whether {@code name} is a constant: an initializer, or the output of a {@code
+   * Constant} node}
+   *
+   * @param name a value of the graph
+   */
+  public boolean isConstant(String name) {
+    return constants.containsKey(name);
+  }
+
+  /** {@return the graph's nodes, in the model's (topological) order} */
   public List<Node> nodes() {
     return nodes;
   }
 
-  /** An initializer's shape. */
+  /**
+   * {@return the shape of constant {@code name}}
+   *
+   * @param name a value of the graph
+   */
   public int[] shape(String name) {
     return shape(tensor(name, "shape"));
   }
 
-  /** An initializer's data type name (FLOAT, INT64, ...). */
+  /**
+   * {@return the data type name (FLOAT, INT64, ...) of constant {@code name}}
+   *
+   * @param name a value of the graph
+   */
   public String dataType(String name) {
     return dataTypeName(tensor(name, "dataType").getDataType());
   }
 
-  /** A FLOAT initializer, decoded. */
+  /**
+   * {@return FLOAT constant {@code name}, decoded}
+   *
+   * @param name a value of the graph
+   */
   public FloatTensor floats(String name) {
     OnnxIr.Tensor t = checked(name, "floats", FLOAT);
     int[] shape = shape(t);
@@ -154,7 +238,11 @@ public final class OnnxModel {
     return new FloatTensor(name, shape, data);
   }
 
-  /** An INT64 initializer, decoded. */
+  /**
+   * {@return INT64 constant {@code name}, decoded}
+   *
+   * @param name a value of the graph
+   */
   public long[] int64s(String name) {
     OnnxIr.Tensor t = checked(name, "int64s", INT64);
     int count = elements(t, shape(t));
@@ -178,16 +266,54 @@ public final class OnnxModel {
     return data;
   }
 
+  /**
+   * {@return INT8 or UINT8 constant {@code name}, decoded}: each value as an int (-128 to 127, or 0
+   * to 255), from {@code raw_data} (a byte each) or from {@code int32_data} (an int each, as ONNX
+   * stores 8-bit types outside raw data)
+   *
+   * @param name a value of the graph
+   */
+  public IntTensor integers(String name) {
+    OnnxIr.Tensor t = checked(name, "integers", INT8, UINT8);
+    boolean unsigned = t.getDataType() == UINT8;
+    int[] shape = shape(t);
+    int count = elements(t, shape);
+    int[] data = new int[count];
+    if (t.hasRawData()) {
+      ByteBuffer raw = rawData(t, count, Byte.BYTES);
+      for (int i = 0; i < count; i++) {
+        byte b = raw.get(i);
+        data[i] = unsigned ? Byte.toUnsignedInt(b) : b;
+      }
+    } else if (t.getInt32DataCount() == count) {
+      for (int i = 0; i < count; i++) {
+        data[i] = t.getInt32Data(i);
+      }
+    } else {
+      throw new IllegalArgumentException(
+          "OnnxModel.integers: initializer "
+              + name
+              + " holds "
+              + t.getInt32DataCount()
+              + " values in int32_data, not the "
+              + count
+              + " its shape "
+              + Arrays.toString(shape)
+              + " needs");
+    }
+    return new IntTensor(name, shape, data);
+  }
+
   private OnnxIr.Tensor tensor(String name, String call) {
-    OnnxIr.Tensor t = initializers.get(name);
+    OnnxIr.Tensor t = constants.get(name);
     if (t == null) {
       throw new IllegalArgumentException(
-          "OnnxModel." + call + ": the model has no initializer named " + name);
+          "OnnxModel." + call + ": the model has no initializer or constant named " + name);
     }
     return t;
   }
 
-  private OnnxIr.Tensor checked(String name, String call, int dataType) {
+  private OnnxIr.Tensor checked(String name, String call, int... dataTypes) {
     OnnxIr.Tensor t = tensor(name, call);
     if (t.getDataLocation() == OnnxIr.Tensor.DataLocation.EXTERNAL
         || t.getExternalDataCount() > 0) {
@@ -207,7 +333,7 @@ public final class OnnxModel {
               + "; this reader takes models that embed their weights (export without external"
               + " data).");
     }
-    if (t.getDataType() != dataType) {
+    if (Arrays.stream(dataTypes).noneMatch(type -> type == t.getDataType())) {
       throw new UnsupportedOperationException(
           "OnnxModel."
               + call
@@ -216,9 +342,10 @@ public final class OnnxModel {
               + " is "
               + dataTypeName(t.getDataType())
               + ", not "
-              + dataTypeName(dataType)
-              + "; this reader decodes FLOAT and INT64 tensors only (the fp32 model has no"
-              + " others).");
+              + String.join(
+                  " or ", Arrays.stream(dataTypes).mapToObj(OnnxModel::dataTypeName).toList())
+              + "; this reader decodes FLOAT, INT64, INT8 and UINT8 tensors only (fp32 models,"
+              + " and ONNX Runtime's int8 quantization of them)");
     }
     return t;
   }

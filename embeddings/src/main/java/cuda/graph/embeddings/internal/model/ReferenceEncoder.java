@@ -2,41 +2,41 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings.internal.model;
 
-import static cuda.graph.embeddings.internal.model.EncoderWeights.FFN;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.HEADS;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.HIDDEN;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.POSITIONS;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.TYPES;
-import static cuda.graph.embeddings.internal.model.EncoderWeights.VOCABULARY;
-
+import cuda.graph.embeddings.Pooling;
 import java.util.List;
 
 /**
- * all-MiniLM-L6-v2 in plain Java, fp32: the reference the GPU encoder is checked against, itself
+ * A BERT encoder in plain Java, fp32: the reference the GPU encoder is checked against, itself
  * checked against LangChain4j's embeddings.
  *
- * <p>A padded batch of token sequences goes through BERT: word, position and type embeddings summed
- * and normalised (LayerNorm, epsilon 1e-12); six layers of self-attention (query, key and value
- * projections, 12 heads of 32, scores scaled by 1/sqrt(32), softmax over the keys the attention
- * mask keeps, output projection, residual, LayerNorm) and feed-forward (384 to 1536, GELU in its
- * exact erf form, back to 384, residual, LayerNorm). The sentence embedding is the mean of the last
- * hidden states over the mask, L2-normalised. Every stored value is a float; sums run in double,
- * which keeps the reference closer to the exact result than any fp32 implementation it checks.
- * Padding does not change a sequence's result: masked keys take no part in attention, and each
- * sequence's sums run over its own tokens in the same order whatever the batch.
+ * <p>A padded batch of token sequences goes through BERT as the weights' {@link Architecture} says:
+ * word, position and type embeddings summed and normalised (LayerNorm with the graph's epsilon);
+ * each layer's self-attention (query, key and value projections, the heads, scores scaled by 1/sqrt
+ * of the head size, softmax over the keys the attention mask keeps, output projection, residual,
+ * LayerNorm) and feed-forward (up to the intermediate size, GELU in its exact erf form, back,
+ * residual, LayerNorm). The sentence embedding pools the last hidden states as the model asks, the
+ * mean over the mask ({@link Pooling#MEAN}) or the first token's ({@link Pooling#CLS}), and is
+ * L2-normalised. Every stored value is a float; sums run in double, which keeps the reference
+ * closer to the exact result than any fp32 implementation it checks. Padding does not change a
+ * sequence's result: masked keys take no part in attention, and each sequence's sums run over its
+ * own tokens in the same order whatever the batch.
  */
 public final class ReferenceEncoder {
 
-  /** BERT's LayerNorm epsilon, from the ONNX graph's constant. */
-  public static final double LAYER_NORM_EPSILON = 1e-12;
-
   /**
-   * Token sequences padded to one length: ids, token types and the attention mask (1 for a token, 0
-   * for padding), each {@code [batch][length]}.
+   * Token sequences padded to one length.
+   *
+   * @param ids the token ids, {@code [batch][length]}
+   * @param typeIds the token types, {@code [batch][length]}
+   * @param mask the attention mask, 1 for a token and 0 for padding, {@code [batch][length]}
    */
   public record Batch(int[][] ids, int[][] typeIds, int[][] mask) {
 
-    /** The parts' sequences, padded with id 0, type 0 and mask 0 to the longest. */
+    /**
+     * {@return the sequences of {@code parts}, padded with id 0, type 0 and mask 0 to the longest}
+     *
+     * @param parts the runs to pad
+     */
     public static Batch of(List<BertTokenizer.Part> parts) {
       int length = parts.stream().mapToInt(p -> p.ids().length).max().orElse(0);
       int[][] ids = new int[parts.size()][length];
@@ -51,46 +51,76 @@ public final class ReferenceEncoder {
       return new Batch(ids, types, mask);
     }
 
+    /** {@return the number of sequences} */
     public int size() {
       return ids.length;
     }
 
+    /** {@return the length the sequences are padded to} */
     public int length() {
       return ids.length == 0 ? 0 : ids[0].length;
     }
   }
 
   private final EncoderWeights weights;
+  private final Architecture architecture;
+  private final Pooling pooling;
 
-  public ReferenceEncoder(EncoderWeights weights) {
+  /**
+   * The encoder of {@code weights}, pooling as {@code pooling} says.
+   *
+   * @param weights the model's weights and architecture
+   * @param pooling how a sequence's hidden states become one vector
+   */
+  public ReferenceEncoder(EncoderWeights weights, Pooling pooling) {
     this.weights = weights;
+    this.architecture = weights.architecture;
+    this.pooling = pooling;
   }
 
   /**
-   * The embedding of a text made of {@code parts} (see {@link BertTokenizer#parts}): each part's
-   * mean-pooled hidden states, averaged with the parts' weights, L2-normalised.
+   * {@return the embedding of a text made of {@code parts}} (see {@link BertTokenizer#parts}): each
+   * part's pooled hidden states, averaged with the parts' weights, L2-normalised (LangChain4j's way
+   * with a text of several runs)
+   *
+   * @param parts the text's runs
    */
   public float[] embed(List<BertTokenizer.Part> parts) {
-    float[][] pooled = meanPooled(Batch.of(parts));
-    double total = 0;
-    double[] sum = new double[HIDDEN];
-    for (int p = 0; p < pooled.length; p++) {
-      int weight = parts.get(p).weight();
-      total += weight;
-      for (int h = 0; h < HIDDEN; h++) {
-        sum[h] += (double) weight * pooled[p][h];
-      }
-    }
-    float[] average = new float[HIDDEN];
-    for (int h = 0; h < HIDDEN; h++) {
-      average[h] = (float) (sum[h] / total);
-    }
-    return normalized(average);
+    float[][] pooled = pooled(Batch.of(parts));
+    int[] weights = parts.stream().mapToInt(BertTokenizer.Part::weight).toArray();
+    return normalized(weightedAverage(pooled, weights));
   }
 
-  /** One L2-normalised embedding per sequence of {@code batch}. */
+  /**
+   * {@return the average of {@code rows} with {@code weights}, summed in double}
+   *
+   * @param rows vectors of one width
+   * @param weights one weight per row
+   */
+  public static float[] weightedAverage(float[][] rows, int[] weights) {
+    int width = rows[0].length;
+    double total = 0;
+    double[] sum = new double[width];
+    for (int p = 0; p < rows.length; p++) {
+      total += weights[p];
+      for (int h = 0; h < width; h++) {
+        sum[h] += (double) weights[p] * rows[p][h];
+      }
+    }
+    float[] average = new float[width];
+    for (int h = 0; h < width; h++) {
+      average[h] = (float) (sum[h] / total);
+    }
+    return average;
+  }
+
+  /**
+   * {@return one L2-normalised embedding per sequence of {@code batch}}
+   *
+   * @param batch padded sequences
+   */
   public float[][] embed(Batch batch) {
-    float[][] pooled = meanPooled(batch);
+    float[][] pooled = pooled(batch);
     float[][] embeddings = new float[pooled.length][];
     for (int b = 0; b < pooled.length; b++) {
       embeddings[b] = normalized(pooled[b]);
@@ -98,17 +128,31 @@ public final class ReferenceEncoder {
     return embeddings;
   }
 
-  /** Each sequence's last hidden states averaged over its mask, not normalised. */
-  public float[][] meanPooled(Batch batch) {
+  /**
+   * {@return each sequence's last hidden states of {@code batch} pooled as the model asks}, not
+   * normalised
+   *
+   * @param batch padded sequences
+   */
+  public float[][] pooled(Batch batch) {
     float[][][] hidden = lastHiddenStates(batch);
     float[][] pooled = new float[batch.size()][];
     for (int b = 0; b < batch.size(); b++) {
-      pooled[b] = meanPooled(hidden[b], batch.mask()[b]);
+      pooled[b] =
+          switch (pooling) {
+            case MEAN -> meanPooled(hidden[b], batch.mask()[b]);
+            case CLS -> hidden[b][0].clone();
+          };
     }
     return pooled;
   }
 
-  /** The mean of the rows of {@code hidden} that {@code mask} keeps (at least one). */
+  /**
+   * {@return the mean of the rows of {@code hidden} that {@code mask} keeps (at least one)}
+   *
+   * @param hidden a sequence's rows
+   * @param mask 1 for a row to keep, 0 for one to leave out
+   */
   public static float[] meanPooled(float[][] hidden, int[] mask) {
     int width = hidden[0].length;
     double[] sum = new double[width];
@@ -129,14 +173,19 @@ public final class ReferenceEncoder {
     return pooled;
   }
 
-  /** The encoder's output, {@code [batch][length][HIDDEN]}; padded positions hold garbage. */
+  /**
+   * {@return the encoder's output for {@code batch}, {@code [batch][length][hidden]}}; padded
+   * positions hold garbage
+   *
+   * @param batch padded sequences
+   */
   public float[][][] lastHiddenStates(Batch batch) {
-    if (batch.length() > POSITIONS) {
+    if (batch.length() > architecture.positions()) {
       throw new IllegalArgumentException(
           "ReferenceEncoder: sequences of "
               + batch.length()
               + " tokens are longer than the model's "
-              + POSITIONS
+              + architecture.positions()
               + " positions; split the text first (BertTokenizer.parts)");
     }
     float[][][] x = new float[batch.size()][][];
@@ -151,11 +200,15 @@ public final class ReferenceEncoder {
     return x;
   }
 
+  private double epsilon() {
+    return architecture.layerNormEpsilon();
+  }
+
   private float[][] embeddings(int[] ids, int[] types) {
     float[][] x = new float[ids.length][];
     for (int t = 0; t < ids.length; t++) {
-      int id = check(ids[t], VOCABULARY, "token id");
-      int type = check(types[t], TYPES, "token type");
+      int id = check(ids[t], architecture.vocabulary(), "token id");
+      int type = check(types[t], architecture.types(), "token type");
       x[t] =
           embedding(
               id,
@@ -165,14 +218,25 @@ public final class ReferenceEncoder {
               weights.positionEmbeddings,
               weights.typeEmbeddings,
               weights.embeddingNorm.gamma(),
-              weights.embeddingNorm.beta());
+              weights.embeddingNorm.beta(),
+              epsilon());
     }
     return x;
   }
 
   /**
    * {@return LayerNorm(word[id] + position[position] + type[type])}, each table row-major with rows
-   * as wide as {@code gamma}
+   * as wide as {@code gamma}, {@code epsilon} added to the variance
+   *
+   * @param id the token id, a row of {@code word}
+   * @param type the token type, a row of {@code types}
+   * @param position the position, a row of {@code positions}
+   * @param word the word table
+   * @param positions the position table
+   * @param types the type table
+   * @param gamma LayerNorm's scale
+   * @param beta LayerNorm's shift
+   * @param epsilon LayerNorm's epsilon
    */
   public static float[] embedding(
       int id,
@@ -182,7 +246,8 @@ public final class ReferenceEncoder {
       float[] positions,
       float[] types,
       float[] gamma,
-      float[] beta) {
+      float[] beta,
+      double epsilon) {
     int width = gamma.length;
     float[] x = new float[width];
     for (int h = 0; h < width; h++) {
@@ -190,7 +255,7 @@ public final class ReferenceEncoder {
           (double) word[id * width + h] + types[type * width + h] + positions[position * width + h];
       x[h] = (float) sum;
     }
-    return layerNorm(x, gamma, beta);
+    return layerNorm(x, gamma, beta, epsilon);
   }
 
   private static int check(int value, int bound, String what) {
@@ -201,12 +266,12 @@ public final class ReferenceEncoder {
     return value;
   }
 
-  private static float[][] layer(EncoderWeights.Layer layer, float[][] x, int[] mask) {
+  private float[][] layer(EncoderWeights.Layer layer, float[][] x, int[] mask) {
     int length = x.length;
     float[][] q = linear(x, layer.query());
     float[][] k = linear(x, layer.key());
     float[][] v = linear(x, layer.value());
-    float[][] context = attention(q, k, v, mask, HEADS);
+    float[][] context = attention(q, k, v, mask, architecture.heads());
     float[][] attended = linear(context, layer.attentionOutput());
     float[][] h = new float[length][];
     for (int t = 0; t < length; t++) {
@@ -214,7 +279,7 @@ public final class ReferenceEncoder {
     }
     float[][] inner = linear(h, layer.intermediate());
     for (float[] row : inner) {
-      for (int f = 0; f < FFN; f++) {
+      for (int f = 0; f < row.length; f++) {
         row[f] = (float) gelu(row[f]);
       }
     }
@@ -227,9 +292,15 @@ public final class ReferenceEncoder {
   }
 
   /**
-   * Multi-head attention of one sequence: for each head (a run of {@code width / heads} columns)
-   * and query position, softmax over the key positions {@code mask} keeps (at least one) of the
-   * scaled dot products, times V. Scores are scaled by 1/sqrt of the head size.
+   * {@return the multi-head attention of one sequence}: for each head (a run of {@code width /
+   * heads} columns) and query position, softmax over the key positions {@code mask} keeps (at least
+   * one) of the scaled dot products, times V. Scores are scaled by 1/sqrt of the head size.
+   *
+   * @param q the queries, {@code [length][width]}
+   * @param k the keys, {@code [length][width]}
+   * @param v the values, {@code [length][width]}
+   * @param mask 1 for a key to attend to, 0 for padding
+   * @param heads the heads {@code width} splits into
    */
   public static float[][] attention(float[][] q, float[][] k, float[][] v, int[] mask, int heads) {
     int length = q.length;
@@ -305,12 +376,19 @@ public final class ReferenceEncoder {
     return sum;
   }
 
-  private static float[] layerNorm(float[] x, EncoderWeights.LayerNorm norm) {
-    return layerNorm(x, norm.gamma(), norm.beta());
+  private float[] layerNorm(float[] x, EncoderWeights.LayerNorm norm) {
+    return layerNorm(x, norm.gamma(), norm.beta(), epsilon());
   }
 
-  /** {@return LayerNorm of {@code x}: its mean and variance, epsilon 1e-12, scale and shift} */
-  public static float[] layerNorm(float[] x, float[] gamma, float[] beta) {
+  /**
+   * {@return LayerNorm of {@code x}: its mean and variance, {@code epsilon}, scale and shift}
+   *
+   * @param x the row
+   * @param gamma the scale
+   * @param beta the shift
+   * @param epsilon added to the variance
+   */
+  public static float[] layerNorm(float[] x, float[] gamma, float[] beta, double epsilon) {
     double mean = 0;
     for (float v : x) {
       mean += v;
@@ -321,7 +399,7 @@ public final class ReferenceEncoder {
       variance += (v - mean) * (v - mean);
     }
     variance /= x.length;
-    double scale = 1 / Math.sqrt(variance + LAYER_NORM_EPSILON);
+    double scale = 1 / Math.sqrt(variance + epsilon);
     float[] y = new float[x.length];
     for (int i = 0; i < x.length; i++) {
       y[i] = (float) ((x[i] - mean) * scale * gamma[i] + beta[i]);
@@ -329,7 +407,11 @@ public final class ReferenceEncoder {
     return y;
   }
 
-  /** GELU in BERT's exact form, {@code x/2 (1 + erf(x / sqrt 2))}. */
+  /**
+   * {@return GELU of {@code x} in BERT's exact form, {@code x/2 (1 + erf(x / sqrt 2))}}
+   *
+   * @param x the input
+   */
   public static double gelu(double x) {
     return 0.5 * x * (1 + erf(x / Math.sqrt(2)));
   }
@@ -339,6 +421,9 @@ public final class ReferenceEncoder {
    * x^(2n+1) 2^n / (2n+1)!!}, whose terms are all positive (the plain Maclaurin series alternates
    * and loses digits to cancellation near 3); from 3, the continued fraction of erfc; 1 from 6
    * (erfc(6) is 2e-17).
+   *
+   * @param x the argument
+   * @return erf(x)
    */
   public static double erf(double x) {
     if (x < 0) {
@@ -364,13 +449,26 @@ public final class ReferenceEncoder {
     return 1 - Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
   }
 
-  /** {@code v} divided by its L2 norm. */
-  public static float[] normalized(float[] v) {
+  /**
+   * {@return the L2 norm of {@code v}, summed in double}
+   *
+   * @param v the vector
+   */
+  public static double norm(float[] v) {
     double squares = 0;
     for (float f : v) {
       squares += (double) f * f;
     }
-    double norm = Math.sqrt(squares);
+    return Math.sqrt(squares);
+  }
+
+  /**
+   * {@return {@code v} divided by its L2 norm}
+   *
+   * @param v the vector
+   */
+  public static float[] normalized(float[] v) {
+    double norm = norm(v);
     float[] unit = new float[v.length];
     for (int i = 0; i < v.length; i++) {
       unit[i] = (float) (v[i] / norm);

@@ -12,6 +12,7 @@ import cuda.graph.embeddings.ModelSource;
 import cuda.graph.embeddings.Precision;
 import cuda.graph.embeddings.Progress;
 import cuda.graph.embeddings.internal.gpu.GpuEncoder;
+import cuda.graph.embeddings.internal.model.Architecture;
 import cuda.graph.embeddings.internal.model.BertTokenizer;
 import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.ModelArtifact;
@@ -67,7 +68,11 @@ public final class EmbedderImpl implements Embedder {
     this.stream = stream;
   }
 
-  /** Opens the embedder {@code settings} describe: see {@link Embedder.Builder#open()}. */
+  /**
+   * {@return the embedder {@code settings} describe, opened}: see {@link Embedder.Builder#open()}
+   *
+   * @param settings the builder's settings
+   */
   public static Embedder open(Embedder.Builder settings) {
     ClassLoader loader = loader();
     ModelArtifact artifact = ModelArtifact.of(settings.model(), loader);
@@ -130,17 +135,20 @@ public final class EmbedderImpl implements Embedder {
     ModelInfo info = info(artifact, weights);
     Stream stream = platform.device(settings.device()).newStream();
     try {
-      int maxLength = Math.min(tokenizer.maxLength(), EncoderWeights.POSITIONS);
+      GpuEncoder.Precision precision =
+          settings.precision() == Precision.FP16
+              ? GpuEncoder.Precision.FP16
+              : GpuEncoder.Precision.FP32;
       GpuEncoder encoder =
           new GpuEncoder(
               weights,
               tokenizer,
               stream,
               settings.maxBatch(),
-              maxLength,
-              settings.precision() == Precision.FP16
-                  ? GpuEncoder.Precision.FP16
-                  : GpuEncoder.Precision.FP32);
+              GpuEncoder.maxLength(weights.architecture, tokenizer),
+              precision,
+              GpuEncoder.Gelu.defaultFor(precision),
+              artifact.pooling());
       SentenceEmbedder gpu =
           new SentenceEmbedder(
               encoder, settings.maxBatch(), settings.coalescingWindow(), info.name());
@@ -188,18 +196,20 @@ public final class EmbedderImpl implements Embedder {
         null);
   }
 
+  /** {@return what the graph says of the model (its architecture) and what its source says} */
   private static ModelInfo info(ModelArtifact artifact, EncoderWeights weights) {
+    Architecture a = weights.architecture;
     return new ModelInfo(
         artifact.name(),
         artifact.description(),
-        weights.layers.size(),
-        EncoderWeights.HIDDEN,
-        EncoderWeights.HEADS,
-        EncoderWeights.FFN,
-        EncoderWeights.VOCABULARY,
-        EncoderWeights.POSITIONS,
+        a.layers(),
+        a.hidden(),
+        a.heads(),
+        a.intermediate(),
+        a.vocabulary(),
+        a.positions(),
         artifact.pooling(),
-        false);
+        a.quantized());
   }
 
   private static ClassLoader loader() {

@@ -25,9 +25,13 @@ public final class SentenceEmbedder implements AutoCloseable {
 
   private final GpuEncoder encoder;
   private final int maxBatch;
-  private final RequestCoalescer<BertTokenizer.Part, float[]> requests;
+
+  /** Each request is a text's runs of word pieces (one, unless the tokenizer keeps long texts). */
+  private final RequestCoalescer<List<BertTokenizer.Part>, float[]> requests;
 
   /**
+   * An embedder of texts on {@code encoder}.
+   *
    * @param encoder the encoder; closed with this embedder
    * @param maxBatch the most texts of a batch, at most the encoder's
    * @param window how long a single request waits for others to share its batch
@@ -50,7 +54,7 @@ public final class SentenceEmbedder implements AutoCloseable {
 
   /** {@return the batch's embeddings}, with a JFR event when one is recorded */
   private static List<float[]> recorded(
-      GpuEncoder encoder, List<BertTokenizer.Part> batch, String model) {
+      GpuEncoder encoder, List<List<BertTokenizer.Part>> batch, String model) {
     EmbedBatchEvent event = new EmbedBatchEvent();
     if (!event.isEnabled()) {
       return List.of(encoder.embedParts(batch));
@@ -58,9 +62,11 @@ public final class SentenceEmbedder implements AutoCloseable {
     event.begin();
     event.model = model;
     event.texts = batch.size();
-    for (BertTokenizer.Part part : batch) {
-      event.tokens += part.ids().length;
-      event.longest = Math.max(event.longest, part.ids().length);
+    for (List<BertTokenizer.Part> text : batch) {
+      for (BertTokenizer.Part part : text) {
+        event.tokens += part.ids().length;
+        event.longest = Math.max(event.longest, part.ids().length);
+      }
     }
     try {
       List<float[]> out = List.of(encoder.embedParts(batch));
@@ -83,6 +89,7 @@ public final class SentenceEmbedder implements AutoCloseable {
    * unpaired surrogate is refused rather than embedded without it (see {@link
    * BertTokenizer#parts(String)} for why); replace or drop the surrogate first.
    *
+   * @param text the text
    * @throws NullPointerException if {@code text} is null
    * @throws IllegalArgumentException if the text holds an unpaired surrogate, has no word pieces
    *     (it is empty, or only whitespace and characters the tokenizer removes), or is longer than
@@ -91,8 +98,8 @@ public final class SentenceEmbedder implements AutoCloseable {
    */
   public float[] embed(@Nullable String text) {
     // Tokenized on the caller's thread: the dispatcher only batches and runs graphs.
-    BertTokenizer.Part part = encoder.tokenize(text, "Embedder.embed", "the text");
-    return joined(requests.submit(part));
+    List<BertTokenizer.Part> parts = encoder.tokenize(text, "Embedder.embed", "the text");
+    return joined(requests.submit(parts));
   }
 
   /** {@return the result of {@code future}}, or the exception its batch failed with, unwrapped */
@@ -115,6 +122,7 @@ public final class SentenceEmbedder implements AutoCloseable {
    * refuse is refused whole, with that exception, naming the first such text's index ("text 3 of
    * 9").
    *
+   * @param texts the texts
    * @param progress told a line after every batch ("embedded 1,024 of 10,000 texts, ...")
    * @throws NullPointerException if the list, {@code progress} or a text is null
    * @throws IllegalArgumentException if a text is one {@link #embed} refuses
@@ -137,15 +145,16 @@ public final class SentenceEmbedder implements AutoCloseable {
     // one core, more than the GPU's share of a batch (DJL's tokenizer is thread-safe). A refusal
     // is kept at its text's index, so that the first bad text is the one reported whatever thread
     // met a bad one first.
-    BertTokenizer.Part[] parts = new BertTokenizer.Part[n];
+    List<List<BertTokenizer.Part>> parts = new ArrayList<>(java.util.Collections.nCopies(n, null));
     RuntimeException[] refused = new RuntimeException[n];
     java.util.stream.IntStream.range(0, n)
         .parallel()
         .forEach(
             i -> {
               try {
-                parts[i] =
-                    encoder.tokenize(texts.get(i), "Embedder.embedAll", "text " + i + " of " + n);
+                parts.set(
+                    i,
+                    encoder.tokenize(texts.get(i), "Embedder.embedAll", "text " + i + " of " + n));
               } catch (RuntimeException e) {
                 refused[i] = e;
               }
@@ -155,14 +164,16 @@ public final class SentenceEmbedder implements AutoCloseable {
         throw e;
       }
     }
-    java.util.Arrays.sort(order, Comparator.comparingInt(i -> parts[i].ids().length));
+    java.util.Arrays.sort(
+        order,
+        Comparator.comparingInt(i -> parts.get(i).stream().mapToInt(p -> p.ids().length).sum()));
     float[][] out = new float[n][];
     long started = System.nanoTime();
     for (int from = 0; from < n; from += maxBatch) {
       int to = Math.min(n, from + maxBatch);
-      List<BertTokenizer.Part> batch = new ArrayList<>(to - from);
+      List<List<BertTokenizer.Part>> batch = new ArrayList<>(to - from);
       for (int k = from; k < to; k++) {
-        batch.add(parts[order[k]]);
+        batch.add(parts.get(order[k]));
       }
       // Through the dispatcher, so that single requests and batches never run at once.
       List<float[]> embedded = new ArrayList<>(batch.size());

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.CudaPlatform;
 import cuda.graph.GraphCache;
 import cuda.graph.Stream;
+import cuda.graph.embeddings.internal.model.BertTokenizer;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.MiniLm;
 import java.util.Collections;
 import java.util.List;
@@ -134,7 +136,8 @@ abstract class AbstractGpuEncoderTests {
         java.util.Set.of(first, other), graphs.stats().keySet(), "one graph per shape, no more");
     assertEquals(replays + 1, graphs.stats(first).orElseThrow().replays());
     assertEquals(
-        GpuEncoder.temporaryBytes(2 * 16, GpuEncoder.Precision.FP32),
+        GpuEncoder.temporaryBytes(
+            MiniLm.Ours.WEIGHTS.architecture, 2 * 16, GpuEncoder.Precision.FP32),
         graphs.stats(other).orElseThrow().graphMemoryBytes());
     assertEquals(Collections.emptyList(), graphs.notGraphed());
     // The embeddings kernel, 8 nodes a layer in fp32 (4 of them matmuls, 1 the exact GELU),
@@ -185,7 +188,8 @@ abstract class AbstractGpuEncoderTests {
           MiniLm.cosine(first[0], encoder.embed(BATCH)[0]) < 1 - 1e-9,
           "the fp16 mode gives the fp32 mode's embedding");
       assertEquals(
-          GpuEncoder.temporaryBytes(4 * 16, GpuEncoder.Precision.FP16),
+          GpuEncoder.temporaryBytes(
+              MiniLm.Ours.WEIGHTS.architecture, 4 * 16, GpuEncoder.Precision.FP16),
           fp16.graphs().stats(new GpuEncoder.Shape(4, 16)).orElseThrow().graphMemoryBytes());
     }
   }
@@ -197,6 +201,41 @@ abstract class AbstractGpuEncoderTests {
     try (GpuEncoder own =
         new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 4, 128)) {
       assertCloseToTheAnchors(texts, own.embed(texts), MIN_COSINE);
+    }
+  }
+
+  @Test
+  void aTextOfTwoRunsIsLangChain4jsWeightedAverageOfThemAloneAndInBatchesBesideAShortText()
+      throws java.io.IOException {
+    // DJL truncates at 512 tokens, so LangChain4j makes one run of every text; a tokenizer that
+    // kept more would make several. The runs come from the text's untruncated tokens, split as
+    // LangChain4j splits them, and the anchor is LangChain4j's own code for such a text.
+    List<String> tokens;
+    try (ai.djl.huggingface.tokenizers.HuggingFaceTokenizer untruncated =
+        ai.djl.huggingface.tokenizers.HuggingFaceTokenizer.newInstance(
+            new java.io.ByteArrayInputStream(MiniLm.Ours.ARTIFACT.readTokenizer()),
+            Map.of("padding", "false", "truncation", "false"))) {
+      tokens = untruncated.tokenize(MiniLm.LONG_TEXT);
+    }
+    List<BertTokenizer.Part> runs = MiniLm.Ours.TOKENIZER.partsAsLangChain4j(tokens);
+    assertEquals(List.of(510, 370), runs.stream().map(BertTokenizer.Part::weight).toList());
+    float[] anchor = MiniLm.Anchor.embedRuns(MiniLm.Anchor.partition(tokens, 510));
+    String shortText = "A man is eating food.";
+    List<BertTokenizer.Part> one = MiniLm.Ours.TOKENIZER.parts(shortText);
+
+    try (GpuEncoder own =
+        new GpuEncoder(MiniLm.Ours.WEIGHTS, MiniLm.Ours.TOKENIZER, stream, 2, 512)) {
+      float[] alone = own.embedParts(List.of(runs))[0];
+      // Three runs for batches of two: two graphs, the runs sorted by length.
+      float[][] beside = own.embedParts(List.of(one, runs));
+
+      MiniLm.assertEmbedding(alone, anchor, MIN_COSINE, "the two runs alone (LangChain4j)");
+      MiniLm.assertEmbedding(beside[1], anchor, MIN_COSINE, "the two runs beside a short text");
+      MiniLm.assertEmbedding(
+          beside[0], expected(shortText)[1], MIN_COSINE, "the short text (LangChain4j)");
+      // Not merely the first run's embedding.
+      float[] first = own.embedParts(List.of(runs.subList(0, 1)))[0];
+      assertTrue(MiniLm.cosine(first, anchor) < 0.999, "the first run alone is not the text");
     }
   }
 
@@ -219,6 +258,25 @@ abstract class AbstractGpuEncoderTests {
       }
     }
     assertCloseToTheAnchors(texts, eager, MIN_COSINE);
+  }
+
+  @Test
+  void aModelWithHeadsWiderThanTheAttentionKernelTakesIsRefusedNamingItsHeadsAndTheWayOut() {
+    EncoderWeights wide =
+        EncoderWeights.from(cuda.graph.embeddings.internal.model.OnnxEdits.withHeadsOf64());
+
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new GpuEncoder(wide, MiniLm.Ours.TOKENIZER, stream, 1, 16));
+
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "GpuEncoder: the model has 6 heads of 64 in rows of 384; the encoder's kernels"
+                    + " take heads of up to 32"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("WhenNoGpu.FALL_BACK_TO_CPU"), e.getMessage());
   }
 
   @Test

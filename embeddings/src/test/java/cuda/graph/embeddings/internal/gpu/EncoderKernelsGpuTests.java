@@ -12,9 +12,8 @@ import cuda.graph.ElementType;
 import cuda.graph.Kernel;
 import cuda.graph.LaunchConfig;
 import cuda.graph.Stream;
-import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.Pooling;
 import cuda.graph.embeddings.internal.model.MiniLm;
-import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -30,10 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the simulator runs) gives, on random inputs through the launches the encoder makes, in its fp32
  * and its fp16 form: the embeddings with their LayerNorm, LayerNorm in place, attention (lengths of
  * one, two and three key tiles, with padding and a sequence whose mask keeps nothing), the exact
- * GELU over a grid-stride launch, and mean pooling with the L2 normalisation. Rows the kernels turn
- * into NaN (an id or type outside its table) must be NaN on both sides. {@link #TESTED} names the
- * kernels covered; EncoderKernelsTests fails the build when the PTX has one more. Skipped only
- * where the system platform is not the cuda provider (no GPU).
+ * GELU over a grid-stride launch, and pooling (mean and CLS) with the L2 normalisation and its
+ * norm. Rows the kernels turn into NaN (an id or type outside its table) must be NaN on both sides.
+ * {@link #TESTED} names the kernels covered; EncoderKernelsTests fails the build when the PTX has
+ * one more. Skipped only where the system platform is not the cuda provider (no GPU).
  *
  * <p>Tolerances. The CUDA kernels sum in fp32 (in a tree for the row reductions) and take {@code
  * rsqrt.approx}, {@code erff} and {@code expf}; the references sum in double and round once. The
@@ -50,7 +50,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>GELU: {@code 2e-6 * (1 + |x|)} of its input x; emulated at most {@code 1.7e-7 * (1 + |x|)}
  *       (erff is within 2 ulp).
  *   <li>Pooling: {@code 1e-6} on the elements of a unit vector; emulated at most {@code 9e-8}, and
- *       every norm within 1.2e-7 of 1.
+ *       every norm within 1.2e-7 of 1. The norms the kernel divides by: {@code 1e-5} of the
+ *       expected norm (an fp32 sum of 384 squares is off by at most 384 roundings of 6e-8 each, a
+ *       relative 2.3e-5 in the worst order, some 10^-6 in a tree).
  *   <li>Attention: {@code 1e-5}, as since the kernel was written (values of a few units).
  *   <li>fp16 outputs: the fp32 tolerance plus one fp16 unit in the last place of the expected
  *       value, since two values that close can round to neighbouring fp16 values (attention keeps
@@ -70,13 +72,14 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION,
           EncoderKernels.ATTENTION_HALF,
           EncoderKernels.GELU,
-          EncoderKernels.MEAN_POOL_NORMALIZE);
+          EncoderKernels.POOL_NORMALIZE);
 
-  private static final int HIDDEN = EncoderWeights.HIDDEN;
-  private static final int HEADS = EncoderWeights.HEADS;
-  private static final int HEAD_SIZE = EncoderWeights.HEAD_SIZE;
+  // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
+  private static final int HIDDEN = 384;
+  private static final int HEADS = 12;
+  private static final int HEAD_SIZE = 32;
   private static final int BLOCK = EncoderKernels.BLOCK;
-  private static final float EPS = (float) ReferenceEncoder.LAYER_NORM_EPSILON;
+  private static final float EPS = 1e-12f;
 
   private static final DoubleUnaryOperator ROW = e -> 1e-5 * (1 + Math.abs(e));
 
@@ -234,7 +237,7 @@ class EncoderKernelsGpuTests {
             DeviceBuffer.zeros(ElementType.F16, tokens * HIDDEN).syncOn(stream)) {
       EncoderKernels.Tables tables =
           new EncoderKernels.Tables(
-              wordBuffer, positionBuffer, typeBuffer, gammaBuffer, betaBuffer);
+              wordBuffer, positionBuffer, typeBuffer, gammaBuffer, betaBuffer, EPS);
       actual =
           EncoderKernels.embedLayerNorm(idsBuffer, typesBuffer, tables, x, batch, length)
               .andThen(x.toFloatArray())
@@ -288,9 +291,11 @@ class EncoderKernelsGpuTests {
         DeviceBuffer<Short> half =
             DeviceBuffer.zeros(ElementType.F16, rows * HIDDEN).syncOn(stream)) {
       actual =
-          EncoderKernels.layerNorm(in, g, b, in, rows).andThen(in.toFloatArray()).syncOn(stream);
+          EncoderKernels.layerNorm(in, g, b, in, rows, EPS)
+              .andThen(in.toFloatArray())
+              .syncOn(stream);
       actualAgain =
-          EncoderKernels.layerNormHalf(inAgain, g, b, inAgain, half, rows)
+          EncoderKernels.layerNormHalf(inAgain, g, b, inAgain, half, rows, EPS)
               .andThen(inAgain.toFloatArray())
               .syncOn(stream);
       actualHalf = half.toShortArray().syncOn(stream);
@@ -392,9 +397,10 @@ class EncoderKernelsGpuTests {
     }
   }
 
-  @ParameterizedTest(name = "length {0}")
-  @ValueSource(ints = {1, 37, 150})
-  void meanPoolNormalizeOnTheGpuIsItsReferenceForEverySequenceAndGivesUnitVectors(int length) {
+  @ParameterizedTest(name = "length {0}, {1} pooling")
+  @CsvSource({"1, MEAN", "37, MEAN", "150, MEAN", "1, CLS", "37, CLS", "150, CLS"})
+  void poolNormalizeOnTheGpuIsItsReferenceForEverySequenceAndGivesUnitVectorsAndTheirNorms(
+      int length, Pooling pooling) {
     CudaPlatform platform = gpu();
     Random random = new Random(3604 + length);
     int batch = 5;
@@ -414,30 +420,46 @@ class EncoderKernelsGpuTests {
       mask[2 * length + t] = t == 0 ? 1 : 0;
       mask[4 * length + t] = t % 3 == 0 ? 1 : 0;
     }
+    int cls = pooling == Pooling.CLS ? 1 : 0;
     float[] expected = new float[batch * HIDDEN];
-    EncoderKernels.MEAN_POOL_NORMALIZE.runReference(
-        LaunchConfig.of(batch, BLOCK), x, mask, expected, batch, length, HIDDEN);
+    float[] expectedNorms = new float[batch];
+    EncoderKernels.POOL_NORMALIZE.runReference(
+        LaunchConfig.of(batch, BLOCK),
+        x,
+        mask,
+        expected,
+        expectedNorms,
+        batch,
+        length,
+        HIDDEN,
+        cls);
 
-    float[] actual;
+    float[] actual, actualNorms;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Float> xBuffer = DeviceBuffer.fromArray(x).syncOn(stream);
         DeviceBuffer<Integer> maskBuffer = DeviceBuffer.fromArray(mask).syncOn(stream);
         DeviceBuffer<Float> out =
-            DeviceBuffer.zeros(ElementType.F32, batch * HIDDEN).syncOn(stream)) {
+            DeviceBuffer.zeros(ElementType.F32, batch * HIDDEN).syncOn(stream);
+        DeviceBuffer<Float> norms = DeviceBuffer.zeros(ElementType.F32, batch).syncOn(stream)) {
       actual =
-          EncoderKernels.meanPoolNormalize(xBuffer, maskBuffer, out, batch, length, HIDDEN)
+          EncoderKernels.poolNormalize(
+                  xBuffer, maskBuffer, out, norms, batch, length, HIDDEN, pooling)
               .andThen(out.toFloatArray())
               .syncOn(stream);
+      actualNorms = norms.toFloatArray().syncOn(stream);
     }
-    assertElements("mean_pool_normalize", expected, actual, e -> 1e-6);
+    assertElements("pool_normalize", expected, actual, e -> 1e-6);
+    assertElements("pool_normalize's norms", expectedNorms, actualNorms, e -> 1e-5 * e + 1e-30);
     for (int b = 0; b < batch; b++) {
       float[] row = Arrays.copyOfRange(actual, b * HIDDEN, (b + 1) * HIDDEN);
       double norm = MiniLm.norm(row);
       if (b == 3) {
         assertEquals(0, norm, "the sequence whose mask keeps nothing gets zeros");
+        assertEquals(0f, actualNorms[b], "and norm 0");
       } else {
         int s = b;
         assertTrue(Math.abs(norm - 1) <= 1e-5, () -> "the norm of sequence " + s + ": " + norm);
+        assertTrue(actualNorms[b] > 1, () -> "the pooled norm of sequence " + s);
       }
     }
   }

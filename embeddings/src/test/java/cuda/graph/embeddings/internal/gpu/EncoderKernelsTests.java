@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.LaunchConfig;
-import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.util.Arrays;
 import java.util.Random;
@@ -20,11 +19,12 @@ import org.junit.jupiter.api.Test;
  */
 class EncoderKernelsTests {
 
-  private static final int HIDDEN = EncoderWeights.HIDDEN;
-  private static final int HEADS = EncoderWeights.HEADS;
-  private static final int HEAD_SIZE = EncoderWeights.HEAD_SIZE;
+  // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
+  private static final int HIDDEN = 384;
+  private static final int HEADS = 12;
+  private static final int HEAD_SIZE = 32;
   private static final int BLOCK = EncoderKernels.BLOCK;
-  private static final float EPS = (float) ReferenceEncoder.LAYER_NORM_EPSILON;
+  private static final float EPS = 1e-12f;
 
   private final Random random = new Random(26);
 
@@ -73,7 +73,7 @@ class EncoderKernelsTests {
     for (int r = 0; r < batch * length; r++) {
       float[] expected =
           ReferenceEncoder.embedding(
-              ids[r], types[r], r % length, word, position, type, gamma, beta);
+              ids[r], types[r], r % length, word, position, type, gamma, beta, EPS);
       assertArrayEquals(expected, row(x, r, HIDDEN), "token " + r);
     }
   }
@@ -107,7 +107,8 @@ class EncoderKernelsTests {
         EPS);
 
     assertArrayEquals(
-        ReferenceEncoder.embedding(3, 0, 0, word, position, type, gamma, beta), row(x, 0, HIDDEN));
+        ReferenceEncoder.embedding(3, 0, 0, word, position, type, gamma, beta, EPS),
+        row(x, 0, HIDDEN));
     for (float v : row(x, 1, HIDDEN)) {
       assertTrue(Float.isNaN(v), "the row of the id outside the vocabulary holds " + v);
     }
@@ -127,11 +128,36 @@ class EncoderKernelsTests {
 
     for (int r = 0; r < 2; r++) {
       assertArrayEquals(
-          ReferenceEncoder.layerNorm(row(before, r, HIDDEN), gamma, beta),
+          ReferenceEncoder.layerNorm(row(before, r, HIDDEN), gamma, beta, EPS),
           row(x, r, HIDDEN),
           "row " + r);
     }
     assertArrayEquals(row(before, 2, HIDDEN), row(x, 2, HIDDEN));
+  }
+
+  @Test
+  void layerNormAddsTheEpsilonItsLaunchIsGivenNotAFixedOne() {
+    // Rows of a small spread, whose variance an epsilon of 1e-4 visibly changes.
+    float[] x = randoms(2 * HIDDEN);
+    for (int i = 0; i < x.length; i++) {
+      x[i] *= 0.01f;
+    }
+    float[] gamma = randoms(HIDDEN);
+    float[] beta = randoms(HIDDEN);
+    float[] tiny = new float[x.length], large = new float[x.length];
+
+    EncoderKernels.LAYER_NORM.runReference(
+        LaunchConfig.of(2, BLOCK), x, gamma, beta, tiny, 2, HIDDEN, EPS);
+    EncoderKernels.LAYER_NORM.runReference(
+        LaunchConfig.of(2, BLOCK), x, gamma, beta, large, 2, HIDDEN, 1e-4f);
+
+    for (int r = 0; r < 2; r++) {
+      assertArrayEquals(
+          ReferenceEncoder.layerNorm(row(x, r, HIDDEN), gamma, beta, 1e-4f), row(large, r, HIDDEN));
+    }
+    assertTrue(
+        Math.abs(tiny[0] - large[0]) > 1e-3 * (1 + Math.abs(tiny[0])),
+        "epsilon 1e-4 against 1e-12 changes the row: " + tiny[0] + " and " + large[0]);
   }
 
   @Test
@@ -248,7 +274,8 @@ class EncoderKernelsTests {
     float[] qkv = randoms(length * 3 * HIDDEN);
     int[] mask = new int[length];
     float[] out = randoms(length * HIDDEN);
-    float[] pooled = randoms(HIDDEN);
+    float[] pooled = randoms(HIDDEN), clsPooled = randoms(HIDDEN);
+    float[] norm = {7f}, clsNorm = {7f};
 
     EncoderKernels.ATTENTION.runReference(
         EncoderKernels.attentionLaunch(1, length, HEADS),
@@ -260,34 +287,76 @@ class EncoderKernelsTests {
         HEADS,
         HEAD_SIZE,
         (float) (1 / Math.sqrt(HEAD_SIZE)));
-    EncoderKernels.MEAN_POOL_NORMALIZE.runReference(
-        LaunchConfig.of(1, BLOCK), randoms(length * HIDDEN), mask, pooled, 1, length, HIDDEN);
+    float[] x = randoms(length * HIDDEN);
+    EncoderKernels.POOL_NORMALIZE.runReference(
+        LaunchConfig.of(1, BLOCK), x, mask, pooled, norm, 1, length, HIDDEN, 0);
+    EncoderKernels.POOL_NORMALIZE.runReference(
+        LaunchConfig.of(1, BLOCK), x, mask, clsPooled, clsNorm, 1, length, HIDDEN, 1);
 
     assertArrayEquals(new float[length * HIDDEN], out);
     assertArrayEquals(new float[HIDDEN], pooled);
+    assertArrayEquals(new float[HIDDEN], clsPooled);
+    assertArrayEquals(new float[] {0}, norm);
+    assertArrayEquals(new float[] {0}, clsNorm);
   }
 
   @Test
-  void meanPoolNormalizeIsTheReferenceEncodersNormalisedMeanOverEachMask() {
+  void meanPoolingIsTheReferenceEncodersNormalisedMeanOverEachMaskAndItsNorm() {
     int batch = 2, length = 4;
     float[] x = randoms(batch * length * HIDDEN);
     int[] mask = {1, 1, 1, 1, 1, 1, 0, 0};
     float[] out = new float[batch * HIDDEN];
+    float[] norms = new float[batch];
 
-    EncoderKernels.MEAN_POOL_NORMALIZE.runReference(
-        LaunchConfig.of(batch, BLOCK), x, mask, out, batch, length, HIDDEN);
+    EncoderKernels.POOL_NORMALIZE.runReference(
+        LaunchConfig.of(batch, BLOCK), x, mask, out, norms, batch, length, HIDDEN, 0);
 
     for (int b = 0; b < batch; b++) {
       float[][] rows = new float[length][];
       for (int t = 0; t < length; t++) {
         rows[t] = row(x, b * length + t, HIDDEN);
       }
-      float[] expected =
-          ReferenceEncoder.normalized(
-              ReferenceEncoder.meanPooled(
-                  rows, Arrays.copyOfRange(mask, b * length, (b + 1) * length)));
-      assertArrayEquals(expected, row(out, b, HIDDEN), "sequence " + b);
+      float[] mean =
+          ReferenceEncoder.meanPooled(rows, Arrays.copyOfRange(mask, b * length, (b + 1) * length));
+      assertArrayEquals(ReferenceEncoder.normalized(mean), row(out, b, HIDDEN), "sequence " + b);
+      assertEquals((float) ReferenceEncoder.norm(mean), norms[b], "the norm of sequence " + b);
     }
+  }
+
+  @Test
+  void clsPoolingIsEachSequencesFirstRowNormalisedWithItsNormWhateverTheOtherRows() {
+    int batch = 3, length = 4;
+    float[] x = randoms(batch * length * HIDDEN);
+    int[] mask = {1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0};
+    float[] out = new float[batch * HIDDEN];
+    float[] norms = new float[batch];
+    float[] changed = x.clone();
+    for (int b = 0; b < batch; b++) {
+      for (int i = HIDDEN; i < length * HIDDEN; i++) {
+        changed[b * length * HIDDEN + i] += 1; // every row but the first
+      }
+    }
+    float[] outOfChanged = new float[batch * HIDDEN];
+
+    EncoderKernels.POOL_NORMALIZE.runReference(
+        LaunchConfig.of(batch, BLOCK), x, mask, out, norms, batch, length, HIDDEN, 1);
+    EncoderKernels.POOL_NORMALIZE.runReference(
+        LaunchConfig.of(batch, BLOCK),
+        changed,
+        mask,
+        outOfChanged,
+        new float[batch],
+        batch,
+        length,
+        HIDDEN,
+        1);
+
+    for (int b = 0; b < batch; b++) {
+      float[] first = row(x, b * length, HIDDEN);
+      assertArrayEquals(ReferenceEncoder.normalized(first), row(out, b, HIDDEN), "sequence " + b);
+      assertEquals((float) ReferenceEncoder.norm(first), norms[b], "the norm of sequence " + b);
+    }
+    assertArrayEquals(out, outOfChanged, "the rows after the first take no part");
   }
 
   @Test

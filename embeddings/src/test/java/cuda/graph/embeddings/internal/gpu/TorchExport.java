@@ -60,10 +60,20 @@ public final class TorchExport {
     EncoderWeights w = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
     BertTokenizer tokenizer = BertTokenizer.load(artifact);
     Files.write(dir.resolve("tokenizer.json"), artifact.readTokenizer());
-    int h = EncoderWeights.HIDDEN;
-    npy(dir, "embeddings.word_embeddings.weight", w.wordEmbeddings, EncoderWeights.VOCABULARY, h);
-    npy(dir, "embeddings.position_embeddings.weight", w.positionEmbeddings, 512, h);
-    npy(dir, "embeddings.token_type_embeddings.weight", w.typeEmbeddings, 2, h);
+    int h = w.architecture.hidden();
+    npy(dir, "embeddings.word_embeddings.weight", w.wordEmbeddings, w.architecture.vocabulary(), h);
+    npy(
+        dir,
+        "embeddings.position_embeddings.weight",
+        w.positionEmbeddings,
+        w.architecture.positions(),
+        h);
+    npy(
+        dir,
+        "embeddings.token_type_embeddings.weight",
+        w.typeEmbeddings,
+        w.architecture.types(),
+        h);
     norm(dir, "embeddings.LayerNorm", w.embeddingNorm);
     for (int l = 0; l < w.layers.size(); l++) {
       EncoderWeights.Layer layer = w.layers.get(l);

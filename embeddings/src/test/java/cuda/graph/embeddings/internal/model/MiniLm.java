@@ -23,7 +23,8 @@ public final class MiniLm {
     public static final OnnxModel ONNX = OnnxModel.parse(ARTIFACT.readModel());
     public static final EncoderWeights WEIGHTS = EncoderWeights.from(ONNX);
     public static final BertTokenizer TOKENIZER = BertTokenizer.load(ARTIFACT);
-    public static final ReferenceEncoder ENCODER = new ReferenceEncoder(WEIGHTS);
+    public static final ReferenceEncoder ENCODER =
+        new ReferenceEncoder(WEIGHTS, cuda.graph.embeddings.Pooling.MEAN);
 
     private Ours() {}
   }
@@ -59,6 +60,38 @@ public final class MiniLm {
         return (List<List<String>>) method.invoke(null, tokens, size);
       } catch (ReflectiveOperationException e) {
         throw new AssertionError("LangChain4j's encoder has no partition method as expected", e);
+      }
+    }
+
+    /**
+     * LangChain4j's embedding of a text of several runs of word pieces, by its own code (its
+     * encoder's private methods): each run encoded and pooled ({@code encode}, {@code
+     * toEmbedding}), the pooled vectors averaged with the runs' sizes as weights ({@code
+     * weightedAverage}), then normalised ({@code normalize}), as its {@code embed} does with the
+     * runs of its {@code partition}.
+     */
+    public static float[] embedRuns(List<List<String>> runs) {
+      try {
+        Object encoder = encoder();
+        Class<?> type = encoder.getClass();
+        Method encode = type.getDeclaredMethod("encode", List.class);
+        Method pool = type.getDeclaredMethod("toEmbedding", ai.onnxruntime.OrtSession.Result.class);
+        Method average = type.getDeclaredMethod("weightedAverage", List.class, List.class);
+        Method normalize = type.getDeclaredMethod("normalize", float[].class);
+        for (Method m : List.of(encode, pool, average, normalize)) {
+          m.setAccessible(true);
+        }
+        List<float[]> pooled = new java.util.ArrayList<>();
+        for (List<String> run : runs) {
+          try (ai.onnxruntime.OrtSession.Result result =
+              (ai.onnxruntime.OrtSession.Result) encode.invoke(encoder, run)) {
+            pooled.add((float[]) pool.invoke(encoder, result));
+          }
+        }
+        List<Integer> weights = runs.stream().map(List::size).toList();
+        return (float[]) normalize.invoke(null, average.invoke(encoder, pooled, weights));
+      } catch (ReflectiveOperationException e) {
+        throw new AssertionError("LangChain4j's encoder has not the methods expected", e);
       }
     }
 
@@ -123,8 +156,6 @@ public final class MiniLm {
                 NORM_TOLERANCE,
                 what));
   }
-
-  private static final int HIDDEN = EncoderWeights.HIDDEN;
 
   /** A text of 882 tokens untruncated, well past the model's 512 positions. */
   public static final String LONG_TEXT =

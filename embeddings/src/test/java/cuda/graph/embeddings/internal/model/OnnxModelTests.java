@@ -81,6 +81,88 @@ class OnnxModelTests {
   }
 
   @Test
+  void int8AndUint8TensorsAreReadAsTheirSignedAndUnsignedValuesFromRawOrInt32Data() {
+    byte[] raw = {0, 1, 127, -128, -1};
+    OnnxModel signed =
+        modelWith(
+            OnnxIr.Tensor.newBuilder()
+                .setName("w_quantized")
+                .setDataType(OnnxModel.INT8)
+                .addDims(5)
+                .setRawData(ByteString.copyFrom(raw)));
+    OnnxModel unsigned =
+        modelWith(
+            OnnxIr.Tensor.newBuilder()
+                .setName("table_quantized")
+                .setDataType(OnnxModel.UINT8)
+                .addDims(5)
+                .setRawData(ByteString.copyFrom(raw)));
+    OnnxModel inInt32Data =
+        modelWith(
+            OnnxIr.Tensor.newBuilder()
+                .setName("zero_point")
+                .setDataType(OnnxModel.UINT8)
+                .addDims(2)
+                .addInt32Data(200)
+                .addInt32Data(3));
+
+    OnnxModel.IntTensor w = signed.integers("w_quantized");
+    assertArrayEquals(new int[] {5}, w.shape());
+    assertArrayEquals(new int[] {0, 1, 127, -128, -1}, w.data());
+    assertArrayEquals(new int[] {0, 1, 127, 128, 255}, unsigned.integers("table_quantized").data());
+    assertArrayEquals(new int[] {200, 3}, inInt32Data.integers("zero_point").data());
+    assertEquals("UINT8", unsigned.dataType("table_quantized"));
+  }
+
+  @Test
+  void aFloatTensorAskedForAsIntegersIsRefusedWithItsNameAndTheTypesAsked() {
+    OnnxModel onnx = modelWith(floats("w", 1).addFloatData(1));
+    UnsupportedOperationException e =
+        assertThrows(UnsupportedOperationException.class, () -> onnx.integers("w"));
+    assertTrue(
+        e.getMessage().startsWith("OnnxModel.integers: initializer w is FLOAT, not INT8 or UINT8;"),
+        e.getMessage());
+  }
+
+  @Test
+  void aConstantNodesValueIsReadUnderItsOutputsNameButIsNoInitializer() {
+    ByteBuffer raw = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+    raw.putLong(0).putLong(1).putLong(2);
+    OnnxModel onnx =
+        OnnxModel.parse(
+            OnnxIr.Model.newBuilder()
+                .setGraph(
+                    OnnxIr.Graph.newBuilder()
+                        .addNode(
+                            OnnxIr.Node.newBuilder()
+                                .setOpType("Constant")
+                                .setName("Constant_10")
+                                .addOutput("onnx::Slice_214")
+                                .addAttribute(
+                                    OnnxIr.Attribute.newBuilder()
+                                        .setName("value")
+                                        .setT(
+                                            OnnxIr.Tensor.newBuilder()
+                                                .setDataType(OnnxModel.INT64)
+                                                .addDims(1)
+                                                .addDims(3)
+                                                .setRawData(ByteString.copyFrom(raw.array()))))))
+                .build()
+                .toByteArray());
+
+    assertTrue(onnx.isConstant("onnx::Slice_214"));
+    assertTrue(!onnx.isInitializer("onnx::Slice_214"));
+    assertEquals(List.of(), List.copyOf(onnx.names()));
+    assertArrayEquals(new long[] {0, 1, 2}, onnx.int64s("onnx::Slice_214"));
+    assertArrayEquals(new int[] {1, 3}, onnx.shape("onnx::Slice_214"));
+    IllegalArgumentException missing =
+        assertThrows(IllegalArgumentException.class, () -> onnx.int64s("Constant_10"));
+    assertTrue(
+        missing.getMessage().contains("no initializer or constant named Constant_10"),
+        missing.getMessage());
+  }
+
+  @Test
   void aFloat16TensorIsRefusedWithItsNameAndType() {
     OnnxModel onnx =
         modelWith(floats("half", 2).setDataType(10).setRawData(ByteString.copyFrom(new byte[4])));
