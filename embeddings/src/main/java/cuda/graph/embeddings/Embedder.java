@@ -210,7 +210,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
     /**
      * Sets the bytes of graph memory (the activations of the graphs kept ready) the embedder's
      * graph cache may hold; by default as much as the largest batch needs, so that every shape's
-     * graph can stay ready once it has run.
+     * graph can stay ready once it has run. A shape whose graph needs more than the budget runs its
+     * nodes one by one, without a graph: slower, the same embeddings.
      *
      * @param bytes the budget, positive
      * @return this builder

@@ -126,4 +126,35 @@ class EmbedderTests {
             .contains("dev.langchain4j:langchain4j-embeddings-nothing is not on the class"),
         e.getMessage());
   }
+
+  @Test
+  void bucketsThatCannotHoldTheLargestBatchAreRefusedWhenTheEmbedderOpens() {
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Embedder.builder(ModelSource.langChain4j(MINILM))
+                    .maxBatch(4)
+                    .batchBuckets(new cuda.graph.Buckets(List.of(1, 2)))
+                    .platform(simulator)
+                    .open());
+    assertTrue(
+        e.getMessage().startsWith("Embedder.open: the batch buckets end at 2, below the largest"),
+        e.getMessage());
+  }
+
+  @Test
+  void chosenBucketsAndABudgetTooSmallForAnyGraphStillGiveLangChain4jsEmbeddings() {
+    try (Embedder small =
+        Embedder.builder(ModelSource.langChain4j(MINILM))
+            .maxBatch(2)
+            .batchBuckets(new cuda.graph.Buckets(List.of(2)))
+            .lengthBuckets(new cuda.graph.Buckets(List.of(24, 128)))
+            .graphMemoryBudget(1)
+            .platform(simulator)
+            .open()) {
+      String text = "A man is eating food.";
+      MiniLm.assertEmbedding(small.embed(text), MiniLm.Anchor.embed(text), MiniLm.MIN_COSINE, text);
+    }
+  }
 }

@@ -149,6 +149,10 @@ public final class GpuEncoder implements AutoCloseable {
   /** The shapes graphs are captured for: a batch pads to its batch and length buckets. */
   private final Buckets batchBuckets, lengthBuckets;
 
+  /** The shapes whose graphs the budget refused: they run eagerly (see {@link #launch}). */
+  private final java.util.Set<Shape> overBudget =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final Precision precision;
   private final Gelu gelu;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
@@ -260,6 +264,40 @@ public final class GpuEncoder implements AutoCloseable {
       Precision precision,
       Gelu gelu,
       Pooling pooling) {
+    this(weights, tokenizer, stream, maxBatch, maxLength, precision, gelu, pooling, Sizing.DEFAULT);
+  }
+
+  /**
+   * The shapes graphs are captured for and the graph memory they may hold: the buckets a batch is
+   * padded to (null for the defaults, {@link #buckets}) and the graph cache's budget (0 for as much
+   * as the largest shape needs).
+   *
+   * @param batch the batch sizes, or null
+   * @param length the token lengths, or null
+   * @param graphMemoryBudget the budget in bytes, or 0
+   */
+  public record Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
+    /** The defaults. */
+    public static final Sizing DEFAULT = new Sizing(null, null, 0);
+  }
+
+  /**
+   * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int, Precision, Gelu,
+   * Pooling)}, with the buckets and budget of {@code sizing}.
+   *
+   * @throws IllegalArgumentException also if a bucket list ends below {@code maxBatch} or {@code
+   *     maxLength}: a batch it cannot hold would fail only when it came
+   */
+  public GpuEncoder(
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Stream stream,
+      int maxBatch,
+      int maxLength,
+      Precision precision,
+      Gelu gelu,
+      Pooling pooling,
+      Sizing sizing) {
     Architecture a = weights.architecture;
     if (maxBatch < 1 || maxLength < 1 || maxLength > a.positions()) {
       throw new IllegalArgumentException(
@@ -298,59 +336,85 @@ public final class GpuEncoder implements AutoCloseable {
     this.pooling = pooling;
     this.maxBatch = maxBatch;
     this.maxLength = maxLength;
-    this.batchBuckets = buckets(new int[] {1, 2, 4}, 8, maxBatch);
-    this.lengthBuckets = buckets(new int[] {16, 32, 64}, 128, maxLength);
+    this.batchBuckets =
+        covering(sizing.batch(), buckets(new int[] {1, 2, 4}, 8, maxBatch), maxBatch, "batch");
+    this.lengthBuckets =
+        covering(
+            sizing.length(), buckets(new int[] {16, 32, 64}, 128, maxLength), maxLength, "length");
     this.precision = precision;
     this.gelu = gelu;
-    EncoderKernels.loadAll(stream.device()); // module loading must stay out of captures
-    tables =
-        new EncoderKernels.Tables(
-            upload(weights.wordEmbeddings),
-            upload(weights.positionEmbeddings),
-            upload(weights.typeEmbeddings),
-            upload(weights.embeddingNorm.gamma()),
-            upload(weights.embeddingNorm.beta()),
-            a.layerNormEpsilon());
-    for (EncoderWeights.Layer l : weights.layers) {
-      layers.add(
-          new Layer(
-              uploadWeight(sideBySide(l.query(), l.key(), l.value())),
-              upload(concatenated(l.query().bias(), l.key().bias(), l.value().bias())),
-              uploadWeight(l.attentionOutput().weight()),
-              upload(l.attentionOutput().bias()),
-              upload(l.attentionNorm().gamma()),
-              upload(l.attentionNorm().beta()),
-              uploadWeight(l.intermediate().weight()),
-              // The up projection's output is fp16 in FP16 mode, and a bias holds D's type.
-              uploadWeight(l.intermediate().bias()),
-              uploadWeight(l.output().weight()),
-              upload(l.output().bias()),
-              upload(l.outputNorm().gamma()),
-              upload(l.outputNorm().beta())));
-    }
-    int tokens = maxBatch * maxLength;
-    inputs = zeros(ElementType.I32, 3L * tokens);
-    pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
-    blas = Blas.open(stream.device());
-    workspace = Workspace.allocate(blas.workspaceLimit()).syncOn(stream);
-    graphs =
-        GraphCache.create(
-            stream,
-            GraphCache.Settings.budget(temporaryBytes(a, tokens, precision)),
-            (Shape shape, Scope scope) ->
-                record(
-                    shape,
-                    new Recorder() {
-                      @Override
-                      public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
-                        return scope.temporary(type, length);
-                      }
+    // What is made before a failure is closed here: nobody else holds it.
+    List<AutoCloseable> closeOnFailure = new ArrayList<>();
+    try {
+      EncoderKernels.loadAll(stream.device()); // module loading must stay out of captures
+      tables =
+          new EncoderKernels.Tables(
+              upload(weights.wordEmbeddings),
+              upload(weights.positionEmbeddings),
+              upload(weights.typeEmbeddings),
+              upload(weights.embeddingNorm.gamma()),
+              upload(weights.embeddingNorm.beta()),
+              a.layerNormEpsilon());
+      for (EncoderWeights.Layer l : weights.layers) {
+        layers.add(
+            new Layer(
+                uploadWeight(sideBySide(l.query(), l.key(), l.value())),
+                upload(concatenated(l.query().bias(), l.key().bias(), l.value().bias())),
+                uploadWeight(l.attentionOutput().weight()),
+                upload(l.attentionOutput().bias()),
+                upload(l.attentionNorm().gamma()),
+                upload(l.attentionNorm().beta()),
+                uploadWeight(l.intermediate().weight()),
+                // The up projection's output is fp16 in FP16 mode, and a bias holds D's type.
+                uploadWeight(l.intermediate().bias()),
+                uploadWeight(l.output().weight()),
+                upload(l.output().bias()),
+                upload(l.outputNorm().gamma()),
+                upload(l.outputNorm().beta())));
+      }
+      int tokens = maxBatch * maxLength;
+      inputs = zeros(ElementType.I32, 3L * tokens);
+      pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
+      Blas openedBlas = Blas.open(stream.device());
+      closeOnFailure.add(openedBlas);
+      blas = openedBlas;
+      Workspace allocated = Workspace.allocate(blas.workspaceLimit()).syncOn(stream);
+      closeOnFailure.add(allocated);
+      workspace = allocated;
+      graphs =
+          GraphCache.create(
+              stream,
+              GraphCache.Settings.budget(
+                  sizing.graphMemoryBudget() > 0
+                      ? sizing.graphMemoryBudget()
+                      : temporaryBytes(a, tokens, precision)),
+              (Shape shape, Scope scope) ->
+                  record(
+                      shape,
+                      new Recorder() {
+                        @Override
+                        public <T> DeviceBuffer<T> temporary(ElementType<T> type, long length) {
+                          return scope.temporary(type, length);
+                        }
 
-                      @Override
-                      public void record(GraphNode<?> node) {
-                        scope.record(node);
-                      }
-                    }));
+                        @Override
+                        public void record(GraphNode<?> node) {
+                          scope.record(node);
+                        }
+                      }));
+    } catch (RuntimeException | Error e) {
+      for (DeviceBuffer<?> b : owned) {
+        b.close();
+      }
+      for (AutoCloseable c : closeOnFailure.reversed()) {
+        try {
+          c.close();
+        } catch (Exception suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
   }
 
   /**
@@ -412,6 +476,29 @@ public final class GpuEncoder implements AutoCloseable {
     DeviceBuffer<T> b = DeviceBuffer.zeros(type, n).syncOn(stream);
     owned.add(b);
     return b;
+  }
+
+  /** {@return {@code chosen} if it holds {@code max}, {@code defaults} if none was chosen} */
+  private static Buckets covering(
+      @Nullable Buckets chosen, Buckets defaults, int max, String what) {
+    if (chosen == null) {
+      return defaults;
+    }
+    if (chosen.largest() < max) {
+      throw new IllegalArgumentException(
+          "Embedder.open: the "
+              + what
+              + " buckets end at "
+              + chosen.largest()
+              + ", below the largest "
+              + what
+              + " the embedder makes, "
+              + max
+              + "; add a bucket of "
+              + max
+              + (what.equals("batch") ? " or lower maxBatch" : ""));
+    }
+    return chosen;
   }
 
   /**
@@ -840,7 +927,7 @@ public final class GpuEncoder implements AutoCloseable {
       System.arraycopy(batch.typeIds()[b], 0, in, tokens + b * padded, length);
       System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
     }
-    DeviceOp<?> work = graphed ? graphs.launch(shape) : eagerWork(shape);
+    DeviceOp<?> work = graphed && !overBudget.contains(shape) ? launch(shape) : eagerWork(shape);
     // The norms of the shape's sequences, then (from maxBatch) their unit vectors.
     float[] flat =
         inputs
@@ -854,6 +941,27 @@ public final class GpuEncoder implements AutoCloseable {
       units[slot] =
           java.util.Arrays.copyOfRange(flat, maxBatch + b * hidden, maxBatch + (b + 1) * hidden);
       norms[slot] = flat[b];
+    }
+  }
+
+  /**
+   * {@return the launch of {@code shape}'s graph}, or, where the graph cache's budget cannot hold
+   * it, the same nodes launched one by one (and so for that shape from then on): a budget smaller
+   * than a shape's activations costs speed, not the embedding
+   */
+  private DeviceOp<?> launch(Shape shape) {
+    try {
+      return graphs.launch(shape);
+    } catch (IllegalStateException e) {
+      boolean refused =
+          graphs.notGraphed().stream()
+              .anyMatch(
+                  n -> n.key().equals(shape) && n.reason() == GraphCache.Reason.REFUSED_BY_BUDGET);
+      if (!refused) {
+        throw e;
+      }
+      overBudget.add(shape);
+      return eagerWork(shape);
     }
   }
 

@@ -148,7 +148,9 @@ public final class EmbedderImpl implements Embedder {
               GpuEncoder.maxLength(weights.architecture, tokenizer),
               precision,
               GpuEncoder.Gelu.defaultFor(precision),
-              artifact.pooling());
+              artifact.pooling(),
+              new GpuEncoder.Sizing(
+                  settings.batchBuckets(), settings.lengthBuckets(), settings.graphMemoryBudget()));
       SentenceEmbedder gpu =
           new SentenceEmbedder(
               encoder, settings.maxBatch(), settings.coalescingWindow(), info.name());
