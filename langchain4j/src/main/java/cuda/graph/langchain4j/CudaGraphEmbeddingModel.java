@@ -60,7 +60,9 @@ import org.jspecify.annotations.Nullable;
  * {@code @Bean} method returning it, which Spring closes at shutdown). Closing lets the requests
  * already submitted finish, each caller getting its embedding; an embedding call that begins after
  * it throws {@link IllegalStateException}; {@link #dimension()}, {@link #modelName()}, {@link
- * #model()} and {@link #backend()} still answer; closing twice does nothing.
+ * #model()} and {@link #backend()} still answer; closing twice does nothing. LangChain4j's {@code
+ * addListener} returns a wrapper of its own, which is not {@code AutoCloseable}: close the model
+ * itself.
  *
  * @since 0.2.0
  */

@@ -20,6 +20,10 @@ import cuda.graph.simulator.Simulator;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.listener.EmbeddingModelErrorContext;
+import dev.langchain4j.model.embedding.listener.EmbeddingModelListener;
+import dev.langchain4j.model.embedding.listener.EmbeddingModelRequestContext;
+import dev.langchain4j.model.embedding.listener.EmbeddingModelResponseContext;
 import dev.langchain4j.model.output.Response;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -134,6 +138,37 @@ class CudaGraphEmbeddingModelTests {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void listenersAddedTheLangChain4jWayHearEachRequestResponseAndRefusal() {
+    List<String> heard = new ArrayList<>();
+    EmbeddingModel listened =
+        model.addListener(
+            new EmbeddingModelListener() {
+              @Override
+              public void onRequest(EmbeddingModelRequestContext request) {
+                heard.add("request of " + request.textSegments().size());
+              }
+
+              @Override
+              public void onResponse(EmbeddingModelResponseContext response) {
+                heard.add("response of " + response.response().content().size());
+              }
+
+              @Override
+              public void onError(EmbeddingModelErrorContext error) {
+                heard.add("error " + error.error().getClass().getSimpleName());
+              }
+            });
+
+    float[] vector = listened.embed("A woman is slicing an onion.").content().vector();
+    assertThrows(IllegalArgumentException.class, () -> listened.embed("\uFFFD"));
+
+    assertLikeLangChain4j(vector, "A woman is slicing an onion.", FP32_FLOOR);
+    assertEquals(
+        List.of("request of 1", "response of 1", "request of 1", "error IllegalArgumentException"),
+        heard);
   }
 
   @Test
