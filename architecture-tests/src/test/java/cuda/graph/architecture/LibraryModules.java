@@ -12,10 +12,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** The library's JPMS modules, read from their compiled {@code module-info} on the class path. */
+/**
+ * The library's JPMS modules, read from their compiled {@code module-info} on the class path, and
+ * the library modules without one ({@link #AUTOMATIC}), described by the package that is their API.
+ */
 final class LibraryModules {
 
-  /** One class of each library module, to find where the module's classes are. */
+  /** One class of each library module with a module-info, to find where its classes are. */
   private static final List<String> ANCHORS =
       List.of(
           "cuda.graph.CudaPlatform",
@@ -28,8 +31,27 @@ final class LibraryModules {
           "cuda.graph.blas.Blas",
           "cuda.graph.embeddings.Embedder");
 
+  /**
+   * A published library module that is an automatic module, named in its jar's manifest ({@code
+   * Automatic-Module-Name}, set in its pom), because it requires a jar that names no module.
+   *
+   * @param directory the Maven module's directory
+   * @param name its module name
+   * @param api the one package that is its API (the rules hold it as exported; an automatic module
+   *     exports every package, so the rest is held to the layout by the rules alone)
+   */
+  record Automatic(String directory, String name, String api) {}
+
+  /** cuda-graph-spring-ai: Spring AI's jars name no module. */
+  static final List<Automatic> AUTOMATIC =
+      List.of(new Automatic("spring-ai", "cuda.graph.spring.ai", "cuda.graph.spring.ai"));
+
   private LibraryModules() {}
 
+  /**
+   * {@return the descriptors of the library modules}: compiled ones, and for each {@link
+   * #AUTOMATIC} module one that exports its API package
+   */
   static Set<ModuleDescriptor> descriptors() {
     Set<ModuleDescriptor> all = new java.util.LinkedHashSet<>();
     for (String anchor : ANCHORS) {
@@ -38,6 +60,9 @@ final class LibraryModules {
               .findFirst()
               .orElseThrow(() -> new AssertionError("no module-info next to " + anchor));
       all.add(module.descriptor());
+    }
+    for (Automatic module : AUTOMATIC) {
+      all.add(ModuleDescriptor.newModule(module.name()).exports(module.api()).build());
     }
     return all;
   }
