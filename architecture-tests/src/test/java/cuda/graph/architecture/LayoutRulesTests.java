@@ -181,6 +181,29 @@ class LayoutRulesTests {
   }
 
   @Test
+  void theSpringAiModuleUsesOnlyThePublicApisOfTheLibraryAndTheEmbeddingsModule() {
+    assertTrue(LIBRARY.containPackage("cuda.graph.spring.ai"), "the module's classes are read");
+    noClasses()
+        .that()
+        .resideInAnyPackage("cuda.graph.spring.ai..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph..internal..",
+            "cuda.graph.spi..",
+            "cuda.graph.simulator..",
+            "cuda.graph.driver..",
+            "cuda.graph.conformance..",
+            "cuda.graph.testkit..",
+            "cuda.graph.nccl..",
+            "cuda.graph.blas..",
+            "cuda.graph.langchain4j..")
+        .because(
+            "the Spring AI model is Spring's interface over the embeddings module's public API")
+        .check(LIBRARY);
+  }
+
+  @Test
   void anAutomaticLibraryModuleNamesItselfInItsManifestAndHasNoModuleInfo() {
     for (LibraryModules.Automatic module : LibraryModules.AUTOMATIC) {
       java.nio.file.Path dir = RepositoryFiles.ROOT.resolve(module.directory());
@@ -331,6 +354,7 @@ class LayoutRulesTests {
             "cuda.graph.simulator",
             "cuda.graph.spi",
             "cuda.graph.spi.support",
+            "cuda.graph.spring.ai",
             "cuda.graph.testkit"),
         List.copyOf(EXPORTED));
   }

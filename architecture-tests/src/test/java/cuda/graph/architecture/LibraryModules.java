@@ -42,9 +42,11 @@ final class LibraryModules {
    */
   record Automatic(String directory, String name, String api) {}
 
-  /** cuda-graph-langchain4j: LangChain4j's jars name no module. */
+  /** The library modules without a module-info: the jars they require name no module. */
   static final List<Automatic> AUTOMATIC =
-      List.of(new Automatic("langchain4j", "cuda.graph.langchain4j", "cuda.graph.langchain4j"));
+      List.of(
+          new Automatic("langchain4j", "cuda.graph.langchain4j", "cuda.graph.langchain4j"),
+          new Automatic("spring-ai", "cuda.graph.spring.ai", "cuda.graph.spring.ai"));
 
   private LibraryModules() {}
 

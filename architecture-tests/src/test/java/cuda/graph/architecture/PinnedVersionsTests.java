@@ -8,9 +8,11 @@ import static cuda.graph.architecture.RepositoryFiles.name;
 import static cuda.graph.architecture.RepositoryFiles.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +23,7 @@ import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -46,10 +49,9 @@ class PinnedVersionsTests {
       }
       Element project = parse(path).getDocumentElement();
       if (child(project, "parent") == null) {
-        // The BOM has no parent (its users import nothing else of the build), nor have the
-        // projects of consumers/ (applications outside the build): their own versions of what the
-        // root pom also pins must be the root pom's.
-        checkAgainstRoot(path, project, problems);
+        // The BOM and the consumers' projects (consumers/*) have no parent: they write versions,
+        // and each one the build also pins (root pom or module pom) must be the build's.
+        checkAgainstTheBuild(path, project, problems);
         continue;
       }
       for (Element property : elements(project, "properties")) {
@@ -135,6 +137,32 @@ class PinnedVersionsTests {
   }
 
   @Test
+  void aStandalonePomIsHeldToTheVersionsTheBuildsModulesPinToo(@TempDir Path dir)
+      throws IOException {
+    // consumers/spring-boot imports Spring Boot's BOM, which only the spring-ai module's pom names.
+    Path pom = dir.resolve("pom.xml");
+    Files.writeString(
+        pom,
+        """
+        <project><dependencyManagement><dependencies><dependency>
+          <groupId>org.springframework.boot</groupId>
+          <artifactId>spring-boot-dependencies</artifactId>
+          <version>0.0.1</version>
+        </dependency></dependencies></dependencyManagement></project>
+        """);
+    List<String> problems = new ArrayList<>();
+
+    checkAgainstTheBuild(pom, parse(pom).getDocumentElement(), problems);
+
+    assertEquals(1, problems.size(), problems::toString);
+    assertTrue(
+        problems
+            .getFirst()
+            .endsWith("at 0.0.1, the build at " + rootProperties().get("spring-boot.version")),
+        problems.getFirst());
+  }
+
+  @Test
   void everyVersionPropertyOfTheRootPomIsOnOneLineForPomVersionSh() {
     String pom = text(ROOT.resolve("pom.xml"));
     List<String> unreadable = new ArrayList<>();
@@ -155,19 +183,28 @@ class PinnedVersionsTests {
         "scripts/pom-version.sh reads <NAME>VALUE</NAME> on a line of its own");
   }
 
-  private static void checkAgainstRoot(Path path, Element project, List<String> problems) {
-    Map<String, String> rootPlugins = new LinkedHashMap<>();
+  private static void checkAgainstTheBuild(Path path, Element project, List<String> problems) {
+    Map<String, String> buildPins = new LinkedHashMap<>();
     Map<String, String> pinned = rootProperties();
-    for (Element version :
-        elements(parse(ROOT.resolve("pom.xml")).getDocumentElement(), "version")) {
-      rootPlugins.put(coordinates(version), resolve(version.getTextContent().strip(), pinned));
+    // The root pom's pins, and its modules' (a module may import a BOM no other names: spring-ai).
+    Element root = parse(ROOT.resolve("pom.xml")).getDocumentElement();
+    List<Element> pins = new ArrayList<>(elements(root, "version"));
+    for (Element module : elements(root, "module")) {
+      Path modulePom = ROOT.resolve(module.getTextContent().strip()).resolve("pom.xml");
+      pins.addAll(elements(parse(modulePom).getDocumentElement(), "version"));
+    }
+    for (Element version : pins) {
+      String value = resolve(version.getTextContent().strip(), pinned);
+      if (!REFERENCE.matcher(value).find()) {
+        buildPins.putIfAbsent(coordinates(version), value);
+      }
     }
     for (Element version : elements(project, "version")) {
       String key = coordinates(version);
       String text = version.getTextContent().strip();
-      String root = rootPlugins.get(key);
-      if (root != null && !REFERENCE.matcher(text).find() && !root.equals(text)) {
-        problems.add(name(path) + " pins " + key + " at " + text + ", the root pom.xml at " + root);
+      String pin = buildPins.get(key);
+      if (pin != null && !REFERENCE.matcher(text).find() && !pin.equals(text)) {
+        problems.add(name(path) + " pins " + key + " at " + text + ", the build at " + pin);
       }
     }
   }

@@ -189,7 +189,7 @@ public final class EmbedBench {
       double direct = 0;
       for (Supplier<Route> opening : routes(model, precision, platform, batch)) {
         Route route = opening.get(); // one at a time, so that one model is in memory at a time
-        try (AutoCloseable resource = route.resource()) {
+        try (AutoCloseable _ = route.resource()) {
           route.ingest().apply(sentences.subList(0, Math.min(2 * batch, sentences.size())));
           long start = System.nanoTime();
           route.ingest().apply(sentences);
