@@ -6,6 +6,7 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.embeddings.Embedder;
 import cuda.graph.embeddings.ModelSource;
 import cuda.graph.embeddings.Precision;
+import cuda.graph.langchain4j.CudaGraphEmbeddingModel;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -256,6 +257,39 @@ public final class EmbedBench {
                   .platform(platform)
                   .open();
           return new Route("direct", direct::embedAll, direct::embed, direct);
+        },
+        () -> {
+          // LangChain4j's interface, as a LangChain4j application calls it.
+          CudaGraphEmbeddingModel adapter =
+              CudaGraphEmbeddingModel.builder()
+                  .modelArtifact(model.artifactId())
+                  .precision(precision)
+                  .maxBatch(batch)
+                  .platform(platform)
+                  .build();
+          return new Route(
+              "langchain4j",
+              texts ->
+                  adapter
+                      .embedAll(texts.stream().map(TextSegment::from).toList())
+                      .content()
+                      .stream()
+                      .map(Embedding::vector)
+                      .toList(),
+              text -> adapter.embed(text).content().vector(),
+              adapter);
+        },
+        () -> {
+          // Spring AI's interface, as a Spring application's injected bean is called.
+          Embedder embedder =
+              Embedder.builder(ModelSource.langChain4j(model.artifactId()))
+                  .precision(precision)
+                  .maxBatch(batch)
+                  .platform(platform)
+                  .open();
+          cuda.graph.spring.ai.CudaGraphEmbeddingModel spring =
+              cuda.graph.spring.ai.CudaGraphEmbeddingModel.of(embedder);
+          return new Route("spring_ai", spring::embed, spring::embed, spring);
         });
   }
 
