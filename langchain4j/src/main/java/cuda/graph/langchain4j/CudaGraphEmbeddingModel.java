@@ -40,9 +40,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>How it runs. {@link #embed(String)} and {@link #embed(TextSegment)} (what a retriever calls
  * for each query), and {@link #embedAll} of one segment, take the embedder's single-text path:
- * calls from many threads that arrive within {@link
- * CudaGraphEmbeddingModelBuilder#coalescingWindow} share one batch on the GPU. {@link #embedAll} of
- * more (what an ingestor calls) sorts the texts by length into batches of up to {@link
+ * calls from many threads that arrive while a batch runs share the next one (and, with a {@link
+ * CudaGraphEmbeddingModelBuilder#coalescingWindow}, a call also waits that long for others), so
+ * batches grow with the load without adding latency to a lone query. {@link #embedAll} of more
+ * (what an ingestor calls) sorts the texts by length into batches of up to {@link
  * CudaGraphEmbeddingModelBuilder#maxBatch}. {@link #dimension()} and {@link #modelName()} come from
  * the model, with no embedding call.
  *
@@ -71,7 +72,7 @@ public sealed interface CudaGraphEmbeddingModel extends EmbeddingModel, AutoClos
 
   /**
    * {@return a builder with the defaults}: no model (set one), fp32, batches of up to 256 texts, a
-   * coalescing window of 1 ms, device 0, and {@link WhenNoGpu#FAIL}
+   * no coalescing window, device 0, and {@link WhenNoGpu#FAIL}
    */
   static CudaGraphEmbeddingModelBuilder builder() {
     return new CudaGraphEmbeddingModelBuilder();
@@ -79,7 +80,7 @@ public sealed interface CudaGraphEmbeddingModel extends EmbeddingModel, AutoClos
 
   /**
    * {@return the embedding of {@code text}}, computed in a batch with the requests of other threads
-   * that arrive within the coalescing window; no token usage
+   * that arrive while one runs (or within the coalescing window); no token usage
    *
    * @param text the text to embed
    * @throws IllegalArgumentException if {@code text} is null, has nothing to embed or an unpaired
@@ -150,7 +151,7 @@ public sealed interface CudaGraphEmbeddingModel extends EmbeddingModel, AutoClos
     private @Nullable ModelSource modelSource;
     private Precision precision = Precision.FP32;
     private int maxBatch = 256;
-    private Duration coalescingWindow = Duration.ofMillis(1);
+    private Duration coalescingWindow = Duration.ZERO;
     private int device;
     private WhenNoGpu whenNoGpu = WhenNoGpu.FAIL;
     private long graphMemoryBudget;
@@ -243,10 +244,11 @@ public sealed interface CudaGraphEmbeddingModel extends EmbeddingModel, AutoClos
     }
 
     /**
-     * Sets how long a single-text call waits for the calls of other threads to share its batch; 1
-     * ms by default, {@link Duration#ZERO} to never wait.
+     * Sets how long a single-text call waits for the calls of other threads to share its batch. By
+     * default none: the calls that arrive while a batch runs share the next one anyway (see {@link
+     * Embedder.Builder#coalescingWindow}).
      *
-     * @param window the longest wait for other requests
+     * @param window how long a lone call waits, zero or more
      * @return this builder
      * @throws IllegalArgumentException if {@code window} is negative
      */
