@@ -58,8 +58,10 @@ for e in $( (echo examples-embed/target/test-classes examples-embed/target/class
       zip -q -d "$stripped" 'ai/onnxruntime/native/osx-*' 'ai/onnxruntime/native/win-*' \
         'ai/onnxruntime/native/linux-aarch64/*' > /dev/null
       payload+=("$stripped"); continue ;;
-    # The models' artifacts and DJL's tokenizers (native library inside) travel as the payload, split.
-    langchain4j-embeddings-*.jar|tokenizers-*.jar) payload+=("$e"); continue ;;
+    # The models' artifacts and DJL's tokenizers (native library inside) travel as the payload,
+    # split, and so do LangChain4j's two largest dependencies, to keep the pack under 64 MiB.
+    langchain4j-embeddings-*.jar|tokenizers-*.jar|jtokkit-*.jar|opennlp-tools-*.jar)
+      payload+=("$e"); continue ;;
   esac
   case "$e" in */target/classes|*/target/test-classes) ;; *) grep -qxF "$name" <<< "$have" && continue ;; esac
   i=$((i + 1))

@@ -85,4 +85,15 @@ class CudaGraphEmbeddingModelConsumerTests {
     assertEquals("cuda.graph.langchain4j", module.name());
     assertTrue(module.isAutomatic(), "named in the manifest, no module-info");
   }
+
+  @Test
+  void theReadmesModelFailsAtOnceWithoutAGpuNamingTheProviderAndTheFix() {
+    // This project has no GPU provider (no cuda-graph-driver): the default policy refuses to
+    // embed on the simulator, and says what to do.
+    IllegalStateException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalStateException.class, GpuEmbeddings::allMiniLm);
+    assertTrue(e.getMessage().startsWith("Embedder.open: no GPU to embed on"), e.getMessage());
+    assertTrue(e.getMessage().contains("cuda-graph-driver"), e.getMessage());
+  }
 }
