@@ -64,6 +64,9 @@ for e in $( (echo examples-embed/target/test-classes examples-embed/target/class
       payload+=("$e"); continue ;;
   esac
   case "$e" in */target/classes|*/target/test-classes) ;; *) grep -qxF "$name" <<< "$have" && continue ;; esac
+  # Every call carries the working tree too (about 9 MB) within its 64 MiB: the pack keeps the
+  # bundle and the classes, and the jars travel in the payload.
+  case "$e" in *.jar) payload+=("$e"); continue ;; esac
   i=$((i + 1))
   case "$e" in
     */target/classes|*/target/test-classes) dest=$(printf '%03d-embed-%s' "$i" "$name") ;;
@@ -118,7 +121,7 @@ payload+=("$root/target/sentences.txt.gz")
 tar_args=()
 for p in "${payload[@]}"; do tar_args+=(-C "$(dirname "$p")" "$(basename "$p")"); done
 tar cf target/gpu-embed-payload.tar --mtime=@0 --owner=0 --group=0 --numeric-owner "${tar_args[@]}"
-split -b 58m target/gpu-embed-payload.tar .gpu-stage/part-
+split -b 50m target/gpu-embed-payload.tar .gpu-stage/part-
 sha1sum < target/gpu-embed-payload.tar | cut -d' ' -f1 > .gpu-pack/payload.sha1
 cat > .gpu-pack/unpack.sh <<'EOS'
 set -euo pipefail

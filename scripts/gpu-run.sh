@@ -81,7 +81,9 @@ part_langchain4j() {
     echo "langchain4j: no staged model (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
     return
   fi
-  timeout 300 .gpu-embed/junit --select-package=cuda.graph.langchain4j --include-tag=gpu \
+  # LangChain4j's own model (the tests' anchor) loads DJL's tokenizer itself: on a GPU host without
+  # network DJL would try to fetch its CUDA build; the library asks for the CPU one, so must they.
+  JAVA_OPTS="-DRUST_FLAVOR=cpu ${JAVA_OPTS:-}" timeout 300 .gpu-embed/junit --select-package=cuda.graph.langchain4j --include-tag=gpu \
     > "$out/langchain4j-gpu-tests.log" 2>&1
   echo "langchain4j GPU tests exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/langchain4j-gpu-tests.log"
   grep -aE "✘|↷" "$out/langchain4j-gpu-tests.log" | head -40
@@ -94,7 +96,7 @@ part_spring_ai() {
     return
   fi
   mkdir -p target
-  timeout 200 .gpu-embed/junit --select-class=cuda.graph.spring.ai.CudaGraphEmbeddingModelGpuTests \
+  JAVA_OPTS="-DRUST_FLAVOR=cpu ${JAVA_OPTS:-}" timeout 200 .gpu-embed/junit --select-class=cuda.graph.spring.ai.CudaGraphEmbeddingModelGpuTests \
     > "$out/spring-ai.log" 2>&1
   echo "spring-ai exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)" "$out/spring-ai.log"
   grep -aE "✘|↷" "$out/spring-ai.log" | head -20
