@@ -26,15 +26,16 @@ import org.w3c.dom.Node;
 import org.xml.sax.InputSource;
 
 /**
- * The build files docs/GETTING-STARTED.md gives an application, and the README's dependency
- * snippet, name what this repository builds: its group, version and published artifacts (those its
- * BOM manages), its Java release and plugin versions, and the example's module, main class and
- * native-access flag. Nothing here runs Maven or Gradle; the files are read as text and XML.
+ * The build files the getting-started guide gives an application, the first program's run line, and
+ * the README's dependency snippet name what this repository builds: its group, version and
+ * published artifacts (those its BOM manages), its Java release and plugin versions, and the
+ * example's module, main class and native-access flag. Nothing here runs Maven or Gradle; the files
+ * are read as text and XML.
  */
 class GettingStartedTests {
 
   private static final String GROUP = "io.github.cudagraph";
-  private static final String DOC = "docs/GETTING-STARTED.md";
+  private static final String DOC = "docs/guide/getting-started.md";
 
   /** The scope each artifact of the example has in Maven, and its Gradle configuration. */
   private static final Map<String, String> MAVEN_SCOPES =
@@ -81,6 +82,18 @@ class GettingStartedTests {
         .filter(block -> block.file().equals(java.util.Optional.of(name)))
         .findFirst()
         .orElseThrow(() -> new AssertionError(DOC + " shows no " + name));
+  }
+
+  @Test
+  void everyBlockOfTheGuideIsABuildFileOrTheRunLinesThisTestChecks() {
+    List<String> shown = new ArrayList<>();
+    for (MarkdownBlocks.Block block : doc) {
+      shown.add(block.file().orElse(block.language().isEmpty() ? "commands" : block.language()));
+    }
+    assertEquals(
+        List.of("pom.xml", "commands", "settings.gradle.kts", "build.gradle.kts"),
+        shown,
+        DOC + ": a block this test does not check (DocumentedCodeTests leaves them to it)");
   }
 
   @Test
@@ -138,10 +151,11 @@ class GettingStartedTests {
   }
 
   @Test
-  void theRunLineIsTheReadmesAndNamesTheExamplesModuleAndMainClass() throws Exception {
-    String readmeJava = javaLine(MarkdownBlocks.of("README.md"), "the README");
+  void theRunLineIsTheFirstProgramsAndNamesTheExamplesModuleAndMainClass() throws Exception {
+    String firstProgramJava =
+        javaLine(MarkdownBlocks.of("docs/guide/first-program.md"), "the first program's guide");
     String docJava = javaLine(doc, DOC);
-    assertEquals(readmeJava, docJava);
+    assertEquals(firstProgramJava, docJava);
     assertTrue(docJava.contains(" -m " + exampleModule() + "/" + Saxpy.class.getName()), docJava);
     assertTrue(docJava.contains(" -p target/classes:target/dependency "), docJava);
     assertTrue(docJava.startsWith("java " + nativeAccess() + " "), docJava);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The fenced code blocks of the repository's Markdown files, as the tests of its documentation read
@@ -69,6 +70,41 @@ final class MarkdownBlocks {
     }
     throw new AssertionError(
         "no README.md beside an examples-java/ module above " + Path.of("").toAbsolutePath());
+  }
+
+  /**
+   * {@return the documents whose code must run, relative to the repository}: the README, every
+   * guide of {@code docs/guide/}, and the README of every example folder
+   */
+  static List<String> documents() throws IOException {
+    Path repository = repository();
+    List<String> documents = new ArrayList<>(List.of("README.md"));
+    try (Stream<Path> guides = Files.list(repository.resolve("docs/guide"))) {
+      guides
+          .filter(p -> p.getFileName().toString().endsWith(".md"))
+          .map(p -> repository.relativize(p).toString())
+          .sorted()
+          .forEach(documents::add);
+    }
+    try (Stream<Path> folders = Files.list(repository)) {
+      folders
+          .filter(p -> p.getFileName().toString().startsWith("examples"))
+          .map(p -> p.resolve("README.md"))
+          .filter(Files::exists)
+          .map(p -> repository.relativize(p).toString())
+          .sorted()
+          .forEach(documents::add);
+    }
+    return List.copyOf(documents);
+  }
+
+  /** {@return the fenced blocks of every one of {@link #documents()}, in order} */
+  static List<Block> ofDocuments() throws IOException {
+    List<Block> blocks = new ArrayList<>();
+    for (String document : documents()) {
+      blocks.addAll(of(document));
+    }
+    return List.copyOf(blocks);
   }
 
   /**

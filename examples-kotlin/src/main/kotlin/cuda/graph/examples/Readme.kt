@@ -9,7 +9,7 @@ import cuda.graph.kotlin.await
 import cuda.graph.kotlin.cudaGraph
 import kotlinx.coroutines.runBlocking
 
-/** The README's Kotlin example: record a graph with the DSL, replay it, await the result. */
+/** The Kotlin guide's example: record a graph with the DSL, replay it, await the result. */
 fun main() = runBlocking {
   val platform = CudaPlatform.system() // the GPU if there is one, else the simulator
   platform.defaultDevice().newStream().use { stream ->

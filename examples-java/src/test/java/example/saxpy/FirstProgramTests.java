@@ -24,14 +24,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's Java example, as a new user meets it: its files, pasted into a fresh application
- * module that opens nothing, compile against the api jar alone and run with the README's own
- * command, its module path laid out as the README's Maven line lays it out. This module's own
+ * The guide's Java example, as a new user meets it: its files, pasted into a fresh application
+ * module that opens nothing, compile against the api jar alone and run with the guide's own
+ * command, its module path laid out as the guide's Maven line lays it out. This module's own
  * sources are the same files (less their licence header), so they cannot drift apart.
  */
-class ReadmeExampleTests {
+class FirstProgramTests {
 
-  /** The README's commands that run the example: a Maven line, then a java line. */
+  /** The guide that shows the example: its files, then its commands. */
+  private static final String GUIDE = "docs/guide/first-program.md";
+
+  /** The guide's commands that run the example: a Maven line, then a java line. */
   private static final Pattern RUN_BLOCK =
       Pattern.compile(
           "(mvn [^\\n]*)\\n(java [^\\n]* -m example\\.saxpy/example\\.saxpy\\.Saxpy)\\n");
@@ -44,7 +47,7 @@ class ReadmeExampleTests {
       "mvn compile dependency:copy-dependencies -DincludeScope=runtime";
 
   /**
-   * What that line copies for a project with the README's dependencies (the api, and the two
+   * What that line copies for a project with the guide's dependencies (the api, and the two
    * providers at runtime), each named by a class it holds: the api brings the SPI and JSpecify.
    */
   private static final Map<String, String> RUNTIME_DEPENDENCIES =
@@ -58,8 +61,8 @@ class ReadmeExampleTests {
   private static final Path MODULE_DIR = MarkdownBlocks.repository().resolve("examples-java");
 
   @Test
-  void theReadmeShowsThisModulesFilesVerbatim() throws IOException {
-    Map<String, String> files = readmeFiles();
+  void theGuideShowsThisModulesFilesVerbatim() throws IOException {
+    Map<String, String> files = guideFiles();
     assertEquals(
         List.of(
             "src/main/cuda/saxpy.cu",
@@ -70,37 +73,37 @@ class ReadmeExampleTests {
       assertEquals(
           MarkdownBlocks.shownText(MODULE_DIR.resolve(file.getKey())),
           file.getValue(),
-          "the README's " + file.getKey() + " differs from examples-java/" + file.getKey());
+          "the guide's " + file.getKey() + " differs from examples-java/" + file.getKey());
     }
   }
 
   @Test
-  void theReadmeExamplePastedIntoAFreshModuleCompilesAndRunsOnTheSimulator(@TempDir Path app)
+  void theGuidesExamplePastedIntoAFreshModuleCompilesAndRunsOnTheSimulator(@TempDir Path app)
       throws Exception {
-    for (Map.Entry<String, String> file : readmeFiles().entrySet()) {
+    for (Map.Entry<String, String> file : guideFiles().entrySet()) {
       Path target = app.resolve(file.getKey());
       Files.createDirectories(target.getParent());
       Files.writeString(target, file.getValue());
     }
-    // The README's nvcc line writes the PTX here; CI has no GPU toolchain, so use its output.
+    // The guide's nvcc line writes the PTX here; CI has no GPU toolchain, so use its output.
     Path ptx = app.resolve("src/main/resources/example/saxpy/saxpy.ptx");
     Files.createDirectories(ptx.getParent());
     Files.copy(MODULE_DIR.resolve("src/main/resources/example/saxpy/saxpy.ptx"), ptx);
 
     Matcher runBlock =
-        MarkdownBlocks.of("README.md").stream()
+        MarkdownBlocks.of(GUIDE).stream()
             .map(block -> RUN_BLOCK.matcher(block.text()))
             .filter(Matcher::matches)
             .findFirst()
             .orElseThrow(
                 () ->
                     new AssertionError(
-                        "the README shows no block of a Maven line and a java line that runs"
+                        "the guide shows no block of a Maven line and a java line that runs"
                             + " example.saxpy/example.saxpy.Saxpy"));
     assertEquals(
         BUILD_LINE,
         runBlock.group(1),
-        "the README builds the example another way: make this test lay out what it makes");
+        "the guide builds the example another way: make this test lay out what it makes");
 
     // What the Maven line makes: the classes, with the PTX beside them, and the dependencies.
     Path classes = app.resolve("target/classes");
@@ -110,7 +113,7 @@ class ReadmeExampleTests {
     Files.copy(ptx, resourceDir.resolve("saxpy.ptx"));
     copyRuntimeDependencies(app.resolve("target/dependency"));
 
-    // The README's java line as written, in the module's directory, on this JDK.
+    // The guide's java line as written, in the module's directory, on this JDK.
     List<String> command = new ArrayList<>(List.of(runBlock.group(2).split(" +")));
     command.set(0, ProcessHandle.current().info().command().orElseThrow());
     Process run =
@@ -124,10 +127,10 @@ class ReadmeExampleTests {
         output);
   }
 
-  /** {@return the README's files of the example application}: those it names under src/ */
-  private static Map<String, String> readmeFiles() throws IOException {
+  /** {@return the guide's files of the example application}: those it names under src/ */
+  private static Map<String, String> guideFiles() throws IOException {
     Map<String, String> files = new LinkedHashMap<>();
-    for (MarkdownBlocks.Block block : MarkdownBlocks.of("README.md")) {
+    for (MarkdownBlocks.Block block : MarkdownBlocks.of(GUIDE)) {
       block
           .file()
           .filter(file -> file.startsWith("src/"))
@@ -144,7 +147,7 @@ class ReadmeExampleTests {
     }
     ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
     int status = javac.run(null, diagnostics, diagnostics, args.toArray(String[]::new));
-    assertEquals(0, status, "the README's files do not compile:\n" + diagnostics);
+    assertEquals(0, status, "the guide's files do not compile:\n" + diagnostics);
   }
 
   /**
@@ -180,7 +183,7 @@ class ReadmeExampleTests {
   }
 
   private static String locationOf(String className) throws ClassNotFoundException {
-    Class<?> c = Class.forName(className, false, ReadmeExampleTests.class.getClassLoader());
+    Class<?> c = Class.forName(className, false, FirstProgramTests.class.getClassLoader());
     try {
       return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     } catch (URISyntaxException e) {
