@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 the cuda-graph authors
-# Draws the graphs the README's examples capture: DOT from CudaGraph.writeDot (on the simulator, so
-# the pictures are the same on every machine) into docs/graphs/, and SVG beside each where Graphviz
-# (`dot`) is installed. Builds what it needs first.
+# Draws the graphs the examples of the guides and showcases capture: DOT from CudaGraph.writeDot (on
+# the simulator, so the pictures are the same on every machine) into docs/graphs/, and SVG beside
+# each where Graphviz (`dot`) is installed. Builds what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jdk25.sh

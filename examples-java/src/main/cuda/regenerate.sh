@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 the cuda-graph authors
-# Regenerates the README example's PTX from its CUDA source (needs nvcc; no GPU): the README's
+# Regenerates the first program's PTX from its CUDA source (needs nvcc; no GPU): the guide's
 # nvcc command, run from this module's folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

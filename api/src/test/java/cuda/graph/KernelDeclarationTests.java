@@ -187,7 +187,8 @@ class KernelDeclarationTests {
 
   @Test
   void aCubinDeclarationWithTooFewParametersIsRefusedOnTheSimulatorAsOnTheDriver() {
-    // saxpy.cubin is nvcc's cubin of the README's saxpy.cu: saxpy(int, float, float*, float*).
+    // saxpy.cubin is nvcc's cubin of the first program's saxpy.cu: saxpy(int, float, float*,
+    // float*).
     try (CudaPlatform platform = SimulatorPlatforms.simulator();
         Stream stream = platform.defaultDevice().newStream()) {
       Kernel wrong =

@@ -37,7 +37,7 @@ class SaxpyExampleTests {
           KernelParam.pointer(ElementType.F32),
           KernelParam.pointer(ElementType.F32));
 
-  /** The README's first example, run on a simulator platform. */
+  /** The first program's saxpy, run on a simulator platform. */
   @Test
   void saxpyRunsEndToEndAndMatchesItsJavaReference() {
     int n = 1000;

@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Writes the graphs the README's examples capture as Graphviz DOT ({@code CudaGraph.writeDot}), one
+ * Writes the graphs the guides' examples capture as Graphviz DOT ({@code CudaGraph.writeDot}), one
  * file each, into the folder given as the first argument ({@code docs/graphs} by {@code
  * scripts/draw-graphs.sh}, which also renders them as SVG where Graphviz is installed). Always on a
  * simulator of its own, so the pictures are the same on every machine.

@@ -8,9 +8,9 @@ import kotlin.test.Test
 import kotlin.test.assertEquals
 
 /**
- * The README's Kotlin example, this module's Readme.kt, runs on the simulator and prints what the
- * README says. That the README shows the file verbatim is checked with every other README block by
- * examples-java's ReadmeProgramsTests.
+ * The Kotlin guide's example, this module's Readme.kt, runs on the simulator and prints what the
+ * guide says. That the guide shows the file verbatim is checked with every other documented block
+ * by examples-java's DocumentedCodeTests.
  */
 class ReadmeKotlinTests {
 
