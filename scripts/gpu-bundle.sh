@@ -21,7 +21,7 @@ jcuda=$(scripts/pom-version.sh jcuda.version)
 # Not here: the embedding modules (examples-embed, and langchain4j's GPU tests), whose model jar,
 # ONNX Runtime and DJL's tokenizers would not fit the 64 MiB; scripts/gpu-embed-stage.sh stages them.
 modules=(driver benchmarks)
-for m in conformance-tests nccl blas kotlin examples-kotlin examples-java examples-decode; do
+for m in conformance-tests nccl blas kotlin examples-kotlin examples-java examples examples-decode; do
   [ -d "$m" ] && modules+=("$m")
 done
 list=$(IFS=,; echo "${modules[*]}")

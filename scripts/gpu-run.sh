@@ -159,6 +159,31 @@ part_readme() {
   echo "README example on the module path: exit $?"; cat "$out/readme.log"
 }
 
+part copy-examples "issue 38: every copy-from example of examples/ on the cuda provider, its output against its // prints: comments (NCCL_LIBRARY as in nccl; AllReduce's comments assume two GPUs)"
+part_copy_examples() {
+  # Each example's main as an application runs it, the provider forced to cuda; cuBLASLt and
+  # NVRTC come from the loader path set below, NCCL as the nccl part finds it. What each prints
+  # must be the lines its // prints: comments say, as ExamplesTests checks on the simulator.
+  export NCCL_NVLS_ENABLE=0
+  local lib f name rc
+  lib=$(nccl_library)
+  echo "NCCL library: ${lib:-not found}"
+  for f in examples/src/main/java/example/*.java; do
+    name=$(basename "$f" .java)
+    timeout 120 .gpu/java -Dcuda.graph.provider=cuda ${lib:+"-Dcuda.graph.nccl.library=$lib"} \
+      "example.$name" > "$out/copy-example-$name.log" 2> "$out/copy-example-$name.err"
+    rc=$?
+    sed -n 's#^.*// prints: ##p' "$f" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' > "$out/copy-example-$name.expected"
+    if [ "$rc" = 0 ] && diff "$out/copy-example-$name.expected" "$out/copy-example-$name.log" > /dev/null; then
+      echo "$name: exit 0, printed what its comments say"
+    else
+      echo "$name: exit $rc, printed (< its comments, > what it printed):"
+      diff "$out/copy-example-$name.expected" "$out/copy-example-$name.log" | grep '^[<>]'
+      grep -v "ProviderSelector\|^INFO" "$out/copy-example-$name.err" | head -5
+    fi
+  done
+}
+
 part control "the C++ anchors of updates, fork/join and device loops beside ControlFlowBench"
 part_control() {
   # Issue 13's C++ anchors: exec update vs re-instantiate, fork/join vs serial, WHILE vs replays.
@@ -233,6 +258,14 @@ part_pdl() {
   echo "java pdl exit $?"; cat "$out/pdl-java.csv"
 }
 
+# The NCCL library a run loads: NCCL_LIBRARY, else PyTorch's (nvidia-nccl-cu13), else any on the host.
+nccl_library() {
+  local lib
+  lib=${NCCL_LIBRARY:-$(python3 -c "import nvidia.nccl as m, os, glob; print((glob.glob(os.path.join(list(m.__path__)[0], 'lib', 'libnccl.so*')) or [''])[0])" 2>/dev/null)}
+  [ -n "$lib" ] || lib=$(find / -name 'libnccl.so.2*' 2>/dev/null | head -1)
+  echo "$lib"
+}
+
 part nccl "the nccl module's tests and all-reduce beside PyTorch's NCCL on every GPU of the host (NCCL_LIBRARY)"
 part_nccl() {
   # Issue 16 on this host's GPUs: the nccl module's tests (simulator contracts and the tagged GPU
@@ -241,8 +274,7 @@ part_nccl() {
   export NCCL_NVLS_ENABLE=0
   mkdir -p target  # jqwik keeps its run database there
   local lib
-  lib=${NCCL_LIBRARY:-$(python3 -c "import nvidia.nccl as m, os, glob; print((glob.glob(os.path.join(list(m.__path__)[0], 'lib', 'libnccl.so*')) or [''])[0])" 2>/dev/null)}
-  [ -n "$lib" ] || lib=$(find / -name 'libnccl.so.2*' 2>/dev/null | head -1)
+  lib=$(nccl_library)
   echo "NCCL library: ${lib:-not found}"
   JAVA_OPTS="-Dcuda.graph.provider=cuda -Dcuda.graph.nccl.library=$lib" timeout 240 .gpu/junit \
     --select-package=cuda.graph.nccl > "$out/nccl-tests.log" 2>&1

@@ -314,6 +314,7 @@ class LayoutRulesTests {
   void theExamplesAndBenchmarksAreAmongTheCheckedClasses() {
     for (String pkg :
         List.of(
+            "example",
             "example.saxpy",
             "cuda.graph.examples",
             "cuda.graph.examples.decode",

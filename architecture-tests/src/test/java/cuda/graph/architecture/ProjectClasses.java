@@ -9,9 +9,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 
 /**
  * The main classes of every module of the reactor, read once from the class path: the library
- * modules, the test kit, the Kotlin layer, the examples ({@code example.saxpy} and {@code
- * cuda.graph.examples..}) and the benchmarks. Tests are left out: they may use what main code may
- * not (the test kit above all).
+ * modules, the test kit, the Kotlin layer, the examples ({@code example}, {@code example.saxpy} and
+ * {@code cuda.graph.examples..}) and the benchmarks. Tests are left out: they may use what main
+ * code may not (the test kit above all).
  */
 final class ProjectClasses {
 
@@ -25,6 +25,9 @@ final class ProjectClasses {
   /** {@return whether {@code c} is one of the project's classes, not the JDK's or a library's} */
   static boolean inProject(JavaClass c) {
     String pkg = c.getPackageName();
-    return pkg.equals("cuda.graph") || pkg.startsWith("cuda.graph.") || pkg.startsWith("example.");
+    return pkg.equals("cuda.graph")
+        || pkg.startsWith("cuda.graph.")
+        || pkg.equals("example")
+        || pkg.startsWith("example.");
   }
 }
