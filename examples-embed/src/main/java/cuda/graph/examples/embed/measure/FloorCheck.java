@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package cuda.graph.examples.embed;
+package cuda.graph.examples.embed.measure;
 
 import java.util.Locale;
 
@@ -21,7 +21,7 @@ import java.util.Locale;
  * @param worstNormAt its index, -1 if none
  * @param floor the smallest cosine that passes
  */
-record FloorCheck(
+public record FloorCheck(
     int count,
     double worstCosine,
     int worstCosineAt,
@@ -29,15 +29,21 @@ record FloorCheck(
     int worstNormAt,
     double floor) {
 
+  /** The floor of the fp32 mode's cosines to LangChain4j's fp32 model, as published. */
+  public static final double FP32_FLOOR = 0.99999;
+
+  /** The floor of the fp16 mode's cosines to LangChain4j's fp32 model, as published. */
+  public static final double FP16_FLOOR = 0.9995;
+
   /**
    * How far from 1 an embedding's norm may be: the pooling kernel divides by an fp32 norm of 384
    * fp32 values, which leaves the result's norm a few fp32 roundings (6e-8 each) from 1; 1e-5 is
    * far above that and far below any scale error that matters.
    */
-  static final double NORM_TOLERANCE = 1e-5;
+  public static final double NORM_TOLERANCE = 1e-5;
 
   /** {@return the check of {@code ours[i]} against {@code anchors[i]} for every {@code i}} */
-  static FloorCheck of(float[][] ours, float[][] anchors, double floor) {
+  public static FloorCheck of(float[][] ours, float[][] anchors, double floor) {
     if (ours.length != anchors.length) {
       throw new IllegalArgumentException(
           "FloorCheck.of: "
@@ -77,12 +83,12 @@ record FloorCheck(
    * {@return whether there was an embedding, the worst cosine is at least the floor and the worst
    * norm within {@link #NORM_TOLERANCE} of 1}; false where either is NaN
    */
-  boolean passed() {
+  public boolean passed() {
     return count > 0 && worstCosine >= floor && worstNormError <= NORM_TOLERANCE;
   }
 
   /** {@return "PASS" or "FAIL"} */
-  String verdict() {
+  public String verdict() {
     return passed() ? "PASS" : "FAIL";
   }
 
@@ -90,7 +96,7 @@ record FloorCheck(
    * {@return the columns of a CSV check line}: {@code worst_cosine,W,at,I,floor,F,
    * worst_norm_error,E,at,J,PASS}
    */
-  String columns() {
+  public String columns() {
     return String.format(
         Locale.ROOT,
         "worst_cosine,%.9f,at,%d,floor,%s,worst_norm_error,%.2e,at,%d,%s",
@@ -103,7 +109,7 @@ record FloorCheck(
   }
 
   /** {@return the cosine of {@code a} and {@code b}}, NaN if either holds a NaN */
-  static double cosine(float[] a, float[] b) {
+  public static double cosine(float[] a, float[] b) {
     double dot = 0, na = 0, nb = 0;
     for (int i = 0; i < a.length; i++) {
       dot += (double) a[i] * b[i];
@@ -118,7 +124,7 @@ record FloorCheck(
    * 0.99999); |1 - norm| at most 5.96e-08 (within 1e-05)", with BELOW and OUTSIDE where not, and
    * NaN shown as NaN, failing both
    */
-  String judged() {
+  public String judged() {
     boolean cosineHeld = count > 0 && worstCosine >= floor;
     boolean normHeld = worstNormError <= NORM_TOLERANCE;
     return String.format(

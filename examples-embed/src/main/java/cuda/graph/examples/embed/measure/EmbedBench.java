@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package cuda.graph.examples.embed;
+package cuda.graph.examples.embed.measure;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.embeddings.Embedder;
@@ -38,8 +38,8 @@ import java.util.stream.Stream.Builder;
  *       bge-small-en-v1.5-q (int8, 12 layers, CLS pooling), each from its LangChain4j jar;
  *   <li>for each model and precision, each path ({@code direct}: the module's {@link Embedder}; the
  *       LangChain4j and Spring AI adapters over it): ingestion, {@code embedAll} of every sentence
- *       (tokenization included), sentences per second; then one query at a time (a sentence of 8 to
- *       32 tokens), p50 and p99 in microseconds;
+ *       (tokenization included), sentences per second; then one query at a time (a sentence of 6 to
+ *       24 words), p50 and p99 in microseconds;
  *   <li>LangChain4j's model on the host's CPU cores (ONNX Runtime): ingestion of the first {@code
  *       --langchain4j} sentences and the same query latency;
  *   <li>the check: the worst cosine of ours to LangChain4j's embedding over those sentences, and
@@ -226,7 +226,7 @@ public final class EmbedBench {
             double floor =
                 model.quantized()
                     ? 0.99
-                    : precision == Precision.FP32 ? EmbedDemo.FP32_FLOOR : EmbedDemo.FP16_FLOOR;
+                    : precision == Precision.FP32 ? FloorCheck.FP32_FLOOR : FloorCheck.FP16_FLOOR;
             FloorCheck check = FloorCheck.of(ours, anchors, floor);
             System.out.printf(
                 Locale.ROOT,
@@ -297,7 +297,7 @@ public final class EmbedBench {
    * {@return the median and 99th percentile in microseconds of {@code n} calls}, after up to 100
    * calls to warm up
    */
-  static double[] timed(int n, IntConsumer call) {
+  public static double[] timed(int n, IntConsumer call) {
     for (int w = 0; w < Math.min(n, 100); w++) {
       call.accept(w);
     }
