@@ -115,7 +115,7 @@ rm -rf .gpu-pack .gpu-stage; mkdir -p .gpu-pack .gpu-stage
 tar czf .gpu-pack/bundle.tgz .gpu .gpu-embed
 # The corpus: 100,000 sentences of this host's documentation.
 "$JAVA_HOME/bin/java" -cp "examples-embed/target/classes:$(cat examples-embed/target/gpu-embed-classpath.txt)" \
-  cuda.graph.examples.embed.EmbedBench --max 100000 --write-sentences target/sentences.txt
+  cuda.graph.examples.embed.measure.EmbedBench --max 100000 --write-sentences target/sentences.txt
 gzip -nkf target/sentences.txt # -n: the same bytes every time, so staged parts stay valid
 payload+=("$root/target/sentences.txt.gz")
 tar_args=()

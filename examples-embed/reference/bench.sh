@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 # RUST_FLAVOR: LangChain4j's models load DJL's tokenizer themselves, and on a GPU host DJL would try
 # to download its CUDA build; the library asks for the CPU one.
 run() { .gpu-embed/java -Dcuda.graph.provider=cuda -DRUST_FLAVOR=cpu "$@"; }
-run cuda.graph.examples.embed.EmbedBench --sentences "$sentences" "$@" 2>&1 | tee "$out/embed-bench.log"
+run cuda.graph.examples.embed.measure.EmbedBench --sentences "$sentences" "$@" 2>&1 | tee "$out/embed-bench.log"
 # The PyTorch anchor (steps 2 and 3) only when asked for: EMBED_TORCH=1.
 [ "${EMBED_TORCH:-0}" = 1 ] || exit 0
 run cuda.graph.embeddings.internal.gpu.TorchExport "$work" --sentences "$sentences" --max 100000 2>&1 \

@@ -319,6 +319,7 @@ class LayoutRulesTests {
             "cuda.graph.examples",
             "cuda.graph.examples.decode",
             "cuda.graph.examples.embed",
+            "cuda.graph.examples.embed.measure",
             "cuda.graph.benchmarks",
             "cuda.graph.benchmarks.jmh",
             "cuda.graph.kotlin",

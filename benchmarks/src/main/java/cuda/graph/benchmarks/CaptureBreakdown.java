@@ -90,7 +90,8 @@ public final class CaptureBreakdown {
     CudaGraph<@Nullable Void> oneKernel = CudaGraph.capture(stream, chain(1));
     DirectChain.Captured directOneKernel = direct.capture(1);
     // Replays and launches first, captures after: graphs replay slower once others were
-    // instantiated and destroyed in the process (docs/PERFORMANCE-HISTORY.md, the 2026-12-02 run).
+    // instantiated and destroyed in the process (docs/PERFORMANCE.md, Method: replays before
+    // captures).
     compare(
         "graph launch + sync, 1 kernel",
         20 * reps,

@@ -119,8 +119,8 @@ public final class LaunchOverhead {
     }
     // Capture timings come last, after both passes: on the H200 driver, graphs replay slower per
     // kernel once other graphs were instantiated and destroyed in the process, in C++ too (see
-    // docs/PERFORMANCE-HISTORY.md, the 2026-12-02 run), so replays are measured before any such
-    // churn.
+    // docs/PERFORMANCE.md, Method: replays before captures), so replays are measured before any
+    // such churn.
     if (captures) {
       for (int n : new int[] {1, 10, 100, 1000}) {
         capture(n);

