@@ -32,11 +32,11 @@ class DocumentationTests {
   private static final Pattern ARTIFACT_ROW =
       Pattern.compile("(?m)^\\| `(cuda-graph-[a-z0-9-]+)` \\|");
 
-  /** Words of a lab notebook: issue numbers, commit hashes, times of day. */
+  /** Words of a lab notebook: issue numbers, commit hashes, times of day without their date. */
   private static final Pattern NOTEBOOK =
       Pattern.compile(
           "(?i)\\bissues? \\d+|\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\\b"
-              + "|\\b\\d{1,2}:\\d{2}\\b");
+              + "|(?<!\\d{4}-\\d{2}-\\d{2},? |\\d:\\d{2} to )\\b\\d{1,2}:\\d{2}\\b");
 
   private static final Path REPOSITORY = MarkdownBlocks.repository();
 
