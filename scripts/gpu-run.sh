@@ -152,11 +152,11 @@ part_examples() {
   echo "example on the simulator: exit $?"; grep -v "^  " "$out/example-simulator.log" | tail -12
 }
 
-part readme "the README's Java example on the module path"
+part readme "the first program (examples-java) on the module path"
 part_readme() {
   timeout 60 .gpu/jre/bin/java --enable-native-access=cuda.graph.driver -p .gpu/modules \
     -m example.saxpy/example.saxpy.Saxpy > "$out/readme.log" 2>&1
-  echo "README example on the module path: exit $?"; cat "$out/readme.log"
+  echo "the first program on the module path: exit $?"; cat "$out/readme.log"
 }
 
 part copy-examples "issue 38: every copy-from example of examples/ on the cuda provider, its output against its // prints: comments (NCCL_LIBRARY as in nccl; AllReduce's comments assume two GPUs)"
