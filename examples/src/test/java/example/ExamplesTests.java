@@ -49,13 +49,12 @@ class ExamplesTests {
   /** What an example prints, line by line, in the order it prints it. */
   private static final Pattern PRINTS = Pattern.compile("// prints: (.*)");
 
-  /** A class of each module an example may use: the api, blas, nccl, embeddings, JSpecify. */
+  /** A class of each module an example may use: the api, blas, nccl, JSpecify. */
   private static final List<String> MODULES =
       List.of(
           "cuda.graph.CudaPlatform",
           "cuda.graph.blas.Blas",
           "cuda.graph.nccl.Nccl",
-          "cuda.graph.embeddings.Embedder",
           "org.jspecify.annotations.Nullable");
 
   private static List<Path> examples() throws IOException {
@@ -86,7 +85,6 @@ class ExamplesTests {
             "CaptureReplay",
             "ChangingGraphs",
             "DeviceLoop",
-            "EmbedSentences",
             "GraphCacheMatmul",
             "GraphPerBucket",
             "MatmulLayer",

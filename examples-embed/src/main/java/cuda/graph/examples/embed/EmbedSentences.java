@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package example;
+package cuda.graph.examples.embed;
 
 import cuda.graph.embeddings.Embedder;
 import cuda.graph.embeddings.ModelSource;
