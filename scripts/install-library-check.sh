@@ -70,7 +70,7 @@ done
 # judge LOG STATUS: prints each rule the install (whose Maven log and exit status these are) broke;
 # status 1 if any.
 judge() {
-  local log=$1 status=$2 named installed extra missing artifact
+  local log=$1 status=$2 named installed extra missing
   named=$(grep -oE "$mentions" "$log" | sed -E 's/^[^A-Za-z0-9_./-]//; s/[: ]$//' | sort -u | paste -sd' ' || :)
   installed=$(sed -nE "s#^\[INFO\] Installing .* to $work/repository/io/github/cudagraph/([^/]+)/.*#\1#p" \
     "$log" | sort -u)

@@ -58,8 +58,8 @@ central='https://repo.maven.apache.org/maven2'
 # first module, none in the second, a large jar in the third, and the lines Maven prints anyway.
 cat > "$tmp/cold.log" <<EOF
 [INFO] Scanning for projects...
-[INFO] Downloading from central: $central/org/junit/junit-bom/5.14.1/junit-bom-5.14.1.pom
-[INFO] Downloaded from central: $central/org/junit/junit-bom/5.14.1/junit-bom-5.14.1.pom (5.7 kB at 9.5 kB/s)
+[INFO] Downloading from central: $central/org/apache/apache/35/apache-35.pom
+[INFO] Downloaded from central: $central/org/apache/apache/35/apache-35.pom (5.7 kB at 9.5 kB/s)
 [INFO] ------------------------------------------------------------------------
 [INFO] Reactor Build Order:
 [INFO] 
@@ -83,8 +83,8 @@ cat > "$tmp/cold.log" <<EOF
 [INFO] Building jar: /tmp/spi/target/cuda-graph-spi-0.2.0-SNAPSHOT.jar
 [INFO] -----------< io.github.cudagraph:cuda-graph-examples-embed >------------
 [INFO] Building cuda-graph embedding example 0.2.0-SNAPSHOT               [3/3]
-[INFO] Downloading from central: $central/com/microsoft/onnxruntime/onnxruntime/1.20.0/onnxruntime-1.20.0.jar
-[INFO] Downloaded from central: $central/com/microsoft/onnxruntime/onnxruntime/1.20.0/onnxruntime-1.20.0.jar (93 MB at 20 MB/s)
+[INFO] Downloading from central: $central/com/example/a-large-library/2.0/a-large-library-2.0.jar
+[INFO] Downloaded from central: $central/com/example/a-large-library/2.0/a-large-library-2.0.jar (93 MB at 20 MB/s)
 [WARNING] a warning Maven printed
 [INFO] BUILD SUCCESS
 EOF
