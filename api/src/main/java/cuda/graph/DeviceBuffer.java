@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import java.lang.foreign.MemorySegment;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +35,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the Java type of one element
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBufferImpl {
 
   /**

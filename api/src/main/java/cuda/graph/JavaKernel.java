@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * A Java implementation of a kernel: the reference the simulator runs in place of device code, and
  * the CPU reference tests compare GPU results with ({@link Kernel#runReference}).
@@ -13,6 +17,7 @@ package cuda.graph;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = MAINTAINED, since = "0.1.0")
 public interface JavaKernel {
   /**
    * Computes one launch for its whole grid.

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.kernel.KernelImageImpl;
 import java.lang.invoke.MethodHandles;
+import org.apiguardian.api.API;
 
 /**
  * Device code: a PTX, cubin or fatbin image, or CUDA C++ source compiled at run time (NVRTC), plus
@@ -17,6 +20,7 @@ import java.lang.invoke.MethodHandles;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface KernelImage permits KernelImageImpl {
 
   /**

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * How a kernel launch is shaped: grid (in blocks), block (in threads) and dynamic shared memory.
@@ -35,6 +38,7 @@ import java.util.Objects;
  *     finished (see above)
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record LaunchConfig(
     Dim3 grid, Dim3 block, int sharedMemoryBytes, boolean programmaticDependentLaunch) {
 
