@@ -32,6 +32,11 @@ import org.jspecify.annotations.Nullable;
  * cannot be read or written from the host, duplicated, freed or closed (each fails with {@link
  * IllegalStateException}); {@link #isClosed()} is true once its capture has ended.
  *
+ * <p>For example, buffers made from an array and zeroed, copied, written from the host, filled
+ * through a view and read back:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=device-buffer}
+ *
  * @param <T> the Java type of one element
  * @since 0.1.0
  */

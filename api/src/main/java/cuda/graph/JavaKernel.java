@@ -14,6 +14,12 @@ import org.apiguardian.api.API;
  * what the device kernel computes for the launch's shape and arguments, touching memory only
  * through {@link KernelCall#memory}.
  *
+ * <p>For example, the reference of a kernel {@code scale(int n, float a, float *x)} that multiplies
+ * the first {@code n} elements of {@code x} by {@code a} (as {@link KernelImage}'s example declares
+ * it):
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=java-kernel}
+ *
  * @since 0.1.0
  */
 @FunctionalInterface

@@ -14,6 +14,11 @@ import org.jspecify.annotations.Nullable;
  * the arguments against the declaration when the op is built, and the launch reuses a prepared,
  * per-thread native argument block, so launching allocates no native memory. Thread-safe.
  *
+ * <p>For example, the {@code scale} kernel of {@link KernelImage}'s example, launched on a buffer
+ * and read back:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=kernel}
+ *
  * @since 0.1.0
  */
 @API(status = MAINTAINED, since = "0.1.0")

@@ -18,6 +18,16 @@ import org.apiguardian.api.API;
  * kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of the capture.
  * Thread-safe.
  *
+ * <p>For example, a kernel from CUDA C++ source, with a Java reference ({@link JavaKernel}) the
+ * simulator runs in its place (on a GPU the source compiles at the first launch, for the device's
+ * architecture):
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=kernel-image}
+ *
+ * <p>and one from PTX shipped beside a class:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=kernel-image-ptx}
+ *
  * @since 0.1.0
  */
 @API(status = MAINTAINED, since = "0.1.0")

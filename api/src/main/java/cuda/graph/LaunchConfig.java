@@ -31,6 +31,11 @@ import org.apiguardian.api.API;
  * reads before synchronizing races, and the simulator makes that race lose (inside graphs it starts
  * such a kernel at the earlier kernel's trigger and holds it at its synchronize).
  *
+ * <p>For example, the usual shapes: a thread per item, a two-dimensional grid, dynamic shared
+ * memory, and the device's limit to check a block against:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=launch-config}
+ *
  * @param grid the grid shape, in blocks
  * @param block the block shape, in threads
  * @param sharedMemoryBytes dynamic shared memory per block, in bytes
