@@ -11,6 +11,9 @@
  * @uses cuda.graph.spi.CudaDriverProvider
  */
 module cuda.graph {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   requires cuda.graph.spi;
   requires jdk.jfr;
   requires transitive org.jspecify;

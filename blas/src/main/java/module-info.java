@@ -14,6 +14,9 @@
  * the class path.
  */
 module cuda.graph.blas {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   requires transitive cuda.graph;
 
   exports cuda.graph.blas;

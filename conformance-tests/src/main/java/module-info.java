@@ -18,6 +18,9 @@
  * @uses cuda.graph.spi.CudaDriverProvider
  */
 module cuda.graph.conformance {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   requires transitive cuda.graph;
   requires transitive cuda.graph.spi;
   requires transitive cuda.graph.testkit;

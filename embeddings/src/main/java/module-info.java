@@ -10,6 +10,9 @@
  * --enable-native-access=ALL-UNNAMED} on the class path (or name the modules on the module path).
  */
 module cuda.graph.embeddings {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   requires transitive cuda.graph;
   requires cuda.graph.blas;
   requires ai.djl.tokenizers;

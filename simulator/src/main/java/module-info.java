@@ -9,6 +9,9 @@
  * {@code cuda.graph.testkit.InstrumentedDriver} (the test kit), which decorates any driver.
  */
 module cuda.graph.simulator {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   requires transitive cuda.graph.spi; // SimulatedDriver, public here, is a CudaDriver
   requires static org.jspecify;
 

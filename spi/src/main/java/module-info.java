@@ -10,6 +10,9 @@
  * Application code never needs this module.
  */
 module cuda.graph.spi {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   // Transitive: the exported types carry its annotations, so readers of this module need them at
   // compile time; static: nothing needs them at run time.
   requires static transitive org.jspecify;

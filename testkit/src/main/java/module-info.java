@@ -8,6 +8,9 @@
  * library or application code does, which the architecture tests check.
  */
 module cuda.graph.testkit {
+  // Transitive: every exported type carries its @API status, so readers of this module need the
+  // annotation when they compile (without it javac warns that it cannot find it).
+  requires transitive org.apiguardian.api;
   requires transitive cuda.graph
       .spi; // its decorators are CudaDrivers, its records name DriverCalls
   requires static org.jspecify;

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Sizes to capture graphs for (batch sizes, sequence lengths), and the smallest one that covers an
@@ -16,6 +19,7 @@ import java.util.List;
  * @param sizes the bucket sizes, positive and strictly increasing
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record Buckets(List<Integer> sizes) {
 
   /** Checks and copies the sizes. */
@@ -87,6 +91,7 @@ public record Buckets(List<Integer> sizes) {
    * @param size the bucket's size, the smallest at least {@code actual}
    * @since 0.1.0
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   public record Bucket(int actual, int size) {
 
     /** {@return how many elements are padding: {@code size - actual}} */

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * How a graph capture interacts with other threads' "potentially unsafe" CUDA calls (allocation,
  * synchronous frees, queries of uncaptured work), as CUDA defines it.
@@ -13,6 +17,7 @@ package cuda.graph;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public enum CaptureMode {
   /** Prohibits potentially unsafe calls on every thread that is in global mode. */
   GLOBAL,

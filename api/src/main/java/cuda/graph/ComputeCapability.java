@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * A device's compute capability, e.g. 9.0 for an H100 or H200.
  *
@@ -9,6 +13,7 @@ package cuda.graph;
  * @param minor the minor version
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record ComputeCapability(int major, int minor) implements Comparable<ComputeCapability> {
 
   /** {@return the architecture name NVRTC and ptxas use, e.g. {@code compute_90}} */

@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.graph.CudaGraphImpl;
 import java.nio.file.Path;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,6 +64,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the type of the captured op's output
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface CudaGraph<T extends @Nullable Object> extends AutoCloseable
     permits CudaGraphImpl {
 

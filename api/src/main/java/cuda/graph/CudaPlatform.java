@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.CudaPlatformImpl;
 import cuda.graph.spi.CudaDriver;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +42,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface CudaPlatform extends AutoCloseable permits CudaPlatformImpl {
 
   /**

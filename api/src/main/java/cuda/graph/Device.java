@@ -2,8 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.DeviceImpl;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One GPU of a {@link CudaPlatform}: its identity and limits, and the factory of its streams,
@@ -16,6 +20,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface Device permits DeviceImpl {
 
   /** {@return the platform this device belongs to} */
@@ -201,5 +206,6 @@ public sealed interface Device permits DeviceImpl {
    *     or this device cannot map host memory ({@code cuMemHostGetDevicePointer_v2}; the memory is
    *     freed again)
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   <T> MappedHostBuffer<T> allocateMapped(ElementType<T> type, long length);
 }

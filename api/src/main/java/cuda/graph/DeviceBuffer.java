@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.DeviceBufferImpl;
 import java.lang.foreign.MemorySegment;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,9 +32,15 @@ import org.jspecify.annotations.Nullable;
  * cannot be read or written from the host, duplicated, freed or closed (each fails with {@link
  * IllegalStateException}); {@link #isClosed()} is true once its capture has ended.
  *
+ * <p>For example, buffers made from an array and zeroed, copied, written from the host, filled
+ * through a view and read back:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=device-buffer}
+ *
  * @param <T> the Java type of one element
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface DeviceBuffer<T> extends AutoCloseable permits DeviceBufferImpl {
 
   /**

@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.exec.ExecutionLock;
 import cuda.graph.internal.exec.Executor;
 import cuda.graph.internal.exec.SharedOp;
@@ -26,6 +28,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +60,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface DeviceOp<T extends @Nullable Object>
     permits GraphNode,
         MapOp,

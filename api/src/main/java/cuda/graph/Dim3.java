@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * A grid or block shape in up to three dimensions, as CUDA's {@code dim3}. Every dimension is at
  * least 1.
@@ -11,6 +15,7 @@ package cuda.graph;
  * @param z the third dimension
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record Dim3(int x, int y, int z) {
 
   /**

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The element type of a buffer: its size and the Java type that carries one element.
@@ -16,6 +19,7 @@ import java.util.List;
  * @param <T> the Java type of one element
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class ElementType<T> {
 
   /** 32-bit IEEE float. */

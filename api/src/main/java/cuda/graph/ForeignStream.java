@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.exec.ForeignStreamImpl;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link ForeignWork} may use while it enqueues: the raw stream, its device, and the device
@@ -15,6 +18,7 @@ import cuda.graph.internal.exec.ForeignStreamImpl;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface ForeignStream permits ForeignStreamImpl {
 
   /** {@return the raw {@code CUstream} handle (a {@code cudaStream_t} to the runtime API)} */

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * The body of a {@link GraphNode#foreign} node: enqueues work on a raw stream through another CUDA
  * library (NCCL, cuBLAS, ...) that records into graph captures.
@@ -9,6 +13,7 @@ package cuda.graph;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = MAINTAINED, since = "0.1.0")
 public interface ForeignWork {
 
   /**

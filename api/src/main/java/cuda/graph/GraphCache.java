@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.internal.cache.GraphCacheImpl;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,6 +69,7 @@ import org.jspecify.annotations.Nullable;
  * @param <K> the key type
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheImpl {
 
   /**
@@ -75,6 +79,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * @since 0.1.0
    */
   @FunctionalInterface
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   interface Recorder<K> {
     /**
      * Records the work of {@code key}'s graph.
@@ -90,6 +95,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    *
    * @since 0.1.0
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   enum Sharing {
     /**
      * The cache's launches execute on one stream, one after another; their graphs share graph
@@ -115,6 +121,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    *     the others (since 0.2.0)
    * @since 0.1.0
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   record Settings(long memoryBudgetBytes, int maxGraphs, Sharing sharing, Duration maxWait) {
 
     /**
@@ -205,6 +212,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * @param lastUse when the key was last launched, or captured if never launched
    * @since 0.1.0
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   record KeyStats(
       Duration captureTime,
       Duration instantiateTime,
@@ -218,6 +226,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    *
    * @since 0.1.0
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   enum Reason {
     /** Its capture (or instantiation, or upload) failed; {@link NotGraphed#cause} says why. */
     CAPTURE_FAILED,
@@ -238,6 +247,7 @@ public sealed interface GraphCache<K> extends AutoCloseable permits GraphCacheIm
    * @param when when it happened
    * @since 0.1.0
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   record NotGraphed<K>(
       K key, Reason reason, String detail, @Nullable Throwable cause, Instant when) {
 

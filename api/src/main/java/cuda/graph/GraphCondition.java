@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.kernel.ConditionImpl;
+import org.apiguardian.api.API;
 
 /**
  * The condition of a conditional node ({@code cudaGraphConditionalHandle}), made by {@link
@@ -19,6 +22,7 @@ import cuda.graph.internal.kernel.ConditionImpl;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface GraphCondition permits ConditionImpl {
 
   /** {@return the value the condition has at the start of every launch of its graph} */

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * What a device's driver reports of the memory its graphs' allocation nodes use ({@link
  * Scope#temporary} makes them), read by {@link Device#graphMemory()}: a snapshot, in bytes.
@@ -23,5 +27,6 @@ package cuda.graph;
  *     CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH})
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record GraphMemory(
     long usedBytes, long usedHighBytes, long reservedBytes, long reservedHighBytes) {}

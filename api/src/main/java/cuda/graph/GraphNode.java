@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.kernel.KernelLaunchOp;
 import cuda.graph.internal.ops.CopyOp;
 import cuda.graph.internal.ops.FillOp;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +43,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface GraphNode<T extends @Nullable Object> extends DeviceOp<T>
     permits ValueOp, KernelLaunchOp, CopyOp, FillOp, HostCallbackOp, ForeignNodeOp, NodeOp {
 

@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * How {@link CudaGraph#recapture} applied a new capture to an instantiated graph: in place, or by
  * instantiating it anew because the driver could not update the existing one.
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface GraphUpdate {
 
   /**

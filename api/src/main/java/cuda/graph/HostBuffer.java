@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.HostBufferImpl;
 import java.lang.foreign.MemorySegment;
+import org.apiguardian.api.API;
 
 /**
  * Page-locked (pinned) host memory of {@code length} elements: what asynchronous copies and graph
@@ -22,6 +25,7 @@ import java.lang.foreign.MemorySegment;
  * @param <T> the Java type of one element
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface HostBuffer<T> extends AutoCloseable
     permits HostBufferImpl, MappedHostBuffer {
 

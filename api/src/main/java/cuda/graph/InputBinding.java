@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = MAINTAINED, since = "0.1.0")
 public interface InputBinding<I> {
 
   /**

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.kernel.KernelImpl;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,8 +14,14 @@ import org.jspecify.annotations.Nullable;
  * the arguments against the declaration when the op is built, and the launch reuses a prepared,
  * per-thread native argument block, so launching allocates no native memory. Thread-safe.
  *
+ * <p>For example, the {@code scale} kernel of {@link KernelImage}'s example, launched on a buffer
+ * and read back:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=kernel}
+ *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface Kernel permits KernelImpl {
 
   /**

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.lang.foreign.MemorySegment;
+import org.apiguardian.api.API;
 
 /**
  * One launch as a {@link JavaKernel} sees it: the launch shape, the argument values by parameter
@@ -10,6 +13,7 @@ import java.lang.foreign.MemorySegment;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface KernelCall {
 
   /** {@return the grid shape, in blocks} */

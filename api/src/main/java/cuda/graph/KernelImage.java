@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.kernel.KernelImageImpl;
 import java.lang.invoke.MethodHandles;
+import org.apiguardian.api.API;
 
 /**
  * Device code: a PTX, cubin or fatbin image, or CUDA C++ source compiled at run time (NVRTC), plus
@@ -15,8 +18,19 @@ import java.lang.invoke.MethodHandles;
  * kernels before capturing a graph ({@link Kernel#load}) to keep module loading out of the capture.
  * Thread-safe.
  *
+ * <p>For example, a kernel from CUDA C++ source, with a Java reference ({@link JavaKernel}) the
+ * simulator runs in its place (on a GPU the source compiles at the first launch, for the device's
+ * architecture):
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=kernel-image}
+ *
+ * <p>and one from PTX shipped beside a class:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=kernel-image-ptx}
+ *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface KernelImage permits KernelImageImpl {
 
   /**

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * How a kernel launch is shaped: grid (in blocks), block (in threads) and dynamic shared memory.
@@ -28,6 +31,11 @@ import java.util.Objects;
  * reads before synchronizing races, and the simulator makes that race lose (inside graphs it starts
  * such a kernel at the earlier kernel's trigger and holds it at its synchronize).
  *
+ * <p>For example, the usual shapes: a thread per item, a two-dimensional grid, dynamic shared
+ * memory, and the device's limit to check a block against:
+ *
+ * {@snippet class=cuda.graph.JavadocSnippetsTests region=launch-config}
+ *
  * @param grid the grid shape, in blocks
  * @param block the block shape, in threads
  * @param sharedMemoryBytes dynamic shared memory per block, in bytes
@@ -35,6 +43,7 @@ import java.util.Objects;
  *     finished (see above)
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record LaunchConfig(
     Dim3 grid, Dim3 block, int sharedMemoryBytes, boolean programmaticDependentLaunch) {
 

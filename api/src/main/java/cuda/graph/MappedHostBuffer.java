@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.internal.runtime.MappedHostBufferImpl;
+import org.apiguardian.api.API;
 
 /**
  * Page-locked host memory mapped into the device's address space: kernels read and write it through
@@ -61,6 +64,7 @@ import cuda.graph.internal.runtime.MappedHostBufferImpl;
  * @param <T> the Java type of one element
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface MappedHostBuffer<T> extends HostBuffer<T> permits MappedHostBufferImpl {
 
   /**

@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.graph.ChainedModule;
 import cuda.graph.internal.graph.GraphModule;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +34,7 @@ import org.jspecify.annotations.Nullable;
  * @param <O> the output type
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface Module<I, O extends @Nullable Object> extends AutoCloseable
     permits GraphModule, ChainedModule {
 

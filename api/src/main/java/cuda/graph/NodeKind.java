@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * What one node of a captured graph does, as {@link CudaGraph#nodeKinds()} lists it.
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public enum NodeKind {
   /** A kernel launch. */
   KERNEL,

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.graph.RecordedNodeImpl;
+import org.apiguardian.api.API;
 
 /**
  * A node recorded with {@link Scope#recordNode}: one kernel launch, copy or fill of a graph, which
@@ -16,6 +19,7 @@ import cuda.graph.internal.graph.RecordedNodeImpl;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface RecordedNode permits RecordedNodeImpl {
 
   /**

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.io.Serial;
+import org.apiguardian.api.API;
 
 /**
  * An operation was executed while this thread was already executing one (or capturing a graph).
@@ -14,6 +17,7 @@ import java.io.Serial;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class ReentrantExecutionException extends CudaException {
 
   @Serial private static final long serialVersionUID = 1L;

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.RoundRobinPolicy;
+import org.apiguardian.api.API;
 
 /**
  * Chooses the stream on which {@link DeviceOp#sync()} and {@link DeviceOp#async()} run an op.
@@ -14,6 +17,7 @@ import cuda.graph.internal.runtime.RoundRobinPolicy;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = MAINTAINED, since = "0.1.0")
 public interface SchedulingPolicy {
 
   /**

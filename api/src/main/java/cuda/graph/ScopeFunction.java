@@ -2,6 +2,9 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = MAINTAINED, since = "0.1.0")
 public interface ScopeFunction<T extends @Nullable Object> {
   /**
    * Records the graph's nodes and returns what the graph hands out as its output; called once, on

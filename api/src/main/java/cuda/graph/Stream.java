@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import cuda.graph.internal.runtime.StreamImpl;
+import org.apiguardian.api.API;
 
 /**
  * A CUDA stream: work executed on it runs in submission order, asynchronously to the host.
@@ -15,6 +18,7 @@ import cuda.graph.internal.runtime.StreamImpl;
  *
  * @since 0.1.0
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public sealed interface Stream extends AutoCloseable permits StreamImpl {
 
   /** {@return the device this stream belongs to} */

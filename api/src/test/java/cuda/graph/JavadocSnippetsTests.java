@@ -2,12 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph;
 
+import static cuda.graph.SaxpyExampleTests.SAXPY_REFERENCE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -45,6 +49,42 @@ class JavadocSnippetsTests {
                 call.setCondition(1, left > 0 ? 1 : 0);
               })
           .kernel("countdown", KernelParam.pointer(ElementType.I32), KernelParam.CONDITION);
+
+  /**
+   * {@code scale(int n, float a, float *x)}: {@code x[i] *= a} for each of the first {@code n}
+   * elements, from CUDA C++ source, with its Java reference: the kernel the examples of {@link
+   * KernelImage}, {@link Kernel} and {@link LaunchConfig} launch.
+   */
+  static final Kernel SCALE = scaleKernel();
+
+  private static Kernel scaleKernel() {
+    // @start region=java-kernel
+    // scale(int n, float a, float *x): x[i] *= a for i < n, computed for the whole grid at once
+    JavaKernel scaleOnHost =
+        call -> {
+          MemorySegment x = call.memory(2, 4L * call.i32(0)); // parameter 2: n floats
+          float a = call.f32(1);
+          for (long i = 0; i < call.i32(0); i++) {
+            x.setAtIndex(JAVA_FLOAT_UNALIGNED, i, a * x.getAtIndex(JAVA_FLOAT_UNALIGNED, i));
+          }
+        };
+    // @end
+    // @start region=kernel-image
+    Kernel scale =
+        KernelImage.cudaSource( // compiled by NVRTC at the first launch on a GPU
+                "scale.cu",
+                """
+                extern "C" __global__ void scale(int n, float a, float *x) {
+                  int i = blockIdx.x * blockDim.x + threadIdx.x;
+                  if (i < n) x[i] *= a;
+                }
+                """)
+            .withReference("scale", scaleOnHost) // a JavaKernel: what the simulator runs
+            .kernel(
+                "scale", KernelParam.I32, KernelParam.F32, KernelParam.pointer(ElementType.F32));
+    // @end
+    return scale;
+  }
 
   private Stream stream;
 
@@ -241,5 +281,99 @@ class JavadocSnippetsTests {
     // @end
     assertEquals(128, bucket.size());
     assertEquals(28, bucket.padding());
+  }
+
+  @Test
+  void kernelImage() {
+    // @start region=kernel-image-ptx
+    // PTX next to this class, as nvcc -ptx wrote it, read with this class's own access:
+    Kernel saxpy =
+        KernelImage.ptxResource(MethodHandles.lookup(), "saxpy.ptx")
+            .withReference("saxpy", SAXPY_REFERENCE) // a JavaKernel: y = a * x + y
+            .kernel( // checked against the PTX's .entry: count, size and kind of each parameter
+                "saxpy",
+                KernelParam.I32,
+                KernelParam.F32,
+                KernelParam.pointer(ElementType.F32),
+                KernelParam.pointer(ElementType.F32));
+    // @end
+    float[] y;
+    try (DeviceBuffer<Float> x = DeviceBuffer.fromArray(new float[] {1, 2}).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.fromArray(new float[] {10, 20}).syncOn(stream)) {
+      y =
+          saxpy
+              .launch(LaunchConfig.of(1, 32), 2, 3f, x, out)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+    }
+    assertArrayEquals(new float[] {13f, 26f}, y);
+    float[] scaled = {1, 2, 3};
+    SCALE.runReference(LaunchConfig.of(1, 32), 3, 2f, scaled); // the reference of kernel-image
+    assertArrayEquals(new float[] {2f, 4f, 6f}, scaled);
+  }
+
+  @Test
+  void kernel() {
+    float[] scaled;
+    // @start region=kernel
+    try (DeviceBuffer<Float> x = DeviceBuffer.fromArray(new float[] {1, 2, 3}).syncOn(stream)) {
+      SCALE.load(stream.device()); // optional: loads the image now, not at the first launch
+      // The arguments match the declaration (int, float, float*) or launch throws at once.
+      GraphNode<@Nullable Void> launch = SCALE.launch(LaunchConfig.covering(3, 256), 3, 2f, x);
+      scaled = launch.andThen(x.toFloatArray()).syncOn(stream); // [2.0, 4.0, 6.0]
+    }
+    // @end
+    assertArrayEquals(new float[] {2f, 4f, 6f}, scaled);
+  }
+
+  @Test
+  void deviceBuffer() {
+    float[] fromY;
+    float[] fromX;
+    // @start region=device-buffer
+    try (DeviceBuffer<Float> x = DeviceBuffer.fromArray(new float[] {1, 2, 3, 4}).syncOn(stream);
+        DeviceBuffer<Float> y = DeviceBuffer.zeros(ElementType.F32, 4).syncOn(stream)) {
+      y.copyFrom(x).syncOn(stream); // device to device: y = [1, 2, 3, 4]
+      x.write(new float[] {5, 6, 7, 8}).syncOn(stream); // host to device, into x's memory
+      // Ops compose: one syncOn runs the fill of a view (y's elements 2 and 3), then the read.
+      fromY = y.slice(2, 2).fill(0f).andThen(y.toFloatArray()).syncOn(stream); // [1, 2, 0, 0]
+      fromX = x.toFloatArray().syncOn(stream); // device to host: [5.0, 6.0, 7.0, 8.0]
+    } // each buffer's memory is freed once the work that uses it is done
+    // @end
+    assertArrayEquals(new float[] {1f, 2f, 0f, 0f}, fromY);
+    assertArrayEquals(new float[] {5f, 6f, 7f, 8f}, fromX);
+  }
+
+  @Test
+  void launchConfig() {
+    Device device = stream.device();
+    // @start region=launch-config
+    int n = 1_000_000; // items, one per thread:
+    LaunchConfig perItem = LaunchConfig.covering(n, 256); // 3907 blocks of 256 threads
+    // A two-dimensional grid of two-dimensional blocks, e.g. for a 1024 x 1024 image:
+    LaunchConfig tiles = LaunchConfig.of(Dim3.of(64, 64), Dim3.of(16, 16));
+    // 64 KiB of dynamic shared memory per block (past 48 KiB the library opts the kernel in):
+    LaunchConfig staged = LaunchConfig.of(132, 128).withSharedMemory(64 * 1024);
+    int limit = device.attribute(Device.Attribute.MAX_THREADS_PER_BLOCK); // 1024 on current GPUs
+    // @end
+    assertEquals(3907, perItem.grid().x());
+    assertEquals(256, perItem.block().x());
+    assertTrue((long) (perItem.grid().x() - 1) * perItem.block().x() < n, "no block wasted");
+    assertEquals(new Dim3(64, 64, 1), tiles.grid());
+    assertEquals(256, tiles.block().x() * tiles.block().y());
+    assertEquals(65536, staged.sharedMemoryBytes());
+    assertEquals(1024, limit);
+    float[] ones = new float[n];
+    Arrays.fill(ones, 1f);
+    float[] result;
+    float[] small;
+    try (DeviceBuffer<Float> x = DeviceBuffer.fromArray(ones).syncOn(stream);
+        DeviceBuffer<Float> y = DeviceBuffer.fromArray(new float[] {1, 2}).syncOn(stream)) {
+      result = SCALE.launch(perItem, n, 3f, x).andThen(x.toFloatArray()).syncOn(stream);
+      small = SCALE.launch(staged, 2, 5f, y).andThen(y.toFloatArray()).syncOn(stream);
+    }
+    assertEquals(3f, result[0]);
+    assertEquals(3f, result[n - 1], "the last item is covered");
+    assertArrayEquals(new float[] {5f, 10f}, small, "a launch with 64 KiB of shared memory runs");
   }
 }

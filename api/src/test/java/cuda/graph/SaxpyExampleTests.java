@@ -11,23 +11,25 @@ import org.junit.jupiter.api.Test;
 
 class SaxpyExampleTests {
 
+  /** {@code saxpy(int n, float a, float *x, float *y)}'s Java reference: {@code y = a * x + y}. */
+  static final JavaKernel SAXPY_REFERENCE =
+      call -> {
+        int n = call.i32(0);
+        float a = call.f32(1);
+        MemorySegment x = call.memory(2, 4L * n);
+        MemorySegment y = call.memory(3, 4L * n);
+        for (int i = 0; i < n; i++) {
+          y.setAtIndex(
+              ValueLayout.JAVA_FLOAT_UNALIGNED,
+              i,
+              a * x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+                  + y.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
+        }
+      };
+
   static final KernelImage SAXPY_IMAGE =
       KernelImage.ptxResource(SaxpyExampleTests.class, "saxpy.ptx")
-          .withReference(
-              "saxpy",
-              call -> {
-                int n = call.i32(0);
-                float a = call.f32(1);
-                MemorySegment x = call.memory(2, 4L * n);
-                MemorySegment y = call.memory(3, 4L * n);
-                for (int i = 0; i < n; i++) {
-                  y.setAtIndex(
-                      ValueLayout.JAVA_FLOAT_UNALIGNED,
-                      i,
-                      a * x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
-                          + y.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
-                }
-              });
+          .withReference("saxpy", SAXPY_REFERENCE);
 
   static final Kernel SAXPY =
       SAXPY_IMAGE.kernel(

@@ -55,14 +55,18 @@ class DocumentedCodeTests {
   /** What a program prints, line by line, in the order it prints it. */
   private static final Pattern PRINTS = Pattern.compile("// prints: (.*)");
 
-  /** A class of each module a program may use: the api, its SPI, the blas and nccl modules. */
+  /**
+   * A class of each module a program may use: the api, its SPI, the blas and nccl modules, and the
+   * annotations on their types, which a user's build gets with them.
+   */
   private static final List<String> MODULES =
       List.of(
           "cuda.graph.CudaPlatform",
           "cuda.graph.spi.CudaDriver",
           "cuda.graph.blas.Blas",
           "cuda.graph.nccl.Nccl",
-          "org.jspecify.annotations.Nullable");
+          "org.jspecify.annotations.Nullable",
+          "org.apiguardian.api.API");
 
   /**
    * The build files of an application outside this repository (its pom.xml, its Gradle build),

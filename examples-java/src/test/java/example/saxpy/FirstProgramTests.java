@@ -48,13 +48,15 @@ class FirstProgramTests {
 
   /**
    * What that line copies for a project with the guide's dependencies (the api, and the two
-   * providers at runtime), each named by a class it holds: the api brings the SPI and JSpecify.
+   * providers at runtime), each named by a class it holds: the api brings the SPI, JSpecify and
+   * apiguardian.
    */
   private static final Map<String, String> RUNTIME_DEPENDENCIES =
       Map.of(
           "cuda-graph-api", "cuda.graph.CudaPlatform",
           "cuda-graph-spi", "cuda.graph.spi.CudaDriver",
           "jspecify", "org.jspecify.annotations.Nullable",
+          "apiguardian-api", "org.apiguardian.api.API",
           "cuda-graph-simulator", "cuda.graph.simulator.Simulator",
           "cuda-graph-driver", "cuda.graph.driver.internal.CudaProvider");
 
@@ -176,6 +178,7 @@ class FirstProgramTests {
   private static String modulePath(String... classNames) throws ClassNotFoundException {
     List<String> entries = new ArrayList<>();
     entries.add(locationOf("org.jspecify.annotations.Nullable"));
+    entries.add(locationOf("org.apiguardian.api.API"));
     for (String name : classNames) {
       entries.add(locationOf(name));
     }

@@ -44,7 +44,7 @@ class SinceTagTests {
   private static final Pattern SINCE = Pattern.compile("(?m)^\\s*\\*?\\s*@since\\s+\\S");
 
   /** A {@code @since} line of a Javadoc comment (a one-line comment too), and its version. */
-  private static final Pattern SINCE_VERSION =
+  static final Pattern SINCE_VERSION =
       Pattern.compile("(?m)^\\s*(?:/\\*\\*|\\*)?\\s*@since\\s+(\\S+)");
 
   /** MAJOR.MINOR.PATCH, the form of a release's version. */
@@ -282,7 +282,7 @@ class SinceTagTests {
   }
 
   /** Public, and so are the types around it; not anonymous, local or synthetic. */
-  private static boolean isPublicApi(JavaClass type) {
+  static boolean isPublicApi(JavaClass type) {
     if (type.isAnonymousClass() || type.isLocalClass() || type.getSimpleName().isEmpty()) {
       return false;
     }
@@ -296,7 +296,7 @@ class SinceTagTests {
   }
 
   /** The simple names from the top-level type down to {@code type}. */
-  private static List<String> namePath(JavaClass type) {
+  static List<String> namePath(JavaClass type) {
     List<String> path = new ArrayList<>();
     for (JavaClass c = type; c != null; c = c.getEnclosingClass().orElse(null)) {
       path.addFirst(c.getSimpleName());
@@ -308,7 +308,7 @@ class SinceTagTests {
    * The source of {@code type}: its module's {@code src/main/java}, found from its class file or
    * jar, which are in the module's {@code target}.
    */
-  private static Path sourceOf(JavaClass type) {
+  static Path sourceOf(JavaClass type) {
     URI classFile =
         type.getSource()
             .orElseThrow(() -> new AssertionError("no class file for " + type.getName()))

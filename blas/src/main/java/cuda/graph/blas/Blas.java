@@ -2,12 +2,15 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
 import cuda.graph.blas.internal.matmul.BlasImpl;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +43,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface Blas extends AutoCloseable permits BlasImpl {
 
   /** The workspace limit of {@link #open(Device)}: 32 MiB, what cuBLAS advises for Hopper. */

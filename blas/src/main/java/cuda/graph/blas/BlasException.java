@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A cuBLASLt call failed, or a backend has no algorithm for a product. Carries the entry point that
@@ -11,6 +14,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class BlasException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;

@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * How the products of a {@link Matmul} are computed. Accumulation is in fp32 always, and fp16 and
  * bf16 inputs are widened to fp32 exactly.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum Compute {
   /** fp32 multiply-add: every input bit takes part. */
   F32,

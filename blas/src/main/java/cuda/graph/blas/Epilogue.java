@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What a {@link Matmul} applies to each element {@code x = alpha * op(A) * op(B) + beta * C} before
  * it is rounded to D's type, in fp32, as cuBLASLt's epilogues do. The bias is a vector with one
@@ -13,6 +17,7 @@ package cuda.graph.blas;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum Epilogue {
   /** D = x. */
   NONE,

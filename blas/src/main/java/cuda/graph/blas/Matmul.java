@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,6 +58,7 @@ import org.jspecify.annotations.Nullable;
  * @param compute how the products are computed
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record Matmul(
     MatrixView a,
     MatrixView b,

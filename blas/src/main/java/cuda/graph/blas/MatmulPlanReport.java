@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link Blas} chose for one {@link Matmul}, once: the algorithm and the workspace it needs.
@@ -17,6 +20,7 @@ import java.util.Objects;
  *     workspace limit; 0 for none
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record MatmulPlanReport(String algorithm, long workspaceBytes) {
 
   /**

@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.DeviceBuffer;
 import cuda.graph.ElementType;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A matrix (or a strided batch of matrices) as it lies in a {@link DeviceBuffer}: {@code rows x
@@ -32,6 +35,7 @@ import java.util.Objects;
  *     for every product of a batch, allowed for inputs only)
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record MatrixView(
     DeviceBuffer<?> buffer,
     long offset,

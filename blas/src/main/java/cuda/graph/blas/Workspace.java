@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.blas;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceOp;
 import cuda.graph.blas.internal.matmul.WorkspaceImpl;
+import org.apiguardian.api.API;
 
 /**
  * Device memory a matmul's algorithm may use as scratch, allocated by the user before any capture
@@ -38,6 +41,7 @@ import cuda.graph.blas.internal.matmul.WorkspaceImpl;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface Workspace extends AutoCloseable permits WorkspaceImpl {
 
   /**

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,6 +28,7 @@ import cuda.graph.spi.DriverCall;
 import cuda.graph.spi.HandleKind;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.Test;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface ChangingGraphsContract extends ConformanceContract {
 
   /**

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.CudaDriver;
+import org.apiguardian.api.API;
 
 /**
  * The hook every contract of this kit shares: how to get a driver of the provider under test.
@@ -14,6 +17,7 @@ import cuda.graph.spi.CudaDriver;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface ConformanceContract {
 
   /**

@@ -2,11 +2,14 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.Availability;
 import cuda.graph.spi.CudaDriver;
 import cuda.graph.spi.CudaDriverProvider;
 import java.util.List;
 import java.util.ServiceLoader;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.Assumptions;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ConformanceProviders {
 
   private ConformanceProviders() {}

@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.Stream;
@@ -15,6 +17,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One test's view of a provider: the provider's driver wrapped in a {@link GraphCallOverlaps} and
@@ -30,6 +33,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ConformanceSession implements AutoCloseable {
 
   private final InstrumentedDriver driver;

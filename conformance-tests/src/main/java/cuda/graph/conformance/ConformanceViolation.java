@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.Serial;
+import org.apiguardian.api.API;
 
 /**
  * A test left its session in a state the contracts forbid: a handle is still alive after the
@@ -15,6 +18,7 @@ import java.io.Serial;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ConformanceViolation extends AssertionError {
 
   @Serial private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -15,6 +16,7 @@ import cuda.graph.Stream;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.HandleKind;
 import java.util.Random;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface ExampleModelsContract extends ConformanceContract {
 
   /**

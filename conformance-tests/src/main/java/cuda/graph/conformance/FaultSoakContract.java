@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.conformance.arbitraries.SoakTries;
 import cuda.graph.conformance.arbitraries.SoakTry;
 import net.jqwik.api.Arbitrary;
@@ -13,6 +15,7 @@ import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.SkipExecutionHook;
+import org.apiguardian.api.API;
 
 /**
  * Fault injection over capture, scope and {@link cuda.graph.Module}: whatever fails, the failure
@@ -50,6 +53,7 @@ import net.jqwik.api.lifecycle.SkipExecutionHook;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface FaultSoakContract extends ConformanceContract {
 
   /** The system property that sets the number of {@link #soak} tries. */

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +25,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,6 +40,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface HandleLifetimeContract extends ConformanceContract {
 
   /** {@return the scripts the lifetime property runs: 1 to 16 steps} */

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,7 @@ import cuda.graph.spi.CuStream;
 import cuda.graph.spi.CudaDriver;
 import java.util.HashSet;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public interface HandleValueReuseContract extends ConformanceContract {
 
   /** How many captures are begun, ended and destroyed. */

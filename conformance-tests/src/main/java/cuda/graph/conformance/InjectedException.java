@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.Serial;
+import org.apiguardian.api.API;
 
 /**
  * Thrown on purpose by a contract's op or scope body, to check that the API propagates it as
@@ -10,6 +13,7 @@ import java.io.Serial;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class InjectedException extends RuntimeException {
 
   @Serial private static final long serialVersionUID = 1L;

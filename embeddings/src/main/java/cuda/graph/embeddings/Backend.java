@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Where an {@link Embedder} computes its embeddings.
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public enum Backend {
   /** CUDA graphs on a GPU, through the {@code cuda} provider. */
   GPU,

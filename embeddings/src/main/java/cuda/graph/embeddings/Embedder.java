@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.Buckets;
 import cuda.graph.CudaPlatform;
 import cuda.graph.embeddings.internal.serving.EmbedderImpl;
@@ -9,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,6 +49,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
 
   /**

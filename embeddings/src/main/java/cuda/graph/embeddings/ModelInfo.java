@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What an {@link Embedder} found in its model: read from the ONNX graph (the layers, sizes and
  * heads) and from its source (the name and pooling), never assumed per model.
@@ -19,6 +23,7 @@ package cuda.graph.embeddings;
  * @param quantized whether the file stores int8 weights, which are dequantized to fp32 when loaded
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public record ModelInfo(
     String name,
     String source,

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Where an {@link Embedder}'s model comes from: a LangChain4j embeddings jar on the class path, or
@@ -18,6 +21,7 @@ import java.util.Objects;
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public sealed interface ModelSource {
 
   /**

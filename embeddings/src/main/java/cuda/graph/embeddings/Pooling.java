@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * How a text's token vectors become one embedding, before the L2 normalisation.
  *
@@ -10,6 +14,7 @@ package cuda.graph.embeddings;
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public enum Pooling {
   /** The mean of the text's token vectors, {@code [CLS]} and {@code [SEP]} included. */
   MEAN,

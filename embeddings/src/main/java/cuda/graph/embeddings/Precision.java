@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The arithmetic of an {@link Embedder}'s matrix products.
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public enum Precision {
   /**
    * Everything in fp32, GELU in its exact erf form: embeddings within cosine 0.99999 of

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * How far a long {@link Embedder#embedAll(java.util.List, java.util.function.Consumer)} has come,
@@ -13,6 +16,7 @@ import java.time.Duration;
  * @param elapsed time since the call began, tokenization included
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public record Progress(int embedded, int total, Duration elapsed) {
 
   /** {@return texts per second so far} (0 before any time has passed) */

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What {@link Embedder.Builder#open()} does when the system platform has no GPU to offer.
  *
@@ -10,6 +14,7 @@ package cuda.graph.embeddings;
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public enum WhenNoGpu {
   /**
    * Opening fails at once with an {@link IllegalStateException} that names the provider the system

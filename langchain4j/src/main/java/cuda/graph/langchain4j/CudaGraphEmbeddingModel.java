@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.langchain4j;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.Buckets;
 import cuda.graph.CudaPlatform;
 import cuda.graph.embeddings.Backend;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,6 +70,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public sealed interface CudaGraphEmbeddingModel extends EmbeddingModel, AutoCloseable
     permits EmbedderEmbeddingModel {
 

@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CudaGraph;
 import cuda.graph.nccl.internal.comm.CapturedStepImpl;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * One step captured on every rank of a {@link Communicators}: a graph per rank, each on its rank's
@@ -17,6 +20,7 @@ import java.util.List;
  * @param <T> the result of each rank's captured op
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface CapturedStep<T> extends AutoCloseable permits CapturedStepImpl {
 
   /** {@return each rank's graph, in rank order} */

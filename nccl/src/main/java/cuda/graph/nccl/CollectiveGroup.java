@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.DeviceBuffer;
 import cuda.graph.nccl.internal.comm.CollectiveGroupImpl;
+import org.apiguardian.api.API;
 
 /**
  * The collectives of one {@link Communicator#group} call, issued together between {@code
@@ -16,6 +19,7 @@ import cuda.graph.nccl.internal.comm.CollectiveGroupImpl;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface CollectiveGroup permits CollectiveGroupImpl {
 
   /**

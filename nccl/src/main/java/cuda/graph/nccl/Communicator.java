@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
@@ -9,6 +11,7 @@ import cuda.graph.GraphNode;
 import cuda.graph.Stream;
 import cuda.graph.nccl.internal.comm.CommunicatorImpl;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,6 +29,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface Communicator extends AutoCloseable permits CommunicatorImpl {
 
   /** {@return this rank's number, from 0} */

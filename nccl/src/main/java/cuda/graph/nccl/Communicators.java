@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.DeviceOp;
 import cuda.graph.nccl.internal.comm.CommunicatorsImpl;
 import java.util.List;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The ranks of one communicator whose devices all belong to this process ({@code ncclCommInitAll}):
@@ -19,6 +22,7 @@ import java.util.function.Function;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface Communicators extends AutoCloseable permits CommunicatorsImpl {
 
   /** {@return the number of ranks} */

@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.nccl.internal.comm.Backends;
@@ -9,6 +11,7 @@ import cuda.graph.nccl.internal.comm.CommunicatorImpl;
 import cuda.graph.nccl.internal.comm.CommunicatorsImpl;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Where communicators come from. On the {@code cuda} provider the calls are NCCL's; on the {@code
@@ -17,6 +20,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class Nccl {
 
   private Nccl() {}

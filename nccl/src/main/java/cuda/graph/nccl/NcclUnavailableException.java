@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * NCCL cannot be used in this process: its library was not found or could not be loaded, it is
@@ -11,6 +14,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class NcclUnavailableException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;

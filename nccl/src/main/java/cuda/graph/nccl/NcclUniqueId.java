@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The 128 bytes ({@code ncclUniqueId}) that the ranks of one communicator share to find each other:
@@ -13,6 +16,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class NcclUniqueId {
 
   /** The size of an {@code ncclUniqueId}, in bytes. */

@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.nccl;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * How a reducing collective combines the ranks' elements ({@code ncclRedOp_t}); each rank's
  * contribution is combined element by element.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum ReduceOp {
   /** The sum ({@code ncclSum}). */
   SUM(0),

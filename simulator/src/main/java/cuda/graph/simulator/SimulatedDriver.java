@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.simulator;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.CudaDriver;
+import org.apiguardian.api.API;
 
 /**
  * A {@link CudaDriver} simulated in this process.
@@ -18,6 +21,7 @@ import cuda.graph.spi.CudaDriver;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface SimulatedDriver extends CudaDriver {
 
   /** {@return the settings this simulator was built with} */

@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.simulator;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.simulator.internal.SimDriver;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * Entry point for building simulated drivers.
@@ -15,6 +18,7 @@ import java.util.OptionalLong;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class Simulator {
 
   /** Default device memory size: 16 GiB (memory is only taken from the host as it is allocated). */

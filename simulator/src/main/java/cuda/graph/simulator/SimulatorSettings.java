@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.simulator;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * The settings a simulator was built with.
@@ -19,6 +22,7 @@ import java.util.OptionalLong;
  *     Simulator.Builder#graphMemoryMappingUnit})
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record SimulatorSettings(
     int devices,
     long deviceMemoryBytes,

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.simulator;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The caller did something that is undefined behaviour on the real driver (which may crash the
  * process or corrupt memory): using or destroying a destroyed handle, passing a handle that was
@@ -10,6 +14,7 @@ package cuda.graph.simulator;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class UndefinedBehaviorException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Whether a provider can serve this process, and if not, why, in one line that names the fix.
@@ -15,6 +18,7 @@ import java.util.Objects;
  *     instead of quietly falling back
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record Availability(boolean available, String reason, boolean blocked) {
 
   /** Checks the reason, and that only an unavailable provider can be blocked. */

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param dependencies the nodes the next captured operation on this stream will depend on
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CaptureInfo(
     CaptureStatus status, long id, @Nullable CuGraph graph, List<CuGraphNode> dependencies) {
 

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUstreamCaptureMode}: how a capture sequence, and a thread, interact with "potentially
  * unsafe" driver calls (allocation, synchronous frees, queries of uncaptured work).
@@ -15,6 +19,7 @@ package cuda.graph.spi;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum CaptureMode {
   /** {@code CU_STREAM_CAPTURE_MODE_GLOBAL} (0): the default mode of a thread. */
   GLOBAL(0),

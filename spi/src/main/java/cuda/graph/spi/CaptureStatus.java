@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUstreamCaptureStatus}: whether a stream is capturing, and whether its capture still can
  * succeed.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum CaptureStatus {
   /** Not capturing. */
   NONE,

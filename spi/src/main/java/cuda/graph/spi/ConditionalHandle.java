@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A {@code CUgraphConditionalHandle}: the condition of one conditional node, set on the device by
  * {@code cudaGraphSetConditional(handle, value)} and passed to kernels as a 64-bit parameter. It
@@ -11,6 +15,7 @@ package cuda.graph.spi;
  * @param value the opaque 64-bit value the driver returned, passed to kernels as is
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record ConditionalHandle(long value) {
 
   /**

@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUgraphConditionalNodeType}: how a conditional node runs its body graphs.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum ConditionalType {
   /**
    * {@code CU_GRAPH_COND_TYPE_IF}: with one body, runs it once if the condition is non-zero; with

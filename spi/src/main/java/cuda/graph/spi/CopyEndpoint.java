@@ -2,13 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.foreign.MemorySegment;
+import org.apiguardian.api.API;
 
 /**
  * One side of a copy node's 1D copy: device memory, or pinned host memory.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface CopyEndpoint {
 
   /**

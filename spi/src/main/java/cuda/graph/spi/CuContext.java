@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A primary context, from {@code cuDevicePrimaryCtxRetain}.
  *
  * @param address the {@code CUcontext} value the driver returned
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CuContext(long address) implements CuHandle {
 
   @Override

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A kernel of a loaded module, from {@code cuModuleGetFunction}; valid until its module is
  * unloaded.
@@ -9,6 +13,7 @@ package cuda.graph.spi;
  * @param address the {@code CUfunction} value the driver returned
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CuFunction(long address) implements CuHandle {
 
   @Override

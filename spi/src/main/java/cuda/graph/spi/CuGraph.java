@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A graph, from {@code cuStreamEndCapture} or {@code cuGraphCreate}; destroyed with {@code
  * cuGraphDestroy}.
@@ -9,6 +13,7 @@ package cuda.graph.spi;
  * @param address the {@code CUgraph} value the driver returned
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CuGraph(long address) implements CuHandle {
 
   @Override

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * An executable graph, from {@code cuGraphInstantiateWithFlags}; destroyed with {@code
  * cuGraphExecDestroy}.
@@ -9,6 +13,7 @@ package cuda.graph.spi;
  * @param address the {@code CUgraphExec} value the driver returned
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CuGraphExec(long address) implements CuHandle {
 
   @Override

@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A node of a graph; valid while its graph lives.
  *
  * @param address the {@code CUgraphNode} value the driver returned
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CuGraphNode(long address) implements CuHandle {
 
   @Override

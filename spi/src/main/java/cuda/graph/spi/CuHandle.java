@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * An opaque driver handle: the value of a {@code CUcontext}, {@code CUstream}, {@code CUevent},
  * {@code CUmodule}, {@code CUfunction}, {@code CUgraph}, {@code CUgraphExec} or {@code
@@ -14,6 +18,7 @@ package cuda.graph.spi;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface CuHandle
     permits CuContext, CuStream, CuEvent, CuModule, CuFunction, CuGraph, CuGraphExec, CuGraphNode {
 

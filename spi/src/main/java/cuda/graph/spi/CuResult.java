@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * CUDA's {@code CUresult} values, with the names {@code cuGetErrorName} returns and the texts
@@ -16,6 +19,7 @@ import java.util.TreeMap;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class CuResult {
 
   /** {@code CUDA_SUCCESS}: "no error". */

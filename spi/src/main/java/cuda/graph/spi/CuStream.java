@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A stream, from {@code cuStreamCreate}; destroyed with {@code cuStreamDestroy_v2}. Three values
  * are special and never created or destroyed: {@link #NULL} and {@link #LEGACY} name the legacy
@@ -10,6 +14,7 @@ package cuda.graph.spi;
  * @param address the {@code CUstream} value the driver returned, or 0, 1 or 2 for a default stream
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CuStream(long address) implements CuHandle {
 
   /** The {@code NULL} stream: the legacy default stream. */

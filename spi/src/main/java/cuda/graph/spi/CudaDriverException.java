@@ -2,6 +2,9 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public class CudaDriverException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;

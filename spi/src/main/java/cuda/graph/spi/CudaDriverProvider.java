@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A source of {@link CudaDriver}s, found through {@link java.util.ServiceLoader}.
  *
@@ -15,6 +19,7 @@ package cuda.graph.spi;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface CudaDriverProvider {
 
   /** {@return the provider's id, e.g. {@code "cuda"} or {@code "simulator"}: lower case, stable} */

@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUdevice_attribute} values for {@link CudaDriver#deviceGetAttribute}.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class DeviceAttribute {
   /** Threads per block at most. */
   public static final int MAX_THREADS_PER_BLOCK = 1;

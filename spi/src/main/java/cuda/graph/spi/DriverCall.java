@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The entry points of {@link CudaDriver}, each named by the exported CUDA symbol a native provider
  * binds for it. Failures, call logs and fault injection name calls with these values.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum DriverCall {
   /** {@code cuInit}: initializes the driver. */
   INIT("cuInit"),

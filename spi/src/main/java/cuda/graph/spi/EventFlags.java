@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Flags of {@code cuEventCreate}, {@code cuEventRecordWithFlags} and {@code cuStreamWaitEvent}.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class EventFlags {
   /** {@code CU_EVENT_DEFAULT}: timing enabled, spin on synchronize. */
   public static final int DEFAULT = 0;

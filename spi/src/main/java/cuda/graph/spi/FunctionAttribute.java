@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUfunction_attribute} values that {@link CudaDriver#funcGetAttribute} reads and {@link
  * CudaDriver#funcSetAttribute} sets.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class FunctionAttribute {
 
   /**

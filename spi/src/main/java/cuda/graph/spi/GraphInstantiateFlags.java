@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Flags of {@code cuGraphInstantiateWithFlags}.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class GraphInstantiateFlags {
   /** Free unfreed graph allocations of the previous launch when the exec is launched again. */
   public static final long AUTO_FREE_ON_LAUNCH = 1;

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUgraphMem_attribute}: what the driver reports of a device's memory for graph allocations
  * (the memory of allocation nodes, which the driver maps when an exec is uploaded or launched and
@@ -9,6 +13,7 @@ package cuda.graph.spi;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum GraphMemAttribute {
   /** {@code CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT} (0): memory now associated with graphs. */
   USED_MEM_CURRENT(0),

@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * {@code CUgraphNodeType}: what a graph node does.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum GraphNodeType {
   /** A kernel launch. */
   KERNEL(0),

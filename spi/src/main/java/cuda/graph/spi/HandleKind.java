@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The kinds of driver objects whose lifetimes a caller owns and must end exactly once.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum HandleKind {
   /** A primary-context retain; each is ended with {@code cuDevicePrimaryCtxRelease_v2}. */
   CONTEXT("CUcontext"),

@@ -2,11 +2,16 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Flags of {@code cuMemHostAlloc} ({@code CU_MEMHOSTALLOC_*}); they combine freely.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class HostAllocFlags {
 
   /** No flag: page-locked memory, like {@code cuMemAllocHost_v2}'s. */

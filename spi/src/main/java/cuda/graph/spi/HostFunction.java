@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A host function enqueued with {@code cuLaunchHostFunc}: runs on a driver thread once all earlier
  * work in its stream is done, and blocks later work in that stream until it returns.
@@ -13,6 +17,7 @@ package cuda.graph.spi;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface HostFunction {
   /** Runs the host work, on a driver thread, in stream order. */
   void run();

@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * A prepared kernel argument block: the parameter values, packed at their natural alignment in
@@ -19,6 +22,7 @@ import java.util.Arrays;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class KernelArguments {
 
   private static final ValueLayout.OfByte I8 = ValueLayout.JAVA_BYTE;

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A Java implementation of a kernel, which the simulator runs in place of device code.
  *
@@ -14,6 +18,7 @@ package cuda.graph.spi;
  * @since 0.1.0
  */
 @FunctionalInterface
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface KernelBody {
   /**
    * Computes one launch for its whole grid.

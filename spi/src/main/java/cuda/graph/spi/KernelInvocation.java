@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.foreign.MemorySegment;
+import org.apiguardian.api.API;
 
 /**
  * One launch of a kernel as a {@link KernelBody} sees it: the launch shape, the argument values
@@ -10,6 +13,7 @@ import java.lang.foreign.MemorySegment;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface KernelInvocation {
 
   /** {@return the grid shape, in blocks} */

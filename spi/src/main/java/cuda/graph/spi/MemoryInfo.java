@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What {@code cuMemGetInfo_v2} reports for the current context's device.
  *
@@ -9,4 +13,5 @@ package cuda.graph.spi;
  * @param totalBytes the device's memory size
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record MemoryInfo(long freeBytes, long totalBytes) {}

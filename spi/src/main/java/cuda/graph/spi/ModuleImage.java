@@ -2,11 +2,14 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The input of {@code cuModuleLoadData}: a PTX, cubin or fatbin image, plus optional Java
@@ -19,6 +22,7 @@ import java.util.Objects;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ModuleImage {
 
   private final ImageFormat format;

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What {@code cuFuncGetParamInfo} reports for one parameter of a kernel: where its value lies in
  * the kernel's parameter buffer and how many bytes it takes. The driver knows sizes, not types: a
@@ -11,6 +15,7 @@ package cuda.graph.spi;
  * @param size the parameter's size in bytes
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record ParamInfo(long offset, long size) {
 
   /** Checks that neither value is negative. */

@@ -2,12 +2,17 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * NVRTC failed to compile a program. Carries the {@code nvrtcResult} (e.g. 6, {@code
  * NVRTC_ERROR_COMPILATION}), its name and the program's compile log.
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class RuntimeCompilationException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * NVRTC: compiles CUDA C++ source to PTX at run time. Offered by providers that can find the NVRTC
@@ -10,6 +13,7 @@ import java.util.List;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface RuntimeCompiler {
 
   /** {@return the NVRTC version, e.g. {@code "13.0"}} */

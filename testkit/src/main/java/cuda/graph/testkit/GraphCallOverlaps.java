@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.ConditionalHandle;
 import cuda.graph.spi.ConditionalNode;
@@ -25,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * A decorator that counts calls on one graph object ({@code CUgraph} or {@code CUgraphExec}) that
@@ -36,6 +39,7 @@ import java.util.function.Supplier;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class GraphCallOverlaps extends ForwardingCudaDriver {
 
   private static final int KEPT = 8;

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.DriverCall;
 import java.io.Serial;
+import org.apiguardian.api.API;
 
 /**
  * A call broke a handle's lifetime: it used or destroyed a handle (or memory) that was already
@@ -18,6 +21,7 @@ import java.io.Serial;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class LifetimeViolation extends AssertionError {
 
   @Serial private static final long serialVersionUID = 1L;

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.DriverCall;
+import org.apiguardian.api.API;
 
 /**
  * One call made through an {@link InstrumentedDriver}, as its {@link CallLog} records it.
@@ -15,6 +18,7 @@ import cuda.graph.spi.DriverCall;
  * @param thread the name of the calling thread
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record LoggedCall(
     DriverCall call, String arguments, int status, Outcome outcome, String thread) {
 

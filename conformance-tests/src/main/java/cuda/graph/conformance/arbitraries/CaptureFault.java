@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.CuResult;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import org.apiguardian.api.API;
 
 /**
  * Where a graph capture fails, for the capture-failure matrix: a failure of the captured op itself
@@ -19,6 +22,7 @@ import net.jqwik.api.Combinators;
  * @param status the {@code CUresult} injected at the failing driver call
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CaptureFault(Point point, EndCapture end, int step, int status) {
 
   /** The status an end-capture call fails with when it fails together with the op. */

@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Tuple;
+import org.apiguardian.api.API;
 
 /**
  * Arbitraries of lifetime scripts: random interleavings of capture, launch creation, graph close,
@@ -14,6 +17,7 @@ import net.jqwik.api.Tuple;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class LifetimeScripts {
 
   /** The number of counters a script's captures choose from. */

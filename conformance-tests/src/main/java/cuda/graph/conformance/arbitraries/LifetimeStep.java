@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * One step of a lifetime script: what a program does to graphs, launches and buffers. Indices
  * choose among the objects made so far (taken modulo their number; a step with nothing to act on
@@ -9,6 +13,7 @@ package cuda.graph.conformance.arbitraries;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface LifetimeStep {
 
   /**

@@ -2,12 +2,15 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.DeviceOp;
 import cuda.graph.GraphNode;
 import cuda.graph.spi.DriverCall;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param steps the steps, at least one
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record OpSequence(List<OpStep> steps) {
 
   /**

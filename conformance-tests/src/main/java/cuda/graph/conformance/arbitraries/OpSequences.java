@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
+import org.apiguardian.api.API;
 
 /**
  * Arbitraries of {@link OpSequence}s: kernel launches ({@code inc}, {@code saxpy}), fills and
@@ -15,6 +18,7 @@ import net.jqwik.api.Tuple;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class OpSequences {
 
   private OpSequences() {}

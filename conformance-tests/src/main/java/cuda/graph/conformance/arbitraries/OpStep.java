@@ -2,11 +2,14 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.GraphNode;
 import cuda.graph.conformance.kernels.ConformanceKernels;
 import cuda.graph.spi.DriverCall;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface OpStep {
 
   /** {@return the one driver call this step makes, where a fault can be injected into it} */

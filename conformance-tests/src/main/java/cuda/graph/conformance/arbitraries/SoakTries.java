@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.conformance.arbitraries.SoakFault.Lambda;
 import cuda.graph.conformance.arbitraries.SoakTry.Target;
 import cuda.graph.spi.CuResult;
@@ -9,6 +11,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
+import org.apiguardian.api.API;
 
 /**
  * Arbitraries of {@link SoakTry}s: every {@link Target}, sequences of 1 to 6 steps ({@link
@@ -17,6 +20,7 @@ import net.jqwik.api.Tuple;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class SoakTries {
 
   private SoakTries() {}

@@ -2,6 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * One try of the fault-injection soak: what is captured ({@link Target}), the steps its graph runs,
  * and what fails.
@@ -11,6 +15,7 @@ package cuda.graph.conformance.arbitraries;
  * @param fault what fails, and where
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record SoakTry(Target target, OpSequence sequence, SoakFault fault) {
 
   /**

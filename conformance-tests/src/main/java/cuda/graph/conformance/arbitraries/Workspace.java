@@ -2,10 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.DeviceBuffer;
 import cuda.graph.Stream;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The pre-allocated device buffers an {@link OpSequence} works on: {@value #INT_BUFFERS} integer
@@ -16,6 +19,7 @@ import java.util.List;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class Workspace implements AutoCloseable {
 
   /** The number of integer buffers. */

@@ -2,7 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.arbitraries;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * The contents of a {@link Workspace}'s buffers on the host: what the device holds, read back, or
@@ -10,6 +13,7 @@ import java.util.Arrays;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class WorkspaceState {
 
   private final int[][] ints;

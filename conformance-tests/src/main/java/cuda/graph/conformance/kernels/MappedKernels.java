@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.kernels;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
@@ -16,6 +18,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +35,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class MappedKernels {
 
   /** {@code control[0]}: how many values the kernel has published. */

@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.conformance.kernels;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.CheckReturnValue;
 import cuda.graph.Device;
 import cuda.graph.DeviceBuffer;
@@ -15,6 +17,7 @@ import cuda.graph.LaunchConfig;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +34,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ProgrammaticKernels {
 
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;

@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spi.support;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.spi.CaptureInfo;
 import cuda.graph.spi.CaptureMode;
 import cuda.graph.spi.CaptureStatus;
@@ -33,6 +35,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +60,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public abstract class ForwardingCudaDriver implements CudaDriver {
 
   /** The arguments {@link #before(DriverCall, Object[])} receives when they are not described. */

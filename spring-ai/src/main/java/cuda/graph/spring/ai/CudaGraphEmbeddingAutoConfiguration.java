@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spring.ai;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.embeddings.Embedder;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
+import org.apiguardian.api.API;
 import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.ai.embedding.observation.EmbeddingModelObservationConvention;
 import org.springframework.ai.model.SpringAIModelProperties;
@@ -38,6 +41,7 @@ import org.springframework.context.annotation.Bean;
 // properties, so their checks (no model set, say) cannot fail its start.
 @ConditionalOnMissingBean(EmbeddingModel.class)
 @EnableConfigurationProperties(CudaGraphEmbeddingProperties.class)
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public final class CudaGraphEmbeddingAutoConfiguration {
 
   /** This model's value of Spring AI's {@code spring.ai.model.embedding} property: {@value}. */

@@ -2,9 +2,12 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spring.ai;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.embeddings.Embedder;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.document.MetadataMode;
@@ -42,6 +45,7 @@ import org.springframework.ai.embedding.observation.EmbeddingModelObservationCon
  *
  * @since 0.2.0
  */
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public sealed interface CudaGraphEmbeddingModel extends EmbeddingModel, AutoCloseable
     permits EmbedderEmbeddingModel {
 

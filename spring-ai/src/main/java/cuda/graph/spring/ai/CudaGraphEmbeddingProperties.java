@@ -2,6 +2,8 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.spring.ai;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import cuda.graph.embeddings.Embedder;
 import cuda.graph.embeddings.ModelSource;
 import cuda.graph.embeddings.Pooling;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.springframework.ai.document.MetadataMode;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -47,6 +50,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @since 0.2.0
  */
 @ConfigurationProperties(prefix = CudaGraphEmbeddingProperties.PREFIX)
+@API(status = EXPERIMENTAL, since = "0.2.0")
 public record CudaGraphEmbeddingProperties(
     @Nullable String model,
     @Nullable Path modelFile,
