@@ -49,13 +49,17 @@ class ExamplesTests {
   /** What an example prints, line by line, in the order it prints it. */
   private static final Pattern PRINTS = Pattern.compile("// prints: (.*)");
 
-  /** A class of each module an example may use: the api, blas, nccl, JSpecify. */
+  /**
+   * A class of each jar an example compiles against: the api, blas, nccl, JSpecify, and
+   * apiguardian, whose {@code @API} the api's types carry (Maven brings it with the api).
+   */
   private static final List<String> MODULES =
       List.of(
           "cuda.graph.CudaPlatform",
           "cuda.graph.blas.Blas",
           "cuda.graph.nccl.Nccl",
-          "org.jspecify.annotations.Nullable");
+          "org.jspecify.annotations.Nullable",
+          "org.apiguardian.api.API");
 
   private static List<Path> examples() throws IOException {
     try (Stream<Path> files = Files.list(EXAMPLES)) {
