@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <math_constants.h>
+#include <mma.h>
 
 // Blocks of any multiple of WARP threads up to 1024 (the host launches 128); loops stride by
 // blockDim.x, and the reductions' scratch has room for a 1024-thread block's warps.
@@ -33,6 +34,20 @@ __device__ __forceinline__ float warp_sum(float v) {
 __device__ __forceinline__ float warp_max(float v) {
   for (int o = WARP / 2; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
   return v;
+}
+
+// Waits until the kernel before this one in the stream or graph has finished and its writes are
+// visible. A kernel launched as a programmatic dependent launch starts early (its launch overlaps
+// the one before) and must call this before it touches what that kernel writes; launched plainly
+// it returns at once. Every kernel here calls it before reading or writing activations.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+
+// Lets the next kernel, if launched as a programmatic dependent launch, start its launch now; it
+// still waits for this kernel's completion before it reads anything (above).
+__device__ __forceinline__ void let_next_kernel_launch() {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
 // Sum over the block; every thread gets the result. The first barrier lets a second call reuse
@@ -103,6 +118,8 @@ __device__ void embed_row(const int *ids, const int *types, const float *word, c
   __shared__ float scratch[MAX_WARPS];
   int r = blockIdx.x;
   if (r >= tokens || length < 1) return;
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
   float *out = x + (size_t)r * hidden;
   __half *half_out = x_half ? x_half + (size_t)r * hidden : nullptr;
   int id = ids[r], type = types[r];
@@ -149,6 +166,8 @@ __device__ void normalize(const float *in, const float *gamma, const float *beta
   __shared__ float scratch[MAX_WARPS];
   int r = blockIdx.x;
   if (r >= rows) return;
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
   __half *half_row = out_half ? out_half + (size_t)r * hidden : nullptr;
   if (hidden > MAX_HIDDEN) {
     fill_nan(out + (size_t)r * hidden, half_row, hidden);
@@ -196,6 +215,8 @@ __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, i
   int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
   int first = blockIdx.x * warps * QUERIES_PER_WARP; // the block's first query
   if (h >= heads || b >= batch || first >= length) return;
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
   int hidden = heads * head_size;
   size_t stride = 3 * (size_t)hidden;
   const float *rows = qkv + (size_t)b * length * stride;
@@ -282,6 +303,8 @@ extern "C" __global__ void attention_half(const float *qkv, const int *mask, __h
 
 // x[i] = GELU(x[i]) for i < n in BERT's exact form, x/2 (1 + erf(x / sqrt 2)); a grid-stride loop.
 extern "C" __global__ void gelu(float *x, long long n) {
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
     float v = x[i];
@@ -301,6 +324,8 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
   __shared__ float scratch[MAX_WARPS];
   int b = blockIdx.x;
   if (b >= batch) return;
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
   float *o = out + (size_t)b * hidden;
   if (hidden > MAX_HIDDEN) {
     fill_nan(o, nullptr, hidden);
@@ -332,4 +357,145 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
   float inv = norm > 0.f ? 1.f / norm : 0.f;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) o[i] = pooled[i] * inv;
   if (threadIdx.x == 0) norms[b] = norm;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fused path for small batches (a query: one sequence of up to a few dozen tokens), fp16
+// products on the tensor cores with fp32 accumulation. Where the large-batch path runs a cuBLASLt
+// product and a LayerNorm kernel per step, each kernel here folds the LayerNorm into the product
+// that reads its rows (every block normalises the 16 rows it multiplies; the blocks of the first
+// column also write the normalised rows for the residual), and the bias, the residual and the
+// exact GELU into the product's epilogue: five kernels a layer instead of seven nodes, and no pass
+// of its own over the activations.
+
+// x[r] = word[ids[r]] + position[r % length] + type[types[r]] for r < tokens, one block per row:
+// the embeddings before their LayerNorm, which the first layer's product applies as it loads them.
+// An id or type outside its table, or a position beyond the table, makes the row NaN.
+extern "C" __global__ void embed_sum(const int *ids, const int *types, const float *word,
+                                     const float *position, const float *type_table, float *x,
+                                     int tokens, int length, int hidden, int vocabulary,
+                                     int positions, int type_count) {
+  int r = blockIdx.x;
+  if (r >= tokens || length < 1) return;
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
+  float *out = x + (size_t)r * hidden;
+  int id = ids[r], type = types[r];
+  int pos = r % length;
+  if (id < 0 || id >= vocabulary || pos >= positions || type < 0 || type >= type_count) {
+    fill_nan(out, nullptr, hidden);
+    return;
+  }
+  const float *w = word + (size_t)id * hidden;
+  const float *p = position + (size_t)pos * hidden;
+  const float *t = type_table + (size_t)type * hidden;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) out[i] = w[i] + t[i] + p[i];
+}
+
+// The products' tiles: a block computes a TILE x TILE tile of out, its warps (at most LIN_WARPS)
+// taking every warps-th step of TILE along k, their partial tiles summed in the epilogue.
+#define TILE 16
+#define LIN_WARPS 8
+
+// out[r][c] = epilogue(sum_k a[r][k] w[k][c] + bias[c]) for the tile of block (x, y): rows y * 16
+// to y * 16 + 15, columns x * 16 to x * 16 + 15. w is [k, n] row-major fp16 (the layout the
+// weights are stored in: x W). a is either fp16 rows of width k in global memory (LN false), or
+// LayerNorm(x_pre) of rows of width k (LN true): the block normalises its 16 rows in fp32 as
+// layer_norm does ((v - mean) / sqrt(var + eps) * gamma + beta, the variance about the mean),
+// keeps them as fp16 in shared memory, and the blocks with x == 0 write them in fp32 to x_norm
+// (the residual of a later product). The epilogue adds residual[r][c] where residual is given,
+// takes the exact GELU where gelu is set, and stores fp32 or fp16 (Out).
+// m, n and k must be multiples of 16 (k at most MAX_HIDDEN with LN) and blocks at most LIN_WARPS
+// warps: otherwise the block writes NaN over its tile (and nothing to x_norm).
+template <bool LN, typename Out>
+__device__ void linear_tile(const __half *a, const float *x_pre, const float *gamma,
+                            const float *beta, float eps, float *x_norm, const __half *w,
+                            const float *bias, const float *residual, Out *out, int m, int n,
+                            int k, bool gelu) {
+  using namespace nvcuda;
+  __shared__ __align__(32) __half a_rows[TILE * MAX_HIDDEN];
+  __shared__ __align__(32) float partial[LIN_WARPS][TILE * TILE];
+  int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
+  if (row0 >= m || col0 >= n) return;
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
+  if (m % TILE != 0 || n % TILE != 0 || k % TILE != 0 || k < TILE || warps > LIN_WARPS ||
+      (LN && k > MAX_HIDDEN)) {
+    for (int e = threadIdx.x; e < TILE * TILE; e += blockDim.x) {
+      int r = row0 + e / TILE, c = col0 + e % TILE;
+      if (r < m && c < n) store(out + (size_t)r * n + c, CUDART_NAN_F);
+    }
+    return;
+  }
+  if (LN) {
+    for (int r = warp; r < TILE; r += warps) {
+      const float *src = x_pre + (size_t)(row0 + r) * k;
+      float sum = 0.f;
+      for (int i = lane; i < k; i += WARP) sum += src[i];
+      float mean = warp_sum(sum) / k;
+      float squares = 0.f;
+      for (int i = lane; i < k; i += WARP) {
+        float d = src[i] - mean;
+        squares += d * d;
+      }
+      float scale = rsqrtf(warp_sum(squares) / k + eps);
+      float *normed = x_norm != nullptr && blockIdx.x == 0 ? x_norm + (size_t)(row0 + r) * k
+                                                           : nullptr;
+      for (int i = lane; i < k; i += WARP) {
+        float v = (src[i] - mean) * scale * gamma[i] + beta[i];
+        a_rows[r * k + i] = __float2half_rn(v);
+        if (normed) normed[i] = v;
+      }
+    }
+    __syncthreads();
+  }
+  wmma::fragment<wmma::accumulator, TILE, TILE, TILE, float> acc;
+  wmma::fragment<wmma::matrix_a, TILE, TILE, TILE, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, TILE, TILE, TILE, __half, wmma::row_major> fb;
+  wmma::fill_fragment(acc, 0.f);
+  const __half *a_tile = LN ? a_rows : a + (size_t)row0 * k;
+#pragma unroll 4
+  for (int s = warp * TILE; s < k; s += warps * TILE) {
+    wmma::load_matrix_sync(fa, a_tile + s, k);
+    wmma::load_matrix_sync(fb, w + (size_t)s * n + col0, n);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(partial[warp], acc, TILE, wmma::mem_row_major);
+  __syncthreads();
+  for (int e = threadIdx.x; e < TILE * TILE; e += blockDim.x) {
+    int r = row0 + e / TILE, c = col0 + e % TILE;
+    float v = 0.f;
+    for (int p = 0; p < warps; p++) v += partial[p][e];
+    v += bias[c];
+    if (residual) v += residual[(size_t)r * n + c];
+    if (gelu) v = 0.5f * v * (1.f + erff(v * 0.70710678118654752f));
+    store(out + (size_t)r * n + c, v);
+  }
+}
+
+// out = LayerNorm(x_pre) W + bias, fp32: the attention's Q | K | V; x_norm gets LayerNorm(x_pre).
+extern "C" __global__ void ln_linear(const float *x_pre, const float *gamma, const float *beta,
+                                     float *x_norm, const __half *w, const float *bias, float *out,
+                                     int m, int n, int k, float eps) {
+  linear_tile<true, float>(nullptr, x_pre, gamma, beta, eps, x_norm, w, bias, nullptr, out, m, n, k,
+                           false);
+}
+
+// out = GELU(LayerNorm(x_pre) W + bias), fp16: the feed-forward's inner activations; x_norm gets
+// LayerNorm(x_pre).
+extern "C" __global__ void ln_linear_gelu_half(const float *x_pre, const float *gamma,
+                                               const float *beta, float *x_norm, const __half *w,
+                                               const float *bias, __half *out, int m, int n, int k,
+                                               float eps) {
+  linear_tile<true, __half>(nullptr, x_pre, gamma, beta, eps, x_norm, w, bias, nullptr, out, m, n,
+                            k, true);
+}
+
+// out = a W + bias + residual, fp32 (out may not be residual): the attention's and the
+// feed-forward's output products with the residual stream, before their LayerNorm.
+extern "C" __global__ void linear_residual(const __half *a, const __half *w, const float *bias,
+                                           const float *residual, float *out, int m, int n, int k) {
+  linear_tile<false, float>(a, nullptr, nullptr, nullptr, 0.f, nullptr, w, bias, residual, out, m,
+                            n, k, false);
 }

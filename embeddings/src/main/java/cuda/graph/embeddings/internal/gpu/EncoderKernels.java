@@ -6,6 +6,7 @@ import cuda.graph.DeviceBuffer;
 import cuda.graph.Dim3;
 import cuda.graph.ElementType;
 import cuda.graph.GraphNode;
+import cuda.graph.JavaKernel;
 import cuda.graph.Kernel;
 import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
@@ -63,14 +64,18 @@ public final class EncoderKernels {
   /** The PTX of encoder_kernels.cu, each kernel with its Java reference. */
   public static final KernelImage IMAGE =
       KernelImage.ptxResource(MethodHandles.lookup(), "encoder_kernels.ptx")
-          .withReference("embed_layer_norm", EncoderKernels::embedLayerNorm)
-          .withReference("embed_layer_norm_half", EncoderKernels::embedLayerNormHalf)
-          .withReference("layer_norm", EncoderKernels::layerNorm)
-          .withReference("layer_norm_half", EncoderKernels::layerNormHalf)
-          .withReference("attention", call -> attention(call, false))
-          .withReference("attention_half", call -> attention(call, true))
-          .withReference("gelu", EncoderKernels::gelu)
-          .withReference("pool_normalize", EncoderKernels::poolNormalize);
+          .withReference("embed_layer_norm", waiting(EncoderKernels::embedLayerNorm))
+          .withReference("embed_layer_norm_half", waiting(EncoderKernels::embedLayerNormHalf))
+          .withReference("layer_norm", waiting(EncoderKernels::layerNorm))
+          .withReference("layer_norm_half", waiting(EncoderKernels::layerNormHalf))
+          .withReference("attention", waiting(call -> attention(call, false)))
+          .withReference("attention_half", waiting(call -> attention(call, true)))
+          .withReference("gelu", waiting(EncoderKernels::gelu))
+          .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
+          .withReference("embed_sum", waiting(EncoderKernels::embedSum))
+          .withReference("ln_linear", waiting(call -> linear(call, true, false)))
+          .withReference("ln_linear_gelu_half", waiting(call -> linear(call, true, true)))
+          .withReference("linear_residual", waiting(call -> linear(call, false, false)));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -139,7 +144,53 @@ public final class EncoderKernels {
   public static final Kernel POOL_NORMALIZE =
       IMAGE.kernel("pool_normalize", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, I32);
 
+  /**
+   * {@code embed_sum(ids, types, word, position, type_table, x, tokens, length, hidden, vocabulary,
+   * positions, type_count)}: the embeddings before their LayerNorm.
+   */
+  public static final Kernel EMBED_SUM =
+      IMAGE.kernel("embed_sum", INT, INT, FLOAT, FLOAT, FLOAT, FLOAT, I32, I32, I32, I32, I32, I32);
+
+  /**
+   * {@code ln_linear(x_pre, gamma, beta, x_norm, w, bias, out, m, n, k, eps)}: {@code out =
+   * LayerNorm(x_pre) w + bias} in fp32 from fp16 products, and {@code x_norm = LayerNorm(x_pre)}.
+   */
+  public static final Kernel LN_LINEAR =
+      IMAGE.kernel("ln_linear", FLOAT, FLOAT, FLOAT, FLOAT, HALF, FLOAT, FLOAT, I32, I32, I32, F32);
+
+  /** As {@link #LN_LINEAR}, {@code out = GELU(...)} (the exact form) in fp16. */
+  public static final Kernel LN_LINEAR_GELU_HALF =
+      IMAGE.kernel(
+          "ln_linear_gelu_half", FLOAT, FLOAT, FLOAT, FLOAT, HALF, FLOAT, HALF, I32, I32, I32, F32);
+
+  /**
+   * {@code linear_residual(a, w, bias, residual, out, m, n, k)}: {@code out = a w + bias +
+   * residual}, fp16 products, fp32 out.
+   */
+  public static final Kernel LINEAR_RESIDUAL =
+      IMAGE.kernel("linear_residual", HALF, HALF, FLOAT, FLOAT, FLOAT, I32, I32, I32);
+
+  /** The side of the fused products' output tiles: their sizes are multiples of it. */
+  public static final int TILE = 16;
+
+  /** Threads of a fused product's block: 8 warps sharing its tile's steps along k. */
+  public static final int LINEAR_BLOCK = 256;
+
   private EncoderKernels() {}
+
+  /**
+   * {@return {@code reference} preceded by what each CUDA kernel does first}: wait for the kernel
+   * before it and let the next one launch (encoder_kernels.cu's {@code wait_for_previous_kernel}
+   * and {@code let_next_kernel_launch}), so that the simulator, which starts a programmatic
+   * dependent launch early, runs them in the order a GPU does
+   */
+  private static JavaKernel waiting(JavaKernel reference) {
+    return call -> {
+      call.gridDependencySynchronize();
+      call.triggerDependentLaunch();
+      reference.run(call);
+    };
+  }
 
   /**
    * Loads every kernel on {@code device}, so that no capture loads a module.
@@ -156,7 +207,11 @@ public final class EncoderKernels {
             ATTENTION,
             ATTENTION_HALF,
             GELU,
-            POOL_NORMALIZE)) {
+            POOL_NORMALIZE,
+            EMBED_SUM,
+            LN_LINEAR,
+            LN_LINEAR_GELU_HALF,
+            LINEAR_RESIDUAL)) {
       k.load(device);
     }
   }
@@ -289,8 +344,30 @@ public final class EncoderKernels {
       DeviceBuffer<Float> out,
       int rows,
       float epsilon) {
+    return layerNorm(in, gamma, beta, out, rows, epsilon, false);
+  }
+
+  /**
+   * {@return {@link #layerNorm}, as a programmatic dependent launch where {@code programmatic}}
+   *
+   * @param in the rows
+   * @param gamma LayerNorm's scale, a row's width
+   * @param beta LayerNorm's shift
+   * @param out the normalised rows, which may be {@code in}
+   * @param rows the rows
+   * @param epsilon added to the variance
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> layerNorm(
+      DeviceBuffer<Float> in,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> out,
+      int rows,
+      float epsilon,
+      boolean programmatic) {
     return LAYER_NORM.launch(
-        LaunchConfig.of(rows, BLOCK),
+        dependent(LaunchConfig.of(rows, BLOCK), programmatic),
         in,
         gamma,
         beta,
@@ -350,8 +427,32 @@ public final class EncoderKernels {
       int length,
       int heads,
       int headSize) {
+    return attentionHalf(qkv, mask, out, batch, length, heads, headSize, false);
+  }
+
+  /**
+   * {@return {@link #attentionHalf}, as a programmatic dependent launch where {@code programmatic}}
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> attentionHalf(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize,
+      boolean programmatic) {
     return ATTENTION_HALF.launch(
-        attentionLaunch(batch, length, heads),
+        dependent(attentionLaunch(batch, length, heads), programmatic),
         qkv,
         mask,
         out,
@@ -409,8 +510,34 @@ public final class EncoderKernels {
       int length,
       int hidden,
       Pooling pooling) {
+    return poolNormalize(x, mask, out, norms, batch, length, hidden, pooling, false);
+  }
+
+  /**
+   * {@return {@link #poolNormalize}, as a programmatic dependent launch where {@code programmatic}}
+   *
+   * @param x the last hidden states, {@code batch * length * hidden}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the unit vectors, {@code batch * hidden}
+   * @param norms the norms, {@code batch}
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param hidden a row's width
+   * @param pooling the mean over the mask or the first row
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> poolNormalize(
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Float> norms,
+      int batch,
+      int length,
+      int hidden,
+      Pooling pooling,
+      boolean programmatic) {
     return POOL_NORMALIZE.launch(
-        LaunchConfig.of(batch, BLOCK),
+        dependent(LaunchConfig.of(batch, BLOCK), programmatic),
         x,
         mask,
         out,
@@ -419,6 +546,187 @@ public final class EncoderKernels {
         length,
         hidden,
         pooling == Pooling.CLS ? 1 : 0);
+  }
+
+  // The fused path's launches (see encoder_kernels.cu): each may be a programmatic dependent
+  // launch, since every kernel waits for the one before it before touching activations.
+
+  /** {@return {@code config} as a programmatic dependent launch where {@code programmatic}} */
+  private static LaunchConfig dependent(LaunchConfig config, boolean programmatic) {
+    return programmatic ? config.withProgrammaticDependentLaunch() : config;
+  }
+
+  /**
+   * {@return x = word[id] + position + type for each of {@code batch * length} rows}: the
+   * embeddings before their LayerNorm, which the first fused product applies
+   *
+   * @param ids the token ids, {@code batch * length}
+   * @param types the token types, as many
+   * @param tables the embedding tables
+   * @param x the rows, {@code batch * length * hidden}
+   * @param batch the sequences
+   * @param length the length they are padded to
+   */
+  public static GraphNode<@Nullable Void> embedSum(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      Tables tables,
+      DeviceBuffer<Float> x,
+      int batch,
+      int length) {
+    return EMBED_SUM.launch(
+        LaunchConfig.of(batch * length, BLOCK),
+        ids,
+        types,
+        tables.word(),
+        tables.position(),
+        tables.type(),
+        x,
+        batch * length,
+        length,
+        tables.hidden(),
+        tables.vocabulary(),
+        tables.positions(),
+        tables.types());
+  }
+
+  /** {@return the grid of a fused product of {@code m x n}}, refusing sizes it does not tile */
+  private static LaunchConfig linearLaunch(String call, int m, int n, int k, boolean programmatic) {
+    if (m < 1 || n < 1 || k < 1 || m % TILE != 0 || n % TILE != 0 || k % TILE != 0) {
+      throw new IllegalArgumentException(
+          "EncoderKernels."
+              + call
+              + ": a product of "
+              + m
+              + " x "
+              + k
+              + " by "
+              + k
+              + " x "
+              + n
+              + "; the fused products take positive sizes that are multiples of "
+              + TILE
+              + " (use the cuBLASLt path for other shapes)");
+    }
+    return dependent(
+        LaunchConfig.of(Dim3.of(n / TILE, m / TILE), Dim3.of(LINEAR_BLOCK)), programmatic);
+  }
+
+  /**
+   * {@return out = LayerNorm(xPre) w + bias (fp32), and xNorm = LayerNorm(xPre)}: a fused product
+   * whose blocks normalise the rows they read
+   *
+   * @param xPre the rows before their LayerNorm, {@code m x k}
+   * @param gamma LayerNorm's scale, {@code k}
+   * @param beta LayerNorm's shift
+   * @param xNorm where the normalised rows go (fp32)
+   * @param w the weight, {@code k x n} row-major fp16
+   * @param bias {@code n}
+   * @param out {@code m x n}
+   * @param m rows, a multiple of {@value #TILE}
+   * @param n columns, a multiple of {@value #TILE}
+   * @param k the rows' width, a multiple of {@value #TILE} up to {@value #MAX_HIDDEN}
+   * @param epsilon added to the variance
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> lnLinear(
+      DeviceBuffer<Float> xPre,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> xNorm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> out,
+      int m,
+      int n,
+      int k,
+      float epsilon,
+      boolean programmatic) {
+    return LN_LINEAR.launch(
+        linearLaunch("lnLinear", m, n, k, programmatic),
+        xPre,
+        gamma,
+        beta,
+        xNorm,
+        w,
+        bias,
+        out,
+        m,
+        n,
+        k,
+        epsilon);
+  }
+
+  /**
+   * {@return out = GELU(LayerNorm(xPre) w + bias) in fp16, the exact GELU, and xNorm =
+   * LayerNorm(xPre)}, as {@link #lnLinear}
+   *
+   * @param xPre the rows before their LayerNorm, {@code m x k}
+   * @param gamma LayerNorm's scale, {@code k}
+   * @param beta LayerNorm's shift
+   * @param xNorm where the normalised rows go (fp32)
+   * @param w the weight, {@code k x n} row-major fp16
+   * @param bias {@code n}, fp32
+   * @param out {@code m x n}, fp16
+   * @param m rows, a multiple of {@value #TILE}
+   * @param n columns, a multiple of {@value #TILE}
+   * @param k the rows' width, a multiple of {@value #TILE} up to {@value #MAX_HIDDEN}
+   * @param epsilon added to the variance
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> lnLinearGeluHalf(
+      DeviceBuffer<Float> xPre,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> xNorm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<?> out,
+      int m,
+      int n,
+      int k,
+      float epsilon,
+      boolean programmatic) {
+    return LN_LINEAR_GELU_HALF.launch(
+        linearLaunch("lnLinearGeluHalf", m, n, k, programmatic),
+        xPre,
+        gamma,
+        beta,
+        xNorm,
+        w,
+        bias,
+        out,
+        m,
+        n,
+        k,
+        epsilon);
+  }
+
+  /**
+   * {@return out = a w + bias + residual (fp32)}, fp16 products
+   *
+   * @param a the left operand, {@code m x k} fp16
+   * @param w the weight, {@code k x n} row-major fp16
+   * @param bias {@code n}
+   * @param residual {@code m x n}, not {@code out}
+   * @param out {@code m x n}
+   * @param m rows, a multiple of {@value #TILE}
+   * @param n columns, a multiple of {@value #TILE}
+   * @param k a multiple of {@value #TILE}
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> linearResidual(
+      DeviceBuffer<?> a,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> residual,
+      DeviceBuffer<Float> out,
+      int m,
+      int n,
+      int k,
+      boolean programmatic) {
+    return LINEAR_RESIDUAL.launch(
+        linearLaunch("linearResidual", m, n, k, programmatic), a, w, bias, residual, out, m, n, k);
   }
 
   /**
@@ -703,6 +1011,120 @@ public final class EncoderKernels {
       float norm = (float) ReferenceEncoder.norm(pooled);
       setRow(out, (long) b * hidden, norm > 0 ? ReferenceEncoder.normalized(pooled) : pooled);
       norms.setAtIndex(F, b, norm);
+    }
+  }
+
+  private static void embedSum(KernelCall call) {
+    int tokens = call.i32(6), length = call.i32(7), hidden = call.i32(8);
+    int vocabulary = call.i32(9), positions = call.i32(10), typeCount = call.i32(11);
+    int rows = Math.min(call.grid().x(), tokens);
+    if (length < 1 || rows < 1) {
+      return;
+    }
+    MemorySegment ids = ints(call, 0, rows);
+    MemorySegment types = ints(call, 1, rows);
+    MemorySegment x = floats(call, 5, (long) rows * hidden);
+    for (int r = 0; r < rows; r++) {
+      int id = ids.getAtIndex(I, r), type = types.getAtIndex(I, r), pos = r % length;
+      long out = (long) r * hidden;
+      if (id < 0 || id >= vocabulary || pos >= positions || type < 0 || type >= typeCount) {
+        fillNan(x, out, hidden);
+        continue;
+      }
+      float[] w = row(floats(call, 2, (id + 1L) * hidden), (long) id * hidden, hidden);
+      float[] p = row(floats(call, 3, (pos + 1L) * hidden), (long) pos * hidden, hidden);
+      float[] t = row(floats(call, 4, (type + 1L) * hidden), (long) type * hidden, hidden);
+      for (int i = 0; i < hidden; i++) {
+        x.setAtIndex(F, out + i, (float) ((double) w[i] + t[i] + p[i]));
+      }
+    }
+  }
+
+  /**
+   * The fused products: {@code ln_linear}, {@code ln_linear_gelu_half} ({@code normalizing}) and
+   * {@code linear_residual}; {@code gelu} for the one that takes GELU (and writes fp16). The left
+   * operand is rounded to fp16 as the kernel rounds it (its LayerNorm's rows, or the fp16 rows it
+   * reads), the products summed in double.
+   */
+  private static void linear(KernelCall call, boolean normalizing, boolean gelu) {
+    // ln_linear*: x_pre 0, gamma 1, beta 2, x_norm 3, w 4, bias 5, out 6, m 7, n 8, k 9, eps 10
+    // linear_residual: a 0, w 1, bias 2, residual 3, out 4, m 5, n 6, k 7
+    int sizes = normalizing ? 7 : 5;
+    int m = call.i32(sizes), n = call.i32(sizes + 1), k = call.i32(sizes + 2);
+    int outIndex = normalizing ? 6 : 4;
+    boolean halfOut = gelu;
+    int rows = (int) Math.min((long) call.grid().y() * TILE, m);
+    int columns = (int) Math.min((long) call.grid().x() * TILE, n);
+    if (rows < 1 || columns < 1) {
+      return;
+    }
+    MemorySegment outMemory =
+        call.memory(
+            outIndex, ((long) (rows - 1) * n + columns) * (halfOut ? Short.BYTES : Float.BYTES));
+    Store out =
+        halfOut
+            ? (i, v) -> outMemory.setAtIndex(H, i, Float.floatToFloat16(v))
+            : (i, v) -> outMemory.setAtIndex(F, i, v);
+    if (m % TILE != 0
+        || n % TILE != 0
+        || k % TILE != 0
+        || k < TILE
+        || call.block().x() / 32 > 8
+        || (normalizing && k > MAX_HIDDEN)) {
+      for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < columns; c++) {
+          out.set((long) r * n + c, Float.NaN);
+        }
+      }
+      return;
+    }
+    double[][] a = new double[rows][k];
+    if (normalizing) {
+      MemorySegment xPre = floats(call, 0, (long) rows * k);
+      float[] gamma = row(floats(call, 1, k), 0, k);
+      float[] beta = row(floats(call, 2, k), 0, k);
+      MemorySegment xNorm = floats(call, 3, (long) rows * k);
+      for (int r = 0; r < rows; r++) {
+        float[] normed =
+            ReferenceEncoder.layerNorm(row(xPre, (long) r * k, k), gamma, beta, call.f32(10));
+        setRow(xNorm, (long) r * k, normed);
+        for (int i = 0; i < k; i++) {
+          a[r][i] = Float.float16ToFloat(Float.floatToFloat16(normed[i]));
+        }
+      }
+    } else {
+      MemorySegment in = call.memory(0, (long) rows * k * Short.BYTES);
+      for (int r = 0; r < rows; r++) {
+        for (int i = 0; i < k; i++) {
+          a[r][i] = Float.float16ToFloat(in.getAtIndex(H, (long) r * k + i));
+        }
+      }
+    }
+    MemorySegment wMemory = call.memory(normalizing ? 4 : 1, ((long) k * n) * Short.BYTES);
+    float[] bias = row(floats(call, normalizing ? 5 : 2, n), 0, n);
+    @Nullable MemorySegment residual = normalizing ? null : floats(call, 3, (long) rows * n);
+    double[] w = new double[k * columns];
+    for (int i = 0; i < k; i++) {
+      for (int c = 0; c < columns; c++) {
+        w[i * columns + c] = Float.float16ToFloat(wMemory.getAtIndex(H, (long) i * n + c));
+      }
+    }
+    double[] sums = new double[columns];
+    for (int r = 0; r < rows; r++) {
+      java.util.Arrays.fill(sums, 0);
+      for (int i = 0; i < k; i++) {
+        double left = a[r][i];
+        for (int c = 0; c < columns; c++) {
+          sums[c] += left * w[i * columns + c];
+        }
+      }
+      for (int c = 0; c < columns; c++) {
+        double v = sums[c] + bias[c];
+        if (residual != null) {
+          v += residual.getAtIndex(F, (long) r * n + c);
+        }
+        out.set((long) r * n + c, (float) (gelu ? ReferenceEncoder.gelu(v) : v));
+      }
     }
   }
 }

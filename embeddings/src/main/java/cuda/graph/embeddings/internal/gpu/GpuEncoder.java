@@ -133,6 +133,7 @@ public final class GpuEncoder implements AutoCloseable {
       DeviceBuffer<Float> attentionBeta,
       DeviceBuffer<?> intermediate,
       DeviceBuffer<?> intermediateBias,
+      DeviceBuffer<Float> intermediateBiasFloat,
       DeviceBuffer<?> output,
       DeviceBuffer<Float> outputBias,
       DeviceBuffer<Float> outputGamma,
@@ -155,6 +156,7 @@ public final class GpuEncoder implements AutoCloseable {
 
   private final Precision precision;
   private final Gelu gelu;
+  private final int fusedMaxTokens;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
   private final List<Layer> layers = new ArrayList<>();
@@ -275,11 +277,44 @@ public final class GpuEncoder implements AutoCloseable {
    * @param batch the batch sizes, or null
    * @param length the token lengths, or null
    * @param graphMemoryBudget the budget in bytes, or 0
+   * @param fusedMaxTokens the most tokens (batch times padded length) of a shape that runs on the
+   *     fused kernels in {@link Precision#FP16} (see {@link #usesFusedKernels}); 0 for none
    */
-  public record Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
+  public record Sizing(
+      @Nullable Buckets batch,
+      @Nullable Buckets length,
+      long graphMemoryBudget,
+      int fusedMaxTokens) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
+
+    /**
+     * The buckets and budget given, the fused kernels up to {@link #FUSED_MAX_TOKENS} tokens.
+     *
+     * @param batch the batch sizes, or null
+     * @param length the token lengths, or null
+     * @param graphMemoryBudget the budget in bytes, or 0
+     */
+    public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
+      this(batch, length, graphMemoryBudget, FUSED_MAX_TOKENS);
+    }
+
+    /**
+     * {@return these sizes with the fused kernels up to {@code tokens} tokens (0: never)}
+     *
+     * @param tokens the most tokens of a fused shape
+     */
+    public Sizing withFusedMaxTokens(int tokens) {
+      return new Sizing(batch, length, graphMemoryBudget, tokens);
+    }
   }
+
+  /**
+   * The most tokens of a shape the fused kernels run by default: up to there they beat the cuBLASLt
+   * products with their separate LayerNorms (launch-bound shapes), beyond it the products are large
+   * enough for cuBLASLt's kernels to win.
+   */
+  public static final int FUSED_MAX_TOKENS = 256;
 
   /**
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int, Precision, Gelu,
@@ -343,6 +378,7 @@ public final class GpuEncoder implements AutoCloseable {
             sizing.length(), buckets(new int[] {16, 32, 64}, 128, maxLength), maxLength, "length");
     this.precision = precision;
     this.gelu = gelu;
+    this.fusedMaxTokens = sizing.fusedMaxTokens();
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -367,6 +403,8 @@ public final class GpuEncoder implements AutoCloseable {
                 uploadWeight(l.intermediate().weight()),
                 // The up projection's output is fp16 in FP16 mode, and a bias holds D's type.
                 uploadWeight(l.intermediate().bias()),
+                // The fused path's epilogue adds an fp32 bias.
+                upload(l.intermediate().bias()),
                 uploadWeight(l.output().weight()),
                 upload(l.output().bias()),
                 upload(l.outputNorm().gamma()),
@@ -560,8 +598,10 @@ public final class GpuEncoder implements AutoCloseable {
     return switch (precision) {
       // x, qkv, context, the feed-forward activations
       case FP32 -> tokens * (h + 3 * h + h + ffn) * Float.BYTES;
-      // x and qkv fp32; x's fp16 copy, context and the feed-forward activations fp16
-      case FP16 -> tokens * ((h + 3 * h) * Float.BYTES + (h + h + ffn) * Short.BYTES);
+      // The more of the two paths': the fused kernels' (two fp32 residual rows and qkv; context
+      // and the feed-forward activations fp16) beats the cuBLASLt path's (x and qkv fp32; x's fp16
+      // copy, context and the feed-forward activations fp16) by one fp16 row a token.
+      case FP16 -> tokens * ((2 * h + 3 * h) * Float.BYTES + (h + ffn) * Short.BYTES);
     };
   }
 
@@ -605,7 +645,113 @@ public final class GpuEncoder implements AutoCloseable {
     }
   }
 
+  /**
+   * {@return whether {@code shape} runs on the fused kernels}: in {@link Precision#FP16}, for
+   * shapes of at most {@code fusedMaxTokens} tokens (batch times padded length) that tile by {@link
+   * EncoderKernels#TILE} (tokens, hidden and intermediate sizes)
+   *
+   * @param shape the shape
+   */
+  public boolean usesFusedKernels(Shape shape) {
+    long tokens = (long) shape.batch() * shape.length();
+    return precision == Precision.FP16
+        && tokens <= fusedMaxTokens
+        && tokens % EncoderKernels.TILE == 0
+        && hidden % EncoderKernels.TILE == 0
+        && architecture.intermediate() % EncoderKernels.TILE == 0;
+  }
+
+  /**
+   * Records {@code shape} on the fused kernels: per layer, the QKV product with the LayerNorm of
+   * its input folded in, attention, the output product with its residual, the up product with the
+   * next LayerNorm and GELU folded in, the down product with its residual; then the last LayerNorm
+   * and pooling. Every kernel after the first is a programmatic dependent launch. The residual
+   * stream alternates between {@code pre} (a product's output, before its LayerNorm) and {@code
+   * normed} (the LayerNorm of it, which the product reading {@code pre} writes).
+   */
+  private void recordFusedShape(Shape shape, Counting scope) {
+    int batch = shape.batch(), length = shape.length(), tokens = batch * length;
+    int ffn = architecture.intermediate();
+    int heads = architecture.heads(), headSize = architecture.headSize();
+    float epsilon = architecture.layerNormEpsilon();
+    DeviceBuffer<Float> pre = scope.temporary(ElementType.F32, (long) tokens * hidden);
+    DeviceBuffer<Float> normed = scope.temporary(ElementType.F32, (long) tokens * hidden);
+    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * hidden);
+    DeviceBuffer<Short> context = scope.temporary(ElementType.F16, (long) tokens * hidden);
+    DeviceBuffer<Short> inner = scope.temporary(ElementType.F16, (long) tokens * ffn);
+    DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
+    scope.record(
+        EncoderKernels.embedSum(
+            inputs.slice(0, tokens), inputs.slice(tokens, tokens), tables, pre, batch, length));
+    DeviceBuffer<Float> gamma = tables.gamma(), beta = tables.beta();
+    for (Layer l : layers) {
+      scope.record(
+          EncoderKernels.lnLinear(
+              pre,
+              gamma,
+              beta,
+              normed,
+              l.qkv(),
+              l.qkvBias(),
+              qkv,
+              tokens,
+              3 * hidden,
+              hidden,
+              epsilon,
+              true));
+      scope.record(
+          EncoderKernels.attentionHalf(
+              qkv, maskPrefix, context, batch, length, heads, headSize, true));
+      scope.record(
+          EncoderKernels.linearResidual(
+              context,
+              l.attentionOutput(),
+              l.attentionOutputBias(),
+              normed,
+              pre,
+              tokens,
+              hidden,
+              hidden,
+              true));
+      scope.record(
+          EncoderKernels.lnLinearGeluHalf(
+              pre,
+              l.attentionGamma(),
+              l.attentionBeta(),
+              normed,
+              l.intermediate(),
+              l.intermediateBiasFloat(),
+              inner,
+              tokens,
+              ffn,
+              hidden,
+              epsilon,
+              true));
+      scope.record(
+          EncoderKernels.linearResidual(
+              inner, l.output(), l.outputBias(), normed, pre, tokens, hidden, ffn, true));
+      gamma = l.outputGamma();
+      beta = l.outputBeta();
+    }
+    scope.record(EncoderKernels.layerNorm(pre, gamma, beta, normed, tokens, epsilon, true));
+    scope.record(
+        EncoderKernels.poolNormalize(
+            normed,
+            maskPrefix,
+            pooled.slice(maxBatch, (long) batch * hidden),
+            pooled.slice(0, batch),
+            batch,
+            length,
+            hidden,
+            pooling,
+            true));
+  }
+
   private void recordShape(Shape shape, Counting scope) {
+    if (usesFusedKernels(shape)) {
+      recordFusedShape(shape, scope);
+      return;
+    }
     int batch = shape.batch(), length = shape.length();
     int ffn = architecture.intermediate();
     int heads = architecture.heads(), headSize = architecture.headSize();
@@ -919,14 +1065,8 @@ public final class GpuEncoder implements AutoCloseable {
     }
     int size = batch.size();
     Shape shape = shapeFor(size, length);
-    // Padding rows and positions are id 0, type 0 and mask 0.
-    int padded = shape.length(), tokens = shape.batch() * padded;
-    int[] in = new int[3 * tokens]; // ids, then types, then mask
-    for (int b = 0; b < size; b++) {
-      System.arraycopy(batch.ids()[b], 0, in, b * padded, length);
-      System.arraycopy(batch.typeIds()[b], 0, in, tokens + b * padded, length);
-      System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
-    }
+    int[] in = padded(batch, shape);
+    int tokens = shape.batch() * shape.length();
     DeviceOp<?> work = graphed && !overBudget.contains(shape) ? launch(shape) : eagerWork(shape);
     // The norms of the shape's sequences, then (from maxBatch) their unit vectors.
     float[] flat =
@@ -942,6 +1082,49 @@ public final class GpuEncoder implements AutoCloseable {
           java.util.Arrays.copyOfRange(flat, maxBatch + b * hidden, maxBatch + (b + 1) * hidden);
       norms[slot] = flat[b];
     }
+  }
+
+  /**
+   * {@return the ids, then the types, then the mask of {@code batch} padded to {@code shape}}:
+   * padding rows and positions are id 0, type 0 and mask 0
+   */
+  private static int[] padded(ReferenceEncoder.Batch batch, Shape shape) {
+    int length = batch.length(), padded = shape.length(), tokens = shape.batch() * padded;
+    int[] in = new int[3 * tokens];
+    for (int b = 0; b < batch.size(); b++) {
+      System.arraycopy(batch.ids()[b], 0, in, b * padded, length);
+      System.arraycopy(batch.typeIds()[b], 0, in, tokens + b * padded, length);
+      System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
+    }
+    return in;
+  }
+
+  /**
+   * For measurement tools (the tests' QueryBreakdown): runs the runs of {@code parts} (1 to
+   * maxBatch, of up to maxLength tokens) as {@link #embedParts} does, in its graph, but waiting for
+   * each step before the next, and returns each step's nanoseconds as the host sees it: the copy of
+   * the token ids in, the graph's replay, the copy of the pooled rows out (each including one wait
+   * for the stream; {@link #embedParts} waits once for the three), then the replay as the GPU sees
+   * it, between events {@code start} and {@code end} recorded around it.
+   */
+  long[] stepNanos(
+      List<BertTokenizer.Part> parts, cuda.graph.CudaEvent start, cuda.graph.CudaEvent end) {
+    ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
+    Shape shape = shapeFor(batch.size(), batch.length());
+    int[] in = padded(batch, shape);
+    long began = System.nanoTime();
+    inputs.slice(0, in.length).write(in).syncOn(stream);
+    long copiedIn = System.nanoTime();
+    start.record().andThen(launch(shape)).andThen(end.record()).syncOn(stream);
+    long replayed = System.nanoTime();
+    pooled.slice(0, maxBatch + (long) batch.size() * hidden).toFloatArray().syncOn(stream);
+    long copiedOut = System.nanoTime();
+    return new long[] {
+      copiedIn - began,
+      replayed - copiedIn,
+      copiedOut - replayed,
+      Math.round(end.elapsedMillisSince(start) * 1e6)
+    };
   }
 
   /**

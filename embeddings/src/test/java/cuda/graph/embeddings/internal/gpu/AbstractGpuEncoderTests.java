@@ -4,6 +4,7 @@ package cuda.graph.embeddings.internal.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -191,6 +192,53 @@ abstract class AbstractGpuEncoderTests {
           GpuEncoder.temporaryBytes(
               MiniLm.Ours.WEIGHTS.architecture, 4 * 16, GpuEncoder.Precision.FP16),
           fp16.graphs().stats(new GpuEncoder.Shape(4, 16)).orElseThrow().graphMemoryBytes());
+    }
+  }
+
+  @Test
+  void inFp16SmallShapesRunOnTheFusedKernelsAndMeetTheFloorAsTheCublasPathDoes() {
+    try (GpuEncoder fused =
+            new GpuEncoder(
+                MiniLm.Ours.WEIGHTS,
+                MiniLm.Ours.TOKENIZER,
+                stream,
+                4,
+                32,
+                GpuEncoder.Precision.FP16);
+        GpuEncoder products =
+            new GpuEncoder(
+                MiniLm.Ours.WEIGHTS,
+                MiniLm.Ours.TOKENIZER,
+                stream,
+                4,
+                32,
+                GpuEncoder.Precision.FP16,
+                GpuEncoder.Gelu.EPILOGUE,
+                cuda.graph.embeddings.Pooling.MEAN,
+                GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(0))) {
+      List<String> one = List.of("How do I embed a query on the GPU?");
+      float[][] fusedBatch = fused.embed(BATCH);
+      int fusedNodes = fused.nodesPerGraph(), fusedMatmuls = fused.matmulNodesPerGraph();
+      float[][] fusedOne = fused.embed(one);
+      float[][] productsBatch = products.embed(BATCH);
+
+      assertTrue(fused.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "4 x 16 tokens are fused");
+      assertFalse(products.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "unless told not to");
+      // The embeddings kernel, five kernels a layer (no matmul node), the last LayerNorm, pooling;
+      // against the cuBLASLt path's seven nodes a layer, four of them matmuls.
+      assertEquals(1 + 6 * 5 + 2, fusedNodes);
+      assertEquals(0, fusedMatmuls);
+      assertEquals(2 + 6 * 7, products.nodesPerGraph());
+      assertEquals(6 * 4, products.matmulNodesPerGraph());
+      assertCloseToTheAnchors(BATCH, fusedBatch, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(one, fusedOne, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(BATCH, productsBatch, MIN_FP16_COSINE);
+      for (int i = 0; i < BATCH.size(); i++) {
+        double cosine = MiniLm.cosine(fusedBatch[i], productsBatch[i]);
+        assertTrue(
+            cosine >= MIN_FP16_COSINE && cosine < 1 - 1e-9,
+            "the two fp16 paths agree to the floor and are two computations: " + cosine);
+      }
     }
   }
 

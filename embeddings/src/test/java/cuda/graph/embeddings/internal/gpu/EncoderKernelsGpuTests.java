@@ -54,6 +54,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       expected norm (an fp32 sum of 384 squares is off by at most 384 roundings of 6e-8 each, a
  *       relative 2.3e-5 in the worst order, some 10^-6 in a tree).
  *   <li>Attention: {@code 1e-5}, as since the kernel was written (values of a few units).
+ *   <li>The fused products (fp16 operands on the tensor cores, fp32 sums): {@code 2^-11 * sum_k
+ *       |a_k w_kc|} (1.13 times that after GELU, whose slope is at most 1.13) plus {@code 1e-5 * (1
+ *       + |expected|)}: the kernel's LayerNorm in fp32 may round an element of a row to the fp16
+ *       value next to the reference's (a relative 2^-11 at most), and the bound holds even if every
+ *       element did; its fp32 sums of 384 to 1536 terms are some 10^-5 of it. A wrong row, column
+ *       or step is off by about the size of the values, 100 times the bound.
+ *   <li>The embeddings before their LayerNorm: {@code 1e-6 * (1 + |expected|)} (two fp32 sums).
  *   <li>fp16 outputs: the fp32 tolerance plus one fp16 unit in the last place of the expected
  *       value, since two values that close can round to neighbouring fp16 values (attention keeps
  *       its {@code 4e-3}, an fp16 unit at 4 to 8).
@@ -72,7 +79,11 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION,
           EncoderKernels.ATTENTION_HALF,
           EncoderKernels.GELU,
-          EncoderKernels.POOL_NORMALIZE);
+          EncoderKernels.POOL_NORMALIZE,
+          EncoderKernels.EMBED_SUM,
+          EncoderKernels.LN_LINEAR,
+          EncoderKernels.LN_LINEAR_GELU_HALF,
+          EncoderKernels.LINEAR_RESIDUAL);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -461,6 +472,258 @@ class EncoderKernelsGpuTests {
         assertTrue(Math.abs(norm - 1) <= 1e-5, () -> "the norm of sequence " + s + ": " + norm);
         assertTrue(actualNorms[b] > 1, () -> "the pooled norm of sequence " + s);
       }
+    }
+  }
+
+  @Test
+  void embedSumOnTheGpuIsItsReferenceForEveryElement() {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3605);
+    int vocabulary = 1000, positions = 64, typeCount = 2, batch = 2, length = 33;
+    int tokens = batch * length;
+    float[] word = gaussians(random, vocabulary * HIDDEN, 1);
+    float[] position = gaussians(random, positions * HIDDEN, 1);
+    float[] type = gaussians(random, typeCount * HIDDEN, 1);
+    int[] ids = new int[tokens];
+    int[] types = new int[tokens];
+    for (int r = 0; r < tokens; r++) {
+      ids[r] = random.nextInt(vocabulary);
+      types[r] = random.nextInt(typeCount);
+    }
+    ids[3] = vocabulary; // NaN rows: an id past the table, a negative one, a type past its table
+    ids[40] = -1;
+    types[50] = typeCount;
+    float[] expected = new float[tokens * HIDDEN];
+    EncoderKernels.EMBED_SUM.runReference(
+        LaunchConfig.of(tokens, BLOCK),
+        ids,
+        types,
+        word,
+        position,
+        type,
+        expected,
+        tokens,
+        length,
+        HIDDEN,
+        vocabulary,
+        positions,
+        typeCount);
+    float[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Integer> idsBuffer = DeviceBuffer.fromArray(ids).syncOn(stream);
+        DeviceBuffer<Integer> typesBuffer = DeviceBuffer.fromArray(types).syncOn(stream);
+        DeviceBuffer<Float> wordBuffer = DeviceBuffer.fromArray(word).syncOn(stream);
+        DeviceBuffer<Float> positionBuffer = DeviceBuffer.fromArray(position).syncOn(stream);
+        DeviceBuffer<Float> typeBuffer = DeviceBuffer.fromArray(type).syncOn(stream);
+        DeviceBuffer<Float> gammaBuffer = DeviceBuffer.fromArray(new float[HIDDEN]).syncOn(stream);
+        DeviceBuffer<Float> x =
+            DeviceBuffer.zeros(ElementType.F32, tokens * HIDDEN).syncOn(stream)) {
+      EncoderKernels.Tables tables =
+          new EncoderKernels.Tables(
+              wordBuffer, positionBuffer, typeBuffer, gammaBuffer, gammaBuffer, EPS);
+      actual =
+          EncoderKernels.embedSum(idsBuffer, typesBuffer, tables, x, batch, length)
+              .andThen(x.toFloatArray())
+              .syncOn(stream);
+    }
+    assertTrue(Float.isNaN(expected[3 * HIDDEN]), "the reference's row of an id past the table");
+    assertTrue(Float.isNaN(expected[50 * HIDDEN + 7]), "and of a type past its table");
+    assertElements("embed_sum", expected, actual, e -> 1e-6 * (1 + Math.abs(e)));
+  }
+
+  /** {@return fp16 values of scale {@code scale}, as short bits} */
+  private static short[] halfGaussians(Random random, int n, double scale) {
+    short[] v = new short[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = Float.floatToFloat16((float) (scale * random.nextGaussian()));
+    }
+    return v;
+  }
+
+  /**
+   * {@return the fused products' tolerance of each element of {@code rows x n}}: see the class
+   * comment; {@code a} the left operand as the reference rounds it
+   */
+  private static double[] productTolerance(
+      float[] a, short[] w, int rows, int n, int k, double slope) {
+    double[] tolerance = new double[rows * n];
+    for (int r = 0; r < rows; r++) {
+      for (int i = 0; i < k; i++) {
+        double left = Math.abs(Float.float16ToFloat(Float.floatToFloat16(a[r * k + i])));
+        for (int c = 0; c < n; c++) {
+          tolerance[r * n + c] += left * Math.abs(Float.float16ToFloat(w[i * n + c]));
+        }
+      }
+    }
+    for (int e = 0; e < tolerance.length; e++) {
+      tolerance[e] = slope * tolerance[e] * 0x1p-11;
+    }
+    return tolerance;
+  }
+
+  /** As {@link #assertElements}, each element with its own tolerance (plus 1e-5 (1 + |e|)). */
+  private static void assertProducts(
+      String what, float[] expected, float[] actual, double[] tolerance, boolean half) {
+    float[] scaled = new float[expected.length];
+    float[] scaledActual = new float[expected.length];
+    for (int e = 0; e < expected.length; e++) {
+      double t =
+          tolerance[e] + 1e-5 * (1 + Math.abs(expected[e])) + (half ? halfUlp(expected[e]) : 0);
+      scaled[e] = (float) (expected[e] / t);
+      scaledActual[e] = (float) (actual[e] / t);
+    }
+    assertElements(what + " (in units of each element's tolerance)", scaled, scaledActual, e -> 1);
+  }
+
+  /** Rows of a LayerNorm's input: spreads and means as in the LayerNorm test. */
+  private static float[] preNormRows(Random random, int rows, int width) {
+    float[] x = new float[rows * width];
+    for (int r = 0; r < rows; r++) {
+      double spread = new double[] {0.1, 1, 30}[r % 3];
+      double mean = spread * new double[] {0, 3, -3, 1.5, -0.5}[r % 5];
+      for (int i = 0; i < width; i++) {
+        x[r * width + i] = (float) (mean + spread * random.nextGaussian());
+      }
+    }
+    return x;
+  }
+
+  @ParameterizedTest(name = "{0} x {2} by {2} x {1}, GELU {3}")
+  @CsvSource({"48, 1152, 384, false", "32, 1536, 384, true", "16, 384, 384, false"})
+  void aFusedProductWithItsLayerNormOnTheGpuIsItsReferenceForEveryElement(
+      int m, int n, int k, boolean gelu) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3606 + n);
+    float[] xPre = preNormRows(random, m, k);
+    float[] gamma = uniforms(random, k, 0.5, 1.5);
+    float[] beta = uniforms(random, k, -0.5, 0.5);
+    short[] w = halfGaussians(random, k * n, 0.05);
+    float[] bias = uniforms(random, n, -0.5, 0.5);
+    Kernel kernel = gelu ? EncoderKernels.LN_LINEAR_GELU_HALF : EncoderKernels.LN_LINEAR;
+    float[] expectedNorm = new float[m * k];
+    float[] expected = new float[m * n];
+    short[] expectedHalf = new short[m * n];
+    LaunchConfig tiles =
+        LaunchConfig.of(
+            cuda.graph.Dim3.of(n / EncoderKernels.TILE, m / EncoderKernels.TILE),
+            cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
+    kernel.runReference(
+        tiles,
+        xPre,
+        gamma,
+        beta,
+        expectedNorm,
+        w,
+        bias,
+        gelu ? expectedHalf : expected,
+        m,
+        n,
+        k,
+        EPS);
+
+    float[] actual, actualNorm;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> xPreBuffer = DeviceBuffer.fromArray(xPre).syncOn(stream);
+        DeviceBuffer<Float> g = DeviceBuffer.fromArray(gamma).syncOn(stream);
+        DeviceBuffer<Float> b = DeviceBuffer.fromArray(beta).syncOn(stream);
+        DeviceBuffer<Float> xNorm = DeviceBuffer.zeros(ElementType.F32, m * k).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream);
+        DeviceBuffer<Short> outHalf = DeviceBuffer.zeros(ElementType.F16, m * n).syncOn(stream)) {
+      if (gelu) {
+        actual =
+            floats(
+                EncoderKernels.lnLinearGeluHalf(
+                        xPreBuffer, g, b, xNorm, wBuffer, biasBuffer, outHalf, m, n, k, EPS, false)
+                    .andThen(outHalf.toShortArray())
+                    .syncOn(stream));
+      } else {
+        actual =
+            EncoderKernels.lnLinear(
+                    xPreBuffer, g, b, xNorm, wBuffer, biasBuffer, out, m, n, k, EPS, false)
+                .andThen(out.toFloatArray())
+                .syncOn(stream);
+      }
+      actualNorm = xNorm.toFloatArray().syncOn(stream);
+    }
+    assertElements(kernel.name() + "'s normalised rows", expectedNorm, actualNorm, ROW);
+    assertProducts(
+        kernel.name(),
+        gelu ? floats(expectedHalf) : expected,
+        actual,
+        productTolerance(expectedNorm, w, m, n, k, gelu ? 1.13 : 1),
+        gelu);
+  }
+
+  @ParameterizedTest(name = "{0} x {2} by {2} x {1}")
+  @CsvSource({"32, 384, 384", "48, 384, 1536"})
+  void aFusedProductWithItsResidualOnTheGpuIsItsReferenceForEveryElement(int m, int n, int k) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3607 + k);
+    short[] a = halfGaussians(random, m * k, 1);
+    short[] w = halfGaussians(random, k * n, 0.05);
+    float[] bias = uniforms(random, n, -0.5, 0.5);
+    float[] residual = gaussians(random, m * n, 2);
+    float[] expected = new float[m * n];
+    LaunchConfig tiles =
+        LaunchConfig.of(
+            cuda.graph.Dim3.of(n / EncoderKernels.TILE, m / EncoderKernels.TILE),
+            cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
+    EncoderKernels.LINEAR_RESIDUAL.runReference(tiles, a, w, bias, residual, expected, m, n, k);
+    float[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Float> residualBuffer = DeviceBuffer.fromArray(residual).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream)) {
+      actual =
+          EncoderKernels.linearResidual(
+                  aBuffer, wBuffer, biasBuffer, residualBuffer, out, m, n, k, false)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+    }
+    // The operands are fp16 on both sides: only the sums' order differs.
+    assertProducts(
+        "linear_residual", expected, actual, productTolerance(floats(a), w, m, n, k, 0.1), false);
+  }
+
+  @Test
+  void aFusedProductOfRowsThatDoNotTileWritesNaNOverItsRowsAndNothingBeyond() {
+    CudaPlatform platform = gpu();
+    int m = 20, n = 32, k = 32; // 20 rows: not a multiple of 16
+    Random random = new Random(3608);
+    short[] a = halfGaussians(random, m * k, 1);
+    short[] w = halfGaussians(random, k * n, 0.05);
+    float[] bias = new float[n];
+    float[] residual = new float[m * n];
+    LaunchConfig tiles =
+        LaunchConfig.of(cuda.graph.Dim3.of(2, 2), cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
+    float[] before = new float[m * n + 64];
+    Arrays.fill(before, 12345f);
+    float[] expected = before.clone();
+    EncoderKernels.LINEAR_RESIDUAL.runReference(tiles, a, w, bias, residual, expected, m, n, k);
+    float[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Float> residualBuffer = DeviceBuffer.fromArray(residual).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.fromArray(before).syncOn(stream)) {
+      actual =
+          EncoderKernels.LINEAR_RESIDUAL
+              .launch(tiles, aBuffer, wBuffer, biasBuffer, residualBuffer, out, m, n, k)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+    }
+    for (int e = 0; e < m * n; e++) {
+      assertTrue(Float.isNaN(expected[e]), "reference element " + e);
+      assertTrue(Float.isNaN(actual[e]), "element " + e);
+    }
+    for (int e = m * n; e < expected.length; e++) {
+      assertEquals(12345f, expected[e], "reference element " + e + ", past the rows");
+      assertEquals(12345f, actual[e], "element " + e + ", past the rows");
     }
   }
 }

