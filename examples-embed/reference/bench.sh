@@ -12,7 +12,12 @@
 # 2. TorchExport (a measurement tool of the embeddings module's tests): all-MiniLM-L6-v2's weights
 #    as .npy and ours' embeddings of the corpus in both modes;
 # 3. embeddings/reference/minilm_torch.py: BertModel fp32 against ours, sentence-transformers fp16
-#    ingestion, and PyTorch's eager and CUDA-graph query latency.
+#    ingestion, and PyTorch's eager and CUDA-graph query latency (the lines of old logs); then
+#    issue 39's anchors: sentence-transformers at batch 32 to 1024, the corpus' token-length
+#    histogram, the best-effort fp16 BertModel pipeline (SDPA, the Rust batch tokenizer, sorted
+#    batches of 256 to 1024, torch.compile with a time limit) and one query of EmbedBench's, eager
+#    and as a CUDA graph per length bucket, fp16 and fp32, with and without tokenization (about
+#    6 minutes on an H100; its limits are in its docstring).
 # Each step's output goes to OUTDIR (embed-bench.log, torch-export.log, minilm-torch.log); steps 2
 # and 3 run with EMBED_TORCH=1.
 set -euo pipefail
