@@ -192,7 +192,7 @@ extern "C" __global__ void layer_norm_half(const float *in, const float *gamma, 
 }
 
 // Masked self-attention. Block (x, h, b) takes head h of sequence b for the queries x * Q to
-// x * Q + Q - 1, Q = QUERIES_PER_WARP per warp: for query i, softmax over the keys j of sequence b
+// x * Q + Q - 1, Q = QUERIES (QUERIES_PER_WARP, or 1 for attention_half_short) per warp: for query i, softmax over the keys j of sequence b
 // with mask[j] != 0 of scale * q_i . k_j, times V, into out[b * length + i][h * head_size ..]. qkv
 // rows are Q | K | V, each heads * head_size wide (the fused projection's output). The keys come
 // in tiles of KEY_TILE: the block stages a tile's K and V rows of head h in shared memory once for
@@ -203,17 +203,17 @@ extern "C" __global__ void layer_norm_half(const float *in, const float *gamma, 
 #define QUERIES_PER_WARP 4
 #define KEY_TILE 64
 #define ATT_MAX_WARPS 8
-template <typename Out>
+template <typename Out, int QUERIES>
 __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, int length,
                        int heads, int head_size, float scale) {
   __shared__ float k_tile[KEY_TILE][WARP + 1]; // +1: lanes read one column of different rows
   __shared__ float v_tile[KEY_TILE][WARP];
   __shared__ int keep_tile[KEY_TILE];
-  __shared__ float q_rows[ATT_MAX_WARPS][QUERIES_PER_WARP][WARP];
+  __shared__ float q_rows[ATT_MAX_WARPS][QUERIES][WARP];
   __shared__ float weights[ATT_MAX_WARPS][KEY_TILE];
   int h = blockIdx.y, b = blockIdx.z;
   int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
-  int first = blockIdx.x * warps * QUERIES_PER_WARP; // the block's first query
+  int first = blockIdx.x * warps * QUERIES; // the block's first query
   if (h >= heads || b >= batch || first >= length) return;
   wait_for_previous_kernel();
   let_next_kernel_launch();
@@ -221,15 +221,15 @@ __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, i
   size_t stride = 3 * (size_t)hidden;
   const float *rows = qkv + (size_t)b * length * stride;
   const int *keep = mask + (size_t)b * length;
-  int mine = first + warp * QUERIES_PER_WARP; // the warp's first query
+  int mine = first + warp * QUERIES; // the warp's first query
   if (head_size > WARP || warps > ATT_MAX_WARPS) {
-    for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++)
+    for (int t = 0; t < QUERIES && mine + t < length; t++)
       for (int d = lane; d < head_size; d += WARP)
         store(out + ((size_t)b * length + mine + t) * hidden + h * head_size + d, CUDART_NAN_F);
     return;
   }
-  float m[QUERIES_PER_WARP], l[QUERIES_PER_WARP], acc[QUERIES_PER_WARP];
-  for (int t = 0; t < QUERIES_PER_WARP; t++) {
+  float m[QUERIES], l[QUERIES], acc[QUERIES];
+  for (int t = 0; t < QUERIES; t++) {
     int i = mine + t;
     q_rows[warp][t][lane] =
         i < length && lane < head_size ? rows[i * stride + h * head_size + lane] : 0.f;
@@ -248,7 +248,7 @@ __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, i
     }
     for (int j = threadIdx.x; j < n; j += blockDim.x) keep_tile[j] = keep[j0 + j];
     __syncthreads();
-    for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++) {
+    for (int t = 0; t < QUERIES && mine + t < length; t++) {
       // Lane c of the warp scores keys c and c + WARP of the tile.
       float s[KEY_TILE / WARP];
       float tile_max = -CUDART_INF_F;
@@ -284,7 +284,7 @@ __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, i
       m[t] = m_new;
     }
   }
-  for (int t = 0; t < QUERIES_PER_WARP && mine + t < length; t++)
+  for (int t = 0; t < QUERIES && mine + t < length; t++)
     if (lane < head_size)
       store(out + ((size_t)b * length + mine + t) * hidden + h * head_size + lane,
             l[t] > 0.f ? acc[t] / l[t] : 0.f);
@@ -292,13 +292,21 @@ __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, i
 
 extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,
                                      int length, int heads, int head_size, float scale) {
-  attend(qkv, mask, out, batch, length, heads, head_size, scale);
+  attend<float, QUERIES_PER_WARP>(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
 extern "C" __global__ void attention_half(const float *qkv, const int *mask, __half *out,
                                           int batch, int length, int heads, int head_size,
                                           float scale) {
-  attend(qkv, mask, out, batch, length, heads, head_size, scale);
+  attend<__half, QUERIES_PER_WARP>(qkv, mask, out, batch, length, heads, head_size, scale);
+}
+
+// As attention_half, one query a warp: for short sequences (a query), where four queries a warp
+// one after another would leave the GPU idle and a block per four queries costs little staging.
+extern "C" __global__ void attention_half_short(const float *qkv, const int *mask, __half *out,
+                                                int batch, int length, int heads, int head_size,
+                                                float scale) {
+  attend<__half, 1>(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
 // x[i] = GELU(x[i]) for i < n in BERT's exact form, x/2 (1 + erf(x / sqrt 2)); a grid-stride loop.

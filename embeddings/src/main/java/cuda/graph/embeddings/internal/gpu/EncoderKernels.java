@@ -68,8 +68,9 @@ public final class EncoderKernels {
           .withReference("embed_layer_norm_half", waiting(EncoderKernels::embedLayerNormHalf))
           .withReference("layer_norm", waiting(EncoderKernels::layerNorm))
           .withReference("layer_norm_half", waiting(EncoderKernels::layerNormHalf))
-          .withReference("attention", waiting(call -> attention(call, false)))
-          .withReference("attention_half", waiting(call -> attention(call, true)))
+          .withReference("attention", waiting(call -> attention(call, false, 4)))
+          .withReference("attention_half", waiting(call -> attention(call, true, 4)))
+          .withReference("attention_half_short", waiting(call -> attention(call, true, 1)))
           .withReference("gelu", waiting(EncoderKernels::gelu))
           .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
           .withReference("embed_sum", waiting(EncoderKernels::embedSum))
@@ -136,6 +137,10 @@ public final class EncoderKernels {
   /** As {@link #ATTENTION}, {@code out} fp16. */
   public static final Kernel ATTENTION_HALF =
       IMAGE.kernel("attention_half", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
+
+  /** As {@link #ATTENTION_HALF}, one query a warp (a block of 4 warps takes 4 queries). */
+  public static final Kernel ATTENTION_HALF_SHORT =
+      IMAGE.kernel("attention_half_short", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
 
   /** {@code gelu(x, n)}. */
   public static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
@@ -206,6 +211,7 @@ public final class EncoderKernels {
             LAYER_NORM_HALF,
             ATTENTION,
             ATTENTION_HALF,
+            ATTENTION_HALF_SHORT,
             GELU,
             POOL_NORMALIZE,
             EMBED_SUM,
@@ -461,6 +467,54 @@ public final class EncoderKernels {
         heads,
         headSize,
         (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /**
+   * {@return the masked attention of a padded batch, as {@link #attentionHalf}, one query a warp}:
+   * for short sequences, where it puts four times the blocks of {@link #attentionHalf} to work
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> attentionHalfShort(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize,
+      boolean programmatic) {
+    return ATTENTION_HALF_SHORT.launch(
+        dependent(shortAttentionLaunch(batch, length, heads), programmatic),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        heads,
+        headSize,
+        (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /**
+   * {@return the launch of {@link #attentionHalfShort}}: a block per {@code BLOCK / 32} queries of
+   * one head of one sequence
+   *
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   */
+  public static LaunchConfig shortAttentionLaunch(int batch, int length, int heads) {
+    int perBlock = BLOCK / 32;
+    return LaunchConfig.of(
+        Dim3.of((length + perBlock - 1) / perBlock, heads, batch), Dim3.of(BLOCK));
   }
 
   /**
@@ -879,11 +933,11 @@ public final class EncoderKernels {
     public void set(long index, float value);
   }
 
-  private static void attention(KernelCall call, boolean half) {
+  private static void attention(KernelCall call, boolean half, int queriesPerWarp) {
     int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
     double scale = call.f32(7);
-    // QUERIES_PER_WARP (4) queries for each warp of a block.
-    int queries = (int) Math.min((long) call.grid().x() * (call.block().x() / 32) * 4, length);
+    int queries =
+        (int) Math.min((long) call.grid().x() * (call.block().x() / 32) * queriesPerWarp, length);
     int blockHeads = Math.min(call.grid().y(), heads);
     int sequences = Math.min(call.grid().z(), batch);
     if (queries < 1 || blockHeads < 1 || sequences < 1) {

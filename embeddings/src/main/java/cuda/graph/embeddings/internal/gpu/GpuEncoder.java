@@ -700,7 +700,7 @@ public final class GpuEncoder implements AutoCloseable {
               epsilon,
               true));
       scope.record(
-          EncoderKernels.attentionHalf(
+          EncoderKernels.attentionHalfShort(
               qkv, maskPrefix, context, batch, length, heads, headSize, true));
       scope.record(
           EncoderKernels.linearResidual(

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings.internal.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -78,6 +79,7 @@ class EncoderKernelsGpuTests {
           EncoderKernels.LAYER_NORM_HALF,
           EncoderKernels.ATTENTION,
           EncoderKernels.ATTENTION_HALF,
+          EncoderKernels.ATTENTION_HALF_SHORT,
           EncoderKernels.GELU,
           EncoderKernels.POOL_NORMALIZE,
           EncoderKernels.EMBED_SUM,
@@ -353,8 +355,22 @@ class EncoderKernelsGpuTests {
         HEAD_SIZE,
         scale);
 
+    short[] expectedShort = new short[expected.length];
+    EncoderKernels.ATTENTION_HALF_SHORT.runReference(
+        EncoderKernels.shortAttentionLaunch(batch, length, HEADS),
+        qkv,
+        mask,
+        expectedShort,
+        batch,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        scale);
+    assertArrayEquals(
+        expectedHalf, expectedShort, "the references of both launches of the fp16 attention");
+
     float[] actual;
-    short[] actualHalf;
+    short[] actualHalf, actualShort;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Float> q = DeviceBuffer.fromArray(qkv).syncOn(stream);
         DeviceBuffer<Integer> m = DeviceBuffer.fromArray(mask).syncOn(stream);
@@ -370,9 +386,18 @@ class EncoderKernelsGpuTests {
           EncoderKernels.attentionHalf(q, m, outHalf, batch, length, HEADS, HEAD_SIZE)
               .andThen(outHalf.toShortArray())
               .syncOn(stream);
+      actualShort =
+          outHalf
+              .fill((short) 0)
+              .andThen(
+                  EncoderKernels.attentionHalfShort(
+                      q, m, outHalf, batch, length, HEADS, HEAD_SIZE, false))
+              .andThen(outHalf.toShortArray())
+              .syncOn(stream);
     }
     assertElements("attention", expected, actual, e -> 1e-5);
     assertElements("attention_half", floats(expectedHalf), floats(actualHalf), e -> 4e-3);
+    assertElements("attention_half_short", floats(expectedShort), floats(actualShort), e -> 4e-3);
     for (int i = 2 * length * HIDDEN; i < expected.length; i++) {
       assertEquals(0f, actual[i], "the sequence whose mask keeps nothing gets zeros");
     }
