@@ -369,105 +369,66 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 
 // ---------------------------------------------------------------------------------------------
 // The fused path for small batches (a query: one sequence of up to a few dozen tokens), fp16
-// products on the tensor cores with fp32 accumulation. Where the large-batch path runs a cuBLASLt
-// product and a LayerNorm kernel per step, each kernel here folds the LayerNorm into the product
-// that reads its rows (every block normalises the 16 rows it multiplies; the blocks of the first
-// column also write the normalised rows for the residual), and the bias, the residual and the
-// exact GELU into the product's epilogue: five kernels a layer instead of seven nodes, and no pass
-// of its own over the activations.
-
-// x[r] = word[ids[r]] + position[r % length] + type[types[r]] for r < tokens, one block per row:
-// the embeddings before their LayerNorm, which the first layer's product applies as it loads them.
-// An id or type outside its table, or a position beyond the table, makes the row NaN.
-extern "C" __global__ void embed_sum(const int *ids, const int *types, const float *word,
-                                     const float *position, const float *type_table, float *x,
-                                     int tokens, int length, int hidden, int vocabulary,
-                                     int positions, int type_count) {
-  int r = blockIdx.x;
-  if (r >= tokens || length < 1) return;
-  wait_for_previous_kernel();
-  let_next_kernel_launch();
-  float *out = x + (size_t)r * hidden;
-  int id = ids[r], type = types[r];
-  int pos = r % length;
-  if (id < 0 || id >= vocabulary || pos >= positions || type < 0 || type >= type_count) {
-    fill_nan(out, nullptr, hidden);
-    return;
-  }
-  const float *w = word + (size_t)id * hidden;
-  const float *p = position + (size_t)pos * hidden;
-  const float *t = type_table + (size_t)type * hidden;
-  for (int i = threadIdx.x; i < hidden; i += blockDim.x) out[i] = w[i] + t[i] + p[i];
-}
+// products on the tensor cores with fp32 sums. Where the large-batch path runs a cuBLASLt product
+// and a LayerNorm kernel per step, the products here take the bias, the residual and the exact
+// GELU in their epilogue, and the product that adds to the residual stream also takes the
+// LayerNorm after it: the last block to finish a band of 16 rows normalises them (a counter per
+// band tells it), so each layer is five kernels: QKV, attention, output + residual + LayerNorm,
+// up + GELU, down + residual + LayerNorm.
 
 // The products' tiles: a block computes a TILE x TILE tile of out, its warps (at most LIN_WARPS)
-// taking every warps-th step of TILE along k, their partial tiles summed in the epilogue.
+// taking every warps-th step of TILE along k, their partial tiles summed in the epilogue. A warp
+// loads AHEAD steps' operands before it multiplies any, so that their loads overlap.
 #define TILE 16
-#define LIN_WARPS 8
+#define LIN_WARPS 16
+#define AHEAD 4
 
 // out[r][c] = epilogue(sum_k a[r][k] w[k][c] + bias[c]) for the tile of block (x, y): rows y * 16
-// to y * 16 + 15, columns x * 16 to x * 16 + 15. w is [k, n] row-major fp16 (the layout the
-// weights are stored in: x W). a is either fp16 rows of width k in global memory (LN false), or
-// LayerNorm(x_pre) of rows of width k (LN true): the block normalises its 16 rows in fp32 as
-// layer_norm does ((v - mean) / sqrt(var + eps) * gamma + beta, the variance about the mean),
-// keeps them as fp16 in shared memory, and the blocks with x == 0 write them in fp32 to x_norm
-// (the residual of a later product). The epilogue adds residual[r][c] where residual is given,
-// takes the exact GELU where gelu is set, and stores fp32 or fp16 (Out).
-// m, n and k must be multiples of 16 (k at most MAX_HIDDEN with LN) and blocks at most LIN_WARPS
-// warps: otherwise the block writes NaN over its tile (and nothing to x_norm).
-template <bool LN, typename Out>
-__device__ void linear_tile(const __half *a, const float *x_pre, const float *gamma,
-                            const float *beta, float eps, float *x_norm, const __half *w,
-                            const float *bias, const float *residual, Out *out, int m, int n,
-                            int k, bool gelu) {
+// to y * 16 + 15, columns x * 16 to x * 16 + 15. a is [m, k] and w [k, n] (the layout the weights
+// are stored in: x W), both row-major fp16. The epilogue adds residual[r][c] where residual is
+// given, takes the exact GELU where gelu is set, and stores fp32 or fp16 (Out).
+// Where counters is given, the block then counts itself done in counters[y]; the last of the band's
+// n / 16 blocks reads the band's finished rows of out back and writes their LayerNorm (gamma, beta,
+// eps; n wide) to normed (fp32) and normed_half (fp16), and sets counters[y] back to 0 for the next
+// launch: counters must be 0 before it. m, n and k must be multiples of 16 and blocks at most
+// LIN_WARPS warps: otherwise the block writes NaN over its tile (and counts nothing).
+template <typename Out>
+__device__ void linear_tile(const __half *a, const __half *w, const float *bias,
+                           const float *residual, Out *out, int m, int n, int k, bool gelu,
+                           const float *gamma, const float *beta, float eps, float *normed,
+                           __half *normed_half, int *counters) {
   using namespace nvcuda;
-  __shared__ __align__(32) __half a_rows[TILE * MAX_HIDDEN];
   __shared__ __align__(32) float partial[LIN_WARPS][TILE * TILE];
+  __shared__ int last;
   int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
   if (row0 >= m || col0 >= n) return;
   wait_for_previous_kernel();
   let_next_kernel_launch();
   int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
-  if (m % TILE != 0 || n % TILE != 0 || k % TILE != 0 || k < TILE || warps > LIN_WARPS ||
-      (LN && k > MAX_HIDDEN)) {
+  if (m % TILE != 0 || n % TILE != 0 || k % TILE != 0 || k < TILE || warps > LIN_WARPS) {
     for (int e = threadIdx.x; e < TILE * TILE; e += blockDim.x) {
       int r = row0 + e / TILE, c = col0 + e % TILE;
       if (r < m && c < n) store(out + (size_t)r * n + c, CUDART_NAN_F);
     }
     return;
   }
-  if (LN) {
-    for (int r = warp; r < TILE; r += warps) {
-      const float *src = x_pre + (size_t)(row0 + r) * k;
-      float sum = 0.f;
-      for (int i = lane; i < k; i += WARP) sum += src[i];
-      float mean = warp_sum(sum) / k;
-      float squares = 0.f;
-      for (int i = lane; i < k; i += WARP) {
-        float d = src[i] - mean;
-        squares += d * d;
-      }
-      float scale = rsqrtf(warp_sum(squares) / k + eps);
-      float *normed = x_norm != nullptr && blockIdx.x == 0 ? x_norm + (size_t)(row0 + r) * k
-                                                           : nullptr;
-      for (int i = lane; i < k; i += WARP) {
-        float v = (src[i] - mean) * scale * gamma[i] + beta[i];
-        a_rows[r * k + i] = __float2half_rn(v);
-        if (normed) normed[i] = v;
+  wmma::fragment<wmma::accumulator, TILE, TILE, TILE, float> acc;
+  wmma::fill_fragment(acc, 0.f);
+  const __half *a_rows = a + (size_t)row0 * k;
+  for (int s0 = warp * TILE; s0 < k; s0 += warps * TILE * AHEAD) {
+    wmma::fragment<wmma::matrix_a, TILE, TILE, TILE, __half, wmma::row_major> fa[AHEAD];
+    wmma::fragment<wmma::matrix_b, TILE, TILE, TILE, __half, wmma::row_major> fb[AHEAD];
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++) {
+      int s = s0 + i * warps * TILE;
+      if (s < k) {
+        wmma::load_matrix_sync(fa[i], a_rows + s, k);
+        wmma::load_matrix_sync(fb[i], w + (size_t)s * n + col0, n);
       }
     }
-    __syncthreads();
-  }
-  wmma::fragment<wmma::accumulator, TILE, TILE, TILE, float> acc;
-  wmma::fragment<wmma::matrix_a, TILE, TILE, TILE, __half, wmma::row_major> fa;
-  wmma::fragment<wmma::matrix_b, TILE, TILE, TILE, __half, wmma::row_major> fb;
-  wmma::fill_fragment(acc, 0.f);
-  const __half *a_tile = LN ? a_rows : a + (size_t)row0 * k;
-#pragma unroll 4
-  for (int s = warp * TILE; s < k; s += warps * TILE) {
-    wmma::load_matrix_sync(fa, a_tile + s, k);
-    wmma::load_matrix_sync(fb, w + (size_t)s * n + col0, n);
-    wmma::mma_sync(acc, fa, fb, acc);
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++)
+      if (s0 + i * warps * TILE < k) wmma::mma_sync(acc, fa[i], fb[i], acc);
   }
   wmma::store_matrix_sync(partial[warp], acc, TILE, wmma::mem_row_major);
   __syncthreads();
@@ -480,30 +441,57 @@ __device__ void linear_tile(const __half *a, const float *x_pre, const float *ga
     if (gelu) v = 0.5f * v * (1.f + erff(v * 0.70710678118654752f));
     store(out + (size_t)r * n + c, v);
   }
+  if (!counters) return;
+  __threadfence(); // this block's tile is visible to the band's last block before it counts
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(counters + blockIdx.y, 1) == n / TILE - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  for (int r = row0 + warp; r < row0 + TILE; r += warps) {
+    // Read through L2 (ld.global.cg): the other blocks' tiles were never in this SM's L1.
+    const float *row = reinterpret_cast<const float *>(out) + (size_t)r * n;
+    float sum = 0.f;
+    for (int i = lane; i < n; i += WARP) sum += __ldcg(row + i);
+    float mean = warp_sum(sum) / n;
+    float squares = 0.f;
+    for (int i = lane; i < n; i += WARP) {
+      float d = __ldcg(row + i) - mean;
+      squares += d * d;
+    }
+    float scale = rsqrtf(warp_sum(squares) / n + eps);
+    for (int i = lane; i < n; i += WARP) {
+      float v = (__ldcg(row + i) - mean) * scale * gamma[i] + beta[i];
+      normed[(size_t)r * n + i] = v;
+      normed_half[(size_t)r * n + i] = __float2half_rn(v);
+    }
+  }
+  if (threadIdx.x == 0) counters[blockIdx.y] = 0;
 }
 
-// out = LayerNorm(x_pre) W + bias, fp32: the attention's Q | K | V; x_norm gets LayerNorm(x_pre).
-extern "C" __global__ void ln_linear(const float *x_pre, const float *gamma, const float *beta,
-                                     float *x_norm, const __half *w, const float *bias, float *out,
-                                     int m, int n, int k, float eps) {
-  linear_tile<true, float>(nullptr, x_pre, gamma, beta, eps, x_norm, w, bias, nullptr, out, m, n, k,
-                           false);
+// out = a W + bias, fp32: the attention's Q | K | V.
+extern "C" __global__ void linear_bias(const __half *a, const __half *w, const float *bias,
+                                       float *out, int m, int n, int k) {
+  linear_tile<float>(a, w, bias, nullptr, out, m, n, k, false, nullptr, nullptr, 0.f, nullptr,
+                     nullptr, nullptr);
 }
 
-// out = GELU(LayerNorm(x_pre) W + bias), fp16: the feed-forward's inner activations; x_norm gets
-// LayerNorm(x_pre).
-extern "C" __global__ void ln_linear_gelu_half(const float *x_pre, const float *gamma,
-                                               const float *beta, float *x_norm, const __half *w,
-                                               const float *bias, __half *out, int m, int n, int k,
-                                               float eps) {
-  linear_tile<true, __half>(nullptr, x_pre, gamma, beta, eps, x_norm, w, bias, nullptr, out, m, n,
-                            k, true);
+// out = GELU(a W + bias) in BERT's exact form, fp16: the feed-forward's inner activations.
+extern "C" __global__ void linear_gelu_half(const __half *a, const __half *w, const float *bias,
+                                            __half *out, int m, int n, int k) {
+  linear_tile<__half>(a, w, bias, nullptr, out, m, n, k, true, nullptr, nullptr, 0.f, nullptr,
+                      nullptr, nullptr);
 }
 
-// out = a W + bias + residual, fp32 (out may not be residual): the attention's and the
-// feed-forward's output products with the residual stream, before their LayerNorm.
-extern "C" __global__ void linear_residual(const __half *a, const __half *w, const float *bias,
-                                           const float *residual, float *out, int m, int n, int k) {
-  linear_tile<false, float>(a, nullptr, nullptr, nullptr, 0.f, nullptr, w, bias, residual, out, m,
-                            n, k, false);
+// out = a W + bias + residual (fp32; out may not be residual), then normed = LayerNorm(out) in
+// fp32 and fp16 (normed may be residual: a band's rows are normalised once every block that reads
+// them is done): the attention's and the feed-forward's output products with the residual stream
+// and the LayerNorm after them.
+extern "C" __global__ void linear_residual_ln(const __half *a, const __half *w, const float *bias,
+                                              const float *residual, float *out,
+                                              const float *gamma, const float *beta,
+                                              float *normed, __half *normed_half, int *counters,
+                                              int m, int n, int k, float eps) {
+  linear_tile<float>(a, w, bias, residual, out, m, n, k, false, gamma, beta, eps, normed,
+                     normed_half, counters);
 }

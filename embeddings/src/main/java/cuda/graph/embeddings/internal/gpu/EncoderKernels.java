@@ -73,10 +73,10 @@ public final class EncoderKernels {
           .withReference("attention_half_short", waiting(call -> attention(call, true, 1)))
           .withReference("gelu", waiting(EncoderKernels::gelu))
           .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
-          .withReference("embed_sum", waiting(EncoderKernels::embedSum))
-          .withReference("ln_linear", waiting(call -> linear(call, true, false)))
-          .withReference("ln_linear_gelu_half", waiting(call -> linear(call, true, true)))
-          .withReference("linear_residual", waiting(call -> linear(call, false, false)));
+          .withReference("linear_bias", waiting(call -> linear(call, Product.BIAS)))
+          .withReference("linear_gelu_half", waiting(call -> linear(call, Product.GELU_HALF)))
+          .withReference(
+              "linear_residual_ln", waiting(call -> linear(call, Product.RESIDUAL_LAYER_NORM)));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -149,37 +149,45 @@ public final class EncoderKernels {
   public static final Kernel POOL_NORMALIZE =
       IMAGE.kernel("pool_normalize", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, I32);
 
-  /**
-   * {@code embed_sum(ids, types, word, position, type_table, x, tokens, length, hidden, vocabulary,
-   * positions, type_count)}: the embeddings before their LayerNorm.
-   */
-  public static final Kernel EMBED_SUM =
-      IMAGE.kernel("embed_sum", INT, INT, FLOAT, FLOAT, FLOAT, FLOAT, I32, I32, I32, I32, I32, I32);
+  /** {@code linear_bias(a, w, bias, out, m, n, k)}: {@code out = a w + bias}, fp16 in, fp32 out. */
+  public static final Kernel LINEAR_BIAS =
+      IMAGE.kernel("linear_bias", HALF, HALF, FLOAT, FLOAT, I32, I32, I32);
 
   /**
-   * {@code ln_linear(x_pre, gamma, beta, x_norm, w, bias, out, m, n, k, eps)}: {@code out =
-   * LayerNorm(x_pre) w + bias} in fp32 from fp16 products, and {@code x_norm = LayerNorm(x_pre)}.
+   * {@code linear_gelu_half(a, w, bias, out, m, n, k)}: {@code out = GELU(a w + bias)}, the exact
+   * GELU, fp16 in and out.
    */
-  public static final Kernel LN_LINEAR =
-      IMAGE.kernel("ln_linear", FLOAT, FLOAT, FLOAT, FLOAT, HALF, FLOAT, FLOAT, I32, I32, I32, F32);
+  public static final Kernel LINEAR_GELU_HALF =
+      IMAGE.kernel("linear_gelu_half", HALF, HALF, FLOAT, HALF, I32, I32, I32);
 
-  /** As {@link #LN_LINEAR}, {@code out = GELU(...)} (the exact form) in fp16. */
-  public static final Kernel LN_LINEAR_GELU_HALF =
+  /**
+   * {@code linear_residual_ln(a, w, bias, residual, out, gamma, beta, normed, normed_half,
+   * counters, m, n, k, eps)}: {@code out = a w + bias + residual} (fp32), then {@code normed =
+   * LayerNorm(out)} in fp32 and fp16, by the last block of each band of 16 rows.
+   */
+  public static final Kernel LINEAR_RESIDUAL_LN =
       IMAGE.kernel(
-          "ln_linear_gelu_half", FLOAT, FLOAT, FLOAT, FLOAT, HALF, FLOAT, HALF, I32, I32, I32, F32);
-
-  /**
-   * {@code linear_residual(a, w, bias, residual, out, m, n, k)}: {@code out = a w + bias +
-   * residual}, fp16 products, fp32 out.
-   */
-  public static final Kernel LINEAR_RESIDUAL =
-      IMAGE.kernel("linear_residual", HALF, HALF, FLOAT, FLOAT, FLOAT, I32, I32, I32);
+          "linear_residual_ln",
+          HALF,
+          HALF,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          HALF,
+          INT,
+          I32,
+          I32,
+          I32,
+          F32);
 
   /** The side of the fused products' output tiles: their sizes are multiples of it. */
   public static final int TILE = 16;
 
-  /** Threads of a fused product's block: 8 warps sharing its tile's steps along k. */
-  public static final int LINEAR_BLOCK = 256;
+  /** Threads of a fused product's block: 16 warps sharing its tile's steps along k. */
+  public static final int LINEAR_BLOCK = 512;
 
   private EncoderKernels() {}
 
@@ -214,10 +222,9 @@ public final class EncoderKernels {
             ATTENTION_HALF_SHORT,
             GELU,
             POOL_NORMALIZE,
-            EMBED_SUM,
-            LN_LINEAR,
-            LN_LINEAR_GELU_HALF,
-            LINEAR_RESIDUAL)) {
+            LINEAR_BIAS,
+            LINEAR_GELU_HALF,
+            LINEAR_RESIDUAL_LN)) {
       k.load(device);
     }
   }
@@ -610,40 +617,6 @@ public final class EncoderKernels {
     return programmatic ? config.withProgrammaticDependentLaunch() : config;
   }
 
-  /**
-   * {@return x = word[id] + position + type for each of {@code batch * length} rows}: the
-   * embeddings before their LayerNorm, which the first fused product applies
-   *
-   * @param ids the token ids, {@code batch * length}
-   * @param types the token types, as many
-   * @param tables the embedding tables
-   * @param x the rows, {@code batch * length * hidden}
-   * @param batch the sequences
-   * @param length the length they are padded to
-   */
-  public static GraphNode<@Nullable Void> embedSum(
-      DeviceBuffer<Integer> ids,
-      DeviceBuffer<Integer> types,
-      Tables tables,
-      DeviceBuffer<Float> x,
-      int batch,
-      int length) {
-    return EMBED_SUM.launch(
-        LaunchConfig.of(batch * length, BLOCK),
-        ids,
-        types,
-        tables.word(),
-        tables.position(),
-        tables.type(),
-        x,
-        batch * length,
-        length,
-        tables.hidden(),
-        tables.vocabulary(),
-        tables.positions(),
-        tables.types());
-  }
-
   /** {@return the grid of a fused product of {@code m x n}}, refusing sizes it does not tile */
   private static LaunchConfig linearLaunch(String call, int m, int n, int k, boolean programmatic) {
     if (m < 1 || n < 1 || k < 1 || m % TILE != 0 || n % TILE != 0 || k % TILE != 0) {
@@ -667,120 +640,107 @@ public final class EncoderKernels {
   }
 
   /**
-   * {@return out = LayerNorm(xPre) w + bias (fp32), and xNorm = LayerNorm(xPre)}: a fused product
-   * whose blocks normalise the rows they read
-   *
-   * @param xPre the rows before their LayerNorm, {@code m x k}
-   * @param gamma LayerNorm's scale, {@code k}
-   * @param beta LayerNorm's shift
-   * @param xNorm where the normalised rows go (fp32)
-   * @param w the weight, {@code k x n} row-major fp16
-   * @param bias {@code n}
-   * @param out {@code m x n}
-   * @param m rows, a multiple of {@value #TILE}
-   * @param n columns, a multiple of {@value #TILE}
-   * @param k the rows' width, a multiple of {@value #TILE} up to {@value #MAX_HIDDEN}
-   * @param epsilon added to the variance
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> lnLinear(
-      DeviceBuffer<Float> xPre,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      DeviceBuffer<Float> xNorm,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> bias,
-      DeviceBuffer<Float> out,
-      int m,
-      int n,
-      int k,
-      float epsilon,
-      boolean programmatic) {
-    return LN_LINEAR.launch(
-        linearLaunch("lnLinear", m, n, k, programmatic),
-        xPre,
-        gamma,
-        beta,
-        xNorm,
-        w,
-        bias,
-        out,
-        m,
-        n,
-        k,
-        epsilon);
-  }
-
-  /**
-   * {@return out = GELU(LayerNorm(xPre) w + bias) in fp16, the exact GELU, and xNorm =
-   * LayerNorm(xPre)}, as {@link #lnLinear}
-   *
-   * @param xPre the rows before their LayerNorm, {@code m x k}
-   * @param gamma LayerNorm's scale, {@code k}
-   * @param beta LayerNorm's shift
-   * @param xNorm where the normalised rows go (fp32)
-   * @param w the weight, {@code k x n} row-major fp16
-   * @param bias {@code n}, fp32
-   * @param out {@code m x n}, fp16
-   * @param m rows, a multiple of {@value #TILE}
-   * @param n columns, a multiple of {@value #TILE}
-   * @param k the rows' width, a multiple of {@value #TILE} up to {@value #MAX_HIDDEN}
-   * @param epsilon added to the variance
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> lnLinearGeluHalf(
-      DeviceBuffer<Float> xPre,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      DeviceBuffer<Float> xNorm,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> bias,
-      DeviceBuffer<?> out,
-      int m,
-      int n,
-      int k,
-      float epsilon,
-      boolean programmatic) {
-    return LN_LINEAR_GELU_HALF.launch(
-        linearLaunch("lnLinearGeluHalf", m, n, k, programmatic),
-        xPre,
-        gamma,
-        beta,
-        xNorm,
-        w,
-        bias,
-        out,
-        m,
-        n,
-        k,
-        epsilon);
-  }
-
-  /**
-   * {@return out = a w + bias + residual (fp32)}, fp16 products
+   * {@return out = a w + bias (fp32)}, fp16 operands on the tensor cores
    *
    * @param a the left operand, {@code m x k} fp16
    * @param w the weight, {@code k x n} row-major fp16
    * @param bias {@code n}
-   * @param residual {@code m x n}, not {@code out}
    * @param out {@code m x n}
    * @param m rows, a multiple of {@value #TILE}
    * @param n columns, a multiple of {@value #TILE}
    * @param k a multiple of {@value #TILE}
    * @param programmatic whether to launch it as a programmatic dependent launch
    */
-  public static GraphNode<@Nullable Void> linearResidual(
+  public static GraphNode<@Nullable Void> linearBias(
       DeviceBuffer<?> a,
       DeviceBuffer<?> w,
       DeviceBuffer<Float> bias,
-      DeviceBuffer<Float> residual,
       DeviceBuffer<Float> out,
       int m,
       int n,
       int k,
       boolean programmatic) {
-    return LINEAR_RESIDUAL.launch(
-        linearLaunch("linearResidual", m, n, k, programmatic), a, w, bias, residual, out, m, n, k);
+    return LINEAR_BIAS.launch(
+        linearLaunch("linearBias", m, n, k, programmatic), a, w, bias, out, m, n, k);
+  }
+
+  /**
+   * {@return out = GELU(a w + bias) in fp16}, the exact GELU, as {@link #linearBias}
+   *
+   * @param a the left operand, {@code m x k} fp16
+   * @param w the weight, {@code k x n} row-major fp16
+   * @param bias {@code n}, fp32
+   * @param out {@code m x n}, fp16
+   * @param m rows, a multiple of {@value #TILE}
+   * @param n columns, a multiple of {@value #TILE}
+   * @param k a multiple of {@value #TILE}
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> linearGeluHalf(
+      DeviceBuffer<?> a,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<?> out,
+      int m,
+      int n,
+      int k,
+      boolean programmatic) {
+    return LINEAR_GELU_HALF.launch(
+        linearLaunch("linearGeluHalf", m, n, k, programmatic), a, w, bias, out, m, n, k);
+  }
+
+  /**
+   * {@return out = a w + bias + residual (fp32), then normed = LayerNorm(out) in fp32 and fp16}:
+   * the last block of each band of 16 rows normalises the band, told by {@code counters}
+   *
+   * @param a the left operand, {@code m x k} fp16
+   * @param w the weight, {@code k x n} row-major fp16
+   * @param bias {@code n}
+   * @param residual {@code m x n}, not {@code out}; may be {@code normed}
+   * @param out {@code m x n}
+   * @param gamma LayerNorm's scale, {@code n}
+   * @param beta LayerNorm's shift
+   * @param normed the normalised rows, fp32
+   * @param normedHalf the normalised rows, fp16
+   * @param counters at least {@code m / 16} ints, 0 before the launch and after it
+   * @param m rows, a multiple of {@value #TILE}
+   * @param n columns, a multiple of {@value #TILE}
+   * @param k a multiple of {@value #TILE}
+   * @param epsilon added to the variance
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> linearResidualLayerNorm(
+      DeviceBuffer<?> a,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> residual,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> normed,
+      DeviceBuffer<?> normedHalf,
+      DeviceBuffer<Integer> counters,
+      int m,
+      int n,
+      int k,
+      float epsilon,
+      boolean programmatic) {
+    return LINEAR_RESIDUAL_LN.launch(
+        linearLaunch("linearResidualLayerNorm", m, n, k, programmatic),
+        a,
+        w,
+        bias,
+        residual,
+        out,
+        gamma,
+        beta,
+        normed,
+        normedHalf,
+        counters,
+        m,
+        n,
+        k,
+        epsilon);
   }
 
   /**
@@ -1068,45 +1028,25 @@ public final class EncoderKernels {
     }
   }
 
-  private static void embedSum(KernelCall call) {
-    int tokens = call.i32(6), length = call.i32(7), hidden = call.i32(8);
-    int vocabulary = call.i32(9), positions = call.i32(10), typeCount = call.i32(11);
-    int rows = Math.min(call.grid().x(), tokens);
-    if (length < 1 || rows < 1) {
-      return;
-    }
-    MemorySegment ids = ints(call, 0, rows);
-    MemorySegment types = ints(call, 1, rows);
-    MemorySegment x = floats(call, 5, (long) rows * hidden);
-    for (int r = 0; r < rows; r++) {
-      int id = ids.getAtIndex(I, r), type = types.getAtIndex(I, r), pos = r % length;
-      long out = (long) r * hidden;
-      if (id < 0 || id >= vocabulary || pos >= positions || type < 0 || type >= typeCount) {
-        fillNan(x, out, hidden);
-        continue;
-      }
-      float[] w = row(floats(call, 2, (id + 1L) * hidden), (long) id * hidden, hidden);
-      float[] p = row(floats(call, 3, (pos + 1L) * hidden), (long) pos * hidden, hidden);
-      float[] t = row(floats(call, 4, (type + 1L) * hidden), (long) type * hidden, hidden);
-      for (int i = 0; i < hidden; i++) {
-        x.setAtIndex(F, out + i, (float) ((double) w[i] + t[i] + p[i]));
-      }
-    }
+  /** The fused products, by their kernels. */
+  private enum Product {
+    BIAS,
+    GELU_HALF,
+    RESIDUAL_LAYER_NORM
   }
 
   /**
-   * The fused products: {@code ln_linear}, {@code ln_linear_gelu_half} ({@code normalizing}) and
-   * {@code linear_residual}; {@code gelu} for the one that takes GELU (and writes fp16). The left
-   * operand is rounded to fp16 as the kernel rounds it (its LayerNorm's rows, or the fp16 rows it
-   * reads), the products summed in double.
+   * The fused products: {@code linear_bias}, {@code linear_gelu_half} and {@code
+   * linear_residual_ln}, their fp16 operands summed in double. {@code linear_residual_ln} then
+   * normalises each band of 16 rows whose every column tile the grid holds, reading the band back
+   * from {@code out} as the kernel does; its counters are left as they were (0).
    */
-  private static void linear(KernelCall call, boolean normalizing, boolean gelu) {
-    // ln_linear*: x_pre 0, gamma 1, beta 2, x_norm 3, w 4, bias 5, out 6, m 7, n 8, k 9, eps 10
-    // linear_residual: a 0, w 1, bias 2, residual 3, out 4, m 5, n 6, k 7
-    int sizes = normalizing ? 7 : 5;
+  private static void linear(KernelCall call, Product product) {
+    boolean residualLn = product == Product.RESIDUAL_LAYER_NORM;
+    int sizes = residualLn ? 10 : 4;
     int m = call.i32(sizes), n = call.i32(sizes + 1), k = call.i32(sizes + 2);
-    int outIndex = normalizing ? 6 : 4;
-    boolean halfOut = gelu;
+    int outIndex = residualLn ? 4 : 3;
+    boolean halfOut = product == Product.GELU_HALF;
     int rows = (int) Math.min((long) call.grid().y() * TILE, m);
     int columns = (int) Math.min((long) call.grid().x() * TILE, n);
     if (rows < 1 || columns < 1) {
@@ -1123,8 +1063,7 @@ public final class EncoderKernels {
         || n % TILE != 0
         || k % TILE != 0
         || k < TILE
-        || call.block().x() / 32 > 8
-        || (normalizing && k > MAX_HIDDEN)) {
+        || call.block().x() / 32 > LINEAR_BLOCK / 32) {
       for (int r = 0; r < rows; r++) {
         for (int c = 0; c < columns; c++) {
           out.set((long) r * n + c, Float.NaN);
@@ -1132,44 +1071,28 @@ public final class EncoderKernels {
       }
       return;
     }
-    double[][] a = new double[rows][k];
-    if (normalizing) {
-      MemorySegment xPre = floats(call, 0, (long) rows * k);
-      float[] gamma = row(floats(call, 1, k), 0, k);
-      float[] beta = row(floats(call, 2, k), 0, k);
-      MemorySegment xNorm = floats(call, 3, (long) rows * k);
-      for (int r = 0; r < rows; r++) {
-        float[] normed =
-            ReferenceEncoder.layerNorm(row(xPre, (long) r * k, k), gamma, beta, call.f32(10));
-        setRow(xNorm, (long) r * k, normed);
-        for (int i = 0; i < k; i++) {
-          a[r][i] = Float.float16ToFloat(Float.floatToFloat16(normed[i]));
-        }
-      }
-    } else {
-      MemorySegment in = call.memory(0, (long) rows * k * Short.BYTES);
-      for (int r = 0; r < rows; r++) {
-        for (int i = 0; i < k; i++) {
-          a[r][i] = Float.float16ToFloat(in.getAtIndex(H, (long) r * k + i));
-        }
-      }
-    }
-    MemorySegment wMemory = call.memory(normalizing ? 4 : 1, ((long) k * n) * Short.BYTES);
-    float[] bias = row(floats(call, normalizing ? 5 : 2, n), 0, n);
-    @Nullable MemorySegment residual = normalizing ? null : floats(call, 3, (long) rows * n);
+    MemorySegment in = call.memory(0, (long) rows * k * Short.BYTES);
+    MemorySegment wMemory = call.memory(1, ((long) k * n) * Short.BYTES);
+    float[] bias = row(floats(call, 2, n), 0, n);
+    @Nullable MemorySegment residual = residualLn ? floats(call, 3, (long) rows * n) : null;
     double[] w = new double[k * columns];
     for (int i = 0; i < k; i++) {
       for (int c = 0; c < columns; c++) {
         w[i * columns + c] = Float.float16ToFloat(wMemory.getAtIndex(H, (long) i * n + c));
       }
     }
+    double[] left = new double[k];
     double[] sums = new double[columns];
+    // Each row's products first: residual may be normed, which the LayerNorm below overwrites.
+    float[][] products = new float[rows][columns];
     for (int r = 0; r < rows; r++) {
+      for (int i = 0; i < k; i++) {
+        left[i] = Float.float16ToFloat(in.getAtIndex(H, (long) r * k + i));
+      }
       java.util.Arrays.fill(sums, 0);
       for (int i = 0; i < k; i++) {
-        double left = a[r][i];
         for (int c = 0; c < columns; c++) {
-          sums[c] += left * w[i * columns + c];
+          sums[c] += left[i] * w[i * columns + c];
         }
       }
       for (int c = 0; c < columns; c++) {
@@ -1177,7 +1100,26 @@ public final class EncoderKernels {
         if (residual != null) {
           v += residual.getAtIndex(F, (long) r * n + c);
         }
-        out.set((long) r * n + c, (float) (gelu ? ReferenceEncoder.gelu(v) : v));
+        products[r][c] = (float) (product == Product.GELU_HALF ? ReferenceEncoder.gelu(v) : v);
+      }
+    }
+    for (int r = 0; r < rows; r++) {
+      for (int c = 0; c < columns; c++) {
+        out.set((long) r * n + c, products[r][c]);
+      }
+    }
+    if (!residualLn || columns < n) {
+      return; // no band has all its column tiles: no block is its band's last
+    }
+    float[] gamma = row(floats(call, 5, n), 0, n);
+    float[] beta = row(floats(call, 6, n), 0, n);
+    MemorySegment normed = floats(call, 7, (long) rows * n);
+    MemorySegment normedHalf = call.memory(8, (long) rows * n * Short.BYTES);
+    for (int r = 0; r < rows; r++) {
+      float[] v = ReferenceEncoder.layerNorm(products[r], gamma, beta, call.f32(13));
+      setRow(normed, (long) r * n, v);
+      for (int i = 0; i < n; i++) {
+        normedHalf.setAtIndex(H, (long) r * n + i, Float.floatToFloat16(v[i]));
       }
     }
   }

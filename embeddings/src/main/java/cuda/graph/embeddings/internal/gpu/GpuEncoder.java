@@ -168,6 +168,12 @@ public final class GpuEncoder implements AutoCloseable {
   private final DeviceBuffer<Integer> inputs;
 
   /**
+   * The fused products' counters of finished blocks, one per band of 16 rows, each 0 between
+   * launches; shared by every graph, since they replay one after another on one stream.
+   */
+  private final DeviceBuffer<Integer> bandCounters;
+
+  /**
    * The pooling kernel's output: {@code maxBatch} norms, then {@code maxBatch} unit vectors of
    * {@code hidden} (a shape of {@code batch} sequences uses the first {@code batch} of each).
    */
@@ -412,6 +418,10 @@ public final class GpuEncoder implements AutoCloseable {
       }
       int tokens = maxBatch * maxLength;
       inputs = zeros(ElementType.I32, 3L * tokens);
+      // A counter per band of 16 rows of the largest fused shape (see linearResidualLayerNorm).
+      bandCounters =
+          zeros(
+              ElementType.I32, Math.max(1, Math.min(fusedMaxTokens, tokens) / EncoderKernels.TILE));
       pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
       Blas openedBlas = Blas.open(stream.device());
       closeOnFailure.add(openedBlas);
@@ -598,10 +608,11 @@ public final class GpuEncoder implements AutoCloseable {
     return switch (precision) {
       // x, qkv, context, the feed-forward activations
       case FP32 -> tokens * (h + 3 * h + h + ffn) * Float.BYTES;
-      // The more of the two paths': the fused kernels' (two fp32 residual rows and qkv; context
-      // and the feed-forward activations fp16) beats the cuBLASLt path's (x and qkv fp32; x's fp16
-      // copy, context and the feed-forward activations fp16) by one fp16 row a token.
-      case FP16 -> tokens * ((2 * h + 3 * h) * Float.BYTES + (h + ffn) * Short.BYTES);
+      // The more of the two paths': the fused kernels' (two fp32 residual rows and qkv; one's fp16
+      // copy, context and the feed-forward activations fp16) beats the cuBLASLt path's (x and qkv
+      // fp32; x's fp16 copy, context and the feed-forward activations fp16) by one fp32 row a
+      // token.
+      case FP16 -> tokens * ((2 * h + 3 * h) * Float.BYTES + (2 * h + ffn) * Short.BYTES);
     };
   }
 
@@ -662,78 +673,86 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * Records {@code shape} on the fused kernels: per layer, the QKV product with the LayerNorm of
-   * its input folded in, attention, the output product with its residual, the up product with the
-   * next LayerNorm and GELU folded in, the down product with its residual; then the last LayerNorm
-   * and pooling. Every kernel after the first is a programmatic dependent launch. The residual
-   * stream alternates between {@code pre} (a product's output, before its LayerNorm) and {@code
-   * normed} (the LayerNorm of it, which the product reading {@code pre} writes).
+   * Records {@code shape} on the fused kernels: the embeddings with their LayerNorm, then per layer
+   * the QKV product, attention, the output product with its residual and the LayerNorm after it,
+   * the up product with GELU, the down product with its residual and LayerNorm; then pooling. Every
+   * kernel after the first is a programmatic dependent launch. The residual stream's rows are
+   * {@code normed} (fp32, and fp16 in {@code normedHalf}, the next product's input) and {@code pre}
+   * (a product's output before its LayerNorm).
    */
   private void recordFusedShape(Shape shape, Counting scope) {
     int batch = shape.batch(), length = shape.length(), tokens = batch * length;
     int ffn = architecture.intermediate();
     int heads = architecture.heads(), headSize = architecture.headSize();
     float epsilon = architecture.layerNormEpsilon();
-    DeviceBuffer<Float> pre = scope.temporary(ElementType.F32, (long) tokens * hidden);
     DeviceBuffer<Float> normed = scope.temporary(ElementType.F32, (long) tokens * hidden);
+    DeviceBuffer<Short> normedHalf = scope.temporary(ElementType.F16, (long) tokens * hidden);
+    DeviceBuffer<Float> pre = scope.temporary(ElementType.F32, (long) tokens * hidden);
     DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * hidden);
     DeviceBuffer<Short> context = scope.temporary(ElementType.F16, (long) tokens * hidden);
     DeviceBuffer<Short> inner = scope.temporary(ElementType.F16, (long) tokens * ffn);
     DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
     scope.record(
-        EncoderKernels.embedSum(
-            inputs.slice(0, tokens), inputs.slice(tokens, tokens), tables, pre, batch, length));
-    DeviceBuffer<Float> gamma = tables.gamma(), beta = tables.beta();
+        EncoderKernels.embedLayerNormHalf(
+            inputs.slice(0, tokens),
+            inputs.slice(tokens, tokens),
+            tables,
+            normed,
+            normedHalf,
+            batch,
+            length));
     for (Layer l : layers) {
       scope.record(
-          EncoderKernels.lnLinear(
-              pre,
-              gamma,
-              beta,
-              normed,
-              l.qkv(),
-              l.qkvBias(),
-              qkv,
-              tokens,
-              3 * hidden,
-              hidden,
-              epsilon,
-              true));
+          EncoderKernels.linearBias(
+              normedHalf, l.qkv(), l.qkvBias(), qkv, tokens, 3 * hidden, hidden, true));
       scope.record(
           EncoderKernels.attentionHalfShort(
               qkv, maskPrefix, context, batch, length, heads, headSize, true));
       scope.record(
-          EncoderKernels.linearResidual(
+          EncoderKernels.linearResidualLayerNorm(
               context,
               l.attentionOutput(),
               l.attentionOutputBias(),
               normed,
               pre,
-              tokens,
-              hidden,
-              hidden,
-              true));
-      scope.record(
-          EncoderKernels.lnLinearGeluHalf(
-              pre,
               l.attentionGamma(),
               l.attentionBeta(),
               normed,
+              normedHalf,
+              bandCounters,
+              tokens,
+              hidden,
+              hidden,
+              epsilon,
+              true));
+      scope.record(
+          EncoderKernels.linearGeluHalf(
+              normedHalf,
               l.intermediate(),
               l.intermediateBiasFloat(),
               inner,
               tokens,
               ffn,
               hidden,
-              epsilon,
               true));
       scope.record(
-          EncoderKernels.linearResidual(
-              inner, l.output(), l.outputBias(), normed, pre, tokens, hidden, ffn, true));
-      gamma = l.outputGamma();
-      beta = l.outputBeta();
+          EncoderKernels.linearResidualLayerNorm(
+              inner,
+              l.output(),
+              l.outputBias(),
+              normed,
+              pre,
+              l.outputGamma(),
+              l.outputBeta(),
+              normed,
+              normedHalf,
+              bandCounters,
+              tokens,
+              hidden,
+              ffn,
+              epsilon,
+              true));
     }
-    scope.record(EncoderKernels.layerNorm(pre, gamma, beta, normed, tokens, epsilon, true));
     scope.record(
         EncoderKernels.poolNormalize(
             normed,

@@ -224,9 +224,9 @@ abstract class AbstractGpuEncoderTests {
 
       assertTrue(fused.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "4 x 16 tokens are fused");
       assertFalse(products.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "unless told not to");
-      // The embeddings kernel, five kernels a layer (no matmul node), the last LayerNorm, pooling;
-      // against the cuBLASLt path's seven nodes a layer, four of them matmuls.
-      assertEquals(1 + 6 * 5 + 2, fusedNodes);
+      // The embeddings kernel, five kernels a layer (no matmul node), pooling; against the
+      // cuBLASLt path's seven nodes a layer, four of them matmuls.
+      assertEquals(1 + 6 * 5 + 1, fusedNodes);
       assertEquals(0, fusedMatmuls);
       assertEquals(2 + 6 * 7, products.nodesPerGraph());
       assertEquals(6 * 4, products.matmulNodesPerGraph());

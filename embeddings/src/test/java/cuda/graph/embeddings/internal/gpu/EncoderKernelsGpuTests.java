@@ -82,10 +82,9 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION_HALF_SHORT,
           EncoderKernels.GELU,
           EncoderKernels.POOL_NORMALIZE,
-          EncoderKernels.EMBED_SUM,
-          EncoderKernels.LN_LINEAR,
-          EncoderKernels.LN_LINEAR_GELU_HALF,
-          EncoderKernels.LINEAR_RESIDUAL);
+          EncoderKernels.LINEAR_BIAS,
+          EncoderKernels.LINEAR_GELU_HALF,
+          EncoderKernels.LINEAR_RESIDUAL_LN);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -500,62 +499,6 @@ class EncoderKernelsGpuTests {
     }
   }
 
-  @Test
-  void embedSumOnTheGpuIsItsReferenceForEveryElement() {
-    CudaPlatform platform = gpu();
-    Random random = new Random(3605);
-    int vocabulary = 1000, positions = 64, typeCount = 2, batch = 2, length = 33;
-    int tokens = batch * length;
-    float[] word = gaussians(random, vocabulary * HIDDEN, 1);
-    float[] position = gaussians(random, positions * HIDDEN, 1);
-    float[] type = gaussians(random, typeCount * HIDDEN, 1);
-    int[] ids = new int[tokens];
-    int[] types = new int[tokens];
-    for (int r = 0; r < tokens; r++) {
-      ids[r] = random.nextInt(vocabulary);
-      types[r] = random.nextInt(typeCount);
-    }
-    ids[3] = vocabulary; // NaN rows: an id past the table, a negative one, a type past its table
-    ids[40] = -1;
-    types[50] = typeCount;
-    float[] expected = new float[tokens * HIDDEN];
-    EncoderKernels.EMBED_SUM.runReference(
-        LaunchConfig.of(tokens, BLOCK),
-        ids,
-        types,
-        word,
-        position,
-        type,
-        expected,
-        tokens,
-        length,
-        HIDDEN,
-        vocabulary,
-        positions,
-        typeCount);
-    float[] actual;
-    try (Stream stream = platform.defaultDevice().newStream();
-        DeviceBuffer<Integer> idsBuffer = DeviceBuffer.fromArray(ids).syncOn(stream);
-        DeviceBuffer<Integer> typesBuffer = DeviceBuffer.fromArray(types).syncOn(stream);
-        DeviceBuffer<Float> wordBuffer = DeviceBuffer.fromArray(word).syncOn(stream);
-        DeviceBuffer<Float> positionBuffer = DeviceBuffer.fromArray(position).syncOn(stream);
-        DeviceBuffer<Float> typeBuffer = DeviceBuffer.fromArray(type).syncOn(stream);
-        DeviceBuffer<Float> gammaBuffer = DeviceBuffer.fromArray(new float[HIDDEN]).syncOn(stream);
-        DeviceBuffer<Float> x =
-            DeviceBuffer.zeros(ElementType.F32, tokens * HIDDEN).syncOn(stream)) {
-      EncoderKernels.Tables tables =
-          new EncoderKernels.Tables(
-              wordBuffer, positionBuffer, typeBuffer, gammaBuffer, gammaBuffer, EPS);
-      actual =
-          EncoderKernels.embedSum(idsBuffer, typesBuffer, tables, x, batch, length)
-              .andThen(x.toFloatArray())
-              .syncOn(stream);
-    }
-    assertTrue(Float.isNaN(expected[3 * HIDDEN]), "the reference's row of an id past the table");
-    assertTrue(Float.isNaN(expected[50 * HIDDEN + 7]), "and of a type past its table");
-    assertElements("embed_sum", expected, actual, e -> 1e-6 * (1 + Math.abs(e)));
-  }
-
   /** {@return fp16 values of scale {@code scale}, as short bits} */
   private static short[] halfGaussians(Random random, int n, double scale) {
     short[] v = new short[n];
@@ -566,22 +509,21 @@ class EncoderKernelsGpuTests {
   }
 
   /**
-   * {@return the fused products' tolerance of each element of {@code rows x n}}: see the class
-   * comment; {@code a} the left operand as the reference rounds it
+   * {@return the fused products' tolerance of each element of {@code rows x n}}: {@code 2^-14 *
+   * sum_k |a_k w_kc|} (see the class comment)
    */
-  private static double[] productTolerance(
-      float[] a, short[] w, int rows, int n, int k, double slope) {
+  private static double[] productTolerance(short[] a, short[] w, int rows, int n, int k) {
     double[] tolerance = new double[rows * n];
     for (int r = 0; r < rows; r++) {
       for (int i = 0; i < k; i++) {
-        double left = Math.abs(Float.float16ToFloat(Float.floatToFloat16(a[r * k + i])));
+        double left = Math.abs(Float.float16ToFloat(a[r * k + i]));
         for (int c = 0; c < n; c++) {
           tolerance[r * n + c] += left * Math.abs(Float.float16ToFloat(w[i * n + c]));
         }
       }
     }
     for (int e = 0; e < tolerance.length; e++) {
-      tolerance[e] = slope * tolerance[e] * 0x1p-11;
+      tolerance[e] *= 0x1p-14;
     }
     return tolerance;
   }
@@ -600,118 +542,133 @@ class EncoderKernelsGpuTests {
     assertElements(what + " (in units of each element's tolerance)", scaled, scaledActual, e -> 1);
   }
 
-  /** Rows of a LayerNorm's input: spreads and means as in the LayerNorm test. */
-  private static float[] preNormRows(Random random, int rows, int width) {
-    float[] x = new float[rows * width];
-    for (int r = 0; r < rows; r++) {
-      double spread = new double[] {0.1, 1, 30}[r % 3];
-      double mean = spread * new double[] {0, 3, -3, 1.5, -0.5}[r % 5];
-      for (int i = 0; i < width; i++) {
-        x[r * width + i] = (float) (mean + spread * random.nextGaussian());
-      }
-    }
-    return x;
+  private static LaunchConfig tiles(int m, int n) {
+    return LaunchConfig.of(
+        cuda.graph.Dim3.of(n / EncoderKernels.TILE, m / EncoderKernels.TILE),
+        cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
   }
 
   @ParameterizedTest(name = "{0} x {2} by {2} x {1}, GELU {3}")
   @CsvSource({"48, 1152, 384, false", "32, 1536, 384, true", "16, 384, 384, false"})
-  void aFusedProductWithItsLayerNormOnTheGpuIsItsReferenceForEveryElement(
+  void aFusedProductWithItsBiasOrGeluOnTheGpuIsItsReferenceForEveryElement(
       int m, int n, int k, boolean gelu) {
     CudaPlatform platform = gpu();
     Random random = new Random(3606 + n);
-    float[] xPre = preNormRows(random, m, k);
-    float[] gamma = uniforms(random, k, 0.5, 1.5);
-    float[] beta = uniforms(random, k, -0.5, 0.5);
-    short[] w = halfGaussians(random, k * n, 0.05);
-    float[] bias = uniforms(random, n, -0.5, 0.5);
-    Kernel kernel = gelu ? EncoderKernels.LN_LINEAR_GELU_HALF : EncoderKernels.LN_LINEAR;
-    float[] expectedNorm = new float[m * k];
-    float[] expected = new float[m * n];
-    short[] expectedHalf = new short[m * n];
-    LaunchConfig tiles =
-        LaunchConfig.of(
-            cuda.graph.Dim3.of(n / EncoderKernels.TILE, m / EncoderKernels.TILE),
-            cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
-    kernel.runReference(
-        tiles,
-        xPre,
-        gamma,
-        beta,
-        expectedNorm,
-        w,
-        bias,
-        gelu ? expectedHalf : expected,
-        m,
-        n,
-        k,
-        EPS);
-
-    float[] actual, actualNorm;
-    try (Stream stream = platform.defaultDevice().newStream();
-        DeviceBuffer<Float> xPreBuffer = DeviceBuffer.fromArray(xPre).syncOn(stream);
-        DeviceBuffer<Float> g = DeviceBuffer.fromArray(gamma).syncOn(stream);
-        DeviceBuffer<Float> b = DeviceBuffer.fromArray(beta).syncOn(stream);
-        DeviceBuffer<Float> xNorm = DeviceBuffer.zeros(ElementType.F32, m * k).syncOn(stream);
-        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
-        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
-        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream);
-        DeviceBuffer<Short> outHalf = DeviceBuffer.zeros(ElementType.F16, m * n).syncOn(stream)) {
-      if (gelu) {
-        actual =
-            floats(
-                EncoderKernels.lnLinearGeluHalf(
-                        xPreBuffer, g, b, xNorm, wBuffer, biasBuffer, outHalf, m, n, k, EPS, false)
-                    .andThen(outHalf.toShortArray())
-                    .syncOn(stream));
-      } else {
-        actual =
-            EncoderKernels.lnLinear(
-                    xPreBuffer, g, b, xNorm, wBuffer, biasBuffer, out, m, n, k, EPS, false)
-                .andThen(out.toFloatArray())
-                .syncOn(stream);
-      }
-      actualNorm = xNorm.toFloatArray().syncOn(stream);
-    }
-    assertElements(kernel.name() + "'s normalised rows", expectedNorm, actualNorm, ROW);
-    assertProducts(
-        kernel.name(),
-        gelu ? floats(expectedHalf) : expected,
-        actual,
-        productTolerance(expectedNorm, w, m, n, k, gelu ? 1.13 : 1),
-        gelu);
-  }
-
-  @ParameterizedTest(name = "{0} x {2} by {2} x {1}")
-  @CsvSource({"32, 384, 384", "48, 384, 1536"})
-  void aFusedProductWithItsResidualOnTheGpuIsItsReferenceForEveryElement(int m, int n, int k) {
-    CudaPlatform platform = gpu();
-    Random random = new Random(3607 + k);
     short[] a = halfGaussians(random, m * k, 1);
     short[] w = halfGaussians(random, k * n, 0.05);
     float[] bias = uniforms(random, n, -0.5, 0.5);
-    float[] residual = gaussians(random, m * n, 2);
+    Kernel kernel = gelu ? EncoderKernels.LINEAR_GELU_HALF : EncoderKernels.LINEAR_BIAS;
     float[] expected = new float[m * n];
-    LaunchConfig tiles =
-        LaunchConfig.of(
-            cuda.graph.Dim3.of(n / EncoderKernels.TILE, m / EncoderKernels.TILE),
-            cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
-    EncoderKernels.LINEAR_RESIDUAL.runReference(tiles, a, w, bias, residual, expected, m, n, k);
+    short[] expectedHalf = new short[m * n];
+    kernel.runReference(tiles(m, n), a, w, bias, gelu ? expectedHalf : expected, m, n, k);
+
     float[] actual;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
         DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
         DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
-        DeviceBuffer<Float> residualBuffer = DeviceBuffer.fromArray(residual).syncOn(stream);
-        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream)) {
+        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream);
+        DeviceBuffer<Short> outHalf = DeviceBuffer.zeros(ElementType.F16, m * n).syncOn(stream)) {
       actual =
-          EncoderKernels.linearResidual(
-                  aBuffer, wBuffer, biasBuffer, residualBuffer, out, m, n, k, false)
-              .andThen(out.toFloatArray())
-              .syncOn(stream);
+          gelu
+              ? floats(
+                  EncoderKernels.linearGeluHalf(
+                          aBuffer, wBuffer, biasBuffer, outHalf, m, n, k, false)
+                      .andThen(outHalf.toShortArray())
+                      .syncOn(stream))
+              : EncoderKernels.linearBias(aBuffer, wBuffer, biasBuffer, out, m, n, k, false)
+                  .andThen(out.toFloatArray())
+                  .syncOn(stream);
     }
-    // The operands are fp16 on both sides: only the sums' order differs.
+    double[] tolerance = productTolerance(a, w, m, n, k);
+    if (gelu) {
+      for (int e = 0; e < tolerance.length; e++) {
+        tolerance[e] *= 1.13; // GELU's slope is at most 1.13
+      }
+    }
+    assertProducts(kernel.name(), gelu ? floats(expectedHalf) : expected, actual, tolerance, gelu);
+  }
+
+  @ParameterizedTest(name = "{0} x {2} by {2} x {1}")
+  @CsvSource({"32, 384, 384", "48, 384, 1536"})
+  void aFusedProductWithItsResidualAndLayerNormOnTheGpuIsItsReferenceForEveryElement(
+      int m, int n, int k) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3607 + k);
+    short[] a = halfGaussians(random, m * k, 1);
+    short[] w = halfGaussians(random, k * n, 0.05);
+    float[] bias = uniforms(random, n, -0.5, 0.5);
+    // The residual is the rows the LayerNorm overwrites, as in the encoder (normed).
+    float[] residual = gaussians(random, m * n, 2);
+    float[] gamma = uniforms(random, n, 0.5, 1.5);
+    float[] beta = uniforms(random, n, -0.5, 0.5);
+    float[] expected = new float[m * n];
+    float[] expectedNormed = residual.clone();
+    short[] expectedHalf = new short[m * n];
+    int[] counters = new int[m / EncoderKernels.TILE];
+    EncoderKernels.LINEAR_RESIDUAL_LN.runReference(
+        tiles(m, n),
+        a,
+        w,
+        bias,
+        expectedNormed,
+        expected,
+        gamma,
+        beta,
+        expectedNormed,
+        expectedHalf,
+        counters,
+        m,
+        n,
+        k,
+        EPS);
+    float[] actual, actualNormed;
+    short[] actualHalf;
+    int[] actualCounters;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Float> normed = DeviceBuffer.fromArray(residual).syncOn(stream);
+        DeviceBuffer<Float> g = DeviceBuffer.fromArray(gamma).syncOn(stream);
+        DeviceBuffer<Float> b = DeviceBuffer.fromArray(beta).syncOn(stream);
+        DeviceBuffer<Short> half = DeviceBuffer.zeros(ElementType.F16, m * n).syncOn(stream);
+        DeviceBuffer<Integer> count =
+            DeviceBuffer.zeros(ElementType.I32, m / EncoderKernels.TILE).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream)) {
+      // Twice: the counters the first launch leaves must serve the second.
+      for (int launch = 0; launch < 2; launch++) {
+        EncoderKernels.linearResidualLayerNorm(
+                aBuffer,
+                wBuffer,
+                biasBuffer,
+                normed,
+                out,
+                g,
+                b,
+                normed,
+                half,
+                count,
+                m,
+                n,
+                k,
+                EPS,
+                false)
+            .syncOn(stream);
+        if (launch == 0) {
+          normed.write(residual).syncOn(stream);
+        }
+      }
+      actual = out.toFloatArray().syncOn(stream);
+      actualNormed = normed.toFloatArray().syncOn(stream);
+      actualHalf = half.toShortArray().syncOn(stream);
+      actualCounters = count.toIntArray().syncOn(stream);
+    }
     assertProducts(
-        "linear_residual", expected, actual, productTolerance(floats(a), w, m, n, k, 0.1), false);
+        "linear_residual_ln's products", expected, actual, productTolerance(a, w, m, n, k), false);
+    assertElements("linear_residual_ln's normalised rows", expectedNormed, actualNormed, ROW);
+    assertHalves("linear_residual_ln's fp16 rows", expectedHalf, actualHalf, ROW);
+    assertArrayEquals(new int[m / EncoderKernels.TILE], actualCounters, "counters back at 0");
   }
 
   @Test
@@ -722,23 +679,21 @@ class EncoderKernelsGpuTests {
     short[] a = halfGaussians(random, m * k, 1);
     short[] w = halfGaussians(random, k * n, 0.05);
     float[] bias = new float[n];
-    float[] residual = new float[m * n];
-    LaunchConfig tiles =
+    LaunchConfig grid =
         LaunchConfig.of(cuda.graph.Dim3.of(2, 2), cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
     float[] before = new float[m * n + 64];
     Arrays.fill(before, 12345f);
     float[] expected = before.clone();
-    EncoderKernels.LINEAR_RESIDUAL.runReference(tiles, a, w, bias, residual, expected, m, n, k);
+    EncoderKernels.LINEAR_BIAS.runReference(grid, a, w, bias, expected, m, n, k);
     float[] actual;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
         DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
         DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
-        DeviceBuffer<Float> residualBuffer = DeviceBuffer.fromArray(residual).syncOn(stream);
         DeviceBuffer<Float> out = DeviceBuffer.fromArray(before).syncOn(stream)) {
       actual =
-          EncoderKernels.LINEAR_RESIDUAL
-              .launch(tiles, aBuffer, wBuffer, biasBuffer, residualBuffer, out, m, n, k)
+          EncoderKernels.LINEAR_BIAS
+              .launch(grid, aBuffer, wBuffer, biasBuffer, out, m, n, k)
               .andThen(out.toFloatArray())
               .syncOn(stream);
     }
