@@ -597,8 +597,11 @@ public final class EncoderKernels {
       int hidden,
       Pooling pooling,
       boolean programmatic) {
+    // A thread per element of the row (up to 1024): each sums its element over the sequence's
+    // rows, whose loads are in flight at once, rather than three elements one after another.
+    int threads = Math.min(1024, Math.max(BLOCK, (hidden + 31) / 32 * 32));
     return POOL_NORMALIZE.launch(
-        dependent(LaunchConfig.of(batch, BLOCK), programmatic),
+        dependent(LaunchConfig.of(batch, threads), programmatic),
         x,
         mask,
         out,

@@ -316,11 +316,25 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * The most tokens of a shape the fused kernels run by default: up to there they beat the cuBLASLt
-   * products with their separate LayerNorms (launch-bound shapes), beyond it the products are large
-   * enough for cuBLASLt's kernels to win.
+   * The most tokens of a shape the fused kernels run by default: none. Measured on an H100
+   * (2026-12-06, docs/PERFORMANCE.md), all-MiniLM-L6-v2's replay of one 32-token query takes 216 us
+   * on them against 176 us on the cuBLASLt path, and they fall further behind as batches grow:
+   * their kernels cost more than the nodes they save. They stay as a choice ({@link
+   * Sizing#withFusedMaxTokens}) for measurement and as the start of a faster small-batch path.
    */
-  public static final int FUSED_MAX_TOKENS = 256;
+  public static final int FUSED_MAX_TOKENS = 0;
+
+  /**
+   * The longest padded length whose fp16 attention runs one query a warp ({@link
+   * EncoderKernels#attentionHalfShort}): under Nsight Compute on an H100, 6.2 us against 11.2 us a
+   * layer for one 32-token query; longer sequences keep four queries a warp, which stage each tile
+   * of keys once for more queries.
+   */
+  static final int SHORT_ATTENTION_LENGTH = 64;
+
+  private static boolean shortAttention(int length) {
+    return length <= SHORT_ATTENTION_LENGTH;
+  }
 
   /**
    * As {@link #GpuEncoder(EncoderWeights, BertTokenizer, Stream, int, int, Precision, Gelu,
@@ -435,7 +449,11 @@ public final class GpuEncoder implements AutoCloseable {
               GraphCache.Settings.budget(
                   sizing.graphMemoryBudget() > 0
                       ? sizing.graphMemoryBudget()
-                      : temporaryBytes(a, tokens, precision)),
+                      : Math.max(
+                          temporaryBytes(a, tokens, precision),
+                          precision == Precision.FP16 && fusedMaxTokens > 0
+                              ? fusedTemporaryBytes(a, Math.min(tokens, fusedMaxTokens))
+                              : 0)),
               (Shape shape, Scope scope) ->
                   record(
                       shape,
@@ -608,12 +626,22 @@ public final class GpuEncoder implements AutoCloseable {
     return switch (precision) {
       // x, qkv, context, the feed-forward activations
       case FP32 -> tokens * (h + 3 * h + h + ffn) * Float.BYTES;
-      // The more of the two paths': the fused kernels' (two fp32 residual rows and qkv; one's fp16
-      // copy, context and the feed-forward activations fp16) beats the cuBLASLt path's (x and qkv
-      // fp32; x's fp16 copy, context and the feed-forward activations fp16) by one fp32 row a
-      // token.
-      case FP16 -> tokens * ((2 * h + 3 * h) * Float.BYTES + (2 * h + ffn) * Short.BYTES);
+      // x and qkv fp32; x's fp16 copy, context and the feed-forward activations fp16
+      case FP16 -> tokens * ((h + 3 * h) * Float.BYTES + (h + h + ffn) * Short.BYTES);
     };
+  }
+
+  /**
+   * {@return the bytes of a fused graph's temporaries for {@code tokens} tokens}: two fp32 rows of
+   * the residual stream and the fp32 QKV rows; the normalised rows' fp16 copy, the context and the
+   * feed-forward activations in fp16
+   *
+   * @param architecture the model's architecture
+   * @param tokens the tokens of the shape (batch times length)
+   */
+  public static long fusedTemporaryBytes(Architecture architecture, long tokens) {
+    long h = architecture.hidden(), ffn = architecture.intermediate();
+    return tokens * ((2 * h + 3 * h) * Float.BYTES + (2 * h + ffn) * Short.BYTES);
   }
 
   /**
@@ -804,8 +832,18 @@ public final class GpuEncoder implements AutoCloseable {
               .withEpilogue(Epilogue.BIAS, l.qkvBias())));
       scope.record(
           half
-              ? EncoderKernels.attentionHalf(
-                  qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
+              ? shortAttention(length)
+                  ? EncoderKernels.attentionHalfShort(
+                      qkv,
+                      maskPrefix,
+                      as(context, ElementType.F16),
+                      batch,
+                      length,
+                      heads,
+                      headSize,
+                      false)
+                  : EncoderKernels.attentionHalf(
+                      qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
               : EncoderKernels.attention(
                   qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
       scope.recordMatmul(

@@ -196,7 +196,7 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void inFp16SmallShapesRunOnTheFusedKernelsAndMeetTheFloorAsTheCublasPathDoes() {
+  void inFp16SmallShapesRunOnTheFusedKernelsWhenAskedAndMeetTheFloorAsTheCublasPathDoes() {
     try (GpuEncoder fused =
             new GpuEncoder(
                 MiniLm.Ours.WEIGHTS,
@@ -204,7 +204,10 @@ abstract class AbstractGpuEncoderTests {
                 stream,
                 4,
                 32,
-                GpuEncoder.Precision.FP16);
+                GpuEncoder.Precision.FP16,
+                GpuEncoder.Gelu.EPILOGUE,
+                cuda.graph.embeddings.Pooling.MEAN,
+                GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(128));
         GpuEncoder products =
             new GpuEncoder(
                 MiniLm.Ours.WEIGHTS,
@@ -215,7 +218,7 @@ abstract class AbstractGpuEncoderTests {
                 GpuEncoder.Precision.FP16,
                 GpuEncoder.Gelu.EPILOGUE,
                 cuda.graph.embeddings.Pooling.MEAN,
-                GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(0))) {
+                GpuEncoder.Sizing.DEFAULT)) {
       List<String> one = List.of("How do I embed a query on the GPU?");
       float[][] fusedBatch = fused.embed(BATCH);
       int fusedNodes = fused.nodesPerGraph(), fusedMatmuls = fused.matmulNodesPerGraph();
@@ -223,7 +226,7 @@ abstract class AbstractGpuEncoderTests {
       float[][] productsBatch = products.embed(BATCH);
 
       assertTrue(fused.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "4 x 16 tokens are fused");
-      assertFalse(products.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "unless told not to");
+      assertFalse(products.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "by default, nothing is");
       // The embeddings kernel, five kernels a layer (no matmul node), pooling; against the
       // cuBLASLt path's seven nodes a layer, four of them matmuls.
       assertEquals(1 + 6 * 5 + 1, fusedNodes);

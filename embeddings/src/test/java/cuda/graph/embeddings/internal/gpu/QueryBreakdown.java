@@ -27,7 +27,8 @@ import java.util.Locale;
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
  * tokenization. Then the replay of shapes of 1 to 64 sequences of 32 tokens on the fused kernels
- * and on the cuBLASLt path, which places {@link GpuEncoder#FUSED_MAX_TOKENS}.
+ * (asked for up to 256 tokens a shape) and on the cuBLASLt path, which places {@link
+ * GpuEncoder#FUSED_MAX_TOKENS}.
  *
  * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]</pre>
  */
@@ -79,7 +80,7 @@ public final class QueryBreakdown {
       try (BertTokenizer tokenizer = BertTokenizer.load(artifact)) {
         for (Mode mode :
             List.of(
-                new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
+                new Mode("fp16_fused", GpuEncoder.Precision.FP16, 256),
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
                 new Mode("fp32", GpuEncoder.Precision.FP32, 0))) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
