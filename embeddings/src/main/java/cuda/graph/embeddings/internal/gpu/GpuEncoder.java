@@ -317,8 +317,8 @@ public final class GpuEncoder implements AutoCloseable {
 
   /**
    * The most tokens of a shape the fused kernels run by default: none. Measured on an H100
-   * (2026-12-06, docs/PERFORMANCE.md), all-MiniLM-L6-v2's replay of one 32-token query takes 216 us
-   * on them against 176 us on the cuBLASLt path, and they fall further behind as batches grow:
+   * (2026-12-06, docs/PERFORMANCE.md), all-MiniLM-L6-v2's replay of one 32-token query takes 213 us
+   * on them against 153 us on the cuBLASLt path, and they fall further behind as batches grow:
    * their kernels cost more than the nodes they save. They stay as a choice ({@link
    * Sizing#withFusedMaxTokens}) for measurement and as the start of a faster small-batch path.
    */
