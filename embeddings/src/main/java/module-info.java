@@ -17,6 +17,8 @@ module cuda.graph.embeddings {
   requires cuda.graph.blas;
   requires ai.djl.tokenizers;
   requires ai.djl.api;
+  // DJL's JSON library (a dependency of ai.djl.api): BertTokenizer reads the tokenizer.json with it.
+  requires com.google.gson;
   requires com.google.protobuf;
   requires jdk.jfr;
   requires static org.jspecify;
