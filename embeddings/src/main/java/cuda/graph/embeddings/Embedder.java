@@ -19,14 +19,16 @@ import org.jspecify.annotations.Nullable;
  * LangChain4j computes for the same model and text (fp32: cosine at least 0.99999; fp16: at least
  * 0.9995).
  *
- * <p>How it runs. Texts are tokenized on the caller's threads exactly as LangChain4j tokenizes them
- * (DJL's Hugging Face tokenizer over the model's {@code tokenizer.json}), padded to the smallest
- * batch and length buckets that hold them, and the whole forward pass of that shape runs as one
- * captured CUDA graph, replayed from a graph cache. {@link #embedAll} sorts its texts by length
- * into batches of up to {@link Builder#maxBatch}; {@link #embed} calls from many threads are
- * coalesced: the requests that arrive while a batch runs share the next one (with a {@link
- * Builder#coalescingWindow}, a request also waits that long for others). One thread runs the
- * batches, one at a time, on one stream.
+ * <p>How it runs. Texts are tokenized exactly as LangChain4j tokenizes them (DJL's Hugging Face
+ * tokenizer over the model's {@code tokenizer.json}), padded to the smallest batch and length
+ * buckets that hold them, and the whole forward pass of that shape runs as one captured CUDA graph,
+ * replayed from a graph cache. {@link #embedAll} tokenizes on every core, a few thousand texts at a
+ * time, while the GPU runs the batches of the texts before, each chunk's texts sorted by length
+ * into batches of up to {@link Builder#maxBatch}. {@link #embed} tokenizes on the caller's thread
+ * and, when nothing else runs, embeds there too; calls that overlap are coalesced: the requests
+ * that arrive while a batch runs share the next one (with a {@link Builder#coalescingWindow}, a
+ * request that has to wait also waits that long for others). Batches run one at a time, on one
+ * stream.
  *
  * <p>Long texts. A text is cut or split exactly as LangChain4j does for the model: DJL's tokenizer
  * cuts it at the tokenizer.json's truncation (all-MiniLM-L6-v2: 128 tokens), and at 512 tokens
@@ -37,8 +39,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Refused texts. {@code null}, a text with no word pieces (empty, whitespace, or only characters
  * the tokenizer drops, such as NUL) and a text with an unpaired UTF-16 surrogate are refused with
- * an exception on the caller's thread that names the text ("text 3 of 9"), before any batch runs,
- * so a bad text fails no one else's request and a list with one is refused whole.
+ * an exception on the caller's thread that names the text ("text 3 of 9"), before the text joins a
+ * batch, so a bad text fails no one else's request, and a list with one is refused whole.
  *
  * <p>Thread-safety and lifetime. Every method may be called from any thread. {@link #close()} waits
  * for the calls in progress to return (each caller gets its embedding), then frees the graphs,
@@ -79,13 +81,15 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
    * @param texts the texts, none null
    * @throws NullPointerException if the list or a text is null (the message names its index)
    * @throws IllegalArgumentException if a text is one {@link #embed} refuses (the first such, by
-   *     index); then no text is embedded
+   *     index); then no embedding is returned, though the batches of texts before it may have run
+   *     (and been told as progress) while it was tokenized
    * @throws IllegalStateException if the embedder is closed
    */
   List<float[]> embedAll(List<String> texts);
 
   /**
-   * As {@link #embedAll(List)}, telling {@code progress} after each batch, on the calling thread.
+   * As {@link #embedAll(List)}, telling {@code progress} after each batch, on the calling thread. A
+   * list refused for a late bad text may have told progress of the texts before it.
    *
    * @param texts the texts, none null
    * @param progress told how many texts are done; for long runs, to log or show progress

@@ -183,6 +183,10 @@ public final class GpuEncoder implements AutoCloseable {
   private final Workspace workspace;
   private final GraphCache<Shape> graphs;
   private volatile int nodesPerGraph, matmulNodesPerGraph;
+
+  /** See {@link #streamWaitNanos()}: written by the one thread that runs a batch at a time. */
+  private long streamWaitNanos;
+
   private final java.util.Map<Shape, List<DeviceBuffer<?>>> eagerBuffers =
       new java.util.HashMap<>();
 
@@ -965,7 +969,7 @@ public final class GpuEncoder implements AutoCloseable {
    *     than {@code maxLength} tokens; the message names the first such text's index
    */
   public float[][] embed(List<@Nullable String> texts) {
-    return run(tokenizeAll(texts, "GpuEncoder.embed"), true);
+    return run(prepare(tokenizeAll(texts, "GpuEncoder.embed")), true);
   }
 
   /**
@@ -1033,7 +1037,7 @@ public final class GpuEncoder implements AutoCloseable {
    * @param texts 1 to {@code maxBatch} texts, each its runs
    */
   public float[][] embedParts(List<List<BertTokenizer.Part>> texts) {
-    return run(texts, true);
+    return run(prepare(texts), true);
   }
 
   /**
@@ -1045,11 +1049,56 @@ public final class GpuEncoder implements AutoCloseable {
    * @param texts 1 to {@code maxBatch} texts
    */
   public float[][] embedEagerly(List<@Nullable String> texts) {
-    return run(tokenizeAll(texts, "GpuEncoder.embedEagerly"), false);
+    return run(prepare(tokenizeAll(texts, "GpuEncoder.embedEagerly")), false);
   }
 
-  /** Each text's embedding: its one run's unit vector, or its runs combined (class comment). */
-  private float[][] run(List<List<BertTokenizer.Part>> texts, boolean graphed) {
+  /**
+   * The host side of a batch of texts made ready: the runs' token ids, types and mask padded to
+   * their shapes, so that the thread that runs graphs only copies them in. Made by {@link
+   * #prepare}, used by {@link #embedPrepared}; immutable once made.
+   */
+  public static final class Prepared {
+    private final List<List<BertTokenizer.Part>> texts;
+    private final int runs;
+    private final List<Padded> batches;
+
+    private Prepared(List<List<BertTokenizer.Part>> texts, int runs, List<Padded> batches) {
+      this.texts = texts;
+      this.runs = runs;
+      this.batches = batches;
+    }
+
+    /** {@return how many texts} */
+    public int texts() {
+      return texts.size();
+    }
+
+    /** {@return the tokens of the graphs' padded shapes, padding included} */
+    public long paddedTokens() {
+      long sum = 0;
+      for (Padded b : batches) {
+        sum += (long) b.shape().batch() * b.shape().length();
+      }
+      return sum;
+    }
+  }
+
+  /**
+   * One graph's run: its shape, its sequences, their ids, types and mask side by side, and where
+   * sequence {@code i}'s outputs go ({@code i} itself where {@code slots} is null).
+   */
+  private record Padded(Shape shape, int size, int[] in, @Nullable List<Integer> slots) {}
+
+  /**
+   * {@return {@code texts} made ready for {@link #embedPrepared}}: their runs padded to the shapes
+   * their graphs run in. Pure host work that touches no device state, so it may run on any thread,
+   * at once with a batch running on another.
+   *
+   * @param texts 1 to {@code maxBatch} texts, each its runs, as {@link #tokenize} makes them
+   * @throws IllegalArgumentException if there are no texts or too many, a text has no runs, or a
+   *     run is longer than {@code maxLength}
+   */
+  public Prepared prepare(List<List<BertTokenizer.Part>> texts) {
     checkCount(texts.size());
     List<BertTokenizer.Part> runs = new ArrayList<>();
     for (List<BertTokenizer.Part> text : texts) {
@@ -1059,10 +1108,9 @@ public final class GpuEncoder implements AutoCloseable {
       }
       runs.addAll(text);
     }
-    float[][] units = new float[runs.size()][];
-    float[] norms = new float[runs.size()];
+    List<Padded> batches = new ArrayList<>();
     if (runs.size() <= maxBatch) {
-      runBatch(runs, graphed, units, norms, null);
+      batches.add(padded(runs, null));
     } else {
       // Batches of runs of like lengths, so that few pad to a long run.
       List<Integer> order = new ArrayList<>();
@@ -1071,10 +1119,70 @@ public final class GpuEncoder implements AutoCloseable {
       }
       order.sort(Comparator.comparingInt(r -> runs.get(r).ids().length));
       for (int from = 0; from < order.size(); from += maxBatch) {
-        List<Integer> slots = order.subList(from, Math.min(order.size(), from + maxBatch));
-        runBatch(slots.stream().map(runs::get).toList(), graphed, units, norms, slots);
+        List<Integer> slots =
+            List.copyOf(order.subList(from, Math.min(order.size(), from + maxBatch)));
+        batches.add(padded(slots.stream().map(runs::get).toList(), slots));
       }
     }
+    return new Prepared(List.copyOf(texts), runs.size(), List.copyOf(batches));
+  }
+
+  /** {@return 1 to maxBatch runs padded to their shape}, ids, then types, then mask */
+  private Padded padded(List<BertTokenizer.Part> parts, @Nullable List<Integer> slots) {
+    int length = 0;
+    for (BertTokenizer.Part p : parts) {
+      length = Math.max(length, p.ids().length);
+    }
+    if (length > maxLength) {
+      throw new IllegalArgumentException(
+          "GpuEncoder.embed: a run of "
+              + length
+              + " tokens; this encoder takes up to "
+              + maxLength
+              + " (maxLength); make it with a larger maxLength");
+    }
+    int size = parts.size();
+    Shape shape = shapeFor(size, length);
+    // Padding rows and positions are id 0, type 0 and mask 0.
+    int padded = shape.length(), tokens = shape.batch() * padded;
+    int[] in = new int[3 * tokens];
+    for (int b = 0; b < size; b++) {
+      BertTokenizer.Part p = parts.get(b);
+      int n = p.ids().length;
+      System.arraycopy(p.ids(), 0, in, b * padded, n);
+      System.arraycopy(p.typeIds(), 0, in, tokens + b * padded, n);
+      java.util.Arrays.fill(in, 2 * tokens + b * padded, 2 * tokens + b * padded + n, 1);
+    }
+    return new Padded(shape, size, in, slots);
+  }
+
+  /**
+   * {@return the embedding of each text {@code prepared} holds, in order}, as {@link #embedParts}
+   * (not thread-safe, as every run of a graph)
+   *
+   * @param prepared texts {@link #prepare} made ready, on any thread
+   */
+  public float[][] embedPrepared(Prepared prepared) {
+    return run(prepared, true);
+  }
+
+  /**
+   * {@return the nanoseconds this encoder's runs have waited on the stream so far}: the inputs'
+   * copy, the graph and the outputs' copy back, from their enqueueing to the host seeing the result
+   * (read by the thread that runs batches, between them)
+   */
+  public long streamWaitNanos() {
+    return streamWaitNanos;
+  }
+
+  /** Each text's embedding: its one run's unit vector, or its runs combined (class comment). */
+  private float[][] run(Prepared prepared, boolean graphed) {
+    float[][] units = new float[prepared.runs][];
+    float[] norms = new float[prepared.runs];
+    for (Padded batch : prepared.batches) {
+      runBatch(batch, graphed, units, norms);
+    }
+    List<List<BertTokenizer.Part>> texts = prepared.texts;
     float[][] embeddings = new float[texts.size()][];
     int at = 0;
     for (int t = 0; t < texts.size(); t++) {
@@ -1100,60 +1208,30 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * Runs 1 to maxBatch sequences in one graph (or eagerly), putting sequence {@code i}'s unit
-   * vector and norm at {@code slots.get(i)} of {@code units} and {@code norms} ({@code i} itself
-   * where {@code slots} is null).
+   * Runs one prepared batch of 1 to maxBatch sequences in its graph (or eagerly), putting sequence
+   * {@code i}'s unit vector and norm at its slot of {@code units} and {@code norms}.
    */
-  private void runBatch(
-      List<BertTokenizer.Part> parts,
-      boolean graphed,
-      float[][] units,
-      float[] norms,
-      @Nullable List<Integer> slots) {
-    ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
-    int length = batch.length();
-    if (length > maxLength) {
-      throw new IllegalArgumentException(
-          "GpuEncoder.embed: a run of "
-              + length
-              + " tokens; this encoder takes up to "
-              + maxLength
-              + " (maxLength); make it with a larger maxLength");
-    }
+  private void runBatch(Padded batch, boolean graphed, float[][] units, float[] norms) {
+    Shape shape = batch.shape();
     int size = batch.size();
-    Shape shape = shapeFor(size, length);
-    int[] in = padded(batch, shape);
-    int tokens = shape.batch() * shape.length();
     DeviceOp<?> work = graphed && !overBudget.contains(shape) ? launch(shape) : eagerWork(shape);
+    long started = System.nanoTime();
     // The norms of the shape's sequences, then (from maxBatch) their unit vectors.
     float[] flat =
         inputs
-            .slice(0, 3L * tokens)
-            .write(in)
+            .slice(0, batch.in().length)
+            .write(batch.in())
             .andThen(work)
             .andThen(pooled.slice(0, maxBatch + (long) size * hidden).toFloatArray())
             .syncOn(stream);
+    streamWaitNanos += System.nanoTime() - started;
+    List<Integer> slots = batch.slots();
     for (int b = 0; b < size; b++) {
       int slot = slots == null ? b : slots.get(b);
       units[slot] =
           java.util.Arrays.copyOfRange(flat, maxBatch + b * hidden, maxBatch + (b + 1) * hidden);
       norms[slot] = flat[b];
     }
-  }
-
-  /**
-   * {@return the ids, then the types, then the mask of {@code batch} padded to {@code shape}}:
-   * padding rows and positions are id 0, type 0 and mask 0
-   */
-  private static int[] padded(ReferenceEncoder.Batch batch, Shape shape) {
-    int length = batch.length(), padded = shape.length(), tokens = shape.batch() * padded;
-    int[] in = new int[3 * tokens];
-    for (int b = 0; b < batch.size(); b++) {
-      System.arraycopy(batch.ids()[b], 0, in, b * padded, length);
-      System.arraycopy(batch.typeIds()[b], 0, in, tokens + b * padded, length);
-      System.arraycopy(batch.mask()[b], 0, in, 2 * tokens + b * padded, length);
-    }
-    return in;
   }
 
   /**
@@ -1166,9 +1244,9 @@ public final class GpuEncoder implements AutoCloseable {
    */
   long[] stepNanos(
       List<BertTokenizer.Part> parts, cuda.graph.CudaEvent start, cuda.graph.CudaEvent end) {
-    ReferenceEncoder.Batch batch = ReferenceEncoder.Batch.of(parts);
-    Shape shape = shapeFor(batch.size(), batch.length());
-    int[] in = padded(batch, shape);
+    Padded batch = padded(parts, null);
+    Shape shape = batch.shape();
+    int[] in = batch.in();
     long began = System.nanoTime();
     inputs.slice(0, in.length).write(in).syncOn(stream);
     long copiedIn = System.nanoTime();

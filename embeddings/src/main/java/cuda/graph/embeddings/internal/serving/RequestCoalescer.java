@@ -7,18 +7,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Turns single requests from many threads into batches, as a server does: the first request of a
- * batch waits at most {@code window} for others to join it, a batch holds at most {@code maxBatch}
- * requests, and one thread runs the batches one after another. A batch's failure completes each of
- * its requests exceptionally; other batches go on.
+ * Turns single requests from many threads into batches, as a server does, when they overlap: a
+ * {@link #call} that finds nothing queued or running runs alone on its caller's thread at once; one
+ * that finds a batch running (or requests waiting) queues, and one dispatcher thread runs the
+ * queued requests in batches of at most {@code maxBatch}, the first request of a batch waiting at
+ * most {@code window} for others to join it, and the requests that queued while it waited for the
+ * running batch joining it too. A batch's failure fails each of its requests; other batches go on.
  *
- * <p>Thread-safe. {@link #close()} runs the requests already submitted, then stops; a request
- * submitted after it fails with {@link IllegalStateException}.
+ * <p>Exclusive: a batch, a lone call and an {@link #exclusive} section never run at once (the
+ * encoder behind them is not thread-safe). The lock is fair, so that a queued batch runs between
+ * two sections of a long {@link #exclusive} caller rather than after all of them.
+ *
+ * <p>Thread-safe. {@link #close()} runs the requests already queued, waits for a lone call or
+ * section already running, then stops; a request made after it fails with {@link
+ * IllegalStateException}.
  *
  * @param <I> what a request asks
  * @param <O> what it gets
@@ -33,7 +43,14 @@ final class RequestCoalescer<I, O> implements AutoCloseable {
   private final LinkedBlockingQueue<Request<I, O>> queue = new LinkedBlockingQueue<>();
   private final Thread dispatcher;
   private final Object submitLock = new Object();
-  private boolean closed; // guarded by submitLock
+
+  /** Held by whatever runs the batch function or an {@link #exclusive} section. */
+  private final ReentrantLock running = new ReentrantLock(true);
+
+  private volatile boolean closed; // written under submitLock
+
+  /** Requests queued and not yet answered: a call runs alone only when there are none. */
+  private int queued; // guarded by submitLock
 
   /** A request that tells the dispatcher to stop once everything before it has run. */
   private final Request<I, O> stop = new Request<>(null, new CompletableFuture<>());
@@ -57,17 +74,101 @@ final class RequestCoalescer<I, O> implements AutoCloseable {
     this.dispatcher = Thread.ofPlatform().name(name).daemon().start(this::dispatch);
   }
 
-  /** {@return the output for {@code input}, once the batch it joined has run} */
-  CompletableFuture<O> submit(I input) {
+  private static IllegalStateException closedError() {
+    return new IllegalStateException("the coalescer is closed; submit before closing it");
+  }
+
+  /**
+   * {@return the output for {@code input}}: computed at once on this thread, as a batch of one,
+   * when no request is queued and nothing runs (no thread hand-off, no window); otherwise queued
+   * for the dispatcher's next batch and waited for. A failure is thrown as the batch threw it.
+   */
+  O call(I input) {
     Objects.requireNonNull(input, "input");
-    Request<I, O> request = new Request<>(input, new CompletableFuture<>());
+    Request<I, O> request;
     synchronized (submitLock) {
       if (closed) {
-        throw new IllegalStateException("the coalescer is closed; submit before closing it");
+        throw closedError();
       }
-      queue.add(request);
+      // tryLock barges even a fair lock: taken only when no one waits for it (queued == 0 and no
+      // section waits: hasQueuedThreads), so that a lone call overtakes nothing.
+      if (queued == 0 && !running.hasQueuedThreads() && running.tryLock()) {
+        request = null;
+      } else {
+        request = enqueue(input);
+      }
     }
-    return request.result();
+    if (request == null) {
+      try {
+        return outputs(List.of(input)).getFirst();
+      } finally {
+        running.unlock();
+      }
+    }
+    try {
+      return request.result().join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /** {@return the output for {@code input}, once the dispatcher's batch it joined has run} */
+  CompletableFuture<O> submit(I input) {
+    Objects.requireNonNull(input, "input");
+    synchronized (submitLock) {
+      if (closed) {
+        throw closedError();
+      }
+      return enqueue(input).result();
+    }
+  }
+
+  private Request<I, O> enqueue(I input) {
+    Request<I, O> request = new Request<>(input, new CompletableFuture<>());
+    queued++;
+    queue.add(request);
+    return request;
+  }
+
+  /** {@return how many requests are queued and not yet answered} (for tests) */
+  int queued() {
+    synchronized (submitLock) {
+      return queued;
+    }
+  }
+
+  /**
+   * {@return what {@code work} returns}, run on this thread while no batch or call runs, after the
+   * batch that may be waiting for its turn
+   *
+   * @throws IllegalStateException if the coalescer is closed
+   */
+  <R> R exclusive(Supplier<R> work) {
+    running.lock();
+    try {
+      if (closed) {
+        throw closedError();
+      }
+      return work.get();
+    } finally {
+      running.unlock();
+    }
+  }
+
+  /** {@return the batch's outputs}, one per input, or the failure of a batch that gave others */
+  private List<O> outputs(List<I> inputs) {
+    List<O> outputs = batch.apply(inputs);
+    if (outputs.size() != inputs.size()) {
+      throw new IllegalStateException(
+          "a batch of " + inputs.size() + " requests gave " + outputs.size() + " outputs");
+    }
+    return outputs;
   }
 
   private void dispatch() {
@@ -92,7 +193,27 @@ final class RequestCoalescer<I, O> implements AutoCloseable {
         }
         pending.add(next);
       }
-      run(pending);
+      running.lock();
+      try {
+        // Those that queued while the batch waited for its turn join it.
+        while (!stopping && pending.size() < maxBatch) {
+          Request<I, O> next = queue.poll();
+          if (next == null) {
+            break;
+          }
+          if (next == stop) {
+            stopping = true;
+          } else {
+            pending.add(next);
+          }
+        }
+        run(pending);
+      } finally {
+        running.unlock();
+      }
+      synchronized (submitLock) {
+        queued -= pending.size();
+      }
     }
   }
 
@@ -102,11 +223,7 @@ final class RequestCoalescer<I, O> implements AutoCloseable {
       inputs.add(r.input());
     }
     try {
-      List<O> outputs = batch.apply(inputs);
-      if (outputs.size() != inputs.size()) {
-        throw new IllegalStateException(
-            "a batch of " + inputs.size() + " requests gave " + outputs.size() + " outputs");
-      }
+      List<O> outputs = outputs(inputs);
       for (int i = 0; i < requests.size(); i++) {
         requests.get(i).result().complete(outputs.get(i));
       }
@@ -140,7 +257,10 @@ final class RequestCoalescer<I, O> implements AutoCloseable {
     }
   }
 
-  /** Runs what was submitted, then stops the dispatcher and waits for it. Idempotent. */
+  /**
+   * Runs what was queued, then stops the dispatcher and waits for it, and for a lone call or
+   * section that began before the close. Idempotent.
+   */
   @Override
   public void close() {
     synchronized (submitLock) {
@@ -158,6 +278,10 @@ final class RequestCoalescer<I, O> implements AutoCloseable {
         interrupted = true;
       }
     }
+    // A lone call holds the lock from before `closed` was set; a section that takes it after this
+    // sees `closed` and runs nothing.
+    running.lock();
+    running.unlock();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

@@ -40,6 +40,11 @@ import java.util.stream.Stream.Builder;
  *       LangChain4j and Spring AI adapters over it): ingestion, {@code embedAll} of every sentence
  *       (tokenization included), sentences per second; then one query at a time (a sentence of 6 to
  *       24 words), p50 and p99 in microseconds;
+ *   <li>for the direct path's ingestion, where its time went ({@code ingestion_breakdown}: the
+ *       calling thread's waits for tokenized texts, for queries and for the stream, its own host
+ *       work, and the tokenization and batch preparation summed over the pool's threads) and the
+ *       corpus' token lengths ({@code token_lengths}), from the module's flight recorder event (see
+ *       {@link #printBreakdown});
  *   <li>LangChain4j's model on the host's CPU cores (ONNX Runtime): ingestion of the first {@code
  *       --langchain4j} sentences and the same query latency;
  *   <li>the check: the worst cosine of ours to LangChain4j's embedding over those sentences, and
@@ -192,9 +197,14 @@ public final class EmbedBench {
         Route route = opening.get(); // one at a time, so that one model is in memory at a time
         try (AutoCloseable _ = route.resource()) {
           route.ingest().apply(sentences.subList(0, Math.min(2 * batch, sentences.size())));
+          boolean recordIt = route.name().equals("direct");
+          jdk.jfr.Recording recording = recordIt ? ingestionRecording() : null;
           long start = System.nanoTime();
           route.ingest().apply(sentences);
           double seconds = (System.nanoTime() - start) / 1e9;
+          if (recording != null) {
+            printBreakdown(recording, model.name() + ",direct_" + mode);
+          }
           double rate = sentences.size() / seconds;
           if (route.name().equals("direct")) {
             direct = rate;
@@ -242,6 +252,89 @@ public final class EmbedBench {
           }
         }
       }
+    }
+  }
+
+  /** The flight recorder event an {@code embedAll} of the module emits (see printBreakdown). */
+  static final String INGESTION_EVENT = "cuda.graph.embeddings.Ingestion";
+
+  /** {@return a started recording of the embedder's ingestion events alone} */
+  static jdk.jfr.Recording ingestionRecording() {
+    jdk.jfr.Recording recording = new jdk.jfr.Recording();
+    recording.enable(INGESTION_EVENT).withThreshold(java.time.Duration.ZERO);
+    recording.start();
+    return recording;
+  }
+
+  /**
+   * Prints where the last recorded ingestion's time went and its texts' token lengths, in lines of
+   * {@code name,value,...}, then closes the recording.
+   *
+   * <p>The numbers come from the module's JDK Flight Recorder event {@code
+   * cuda.graph.embeddings.Ingestion}, the one channel from the embedder's internals to a program
+   * that may use only its public API (the module exports no internal package, and the architecture
+   * tests forbid the examples and benchmarks any): the call's wall time; the calling thread's
+   * waits, which do not overlap (for tokenized texts, for single queries' batches, on the stream:
+   * inputs' copy, graph and outputs' copy) and the rest of its time (its own host work: enqueueing,
+   * the results' copies, progress); and, overlapped with those, the tokenization and the batches'
+   * preparation (sorting and padding) on the pool's threads, each summed over the threads (wall
+   * time while busy, which is CPU time where the threads are not more than the cores).
+   */
+  static void printBreakdown(jdk.jfr.Recording recording, String what) {
+    try (recording) {
+      recording.stop();
+      Path file = Files.createTempFile("ingestion", ".jfr");
+      try {
+        recording.dump(file);
+        List<jdk.jfr.consumer.RecordedEvent> events =
+            jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals(INGESTION_EVENT))
+                .toList();
+        if (events.isEmpty()) {
+          System.out.printf("ingestion_breakdown,%s,no_event_recorded%n", what);
+          return;
+        }
+        jdk.jfr.consumer.RecordedEvent e = events.getLast();
+        double wall = e.getDuration().toNanos() / 1e6;
+        double tokenize = e.getLong("tokenizeNanos") / 1e6;
+        double prepare = e.getLong("prepareNanos") / 1e6;
+        double waitTokens = e.getLong("tokenizedWaitNanos") / 1e6;
+        double waitQueries = e.getLong("lockWaitNanos") / 1e6;
+        double waitStream = e.getLong("streamWaitNanos") / 1e6;
+        System.out.printf(
+            Locale.ROOT,
+            "ingestion_breakdown,%s,%d,texts,%d,batches,wall,%.1f,ms,"
+                + "caller_waits_tokenized,%.1f,ms,caller_waits_queries,%.1f,ms,"
+                + "caller_waits_stream,%.1f,ms,caller_host,%.1f,ms,"
+                + "tokenize_summed_over_threads,%.1f,ms,prepare_summed_over_threads,%.1f,ms,"
+                + "tokenize_per_text,%.1f,us,padding,%.3f,padded_per_real_token%n",
+            what,
+            e.getInt("texts"),
+            e.getInt("batches"),
+            wall,
+            waitTokens,
+            waitQueries,
+            waitStream,
+            wall - waitTokens - waitQueries - waitStream,
+            tokenize,
+            prepare,
+            1e3 * tokenize / Math.max(1, e.getInt("texts")),
+            e.getLong("paddedTokens") / (double) Math.max(1, e.getLong("tokens")));
+        System.out.printf(
+            Locale.ROOT,
+            "token_lengths,%s,1-16,%d,17-32,%d,33-64,%d,65-128,%d,over_128,%d,texts,"
+                + "special_tokens_included%n",
+            what,
+            e.getInt("tokens1To16"),
+            e.getInt("tokens17To32"),
+            e.getInt("tokens33To64"),
+            e.getInt("tokens65To128"),
+            e.getInt("tokensOver128"));
+      } finally {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("EmbedBench: cannot read the ingestion's recording", e);
     }
   }
 
