@@ -248,8 +248,8 @@ public sealed interface Embedder extends AutoCloseable permits EmbedderImpl {
 
     /**
      * Sets the token lengths graphs are captured for: a batch is padded to the smallest that holds
-     * its longest text. By default 16, 32, 64, then every multiple of 128 up to the longest text
-     * the model takes.
+     * its longest text. By default 16, then every multiple of 8 up to 128, then of 64, up to the
+     * longest text the model takes.
      *
      * @param buckets the token lengths
      * @return this builder

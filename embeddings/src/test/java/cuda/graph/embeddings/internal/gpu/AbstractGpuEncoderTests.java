@@ -114,11 +114,22 @@ abstract class AbstractGpuEncoderTests {
   void aBatchRunsInTheSmallestBatchAndLengthBucketsThatHoldIt() {
     assertEquals(new GpuEncoder.Shape(4, 16), encoder.shapeFor(4, 11));
     assertEquals(new GpuEncoder.Shape(4, 16), encoder.shapeFor(3, 16));
-    assertEquals(new GpuEncoder.Shape(8, 32), encoder.shapeFor(5, 17));
+    assertEquals(new GpuEncoder.Shape(8, 24), encoder.shapeFor(5, 17));
+    assertEquals(new GpuEncoder.Shape(8, 72), encoder.shapeFor(5, 65));
     assertEquals(new GpuEncoder.Shape(8, 128), encoder.shapeFor(8, 128));
     // Three texts run padded to four rows: the padding row changes no embedding.
     List<String> three = BATCH.subList(0, 3);
     assertCloseToTheAnchors(three, encoder.embed(three), MIN_COSINE);
+  }
+
+  @Test
+  void byDefaultLengthsPadToAMultipleOf8UpTo128ThenOf64() {
+    List<Integer> expected = new java.util.ArrayList<>();
+    for (int length = 16; length <= 128; length += 8) {
+      expected.add(length);
+    }
+    expected.addAll(List.of(192, 256, 320, 384, 448, 500));
+    assertEquals(expected, GpuEncoder.defaultLengthBuckets(500).sizes());
   }
 
   @Test
