@@ -145,7 +145,14 @@ def main(argv):
     model.eval()
 
     os.makedirs(args.out)
-    model.save_pretrained(args.out, safe_serialization=True, max_shard_size=args.max_shard_size)
+    try:
+        model.save_pretrained(args.out, safe_serialization=True,
+                              max_shard_size=args.max_shard_size)
+    except TypeError:  # a transformers that always writes safetensors and dropped the flag
+        model.save_pretrained(args.out, max_shard_size=args.max_shard_size)
+    if not any(n.endswith(".safetensors") for n in os.listdir(args.out)):
+        raise SystemExit("make_checkpoint: save_pretrained wrote no safetensors: %s"
+                         % sorted(os.listdir(args.out)))
     fast.save_pretrained(args.out)
     log("saved to %s: %s" % (args.out, sorted(os.listdir(args.out))))
 
