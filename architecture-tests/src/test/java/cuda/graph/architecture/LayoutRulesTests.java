@@ -160,6 +160,32 @@ class LayoutRulesTests {
   }
 
   @Test
+  void theLlmModuleUsesOnlyThePublicApisOfTheLibraryAndBlas() {
+    assertTrue(
+        LIBRARY.containPackage("cuda.graph.llm.internal.checkpoint"),
+        "the module's classes are read");
+    noClasses()
+        .that()
+        .resideInAnyPackage("cuda.graph.llm..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "cuda.graph.internal..",
+            "cuda.graph.blas.internal..",
+            "cuda.graph.spi..",
+            "cuda.graph.simulator..",
+            "cuda.graph.driver..",
+            "cuda.graph.conformance..",
+            "cuda.graph.testkit..",
+            "cuda.graph.nccl..",
+            "cuda.graph.embeddings..",
+            "cuda.graph.langchain4j..",
+            "cuda.graph.spring.ai..")
+        .because("an optional module is built on the public API, so it works on every provider")
+        .check(LIBRARY);
+  }
+
+  @Test
   void theLangChain4jModuleUsesOnlyThePublicApisOfTheLibraryAndTheEmbeddingsModule() {
     assertTrue(LIBRARY.containPackage("cuda.graph.langchain4j"), "the module's classes are read");
     noClasses()

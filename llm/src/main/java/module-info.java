@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+/**
+ * Experimental: serving Llama-architecture checkpoints from the JVM. A Hugging Face model directory
+ * (config.json, safetensors weights in bf16, fp16 or fp32, tokenizer.json and the chat template of
+ * tokenizer_config.json) is read, checked and refused by name where unsupported, and decoded with
+ * continuous batching on CUDA graph buckets built on the library's public API. The module exports
+ * nothing yet: its public API is still being designed, and everything in it may change or go in any
+ * release.
+ *
+ * <p>Native access: DJL's tokenizer and the cuda provider call native code; grant {@code
+ * --enable-native-access=ALL-UNNAMED} on the class path (or name the modules on the module path).
+ */
+module cuda.graph.llm {
+  // Transitive: the public types, once there are some, carry their @API status.
+  requires transitive org.apiguardian.api;
+  requires transitive cuda.graph;
+  requires cuda.graph.blas;
+  requires ai.djl.tokenizers;
+  requires ai.djl.api;
+  // DJL's JSON library (a dependency of ai.djl.api): config.json and safetensors headers.
+  requires com.google.gson;
+  // Jinjava renders the chat template; its jar names no module, so its name is the jar's.
+  requires jinjava;
+  requires static org.jspecify;
+}
