@@ -30,7 +30,12 @@ import java.util.Locale;
  * (asked for up to 256 tokens a shape) and on the cuBLASLt path, which places {@link
  * GpuEncoder#FUSED_MAX_TOKENS}.
  *
- * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]</pre>
+ * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
+ * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
+ * shape to put under Nsight Compute.
+ *
+ * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]
+ *     [--batch-shape 256x48]</pre>
  */
 public final class QueryBreakdown {
 
@@ -42,11 +47,14 @@ public final class QueryBreakdown {
     Path file = null;
     int count = 2000;
     List<String> models = List.of("minilm", "bge-q");
+    int[] batchShape = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--sentences" -> file = Path.of(args[++i]);
         case "--queries" -> count = Integer.parseInt(args[++i]);
         case "--models" -> models = List.of(args[++i].split(","));
+        case "--batch-shape" ->
+            batchShape = Arrays.stream(args[++i].split("x")).mapToInt(Integer::parseInt).toArray();
         default ->
             throw new IllegalArgumentException("QueryBreakdown: unknown argument " + args[i]);
       }
@@ -78,6 +86,18 @@ public final class QueryBreakdown {
       EncoderWeights weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
       Pooling pooling = artifact.pooling();
       try (BertTokenizer tokenizer = BertTokenizer.load(artifact)) {
+        if (batchShape != null) {
+          batchShape(
+              platform,
+              model,
+              weights,
+              tokenizer,
+              pooling,
+              Files.readAllLines(file, StandardCharsets.UTF_8),
+              batchShape[0],
+              batchShape[1]);
+          continue;
+        }
         for (Mode mode :
             List.of(
                 new Mode("fp16_fused", GpuEncoder.Precision.FP16, 256),
@@ -228,6 +248,65 @@ public final class QueryBreakdown {
             gpu[(int) (0.99 * (n - 1))],
             host[n / 2]);
       }
+    }
+  }
+
+  private static void batchShape(
+      CudaPlatform platform,
+      String model,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      List<String> sentences,
+      int batch,
+      int length) {
+    List<BertTokenizer.Part> runs = new ArrayList<>();
+    for (String s : sentences) {
+      if (runs.size() == batch) {
+        break;
+      }
+      List<BertTokenizer.Part> parts = tokenizer.parts(s, "QueryBreakdown", "a sentence");
+      int n = parts.getFirst().ids().length;
+      if (parts.size() == 1 && n > length - 8 && n <= length) {
+        runs.add(parts.getFirst());
+      }
+    }
+    if (runs.size() < batch) {
+      throw new IllegalArgumentException(
+          "QueryBreakdown: the corpus has "
+              + runs.size()
+              + " sentences of "
+              + (length - 7)
+              + " to "
+              + length
+              + " tokens, not "
+              + batch);
+    }
+    Mode mode = new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0);
+    try (Stream stream = platform.defaultDevice().newStream();
+        GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, batch);
+        CudaEvent start = platform.defaultDevice().newEvent();
+        CudaEvent end = platform.defaultDevice().newEvent()) {
+      for (int i = 0; i < 20; i++) {
+        encoder.stepNanos(runs, start, end);
+      }
+      int n = 100;
+      double[] gpu = new double[n];
+      for (int i = 0; i < n; i++) {
+        gpu[i] = encoder.stepNanos(runs, start, end)[3] / 1e3;
+      }
+      Arrays.sort(gpu);
+      GpuEncoder.Shape shape = encoder.shapeFor(batch, length);
+      System.out.printf(
+          Locale.ROOT,
+          "batch_shape_us,%s,%s,%dx%d,replay_gpu,p50,%.1f,p99,%.1f,nodes,%d%n",
+          model,
+          mode.name(),
+          shape.batch(),
+          shape.length(),
+          gpu[n / 2],
+          gpu[(int) (0.99 * (n - 1))],
+          encoder.nodesPerGraph());
     }
   }
 }
