@@ -336,8 +336,17 @@ public final class GpuEncoder implements AutoCloseable {
    */
   static final int SHORT_ATTENTION_LENGTH = 64;
 
-  private static boolean shortAttention(int length) {
-    return length <= SHORT_ATTENTION_LENGTH;
+  /**
+   * The most tokens (batch times padded length) of a shape whose fp16 attention runs one query a
+   * warp: each warp reads its sequence's keys and values from L2 on its own, which wins while they
+   * are few (on an H100 the replay of 8 x 32 tokens 174 us against 194) and loses as batches grow:
+   * at 256 x 48 it took 248 us a layer under Nsight Compute, 59% of the replay.
+   */
+  static final int SHORT_ATTENTION_TOKENS = 256;
+
+  /** {@return whether a shape's fp16 attention runs one query a warp} */
+  static boolean shortAttention(int batch, int length) {
+    return length <= SHORT_ATTENTION_LENGTH && batch * length <= SHORT_ATTENTION_TOKENS;
   }
 
   /**
@@ -852,7 +861,7 @@ public final class GpuEncoder implements AutoCloseable {
               .withEpilogue(Epilogue.BIAS, l.qkvBias())));
       scope.record(
           half
-              ? shortAttention(length)
+              ? shortAttention(batch, length)
                   ? EncoderKernels.attentionHalfShort(
                       qkv,
                       maskPrefix,

@@ -123,6 +123,16 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
+  void onlyQueriesSizedShapesRunTheOneQueryAWarpAttention() {
+    assertTrue(GpuEncoder.shortAttention(1, 32), "one query");
+    assertTrue(GpuEncoder.shortAttention(8, 32), "8 x 32 tokens");
+    assertTrue(GpuEncoder.shortAttention(4, 64), "4 x 64 tokens");
+    assertFalse(GpuEncoder.shortAttention(16, 32), "16 x 32 tokens: an ingestion batch");
+    assertFalse(GpuEncoder.shortAttention(256, 48), "256 x 48 tokens");
+    assertFalse(GpuEncoder.shortAttention(1, 72), "longer than 64 tokens");
+  }
+
+  @Test
   void byDefaultLengthsPadToAMultipleOf8UpTo128ThenOf64() {
     List<Integer> expected = new java.util.ArrayList<>();
     for (int length = 16; length <= 128; length += 8) {
