@@ -20,5 +20,7 @@ module cuda.graph.llm {
   requires ai.djl.api;
   // DJL's JSON library (a dependency of ai.djl.api): config.json and safetensors headers.
   requires com.google.gson;
+  // The OpenAI-compatible endpoint (internal.server) runs on the JDK's HTTP server.
+  requires jdk.httpserver;
   requires static org.jspecify;
 }
