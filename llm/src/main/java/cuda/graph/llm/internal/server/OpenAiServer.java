@@ -40,6 +40,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,6 +68,7 @@ public final class OpenAiServer implements AutoCloseable {
   private final ScheduledThreadPoolExecutor writeAlarms;
   private final Semaphore permits;
   private final Set<PendingGeneration> inFlight = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean closing;
 
   private OpenAiServer(
@@ -143,7 +145,7 @@ public final class OpenAiServer implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closing) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
     closing = true;

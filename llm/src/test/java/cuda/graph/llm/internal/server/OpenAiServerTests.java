@@ -615,6 +615,10 @@ class OpenAiServerTests {
     assertEquals("service_unavailable", error.get("code").getAsString());
     closer.join(Duration.ofSeconds(15));
     assertFalse(closer.isAlive(), "close returned");
+    assertTrue(
+        Thread.getAllStackTraces().keySet().stream()
+            .noneMatch(t -> t.getName().equals("llm-server-write-alarms")),
+        "the write alarms' thread ended");
     List<String> data = dataLines(inFlight.get().body());
     assertEquals("[DONE]", data.getLast());
     JsonObject last = JsonParser.parseString(data.get(data.size() - 2)).getAsJsonObject();
