@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.llm.internal.engine;
 
+import cuda.graph.llm.internal.checkpoint.ModelConfig;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -73,6 +74,34 @@ public record ModelShape(
               + ropeTheta
               + "; the epsilon is positive and rope_theta above 1");
     }
+  }
+
+  /**
+   * {@return the engine's dimensions of a checked config.json}
+   *
+   * @param config the checkpoint's config
+   * @throws IllegalArgumentException if the engine's kernels cannot take them (a head wider than
+   *     {@link LlmKernels#MAX_HEAD_DIM})
+   */
+  public static ModelShape of(ModelConfig config) {
+    ModelConfig.RopeScaling r = config.ropeScaling();
+    return new ModelShape(
+        config.hiddenSize(),
+        config.intermediateSize(),
+        config.numHiddenLayers(),
+        config.numAttentionHeads(),
+        config.numKeyValueHeads(),
+        config.headDim(),
+        config.vocabSize(),
+        (float) config.rmsNormEps(),
+        config.ropeTheta(),
+        r == null
+            ? null
+            : new Rope.Llama3Scaling(
+                r.factor(),
+                r.lowFreqFactor(),
+                r.highFreqFactor(),
+                r.originalMaxPositionEmbeddings()));
   }
 
   /** {@return the width of a token's fused Q | K | V row} */

@@ -2,8 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.llm.internal.engine;
 
+import cuda.graph.llm.internal.checkpoint.Checkpoint;
 import cuda.graph.llm.internal.checkpoint.DType;
+import cuda.graph.llm.internal.checkpoint.Tensor;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -81,6 +84,55 @@ public record ModelWeights(
       check(type, p + "mlp.up_proj.weight", l.up(), i * h);
       check(type, p + "mlp.down_proj.weight", l.down(), h * i);
     }
+  }
+
+  /**
+   * {@return the weights of an open checkpoint}, its mapped tensors as they are (valid while it is
+   * open)
+   *
+   * @param checkpoint the checkpoint
+   * @throws IllegalArgumentException if its tensors are not all of one type (the engine computes in
+   *     one), naming the first that differs
+   */
+  public static ModelWeights of(Checkpoint checkpoint) {
+    ModelShape shape = ModelShape.of(checkpoint.config());
+    Tensor embedding = checkpoint.tensor("model.embed_tokens.weight");
+    DType type = embedding.dtype();
+    List<Layer> layers = new ArrayList<>();
+    for (int n = 0; n < shape.layers(); n++) {
+      layers.add(
+          new Layer(
+              data(checkpoint.layer(n, "input_layernorm.weight"), type),
+              data(checkpoint.layer(n, "self_attn.q_proj.weight"), type),
+              data(checkpoint.layer(n, "self_attn.k_proj.weight"), type),
+              data(checkpoint.layer(n, "self_attn.v_proj.weight"), type),
+              data(checkpoint.layer(n, "self_attn.o_proj.weight"), type),
+              data(checkpoint.layer(n, "post_attention_layernorm.weight"), type),
+              data(checkpoint.layer(n, "mlp.gate_proj.weight"), type),
+              data(checkpoint.layer(n, "mlp.up_proj.weight"), type),
+              data(checkpoint.layer(n, "mlp.down_proj.weight"), type)));
+    }
+    return new ModelWeights(
+        shape,
+        type,
+        embedding.data(),
+        layers,
+        data(checkpoint.tensor("model.norm.weight"), type),
+        data(checkpoint.lmHead(), type));
+  }
+
+  private static MemorySegment data(Tensor tensor, DType type) {
+    if (tensor.dtype() != type) {
+      throw new IllegalArgumentException(
+          "ModelWeights.of: "
+              + tensor.name()
+              + " is "
+              + tensor.dtype()
+              + " but model.embed_tokens.weight is "
+              + type
+              + "; the engine computes in one type: save the checkpoint in one dtype");
+    }
+    return tensor.data();
   }
 
   private static void check(DType type, String name, MemorySegment tensor, long elements) {
