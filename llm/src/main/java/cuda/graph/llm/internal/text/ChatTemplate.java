@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.llm.internal.text;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.hubspot.jinjava.Jinjava;
+import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.interpret.RenderResult;
+import com.hubspot.jinjava.interpret.TemplateError;
+import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A model's chat template: the Jinja template of {@code tokenizer_config.json}'s {@code
+ * chat_template} (or of {@code chat_template.jinja} beside it, where newer transformers save it),
+ * rendered by Jinjava as transformers renders it: blocks trimmed and left-stripped, with {@code
+ * messages}, {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} and {@code
+ * raise_exception}. A template that fails names itself and the error. Thread-safe.
+ */
+public final class ChatTemplate {
+
+  /**
+   * One message of a conversation.
+   *
+   * @param role who says it: "system", "user", "assistant"...
+   * @param content what is said
+   */
+  public record Message(String role, String content) {}
+
+  private final String template;
+  private final String name;
+  private final @Nullable String bosToken;
+  private final @Nullable String eosToken;
+  private final Jinjava jinjava;
+
+  private ChatTemplate(
+      String template, String name, @Nullable String bosToken, @Nullable String eosToken) {
+    this.template = template;
+    this.name = name;
+    this.bosToken = bosToken;
+    this.eosToken = eosToken;
+    this.jinjava =
+        new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true).build());
+    jinjava
+        .getGlobalContext()
+        .registerFunction(
+            new ELFunctionDefinition(
+                "", "raise_exception", ChatTemplate.class, "raiseException", String.class));
+  }
+
+  /**
+   * {@return the template {@code template}, named {@code name} in errors}
+   *
+   * @param template the Jinja text
+   * @param name where it comes from, e.g. the file
+   * @param bosToken the text of the beginning-of-sequence token, or null
+   * @param eosToken the text of the end-of-sequence token, or null
+   */
+  public static ChatTemplate of(
+      String template, String name, @Nullable String bosToken, @Nullable String eosToken) {
+    return new ChatTemplate(template, name, bosToken, eosToken);
+  }
+
+  /**
+   * Reads the chat template of the model directory {@code directory}.
+   *
+   * @param directory a Hugging Face model directory
+   * @return its template
+   * @throws IllegalArgumentException when it has none, or tokenizer_config.json is malformed
+   * @throws UncheckedIOException when a file cannot be read
+   */
+  public static ChatTemplate load(Path directory) {
+    Path config = directory.resolve("tokenizer_config.json");
+    Path jinja = directory.resolve("chat_template.jinja");
+    JsonObject o = new JsonObject();
+    if (Files.exists(config)) {
+      try {
+        JsonElement root = JsonParser.parseString(Files.readString(config, StandardCharsets.UTF_8));
+        if (!root.isJsonObject()) {
+          throw new IllegalArgumentException(config + ": not a JSON object");
+        }
+        o = root.getAsJsonObject();
+      } catch (JsonParseException e) {
+        throw new IllegalArgumentException(config + ": not valid JSON: " + e.getMessage(), e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("ChatTemplate.load: cannot read " + config + ": " + e, e);
+      }
+    }
+    String bos = tokenText(o.get("bos_token"), config, "bos_token");
+    String eos = tokenText(o.get("eos_token"), config, "eos_token");
+    JsonElement t = o.get("chat_template");
+    if (t != null && !t.isJsonNull()) {
+      if (t.isJsonPrimitive()) {
+        return of(t.getAsString(), config + " (chat_template)", bos, eos);
+      }
+      if (t.isJsonArray()) {
+        // Several named templates: the one named "default" is the chat template.
+        for (JsonElement e : t.getAsJsonArray()) {
+          if (e.isJsonObject()
+              && e.getAsJsonObject().has("name")
+              && "default".equals(e.getAsJsonObject().get("name").getAsString())
+              && e.getAsJsonObject().has("template")) {
+            return of(
+                e.getAsJsonObject().get("template").getAsString(),
+                config + " (chat_template \"default\")",
+                bos,
+                eos);
+          }
+        }
+      }
+      throw new IllegalArgumentException(
+          config
+              + ": chat_template is neither a template nor a list holding one named \"default\"");
+    }
+    if (Files.exists(jinja)) {
+      try {
+        return of(Files.readString(jinja, StandardCharsets.UTF_8), jinja.toString(), bos, eos);
+      } catch (IOException e) {
+        throw new UncheckedIOException("ChatTemplate.load: cannot read " + jinja + ": " + e, e);
+      }
+    }
+    throw new IllegalArgumentException(
+        "ChatTemplate.load("
+            + directory
+            + "): no chat template (tokenizer_config.json has no chat_template and there is no"
+            + " chat_template.jinja); the model is not a chat model: use completions");
+  }
+
+  /** {@return where the template comes from} */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Renders {@code messages}.
+   *
+   * @param messages the conversation
+   * @param addGenerationPrompt whether to end with the header of the assistant's turn
+   * @return the prompt text, special tokens written out
+   * @throws IllegalArgumentException naming the template and its error when it fails (a message it
+   *     refuses with raise_exception included)
+   */
+  public String render(List<Message> messages, boolean addGenerationPrompt) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (Message m : messages) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("role", m.role());
+      entry.put("content", m.content());
+      list.add(entry);
+    }
+    Map<String, Object> context = new HashMap<>();
+    context.put("messages", list);
+    context.put("add_generation_prompt", addGenerationPrompt);
+    context.put("bos_token", bosToken == null ? "" : bosToken);
+    context.put("eos_token", eosToken == null ? "" : eosToken);
+    RenderResult result;
+    try {
+      result = jinjava.renderForResult(template, context);
+    } catch (RuntimeException e) {
+      throw failed(e.getMessage(), e);
+    }
+    for (TemplateError error : result.getErrors()) {
+      if (error.getSeverity() == TemplateError.ErrorType.FATAL) {
+        String why = error.getMessage();
+        // Jinjava wraps what a function throws: the template's own reason is the one to show.
+        for (Throwable c = error.getException(); c != null; c = c.getCause()) {
+          if (c instanceof Raised) {
+            why = "raise_exception(\"" + c.getMessage() + "\")";
+            break;
+          }
+        }
+        throw failed(
+            why + (error.getLineno() > 0 ? " (line " + error.getLineno() + ")" : ""),
+            error.getException());
+      }
+    }
+    return result.getOutput();
+  }
+
+  private IllegalArgumentException failed(@Nullable String why, @Nullable Throwable cause) {
+    return new IllegalArgumentException(
+        "ChatTemplate.render: the chat template of " + name + " failed: " + why, cause);
+  }
+
+  /**
+   * The template's {@code raise_exception(message)}: refuses a conversation it cannot render.
+   *
+   * @param message the template's reason
+   * @return never
+   */
+  public static String raiseException(String message) {
+    throw new Raised(message);
+  }
+
+  /** What a template's raise_exception throws, to be told apart from Jinjava's own errors. */
+  private static final class Raised extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Raised(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private static @Nullable String tokenText(@Nullable JsonElement e, Path file, String key) {
+    if (e == null || e.isJsonNull()) {
+      return null;
+    }
+    if (e.isJsonPrimitive()) {
+      return e.getAsString();
+    }
+    // An AddedToken: {"content": "<s>", ...}
+    if (e.isJsonObject() && e.getAsJsonObject().has("content")) {
+      return e.getAsJsonObject().get("content").getAsString();
+    }
+    throw new IllegalArgumentException(file + ": " + key + " is " + e + ", not a token's text");
+  }
+}
