@@ -124,6 +124,7 @@ class LlmKernelsGpuTests {
   }
 
   /** Runs {@code kernel} on the GPU and its reference; {@return the two sets of arguments after} */
+  @SuppressWarnings("unchecked")
   private Object[][] run(Kernel kernel, LaunchConfig config, DType type, Object... args) {
     Object[] reference = copies(args);
     kernel.runReference(config, reference);
