@@ -110,6 +110,15 @@ part_embed_kernels() {
   echo "embed-kernels exit $?"; grep -aE "tests (found|successful|failed|aborted)|✘" "$out/embed-kernels.log" | head -20
 }
 
+part llm-engine "issue 40: the LLM engine's kernels against their Java references and one batched step over the paged KV cache against the naive fp32 Llama in fp32, fp16 and bf16, from the bundle (carry llm/target/classes and test-classes; no model needed)"
+part_llm_engine() {
+  mkdir -p target
+  timeout 300 .gpu/junit --class-path llm/target/classes:llm/target/test-classes \
+    --select-class=cuda.graph.llm.internal.engine.LlmKernelsGpuTests \
+    --select-class=cuda.graph.llm.internal.engine.BatchStepGpuTests > "$out/llm-engine.log" 2>&1
+  echo "llm-engine exit $?"; grep -aE "tests (found|successful|failed|aborted|skipped)|✘" "$out/llm-engine.log" | head -30
+}
+
 part probes "issue 36: the driver probe of node changes and the cuBLASLt probe of a product the heuristic plans"
 part_probes() {
   gcc -O2 -I/usr/local/cuda/include benchmarks/probes/node_changes.c -lcuda -o /tmp/node_changes \

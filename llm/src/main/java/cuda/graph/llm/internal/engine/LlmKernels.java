@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.llm.internal.engine;
+
+import cuda.graph.Device;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.Dim3;
+import cuda.graph.ElementType;
+import cuda.graph.GraphNode;
+import cuda.graph.Kernel;
+import cuda.graph.KernelCall;
+import cuda.graph.KernelImage;
+import cuda.graph.KernelParam;
+import cuda.graph.LaunchConfig;
+import cuda.graph.llm.internal.checkpoint.DType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The engine's kernels (src/main/cuda/llm_kernels.cu, compiled to PTX by regenerate.sh) with their
+ * Java references, which the simulator runs, and the launches a step makes of them.
+ *
+ * <p>Each reference computes what its CUDA kernel computes for the blocks of the launch's grid,
+ * reading only the memory the kernel reads: values of the weights' type widened exactly, fp32 for
+ * what the kernel keeps in fp32, each stored value rounded to its buffer's type (to nearest even).
+ * Sums the kernels make in fp32 in a tree (a row's squares, a softmax's total) the references make
+ * in double, so on a GPU the results differ from the references in the last bits; the sampling
+ * reference follows the kernel's order (chunks of the vocabulary a thread each, their sums in
+ * thread order) so that a seed picks the same token on every provider but where a rounding lands a
+ * draw on a boundary between two tokens.
+ */
+public final class LlmKernels {
+
+  /** Threads a block of the row kernels (embed, the norms, RoPE). */
+  public static final int BLOCK = 128;
+
+  /** Threads a block of attention: {@code ATT_WARPS} (4) warps a (token, head). */
+  public static final int ATTENTION_BLOCK = 128;
+
+  /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
+  public static final int SAMPLE_BLOCK = 256;
+
+  /** The widest head attention takes: {@code MAX_HEAD_DIM} of the .cu. */
+  public static final int MAX_HEAD_DIM = 256;
+
+  /** Tokens of a KV cache block: {@code BLOCK_SIZE} of the .cu. */
+  public static final int BLOCK_SIZE = KvCache.BLOCK_SIZE;
+
+  /** Words a sequence's sampling parameters take: temperature, top-p, seed (2), counter. */
+  public static final int SAMPLING_WORDS = 5;
+
+  private static final int SILU_MAX_BLOCKS = 4096;
+
+  private static final KernelParam FLOAT = KernelParam.pointer(ElementType.F32);
+  private static final KernelParam INT = KernelParam.pointer(ElementType.I32);
+  private static final KernelParam I32 = KernelParam.I32;
+  private static final KernelParam F32 = KernelParam.F32;
+  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+
+  private static final KernelImage IMAGE = image();
+
+  private static KernelImage image() {
+    KernelImage image = KernelImage.ptxResource(MethodHandles.lookup(), "llm_kernels.ptx");
+    for (DType t : DType.values()) {
+      String s = suffix(t);
+      image =
+          image
+              .withReference("embed_" + s, call -> embed(call, t))
+              .withReference("rms_norm_" + s, call -> rmsNorm(call, t, false))
+              .withReference("gather_rms_norm_" + s, call -> rmsNorm(call, t, true))
+              .withReference("rope_cache_" + s, call -> ropeCache(call, t))
+              .withReference("attention_" + s, call -> attention(call, t))
+              .withReference("silu_mul_" + s, call -> siluMul(call, t));
+    }
+    return image.withReference("sample", LlmKernels::sample);
+  }
+
+  /**
+   * The kernels of one weights' type {@code T}.
+   *
+   * @param embed {@code embed(ids, table, x, hidden, vocab)}: a block per token
+   * @param rmsNorm {@code rms_norm(x, weight, out, hidden, eps)}: a block per row
+   * @param gatherRmsNorm {@code gather_rms_norm(x, rows, weight, out, hidden, eps)}: row r of out
+   *     is the norm of row rows[r] of x
+   * @param ropeCache {@code rope_cache(qkv, inv_freq, positions, seq_of_token, block_tables,
+   *     k_cache, v_cache, heads, kv_heads, head_dim, max_blocks)}: a block per token
+   * @param attention {@code attention(qkv, k_cache, v_cache, positions, seq_of_token, block_tables,
+   *     out, heads, kv_heads, head_dim, max_blocks, scale)}: a block per (token, head)
+   * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
+   */
+  public record Typed(
+      Kernel embed,
+      Kernel rmsNorm,
+      Kernel gatherRmsNorm,
+      Kernel ropeCache,
+      Kernel attention,
+      Kernel siluMul) {
+
+    /** {@return the six kernels} */
+    public List<Kernel> all() {
+      return List.of(embed, rmsNorm, gatherRmsNorm, ropeCache, attention, siluMul);
+    }
+  }
+
+  private static final Map<DType, Typed> TYPED = new EnumMap<>(DType.class);
+
+  static {
+    for (DType t : DType.values()) {
+      String s = suffix(t);
+      KernelParam w = KernelParam.pointer(Numerics.elementType(t));
+      TYPED.put(
+          t,
+          new Typed(
+              IMAGE.kernel("embed_" + s, INT, w, FLOAT, I32, I32),
+              IMAGE.kernel("rms_norm_" + s, FLOAT, w, w, I32, F32),
+              IMAGE.kernel("gather_rms_norm_" + s, FLOAT, INT, w, w, I32, F32),
+              IMAGE.kernel(
+                  "rope_cache_" + s, FLOAT, FLOAT, INT, INT, INT, w, w, I32, I32, I32, I32),
+              IMAGE.kernel(
+                  "attention_" + s, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32),
+              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
+    }
+  }
+
+  /** {@code sample(logits, params, out, vocab)}: a block of {@link #SAMPLE_BLOCK} a sequence. */
+  public static final Kernel SAMPLE = IMAGE.kernel("sample", FLOAT, INT, INT, I32);
+
+  private LlmKernels() {}
+
+  private static String suffix(DType t) {
+    return switch (t) {
+      case F32 -> "f32";
+      case F16 -> "f16";
+      case BF16 -> "bf16";
+    };
+  }
+
+  /** {@return the kernels of weights' type {@code type}} */
+  public static Typed of(DType type) {
+    return TYPED.get(type);
+  }
+
+  /** {@return every kernel of the image} */
+  public static List<Kernel> all() {
+    List<Kernel> all = new ArrayList<>();
+    for (DType t : DType.values()) {
+      all.addAll(of(t).all());
+    }
+    all.add(SAMPLE);
+    return List.copyOf(all);
+  }
+
+  /**
+   * Loads every kernel on {@code device}, so that no capture loads a module.
+   *
+   * @param device the device the kernels run on
+   */
+  public static void loadAll(Device device) {
+    for (Kernel k : all()) {
+      k.load(device);
+    }
+  }
+
+  // The launches.
+
+  /**
+   * {@return x[t] = table[ids[t]] in fp32 for each of {@code tokens} tokens}
+   *
+   * @param type the table's type
+   * @param ids the token ids
+   * @param table the embedding table, {@code vocab x hidden}
+   * @param x the rows written
+   * @param tokens the tokens
+   * @param hidden a row's width
+   * @param vocab the table's rows
+   */
+  public static GraphNode<@Nullable Void> embed(
+      DType type,
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<?> table,
+      DeviceBuffer<Float> x,
+      int tokens,
+      int hidden,
+      int vocab) {
+    return of(type).embed().launch(LaunchConfig.of(tokens, BLOCK), ids, table, x, hidden, vocab);
+  }
+
+  /**
+   * {@return out[r] = RMSNorm(x[r]) * weight for each of {@code rows} rows}
+   *
+   * @param type the weight's and out's type
+   * @param x the rows, fp32
+   * @param weight the norm's weight, a row's width
+   * @param out the normalised rows
+   * @param rows the rows
+   * @param hidden a row's width
+   * @param epsilon added to the mean square
+   */
+  public static GraphNode<@Nullable Void> rmsNorm(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> weight,
+      DeviceBuffer<?> out,
+      int rows,
+      int hidden,
+      float epsilon) {
+    return of(type).rmsNorm().launch(LaunchConfig.of(rows, BLOCK), x, weight, out, hidden, epsilon);
+  }
+
+  /**
+   * {@return out[r] = RMSNorm(x[rows[r]]) * weight for each of {@code count} rows}
+   *
+   * @param type the weight's and out's type
+   * @param x the rows, fp32
+   * @param rows the row of x each output row normalises
+   * @param weight the norm's weight
+   * @param out the normalised rows
+   * @param count the rows of out
+   * @param hidden a row's width
+   * @param epsilon added to the mean square
+   */
+  public static GraphNode<@Nullable Void> gatherRmsNorm(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Integer> rows,
+      DeviceBuffer<?> weight,
+      DeviceBuffer<?> out,
+      int count,
+      int hidden,
+      float epsilon) {
+    return of(type)
+        .gatherRmsNorm()
+        .launch(LaunchConfig.of(count, BLOCK), x, rows, weight, out, hidden, epsilon);
+  }
+
+  /**
+   * The shapes of attention: heads, kv heads, a head's width and the columns of a block table.
+   *
+   * @param heads query heads
+   * @param kvHeads key/value heads, dividing {@code heads}
+   * @param headDim a head's width, even, at most {@link #MAX_HEAD_DIM}
+   * @param maxBlocks the blocks of a block table's row
+   */
+  public record Heads(int heads, int kvHeads, int headDim, int maxBlocks) {
+    /** {@return the width of a token's QKV row} */
+    public int qkvWidth() {
+      return (heads + 2 * kvHeads) * headDim;
+    }
+
+    /** {@return the width of a token's k (or v) row in the cache} */
+    public int kvWidth() {
+      return kvHeads * headDim;
+    }
+  }
+
+  /**
+   * {@return q and k of each token's QKV row rotated for its position, k and v written into the
+   * cache at the token's slot}
+   *
+   * @param type the cache's type
+   * @param qkv the QKV rows, fp32, rotated in place
+   * @param inverseFrequencies {@code headDim / 2} fp32 inverse frequencies ({@link Rope})
+   * @param positions each token's position (negative: padding)
+   * @param seqOfToken each token's sequence, a row of {@code blockTables}
+   * @param blockTables {@code sequences x maxBlocks} block numbers
+   * @param kCache the layer's k cache, {@code blocks * BLOCK_SIZE * kvWidth}
+   * @param vCache the layer's v cache
+   * @param tokens the tokens
+   * @param heads the shapes
+   */
+  public static GraphNode<@Nullable Void> ropeCache(
+      DType type,
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Float> inverseFrequencies,
+      DeviceBuffer<Integer> positions,
+      DeviceBuffer<Integer> seqOfToken,
+      DeviceBuffer<Integer> blockTables,
+      DeviceBuffer<?> kCache,
+      DeviceBuffer<?> vCache,
+      int tokens,
+      Heads heads) {
+    return of(type)
+        .ropeCache()
+        .launch(
+            LaunchConfig.of(tokens, BLOCK),
+            qkv,
+            inverseFrequencies,
+            positions,
+            seqOfToken,
+            blockTables,
+            kCache,
+            vCache,
+            heads.heads(),
+            heads.kvHeads(),
+            heads.headDim(),
+            heads.maxBlocks());
+  }
+
+  /**
+   * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}
+   *
+   * @param type the cache's and out's type
+   * @param qkv the rotated QKV rows, fp32 (q is read)
+   * @param kCache the layer's k cache
+   * @param vCache the layer's v cache
+   * @param positions each token's position (negative: padding, whose row is zeros)
+   * @param seqOfToken each token's sequence
+   * @param blockTables {@code sequences x maxBlocks} block numbers
+   * @param out the context rows, {@code tokens x heads * headDim}
+   * @param tokens the tokens
+   * @param heads the shapes
+   */
+  public static GraphNode<@Nullable Void> attention(
+      DType type,
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<?> kCache,
+      DeviceBuffer<?> vCache,
+      DeviceBuffer<Integer> positions,
+      DeviceBuffer<Integer> seqOfToken,
+      DeviceBuffer<Integer> blockTables,
+      DeviceBuffer<?> out,
+      int tokens,
+      Heads heads) {
+    return of(type)
+        .attention()
+        .launch(
+            new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0),
+            qkv,
+            kCache,
+            vCache,
+            positions,
+            seqOfToken,
+            blockTables,
+            out,
+            heads.heads(),
+            heads.kvHeads(),
+            heads.headDim(),
+            heads.maxBlocks(),
+            (float) (1 / Math.sqrt(heads.headDim())));
+  }
+
+  /**
+   * {@return h = silu(gate) * up for each token, from the gate/up product's fp32 rows}
+   *
+   * @param type h's type
+   * @param gateUp {@code tokens x 2 inter}: the gate's columns, then the up's
+   * @param h {@code tokens x inter}
+   * @param tokens the tokens
+   * @param inter the feed-forward width
+   */
+  public static GraphNode<@Nullable Void> siluMul(
+      DType type, DeviceBuffer<Float> gateUp, DeviceBuffer<?> h, int tokens, int inter) {
+    long n = (long) tokens * inter;
+    int blocks = (int) Math.max(1, Math.min(SILU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK));
+    return of(type).siluMul().launch(LaunchConfig.of(blocks, BLOCK), gateUp, h, tokens, inter);
+  }
+
+  /**
+   * {@return each sequence's next token from its logits row and its sampling parameters}
+   *
+   * @param logits {@code sequences x vocab}, fp32
+   * @param params {@link #SAMPLING_WORDS} ints a sequence ({@link Sampling#words})
+   * @param out a token a sequence
+   * @param sequences the sequences
+   * @param vocab a row's width
+   */
+  public static GraphNode<@Nullable Void> sample(
+      DeviceBuffer<Float> logits,
+      DeviceBuffer<Integer> params,
+      DeviceBuffer<Integer> out,
+      int sequences,
+      int vocab) {
+    return SAMPLE.launch(LaunchConfig.of(sequences, SAMPLE_BLOCK), logits, params, out, vocab);
+  }
+
+  // The references.
+
+  private static MemorySegment floats(KernelCall call, int index, long count) {
+    return call.memory(index, count * Float.BYTES);
+  }
+
+  private static MemorySegment ints(KernelCall call, int index, long count) {
+    return call.memory(index, count * Integer.BYTES);
+  }
+
+  private static MemorySegment typed(KernelCall call, int index, DType type, long count) {
+    return call.memory(index, count * type.bytes());
+  }
+
+  private static void embed(KernelCall call, DType type) {
+    int tokens = call.grid().x(), hidden = call.i32(3), vocab = call.i32(4);
+    MemorySegment ids = ints(call, 0, tokens);
+    MemorySegment x = floats(call, 2, (long) tokens * hidden);
+    for (int t = 0; t < tokens; t++) {
+      int id = ids.getAtIndex(I, t);
+      boolean known = id >= 0 && id < vocab;
+      MemorySegment table = known ? typed(call, 1, type, (id + 1L) * hidden) : null;
+      for (int i = 0; i < hidden; i++) {
+        x.setAtIndex(
+            F,
+            (long) t * hidden + i,
+            table != null ? Numerics.get(type, table, (long) id * hidden + i) : Float.NaN);
+      }
+    }
+  }
+
+  /** {@return the RMSNorm of {@code row} times {@code weight}, each element rounded to type} */
+  static float[] rmsNormRow(float[] row, float[] weight, float epsilon, DType type) {
+    double ss = 0;
+    for (float v : row) {
+      ss += (double) v * v;
+    }
+    float scale = (float) (1 / Math.sqrt((float) (ss / row.length) + epsilon));
+    float[] out = new float[row.length];
+    for (int i = 0; i < row.length; i++) {
+      out[i] = Numerics.round(type, row[i] * scale * weight[i]);
+    }
+    return out;
+  }
+
+  private static void rmsNorm(KernelCall call, DType type, boolean gather) {
+    int rows = call.grid().x();
+    int w = gather ? 2 : 1, o = gather ? 3 : 2;
+    int hidden = call.i32(o + 1);
+    float epsilon = call.f32(o + 2);
+    float[] weight = Numerics.decode(type, typed(call, w, type, hidden), 0, hidden);
+    MemorySegment out = typed(call, o, type, (long) rows * hidden);
+    MemorySegment index = gather ? ints(call, 1, rows) : null;
+    for (int r = 0; r < rows; r++) {
+      int from = index != null ? index.getAtIndex(I, r) : r;
+      MemorySegment x = floats(call, 0, (from + 1L) * hidden);
+      float[] row = new float[hidden];
+      MemorySegment.copy(x, F, (long) from * hidden * Float.BYTES, row, 0, hidden);
+      float[] normed = rmsNormRow(row, weight, epsilon, type);
+      for (int i = 0; i < hidden; i++) {
+        Numerics.set(type, out, (long) r * hidden + i, normed[i]);
+      }
+    }
+  }
+
+  /** {@return the cache slot of position {@code pos} of the sequence whose table row is given} */
+  static long slot(MemorySegment tables, int sequence, int maxBlocks, int pos) {
+    return (long) tables.getAtIndex(I, (long) sequence * maxBlocks + pos / BLOCK_SIZE) * BLOCK_SIZE
+        + pos % BLOCK_SIZE;
+  }
+
+  /** {@return the (cos, sin) of position {@code pos} at inverse frequency {@code inverse}} */
+  static float[] rotation(int pos, float inverse) {
+    float angle = (float) pos * inverse;
+    return new float[] {(float) Math.cos(angle), (float) Math.sin(angle)};
+  }
+
+  private static void ropeCache(KernelCall call, DType type) {
+    int tokens = call.grid().x();
+    int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
+    int half = headDim / 2, kvDim = kvHeads * headDim, width = (heads + 2 * kvHeads) * headDim;
+    MemorySegment qkv = floats(call, 0, (long) tokens * width);
+    float[] inverse = new float[half];
+    MemorySegment.copy(floats(call, 1, half), F, 0, inverse, 0, half);
+    MemorySegment positions = ints(call, 2, tokens);
+    MemorySegment seqOfToken = ints(call, 3, tokens);
+    for (int t = 0; t < tokens; t++) {
+      int pos = positions.getAtIndex(I, t);
+      if (pos < 0) {
+        continue;
+      }
+      int seq = seqOfToken.getAtIndex(I, t);
+      MemorySegment tables = ints(call, 4, (long) (seq + 1) * maxBlocks);
+      long slot = slot(tables, seq, maxBlocks, pos);
+      MemorySegment k = typed(call, 5, type, (slot + 1) * kvDim);
+      MemorySegment v = typed(call, 6, type, (slot + 1) * kvDim);
+      long row = (long) t * width;
+      for (int head = 0; head < heads + kvHeads; head++) {
+        for (int i = 0; i < half; i++) {
+          float[] cs = rotation(pos, inverse[i]);
+          long at = row + (long) head * headDim + i;
+          float x1 = qkv.getAtIndex(F, at), x2 = qkv.getAtIndex(F, at + half);
+          float r1 = x1 * cs[0] - x2 * cs[1], r2 = x2 * cs[0] + x1 * cs[1];
+          qkv.setAtIndex(F, at, r1);
+          qkv.setAtIndex(F, at + half, r2);
+          if (head >= heads) {
+            long c = slot * kvDim + (long) (head - heads) * headDim + i;
+            Numerics.set(type, k, c, r1);
+            Numerics.set(type, k, c + half, r2);
+          }
+        }
+      }
+      long vRow = row + (long) (heads + kvHeads) * headDim;
+      for (int i = 0; i < kvDim; i++) {
+        Numerics.set(type, v, slot * kvDim + i, qkv.getAtIndex(F, vRow + i));
+      }
+    }
+  }
+
+  private static void attention(KernelCall call, DType type) {
+    int tokens = call.grid().x(), blockHeads = call.grid().y();
+    int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
+    double scale = call.f32(11);
+    int kvDim = kvHeads * headDim, width = (heads + 2 * kvHeads) * headDim;
+    MemorySegment qkv = floats(call, 0, (long) tokens * width);
+    MemorySegment positions = ints(call, 3, tokens);
+    MemorySegment seqOfToken = ints(call, 4, tokens);
+    MemorySegment out = typed(call, 6, type, (long) tokens * heads * headDim);
+    for (int t = 0; t < tokens; t++) {
+      int pos = positions.getAtIndex(I, t);
+      for (int h = 0; h < blockHeads; h++) {
+        long o = ((long) t * heads + h) * headDim;
+        if (pos < 0 || headDim > MAX_HEAD_DIM) {
+          for (int d = 0; d < headDim; d++) {
+            Numerics.set(type, out, o + d, pos < 0 ? 0f : Float.NaN);
+          }
+          continue;
+        }
+        int seq = seqOfToken.getAtIndex(I, t);
+        MemorySegment tables = ints(call, 5, (long) (seq + 1) * maxBlocks);
+        int g = h / (heads / kvHeads);
+        long q = (long) t * width + (long) h * headDim;
+        double[] scores = new double[pos + 1];
+        long[] slots = new long[pos + 1];
+        double max = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j <= pos; j++) {
+          slots[j] = slot(tables, seq, maxBlocks, j);
+          MemorySegment k = typed(call, 1, type, (slots[j] + 1) * kvDim);
+          double dot = 0;
+          for (int d = 0; d < headDim; d++) {
+            dot +=
+                (double) qkv.getAtIndex(F, q + d)
+                    * Numerics.get(type, k, slots[j] * kvDim + (long) g * headDim + d);
+          }
+          scores[j] = dot * scale;
+          max = Math.max(max, scores[j]);
+        }
+        double total = 0;
+        for (int j = 0; j <= pos; j++) {
+          scores[j] = Math.exp(scores[j] - max);
+          total += scores[j];
+        }
+        for (int d = 0; d < headDim; d++) {
+          double sum = 0;
+          for (int j = 0; j <= pos; j++) {
+            MemorySegment v = typed(call, 2, type, (slots[j] + 1) * kvDim);
+            sum += scores[j] * Numerics.get(type, v, slots[j] * kvDim + (long) g * headDim + d);
+          }
+          Numerics.set(type, out, o + d, (float) (sum / total));
+        }
+      }
+    }
+  }
+
+  /** {@return silu(g) * u in fp32} */
+  static float silu(float g, float u) {
+    return (float) (g / (1 + Math.exp(-g))) * u;
+  }
+
+  private static void siluMul(KernelCall call, DType type) {
+    int tokens = call.i32(2), inter = call.i32(3);
+    if (tokens < 1 || inter < 1) {
+      return;
+    }
+    MemorySegment gu = floats(call, 0, 2L * tokens * inter);
+    MemorySegment h = typed(call, 1, type, (long) tokens * inter);
+    for (long t = 0; t < tokens; t++) {
+      for (int i = 0; i < inter; i++) {
+        float g = gu.getAtIndex(F, t * 2 * inter + i),
+            u = gu.getAtIndex(F, t * 2 * inter + inter + i);
+        Numerics.set(type, h, t * inter + i, silu(g, u));
+      }
+    }
+  }
+
+  private static void sample(KernelCall call) {
+    int sequences = call.grid().x(), vocab = call.i32(3), threads = call.block().x();
+    MemorySegment logits = floats(call, 0, (long) sequences * vocab);
+    MemorySegment params = ints(call, 1, (long) sequences * SAMPLING_WORDS);
+    MemorySegment out = ints(call, 2, sequences);
+    float[] row = new float[vocab];
+    for (int s = 0; s < sequences; s++) {
+      MemorySegment.copy(logits, F, (long) s * vocab * Float.BYTES, row, 0, vocab);
+      int[] p = new int[SAMPLING_WORDS];
+      MemorySegment.copy(
+          params, I, (long) s * SAMPLING_WORDS * Integer.BYTES, p, 0, SAMPLING_WORDS);
+      out.setAtIndex(I, s, Sampling.pick(row, p, threads));
+    }
+  }
+}

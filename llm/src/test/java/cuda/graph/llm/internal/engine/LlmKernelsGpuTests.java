@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.llm.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.CudaPlatform;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.Dim3;
+import cuda.graph.ElementType;
+import cuda.graph.Kernel;
+import cuda.graph.LaunchConfig;
+import cuda.graph.Stream;
+import cuda.graph.llm.internal.checkpoint.DType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every CUDA kernel of llm_kernels.cu gives, element by element, what its Java reference (what the
+ * simulator runs) gives on the same random inputs, at Llama 3.2-1B's sizes (rows of 2048, heads of
+ * 64 and of 128, 300 positions over scattered blocks, a vocabulary of 32,000), in each weights'
+ * type. Skipped only where the system platform is not the cuda provider (no GPU).
+ *
+ * <p>Tolerances, {@code tolerance * (1 + |reference|)} on fp32 outputs, plus one unit in the last
+ * place of the reference's value on fp16 and bf16 outputs (two values that close may round to
+ * neighbouring values of the type): the embedding rows exact (a copy); RMSNorm {@code 1e-5} (an
+ * fp32 sum of 2048 squares in a tree, rsqrtf within 2 ulp, against double); RoPE {@code 1e-5}
+ * (sincosf within 2 ulp and a fused multiply-add against Java's cos and sin of the same fp32
+ * angle); attention {@code 1e-4} (an online fp32 softmax over 300 positions against a two-pass one
+ * in double); SwiGLU {@code 1e-6} (expf within 2 ulp). Each is at least 100 times smaller than a
+ * wrong index, slot or head makes. Sampling: greedy tokens equal; a drawn token equals the
+ * reference's, or is its neighbour in the nucleus where the GPU's fp32 sums put the draw across a
+ * boundary (a few in a thousand at most).
+ */
+@Tag("gpu")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LlmKernelsGpuTests {
+
+  /** The kernels these tests run on the GPU; LlmKernelsTests fails when the PTX has another. */
+  static final List<String> TESTED = tested();
+
+  private static List<String> tested() {
+    List<String> names = new ArrayList<>();
+    for (String s : List.of("f32", "f16", "bf16")) {
+      for (String k :
+          List.of(
+              "embed_",
+              "rms_norm_",
+              "gather_rms_norm_",
+              "rope_cache_",
+              "attention_",
+              "silu_mul_")) {
+        names.add(k + s);
+      }
+    }
+    names.add("sample");
+    return List.copyOf(names);
+  }
+
+  private CudaPlatform platform;
+  private Stream stream;
+  private final Random random = new Random(77);
+
+  @BeforeAll
+  void open() {
+    platform = CudaPlatform.system();
+    Assumptions.assumeTrue(
+        platform.providerId().equals("cuda"),
+        "no GPU: the system platform is '" + platform.providerId() + "'");
+    stream = platform.defaultDevice().newStream();
+    LlmKernels.loadAll(platform.defaultDevice());
+  }
+
+  @AfterAll
+  void close() {
+    if (stream != null) {
+      stream.close();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private Object[] onDevice(Object[] args, DType type, List<DeviceBuffer<?>> buffers) {
+    Object[] out = args.clone();
+    for (int i = 0; i < args.length; i++) {
+      DeviceBuffer<?> b =
+          switch (args[i]) {
+            case float[] f -> DeviceBuffer.fromArray(f).syncOn(stream);
+            case int[] n -> DeviceBuffer.fromArray(n).syncOn(stream);
+            case short[] s ->
+                DeviceBuffer.fromArray((ElementType<Short>) Numerics.elementType(type), s)
+                    .syncOn(stream);
+            default -> null;
+          };
+      if (b != null) {
+        buffers.add(b);
+        out[i] = b;
+      }
+    }
+    return out;
+  }
+
+  private static Object[] copies(Object[] args) {
+    Object[] out = args.clone();
+    for (int i = 0; i < args.length; i++) {
+      out[i] =
+          switch (args[i]) {
+            case float[] f -> f.clone();
+            case int[] n -> n.clone();
+            case short[] s -> s.clone();
+            default -> args[i];
+          };
+    }
+    return out;
+  }
+
+  /** Runs {@code kernel} on the GPU and its reference; {@return the two sets of arguments after} */
+  @SuppressWarnings("unchecked")
+  private Object[][] run(Kernel kernel, LaunchConfig config, DType type, Object... args) {
+    Object[] reference = copies(args);
+    kernel.runReference(config, reference);
+    List<DeviceBuffer<?>> buffers = new ArrayList<>();
+    try {
+      Object[] device = onDevice(args, type, buffers);
+      kernel.launch(config, device).syncOn(stream);
+      Object[] gpu = args.clone();
+      for (int i = 0; i < args.length; i++) {
+        if (device[i] instanceof DeviceBuffer<?> b) {
+          gpu[i] =
+              switch (args[i]) {
+                case float[] f -> ((DeviceBuffer<Float>) b).toFloatArray().syncOn(stream);
+                case int[] n -> ((DeviceBuffer<Integer>) b).toIntArray().syncOn(stream);
+                default -> ((DeviceBuffer<Short>) b).toShortArray().syncOn(stream);
+              };
+        }
+      }
+      return new Object[][] {reference, gpu};
+    } finally {
+      buffers.forEach(DeviceBuffer::close);
+    }
+  }
+
+  /** Compares every array argument of the two runs. */
+  private static void assertSame(DType type, float tolerance, Object[][] runs, String what) {
+    Object[] reference = runs[0], gpu = runs[1];
+    for (int i = 0; i < reference.length; i++) {
+      if (reference[i] instanceof int[] r) {
+        assertEquals(java.util.Arrays.toString(r), java.util.Arrays.toString((int[]) gpu[i]), what);
+      } else if (reference[i] instanceof float[] || reference[i] instanceof short[]) {
+        boolean typed = reference[i] instanceof short[];
+        DType t = typed ? type : DType.F32;
+        float[] r = Arrays16.values(t, reference[i]), g = Arrays16.values(t, gpu[i]);
+        for (int e = 0; e < r.length; e++) {
+          float bound = tolerance * (1 + Math.abs(r[e])) + (typed ? Arrays16.ulp(t, r[e]) : 0);
+          boolean ok = Float.isNaN(r[e]) ? Float.isNaN(g[e]) : Math.abs(g[e] - r[e]) <= bound;
+          assertTrue(
+              ok,
+              what
+                  + ": argument "
+                  + i
+                  + " element "
+                  + e
+                  + " is "
+                  + g[e]
+                  + " on the GPU, "
+                  + r[e]
+                  + " in the reference");
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void embedAndBothNormsMatchTheirReferences(DType type) {
+    int vocab = 300, hidden = 2048, tokens = 5;
+    int[] ids = {3, 299, 0, 300, 17};
+    Object table = Arrays16.of(type, Arrays16.gaussian(random, type, vocab * hidden, 1));
+    assertSame(
+        type,
+        0,
+        run(
+            LlmKernels.of(type).embed(),
+            LaunchConfig.of(tokens, LlmKernels.BLOCK),
+            type,
+            ids,
+            table,
+            new float[tokens * hidden],
+            hidden,
+            vocab),
+        "embed");
+    float[] x = Arrays16.gaussian(random, DType.F32, tokens * hidden, 2);
+    Object w = Arrays16.of(type, Arrays16.gaussian(random, type, hidden, 1));
+    assertSame(
+        type,
+        1e-5f,
+        run(
+            LlmKernels.of(type).rmsNorm(),
+            LaunchConfig.of(tokens, LlmKernels.BLOCK),
+            type,
+            x,
+            w,
+            Arrays16.of(type, new float[tokens * hidden]),
+            hidden,
+            1e-5f),
+        "rms_norm");
+    assertSame(
+        type,
+        1e-5f,
+        run(
+            LlmKernels.of(type).gatherRmsNorm(),
+            LaunchConfig.of(2, LlmKernels.BLOCK),
+            type,
+            x,
+            new int[] {4, 1},
+            w,
+            Arrays16.of(type, new float[2 * hidden]),
+            hidden,
+            1e-5f),
+        "gather_rms_norm");
+  }
+
+  private static final int MAX_BLOCKS = 20, BLOCKS = 48;
+
+  private int[] tables(int sequences) {
+    List<Integer> blocks = new ArrayList<>();
+    for (int b = 0; b < BLOCKS; b++) {
+      blocks.add(b);
+    }
+    java.util.Collections.shuffle(blocks, random);
+    int[] t = new int[sequences * MAX_BLOCKS];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = blocks.get(i % BLOCKS);
+    }
+    return t;
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void ropeWithItsCacheWritesAndAttentionMatchTheirReferencesForHeadsOf64And128(DType type) {
+    for (int headDim : new int[] {64, 128}) {
+      int heads = 8, kvHeads = 2, tokens = 6;
+      int width = (heads + 2 * kvHeads) * headDim, kv = kvHeads * headDim;
+      int[] positions = {300, 0, 15, 16, -1, 129};
+      int[] seqOfToken = {0, 1, 1, 1, 0, 0};
+      int[] tables = tables(2);
+      float[] qkv = Arrays16.gaussian(random, DType.F32, tokens * width, 1);
+      float[] inverse =
+          Rope.inverseFrequencies(headDim, 500000, new Rope.Llama3Scaling(32, 1, 4, 8192));
+      Object k = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      Object v = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      LlmKernels.Heads shapes = new LlmKernels.Heads(heads, kvHeads, headDim, MAX_BLOCKS);
+      Object[][] rope =
+          run(
+              LlmKernels.of(type).ropeCache(),
+              LaunchConfig.of(tokens, LlmKernels.BLOCK),
+              type,
+              qkv,
+              inverse,
+              positions,
+              seqOfToken,
+              tables,
+              k,
+              v,
+              heads,
+              kvHeads,
+              headDim,
+              MAX_BLOCKS);
+      assertSame(type, 1e-5f, rope, "rope_cache, heads of " + headDim);
+      Object[] after = rope[0]; // the reference's rotated q and its cache, for both runs
+      Object[][] attention =
+          run(
+              LlmKernels.of(type).attention(),
+              new LaunchConfig(Dim3.of(tokens, heads), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0),
+              type,
+              after[0],
+              after[5],
+              after[6],
+              positions,
+              seqOfToken,
+              tables,
+              Arrays16.of(type, new float[tokens * heads * headDim]),
+              heads,
+              kvHeads,
+              headDim,
+              MAX_BLOCKS,
+              (float) (1 / Math.sqrt(headDim)));
+      assertSame(type, 1e-4f, attention, "attention, heads of " + headDim);
+      assertTrue(shapes.qkvWidth() == width, "the shapes");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void siluMulMatchesItsReference(DType type) {
+    int tokens = 7, inter = 8192;
+    float[] gu = Arrays16.gaussian(random, DType.F32, tokens * 2 * inter, 3);
+    assertSame(
+        type,
+        1e-6f,
+        run(
+            LlmKernels.of(type).siluMul(),
+            LaunchConfig.of(4096, LlmKernels.BLOCK),
+            type,
+            gu,
+            Arrays16.of(type, new float[tokens * inter]),
+            tokens,
+            inter),
+        "silu_mul");
+  }
+
+  @Test
+  void sampleDrawsTheReferencesTokensOrWhereRoundingDecidesItsNucleusNeighbour() {
+    int vocab = 32000, rows = 64;
+    float[] logits = Arrays16.gaussian(random, DType.F32, rows * vocab, 3);
+    int[] params = new int[rows * LlmKernels.SAMPLING_WORDS];
+    for (int s = 0; s < rows; s++) {
+      Sampling sampling =
+          s % 4 == 0
+              ? Sampling.GREEDY
+              : new Sampling(0.5f + s % 3, s % 2 == 0 ? 1f : 0.9f, s * 101L);
+      System.arraycopy(
+          sampling.words(s + 10),
+          0,
+          params,
+          s * LlmKernels.SAMPLING_WORDS,
+          LlmKernels.SAMPLING_WORDS);
+    }
+    Object[][] runs =
+        run(
+            LlmKernels.SAMPLE,
+            LaunchConfig.of(rows, LlmKernels.SAMPLE_BLOCK),
+            DType.F32,
+            logits,
+            params,
+            new int[rows],
+            vocab);
+    int[] reference = (int[]) runs[0][2], gpu = (int[]) runs[1][2];
+    int differ = 0;
+    for (int s = 0; s < rows; s++) {
+      if (reference[s] == gpu[s]) {
+        continue;
+      }
+      differ++;
+      assertTrue(s % 4 != 0, "greedy row " + s + ": " + gpu[s] + " against " + reference[s]);
+      // Neighbours in index order among the tokens of any weight: nothing lies between them.
+      int lo = Math.min(reference[s], gpu[s]), hi = Math.max(reference[s], gpu[s]);
+      float max = Float.NEGATIVE_INFINITY;
+      for (int i = 0; i < vocab; i++) {
+        max = Math.max(max, logits[s * vocab + i]);
+      }
+      float cut = max - 30; // far below the top-p cut of every row here
+      for (int i = lo + 1; i < hi; i++) {
+        assertTrue(
+            logits[s * vocab + i] < cut,
+            "row " + s + ": the GPU drew " + gpu[s] + ", the reference " + reference[s]);
+      }
+    }
+    assertTrue(differ <= 1, differ + " of " + rows + " draws differ");
+  }
+}

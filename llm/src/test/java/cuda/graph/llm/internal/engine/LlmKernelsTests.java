@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the cuda-graph authors
+package cuda.graph.llm.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import cuda.graph.Dim3;
+import cuda.graph.Kernel;
+import cuda.graph.LaunchConfig;
+import cuda.graph.llm.internal.checkpoint.DType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The kernels' Java references (what the simulator runs for llm_kernels.cu), in each weights' type,
+ * agree with the naive formulas written out here in double: the embedding rows, RMSNorm, RoPE's
+ * rotate_half with its cache writes at the paged slots, causal grouped-query attention over
+ * scattered blocks, SwiGLU. A value the kernel stores in fp16 or bf16 may be one unit in the last
+ * place off the formula's rounding (the formula rounds a double, the kernel a float): the bounds
+ * below are that unit plus {@code 1e-5} relative for fp32 arithmetic, far below what a wrong index
+ * or slot makes (the size of the values). Every kernel of the PTX has a reference and a GPU test.
+ */
+class LlmKernelsTests {
+
+  private static final int BLOCK = LlmKernels.BLOCK;
+
+  private final Random random = new Random(40);
+
+  private static void assertClose(DType type, float[] expected, float[] actual, String what) {
+    assertEquals(expected.length, actual.length, what + ": length");
+    for (int i = 0; i < expected.length; i++) {
+      float e = expected[i], a = actual[i];
+      float bound = Arrays16.ulp(type, e) + 1e-5f * (1 + Math.abs(e));
+      assertTrue(
+          Math.abs(a - e) <= bound, what + ": element " + i + " is " + a + ", expected " + e);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void embedGathersEachTokensRowWidenedExactlyAndAnIdOutsideTheVocabularyAsNaN(DType type) {
+    int vocab = 9, hidden = 24;
+    float[] table = Arrays16.gaussian(random, type, vocab * hidden, 1);
+    int[] ids = {3, 0, 8, 9, 3};
+    float[] x = new float[ids.length * hidden];
+    LlmKernels.of(type)
+        .embed()
+        .runReference(
+            LaunchConfig.of(ids.length, BLOCK), ids, Arrays16.of(type, table), x, hidden, vocab);
+    for (int t = 0; t < ids.length; t++) {
+      float[] row = Arrays.copyOfRange(x, t * hidden, (t + 1) * hidden);
+      if (ids[t] < vocab) {
+        assertArrayEquals(
+            Arrays.copyOfRange(table, ids[t] * hidden, (ids[t] + 1) * hidden), row, "token " + t);
+      } else {
+        for (float v : row) {
+          assertTrue(Float.isNaN(v), "the row of id " + ids[t] + " holds " + v);
+        }
+      }
+    }
+  }
+
+  private static float[] rmsNormFormula(float[] x, float[] w, double eps, DType type) {
+    double ss = 0;
+    for (float v : x) {
+      ss += (double) v * v;
+    }
+    double scale = 1 / Math.sqrt(ss / x.length + eps);
+    float[] y = new float[x.length];
+    for (int i = 0; i < x.length; i++) {
+      y[i] = Numerics.round(type, (float) (x[i] * scale * w[i]));
+    }
+    return y;
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void rmsNormIsTheFormulaOnEveryRowAndTheGatheredFormNormalisesTheRowsItNames(DType type) {
+    int rows = 4, hidden = 40;
+    float eps = 1e-5f;
+    float[] x = Arrays16.gaussian(random, DType.F32, rows * hidden, 3);
+    float[] w = Arrays16.gaussian(random, type, hidden, 1);
+    Object out = Arrays16.of(type, new float[rows * hidden]);
+    LlmKernels.of(type)
+        .rmsNorm()
+        .runReference(LaunchConfig.of(rows, BLOCK), x, Arrays16.of(type, w), out, hidden, eps);
+    float[] got = Arrays16.values(type, out);
+    for (int r = 0; r < rows; r++) {
+      assertClose(
+          type,
+          rmsNormFormula(Arrays.copyOfRange(x, r * hidden, (r + 1) * hidden), w, eps, type),
+          Arrays.copyOfRange(got, r * hidden, (r + 1) * hidden),
+          "row " + r);
+    }
+    int[] pick = {3, 1};
+    Object gathered = Arrays16.of(type, new float[pick.length * hidden]);
+    LlmKernels.of(type)
+        .gatherRmsNorm()
+        .runReference(
+            LaunchConfig.of(pick.length, BLOCK),
+            x,
+            pick,
+            Arrays16.of(type, w),
+            gathered,
+            hidden,
+            eps);
+    float[] g = Arrays16.values(type, gathered);
+    for (int r = 0; r < pick.length; r++) {
+      assertClose(
+          type,
+          Arrays.copyOfRange(got, pick[r] * hidden, (pick[r] + 1) * hidden),
+          Arrays.copyOfRange(g, r * hidden, (r + 1) * hidden),
+          "gathered row " + r);
+    }
+  }
+
+  // The paged layout of the attention tests: 2 sequences with scattered blocks, 2 kv heads.
+  private static final int HEADS = 4, KV_HEADS = 2, HEAD_DIM = 16, MAX_BLOCKS = 3, BLOCKS = 8;
+  private static final int WIDTH = (HEADS + 2 * KV_HEADS) * HEAD_DIM, KV = KV_HEADS * HEAD_DIM;
+  private static final int[] TABLES = {5, 2, 7, 0, 6, 1};
+  private static final LlmKernels.Heads SHAPES =
+      new LlmKernels.Heads(HEADS, KV_HEADS, HEAD_DIM, MAX_BLOCKS);
+
+  private static int slot(int seq, int pos) {
+    return TABLES[seq * MAX_BLOCKS + pos / 16] * 16 + pos % 16;
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void ropeRotatesQAndKAsRotateHalfAndWritesKAndVAtEachTokensPagedSlot(DType type) {
+    int[] positions = {17, 0, 33, -1};
+    int[] seqOfToken = {0, 1, 1, 0};
+    int tokens = positions.length;
+    float[] qkv = Arrays16.gaussian(random, DType.F32, tokens * WIDTH, 1);
+    float[] before = qkv.clone();
+    double theta = 10000;
+    float[] inverse = Rope.inverseFrequencies(HEAD_DIM, theta, null);
+    float[] kInit = Arrays16.gaussian(random, type, BLOCKS * 16 * KV, 1);
+    float[] vInit = Arrays16.gaussian(random, type, BLOCKS * 16 * KV, 1);
+    Object k = Arrays16.of(type, kInit), v = Arrays16.of(type, vInit);
+    LlmKernels.of(type)
+        .ropeCache()
+        .runReference(
+            LaunchConfig.of(tokens, BLOCK),
+            qkv,
+            inverse,
+            positions,
+            seqOfToken,
+            TABLES,
+            k,
+            v,
+            HEADS,
+            KV_HEADS,
+            HEAD_DIM,
+            MAX_BLOCKS);
+    float[] kAfter = Arrays16.values(type, k), vAfter = Arrays16.values(type, v);
+    float[] kExpected = kInit.clone(), vExpected = vInit.clone();
+    for (int t = 0; t < tokens; t++) {
+      float[] expected = Arrays.copyOfRange(before, t * WIDTH, (t + 1) * WIDTH);
+      int pos = positions[t];
+      if (pos >= 0) {
+        for (int head = 0; head < HEADS + KV_HEADS; head++) {
+          for (int i = 0; i < HEAD_DIM / 2; i++) {
+            double angle = pos * Math.pow(theta, -2.0 * i / HEAD_DIM);
+            int a = head * HEAD_DIM + i, b = a + HEAD_DIM / 2;
+            double x1 = before[t * WIDTH + a], x2 = before[t * WIDTH + b];
+            expected[a] = (float) (x1 * Math.cos(angle) - x2 * Math.sin(angle));
+            expected[b] = (float) (x2 * Math.cos(angle) + x1 * Math.sin(angle));
+          }
+        }
+        int s = slot(seqOfToken[t], pos);
+        for (int i = 0; i < KV; i++) {
+          kExpected[s * KV + i] = Numerics.round(type, expected[HEADS * HEAD_DIM + i]);
+          vExpected[s * KV + i] = Numerics.round(type, expected[(HEADS + KV_HEADS) * HEAD_DIM + i]);
+        }
+      }
+      // Angles up to 33 radians in fp32: a relative 1e-5 of the rotated values.
+      assertClose(
+          DType.F32,
+          expected,
+          Arrays.copyOfRange(qkv, t * WIDTH, (t + 1) * WIDTH),
+          "q|k|v of token " + t);
+    }
+    assertClose(type, kExpected, kAfter, "the k cache");
+    assertClose(type, vExpected, vAfter, "the v cache");
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void attentionIsTheCausalSoftmaxOfEachTokenOverItsSequencesScatteredBlocksPerKvHeadGroup(
+      DType type) {
+    int[] positions = {20, 0, 35, -1, 7};
+    int[] seqOfToken = {0, 1, 1, 0, 0};
+    int tokens = positions.length;
+    float[] qkv = Arrays16.gaussian(random, DType.F32, tokens * WIDTH, 1);
+    float[] kc = Arrays16.gaussian(random, type, BLOCKS * 16 * KV, 1);
+    float[] vc = Arrays16.gaussian(random, type, BLOCKS * 16 * KV, 1);
+    Object out = Arrays16.of(type, new float[tokens * HEADS * HEAD_DIM]);
+    Kernel attention = LlmKernels.of(type).attention();
+    Object[] args = {
+      qkv,
+      Arrays16.of(type, kc),
+      Arrays16.of(type, vc),
+      positions,
+      seqOfToken,
+      TABLES,
+      out,
+      HEADS,
+      KV_HEADS,
+      HEAD_DIM,
+      MAX_BLOCKS,
+      (float) (1 / Math.sqrt(HEAD_DIM))
+    };
+    attention.runReference(
+        new LaunchConfig(Dim3.of(tokens, HEADS), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0), args);
+    float[] got = Arrays16.values(type, out);
+    for (int t = 0; t < tokens; t++) {
+      for (int h = 0; h < HEADS; h++) {
+        float[] expected = new float[HEAD_DIM];
+        if (positions[t] >= 0) {
+          int g = h / (HEADS / KV_HEADS), pos = positions[t];
+          double[] p = new double[pos + 1];
+          double total = 0;
+          for (int j = 0; j <= pos; j++) {
+            double dot = 0;
+            for (int d = 0; d < HEAD_DIM; d++) {
+              dot +=
+                  qkv[t * WIDTH + h * HEAD_DIM + d]
+                      * kc[slot(seqOfToken[t], j) * KV + g * HEAD_DIM + d];
+            }
+            p[j] = Math.exp(dot / Math.sqrt(HEAD_DIM));
+            total += p[j];
+          }
+          for (int d = 0; d < HEAD_DIM; d++) {
+            double sum = 0;
+            for (int j = 0; j <= pos; j++) {
+              sum += p[j] / total * vc[slot(seqOfToken[t], j) * KV + g * HEAD_DIM + d];
+            }
+            expected[d] = Numerics.round(type, (float) sum);
+          }
+        }
+        int o = (t * HEADS + h) * HEAD_DIM;
+        assertClose(
+            type, expected, Arrays.copyOfRange(got, o, o + HEAD_DIM), "token " + t + " head " + h);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void siluMulIsSiluOfTheGateTimesTheUp(DType type) {
+    int tokens = 3, inter = 10;
+    float[] gu = Arrays16.gaussian(random, DType.F32, tokens * 2 * inter, 2);
+    Object h = Arrays16.of(type, new float[tokens * inter]);
+    LlmKernels.of(type).siluMul().runReference(LaunchConfig.of(1, BLOCK), gu, h, tokens, inter);
+    float[] expected = new float[tokens * inter];
+    for (int t = 0; t < tokens; t++) {
+      for (int i = 0; i < inter; i++) {
+        double g = gu[t * 2 * inter + i], u = gu[t * 2 * inter + inter + i];
+        expected[t * inter + i] = Numerics.round(type, (float) (g / (1 + Math.exp(-g)) * u));
+      }
+    }
+    assertClose(type, expected, Arrays16.values(type, h), "h");
+  }
+
+  @Test
+  void everyKernelOfThePtxHasAReferenceAndAGpuTest() throws IOException {
+    String ptx;
+    try (InputStream in = LlmKernels.class.getResourceAsStream("llm_kernels.ptx")) {
+      ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    TreeSet<String> entries = new TreeSet<>();
+    Matcher m = Pattern.compile("\\.entry\\s+(\\w+)\\(").matcher(ptx);
+    while (m.find()) {
+      entries.add(m.group(1));
+    }
+    List<Kernel> all = LlmKernels.all();
+    assertEquals(entries, new TreeSet<>(all.stream().map(Kernel::name).toList()));
+    for (Kernel k : all) {
+      assertTrue(k.hasReference(), k.name() + " has no Java reference");
+    }
+    assertEquals(entries, new TreeSet<>(LlmKernelsGpuTests.TESTED), "kernels without a GPU test");
+  }
+}
