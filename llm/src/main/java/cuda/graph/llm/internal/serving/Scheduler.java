@@ -65,8 +65,10 @@ public final class Scheduler implements Generator, AutoCloseable {
    * @param waiting the requests not admitted yet
    * @param usedBlocks the KV blocks held
    * @param freeBlocks the KV blocks free
+   * @param cancelled the requests cancelled so far (running or waiting when the cancel was applied)
    */
-  public record Stats(long steps, int running, int waiting, int usedBlocks, int freeBlocks) {}
+  public record Stats(
+      long steps, int running, int waiting, int usedBlocks, int freeBlocks, long cancelled) {}
 
   private final String modelName;
   private final int contextLength;
@@ -86,6 +88,7 @@ public final class Scheduler implements Generator, AutoCloseable {
   private final List<Request> running = new ArrayList<>();
   private final KvCache cache;
   private long steps;
+  private long cancelledCount;
 
   /**
    * Starts the engine thread and makes the steps on it.
@@ -122,7 +125,7 @@ public final class Scheduler implements Generator, AutoCloseable {
     this.eos = Set.copyOf(eosTokenIds);
     this.limits = limits;
     this.cache = new KvCache(limits.kvBlocks());
-    this.stats = new Stats(0, 0, 0, 0, limits.kvBlocks());
+    this.stats = new Stats(0, 0, 0, 0, limits.kvBlocks(), 0);
     CompletableFuture<Steps> started = new CompletableFuture<>();
     this.thread =
         Thread.ofPlatform()
@@ -189,7 +192,7 @@ public final class Scheduler implements Generator, AutoCloseable {
    * @throws IllegalStateException after {@link #close}
    */
   @Override
-  public Handle submit(GenerationRequest request, TokenSink sink) {
+  public Ticket submit(GenerationRequest request, TokenSink sink) {
     int[] prompt = request.promptTokens();
     if (prompt.length + request.maxTokens() > contextLength) {
       throw new IllegalArgumentException(
@@ -239,6 +242,12 @@ public final class Scheduler implements Generator, AutoCloseable {
             sink);
     incoming.add(r);
     return r;
+  }
+
+  /** A generation in progress, with what it has made so far. */
+  public interface Ticket extends Handle {
+    /** {@return the tokens generated so far (any thread)} */
+    int generatedTokens();
   }
 
   /** Stops the engine thread; requests not ended fail with an {@link IllegalStateException}. */
@@ -305,7 +314,13 @@ public final class Scheduler implements Generator, AutoCloseable {
 
   private void publish() {
     stats =
-        new Stats(steps, running.size(), waiting.size(), cache.usedBlocks(), cache.freeBlocks());
+        new Stats(
+            steps,
+            running.size(),
+            waiting.size(),
+            cache.usedBlocks(),
+            cache.freeBlocks(),
+            cancelledCount);
   }
 
   private void dropCancelled() {
@@ -314,9 +329,15 @@ public final class Scheduler implements Generator, AutoCloseable {
       if (r.cancelled) {
         release(r);
         it.remove();
+        cancelledCount++;
       }
     }
-    waiting.removeIf(r -> r.cancelled);
+    for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
+      if (it.next().cancelled) {
+        it.remove();
+        cancelledCount++;
+      }
+    }
   }
 
   private void release(Request r) {
@@ -409,6 +430,9 @@ public final class Scheduler implements Generator, AutoCloseable {
     }
     for (int i = 0; i < parts.size(); i++) {
       Request r = parts.get(i).request();
+      if (r.cancelled) {
+        continue; // cancelled during the step: dropped, and counted, before the next one
+      }
       r.computed += parts.get(i).chunk().tokens().length;
       if (r.computed < r.length) {
         continue; // a prefill chunk before the prompt's last: its sample is not a token
@@ -430,7 +454,7 @@ public final class Scheduler implements Generator, AutoCloseable {
   /**
    * A request, its tokens and its place; its fields are the engine thread's but {@link #cancelled}.
    */
-  private static final class Request implements Handle {
+  private static final class Request implements Ticket {
     final long id;
     final int prompt;
     final int maxTokens;
@@ -441,6 +465,7 @@ public final class Scheduler implements Generator, AutoCloseable {
     int length;
     int computed;
     private volatile boolean cancelled;
+    private volatile int made;
     private boolean ended;
 
     Request(
@@ -468,7 +493,7 @@ public final class Scheduler implements Generator, AutoCloseable {
     /** Takes the next token; returns why the request ended, or null if it goes on. */
     TokenSink.@Nullable FinishReason accept(int token, Set<Integer> eos) {
       tokens[length++] = token;
-      int made = length - prompt;
+      made = length - prompt;
       if (eos.contains(token)) {
         finish(TokenSink.FinishReason.STOP);
         return TokenSink.FinishReason.STOP;
@@ -512,6 +537,11 @@ public final class Scheduler implements Generator, AutoCloseable {
       }
       ended = true;
       sink.fail(cause);
+    }
+
+    @Override
+    public int generatedTokens() {
+      return made;
     }
 
     @Override
