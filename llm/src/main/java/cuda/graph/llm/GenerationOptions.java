@@ -40,22 +40,38 @@ public record GenerationOptions(int maxTokens, List<String> stop, Sampling sampl
     }
   }
 
-  /** {@return greedy decoding of up to {@code maxTokens} tokens, with no stop sequence} */
+  /**
+   * {@return greedy decoding of up to {@code maxTokens} tokens, with no stop sequence}
+   *
+   * @param maxTokens the most tokens to generate, at least 1
+   */
   public static GenerationOptions greedy(int maxTokens) {
     return new GenerationOptions(maxTokens, List.of(), new Sampling.Greedy());
   }
 
-  /** {@return these options with another {@code maxTokens}} */
+  /**
+   * {@return these options with another {@code maxTokens}}
+   *
+   * @param maxTokens the most tokens to generate, at least 1
+   */
   public GenerationOptions withMaxTokens(int maxTokens) {
     return new GenerationOptions(maxTokens, stop, sampling);
   }
 
-  /** {@return these options with other stop sequences} */
+  /**
+   * {@return these options with other stop sequences}
+   *
+   * @param stop at most 4, none empty
+   */
   public GenerationOptions withStop(List<String> stop) {
     return new GenerationOptions(maxTokens, stop, sampling);
   }
 
-  /** {@return these options with another sampling} */
+  /**
+   * {@return these options with another sampling}
+   *
+   * @param sampling how each token is chosen
+   */
   public GenerationOptions withSampling(Sampling sampling) {
     return new GenerationOptions(maxTokens, stop, sampling);
   }

@@ -100,19 +100,33 @@ public sealed interface LlmServer extends AutoCloseable permits LlmServerImpl {
       return new Config("127.0.0.1", port, null, 1 << 20, 64, 4096);
     }
 
-    /** {@return this config with another host} */
+    /**
+     * {@return this config with another host}
+     *
+     * @param host the address to listen on; a non-loopback one requires an API key
+     */
     public Config withHost(String host) {
       return new Config(
           host, port, apiKey, maxBodyBytes, maxConcurrentRequests, maxTokensPerRequest);
     }
 
-    /** {@return this config with an API key (null for none)} */
+    /**
+     * {@return this config with an API key}
+     *
+     * @param apiKey the bearer token every request must carry, or null for none
+     */
     public Config withApiKey(@Nullable String apiKey) {
       return new Config(
           host, port, apiKey, maxBodyBytes, maxConcurrentRequests, maxTokensPerRequest);
     }
 
-    /** {@return this config with other bounds} */
+    /**
+     * {@return this config with other bounds}
+     *
+     * @param maxBodyBytes the largest request body, at least 1
+     * @param maxConcurrentRequests the most requests served at once, at least 1
+     * @param maxTokensPerRequest the most tokens one request may ask for, at least 1
+     */
     public Config withBounds(int maxBodyBytes, int maxConcurrentRequests, int maxTokensPerRequest) {
       return new Config(
           host, port, apiKey, maxBodyBytes, maxConcurrentRequests, maxTokensPerRequest);
