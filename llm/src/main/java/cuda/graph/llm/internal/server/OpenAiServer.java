@@ -139,6 +139,11 @@ public final class OpenAiServer implements AutoCloseable {
     return inFlight.size();
   }
 
+  /** {@return whether {@link #close} has begun: new requests get 503 from then on} */
+  boolean closing() {
+    return closing;
+  }
+
   /**
    * Stops: new requests get 503 while those in flight have the grace to finish; then the rest are
    * cancelled, the listener closed and every thread of the endpoint ended.
@@ -161,7 +166,9 @@ public final class OpenAiServer implements AutoCloseable {
       server.stop(1);
       writeAlarms.shutdownNow();
       exchanges.shutdownNow();
-      if (!exchanges.awaitTermination(10, TimeUnit.SECONDS)) {
+      // Every thread of the endpoint has ended when close returns: none outlives it.
+      if (!exchanges.awaitTermination(10, TimeUnit.SECONDS)
+          || !writeAlarms.awaitTermination(10, TimeUnit.SECONDS)) {
         LOG.log(Level.WARNING, "OpenAiServer.close: request threads still running after 10 s");
       }
     } catch (InterruptedException e) {

@@ -603,14 +603,18 @@ class OpenAiServerTests {
   void whileShuttingDownNewRequestsGet503AndTheOnesInFlightEndCancelled() throws Exception {
     generator.context = 10_000;
     generator.delay = Duration.ofMillis(20);
-    OpenAiServer s = start(local().withShutdownGrace(Duration.ofMillis(600)));
+    // A grace far longer than the 503 request takes, even on a loaded machine: the stream in
+    // flight outlasts it, so the listener is still open when that request arrives.
+    OpenAiServer s = start(local().withShutdownGrace(Duration.ofSeconds(3)));
     CompletableFuture<HttpResponse<String>> inFlight =
         client.sendAsync(
             request("/v1/completions", "{\"prompt\":\"a\",\"max_tokens\":1000,\"stream\":true}"),
             HttpResponse.BodyHandlers.ofString());
     awaitSubmitted(1);
     Thread closer = Thread.ofVirtual().start(s::close);
-    Thread.sleep(100);
+    while (!s.closing()) {
+      Thread.onSpinWait();
+    }
     JsonObject error = assertError(post("/v1/completions", "{\"prompt\":\"a\"}"), 503, null);
     assertEquals("service_unavailable", error.get("code").getAsString());
     closer.join(Duration.ofSeconds(15));
