@@ -30,7 +30,8 @@ final class LibraryModules {
           "cuda.graph.nccl.Nccl",
           "cuda.graph.blas.Blas",
           "cuda.graph.embeddings.Embedder",
-          "cuda.graph.llm.LlmEngine");
+          // The llm module exports nothing yet: one of its internal classes locates it.
+          "cuda.graph.llm.internal.checkpoint.DType");
 
   /**
    * A published library module that is an automatic module, named in its jar's manifest ({@code
