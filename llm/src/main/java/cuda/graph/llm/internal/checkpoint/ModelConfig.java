@@ -257,7 +257,7 @@ public record ModelConfig(
           key + ".rope_type",
           new JsonPrimitive(type),
           "\"llama3\" or none (\"linear\", \"dynamic\", \"yarn\", \"longrope\" and the others"
-              + " are not implemented)");
+              + " are not supported)");
     }
     double factor = r.positiveDouble("factor", Double.NaN);
     double low = r.positiveDouble("low_freq_factor", Double.NaN);
@@ -314,7 +314,7 @@ public record ModelConfig(
       if (v != null
           && !v.isJsonNull()
           && !(v.isJsonPrimitive() && v.getAsJsonPrimitive().isBoolean() && !v.getAsBoolean())) {
-        throw unsupported(key, v, "false (biases are not implemented)");
+        throw unsupported(key, v, "false (biases are not supported)");
       }
     }
 
