@@ -63,7 +63,8 @@ cp "$root/benchmarks/src/main/cuda/capture_bench.cu" "$anchors/"
 classpath=$(echo "$anchors/classes:$jcuda_jars$classpath" | tr ':' '\n' | awk 'NF && !seen[$0]++' \
   | grep -vE '/(jmh-core|commons-math3|jopt-simple|kotlin-reflect|kotlin-test[^/]*)-[0-9][^/]*\.jar$' | paste -sd:)
 # java.desktop (java.beans), java.naming and java.sql: Spring Boot, for the spring-ai module's GPU test.
-JLINK_MODULES=${JLINK_MODULES:-java.base,java.desktop,java.logging,java.management,java.naming,java.sql,java.xml,jdk.jfr,jdk.unsupported,jdk.management,jdk.zipfs} \
+# jdk.httpserver: the llm module's OpenAI-compatible endpoint (its tests load it).
+JLINK_MODULES=${JLINK_MODULES:-java.base,java.desktop,java.logging,java.management,java.naming,java.sql,java.xml,jdk.httpserver,jdk.jfr,jdk.unsupported,jdk.management,jdk.zipfs} \
   JUNIT_PLATFORM_VERSION=$junit_platform JDK25=$JAVA_HOME scripts/bundle.sh "$dest" "$classpath"
 rm -rf "$dest/anchors"; cp -r "$anchors" "$dest/anchors"; rm -rf "$dest/anchors/classes"
 # The library's jars and the Java example, for a module-path run as applications do it.

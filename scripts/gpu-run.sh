@@ -450,6 +450,45 @@ part_temporaries() {
   echo "temporaries under memcheck exit $?"; grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (successful|failed)" "$out/sanitizer-temporaries.log" | tail -6
 }
 
+part llm-check "issue 40 item 2: make_checkpoint.py's anchors (Llama-3.2-1B's shape, random weights; LLM_CHECK_DTYPES: float32 bfloat16) into /tmp, then the engine's greedy tokens against transformers' generate (TransformersCheckGpuTests), the kernels and the batched step (staged: scripts/gpu-embed-stage.sh)"
+part_llm_check() {
+  # The llm module travels in the embedding staging (Gson and DJL's tokenizers are on its class
+  # path): after scripts/gpu-embed-stage.sh, .gpu-pack/unpack.sh and .gpu-pack/assemble.sh. An
+  # anchor already made on this machine (its expected.json is written last) is kept, so a rerun on
+  # a warm machine goes straight to the tests. One line per test class, its log in $out.
+  if [ ! -x .gpu-embed/junit ] || [ ! -d .gpu-embed/payload ]; then
+    echo "llm-check: no staged class path (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
+    return
+  fi
+  mkdir -p target
+  local d dir t0 rc anchors=() c log
+  for d in ${LLM_CHECK_DTYPES:-float32 bfloat16}; do
+    dir=/tmp/llm-anchor-$d
+    if [ -f "$dir/expected.json" ]; then
+      echo "make_checkpoint $d: $dir made earlier, kept"
+    else
+      rm -rf "$dir"; t0=$SECONDS
+      timeout 240 python3 -B llm/reference/make_checkpoint.py --out "$dir" --dtype "$d" > "$out/llm-anchor-$d.log" 2>&1
+      rc=$?
+      echo "make_checkpoint $d: exit $rc, $((SECONDS - t0)) s; $(grep -a 'make_checkpoint: expected.json' "$out/llm-anchor-$d.log" | cut -c1-300)"
+      [ "$rc" = 0 ] || tail -5 "$out/llm-anchor-$d.log"
+    fi
+    if [ -f "$dir/expected.json" ]; then
+      anchors+=("$dir"); cp "$dir/expected.json" "$out/llm-expected-$d.json"
+    fi
+  done
+  # With no anchor made the check fails by itself (a GPU run without anchors must not pass).
+  for c in TransformersCheckGpuTests LlmKernelsGpuTests BatchStepGpuTests; do
+    log="$out/llm-check-$c.log"; t0=$SECONDS
+    JAVA_OPTS="-Dcuda.graph.llm.anchors=$(IFS=:; echo "${anchors[*]}") ${JAVA_OPTS:-}" timeout 240 \
+      .gpu-embed/junit --disable-ansi-colors --select-class="cuda.graph.llm.internal.engine.$c" > "$log" 2>&1
+    rc=$?
+    echo "$c: exit $rc, $((SECONDS - t0)) s, $(grep -aoE '[0-9]+ tests (successful|failed|aborted)' "$log" | paste -sd, | sed 's/,/, /g')"
+    grep -aoE "(prompt [0-9]+ \(|llm-anchor-[a-z0-9]+ \()[^\`]*" "$log" | sed 's/^/  /' | cut -c1-400
+    grep -aE "✘|↷|■" "$log" | head -10 | cut -c1-1000
+  done
+}
+
 usage() {
   echo "usage: scripts/gpu-run.sh [PART...]   (default: tests bench examples); the parts:"
   for p in "${known[@]}"; do printf '  %-13s %s\n' "$p" "${about[$p]}"; done

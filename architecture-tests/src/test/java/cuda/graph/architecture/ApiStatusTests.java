@@ -44,8 +44,7 @@ class ApiStatusTests {
 
   /**
    * Exported packages whose every public type, nested ones included, is EXPERIMENTAL: those named,
-   * and every package the llm module exports (the module is experimental as a whole; it exports
-   * nothing while its public API is designed).
+   * and every package the llm module exports (the module is experimental as a whole).
    */
   static final Set<String> EXPERIMENTAL_PACKAGES =
       withExportsOf(

@@ -378,6 +378,7 @@ class LayoutRulesTests {
             "cuda.graph.conformance.kernels",
             "cuda.graph.embeddings",
             "cuda.graph.langchain4j",
+            "cuda.graph.llm",
             "cuda.graph.nccl",
             "cuda.graph.simulator",
             "cuda.graph.spi",

@@ -30,8 +30,7 @@ final class LibraryModules {
           "cuda.graph.nccl.Nccl",
           "cuda.graph.blas.Blas",
           "cuda.graph.embeddings.Embedder",
-          // The llm module exports nothing yet: one of its internal classes locates it.
-          "cuda.graph.llm.internal.checkpoint.DType");
+          "cuda.graph.llm.LlmEngine");
 
   /**
    * A published library module that is an automatic module, named in its jar's manifest ({@code

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.CudaPlatform;
 import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.DType;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -147,38 +146,6 @@ abstract class AbstractBatchStepTests {
     }
   }
 
-  /** Decodes {@code steps} tokens for each prompt, all in one batch; returns the tokens. */
-  private static int[][] decode(
-      BatchStep step,
-      KvCache cache,
-      long firstId,
-      List<int[]> prompts,
-      List<Sampling> sampling,
-      int steps) {
-    int n = prompts.size();
-    int[][] out = new int[n][steps];
-    List<BatchStep.Chunk> prefill = new ArrayList<>();
-    for (int s = 0; s < n; s++) {
-      int[] p = prompts.get(s);
-      prefill.add(chunk(cache, firstId + s, p, 0, p.length, sampling.get(s)));
-    }
-    int[] next = step.run(prefill);
-    for (int k = 0; k < steps; k++) {
-      List<BatchStep.Chunk> decodes = new ArrayList<>();
-      for (int s = 0; s < n; s++) {
-        out[s][k] = next[s];
-        int pos = prompts.get(s).length + k;
-        int[] token = new int[pos + 1];
-        token[pos] = next[s];
-        decodes.add(chunk(cache, firstId + s, token, pos, pos + 1, sampling.get(s)));
-      }
-      if (k + 1 < steps) {
-        next = step.run(decodes);
-      }
-    }
-    return out;
-  }
-
   @ParameterizedTest
   @EnumSource(DType.class)
   void aBatchDecodedSixteenStepsGivesEachSequenceTheTokensItGetsAlone(DType type) {
@@ -190,10 +157,11 @@ abstract class AbstractBatchStepTests {
         List.of(Sampling.GREEDY, new Sampling(0.8f, 0.9f, 1234), new Sampling(1.2f, 1f, -5));
     KvCache cache = new KvCache(LIMITS.kvBlocks());
     try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0)) {
-      int[][] batched = decode(step, cache, 10, prompts, sampling, 16);
+      int[][] batched = BatchDecoding.decode(step, cache, 10, prompts, sampling, 16);
       for (int s = 0; s < prompts.size(); s++) {
         int[][] alone =
-            decode(step, cache, 20 + s, List.of(prompts.get(s)), List.of(sampling.get(s)), 16);
+            BatchDecoding.decode(
+                step, cache, 20 + s, List.of(prompts.get(s)), List.of(sampling.get(s)), 16);
         assertArrayEquals(alone[0], batched[s], "sequence " + s + " alone and in the batch");
       }
       assertEquals(

@@ -56,7 +56,7 @@ class CheckpointDecodeTests {
           ReferenceModel.load(checkpoint).generateGreedy(prompts, steps);
       KvCache cache = new KvCache(48);
       List<Sampling> greedy = java.util.Collections.nCopies(prompts.size(), Sampling.GREEDY);
-      int[][] got = decode(step, cache, prompts, greedy, steps);
+      int[][] got = BatchDecoding.decode(step, cache, 0, prompts, greedy, steps);
       int compared = 0;
       float tolerance = AbstractBatchStepTests.tolerance(type);
       for (int s = 0; s < prompts.size(); s++) {
@@ -74,32 +74,5 @@ class CheckpointDecodeTests {
           type == DType.F32 ? compared == prompts.size() * steps : compared >= steps,
           compared + " tokens compared");
     }
-  }
-
-  /** Greedy-decodes {@code steps} tokens of each prompt in one batch. */
-  static int[][] decode(
-      BatchStep step, KvCache cache, List<int[]> prompts, List<Sampling> sampling, int steps) {
-    int n = prompts.size();
-    List<BatchStep.Chunk> prefill = new ArrayList<>();
-    for (int s = 0; s < n; s++) {
-      int[] p = prompts.get(s);
-      prefill.add(AbstractBatchStepTests.chunk(cache, s, p, 0, p.length, sampling.get(s)));
-    }
-    int[] next = step.run(prefill);
-    int[][] out = new int[n][steps];
-    for (int k = 0; k < steps; k++) {
-      List<BatchStep.Chunk> decodes = new ArrayList<>();
-      for (int s = 0; s < n; s++) {
-        out[s][k] = next[s];
-        int pos = prompts.get(s).length + k;
-        int[] token = new int[pos + 1];
-        token[pos] = next[s];
-        decodes.add(AbstractBatchStepTests.chunk(cache, s, token, pos, pos + 1, sampling.get(s)));
-      }
-      if (k + 1 < steps) {
-        next = step.run(decodes);
-      }
-    }
-    return out;
   }
 }
