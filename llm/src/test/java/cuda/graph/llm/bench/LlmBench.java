@@ -61,8 +61,11 @@ import org.jspecify.annotations.Nullable;
  *       layers, the final norm, the output projection, B embedding rows) and every sequence's keys
  *       and values at its mean length over the timed steps; GB/s and the fraction of {@code
  *       --bandwidth-tbs}.
- *   <li>{@code graph}: each bucket's capture, instantiation and upload times and graph memory (from
- *       the step's {@link GraphCache}), then the cache's accounted graph memory and the device's.
+ *   <li>{@code warmup}, {@code graph}: every bucket's graph is captured before anything is
+ *       measured, as a server does at start-up ({@code warmup}: the buckets and the seconds their
+ *       captures, instantiations and uploads took together); each bucket's times and graph memory
+ *       (from the step's {@link GraphCache}), then the cache's accounted graph memory and the
+ *       device's.
  *   <li>{@code load}: {@code --requests} requests arriving as a Poisson process of {@code --rate}
  *       requests/s, prompts of random token ids (uniform over the vocabulary) of a length uniform
  *       in {@code --prompt}, outputs of a length uniform in {@code --output}, all from {@code
@@ -75,7 +78,8 @@ import org.jspecify.annotations.Nullable;
  * java ... cuda.graph.llm.bench.LlmBench --model DIR [--mode decode,load] [--batches 1,8,32,64,128]
  *     [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]
  *     [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]
- *     [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--limit-s 120]
+ *     [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]
+ *     [--limit-s 120]
  * java ... cuda.graph.llm.bench.LlmBench --quick      (the simulator, a tiny checkpoint, seconds)
  * </pre>
  *
@@ -108,6 +112,7 @@ public final class LlmBench {
       int maxSequences,
       int maxTokensPerStep,
       int kvBlocks,
+      int maxContextOption,
       double limitSeconds) {
 
     static Options parse(List<String> args) {
@@ -124,6 +129,7 @@ public final class LlmBench {
       int[] output = quick ? new int[] {4, 12} : new int[] {128, 512};
       long seed = 40;
       int maxSequences = quick ? 4 : 128, maxTokens = quick ? 32 : 2048, kvBlocks = 0;
+      int maxContext = 0;
       double limit = quick ? 60 : 120;
       for (int i = 0; i < args.size(); i++) {
         String a = args.get(i);
@@ -152,6 +158,7 @@ public final class LlmBench {
           case "--max-sequences" -> maxSequences = Integer.parseInt(v);
           case "--max-tokens-per-step" -> maxTokens = Integer.parseInt(v);
           case "--kv-blocks" -> kvBlocks = Integer.parseInt(v);
+          case "--max-context" -> maxContext = Integer.parseInt(v);
           case "--limit-s" -> limit = Double.parseDouble(v);
           default ->
               throw new IllegalArgumentException("LlmBench: unknown option " + a + "; " + USAGE);
@@ -216,7 +223,33 @@ public final class LlmBench {
           maxSequences,
           maxTokens,
           kvBlocks,
+          maxContext,
           limit);
+    }
+
+    Options withMaxContext(int positions) {
+      return new Options(
+          modes,
+          model,
+          quick,
+          batches,
+          context,
+          steps,
+          warmup,
+          rounds,
+          bandwidthTbs,
+          requests,
+          rate,
+          promptMin,
+          promptMax,
+          outputMin,
+          outputMax,
+          seed,
+          maxSequences,
+          maxTokensPerStep,
+          kvBlocks,
+          positions,
+          limitSeconds);
     }
 
     private static int[] range(String option, String v) {
@@ -237,8 +270,15 @@ public final class LlmBench {
       return prefillSteps + warmup + steps + 2;
     }
 
-    /** The most positions a sequence needs: a decode round's, or the load's longest request. */
+    /**
+     * The most positions of a sequence: {@code --max-context}, or what the runs need (a decode
+     * round's, the load's longest request). It sets the width of the block table every step copies
+     * for each sequence (LlmEngine takes the model's context, or the KV cache's, if fewer).
+     */
     int maxContext() {
+      if (maxContextOption > 0) {
+        return maxContextOption;
+      }
       int decode = 0;
       for (int b : batches) {
         decode = Math.max(decode, context + decodeTokens(b));
@@ -252,7 +292,8 @@ public final class LlmBench {
       "usage: LlmBench --model DIR | --quick [--mode decode,load] [--batches 1,8,32,64,128]"
           + " [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]"
           + " [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]"
-          + " [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--limit-s 120]";
+          + " [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]"
+          + " [--limit-s 120]";
 
   /**
    * Runs the benchmark of the command line {@code args}.
@@ -328,6 +369,15 @@ public final class LlmBench {
       long started = System.nanoTime();
       ModelWeights weights = ModelWeights.of(checkpoint);
       int maxContext = o.maxContext();
+      int needed = o.withMaxContext(0).maxContext();
+      if (maxContext < needed) {
+        throw new IllegalArgumentException(
+            "LlmBench: --max-context "
+                + maxContext
+                + " is below the "
+                + needed
+                + " positions the runs need; give at least that");
+      }
       if (maxContext > config.maxPositionEmbeddings()) {
         throw new IllegalArgumentException(
             "LlmBench: the runs need "
@@ -411,6 +461,7 @@ public final class LlmBench {
             kvBlocks,
             KvCache.BLOCK_SIZE * kvBytesPerToken,
             kvBlocks * KvCache.BLOCK_SIZE * kvBytesPerToken);
+        warmGraphs(engine, out);
         if (o.modes().contains("decode")) {
           for (int batch : o.batches()) {
             decode(o, engine, batch, out);
@@ -647,6 +698,68 @@ public final class LlmBench {
       }
       LockSupport.parkNanos(1_000_000);
     }
+  }
+
+  /**
+   * Captures every bucket's graph before anything is measured, as servers do at start-up: from the
+   * engine thread's after-step hook (the step's CUDA objects stay on that thread) after a one-token
+   * request's step.
+   */
+  private static void warmGraphs(Engine engine, PrintStream out) {
+    Scheduler scheduler = engine.scheduler();
+    BatchStep step = engine.step().get();
+    java.util.SortedSet<Integer> buckets = new java.util.TreeSet<>();
+    for (int n = 1; ; n = Math.min(2 * n, step.limits().maxTokens())) {
+      buckets.add(step.bucketFor(n));
+      if (n == step.limits().maxTokens()) {
+        break;
+      }
+    }
+    AtomicReference<@Nullable RuntimeException> failure = new AtomicReference<>();
+    long[] nanos = {0};
+    CountDownLatch warmed = new CountDownLatch(1);
+    scheduler.afterStep(
+        steps -> {
+          if (warmed.getCount() == 0) {
+            return;
+          }
+          long start = System.nanoTime();
+          try {
+            step.graphs().warm(buckets);
+          } catch (RuntimeException e) {
+            failure.set(e);
+          }
+          nanos[0] = System.nanoTime() - start;
+          warmed.countDown();
+        });
+    Outcome outcome = new Outcome();
+    try {
+      scheduler.submit(new GenerationRequest(new int[] {0}, 1, 0, 1, null, List.of()), outcome);
+      if (!warmed.await(10, TimeUnit.MINUTES) || !outcome.done.await(1, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("LlmBench: the graphs' warm-up did not end in 10 minutes");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("LlmBench: interrupted while warming the graphs", e);
+    } finally {
+      scheduler.afterStep(null);
+    }
+    if (failure.get() != null) {
+      throw new IllegalStateException(
+          "LlmBench: warming the graphs of buckets " + buckets + " failed", failure.get());
+    }
+    // The one-token step captured its own bucket before the hook ran: the sum covers it too.
+    long captured = 0;
+    for (GraphCache.KeyStats k : step.graphs().stats().values()) {
+      captured +=
+          k.captureTime().toNanos() + k.instantiateTime().toNanos() + k.uploadTime().toNanos();
+    }
+    out.printf(
+        Locale.ROOT,
+        "warmup,buckets=%s,seconds=%.3f,warm_call_s=%.3f%n",
+        String.join("/", buckets.stream().map(String::valueOf).toList()),
+        captured / 1e9,
+        nanos[0] / 1e9);
   }
 
   private static void graphs(Engine engine, String after, PrintStream out) {
