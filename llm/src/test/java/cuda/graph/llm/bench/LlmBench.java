@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
@@ -597,13 +598,15 @@ public final class LlmBench {
     CountDownLatch timed = new CountDownLatch(1);
     long[] window = new long[4]; // t0, t1, tokens at t0, tokens at t1 (the engine thread's)
     int[] decodeSteps = {-1};
-    Scheduler.Ticket[] all = new Scheduler.Ticket[batch];
+    // Written by this thread, read by the engine thread's hook.
+    AtomicReferenceArray<Scheduler.Ticket> all = new AtomicReferenceArray<>(batch);
     scheduler.afterStep(
         steps -> {
           long now = System.nanoTime();
           long made = 0;
           int fewest = Integer.MAX_VALUE;
-          for (Scheduler.Ticket t : all) {
+          for (int s = 0; s < batch; s++) {
+            Scheduler.Ticket t = all.get(s);
             int g = t == null ? 0 : t.generatedTokens();
             made += g;
             fewest = Math.min(fewest, g);
@@ -640,7 +643,7 @@ public final class LlmBench {
                 outcome);
         tickets.add(t);
         outcomes.add(outcome);
-        all[s] = t;
+        all.set(s, t);
       }
       boolean finished = timed.await(Math.round(o.limitSeconds() * 1e3), TimeUnit.MILLISECONDS);
       for (Outcome outcome : outcomes) {
@@ -834,33 +837,13 @@ public final class LlmBench {
     List<Double> gaps = new ArrayList<>();
     int[] peakBlocks = {0};
     long[] stepCount = {0};
+    // Counted down by the hook once it has seen a request end (its last token's time taken); the
+    // hook's state is read under the lock of gaps once the engine is idle.
+    CountDownLatch followed = new CountDownLatch(n);
     scheduler.afterStep(
         steps -> {
-          long now = System.nanoTime();
-          stepCount[0]++;
-          peakBlocks[0] = Math.max(peakBlocks[0], scheduler.stats().usedBlocks());
-          for (Tracked t; (t = fresh.poll()) != null; ) {
-            active.add(t);
-          }
-          for (Iterator<Tracked> it = active.iterator(); it.hasNext(); ) {
-            Tracked t = it.next();
-            Scheduler.Ticket ticket = t.ticket;
-            int g = ticket == null ? 0 : ticket.generatedTokens();
-            if (g > t.seen) {
-              if (t.seen == 0) {
-                t.firstNanos = now;
-              } else {
-                double gap = (now - t.lastNanos) / 1e6 / (g - t.seen);
-                for (int k = t.seen; k < g; k++) {
-                  gaps.add(gap); // one gap per token of the step (one, for a decode step)
-                }
-              }
-              t.seen = g;
-              t.lastNanos = now;
-            }
-            if (t.outcome.ended) {
-              it.remove();
-            }
+          synchronized (gaps) {
+            followStep(scheduler, fresh, active, gaps, peakBlocks, stepCount, followed);
           }
         });
     long start = System.nanoTime();
@@ -884,12 +867,8 @@ public final class LlmBench {
           break;
         }
       }
-      for (Tracked t : requests) {
-        long left = deadline - System.nanoTime();
-        if (t.ticket == null || left <= 0 || !t.outcome.done.await(left, TimeUnit.NANOSECONDS)) {
-          cut = true;
-          break;
-        }
+      if (!cut && !followed.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+        cut = true;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -903,6 +882,74 @@ public final class LlmBench {
       awaitIdle(scheduler);
       scheduler.afterStep(null);
     }
+    synchronized (gaps) {
+      report(
+          o,
+          engine,
+          kvBlocks,
+          out,
+          n,
+          prompts,
+          requests,
+          start,
+          cut,
+          gaps,
+          peakBlocks[0],
+          stepCount[0]);
+    }
+  }
+
+  /** The after-step hook of the load test: each request's new tokens and their times. */
+  private static void followStep(
+      Scheduler scheduler,
+      ConcurrentLinkedQueue<Tracked> fresh,
+      List<Tracked> active,
+      List<Double> gaps,
+      int[] peakBlocks,
+      long[] stepCount,
+      CountDownLatch followed) {
+    long now = System.nanoTime();
+    stepCount[0]++;
+    peakBlocks[0] = Math.max(peakBlocks[0], scheduler.stats().usedBlocks());
+    for (Tracked t; (t = fresh.poll()) != null; ) {
+      active.add(t);
+    }
+    for (Iterator<Tracked> it = active.iterator(); it.hasNext(); ) {
+      Tracked t = it.next();
+      Scheduler.Ticket ticket = t.ticket;
+      int g = ticket == null ? 0 : ticket.generatedTokens();
+      if (g > t.seen) {
+        if (t.seen == 0) {
+          t.firstNanos = now;
+        } else {
+          double gap = (now - t.lastNanos) / 1e6 / (g - t.seen);
+          for (int k = t.seen; k < g; k++) {
+            gaps.add(gap); // one gap per token of the step (one, for a decode step)
+          }
+        }
+        t.seen = g;
+        t.lastNanos = now;
+      }
+      if (t.outcome.ended) {
+        it.remove();
+        followed.countDown();
+      }
+    }
+  }
+
+  private static void report(
+      Options o,
+      Engine engine,
+      int kvBlocks,
+      PrintStream out,
+      int n,
+      List<int[]> prompts,
+      List<Tracked> requests,
+      long start,
+      boolean cut,
+      List<Double> gaps,
+      int peakBlocks,
+      long stepCount) {
     int done = 0, short_ = 0;
     long outputTokens = 0, promptTokens = 0, end = start;
     List<Double> ttft = new ArrayList<>();
@@ -955,10 +1002,10 @@ public final class LlmBench {
         percentile(firsts, 0.99),
         percentile(between, 0.50),
         percentile(between, 0.99),
-        stepCount[0],
-        peakBlocks[0],
+        stepCount,
+        peakBlocks,
         kvBlocks,
-        peakBlocks[0] * KvCache.BLOCK_SIZE * engine.kvBytesPerToken(),
+        peakBlocks * KvCache.BLOCK_SIZE * engine.kvBytesPerToken(),
         short_);
   }
 
