@@ -173,6 +173,7 @@ def compile_support(transformers, torch, model, mode):
 def main(argv):
     args = parse_args(argv)
     import torch
+    import torch._dynamo
     import transformers
     from transformers import LlamaForCausalLM
 
@@ -180,19 +181,25 @@ def main(argv):
         config = json.load(f)
     dtype_bytes = DTYPE_BYTES[args.dtype]
     dtype = getattr(torch, args.dtype)
+    # Each batch size (and, compiled by hand, each prefill length) is a recompile: dynamo's
+    # default of 8 would fall back to eager without a word part-way through the batches.
+    for name in ("cache_size_limit", "recompile_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, max(64, getattr(torch._dynamo.config, name)))
     started = time.time()
     print("# llm_torch on %s: torch %s, transformers %s, %s, attn %s"
           % (torch.cuda.get_device_name(0) if args.device == "cuda" else args.device,
              torch.__version__, transformers.__version__, args.dtype, args.attn), flush=True)
     for mode in args.modes:
         engine = ENGINES[mode]
-        try:
-            model = LlamaForCausalLM.from_pretrained(args.model, dtype=dtype,
-                                                     attn_implementation=args.attn)
-        except TypeError:  # a transformers before `dtype`
-            model = LlamaForCausalLM.from_pretrained(args.model, torch_dtype=dtype,
-                                                     attn_implementation=args.attn)
-        model = model.to(args.device).eval()
+        # torch_dtype is the name every transformers takes (later ones warn and take it; an
+        # unknown keyword would be set on the config silently), and the cast makes sure.
+        model = LlamaForCausalLM.from_pretrained(args.model, torch_dtype=dtype,
+                                                 attn_implementation=args.attn)
+        model = model.to(device=args.device, dtype=dtype).eval()
+        if next(model.parameters()).dtype != dtype:
+            raise SystemExit("llm_torch: the model is %s, not %s"
+                             % (next(model.parameters()).dtype, dtype))
         how, extra = compile_support(transformers, torch, model, mode)
         print("# %s: compile=%s" % (engine, how), flush=True)
 
