@@ -489,6 +489,43 @@ part_llm_check() {
   done
 }
 
+part llm-bench "issue 40: LlmBench decode (batches 1-128, 512-token contexts) and a 1,000-request Poisson load beside transformers' static-cache generate, compiled (LLM_BENCH_BANDWIDTH_TBS: 3.35, LLM_BENCH_RATE: 20 requests/s, LLM_BENCH_MODEL: /tmp/llama-bench-bf16, LLM_BENCH_EAGER=1 adds eager; staged: scripts/gpu-embed-stage.sh)"
+part_llm_bench() {
+  # Issue 40's benchmark, about 9 minutes: the bf16 checkpoint at Llama-3.2-1B's shape (random
+  # weights, made once into /tmp), LlmBench's decode and load through the engine's scheduler, then
+  # transformers on the same directory in the time left. Every line is figure,key=value,...
+  if [ ! -x .gpu-embed/java ] || [ ! -d .gpu-embed/payload ]; then
+    echo "llm-bench: no staged class path (.gpu-embed/java and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
+    return
+  fi
+  local model=${LLM_BENCH_MODEL:-/tmp/llama-bench-bf16} bw=${LLM_BENCH_BANDWIDTH_TBS:-3.35}
+  local start=$SECONDS
+  if [ ! -f "$model/expected.json" ]; then
+    rm -rf "$model" # what a cut run left
+    timeout 240 python3 llm/reference/make_checkpoint.py --out "$model" --dtype bfloat16 --new-tokens 8 \
+      > "$out/llm-bench-checkpoint.log" 2>&1
+    echo "llm-bench checkpoint exit $? ($((SECONDS - start)) s)"; tail -2 "$out/llm-bench-checkpoint.log"
+  fi
+  timeout 150 .gpu-embed/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
+    --mode decode --bandwidth-tbs "$bw" --limit-s 40 > "$out/llm-bench-decode.log" 2>&1
+  echo "llm-bench decode exit $? ($((SECONDS - start)) s)"
+  grep -aE "^(setup|decode|graphs),|Exception|Error" "$out/llm-bench-decode.log" | head -20 | cut -c1-400
+  timeout 170 .gpu-embed/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
+    --mode load --rate "${LLM_BENCH_RATE:-20}" --limit-s 150 > "$out/llm-bench-load.log" 2>&1
+  echo "llm-bench load exit $? ($((SECONDS - start)) s)"
+  grep -aE "^(load|graphs),|Exception|Error" "$out/llm-bench-load.log" | head -10 | cut -c1-600
+  local left=$((540 - (SECONDS - start))) modes=compile
+  [ "${LLM_BENCH_EAGER:-0}" = 1 ] && modes=compile,eager
+  if [ "$left" -lt 60 ]; then
+    echo "llm-bench torch: skipped, $left s left of the part's 540"
+    return
+  fi
+  timeout "$left" python3 llm/reference/llm_torch.py --model "$model" --modes "$modes" --limit-s 90 \
+    --budget-s $((left - 30)) --bandwidth-tbs "$bw" > "$out/llm-torch.log" 2>&1
+  echo "llm-bench torch exit $? ($((SECONDS - start)) s)"
+  grep -aE "^(decode|compile),|^# |Error" "$out/llm-torch.log" | head -20 | cut -c1-400
+}
+
 usage() {
   echo "usage: scripts/gpu-run.sh [PART...]   (default: tests bench examples); the parts:"
   for p in "${known[@]}"; do printf '  %-13s %s\n' "$p" "${about[$p]}"; done
