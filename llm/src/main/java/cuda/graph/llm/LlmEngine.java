@@ -106,6 +106,7 @@ public sealed interface LlmEngine extends AutoCloseable permits LlmEngineImpl {
     private int maxSequences = 8;
     private int maxTokensPerStep = 256;
     private int kvCacheBlocks = 1024;
+    private int contextLength;
     private long graphMemoryBudget;
 
     private Builder(Path modelDirectory) {
@@ -164,6 +165,28 @@ public sealed interface LlmEngine extends AutoCloseable permits LlmEngineImpl {
     }
 
     /**
+     * Sets the most positions of one generation, prompt and output together; by default (0) the
+     * model's {@code max_position_embeddings} or the KV cache's tokens, whichever is smaller. Each
+     * step copies every running generation's block table, one entry per 16 positions of this
+     * length, so a server whose requests are short steps faster with a shorter context.
+     *
+     * @param contextLength 0 for the default, else at least 2; it may not exceed the default (the
+     *     build says so, with the numbers)
+     * @return this builder
+     * @throws IllegalArgumentException if negative or 1
+     */
+    public Builder contextLength(int contextLength) {
+      if (contextLength < 0 || contextLength == 1) {
+        throw new IllegalArgumentException(
+            "LlmEngine.Builder.contextLength: "
+                + contextLength
+                + "; give 0 for the model's (or the KV cache's) or at least 2");
+      }
+      this.contextLength = contextLength;
+      return this;
+    }
+
+    /**
      * Sets the bytes the step graphs' activations may take together; by default (0) those of the
      * largest step.
      *
@@ -191,8 +214,9 @@ public sealed interface LlmEngine extends AutoCloseable permits LlmEngineImpl {
     /**
      * {@return the engine, its model read, checked and on the device}
      *
-     * @throws IllegalArgumentException when the model directory is unsupported or malformed, or
-     *     maxSequences is above maxTokensPerStep (the message says which)
+     * @throws IllegalArgumentException when the model directory is unsupported or malformed,
+     *     maxSequences is above maxTokensPerStep, or contextLength is above the model's or the KV
+     *     cache's (the message says which)
      * @throws java.io.UncheckedIOException when a file cannot be read
      */
     public LlmEngine build() {
@@ -222,6 +246,11 @@ public sealed interface LlmEngine extends AutoCloseable permits LlmEngineImpl {
     /** {@return the KV cache's blocks} */
     public int kvCacheBlocks() {
       return kvCacheBlocks;
+    }
+
+    /** {@return the most positions of a generation, 0 for the model's or the KV cache's} */
+    public int contextLength() {
+      return contextLength;
     }
 
     /** {@return the step graphs' memory budget in bytes, 0 for the largest step's} */

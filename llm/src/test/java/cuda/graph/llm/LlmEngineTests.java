@@ -223,6 +223,44 @@ class LlmEngineTests {
   }
 
   @Test
+  void aShorterContextLengthBoundsEachGenerationAndALongerOneIsRefusedWithTheNumbers() {
+    try (LlmEngine shorter =
+        LlmEngine.builder(model)
+            .device(simulator.defaultDevice())
+            .kvCacheBlocks(64)
+            .contextLength(40)
+            .build()) {
+      assertEquals(40, shorter.contextLength());
+      var tooLong =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> shorter.generate("hi", GenerationOptions.greedy(39), p -> {}));
+      assertTrue(tooLong.getMessage().contains("40"), tooLong.getMessage());
+      assertEquals(
+          FinishReason.LENGTH,
+          shorter
+              .generate("hi", GenerationOptions.greedy(8), p -> {})
+              .completion()
+              .join()
+              .finishReason());
+    }
+    var above =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LlmEngine.builder(model)
+                    .device(simulator.defaultDevice())
+                    .kvCacheBlocks(64)
+                    .contextLength(257)
+                    .build());
+    assertTrue(
+        above.getMessage().contains("contextLength 257")
+            && above.getMessage().contains("at most 256"),
+        above.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> LlmEngine.builder(model).contextLength(1));
+  }
+
+  @Test
   void aClosedEngineRefusesNewGenerations() {
     LlmEngine closed = LlmEngine.builder(model).device(simulator.defaultDevice()).build();
     closed.close();

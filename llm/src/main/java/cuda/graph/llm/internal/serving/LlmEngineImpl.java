@@ -69,8 +69,25 @@ public final class LlmEngineImpl implements LlmEngine {
       } catch (IllegalArgumentException e) {
         noTemplate = e; // a model without one still completes; chat says why it cannot
       }
-      int context =
+      int most =
           Math.min(config.maxPositionEmbeddings(), settings.kvCacheBlocks() * KvCache.BLOCK_SIZE);
+      if (settings.contextLength() > most) {
+        throw new IllegalArgumentException(
+            "LlmEngine.Builder.build: contextLength "
+                + settings.contextLength()
+                + " is above the model's max_position_embeddings ("
+                + config.maxPositionEmbeddings()
+                + ") or the KV cache's "
+                + settings.kvCacheBlocks() * KvCache.BLOCK_SIZE
+                + " tokens ("
+                + settings.kvCacheBlocks()
+                + " blocks of "
+                + KvCache.BLOCK_SIZE
+                + "); give at most "
+                + most
+                + " or more kvCacheBlocks");
+      }
+      int context = settings.contextLength() == 0 ? most : settings.contextLength();
       BatchStep.Limits limits =
           new BatchStep.Limits(
               settings.maxTokensPerStep(),
