@@ -247,10 +247,29 @@ final class JinjaRenderer {
 
   private void step(int at) {
     line = at;
-    if (++steps > MAX_STEPS) {
+    charge(1);
+  }
+
+  /** Counts {@code units} steps: a loop's iteration, or a string or list built (16 items one). */
+  private void charge(long units) {
+    steps += units;
+    if (steps > MAX_STEPS) {
       throw new EvalError(
           "the template took more than " + MAX_STEPS + " steps; it cannot be rendered");
     }
+  }
+
+  /** Charges for the size of what an operation built, so that big values cost their size. */
+  private @Nullable Object charged(@Nullable Object v) {
+    long size =
+        switch (v) {
+          case String s -> s.length();
+          case List<?> l -> l.size();
+          case Map<?, ?> m -> m.size();
+          case null, default -> 0;
+        };
+    charge(size / 16);
+    return v;
   }
 
   private void emit(String s) {
@@ -317,9 +336,11 @@ final class JinjaRenderer {
 
   private Flow execFor(For f, Scope scope) {
     List<@Nullable Object> items = iterate(eval(f.iterable(), scope));
+    charge(items.size() / 16);
     if (f.filter() != null) {
       List<@Nullable Object> kept = new ArrayList<>();
       for (Object item : items) {
+        step(f.line());
         Scope s = new Scope(scope);
         bind(s, f.targets(), item);
         if (truthy(eval(f.filter(), s))) {
@@ -333,6 +354,7 @@ final class JinjaRenderer {
     }
     int n = items.size();
     for (int i = 0; i < n; i++) {
+      step(f.line());
       Scope s = new Scope(scope);
       bind(s, f.targets(), items.get(i));
       s.vars.put(
@@ -432,7 +454,7 @@ final class JinjaRenderer {
         for (Expr x : l.items()) {
           list.add(eval(x, scope));
         }
-        yield list;
+        yield l.tuple() ? new JinjaValues.Tuple(list.toArray()) : list;
       }
       case DictExpr d -> {
         Map<Object, @Nullable Object> map = new LinkedHashMap<>();
@@ -458,14 +480,14 @@ final class JinjaRenderer {
         List<@Nullable Object> args = evalAll(c.args(), scope);
         Map<String, @Nullable Object> kwargs = evalAll(c.kwargs(), scope);
         step(c.line());
-        yield call(callee, args, kwargs);
+        yield charged(call(callee, args, kwargs));
       }
       case Filter f -> {
         Object v = eval(f.value(), scope);
         List<@Nullable Object> args = evalAll(f.args(), scope);
         Map<String, @Nullable Object> kwargs = evalAll(f.kwargs(), scope);
         step(f.line());
-        yield filter(f.name(), v, args, kwargs);
+        yield charged(filter(f.name(), v, args, kwargs));
       }
       case Test t -> {
         Object v = eval(t.value(), scope);
@@ -493,7 +515,7 @@ final class JinjaRenderer {
           default -> {
             Object r = eval(b.right(), scope);
             step(b.line());
-            yield binary(b.op(), l, r);
+            yield charged(binary(b.op(), l, r));
           }
         };
       }
@@ -605,7 +627,7 @@ final class JinjaRenderer {
               : new Undefined("'str object' has no element " + i);
         }
       }
-      default -> {}
+      case null, default -> {}
     }
     if (key instanceof String name) {
       return attribute(target, name);
@@ -641,7 +663,7 @@ final class JinjaRenderer {
         switch (name) {
           case "items" -> {
             List<@Nullable Object> pairs = new ArrayList<>();
-            m.forEach((k, v) -> pairs.add(java.util.Arrays.asList(k, v)));
+            m.forEach((k, v) -> pairs.add(new JinjaValues.Tuple(k, v)));
             yield pairs;
           }
           case "keys" -> new ArrayList<@Nullable Object>(m.keySet());
@@ -686,7 +708,7 @@ final class JinjaRenderer {
         yield chars;
       }
       case Undefined u -> new ArrayList<>();
-      default -> throw new EvalError("'" + typeName(v) + "' object is not iterable");
+      case null, default -> throw new EvalError("'" + typeName(v) + "' object is not iterable");
     };
   }
 
@@ -697,7 +719,8 @@ final class JinjaRenderer {
       case Map<?, ?> m -> m.size();
       case Namespace ns -> ns.attributes.size();
       case Undefined u -> 0;
-      default -> throw new EvalError("object of type '" + typeName(v) + "' has no len()");
+      case null, default ->
+          throw new EvalError("object of type '" + typeName(v) + "' has no len()");
     };
   }
 
@@ -924,7 +947,7 @@ final class JinjaRenderer {
       case List<?> l -> l.stream().anyMatch(x -> equal(x, item));
       case Map<?, ?> m -> item != null && m.containsKey(item);
       case Undefined u -> false;
-      default ->
+      case null, default ->
           throw new EvalError("argument of type '" + typeName(container) + "' is not iterable");
     };
   }

@@ -70,7 +70,12 @@ final class JinjaSyntax {
 
   record Name(int line, String name) implements Expr {}
 
-  record ListExpr(int line, List<Expr> items) implements Expr {}
+  /** A list literal, or a tuple ({@code (a, b)}), which Python writes in parentheses. */
+  record ListExpr(int line, List<Expr> items, boolean tuple) implements Expr {
+    ListExpr(int line, List<Expr> items) {
+      this(line, items, false);
+    }
+  }
 
   record DictExpr(int line, List<Expr> keys, List<Expr> values) implements Expr {}
 
@@ -698,7 +703,7 @@ final class JinjaSyntax {
         next();
         items.add(expression());
       }
-      return new ListExpr(first.line(), items);
+      return new ListExpr(first.line(), items, true);
     }
 
     Expr expression() {
@@ -859,7 +864,7 @@ final class JinjaSyntax {
             case "(" -> {
               if (atOp(")")) {
                 next();
-                return new ListExpr(t.line, List.of());
+                return new ListExpr(t.line, List.of(), true);
               }
               Expr e = expression();
               if (atOp(",")) {
@@ -871,7 +876,7 @@ final class JinjaSyntax {
                   }
                   items.add(expression());
                 }
-                e = new ListExpr(t.line, items);
+                e = new ListExpr(t.line, items, true);
               }
               expectOp(")");
               return e;

@@ -33,6 +33,25 @@ final class JinjaValues {
     final Map<String, @Nullable Object> attributes = new LinkedHashMap<>();
   }
 
+  /** A Python tuple: a list that Python writes in parentheses (what {@code items()} yields). */
+  static final class Tuple extends java.util.AbstractList<@Nullable Object> {
+    private final @Nullable Object[] items;
+
+    Tuple(@Nullable Object... items) {
+      this.items = items.clone();
+    }
+
+    @Override
+    public @Nullable Object get(int index) {
+      return items[index];
+    }
+
+    @Override
+    public int size() {
+      return items.length;
+    }
+  }
+
   /** A function of the template: a global, a macro or a bound method of a value. */
   @FunctionalInterface
   interface Function {
@@ -74,6 +93,7 @@ final class JinjaValues {
       case Long l -> "int";
       case Double d -> "float";
       case String s -> "str";
+      case Tuple t -> "tuple";
       case List<?> l -> "list";
       case Map<?, ?> m -> "dict";
       case Undefined u -> "Undefined";
@@ -87,7 +107,7 @@ final class JinjaValues {
     return switch (v) {
       case String s -> s;
       case Undefined u -> "";
-      default -> repr(v);
+      case null, default -> repr(v);
     };
   }
 
@@ -99,6 +119,13 @@ final class JinjaValues {
       case Long l -> l.toString();
       case Double d -> floatRepr(d);
       case String s -> stringRepr(s);
+      case Tuple t -> {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < t.size(); i++) {
+          b.append(i > 0 ? ", " : "").append(repr(t.get(i)));
+        }
+        yield b.append(t.size() == 1 ? ",)" : ")").toString();
+      }
       case List<?> l -> {
         StringBuilder b = new StringBuilder("[");
         for (int i = 0; i < l.size(); i++) {
@@ -377,7 +404,7 @@ final class JinjaValues {
       case Long l -> l;
       case Boolean b -> b ? 1 : 0;
       case Double d -> d.longValue();
-      default -> throw new EvalError("expected a number, got " + typeName(v));
+      case null, default -> throw new EvalError("expected a number, got " + typeName(v));
     };
   }
 
@@ -386,7 +413,7 @@ final class JinjaValues {
       case Long l -> l;
       case Boolean b -> b ? 1 : 0;
       case Double d -> d;
-      default -> throw new EvalError("expected a number, got " + typeName(v));
+      case null, default -> throw new EvalError("expected a number, got " + typeName(v));
     };
   }
 
