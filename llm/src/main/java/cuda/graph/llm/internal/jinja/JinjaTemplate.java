@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package cuda.graph.llm.internal.text;
+package cuda.graph.llm.internal.jinja;
 
 import java.time.LocalDateTime;
 import java.util.List;
@@ -14,17 +14,17 @@ import org.jspecify.annotations.Nullable;
  * constructs Hugging Face chat templates use are implemented; a template using another fails naming
  * it. Immutable, thread-safe.
  */
-final class JinjaTemplate {
+public final class JinjaTemplate {
 
   /** A failure of a template: the template's name, the line and the reason. */
-  static final class TemplateException extends IllegalArgumentException {
+  public static final class TemplateException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
     private final String templateName;
     private final int line;
     private final String reason;
     private final boolean raised;
 
-    TemplateException(String templateName, int line, String reason, boolean raised) {
+    private TemplateException(String templateName, int line, String reason, boolean raised) {
       super(templateName + ", line " + line + ": " + reason);
       this.templateName = templateName;
       this.line = line;
@@ -32,20 +32,23 @@ final class JinjaTemplate {
       this.raised = raised;
     }
 
-    String templateName() {
+    /** {@return the name of the template that failed} */
+    public String templateName() {
       return templateName;
     }
 
-    int line() {
+    /** {@return the line of the template where it failed, from 1} */
+    public int line() {
       return line;
     }
 
-    String reason() {
+    /** {@return why it failed} */
+    public String reason() {
       return reason;
     }
 
-    /** Whether the template refused with its own raise_exception. */
-    boolean raised() {
+    /** {@return whether the template refused with its own raise_exception} */
+    public boolean raised() {
       return raised;
     }
   }
@@ -63,9 +66,10 @@ final class JinjaTemplate {
    *
    * @param source the template's text
    * @param name where it comes from, named in errors
+   * @return the template
    * @throws TemplateException naming the line and the reason of a syntax error
    */
-  static JinjaTemplate parse(String source, String name) {
+  public static JinjaTemplate parse(String source, String name) {
     try {
       return new JinjaTemplate(name, JinjaSyntax.parse(source));
     } catch (JinjaSyntax.SyntaxError e) {
@@ -78,11 +82,12 @@ final class JinjaTemplate {
   /**
    * Renders the template.
    *
-   * @param context the variables, as {@link JinjaValues} describes them
+   * @param context the variables: strings, Long and Double, Boolean, lists, maps and null
    * @param now what strftime_now formats
+   * @return the text
    * @throws TemplateException naming the line and the reason of a failure
    */
-  String render(Map<String, @Nullable Object> context, LocalDateTime now) {
+  public String render(Map<String, @Nullable Object> context, LocalDateTime now) {
     try {
       return JinjaRenderer.render(nodes, context, now);
     } catch (JinjaRenderer.RenderError e) {
@@ -90,7 +95,8 @@ final class JinjaTemplate {
     }
   }
 
-  String name() {
+  /** {@return where the template comes from} */
+  public String name() {
     return name;
   }
 }

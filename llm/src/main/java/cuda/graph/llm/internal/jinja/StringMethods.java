@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package cuda.graph.llm.internal.text;
+package cuda.graph.llm.internal.jinja;
 
-import static cuda.graph.llm.internal.text.JinjaRenderer.arg;
-import static cuda.graph.llm.internal.text.JinjaValues.repr;
-import static cuda.graph.llm.internal.text.JinjaValues.str;
-import static cuda.graph.llm.internal.text.JinjaValues.typeName;
+import static cuda.graph.llm.internal.jinja.JinjaRenderer.arg;
+import static cuda.graph.llm.internal.jinja.JinjaValues.repr;
+import static cuda.graph.llm.internal.jinja.JinjaValues.str;
+import static cuda.graph.llm.internal.jinja.JinjaValues.typeName;
 
-import cuda.graph.llm.internal.text.JinjaValues.EvalError;
-import cuda.graph.llm.internal.text.JinjaValues.Function;
+import cuda.graph.llm.internal.jinja.JinjaValues.EvalError;
+import cuda.graph.llm.internal.jinja.JinjaValues.Function;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

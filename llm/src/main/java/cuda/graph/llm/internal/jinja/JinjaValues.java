@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
-package cuda.graph.llm.internal.text;
+package cuda.graph.llm.internal.jinja;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonPrimitive;
