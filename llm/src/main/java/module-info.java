@@ -23,8 +23,6 @@ module cuda.graph.llm {
   requires ai.djl.api;
   // DJL's JSON library (a dependency of ai.djl.api): config.json and safetensors headers.
   requires com.google.gson;
-  // Jinjava renders the chat template; its jar names no module, so its name is the jar's.
-  requires jinjava;
   // The OpenAI-compatible endpoint (internal.server) runs on the JDK's HTTP server.
   requires jdk.httpserver;
   requires static org.jspecify;

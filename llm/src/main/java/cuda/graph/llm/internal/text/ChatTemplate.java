@@ -6,18 +6,14 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.hubspot.jinjava.Jinjava;
-import com.hubspot.jinjava.JinjavaConfig;
-import com.hubspot.jinjava.interpret.RenderResult;
-import com.hubspot.jinjava.interpret.TemplateError;
-import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import cuda.graph.llm.internal.jinja.JinjaTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +22,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A model's chat template: the Jinja template of {@code tokenizer_config.json}'s {@code
  * chat_template} (or of {@code chat_template.jinja} beside it, where newer transformers save it),
- * rendered by Jinjava as transformers renders it: blocks trimmed and left-stripped, with {@code
- * messages}, {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} and {@code
- * raise_exception}. A template that fails names itself and the error. Thread-safe.
+ * rendered as transformers renders it (by {@link JinjaTemplate}, the module's own Jinja: blocks
+ * trimmed and left-stripped, transformers' tojson), with {@code messages}, {@code
+ * add_generation_prompt}, {@code bos_token}, {@code eos_token}, {@code raise_exception} and {@code
+ * strftime_now} (the local date and time). A template that fails names itself, the line and the
+ * error. Thread-safe.
  */
 public final class ChatTemplate {
 
@@ -40,25 +38,28 @@ public final class ChatTemplate {
    */
   public record Message(String role, String content) {}
 
-  private final String template;
   private final String name;
   private final @Nullable String bosToken;
   private final @Nullable String eosToken;
-  private final Jinjava jinjava;
+  // One of the two: the parsed template, or why it does not parse (told when it is rendered, so
+  // that a model with a broken template still serves completions).
+  private final @Nullable JinjaTemplate template;
+  private final JinjaTemplate.@Nullable TemplateException syntaxError;
 
   private ChatTemplate(
       String template, String name, @Nullable String bosToken, @Nullable String eosToken) {
-    this.template = template;
     this.name = name;
     this.bosToken = bosToken;
     this.eosToken = eosToken;
-    this.jinjava =
-        new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true).build());
-    jinjava
-        .getGlobalContext()
-        .registerFunction(
-            new ELFunctionDefinition(
-                "", "raise_exception", ChatTemplate.class, "raiseException", String.class));
+    JinjaTemplate parsed = null;
+    JinjaTemplate.TemplateException error = null;
+    try {
+      parsed = JinjaTemplate.parse(template, name);
+    } catch (JinjaTemplate.TemplateException e) {
+      error = e;
+    }
+    this.template = parsed;
+    this.syntaxError = error;
   }
 
   /**
@@ -154,63 +155,50 @@ public final class ChatTemplate {
    *     refuses with raise_exception included)
    */
   public String render(List<Message> messages, boolean addGenerationPrompt) {
-    List<Map<String, Object>> list = new ArrayList<>();
+    return render(messages, addGenerationPrompt, LocalDateTime.now());
+  }
+
+  /**
+   * Renders {@code messages} as {@link #render(List, boolean)} does, with {@code now} as the date
+   * and time strftime_now formats.
+   *
+   * @param messages the conversation
+   * @param addGenerationPrompt whether to end with the header of the assistant's turn
+   * @param now what strftime_now formats
+   * @return the prompt text
+   */
+  public String render(List<Message> messages, boolean addGenerationPrompt, LocalDateTime now) {
+    List<@Nullable Object> list = new ArrayList<>();
     for (Message m : messages) {
-      Map<String, Object> entry = new LinkedHashMap<>();
+      Map<Object, @Nullable Object> entry = new LinkedHashMap<>();
       entry.put("role", m.role());
       entry.put("content", m.content());
       list.add(entry);
     }
-    Map<String, Object> context = new HashMap<>();
+    Map<String, @Nullable Object> context = new LinkedHashMap<>();
     context.put("messages", list);
     context.put("add_generation_prompt", addGenerationPrompt);
     context.put("bos_token", bosToken == null ? "" : bosToken);
     context.put("eos_token", eosToken == null ? "" : eosToken);
-    RenderResult result;
     try {
-      result = jinjava.renderForResult(template, context);
-    } catch (RuntimeException e) {
-      throw failed(e.getMessage(), e);
-    }
-    for (TemplateError error : result.getErrors()) {
-      if (error.getSeverity() == TemplateError.ErrorType.FATAL) {
-        String why = error.getMessage();
-        // Jinjava wraps what a function throws: the template's own reason is the one to show.
-        for (Throwable c = error.getException(); c != null; c = c.getCause()) {
-          if (c instanceof Raised) {
-            why = "raise_exception(\"" + c.getMessage() + "\")";
-            break;
-          }
-        }
-        throw failed(
-            why + (error.getLineno() > 0 ? " (line " + error.getLineno() + ")" : ""),
-            error.getException());
+      if (template == null) {
+        throw java.util.Objects.requireNonNull(syntaxError);
       }
-    }
-    return result.getOutput();
-  }
-
-  private IllegalArgumentException failed(@Nullable String why, @Nullable Throwable cause) {
-    return new IllegalArgumentException(
-        "ChatTemplate.render: the chat template of " + name + " failed: " + why, cause);
-  }
-
-  /**
-   * The template's {@code raise_exception(message)}: refuses a conversation it cannot render.
-   *
-   * @param message the template's reason
-   * @return never
-   */
-  public static String raiseException(String message) {
-    throw new Raised(message);
-  }
-
-  /** What a template's raise_exception throws, to be told apart from Jinjava's own errors. */
-  private static final class Raised extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Raised(String message) {
-      super(message, null, false, false);
+      return template.render(context, now);
+    } catch (JinjaTemplate.TemplateException e) {
+      throw new IllegalArgumentException(
+          "ChatTemplate.render: the chat template of "
+              + name
+              + " failed: "
+              + e.reason()
+              + " (line "
+              + e.line()
+              + ")"
+              + (e.raised()
+                  ? ": the template refuses this conversation"
+                  : ": the template uses Jinja this renderer does not support or is malformed;"
+                      + " pass a corrected chat_template"),
+          e);
     }
   }
 

@@ -4,7 +4,8 @@
  * Text in and out of a model: the Hugging Face tokenizer of {@code tokenizer.json} (DJL's), decoding
  * streamed a token at a time (text emitted only once its UTF-8 is complete, stop sequences matched
  * on the decoded text) and the chat template of {@code tokenizer_config.json} (Jinja, rendered by
- * Jinjava). May depend on nothing of the project.
+ * the module's own renderer, {@code .jinja}, as transformers renders it). May depend on {@code
+ * .jinja}.
  */
 @NullMarked
 package cuda.graph.llm.internal.text;

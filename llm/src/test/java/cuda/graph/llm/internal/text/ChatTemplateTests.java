@@ -107,6 +107,22 @@ class ChatTemplateTests {
   }
 
   @Test
+  void aFailingExpressionNamesTheTemplateItsLineAndItsReason() {
+    ChatTemplate t =
+        ChatTemplate.of(
+            "{% for m in messages %}\n{{ m['content'] + loop.index }}\n{% endfor %}",
+            "failing.jinja", null, null);
+
+    var e = assertThrows(IllegalArgumentException.class, () -> t.render(CONVERSATION, true));
+
+    assertEquals(
+        "ChatTemplate.render: the chat template of failing.jinja failed: unsupported operand"
+            + " type(s) for +: 'str' and 'int' (line 2): the template uses Jinja this renderer does"
+            + " not support or is malformed; pass a corrected chat_template",
+        e.getMessage());
+  }
+
+  @Test
   void aDirectoryWithoutATemplateSaysSo() throws IOException {
     Files.writeString(tmp.resolve("tokenizer_config.json"), "{\"bos_token\": \"<s>\"}");
 
