@@ -6,7 +6,6 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphMemory;
-import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.Checkpoint;
 import cuda.graph.llm.internal.checkpoint.DType;
 import cuda.graph.llm.internal.checkpoint.ModelConfig;
@@ -17,7 +16,7 @@ import cuda.graph.llm.internal.engine.ModelWeights;
 import cuda.graph.llm.internal.server.GenerationRequest;
 import cuda.graph.llm.internal.server.TokenSink;
 import cuda.graph.llm.internal.serving.Scheduler;
-import cuda.graph.llm.internal.serving.Steps;
+import cuda.graph.llm.internal.serving.StreamSteps;
 import cuda.graph.llm.internal.text.Tokenizer;
 import cuda.graph.simulator.Simulator;
 import java.io.IOException;
@@ -402,27 +401,9 @@ public final class LlmBench {
               List.of(),
               limits,
               () -> {
-                Stream stream = device.newStream();
-                BatchStep step;
-                try {
-                  step = new BatchStep(weights, stream, limits, 0);
-                } catch (RuntimeException | Error e) {
-                  stream.close();
-                  throw e;
-                }
-                stepRef.set(step);
-                return new Steps() {
-                  @Override
-                  public int[] run(List<BatchStep.Chunk> chunks) {
-                    return step.run(chunks);
-                  }
-
-                  @Override
-                  public void close() {
-                    step.close();
-                    stream.close();
-                  }
-                };
+                StreamSteps steps = StreamSteps.open(device, weights, limits, 0);
+                stepRef.set(steps.step());
+                return steps;
               });
       double setupSeconds = (System.nanoTime() - started) / 1e9;
       try (scheduler) {
