@@ -227,31 +227,6 @@ public final class LlmBench {
           limit);
     }
 
-    Options withMaxContext(int positions) {
-      return new Options(
-          modes,
-          model,
-          quick,
-          batches,
-          context,
-          steps,
-          warmup,
-          rounds,
-          bandwidthTbs,
-          requests,
-          rate,
-          promptMin,
-          promptMax,
-          outputMin,
-          outputMax,
-          seed,
-          maxSequences,
-          maxTokensPerStep,
-          kvBlocks,
-          positions,
-          limitSeconds);
-    }
-
     private static int[] range(String option, String v) {
       String[] parts = v.split("-");
       int lo = Integer.parseInt(parts[0]), hi = Integer.parseInt(parts[parts.length - 1]);
@@ -271,14 +246,16 @@ public final class LlmBench {
     }
 
     /**
-     * The most positions of a sequence: {@code --max-context}, or what the runs need (a decode
-     * round's, the load's longest request). It sets the width of the block table every step copies
-     * for each sequence (LlmEngine takes the model's context, or the KV cache's, if fewer).
+     * The most positions of a sequence: {@code --max-context}, or else what the runs need. It sets
+     * the width of the block table every step copies for each sequence (LlmEngine takes the model's
+     * context, or the KV cache's, if fewer).
      */
     int maxContext() {
-      if (maxContextOption > 0) {
-        return maxContextOption;
-      }
+      return maxContextOption > 0 ? maxContextOption : neededContext();
+    }
+
+    /** The positions the runs need: a decode round's, the load's longest request. */
+    int neededContext() {
       int decode = 0;
       for (int b : batches) {
         decode = Math.max(decode, context + decodeTokens(b));
@@ -369,7 +346,7 @@ public final class LlmBench {
       long started = System.nanoTime();
       ModelWeights weights = ModelWeights.of(checkpoint);
       int maxContext = o.maxContext();
-      int needed = o.withMaxContext(0).maxContext();
+      int needed = o.neededContext();
       if (maxContext < needed) {
         throw new IllegalArgumentException(
             "LlmBench: --max-context "
