@@ -10,13 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.llm.internal.checkpoint.Checkpoint;
-import cuda.graph.llm.internal.checkpoint.TinyCheckpoints;
 import cuda.graph.llm.internal.reference.ReferenceModel;
 import cuda.graph.llm.internal.serving.LlmEngineImpl;
 import cuda.graph.llm.internal.serving.Scheduler;
 import cuda.graph.llm.internal.text.DecodeStream;
 import cuda.graph.llm.internal.text.Tokenizer;
-import cuda.graph.simulator.Simulator;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -37,27 +35,22 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LlmEngineTests {
 
+  private TinyEngine tiny;
   private Path model;
   private CudaPlatform simulator;
   private LlmEngine engine;
 
   @BeforeAll
   void open(@TempDir Path tmp) {
-    model = TinyCheckpoints.write(tmp.resolve("tiny"), TinyCheckpoints.Spec.tiny(81));
-    simulator = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
-    engine =
-        LlmEngine.builder(model)
-            .device(simulator.defaultDevice())
-            .maxSequences(4)
-            .maxTokensPerStep(32)
-            .kvCacheBlocks(64)
-            .build();
+    tiny = TinyEngine.open(tmp, 81, 32);
+    model = tiny.model();
+    simulator = tiny.simulator();
+    engine = tiny.engine();
   }
 
   @AfterAll
   void close() {
-    engine.close();
-    simulator.close();
+    tiny.close();
   }
 
   static Scheduler scheduler(LlmEngine engine) {

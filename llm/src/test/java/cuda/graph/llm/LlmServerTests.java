@@ -5,21 +5,14 @@ package cuda.graph.llm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import cuda.graph.CudaPlatform;
-import cuda.graph.llm.internal.checkpoint.TinyCheckpoints;
+import cuda.graph.llm.internal.server.StreamedChat;
 import cuda.graph.llm.internal.serving.LlmEngineImpl;
 import cuda.graph.llm.internal.serving.Scheduler;
-import cuda.graph.simulator.Simulator;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.PartialResponse;
-import dev.langchain4j.model.chat.response.PartialResponseContext;
-import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -42,30 +35,21 @@ class LlmServerTests {
 
   static final String KEY = "acceptance-key";
 
-  private Path model;
-  private CudaPlatform simulator;
+  private TinyEngine tiny;
   private LlmEngine engine;
   private LlmServer server;
 
   @BeforeAll
   void start(@TempDir Path tmp) {
-    model = TinyCheckpoints.write(tmp.resolve("tiny"), TinyCheckpoints.Spec.tiny(91));
-    simulator = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
-    engine =
-        LlmEngine.builder(model)
-            .device(simulator.defaultDevice())
-            .maxSequences(4)
-            .maxTokensPerStep(64)
-            .kvCacheBlocks(64)
-            .build();
+    tiny = TinyEngine.open(tmp, 91, 64);
+    engine = tiny.engine();
     server = LlmServer.start(engine, LlmServer.Config.localhost(0).withApiKey(KEY));
   }
 
   @AfterAll
   void stop() {
     server.close();
-    engine.close();
-    simulator.close();
+    tiny.close();
   }
 
   @AfterEach
@@ -100,12 +84,13 @@ class LlmServerTests {
   /** The reference model's greedy answer, over the rendered template's tokens. */
   Completion referenceGreedy(String user, int maxTokens) {
     String rendered = ((LlmEngineImpl) engine).render(List.of(new ChatMessage("user", user)));
-    return LlmEngineTests.referenceGreedy(model, scheduler().tokenize(rendered, false), maxTokens);
+    return LlmEngineTests.referenceGreedy(
+        tiny.model(), scheduler().tokenize(rendered, false), maxTokens);
   }
 
   @Test
   void aStreamingChatStreamsTheEnginesGreedyTextForTheRenderedTemplate() throws Exception {
-    Streamed streamed = new Streamed(-1);
+    StreamedChat streamed = new StreamedChat(-1);
     client(24).chat("Hello there!", streamed);
     ChatResponse response = streamed.done.get(60, TimeUnit.SECONDS);
     String expected = engineGreedy("Hello there!", 24);
@@ -123,7 +108,7 @@ class LlmServerTests {
               mostRunning.accumulateAndGet(scheduler().stats().running(), Math::max);
               pace();
             });
-    Streamed a = new Streamed(-1), b = new Streamed(-1);
+    StreamedChat a = new StreamedChat(-1), b = new StreamedChat(-1);
     client(32).chat("first client", a);
     client(32).chat("the second client asks", b);
     String textA = a.done.get(60, TimeUnit.SECONDS).aiMessage().text();
@@ -143,7 +128,7 @@ class LlmServerTests {
         "the answer runs to 200 tokens");
     long cancelledBefore = scheduler().stats().cancelled();
     scheduler().afterStep(step -> pace());
-    Streamed streamed = new Streamed(3);
+    StreamedChat streamed = new StreamedChat(3);
     client(200).chat("tell me a long story", streamed);
     streamed.cancelled.get(60, TimeUnit.SECONDS);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -157,7 +142,7 @@ class LlmServerTests {
     assertTrue(streamed.pieces.size() < 200, "pieces seen: " + streamed.pieces.size());
     // The next client is served.
     scheduler().afterStep(null);
-    Streamed next = new Streamed(-1);
+    StreamedChat next = new StreamedChat(-1);
     client(8).chat("and now?", next);
     assertEquals(
         engineGreedy("and now?", 8), next.done.get(60, TimeUnit.SECONDS).aiMessage().text());
@@ -169,40 +154,6 @@ class LlmServerTests {
       Thread.sleep(5);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /**
-   * Collects a stream; cancels it through LangChain4j's handle after {@code cancelAfter} pieces.
-   */
-  static final class Streamed implements StreamingChatResponseHandler {
-    final int cancelAfter;
-    final List<String> pieces = new CopyOnWriteArrayList<>();
-    final CompletableFuture<ChatResponse> done = new CompletableFuture<>();
-    final CompletableFuture<Void> cancelled = new CompletableFuture<>();
-
-    Streamed(int cancelAfter) {
-      this.cancelAfter = cancelAfter;
-    }
-
-    @Override
-    public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
-      pieces.add(partial.text());
-      if (pieces.size() == cancelAfter) {
-        context.streamingHandle().cancel();
-        cancelled.complete(null);
-      }
-    }
-
-    @Override
-    public void onCompleteResponse(ChatResponse response) {
-      done.complete(response);
-    }
-
-    @Override
-    public void onError(Throwable error) {
-      done.completeExceptionally(error);
-      cancelled.completeExceptionally(error);
     }
   }
 }

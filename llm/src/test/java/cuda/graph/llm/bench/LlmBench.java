@@ -6,7 +6,6 @@ import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphMemory;
-import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.Checkpoint;
 import cuda.graph.llm.internal.checkpoint.DType;
 import cuda.graph.llm.internal.checkpoint.ModelConfig;
@@ -17,7 +16,7 @@ import cuda.graph.llm.internal.engine.ModelWeights;
 import cuda.graph.llm.internal.server.GenerationRequest;
 import cuda.graph.llm.internal.server.TokenSink;
 import cuda.graph.llm.internal.serving.Scheduler;
-import cuda.graph.llm.internal.serving.Steps;
+import cuda.graph.llm.internal.serving.StreamSteps;
 import cuda.graph.llm.internal.text.Tokenizer;
 import cuda.graph.simulator.Simulator;
 import java.io.IOException;
@@ -228,31 +227,6 @@ public final class LlmBench {
           limit);
     }
 
-    Options withMaxContext(int positions) {
-      return new Options(
-          modes,
-          model,
-          quick,
-          batches,
-          context,
-          steps,
-          warmup,
-          rounds,
-          bandwidthTbs,
-          requests,
-          rate,
-          promptMin,
-          promptMax,
-          outputMin,
-          outputMax,
-          seed,
-          maxSequences,
-          maxTokensPerStep,
-          kvBlocks,
-          positions,
-          limitSeconds);
-    }
-
     private static int[] range(String option, String v) {
       String[] parts = v.split("-");
       int lo = Integer.parseInt(parts[0]), hi = Integer.parseInt(parts[parts.length - 1]);
@@ -272,14 +246,16 @@ public final class LlmBench {
     }
 
     /**
-     * The most positions of a sequence: {@code --max-context}, or what the runs need (a decode
-     * round's, the load's longest request). It sets the width of the block table every step copies
-     * for each sequence (LlmEngine takes the model's context, or the KV cache's, if fewer).
+     * The most positions of a sequence: {@code --max-context}, or else what the runs need. It sets
+     * the width of the block table every step copies for each sequence (LlmEngine takes the model's
+     * context, or the KV cache's, if fewer).
      */
     int maxContext() {
-      if (maxContextOption > 0) {
-        return maxContextOption;
-      }
+      return maxContextOption > 0 ? maxContextOption : neededContext();
+    }
+
+    /** The positions the runs need: a decode round's, the load's longest request. */
+    int neededContext() {
       int decode = 0;
       for (int b : batches) {
         decode = Math.max(decode, context + decodeTokens(b));
@@ -370,7 +346,7 @@ public final class LlmBench {
       long started = System.nanoTime();
       ModelWeights weights = ModelWeights.of(checkpoint);
       int maxContext = o.maxContext();
-      int needed = o.withMaxContext(0).maxContext();
+      int needed = o.neededContext();
       if (maxContext < needed) {
         throw new IllegalArgumentException(
             "LlmBench: --max-context "
@@ -402,27 +378,9 @@ public final class LlmBench {
               List.of(),
               limits,
               () -> {
-                Stream stream = device.newStream();
-                BatchStep step;
-                try {
-                  step = new BatchStep(weights, stream, limits, 0);
-                } catch (RuntimeException | Error e) {
-                  stream.close();
-                  throw e;
-                }
-                stepRef.set(step);
-                return new Steps() {
-                  @Override
-                  public int[] run(List<BatchStep.Chunk> chunks) {
-                    return step.run(chunks);
-                  }
-
-                  @Override
-                  public void close() {
-                    step.close();
-                    stream.close();
-                  }
-                };
+                StreamSteps steps = StreamSteps.open(device, weights, limits, 0);
+                stepRef.set(steps.step());
+                return steps;
               });
       double setupSeconds = (System.nanoTime() - started) / 1e9;
       try (scheduler) {

@@ -4,7 +4,6 @@ package cuda.graph.llm.internal.serving;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
-import cuda.graph.Stream;
 import cuda.graph.llm.ChatMessage;
 import cuda.graph.llm.Generation;
 import cuda.graph.llm.GenerationOptions;
@@ -103,7 +102,7 @@ public final class LlmEngineImpl implements LlmEngine {
               tokenizer,
               config.eosTokenIds(),
               limits,
-              () -> steps(device, weights, limits, settings.graphMemoryBudget()));
+              () -> StreamSteps.open(device, weights, limits, settings.graphMemoryBudget()));
       return new LlmEngineImpl(scheduler, tokenizer, template, noTemplate);
     } catch (RuntimeException | Error e) {
       if (tokenizer != null) {
@@ -111,30 +110,6 @@ public final class LlmEngineImpl implements LlmEngine {
       }
       throw e;
     }
-  }
-
-  private static Steps steps(
-      Device device, ModelWeights weights, BatchStep.Limits limits, long budget) {
-    Stream stream = device.newStream();
-    BatchStep step;
-    try {
-      step = new BatchStep(weights, stream, limits, budget);
-    } catch (RuntimeException | Error e) {
-      stream.close();
-      throw e;
-    }
-    return new Steps() {
-      @Override
-      public int[] run(List<BatchStep.Chunk> chunks) {
-        return step.run(chunks);
-      }
-
-      @Override
-      public void close() {
-        step.close();
-        stream.close();
-      }
-    };
   }
 
   /** {@return the scheduler (tests read its counts; the server serves it)} */

@@ -11,9 +11,6 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.exception.AuthenticationException;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.PartialResponse;
-import dev.langchain4j.model.chat.response.PartialResponseContext;
-import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiLanguageModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
@@ -24,8 +21,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -101,7 +96,7 @@ class LangChain4jClientTests {
   @Test
   void aStreamingChatDeliversThePiecesInOrderAndTheCompleteText() throws Exception {
     generator.delay = Duration.ofMillis(2);
-    Streamed streamed = new Streamed(-1);
+    StreamedChat streamed = new StreamedChat(-1);
     streaming(baseUrl(), 12).chat("hi", streamed);
     ChatResponse response = streamed.done.get(20, TimeUnit.SECONDS);
     List<String> expected = new ArrayList<>();
@@ -135,8 +130,8 @@ class LangChain4jClientTests {
   void twoConcurrentClientsEachGetTheirOwnCompleteStream() throws Exception {
     generator.delay = Duration.ofMillis(5);
     String base = baseUrl();
-    Streamed a = new Streamed(-1);
-    Streamed b = new Streamed(-1);
+    StreamedChat a = new StreamedChat(-1);
+    StreamedChat b = new StreamedChat(-1);
     streaming(base, 20).chat("short", a);
     streaming(base, 20).chat("a longer prompt", b);
     ChatResponse ra = a.done.get(20, TimeUnit.SECONDS);
@@ -150,7 +145,7 @@ class LangChain4jClientTests {
   void aClientThatDisconnectsMidStreamCancelsItsGeneration() throws Exception {
     generator.context = 10_000;
     generator.delay = Duration.ofMillis(10);
-    Streamed streamed = new Streamed(3);
+    StreamedChat streamed = new StreamedChat(3);
     streaming(baseUrl(), 1000).chat("hi", streamed);
     streamed.cancelled.get(20, TimeUnit.SECONDS);
     assertTrue(generator.awaitIdle(Duration.ofSeconds(5)), "the generation ended at once");
@@ -163,7 +158,7 @@ class LangChain4jClientTests {
     }
     assertEquals(0, server.generationsInFlight());
     // The endpoint serves the next client.
-    Streamed next = new Streamed(-1);
+    StreamedChat next = new StreamedChat(-1);
     streaming("http://127.0.0.1:" + server.address().getPort() + "/v1", 2).chat("hi", next);
     assertEquals(
         ScriptedGenerator.expectedText(3, 2),
@@ -182,39 +177,5 @@ class LangChain4jClientTests {
     AuthenticationException e = assertThrows(AuthenticationException.class, () -> model.chat("hi"));
     assertTrue(e.getMessage().contains("Incorrect API key"), e.getMessage());
     assertTrue(generator.submitted.isEmpty());
-  }
-
-  /**
-   * Collects a stream; cancels it through LangChain4j's handle after {@code cancelAfter} pieces.
-   */
-  static final class Streamed implements StreamingChatResponseHandler {
-    final int cancelAfter;
-    final List<String> pieces = new CopyOnWriteArrayList<>();
-    final CompletableFuture<ChatResponse> done = new CompletableFuture<>();
-    final CompletableFuture<Void> cancelled = new CompletableFuture<>();
-
-    Streamed(int cancelAfter) {
-      this.cancelAfter = cancelAfter;
-    }
-
-    @Override
-    public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
-      pieces.add(partial.text());
-      if (pieces.size() == cancelAfter) {
-        context.streamingHandle().cancel();
-        cancelled.complete(null);
-      }
-    }
-
-    @Override
-    public void onCompleteResponse(ChatResponse response) {
-      done.complete(response);
-    }
-
-    @Override
-    public void onError(Throwable error) {
-      done.completeExceptionally(error);
-      cancelled.completeExceptionally(error);
-    }
   }
 }

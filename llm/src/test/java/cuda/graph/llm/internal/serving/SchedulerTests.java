@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaPlatform;
-import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.Checkpoint;
 import cuda.graph.llm.internal.checkpoint.TinyCheckpoints;
 import cuda.graph.llm.internal.engine.BatchStep;
@@ -56,6 +55,7 @@ class SchedulerTests {
   private ModelWeights weights;
   private ReferenceModel reference;
   private Tokenizer tokenizer;
+  private CudaPlatform simulator;
 
   @BeforeAll
   void writeModel(@TempDir Path tmp) {
@@ -64,15 +64,17 @@ class SchedulerTests {
     weights = ModelWeights.of(checkpoint);
     reference = ReferenceModel.load(checkpoint);
     tokenizer = Tokenizer.load(model.resolve("tokenizer.json"));
+    simulator = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
   }
 
   @AfterAll
   void closeModel() {
+    simulator.close();
     tokenizer.close();
     checkpoint.close();
   }
 
-  /** Steps of a BatchStep on a fresh simulator, {@code wrap} put around them. */
+  /** Steps of a BatchStep on the simulator, {@code wrap} put around them. */
   private Scheduler scheduler(BatchStep.Limits limits, Function<Steps, Steps> wrap) {
     return new Scheduler(
         "tiny",
@@ -81,25 +83,7 @@ class SchedulerTests {
         tokenizer,
         checkpoint.config().eosTokenIds(),
         limits,
-        () -> {
-          CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
-          Stream stream = platform.defaultDevice().newStream();
-          BatchStep step = new BatchStep(weights, stream, limits, 0);
-          return wrap.apply(
-              new Steps() {
-                @Override
-                public int[] run(List<BatchStep.Chunk> chunks) {
-                  return step.run(chunks);
-                }
-
-                @Override
-                public void close() {
-                  step.close();
-                  stream.close();
-                  platform.close();
-                }
-              });
-        });
+        () -> wrap.apply(StreamSteps.open(simulator.defaultDevice(), weights, limits, 0)));
   }
 
   private Scheduler scheduler(BatchStep.Limits limits) {
