@@ -523,6 +523,7 @@ final class PlainWordPiece {
         // A word: its characters, lowercased and without non-spacing marks, up to a space or
         // punctuation.
         int chars = 0;
+        boolean ascii = true;
         for (; i < m; i++) {
           char k = decomposed.charAt(i);
           if (k == ' ' || punctuation(k)) {
@@ -534,12 +535,16 @@ final class PlainWordPiece {
               return null;
             }
             word[chars++] = (char) lower;
+            ascii &= lower < 128;
           }
         }
         if (chars > maxInputChars) {
           return null;
         }
-        count = vocabularyPieces(word, chars, out, count, most);
+        count =
+            ascii
+                ? triePieces(word, chars, out, count, most)
+                : vocabularyPieces(word, chars, out, count, most);
         if (count < 0) {
           return null;
         }
@@ -550,6 +555,39 @@ final class PlainWordPiece {
     }
     out[count++] = sep;
     return count == out.length ? out : java.util.Arrays.copyOf(out, count);
+  }
+
+  /**
+   * Appends the word pieces of {@code word[0, length)}, lowercase ASCII letters and digits, to
+   * {@code out} from {@code count}, through the trie as {@link #pieces} (most words of a text
+   * outside ASCII are such: without a string made for each try); {@return the new count, -1 where
+   * the word is {@code [UNK]} or the pieces reach {@code most}}
+   */
+  private int triePieces(char[] word, int length, int[] out, int count, int most) {
+    int node0 = ROOT;
+    int from = 0;
+    while (from < length) {
+      int node = node0;
+      int id = -1;
+      int to = from;
+      for (int j = from; j < length; j++) {
+        node = child(node, CODE[word[j]]);
+        if (node < 0) {
+          break;
+        }
+        if (pieceIds[node] >= 0) {
+          id = pieceIds[node];
+          to = j + 1;
+        }
+      }
+      if (id < 0 || count == most) {
+        return -1;
+      }
+      out[count++] = id;
+      from = to;
+      node0 = CONTINUATION_ROOT;
+    }
+    return count;
   }
 
   /**
