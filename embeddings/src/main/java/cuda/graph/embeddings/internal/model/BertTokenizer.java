@@ -38,11 +38,12 @@ import org.jspecify.annotations.Nullable;
  * the pieces surely come back ({@link #roundTrips}), {@link #parts} takes the ids of the first
  * encoding instead of encoding twice more: one call into the tokenizer instead of three.
  *
- * <p>ASCII texts. Where the tokenizer.json is BERT's standard one (checked at load, and against DJL
- * on a few probes), {@link #parts} tokenizes a text of ASCII characters in plain Java ({@link
- * AsciiWordPiece}: about 2 us for a query of 6 to 24 words instead of 55 to 65 us for the call into
- * DJL's native code), with DJL's very ids; a text that path declines (another character, an added
- * token, an [UNK], truncation) goes through DJL as above.
+ * <p>Plain Java. Where the tokenizer.json is BERT's standard one (checked at load, and against DJL
+ * on a few probes), {@link #parts} tokenizes a text in plain Java ({@link PlainWordPiece}: about 2
+ * us for an ASCII query of 6 to 24 words, a few more for one with other characters, instead of 55
+ * to 140 us for the call into DJL's native code), with DJL's very ids; a text that path declines (a
+ * character whose Unicode class Java and the native tokenizer may disagree on, an added token, an
+ * [UNK], truncation) goes through DJL as above.
  */
 public final class BertTokenizer implements AutoCloseable {
 
@@ -68,8 +69,8 @@ public final class BertTokenizer implements AutoCloseable {
   /** Whether {@link #encodedIds} calls DJL's native library directly. */
   private final boolean direct;
 
-  /** The plain-Java tokenizer of ASCII texts, where the tokenizer.json is BERT's (see parts). */
-  private final @Nullable AsciiWordPiece ascii;
+  /** The plain-Java tokenizer, where the tokenizer.json is BERT's (see parts). */
+  private final @Nullable PlainWordPiece plain;
 
   private BertTokenizer(HuggingFaceTokenizer tokenizer, byte @Nullable [] json) {
     this.tokenizer = tokenizer;
@@ -80,7 +81,7 @@ public final class BertTokenizer implements AutoCloseable {
       }
     }
     this.direct = directCallsWork(tokenizer);
-    this.ascii = json == null ? null : asciiPath(tokenizer, json);
+    this.plain = json == null ? null : plainPath(tokenizer, json);
   }
 
   /**
@@ -88,9 +89,9 @@ public final class BertTokenizer implements AutoCloseable {
    * shape, or where the path's ids differ from DJL's for a probe} (a DJL that prepares texts
    * otherwise: the path is the native tokenizer's rules, which DJL may not give as they are)
    */
-  private static @Nullable AsciiWordPiece asciiPath(HuggingFaceTokenizer tokenizer, byte[] json) {
-    AsciiWordPiece path =
-        AsciiWordPiece.of(json, Math.min(tokenizer.getMaxLength(), PART_TOKENS + 2));
+  private static @Nullable PlainWordPiece plainPath(HuggingFaceTokenizer tokenizer, byte[] json) {
+    PlainWordPiece path =
+        PlainWordPiece.of(json, Math.min(tokenizer.getMaxLength(), PART_TOKENS + 2));
     if (path == null) {
       LOG.log(System.Logger.Level.DEBUG, "BertTokenizer: not BERT's tokenizer.json; DJL alone");
       return null;
@@ -100,7 +101,7 @@ public final class BertTokenizer implements AutoCloseable {
       if (ids == null || !java.util.Arrays.equals(ids, toInts(tokenizer.encode(probe).getIds()))) {
         LOG.log(
             System.Logger.Level.DEBUG,
-            "BertTokenizer: the ASCII path differs from DJL on \"{0}\"; DJL alone",
+            "BertTokenizer: the plain-Java path differs from DJL on \"{0}\"; DJL alone",
             probe);
         return null;
       }
@@ -108,12 +109,15 @@ public final class BertTokenizer implements AutoCloseable {
     return path;
   }
 
-  /** Texts the ASCII path must give DJL's ids for before it is used: each of its rules once. */
+  /**
+   * Texts the plain-Java path must give DJL's ids for before it is used: each of its rules once.
+   */
   private static final List<String> PROBES =
       List.of(
           "A man is eating food.",
           "Don't re-encode U.S.A. e-mail: a.b@c.com (x) [y] {z} 3.14 $5 #1 ~_~ \\ ^|`",
-          "Unaffable tokenizers\tsplit\nwords\r\u0000into\u007Fpie\u0007ces ##");
+          "Unaffable tokenizers\tsplit\nwords\r\u0000into\u007Fpie\u0007ces ##",
+          "Américo Ngọc Straße café\u0301 ΣΟΦΟΣ Москва 北京 カタ 한국\u00A0–“x”\u200Dy\uFFFD");
 
   private static final System.Logger LOG = System.getLogger("cuda.graph.embeddings");
 
@@ -147,10 +151,10 @@ public final class BertTokenizer implements AutoCloseable {
   }
 
   /**
-   * {@return the tokenizer of {@code artifact}, with LangChain4j's options, and the ASCII path only
-   * if {@code asciiPath}} (without: every text through DJL, as the tests' anchor)
+   * {@return the tokenizer of {@code artifact}, with LangChain4j's options, and the plain-Java path
+   * only if {@code plainPath}} (without: every text through DJL, as the tests' anchor)
    */
-  static BertTokenizer load(ModelArtifact artifact, boolean asciiPath) {
+  static BertTokenizer load(ModelArtifact artifact, boolean plainPath) {
     // On a host with a GPU, DJL picks a CUDA build of its native tokenizer library and downloads
     // it (the H200 host has no network: "Cannot download jni files"); the jar holds the CPU build,
     // which is all tokenizing needs. Asked for unless the user chose a flavor.
@@ -162,7 +166,7 @@ public final class BertTokenizer implements AutoCloseable {
       return new BertTokenizer(
           HuggingFaceTokenizer.newInstance(
               new ByteArrayInputStream(json), Map.of("padding", "false")),
-          asciiPath ? json : null);
+          plainPath ? json : null);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "BertTokenizer.load: cannot read " + artifact.tokenizerEntry(), e);
@@ -191,20 +195,20 @@ public final class BertTokenizer implements AutoCloseable {
     return tokenizer.tokenize(nonNull(text, "BertTokenizer.tokens", "the text"));
   }
 
-  /** {@return whether {@link #parts} tokenizes ASCII texts in plain Java (see AsciiWordPiece)} */
-  public boolean hasAsciiPath() {
-    return ascii != null;
+  /** {@return whether {@link #parts} tokenizes texts in plain Java (see PlainWordPiece)} */
+  public boolean hasPlainPath() {
+    return plain != null;
   }
 
   /**
    * {@return the ids {@link #parts} takes for {@code text} without calling DJL, or null where it
-   * calls DJL} (not BERT's tokenizer.json, a character outside ASCII, an added token, an [UNK], a
-   * text that is truncated or has no word piece)
+   * calls DJL} (not BERT's tokenizer.json, a character Java and DJL may class otherwise, an added
+   * token, an [UNK], a text that is truncated or has no word piece)
    *
    * @param text the text
    */
-  public int @Nullable [] asciiIds(String text) {
-    return ascii == null ? null : ascii.ids(text);
+  public int @Nullable [] plainIds(String text) {
+    return plain == null ? null : plain.ids(text);
   }
 
   /** {@return whether ids come from DJL's native calls directly (see {@link #encodedIds})} */
@@ -250,9 +254,9 @@ public final class BertTokenizer implements AutoCloseable {
    * @param what the text in the message: {@code "the text"}, or {@code "text 3 of 9"} in a list
    */
   public List<Part> parts(@Nullable String text, String call, String what) {
-    int[] fast = ascii == null ? null : ascii.ids(nonNull(text, call, what));
+    int[] fast = plain == null ? null : plain.ids(nonNull(text, call, what));
     if (fast != null) {
-      // An ASCII text of one run without [UNK]: the ids DJL gives (see AsciiWordPiece), without
+      // A text of one run without [UNK]: the ids DJL gives (see PlainWordPiece), without
       // the call into native code that costs most of a short query's tokenization.
       return List.of(new Part(fast, new int[fast.length], fast.length - 2));
     }

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * One query's tokenization, {@link BertTokenizer#parts} through DJL against the ASCII path, for
- * EmbedBench's queries (sentences of 6 to 24 words of the machine's text files): p50 and p99 of a
- * call in microseconds, one thread. Not a test: run its main with the test class path.
+ * One query's tokenization, {@link BertTokenizer#parts} through DJL against the plain-Java path,
+ * for EmbedBench's queries (sentences of 6 to 24 words of the machine's text files): p50 and p99 of
+ * a call in microseconds, one thread. Not a test: run its main with the test class path.
  */
 public final class TokenizerTimings {
 
@@ -27,16 +27,16 @@ public final class TokenizerTimings {
         List.of(LangChain4jModel.ALL_MINILM_L6_V2, LangChain4jModel.BGE_SMALL_EN_V15_Q)) {
       try (BertTokenizer djl = BertTokenizer.load(model.artifact(), false);
           BertTokenizer fast = BertTokenizer.load(model.artifact(), true)) {
-        List<String> asciiOnes = queries.stream().filter(q -> fast.asciiIds(q) != null).toList();
-        int ascii = asciiOnes.size();
+        List<String> plainOnes = queries.stream().filter(q -> fast.plainIds(q) != null).toList();
+        int plain = plainOnes.size();
         for (int round = 0; round < 3; round++) {
           double[] d = time(djl, queries);
           double[] f = time(fast, queries);
-          double[] a = time(fast, asciiOnes);
+          double[] a = time(fast, plainOnes);
           System.out.printf(
-              "%s round %d: DJL p50 %.2f us p99 %.2f us; with the ASCII path p50 %.2f us p99"
+              "%s round %d: DJL p50 %.2f us p99 %.2f us; with the plain-Java path p50 %.2f us p99"
                   + " %.2f us (%d of %d queries on it; those alone p50 %.2f us p99 %.2f us)%n",
-              model.artifactId, round, d[0], d[1], f[0], f[1], ascii, queries.size(), a[0], a[1]);
+              model.artifactId, round, d[0], d[1], f[0], f[1], plain, queries.size(), a[0], a[1]);
         }
       }
     }

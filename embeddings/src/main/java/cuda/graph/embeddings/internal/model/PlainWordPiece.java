@@ -14,25 +14,32 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * BERT's tokenizer in plain Java for ASCII texts, the ids of HuggingFace's {@code tokenizers} for a
- * tokenizer.json of the standard BERT shape, without a call into native code (one such call costs
- * tens of microseconds; this costs about one). It answers only when the answer is surely that of
- * the native tokenizer and needs nothing of what {@link BertTokenizer#parts} does beyond one
- * encoding; otherwise {@link #ids} gives null and the caller asks DJL.
+ * BERT's tokenizer in plain Java, the ids of HuggingFace's {@code tokenizers} for a tokenizer.json
+ * of the standard BERT shape, without a call into native code (one such call costs tens of
+ * microseconds; this costs a few). It answers only when the answer is surely that of the native
+ * tokenizer and needs nothing of what {@link BertTokenizer#parts} does beyond one encoding;
+ * otherwise {@link #ids} gives null and the caller asks DJL.
  *
- * <p>The rules, for a text of ASCII characters only: the normalizer removes the control characters
- * (NUL, U+0001 to U+001F but tab, line feed and carriage return, and DEL), lowercases, and turns
- * tab, line feed and carriage return into spaces; the pre-tokenizer splits at spaces and makes
- * every ASCII punctuation character ({@code !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~}) a word of its own;
+ * <p>The rules. The normalizer removes NUL, U+FFFD, the control and format characters (but tab,
+ * line feed and carriage return) and the private-use ones, turns every White_Space character into a
+ * space, puts spaces around the CJK ideographs, decomposes (NFD) and drops the non-spacing marks,
+ * and lowercases; the pre-tokenizer splits at spaces and makes every punctuation character (ASCII's
+ * {@code !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~} and Unicode's P* categories) a word of its own;
  * WordPiece takes the longest prefix of a word in the vocabulary, then the longest {@code ##}
  * continuation of the rest, and so on; the post-processor puts {@code [CLS]} first and {@code
- * [SEP]} last. Null instead of ids: a character outside ASCII; an added token (such as {@code
- * [MASK]}) in the text, which the native tokenizer matches before normalizing; a word it would make
- * {@code [UNK]} (longer than {@code max_input_chars_per_word}, or with a rest no continuation
- * matches); no word piece at all; more ids than {@code maxLength}, which the native tokenizer would
- * truncate.
+ * [SEP]} last. A text of ASCII characters takes a trie over the vocabulary without allocating; any
+ * other the same rules over Java's Unicode tables and the vocabulary's strings.
+ *
+ * <p>Null instead of ids: an added token (such as {@code [MASK]}) in the text, which the native
+ * tokenizer matches before normalizing; a word it would make {@code [UNK]} (longer than {@code
+ * max_input_chars_per_word}, or with a rest no continuation matches); no word piece at all; more
+ * ids than {@code maxLength}, which the native tokenizer would truncate; and a character where Java
+ * and the native tokenizer may disagree: one outside the Basic Multilingual Plane (a surrogate),
+ * U+0130 (whose lowercase is two characters for Rust's {@code char::to_lowercase}, one for Java's),
+ * one unassigned in Java's Unicode, and the non-spacing marks and format characters that the native
+ * tokenizer's older tables may not know (see {@code recent}).
  */
-final class AsciiWordPiece {
+final class PlainWordPiece {
 
   private static final byte WORD = 0;
   private static final byte SPACE = 1;
@@ -89,6 +96,15 @@ final class AsciiWordPiece {
   /** The added tokens made only of ASCII characters, which the text must not hold. */
   private final String[] addedTokens;
 
+  /** Every added token, which a text outside ASCII must not hold either. */
+  private final String[] allAddedTokens;
+
+  /** The vocabulary, for the words of texts outside ASCII. */
+  private final Map<String, Integer> vocab;
+
+  /** The most characters of one piece, its {@code ##} left out: the longest match to try. */
+  private final int maxPieceChars;
+
   /** Whether an added token begins with the character. */
   private final boolean[] addedStart = new boolean[128];
 
@@ -97,7 +113,7 @@ final class AsciiWordPiece {
   private final int maxInputChars;
   private final int maxLength;
 
-  private AsciiWordPiece(
+  private PlainWordPiece(
       Map<String, Integer> vocab,
       List<String> addedTokens,
       int cls,
@@ -116,6 +132,14 @@ final class AsciiWordPiece {
       }
     }
     this.addedTokens = ascii.toArray(String[]::new);
+    this.allAddedTokens =
+        addedTokens.stream().filter(token -> !token.isEmpty()).toArray(String[]::new);
+    this.vocab = vocab;
+    int longest = 0;
+    for (String piece : vocab.keySet()) {
+      longest = Math.max(longest, piece.startsWith("##") ? piece.length() - 2 : piece.length());
+    }
+    this.maxPieceChars = longest;
     java.util.Arrays.fill(punctuationIds, -1);
     int nodes = 2;
     for (String piece : vocab.keySet()) {
@@ -217,7 +241,7 @@ final class AsciiWordPiece {
    * @param json the tokenizer.json's bytes
    * @param maxLength the most ids one encoding has (the truncation DJL applies)
    */
-  static @Nullable AsciiWordPiece of(byte[] json, int maxLength) {
+  static @Nullable PlainWordPiece of(byte[] json, int maxLength) {
     try {
       JsonObject root =
           JsonParser.parseString(new String(json, StandardCharsets.UTF_8)).getAsJsonObject();
@@ -269,7 +293,7 @@ final class AsciiWordPiece {
       if (specials == null) {
         return null;
       }
-      return new AsciiWordPiece(
+      return new PlainWordPiece(
           vocab, added, specials[0], specials[1], maxChars.getAsInt(), maxLength);
     } catch (RuntimeException e) {
       return null; // not JSON of the shape read above: the native tokenizer decides
@@ -340,7 +364,10 @@ final class AsciiWordPiece {
     int n = text.length();
     for (int i = 0; i < n; i++) {
       char c = text.charAt(i);
-      if (c >= 128 || (addedStart[c] && holdsAddedToken(text, i))) {
+      if (c >= 128) {
+        return beyondAscii(text);
+      }
+      if (addedStart[c] && holdsAddedToken(text, i)) {
         return null;
       }
     }
@@ -425,6 +452,241 @@ final class AsciiWordPiece {
       node0 = CONTINUATION_ROOT;
     }
     return count;
+  }
+
+  /**
+   * {@return the ids of {@code text}, which holds a character outside ASCII, or null where this
+   * class does not answer} The normalizer's steps in its order, over UTF-16 units (the text's
+   * characters all lie in the Basic Multilingual Plane, which its decomposition does not leave):
+   * clean_text with handle_chinese_chars, then strip_accents, then lowercase; then the
+   * pre-tokenizer's split and WordPiece over the vocabulary's strings.
+   */
+  private int @Nullable [] beyondAscii(String text) {
+    for (String token : allAddedTokens) {
+      if (text.contains(token)) {
+        return null;
+      }
+    }
+    int n = text.length();
+    char[] cleaned = new char[3 * n]; // room for the spaces around every CJK ideograph
+    int length = 0;
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c < 128) {
+        byte kind = CLASS[c];
+        if (kind != REMOVED) {
+          cleaned[length++] = kind == SPACE ? ' ' : c;
+        }
+        continue;
+      }
+      if (Character.isSurrogate(c) || c == '\u0130' || recent(c)) {
+        // Outside the plane, or a character whose class Java's Unicode tables and the native
+        // tokenizer's older ones may disagree on, or the one letter whose lowercase is two
+        // characters for Rust (i and a combining dot) and one for Java.
+        return null;
+      }
+      if (c == '\uFFFD' || removed(c)) {
+        continue;
+      }
+      if (whitespace(c)) {
+        cleaned[length++] = ' ';
+      } else if (cjk(c)) {
+        cleaned[length++] = ' ';
+        cleaned[length++] = c;
+        cleaned[length++] = ' ';
+      } else {
+        cleaned[length++] = c;
+      }
+    }
+    String decomposed =
+        java.text.Normalizer.normalize(
+            java.nio.CharBuffer.wrap(cleaned, 0, length), java.text.Normalizer.Form.NFD);
+    int m = decomposed.length();
+    char[] word = new char[m];
+    int most = maxLength - 1;
+    int[] out = new int[Math.min(m + 2, maxLength)];
+    int count = 0;
+    out[count++] = cls;
+    int i = 0;
+    while (i < m) {
+      char c = decomposed.charAt(i);
+      if (c == ' ') {
+        i++;
+      } else if (punctuation(c)) {
+        Integer id = vocab.get(String.valueOf((char) lower(c)));
+        if (id == null || count == most) {
+          return null;
+        }
+        out[count++] = id;
+        i++;
+      } else {
+        // A word: its characters, lowercased and without non-spacing marks, up to a space or
+        // punctuation.
+        int chars = 0;
+        boolean ascii = true;
+        for (; i < m; i++) {
+          char k = decomposed.charAt(i);
+          if (k == ' ' || punctuation(k)) {
+            break;
+          }
+          if (Character.getType(k) != Character.NON_SPACING_MARK) {
+            int lower = lower(k);
+            if (lower > 0xFFFF) {
+              return null;
+            }
+            word[chars++] = (char) lower;
+            ascii &= lower < 128;
+          }
+        }
+        if (chars > maxInputChars) {
+          return null;
+        }
+        count =
+            ascii
+                ? triePieces(word, chars, out, count, most)
+                : vocabularyPieces(word, chars, out, count, most);
+        if (count < 0) {
+          return null;
+        }
+      }
+    }
+    if (count == 1) {
+      return null;
+    }
+    out[count++] = sep;
+    return count == out.length ? out : java.util.Arrays.copyOf(out, count);
+  }
+
+  /**
+   * Appends the word pieces of {@code word[0, length)}, lowercase ASCII letters and digits, to
+   * {@code out} from {@code count}, through the trie as {@link #pieces} (most words of a text
+   * outside ASCII are such: without a string made for each try); {@return the new count, -1 where
+   * the word is {@code [UNK]} or the pieces reach {@code most}}
+   */
+  private int triePieces(char[] word, int length, int[] out, int count, int most) {
+    int node0 = ROOT;
+    int from = 0;
+    while (from < length) {
+      int node = node0;
+      int id = -1;
+      int to = from;
+      for (int j = from; j < length; j++) {
+        node = child(node, CODE[word[j]]);
+        if (node < 0) {
+          break;
+        }
+        if (pieceIds[node] >= 0) {
+          id = pieceIds[node];
+          to = j + 1;
+        }
+      }
+      if (id < 0 || count == most) {
+        return -1;
+      }
+      out[count++] = id;
+      from = to;
+      node0 = CONTINUATION_ROOT;
+    }
+    return count;
+  }
+
+  /**
+   * Appends the word pieces of {@code word[0, length)} to {@code out} from {@code count}, by the
+   * longest match from each position; {@return the new count, -1 where the word is {@code [UNK]} or
+   * the pieces reach {@code most}}
+   */
+  private int vocabularyPieces(char[] word, int length, int[] out, int count, int most) {
+    int start = 0;
+    while (start < length) {
+      Integer id = null;
+      int end = Math.min(length, start + maxPieceChars);
+      for (; end > start; end--) {
+        String piece = new String(word, start, end - start);
+        id = vocab.get(start == 0 ? piece : "##" + piece);
+        if (id != null) {
+          break;
+        }
+      }
+      if (id == null || count == most) {
+        return -1;
+      }
+      out[count++] = id;
+      start = end;
+    }
+    return count;
+  }
+
+  /**
+   * {@return {@code c} lowercased}, as Rust's {@code char::to_lowercase} where it gives one char
+   */
+  private static int lower(char c) {
+    return c < 128 ? (c >= 'A' && c <= 'Z' ? c + 32 : c) : Character.toLowerCase((int) c);
+  }
+
+  /**
+   * {@return whether {@code c} may be of another class in the native tokenizer's Unicode tables
+   * than in Java's} Those tables are older: a character unassigned there is kept as it is (so
+   * mostly [UNK]), where Java may drop it as a non-spacing mark or a format character (as for
+   * U+0897 or U+0890, checked for the whole plane by the tests). So: unassigned in Java, and the
+   * non-spacing marks and format characters outside the old, common ones.
+   */
+  private static boolean recent(char c) {
+    return switch (Character.getType(c)) {
+      case Character.UNASSIGNED -> true;
+      case Character.NON_SPACING_MARK -> c < '\u0300' || c > '\u036F';
+      case Character.FORMAT ->
+          !(c == '\u00AD'
+              || (c >= '\u200B' && c <= '\u200F')
+              || (c >= '\u202A' && c <= '\u202E')
+              || (c >= '\u2060' && c <= '\u2064')
+              || c == '\uFEFF');
+      default -> false;
+    };
+  }
+
+  /** {@return whether clean_text removes {@code c}}: control, format, unassigned, private use */
+  private static boolean removed(char c) {
+    return switch (Character.getType(c)) {
+      case Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE -> true;
+      default -> false;
+    };
+  }
+
+  /** {@return whether {@code c}, outside ASCII, is Unicode's White_Space, as Rust's} */
+  private static boolean whitespace(char c) {
+    return c == '\u00A0'
+        || c == '\u1680'
+        || (c >= '\u2000' && c <= '\u200A')
+        || c == '\u2028'
+        || c == '\u2029'
+        || c == '\u202F'
+        || c == '\u205F'
+        || c == '\u3000';
+  }
+
+  /** {@return whether {@code c} is a CJK ideograph of the plane, in the ranges BERT spaces} */
+  private static boolean cjk(char c) {
+    return (c >= '\u4E00' && c <= '\u9FFF')
+        || (c >= '\u3400' && c <= '\u4DBF')
+        || (c >= '\uF900' && c <= '\uFAFF');
+  }
+
+  /** {@return whether the pre-tokenizer makes {@code c} a word of its own} */
+  private static boolean punctuation(char c) {
+    if (c < 128) {
+      return CLASS[c] == PUNCT;
+    }
+    return switch (Character.getType(c)) {
+      case Character.CONNECTOR_PUNCTUATION,
+          Character.DASH_PUNCTUATION,
+          Character.START_PUNCTUATION,
+          Character.END_PUNCTUATION,
+          Character.INITIAL_QUOTE_PUNCTUATION,
+          Character.FINAL_QUOTE_PUNCTUATION,
+          Character.OTHER_PUNCTUATION ->
+          true;
+      default -> false;
+    };
   }
 
   private boolean holdsAddedToken(String text, int at) {
