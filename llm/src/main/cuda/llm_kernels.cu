@@ -208,6 +208,193 @@ __device__ void attention_body(const float *qkv, const T *k_cache, const T *v_ca
   }
 }
 
+// ---- attention_grouped: the same result as attention for heads of 32, 64 or 128 and at most
+// MAX_GROUP query heads a kv head, read for all of them at once: a block per (token, kv head)
+// reads the kv head's keys and values once for its group of query heads (attention reads them once
+// a query head). Each warp takes tiles of 32 positions (tile w, w + warps, ...): a lane scores its
+// own position for every head of the group (its key row in 16-byte loads, the queries from shared
+// memory), the tile's softmax is folded into the warp's running maximum and sums, then the values
+// are summed with lanes over dimensions (DIMS = head_dim / 32 adjacent ones a lane), each row's
+// weights passed along by shuffles. The warps' partial results are combined in warp order, so the
+// result does not depend on timing. Grid: (tokens, kv_heads), 32 to 32 * MAX_ATT_WARPS threads.
+#define MAX_GROUP 8
+#define MAX_ATT_WARPS 16
+#define GROUPED_MAX_HEAD_DIM 128
+
+// 16 bytes of T at p (16-byte aligned), widened to 16 / sizeof(T) floats.
+__device__ __forceinline__ void widen16(const float *p, float *f) {
+  float4 v = *reinterpret_cast<const float4 *>(p);
+  f[0] = v.x; f[1] = v.y; f[2] = v.z; f[3] = v.w;
+}
+__device__ __forceinline__ void widen16(const __half *p, float *f) {
+  uint4 v = *reinterpret_cast<const uint4 *>(p);
+  const __half2 *h = reinterpret_cast<const __half2 *>(&v);
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    float2 x = __half22float2(h[i]);
+    f[2 * i] = x.x; f[2 * i + 1] = x.y;
+  }
+}
+__device__ __forceinline__ void widen16(const __nv_bfloat16 *p, float *f) {
+  uint4 v = *reinterpret_cast<const uint4 *>(p);
+  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&v);
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    float2 x = __bfloat1622float2(h[i]);
+    f[2 * i] = x.x; f[2 * i + 1] = x.y;
+  }
+}
+
+// DIMS adjacent values of T at p, aligned to their size (a power of two), widened.
+template <class T, int DIMS> struct alignas(sizeof(T) * DIMS) Lane { T v[DIMS]; };
+template <class T, int DIMS> __device__ __forceinline__ void widen_lane(const T *p, float *f) {
+  Lane<T, DIMS> l = *reinterpret_cast<const Lane<T, DIMS> *>(p);
+#pragma unroll
+  for (int k = 0; k < DIMS; k++) f[k] = to_float(l.v[k]);
+}
+
+template <class T, int DIMS>
+__device__ void grouped_attention(const float *q_s, const T *k_cache, const T *v_cache,
+                                  const int *table, int pos, int kvh, int group, int kv_dim,
+                                  float scale, float *part_m, float *part_l, float *acc_s, T *o) {
+  constexpr int HEAD_DIM = DIMS * WARP, N = 16 / sizeof(T);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
+  float m[MAX_GROUP], l[MAX_GROUP], acc[MAX_GROUP][DIMS];
+#pragma unroll
+  for (int g = 0; g < MAX_GROUP; g++) {
+    m[g] = -INFINITY;
+    l[g] = 0.f;
+#pragma unroll
+    for (int k = 0; k < DIMS; k++) acc[g][k] = 0.f;
+  }
+  for (int tile = warp * WARP; tile <= pos; tile += warps * WARP) {
+    int j = tile + lane;
+    bool valid = j <= pos;
+    int slot = valid ? table[j / BLOCK_SIZE] * BLOCK_SIZE + j % BLOCK_SIZE : 0;
+    float s[MAX_GROUP];
+#pragma unroll
+    for (int g = 0; g < MAX_GROUP; g++) s[g] = 0.f;
+    if (valid) {
+      const T *kj = k_cache + (size_t)slot * kv_dim + kvh * HEAD_DIM;
+#pragma unroll
+      for (int c = 0; c < HEAD_DIM; c += N) {
+        float kf[N];
+        widen16(kj + c, kf);
+#pragma unroll
+        for (int g = 0; g < MAX_GROUP; g++) {
+          if (g < group) {
+#pragma unroll
+            for (int e = 0; e < N; e++) s[g] += q_s[g * HEAD_DIM + c + e] * kf[e];
+          }
+        }
+      }
+    }
+    float p[MAX_GROUP];
+#pragma unroll
+    for (int g = 0; g < MAX_GROUP; g++) {
+      p[g] = 0.f;
+      if (g < group) {
+        float sg = valid ? s[g] * scale : -INFINITY;
+        float m_new = fmaxf(m[g], warp_max(sg)); // lane 0's position is valid: finite
+        float correction = expf(m[g] - m_new);
+        p[g] = valid ? expf(sg - m_new) : 0.f;
+        l[g] = l[g] * correction + p[g]; // this lane's share; summed over the warp at the end
+#pragma unroll
+        for (int k = 0; k < DIMS; k++) acc[g][k] *= correction;
+        m[g] = m_new;
+      }
+    }
+    int count = min(WARP, pos - tile + 1);
+    for (int jj = 0; jj < count; jj++) {
+      int sj = __shfl_sync(0xffffffffu, slot, jj);
+      float vf[DIMS];
+      widen_lane<T, DIMS>(v_cache + (size_t)sj * kv_dim + kvh * HEAD_DIM + lane * DIMS, vf);
+#pragma unroll
+      for (int g = 0; g < MAX_GROUP; g++) {
+        if (g < group) {
+          float pj = __shfl_sync(0xffffffffu, p[g], jj);
+#pragma unroll
+          for (int k = 0; k < DIMS; k++) acc[g][k] += pj * vf[k];
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int g = 0; g < MAX_GROUP; g++) {
+    if (g < group) {
+      float lg = warp_sum(l[g]);
+      if (lane == 0) {
+        part_m[warp * MAX_GROUP + g] = m[g];
+        part_l[warp * MAX_GROUP + g] = lg;
+      }
+    }
+  }
+  __syncthreads();
+  // Warps that had no tile (m = -INFINITY) add nothing; warp 0 always has position 0.
+  int active = min(warps, pos / WARP + 1);
+  for (int w = 0; w < active; w++) {
+    if (warp == w) {
+#pragma unroll
+      for (int g = 0; g < MAX_GROUP; g++) {
+        if (g < group) {
+          float mm = -INFINITY;
+          for (int u = 0; u < active; u++) mm = fmaxf(mm, part_m[u * MAX_GROUP + g]);
+          float f = expf(m[g] - mm);
+#pragma unroll
+          for (int k = 0; k < DIMS; k++) {
+            float *a = acc_s + g * HEAD_DIM + lane * DIMS + k;
+            *a = (w == 0 ? 0.f : *a) + acc[g][k] * f;
+          }
+        }
+      }
+    }
+    __syncthreads();
+  }
+  for (int i = threadIdx.x; i < group * HEAD_DIM; i += blockDim.x) {
+    int g = i / HEAD_DIM;
+    float mm = -INFINITY, total = 0.f;
+    for (int u = 0; u < active; u++) mm = fmaxf(mm, part_m[u * MAX_GROUP + g]);
+    for (int u = 0; u < active; u++)
+      total += part_l[u * MAX_GROUP + g] * expf(part_m[u * MAX_GROUP + g] - mm);
+    o[i] = from_float<T>(acc_s[i] / total);
+  }
+}
+
+template <class T>
+__device__ void attention_grouped_body(const float *qkv, const T *k_cache, const T *v_cache,
+                                       const int *positions, const int *seq_of_token,
+                                       const int *block_tables, T *out, int heads, int kv_heads,
+                                       int head_dim, int max_blocks, float scale) {
+  __shared__ __align__(16) float q_s[MAX_GROUP * GROUPED_MAX_HEAD_DIM];
+  __shared__ float acc_s[MAX_GROUP * GROUPED_MAX_HEAD_DIM];
+  __shared__ float part_m[MAX_ATT_WARPS * MAX_GROUP], part_l[MAX_ATT_WARPS * MAX_GROUP];
+  int t = blockIdx.x, kvh = blockIdx.y, pos = positions[t];
+  int group = heads / kv_heads, width = group * head_dim;
+  T *o = out + ((size_t)t * heads + (size_t)kvh * group) * head_dim; // the group's heads, adjacent
+  bool shaped = group <= MAX_GROUP && blockDim.x % WARP == 0 &&
+                blockDim.x <= WARP * MAX_ATT_WARPS &&
+                (head_dim == 32 || head_dim == 64 || head_dim == 128);
+  if (pos < 0 || !shaped) {
+    for (int d = threadIdx.x; d < width; d += blockDim.x)
+      o[d] = from_float<T>(pos < 0 ? 0.f : __int_as_float(0x7fc00000));
+    return;
+  }
+  const float *q = qkv + (size_t)t * (heads + 2 * kv_heads) * head_dim + (size_t)kvh * width;
+  for (int i = threadIdx.x; i < width; i += blockDim.x) q_s[i] = q[i];
+  __syncthreads();
+  const int *table = block_tables + seq_of_token[t] * max_blocks;
+  int kv_dim = kv_heads * head_dim;
+  if (head_dim == 32)
+    grouped_attention<T, 1>(q_s, k_cache, v_cache, table, pos, kvh, group, kv_dim, scale, part_m,
+                            part_l, acc_s, o);
+  else if (head_dim == 64)
+    grouped_attention<T, 2>(q_s, k_cache, v_cache, table, pos, kvh, group, kv_dim, scale, part_m,
+                            part_l, acc_s, o);
+  else
+    grouped_attention<T, 4>(q_s, k_cache, v_cache, table, pos, kvh, group, kv_dim, scale, part_m,
+                            part_l, acc_s, o);
+}
+
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
 // rows, then the up rows, of one product). Grid-stride over tokens * inter.
 template <class T>
@@ -250,6 +437,13 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       int head_dim, int max_blocks, float scale) {                                               \
     attention_body<T>(qkv, k_cache, v_cache, positions, seq_of_token, block_tables, out, heads,  \
                       kv_heads, head_dim, max_blocks, scale);                                     \
+  }                                                                                               \
+  extern "C" __global__ void attention_grouped_##SUFFIX(                                          \
+      const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
+      const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
+      int head_dim, int max_blocks, float scale) {                                               \
+    attention_grouped_body<T>(qkv, k_cache, v_cache, positions, seq_of_token, block_tables, out, \
+                              heads, kv_heads, head_dim, max_blocks, scale);                      \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     silu_mul_body<T>(gu, h, tokens, inter);                                                       \

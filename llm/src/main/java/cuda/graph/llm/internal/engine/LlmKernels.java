@@ -43,6 +43,16 @@ public final class LlmKernels {
   /** Threads a block of attention: {@code ATT_WARPS} (4) warps a (token, head). */
   public static final int ATTENTION_BLOCK = 128;
 
+  /**
+   * Threads a block of grouped attention: 8 warps a (token, kv head), each taking tiles of 32
+   * positions (at most {@code MAX_ATT_WARPS}, 16, of the .cu; 8 keep two blocks an SM resident at
+   * its 96 registers a thread).
+   */
+  public static final int GROUPED_ATTENTION_BLOCK = 256;
+
+  /** The most query heads a kv head serves in grouped attention: {@code MAX_GROUP} of the .cu. */
+  public static final int MAX_GROUP = 8;
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -76,7 +86,8 @@ public final class LlmKernels {
               .withReference("rms_norm_" + s, call -> rmsNorm(call, t, false))
               .withReference("gather_rms_norm_" + s, call -> rmsNorm(call, t, true))
               .withReference("rope_cache_" + s, call -> ropeCache(call, t))
-              .withReference("attention_" + s, call -> attention(call, t))
+              .withReference("attention_" + s, call -> attention(call, t, false))
+              .withReference("attention_grouped_" + s, call -> attention(call, t, true))
               .withReference("silu_mul_" + s, call -> siluMul(call, t));
     }
     return image.withReference("sample", LlmKernels::sample);
@@ -93,6 +104,8 @@ public final class LlmKernels {
    *     k_cache, v_cache, heads, kv_heads, head_dim, max_blocks)}: a block per token
    * @param attention {@code attention(qkv, k_cache, v_cache, positions, seq_of_token, block_tables,
    *     out, heads, kv_heads, head_dim, max_blocks, scale)}: a block per (token, head)
+   * @param groupedAttention {@code attention_grouped}, attention's parameters and result: a block
+   *     per (token, kv head), for the shapes {@link Heads#grouped()} takes
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -101,11 +114,13 @@ public final class LlmKernels {
       Kernel gatherRmsNorm,
       Kernel ropeCache,
       Kernel attention,
+      Kernel groupedAttention,
       Kernel siluMul) {
 
-    /** {@return the six kernels} */
+    /** {@return the seven kernels} */
     public List<Kernel> all() {
-      return List.of(embed, rmsNorm, gatherRmsNorm, ropeCache, attention, siluMul);
+      return List.of(
+          embed, rmsNorm, gatherRmsNorm, ropeCache, attention, groupedAttention, siluMul);
     }
   }
 
@@ -125,6 +140,8 @@ public final class LlmKernels {
                   "rope_cache_" + s, FLOAT, FLOAT, INT, INT, INT, w, w, I32, I32, I32, I32),
               IMAGE.kernel(
                   "attention_" + s, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32),
+              IMAGE.kernel(
+                  "attention_grouped_" + s, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -258,6 +275,14 @@ public final class LlmKernels {
     public int kvWidth() {
       return kvHeads * headDim;
     }
+
+    /**
+     * {@return whether grouped attention takes these heads: heads of 32, 64 or 128 and at most
+     * {@link #MAX_GROUP} query heads a kv head (Llama 3.x, SmolLM2 and TinyLlama among them)}
+     */
+    public boolean grouped() {
+      return (headDim == 32 || headDim == 64 || headDim == 128) && heads / kvHeads <= MAX_GROUP;
+    }
   }
 
   /**
@@ -304,7 +329,9 @@ public final class LlmKernels {
   }
 
   /**
-   * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}
+   * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}:
+   * grouped attention where {@link Heads#grouped()} takes the heads (each kv head's keys and values
+   * read once for its whole group), attention otherwise
    *
    * @param type the cache's and out's type
    * @param qkv the rotated QKV rows, fp32 (q is read)
@@ -328,10 +355,14 @@ public final class LlmKernels {
       DeviceBuffer<?> out,
       int tokens,
       Heads heads) {
-    return of(type)
-        .attention()
+    LaunchConfig config =
+        heads.grouped()
+            ? new LaunchConfig(
+                Dim3.of(tokens, heads.kvHeads()), Dim3.of(GROUPED_ATTENTION_BLOCK), 0)
+            : new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0);
+    return (heads.grouped() ? of(type).groupedAttention() : of(type).attention())
         .launch(
-            new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0),
+            config,
             qkv,
             kCache,
             vCache,
@@ -499,9 +530,18 @@ public final class LlmKernels {
     }
   }
 
-  private static void attention(KernelCall call, DType type) {
-    int tokens = call.grid().x(), blockHeads = call.grid().y();
+  // Both kernels' reference: grouped, a block per (token, kv head) computes that kv head's group of
+  // query heads, and writes NaN rows for the shapes it does not take, as the kernel does.
+  private static void attention(KernelCall call, DType type, boolean grouped) {
     int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
+    int tokens = call.grid().x(), group = heads / kvHeads;
+    int blockHeads = grouped ? call.grid().y() * group : call.grid().y();
+    boolean shaped =
+        grouped
+            ? new Heads(heads, kvHeads, headDim, maxBlocks).grouped()
+                && call.block().x() % 32 == 0
+                && call.block().x() <= 32 * 16
+            : headDim <= MAX_HEAD_DIM;
     double scale = call.f32(11);
     int kvDim = kvHeads * headDim, width = (heads + 2 * kvHeads) * headDim;
     MemorySegment qkv = floats(call, 0, (long) tokens * width);
@@ -512,7 +552,7 @@ public final class LlmKernels {
       int pos = positions.getAtIndex(I, t);
       for (int h = 0; h < blockHeads; h++) {
         long o = ((long) t * heads + h) * headDim;
-        if (pos < 0 || headDim > MAX_HEAD_DIM) {
+        if (pos < 0 || !shaped) {
           for (int d = 0; d < headDim; d++) {
             Numerics.set(type, out, o + d, pos < 0 ? 0f : Float.NaN);
           }

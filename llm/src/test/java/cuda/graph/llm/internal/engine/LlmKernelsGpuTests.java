@@ -59,6 +59,7 @@ class LlmKernelsGpuTests {
               "gather_rms_norm_",
               "rope_cache_",
               "attention_",
+              "attention_grouped_",
               "silu_mul_")) {
         names.add(k + s);
       }
@@ -295,7 +296,64 @@ class LlmKernelsGpuTests {
               MAX_BLOCKS,
               (float) (1 / Math.sqrt(headDim)));
       assertSame(type, 1e-4f, attention, "attention, heads of " + headDim);
+      assertTrue(shapes.grouped(), "grouped attention takes these heads");
+      Object[][] grouped =
+          run(
+              LlmKernels.of(type).groupedAttention(),
+              new LaunchConfig(
+                  Dim3.of(tokens, kvHeads), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
+              type,
+              after[0],
+              after[5],
+              after[6],
+              positions,
+              seqOfToken,
+              tables,
+              Arrays16.of(type, new float[tokens * heads * headDim]),
+              heads,
+              kvHeads,
+              headDim,
+              MAX_BLOCKS,
+              (float) (1 / Math.sqrt(headDim)));
+      assertSame(type, 1e-4f, grouped, "grouped attention, heads of " + headDim);
       assertTrue(shapes.qkvWidth() == width, "the shapes");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void groupedAttentionMatchesItsReferenceForGroupsOfOneToEightAndWritesNanForOtherHeads(
+      DType type) {
+    // {heads, kv heads, head width}: a group of 8 over 10 tiles (8 warps, two take a second), of 3
+    // (SmolLM2), of 1 (no grouping), and heads of 16, which grouped attention does not take.
+    for (int[] shape : new int[][] {{8, 1, 32}, {9, 3, 64}, {2, 2, 128}, {4, 2, 16}}) {
+      int heads = shape[0], kvHeads = shape[1], headDim = shape[2], tokens = 6;
+      int width = (heads + 2 * kvHeads) * headDim, kv = kvHeads * headDim;
+      int[] positions = {319, 31, 32, -1, 255, 0};
+      int[] seqOfToken = {0, 1, 1, 0, 2, 2};
+      Object[][] runs =
+          run(
+              LlmKernels.of(type).groupedAttention(),
+              new LaunchConfig(
+                  Dim3.of(tokens, kvHeads), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
+              type,
+              Arrays16.gaussian(random, DType.F32, tokens * width, 1),
+              Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
+              Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
+              positions,
+              seqOfToken,
+              tables(3),
+              Arrays16.of(type, new float[tokens * heads * headDim]),
+              heads,
+              kvHeads,
+              headDim,
+              MAX_BLOCKS,
+              (float) (1 / Math.sqrt(headDim)));
+      String what = "grouped attention, " + heads + " heads of " + headDim + " over " + kvHeads;
+      assertSame(type, 1e-4f, runs, what);
+      boolean taken = new LlmKernels.Heads(heads, kvHeads, headDim, MAX_BLOCKS).grouped();
+      float first = Arrays16.values(type, runs[0][6])[0]; // token 0's first value
+      assertEquals(!taken, Float.isNaN(first), what + ": NaN rows exactly where it does not take");
     }
   }
 

@@ -260,6 +260,66 @@ class LlmKernelsTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
+  void groupedAttentionGivesEachKvHeadsWholeGroupAttentionsRowsAndNanWhereItDoesNotTakeTheHeads(
+      DType type) {
+    for (int headDim : new int[] {32, HEAD_DIM}) {
+      int width = (HEADS + 2 * KV_HEADS) * headDim, kv = KV_HEADS * headDim;
+      int[] positions = {20, 0, 35, -1, 7};
+      int[] seqOfToken = {0, 1, 1, 0, 0};
+      int tokens = positions.length;
+      float[] qkv = Arrays16.gaussian(random, DType.F32, tokens * width, 1);
+      Object kc = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      Object vc = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      Object plain = Arrays16.of(type, new float[tokens * HEADS * headDim]);
+      Object grouped = Arrays16.of(type, new float[tokens * HEADS * headDim]);
+      float scale = (float) (1 / Math.sqrt(headDim));
+      LlmKernels.of(type)
+          .attention()
+          .runReference(
+              new LaunchConfig(Dim3.of(tokens, HEADS), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0),
+              qkv,
+              kc,
+              vc,
+              positions,
+              seqOfToken,
+              TABLES,
+              plain,
+              HEADS,
+              KV_HEADS,
+              headDim,
+              MAX_BLOCKS,
+              scale);
+      LlmKernels.of(type)
+          .groupedAttention()
+          .runReference(
+              new LaunchConfig(
+                  Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
+              qkv,
+              kc,
+              vc,
+              positions,
+              seqOfToken,
+              TABLES,
+              grouped,
+              HEADS,
+              KV_HEADS,
+              headDim,
+              MAX_BLOCKS,
+              scale);
+      float[] p = Arrays16.values(type, plain), g = Arrays16.values(type, grouped);
+      boolean taken = new LlmKernels.Heads(HEADS, KV_HEADS, headDim, MAX_BLOCKS).grouped();
+      assertEquals(headDim == 32, taken, "grouped attention takes heads of 32, not of 16");
+      for (int t = 0; t < tokens; t++) {
+        for (int i = t * HEADS * headDim; i < (t + 1) * HEADS * headDim; i++) {
+          float expected = taken || positions[t] < 0 ? p[i] : Float.NaN;
+          assertEquals(expected, g[i], "heads of " + headDim + ", token " + t + ", value " + i);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
   void siluMulIsSiluOfTheGateTimesTheUp(DType type) {
     int tokens = 3, inter = 10;
     float[] gu = Arrays16.gaussian(random, DType.F32, tokens * 2 * inter, 2);
