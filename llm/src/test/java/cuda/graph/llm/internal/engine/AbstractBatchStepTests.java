@@ -148,6 +148,44 @@ abstract class AbstractBatchStepTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
+  void headsOf32TakeGroupedAttentionAndItsStepsOverFourTilesGiveTheReferenceLogits(DType type) {
+    // 4 query heads of 32 over one kv head: grouped attention's shape. A 100-token sequence's last
+    // token reads 4 tiles of 32 positions (4 of the kernel's warps); a 45-token one ends in a
+    // chunk.
+    ModelShape shape = new ModelShape(128, 256, 2, 4, 1, 32, 256, 1e-5f, 10000, null);
+    assertTrue(
+        new LlmKernels.Heads(shape.heads(), shape.kvHeads(), shape.headDim(), 8).grouped(),
+        "grouped attention takes the shape");
+    ModelWeights weights = TinyLlama.weights(shape, type, 43, false);
+    Random random = new Random(10);
+    int[] a = randomTokens(random, 100), b = randomTokens(random, 45);
+    KvCache cache = new KvCache(32);
+    try (BatchStep step = new BatchStep(weights, stream, new BatchStep.Limits(32, 4, 128, 32), 0)) {
+      step.run(
+          List.of(
+              chunk(cache, 1, a, 0, 20, Sampling.GREEDY),
+              chunk(cache, 2, b, 0, 12, Sampling.GREEDY)));
+      step.run(List.of(chunk(cache, 1, a, 20, 52, Sampling.GREEDY)));
+      step.run(List.of(chunk(cache, 1, a, 52, 84, Sampling.GREEDY)));
+      step.run(
+          List.of(
+              chunk(cache, 1, a, 84, 99, Sampling.GREEDY),
+              chunk(cache, 2, b, 12, 29, Sampling.GREEDY)));
+      step.run(
+          List.of(
+              chunk(cache, 1, a, 99, 100, Sampling.GREEDY),
+              chunk(cache, 2, b, 29, 45, Sampling.GREEDY)));
+      float[][] logits = step.logits();
+      int[][] sequences = {a, b};
+      for (int s = 0; s < 2; s++) {
+        float[][] reference = TinyLlama.logits(weights, sequences[s]);
+        assertLogits(reference[sequences[s].length - 1], logits[s], type, "sequence " + s);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
   void aBatchDecodedSixteenStepsGivesEachSequenceTheTokensItGetsAlone(DType type) {
     ModelWeights weights = TinyLlama.weights(type, 41);
     Random random = new Random(8);
