@@ -304,17 +304,31 @@ __device__ void grouped_attention(const float *q_s, const T *k_cache, const T *v
         m[g] = m_new;
       }
     }
+    // The tile's value rows, VB at a time: their loads are issued together, so a tile waits for
+    // memory 32 / VB times rather than once a row. Rows past pos are zeros (their weights are 0).
+    constexpr int VB = DIMS == 4 ? 8 : 16;
     int count = min(WARP, pos - tile + 1);
-    for (int jj = 0; jj < count; jj++) {
-      int sj = __shfl_sync(0xffffffffu, slot, jj);
-      float vf[DIMS];
-      widen_lane<T, DIMS>(v_cache + (size_t)sj * kv_dim + kvh * HEAD_DIM + lane * DIMS, vf);
+    for (int j0 = 0; j0 < count; j0 += VB) {
+      float vf[VB][DIMS];
 #pragma unroll
-      for (int g = 0; g < MAX_GROUP; g++) {
-        if (g < group) {
-          float pj = __shfl_sync(0xffffffffu, p[g], jj);
+      for (int u = 0; u < VB; u++) {
+        int sj = __shfl_sync(0xffffffffu, slot, j0 + u);
+        if (j0 + u < count) {
+          widen_lane<T, DIMS>(v_cache + (size_t)sj * kv_dim + kvh * HEAD_DIM + lane * DIMS, vf[u]);
+        } else {
 #pragma unroll
-          for (int k = 0; k < DIMS; k++) acc[g][k] += pj * vf[k];
+          for (int k = 0; k < DIMS; k++) vf[u][k] = 0.f;
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < VB; u++) {
+#pragma unroll
+        for (int g = 0; g < MAX_GROUP; g++) {
+          if (g < group) {
+            float pj = __shfl_sync(0xffffffffu, p[g], j0 + u);
+#pragma unroll
+            for (int k = 0; k < DIMS; k++) acc[g][k] += pj * vf[u][k];
+          }
         }
       }
     }
@@ -477,26 +491,53 @@ __device__ __forceinline__ unsigned long long argmax_key(float v, int index) {
 
 #define SAMPLE_THREADS 256
 
+__device__ __forceinline__ unsigned long long warp_max_key(unsigned long long k) {
+  for (int o = WARP / 2; o > 0; o /= 2) {
+    unsigned long long other = __shfl_xor_sync(0xffffffffu, k, o);
+    k = other > k ? other : k;
+  }
+  return k;
+}
+
 extern "C" __global__ void sample(const float *logits, const int *params, int *out, int vocab) {
-  __shared__ unsigned long long best[SAMPLE_THREADS];
+  __shared__ unsigned long long best[SAMPLE_THREADS / WARP];
   __shared__ float prefix[SAMPLE_THREADS];
   __shared__ int chosen;
   __shared__ float nucleus_mass;
-  int s = blockIdx.x, tid = threadIdx.x;
+  int s = blockIdx.x, tid = threadIdx.x, lane = tid % WARP, warps = blockDim.x / WARP;
   const float *row = logits + (size_t)s * vocab;
   const int *p = params + 5 * s;
   float temperature = __int_as_float(p[0]), top_p = __int_as_float(p[1]);
+  // The argmax: four values a load where the rows are 16-byte aligned, eight loads in flight a
+  // thread (a vocabulary of 128,256 is about 16 waits for memory, not 500), then the keys' maximum
+  // by shuffles. Any order gives the same key (the index is in it).
   unsigned long long key = 0;
-  for (int i = tid; i < vocab; i += blockDim.x) {
+  int start = 0;
+  if (vocab % 4 == 0) {
+    const float4 *row4 = reinterpret_cast<const float4 *>(row);
+    int n4 = vocab / 4;
+#pragma unroll 8
+    for (int i = tid; i < n4; i += blockDim.x) {
+      float4 v = row4[i];
+      unsigned long long k0 = argmax_key(v.x, 4 * i), k1 = argmax_key(v.y, 4 * i + 1);
+      unsigned long long k2 = argmax_key(v.z, 4 * i + 2), k3 = argmax_key(v.w, 4 * i + 3);
+      k0 = k1 > k0 ? k1 : k0;
+      k2 = k3 > k2 ? k3 : k2;
+      k0 = k2 > k0 ? k2 : k0;
+      key = k0 > key ? k0 : key;
+    }
+    start = vocab;
+  }
+  for (int i = start + tid; i < vocab; i += blockDim.x) {
     unsigned long long k = argmax_key(row[i], i);
     key = k > key ? k : key;
   }
-  best[tid] = key;
+  key = warp_max_key(key);
+  if (lane == 0) best[tid / WARP] = key;
   __syncthreads();
-  if (tid == 0) {
-    unsigned long long b = 0;
-    for (int i = 0; i < blockDim.x; i++) b = best[i] > b ? best[i] : b;
-    best[0] = b;
+  if (tid < WARP) {
+    key = warp_max_key(tid < warps ? best[tid] : 0ull);
+    if (tid == 0) best[0] = key;
   }
   __syncthreads();
   int argmax = (int)~(unsigned int)(best[0] & 0xffffffffull);
