@@ -278,44 +278,32 @@ class LlmKernelsGpuTests {
               MAX_BLOCKS);
       assertSame(type, 1e-5f, rope, "rope_cache, heads of " + headDim);
       Object[] after = rope[0]; // the reference's rotated q and its cache, for both runs
-      Object[][] attention =
-          run(
-              LlmKernels.of(type).attention(),
-              new LaunchConfig(Dim3.of(tokens, heads), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0),
-              type,
-              after[0],
-              after[5],
-              after[6],
-              positions,
-              seqOfToken,
-              tables,
-              Arrays16.of(type, new float[tokens * heads * headDim]),
-              heads,
-              kvHeads,
-              headDim,
-              MAX_BLOCKS,
-              (float) (1 / Math.sqrt(headDim)));
-      assertSame(type, 1e-4f, attention, "attention, heads of " + headDim);
       assertTrue(shapes.grouped(), "grouped attention takes these heads");
-      Object[][] grouped =
-          run(
-              LlmKernels.of(type).groupedAttention(),
-              new LaunchConfig(
-                  Dim3.of(tokens, kvHeads), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
-              type,
-              after[0],
-              after[5],
-              after[6],
-              positions,
-              seqOfToken,
-              tables,
-              Arrays16.of(type, new float[tokens * heads * headDim]),
-              heads,
-              kvHeads,
-              headDim,
-              MAX_BLOCKS,
-              (float) (1 / Math.sqrt(headDim)));
-      assertSame(type, 1e-4f, grouped, "grouped attention, heads of " + headDim);
+      for (boolean grouped : new boolean[] {false, true}) {
+        Object[][] attention =
+            run(
+                grouped ? LlmKernels.of(type).groupedAttention() : LlmKernels.of(type).attention(),
+                grouped
+                    ? new LaunchConfig(
+                        Dim3.of(tokens, kvHeads), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0)
+                    : new LaunchConfig(
+                        Dim3.of(tokens, heads), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0),
+                type,
+                after[0],
+                after[5],
+                after[6],
+                positions,
+                seqOfToken,
+                tables,
+                Arrays16.of(type, new float[tokens * heads * headDim]),
+                heads,
+                kvHeads,
+                headDim,
+                MAX_BLOCKS,
+                (float) (1 / Math.sqrt(headDim)));
+        String what = grouped ? "grouped attention" : "attention";
+        assertSame(type, 1e-4f, attention, what + ", heads of " + headDim);
+      }
       assertTrue(shapes.qkvWidth() == width, "the shapes");
     }
   }

@@ -270,42 +270,22 @@ class LlmKernelsTests {
       float[] qkv = Arrays16.gaussian(random, DType.F32, tokens * width, 1);
       Object kc = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
       Object vc = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
-      Object plain = Arrays16.of(type, new float[tokens * HEADS * headDim]);
-      Object grouped = Arrays16.of(type, new float[tokens * HEADS * headDim]);
-      float scale = (float) (1 / Math.sqrt(headDim));
-      LlmKernels.of(type)
-          .attention()
-          .runReference(
+      Object[] inputs = {qkv, kc, vc, positions, seqOfToken};
+      Object plain =
+          attentionReference(
+              LlmKernels.of(type).attention(),
               new LaunchConfig(Dim3.of(tokens, HEADS), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0),
-              qkv,
-              kc,
-              vc,
-              positions,
-              seqOfToken,
-              TABLES,
-              plain,
-              HEADS,
-              KV_HEADS,
-              headDim,
-              MAX_BLOCKS,
-              scale);
-      LlmKernels.of(type)
-          .groupedAttention()
-          .runReference(
+              type,
+              inputs,
+              headDim);
+      Object grouped =
+          attentionReference(
+              LlmKernels.of(type).groupedAttention(),
               new LaunchConfig(
                   Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
-              qkv,
-              kc,
-              vc,
-              positions,
-              seqOfToken,
-              TABLES,
-              grouped,
-              HEADS,
-              KV_HEADS,
-              headDim,
-              MAX_BLOCKS,
-              scale);
+              type,
+              inputs,
+              headDim);
       float[] p = Arrays16.values(type, plain), g = Arrays16.values(type, grouped);
       boolean taken = new LlmKernels.Heads(HEADS, KV_HEADS, headDim, MAX_BLOCKS).grouped();
       assertEquals(headDim == 32, taken, "grouped attention takes heads of 32, not of 16");
@@ -316,6 +296,28 @@ class LlmKernelsTests {
         }
       }
     }
+  }
+
+  /** {@return the context rows {@code kernel}'s reference writes for qkv, k, v, positions, seqs} */
+  private static Object attentionReference(
+      Kernel kernel, LaunchConfig config, DType type, Object[] inputs, int headDim) {
+    int tokens = ((int[]) inputs[3]).length;
+    Object out = Arrays16.of(type, new float[tokens * HEADS * headDim]);
+    kernel.runReference(
+        config,
+        inputs[0],
+        inputs[1],
+        inputs[2],
+        inputs[3],
+        inputs[4],
+        TABLES,
+        out,
+        HEADS,
+        KV_HEADS,
+        headDim,
+        MAX_BLOCKS,
+        (float) (1 / Math.sqrt(headDim)));
+    return out;
   }
 
   @ParameterizedTest
