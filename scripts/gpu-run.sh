@@ -450,16 +450,27 @@ part_temporaries() {
   echo "temporaries under memcheck exit $?"; grep -aE "ERROR SUMMARY|LEAK SUMMARY|tests (successful|failed)" "$out/sanitizer-temporaries.log" | tail -6
 }
 
-part llm-check "issue 40 item 2: make_checkpoint.py's anchors (Llama-3.2-1B's shape, random weights; LLM_CHECK_DTYPES: float32 bfloat16) into /tmp, then the engine's greedy tokens against transformers' generate (TransformersCheckGpuTests), the kernels and the batched step (staged: scripts/gpu-embed-stage.sh)"
+# llm_runner java|junit: the launcher of the llm module's class path, the embedding staging's
+# (scripts/gpu-embed-stage.sh, unpack.sh, assemble.sh) or else the one-call pack's
+# (scripts/gpu-llm-pack.sh, then tar xzf .gpu-llm/pack.tgz); a sentence on stdout and status 1 if
+# neither is there.
+llm_runner() {
+  if [ -x ".gpu-embed/$1" ] && [ -d .gpu-embed/payload ]; then echo ".gpu-embed/$1"
+  elif [ -x ".gpu-llm/$1" ]; then echo ".gpu-llm/$1"
+  else
+    echo "no staged class path: scripts/gpu-llm-pack.sh (one call; tar xzf .gpu-llm/pack.tgz here), or scripts/gpu-embed-stage.sh with unpack.sh and assemble.sh"
+    return 1
+  fi
+}
+
+part llm-check "issue 40 item 2: make_checkpoint.py's anchors (Llama-3.2-1B's shape, random weights; LLM_CHECK_DTYPES: float32 bfloat16) into /tmp, then the engine's greedy tokens against transformers' generate (TransformersCheckGpuTests), the kernels and the batched step (staged: scripts/gpu-llm-pack.sh, one call, or scripts/gpu-embed-stage.sh)"
 part_llm_check() {
   # The llm module travels in the embedding staging (Gson and DJL's tokenizers are on its class
   # path): after scripts/gpu-embed-stage.sh, .gpu-pack/unpack.sh and .gpu-pack/assemble.sh. An
   # anchor already made on this machine (its expected.json is written last) is kept, so a rerun on
   # a warm machine goes straight to the tests. One line per test class, its log in $out.
-  if [ ! -x .gpu-embed/junit ] || [ ! -d .gpu-embed/payload ]; then
-    echo "llm-check: no staged class path (.gpu-embed/junit and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
-    return
-  fi
+  local run
+  run=$(llm_runner junit) || { echo "llm-check: $run"; return; }
   mkdir -p target
   local d dir t0 rc anchors=() c log
   for d in ${LLM_CHECK_DTYPES:-float32 bfloat16}; do
@@ -481,7 +492,7 @@ part_llm_check() {
   for c in TransformersCheckGpuTests LlmKernelsGpuTests BatchStepGpuTests; do
     log="$out/llm-check-$c.log"; t0=$SECONDS
     JAVA_OPTS="-Dcuda.graph.llm.anchors=$(IFS=:; echo "${anchors[*]}") ${JAVA_OPTS:-}" timeout 240 \
-      .gpu-embed/junit --disable-ansi-colors --select-class="cuda.graph.llm.internal.engine.$c" > "$log" 2>&1
+      "$run" --disable-ansi-colors --select-class="cuda.graph.llm.internal.engine.$c" > "$log" 2>&1
     rc=$?
     echo "$c: exit $rc, $((SECONDS - t0)) s, $(grep -aoE '[0-9]+ tests (successful|failed|aborted)' "$log" | paste -sd, | sed 's/,/, /g')"
     grep -aoE "(prompt [0-9]+ \(|llm-anchor-[a-z0-9]+ \()[^\`]*" "$log" | sed 's/^/  /' | cut -c1-400
@@ -489,15 +500,13 @@ part_llm_check() {
   done
 }
 
-part llm-bench "issue 40: LlmBench decode (batches 1-128, 512-token contexts) and a 1,000-request Poisson load beside transformers' static-cache generate, compiled (LLM_BENCH_BANDWIDTH_TBS: 3.35, LLM_BENCH_RATE: 20 requests/s, LLM_BENCH_MODEL: /tmp/llama-bench-bf16, LLM_BENCH_EAGER=1 adds eager; staged: scripts/gpu-embed-stage.sh)"
+part llm-bench "issue 40: LlmBench decode (batches 1-128, 512-token contexts) and a 1,000-request Poisson load beside transformers' static-cache generate, compiled (LLM_BENCH_BANDWIDTH_TBS: 3.35, LLM_BENCH_RATE: 20 requests/s, LLM_BENCH_MODEL: /tmp/llama-bench-bf16, LLM_BENCH_EAGER=1 adds eager; staged: scripts/gpu-llm-pack.sh, one call, or scripts/gpu-embed-stage.sh)"
 part_llm_bench() {
   # Issue 40's benchmark, about 9 minutes: the bf16 checkpoint at Llama-3.2-1B's shape (random
   # weights, made once into /tmp), LlmBench's decode and load through the engine's scheduler, then
   # transformers on the same directory in the time left. Every line is figure,key=value,...
-  if [ ! -x .gpu-embed/java ] || [ ! -d .gpu-embed/payload ]; then
-    echo "llm-bench: no staged class path (.gpu-embed/java and its payload): run scripts/gpu-embed-stage.sh, unpack.sh and assemble.sh first"
-    return
-  fi
+  local run
+  run=$(llm_runner java) || { echo "llm-bench: $run"; return; }
   local model=${LLM_BENCH_MODEL:-/tmp/llama-bench-bf16} bw=${LLM_BENCH_BANDWIDTH_TBS:-3.35}
   local start=$SECONDS
   if [ ! -f "$model/expected.json" ]; then
@@ -506,11 +515,11 @@ part_llm_bench() {
       > "$out/llm-bench-checkpoint.log" 2>&1
     echo "llm-bench checkpoint exit $? ($((SECONDS - start)) s)"; tail -2 "$out/llm-bench-checkpoint.log"
   fi
-  timeout 150 .gpu-embed/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
+  timeout 150 "$run" -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
     --mode decode --bandwidth-tbs "$bw" --limit-s 40 > "$out/llm-bench-decode.log" 2>&1
   echo "llm-bench decode exit $? ($((SECONDS - start)) s)"
   grep -aE "^(setup|decode|graphs),|Exception|Error" "$out/llm-bench-decode.log" | head -20 | cut -c1-400
-  timeout 170 .gpu-embed/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
+  timeout 170 "$run" -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
     --mode load --rate "${LLM_BENCH_RATE:-20}" --limit-s 150 > "$out/llm-bench-load.log" 2>&1
   echo "llm-bench load exit $? ($((SECONDS - start)) s)"
   grep -aE "^(load|graphs),|Exception|Error" "$out/llm-bench-load.log" | head -10 | cut -c1-600

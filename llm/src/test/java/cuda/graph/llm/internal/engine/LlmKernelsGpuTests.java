@@ -16,6 +16,7 @@ import cuda.graph.llm.internal.checkpoint.DType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -364,32 +365,66 @@ class LlmKernelsGpuTests {
         "silu_mul");
   }
 
-  @Test
-  void sampleDrawsTheReferencesTokensOrWhereRoundingDecidesItsNucleusNeighbour() {
-    int vocab = 32000, rows = 64;
-    float[] logits = Arrays16.gaussian(random, DType.F32, rows * vocab, 3);
+  /** Runs sample on both sides over the rows of {@code logits}, row s drawn by {@code of(s)}. */
+  private Object[][] sample(float[] logits, int vocab, IntFunction<Sampling> of) {
+    int rows = logits.length / vocab;
     int[] params = new int[rows * LlmKernels.SAMPLING_WORDS];
     for (int s = 0; s < rows; s++) {
-      Sampling sampling =
-          s % 4 == 0
-              ? Sampling.GREEDY
-              : new Sampling(0.5f + s % 3, s % 2 == 0 ? 1f : 0.9f, s * 101L);
       System.arraycopy(
-          sampling.words(s + 10),
+          of.apply(s).words(s + 10),
           0,
           params,
           s * LlmKernels.SAMPLING_WORDS,
           LlmKernels.SAMPLING_WORDS);
     }
+    return run(
+        LlmKernels.SAMPLE,
+        LaunchConfig.of(rows, LlmKernels.SAMPLE_BLOCK),
+        DType.F32,
+        logits,
+        params,
+        new int[rows],
+        vocab);
+  }
+
+  @Test
+  void greedySamplingIsTheArgmaxWithTheLowestIndexOnTiesForVocabulariesOfAnyWidth() {
+    // Widths that are multiples of 4 take the kernel's four-a-load path, the others its plain
+    // loop; each row has its maximum twice (the lower index wins), planted at rows' ends too.
+    for (int vocab : new int[] {7, 32000, 32001, 128256}) {
+      int rows = 8;
+      float[] logits = Arrays16.gaussian(random, DType.F32, rows * vocab, 3);
+      int[] expected = new int[rows];
+      for (int s = 0; s < rows; s++) {
+        int a = s == 0 ? 0 : random.nextInt(vocab), b = s == 1 ? vocab - 1 : random.nextInt(vocab);
+        logits[s * vocab + a] = 100;
+        logits[s * vocab + b] = 100;
+        expected[s] = Math.min(a, b);
+      }
+      Object[][] runs = sample(logits, vocab, s -> Sampling.GREEDY);
+      assertEquals(
+          java.util.Arrays.toString(expected),
+          java.util.Arrays.toString((int[]) runs[0][2]),
+          "the reference, vocabulary " + vocab);
+      assertEquals(
+          java.util.Arrays.toString(expected),
+          java.util.Arrays.toString((int[]) runs[1][2]),
+          "the GPU, vocabulary " + vocab);
+    }
+  }
+
+  @Test
+  void sampleDrawsTheReferencesTokensOrWhereRoundingDecidesItsNucleusNeighbour() {
+    int vocab = 32000, rows = 64;
+    float[] logits = Arrays16.gaussian(random, DType.F32, rows * vocab, 3);
     Object[][] runs =
-        run(
-            LlmKernels.SAMPLE,
-            LaunchConfig.of(rows, LlmKernels.SAMPLE_BLOCK),
-            DType.F32,
+        sample(
             logits,
-            params,
-            new int[rows],
-            vocab);
+            vocab,
+            s ->
+                s % 4 == 0
+                    ? Sampling.GREEDY
+                    : new Sampling(0.5f + s % 3, s % 2 == 0 ? 1f : 0.9f, s * 101L));
     int[] reference = (int[]) runs[0][2], gpu = (int[]) runs[1][2];
     int differ = 0;
     for (int s = 0; s < rows; s++) {
