@@ -12,7 +12,8 @@
 #   tar xzf .gpu-llm/pack.tgz
 #   .gpu-llm/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model DIR ...
 #   .gpu-llm/junit --select-class=cuda.graph.llm.internal.engine.LlmKernelsGpuTests
-#   scripts/gpu-run.sh llm-check llm-bench  (uses .gpu-llm where .gpu-embed is absent)
+#   scripts/gpu-run.sh llm-check            (then llm-bench in a call of its own: about 9 minutes;
+#                                           both use .gpu-llm where .gpu-embed is absent)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
