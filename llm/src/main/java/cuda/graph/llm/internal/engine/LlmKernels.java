@@ -46,7 +46,7 @@ public final class LlmKernels {
   /**
    * Threads a block of grouped attention: 8 warps a (token, kv head), each taking tiles of 32
    * positions (at most {@code MAX_ATT_WARPS}, 16, of the .cu; 8 keep two blocks an SM resident at
-   * its 96 registers a thread).
+   * its 128 registers a thread).
    */
   public static final int GROUPED_ATTENTION_BLOCK = 256;
 
