@@ -16,7 +16,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -204,40 +203,16 @@ class PlainWordPieceTests {
   /** Sentences of the text files on this machine, as EmbedBench reads them. */
   private static List<String> machineSentences(int max) {
     List<String> out = new ArrayList<>();
-    for (Path root : List.of(Path.of("/usr/share/common-licenses"), Path.of("/usr/share/doc"))) {
-      if (!Files.isDirectory(root)) {
-        continue;
-      }
-      List<Path> files;
-      try (Stream<Path> walk = Files.walk(root)) {
-        files = walk.filter(Files::isRegularFile).sorted().toList();
-      } catch (IOException e) {
-        continue; // an unreadable folder: the generated corpus still runs
-      }
-      for (Path file : files) {
-        if (out.size() >= max) {
-          return out;
-        }
-        String text;
-        try {
-          if (Files.size(file) > 1 << 20) {
-            continue;
+    MachineTexts.read(
+        List.of(Path.of("/usr/share/common-licenses"), Path.of("/usr/share/doc")),
+        text -> {
+          for (String s : text.split("(?<=[.!?])\\s+|\\n\\s*\\n")) {
+            if (!s.isBlank() && out.size() < max) {
+              out.add(s);
+            }
           }
-          text =
-              StandardCharsets.UTF_8
-                  .newDecoder()
-                  .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
-                  .toString();
-        } catch (IOException e) {
-          continue; // compressed, binary or unreadable
-        }
-        for (String s : text.split("(?<=[.!?])\\s+|\\n\\s*\\n")) {
-          if (!s.isBlank() && out.size() < max) {
-            out.add(s);
-          }
-        }
-      }
-    }
+          return out.size() < max;
+        });
     return out;
   }
 

@@ -2,14 +2,10 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.embeddings.internal.model;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * One query's tokenization, {@link BertTokenizer#parts} through DJL against the plain-Java path,
@@ -69,41 +65,21 @@ public final class TokenizerTimings {
   /** Sentences of 6 to 24 words, split as EmbedBench splits the machine's text files. */
   static List<String> queries(int max) {
     List<String> out = new ArrayList<>();
-    for (Path root : List.of(Path.of("/usr/share/doc"), Path.of("/usr/share/common-licenses"))) {
-      if (!Files.isDirectory(root)) {
-        continue;
-      }
-      List<Path> files;
-      try (Stream<Path> walk = Files.walk(root)) {
-        files = walk.filter(Files::isRegularFile).sorted().toList();
-      } catch (IOException e) {
-        continue;
-      }
-      for (Path file : files) {
-        try {
-          if (Files.size(file) > 1 << 20) {
-            continue;
-          }
-          String text =
-              StandardCharsets.UTF_8
-                  .newDecoder()
-                  .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
-                  .toString();
+    MachineTexts.read(
+        List.of(Path.of("/usr/share/doc"), Path.of("/usr/share/common-licenses")),
+        text -> {
           for (String s : text.replaceAll("\\s+", " ").split("(?<=[.!?])\\s+")) {
             String t = s.strip();
             int words = t.isEmpty() ? 0 : t.split(" ").length;
             if (words >= 6 && words <= 24) {
               out.add(t);
               if (out.size() == max) {
-                return out;
+                return false;
               }
             }
           }
-        } catch (IOException e) {
-          continue; // compressed, binary or unreadable
-        }
-      }
-    }
+          return true;
+        });
     return out;
   }
 }
