@@ -83,9 +83,49 @@ __device__ void embed_body(const int *ids, const T *table, float *x, int hidden,
 }
 
 // ---- rms_norm: out[r] = x[r] / sqrt(mean(x[r]^2) + eps) * weight, in fp32, rounded to T. Rows
-// src[r] of x (r itself where src is the identity). Grid: a block per row.
+// src[r] of x (r itself where src is the identity). Grid: a block per row. Where the row is whole
+// 16-byte pieces that fit the block's registers (NORM_VECTORS a thread), every load of a thread is
+// issued at once and the row is read once: a decode step's row is one wait for memory, not one a
+// loop turn.
+#define NORM_VECTORS 8
+
+template <class T> struct alignas(4 * sizeof(T)) Four { T v[4]; };
+
+__device__ __forceinline__ bool aligned(const void *p, size_t bytes) {
+  return reinterpret_cast<size_t>(p) % bytes == 0;
+}
+
 template <class T>
 __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidden, float eps) {
+  int n4 = hidden / 4;
+  if (hidden % 4 == 0 && n4 <= NORM_VECTORS * (int)blockDim.x && aligned(in, 16) &&
+      aligned(weight, 4 * sizeof(T)) && aligned(out, 4 * sizeof(T))) {
+    const float4 *in4 = reinterpret_cast<const float4 *>(in);
+    float4 v[NORM_VECTORS];
+    float ss = 0.f;
+#pragma unroll
+    for (int k = 0; k < NORM_VECTORS; k++) {
+      int i = threadIdx.x + k * blockDim.x;
+      v[k] = i < n4 ? in4[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+#pragma unroll
+    for (int k = 0; k < NORM_VECTORS; k++)
+      ss += v[k].x * v[k].x + v[k].y * v[k].y + v[k].z * v[k].z + v[k].w * v[k].w;
+    float scale = rsqrtf(block_sum(ss) / hidden + eps);
+#pragma unroll
+    for (int k = 0; k < NORM_VECTORS; k++) {
+      int i = threadIdx.x + k * blockDim.x;
+      if (i < n4) {
+        Four<T> w = reinterpret_cast<const Four<T> *>(weight)[i], r;
+        r.v[0] = from_float<T>(v[k].x * scale * to_float(w.v[0]));
+        r.v[1] = from_float<T>(v[k].y * scale * to_float(w.v[1]));
+        r.v[2] = from_float<T>(v[k].z * scale * to_float(w.v[2]));
+        r.v[3] = from_float<T>(v[k].w * scale * to_float(w.v[3]));
+        reinterpret_cast<Four<T> *>(out)[i] = r;
+      }
+    }
+    return;
+  }
   float ss = 0.f;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) ss += in[i] * in[i];
   float scale = rsqrtf(block_sum(ss) / hidden + eps);
@@ -97,9 +137,9 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
 // rotated in place for the token's position (HF's rotate_half: dimension i pairs with i + half),
 // with angle position * inv_freq[i] in fp32; the rotated k and the v are written into the layer's
 // cache at the token's slot, block_tables[seq][pos / BLOCK_SIZE] * BLOCK_SIZE + pos % BLOCK_SIZE.
-// Grid: a block per token.
+// Grid: a block per token, ROPE_BLOCK threads (a decode step's token in about three turns).
 template <class T>
-__device__ void rope_cache_body(float *qkv, const float *inv_freq, const int *positions,
+__device__ void rope_cache_body(float *__restrict__ qkv, const float *inv_freq, const int *positions,
                                 const int *seq_of_token, const int *block_tables, T *k_cache,
                                 T *v_cache, int heads, int kv_heads, int head_dim, int max_blocks) {
   int t = blockIdx.x, pos = positions[t];
@@ -209,16 +249,23 @@ __device__ void attention_body(const float *qkv, const T *k_cache, const T *v_ca
 }
 
 // ---- attention_grouped: the same result as attention for heads of 32, 64 or 128 and at most
-// MAX_GROUP query heads a kv head, read for all of them at once: a block per (token, kv head)
-// reads the kv head's keys and values once for its group of query heads (attention reads them once
-// a query head). Each warp takes tiles of 32 positions (tile w, w + warps, ...): a lane scores its
-// own position for every head of the group (its key row in 16-byte loads, the queries from shared
-// memory), the tile's softmax is folded into the warp's running maximum and sums, then the values
-// are summed with lanes over dimensions (DIMS = head_dim / 32 adjacent ones a lane), each row's
-// weights passed along by shuffles. The warps' partial results are combined in warp order, so the
-// result does not depend on timing. Grid: (tokens, kv_heads), 32 to 32 * MAX_ATT_WARPS threads.
+// MAX_GROUP query heads a kv head, each kv head's keys and values read once for its whole group.
+// Grid: (tokens, kv_heads, splits), GROUPED_WARPS warps a block. Split s of a token takes its
+// positions [s * chunk, (s + 1) * chunk) below pos + 1, chunk = ceil((pos + 1) / splits) rounded up
+// to a tile of 32, so a decode step of few tokens still spreads over the GPU. With one split the
+// block writes the group's context rows; with more it writes a partial record a (split, head):
+// acc[head_dim], m, l (the unnormalised sum, the running maximum, the softmax's total; an empty
+// split writes m = -inf, l = 0), and attention_combine, a block per (token, head), folds the
+// records in split order. So the result never depends on timing.
+// Inside a block, warp w takes tiles w, w + GROUPED_WARPS, ... of 32 positions. A lane scores its
+// own position for every head of the group (its key row in 16-byte loads, the queries broadcast
+// from shared memory) and the tile's softmax is folded into the warp's running maximum and sums;
+// then LPR lanes share a value row (16 bytes a lane), RPS rows at once, the rows' weights and slots
+// read from shared memory, so every load of a tile is issued before its arithmetic needs it. The
+// warps' results are combined in warp order.
 #define MAX_GROUP 8
-#define MAX_ATT_WARPS 16
+#define GROUPED_WARPS 4
+#define MAX_SPLITS 32
 #define GROUPED_MAX_HEAD_DIM 128
 
 // 16 bytes of T at p (16-byte aligned), widened to 16 / sizeof(T) floats.
@@ -245,35 +292,39 @@ __device__ __forceinline__ void widen16(const __nv_bfloat16 *p, float *f) {
   }
 }
 
-// DIMS adjacent values of T at p, aligned to their size (a power of two), widened.
-template <class T, int DIMS> struct alignas(sizeof(T) * DIMS) Lane { T v[DIMS]; };
-template <class T, int DIMS> __device__ __forceinline__ void widen_lane(const T *p, float *f) {
-  Lane<T, DIMS> l = *reinterpret_cast<const Lane<T, DIMS> *>(p);
-#pragma unroll
-  for (int k = 0; k < DIMS; k++) f[k] = to_float(l.v[k]);
-}
+// What a block's warps share: the group's queries, each warp's tile weights and slots, and the
+// warps' results to combine.
+struct GroupedShared {
+  float q[MAX_GROUP * GROUPED_MAX_HEAD_DIM];
+  float p[GROUPED_WARPS][WARP][MAX_GROUP];
+  int slot[GROUPED_WARPS][WARP];
+  float acc[GROUPED_WARPS][MAX_GROUP * GROUPED_MAX_HEAD_DIM];
+  float m[GROUPED_WARPS][MAX_GROUP], l[GROUPED_WARPS][MAX_GROUP];
+};
 
-template <class T, int DIMS>
-__device__ void grouped_attention(const float *q_s, const T *k_cache, const T *v_cache,
-                                  const int *table, int pos, int kvh, int group, int kv_dim,
-                                  float scale, float *part_m, float *part_l, float *acc_s, T *o) {
-  constexpr int HEAD_DIM = DIMS * WARP, N = 16 / sizeof(T);
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
-  float m[MAX_GROUP], l[MAX_GROUP], acc[MAX_GROUP][DIMS];
+// G: the group rounded up to 2, 4 or 8 (the heads past the group score zeros, unused).
+template <class T, int HEAD_DIM, int G>
+__device__ void grouped_attention(GroupedShared &sh, const T *k_cache, const T *v_cache,
+                                  const int *table, int begin, int end, int kvh, int kv_dim,
+                                  float scale) {
+  constexpr int N = 16 / sizeof(T), LPR = HEAD_DIM / N, RPS = WARP / LPR;
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  int sub = lane / LPR, col = (lane % LPR) * N;
+  float m[G], l[G], acc[G][N];
 #pragma unroll
-  for (int g = 0; g < MAX_GROUP; g++) {
+  for (int g = 0; g < G; g++) {
     m[g] = -INFINITY;
     l[g] = 0.f;
 #pragma unroll
-    for (int k = 0; k < DIMS; k++) acc[g][k] = 0.f;
+    for (int e = 0; e < N; e++) acc[g][e] = 0.f;
   }
-  for (int tile = warp * WARP; tile <= pos; tile += warps * WARP) {
+  for (int tile = begin + warp * WARP; tile < end; tile += GROUPED_WARPS * WARP) {
     int j = tile + lane;
-    bool valid = j <= pos;
+    bool valid = j < end;
     int slot = valid ? table[j / BLOCK_SIZE] * BLOCK_SIZE + j % BLOCK_SIZE : 0;
-    float s[MAX_GROUP];
+    float s[G];
 #pragma unroll
-    for (int g = 0; g < MAX_GROUP; g++) s[g] = 0.f;
+    for (int g = 0; g < G; g++) s[g] = 0.f;
     if (valid) {
       const T *kj = k_cache + (size_t)slot * kv_dim + kvh * HEAD_DIM;
 #pragma unroll
@@ -281,132 +332,160 @@ __device__ void grouped_attention(const float *q_s, const T *k_cache, const T *v
         float kf[N];
         widen16(kj + c, kf);
 #pragma unroll
-        for (int g = 0; g < MAX_GROUP; g++) {
-          if (g < group) {
+        for (int g = 0; g < G; g++)
 #pragma unroll
-            for (int e = 0; e < N; e++) s[g] += q_s[g * HEAD_DIM + c + e] * kf[e];
-          }
+          for (int e = 0; e < N; e++) s[g] += sh.q[g * HEAD_DIM + c + e] * kf[e];
+      }
+    }
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      float sg = valid ? s[g] * scale : -INFINITY;
+      float m_new = fmaxf(m[g], warp_max(sg)); // lane 0's position is valid: finite
+      float correction = expf(m[g] - m_new);
+      float p = valid ? expf(sg - m_new) : 0.f;
+      l[g] = l[g] * correction + p; // this lane's share; summed over the warp at the end
+#pragma unroll
+      for (int e = 0; e < N; e++) acc[g][e] *= correction;
+      m[g] = m_new;
+      sh.p[warp][lane][g] = p;
+    }
+    sh.slot[warp][lane] = slot;
+    __syncwarp();
+    int count = min(WARP, end - tile);
+#pragma unroll 8
+    for (int r0 = 0; r0 < WARP; r0 += RPS) {
+      int r = r0 + sub;
+      if (r < count) {
+        float vf[N];
+        widen16(v_cache + (size_t)sh.slot[warp][r] * kv_dim + kvh * HEAD_DIM + col, vf);
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+          float pj = sh.p[warp][r][g];
+#pragma unroll
+          for (int e = 0; e < N; e++) acc[g][e] += pj * vf[e];
         }
       }
     }
-    float p[MAX_GROUP];
-#pragma unroll
-    for (int g = 0; g < MAX_GROUP; g++) {
-      p[g] = 0.f;
-      if (g < group) {
-        float sg = valid ? s[g] * scale : -INFINITY;
-        float m_new = fmaxf(m[g], warp_max(sg)); // lane 0's position is valid: finite
-        float correction = expf(m[g] - m_new);
-        p[g] = valid ? expf(sg - m_new) : 0.f;
-        l[g] = l[g] * correction + p[g]; // this lane's share; summed over the warp at the end
-#pragma unroll
-        for (int k = 0; k < DIMS; k++) acc[g][k] *= correction;
-        m[g] = m_new;
-      }
-    }
-    // The tile's value rows, VB at a time: their loads are issued together, so a tile waits for
-    // memory 32 / VB times rather than once a row. Rows past pos are zeros (their weights are 0).
-    constexpr int VB = DIMS == 4 ? 8 : 16;
-    int count = min(WARP, pos - tile + 1);
-    for (int j0 = 0; j0 < count; j0 += VB) {
-      float vf[VB][DIMS];
-#pragma unroll
-      for (int u = 0; u < VB; u++) {
-        int sj = __shfl_sync(0xffffffffu, slot, j0 + u);
-        if (j0 + u < count) {
-          widen_lane<T, DIMS>(v_cache + (size_t)sj * kv_dim + kvh * HEAD_DIM + lane * DIMS, vf[u]);
-        } else {
-#pragma unroll
-          for (int k = 0; k < DIMS; k++) vf[u][k] = 0.f;
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < VB; u++) {
-#pragma unroll
-        for (int g = 0; g < MAX_GROUP; g++) {
-          if (g < group) {
-            float pj = __shfl_sync(0xffffffffu, p[g], j0 + u);
-#pragma unroll
-            for (int k = 0; k < DIMS; k++) acc[g][k] += pj * vf[u][k];
-          }
-        }
-      }
-    }
+    __syncwarp(); // the next tile overwrites p and slot
   }
+  // The warp's rows were RPS interleaved sums: fold them, then publish the warp's result.
 #pragma unroll
-  for (int g = 0; g < MAX_GROUP; g++) {
-    if (g < group) {
-      float lg = warp_sum(l[g]);
-      if (lane == 0) {
-        part_m[warp * MAX_GROUP + g] = m[g];
-        part_l[warp * MAX_GROUP + g] = lg;
-      }
+  for (int g = 0; g < G; g++) {
+#pragma unroll
+    for (int e = 0; e < N; e++)
+      for (int o = LPR; o < WARP; o *= 2) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], o);
+    float lg = warp_sum(l[g]);
+    if (lane == 0) {
+      sh.m[warp][g] = m[g];
+      sh.l[warp][g] = lg;
     }
-  }
-  __syncthreads();
-  // Warps that had no tile (m = -INFINITY) add nothing; warp 0 always has position 0.
-  int active = min(warps, pos / WARP + 1);
-  for (int w = 0; w < active; w++) {
-    if (warp == w) {
+    if (lane < LPR) {
 #pragma unroll
-      for (int g = 0; g < MAX_GROUP; g++) {
-        if (g < group) {
-          float mm = -INFINITY;
-          for (int u = 0; u < active; u++) mm = fmaxf(mm, part_m[u * MAX_GROUP + g]);
-          float f = expf(m[g] - mm);
-#pragma unroll
-          for (int k = 0; k < DIMS; k++) {
-            float *a = acc_s + g * HEAD_DIM + lane * DIMS + k;
-            *a = (w == 0 ? 0.f : *a) + acc[g][k] * f;
-          }
-        }
-      }
+      for (int e = 0; e < N; e++) sh.acc[warp][g * HEAD_DIM + col + e] = acc[g][e];
     }
-    __syncthreads();
-  }
-  for (int i = threadIdx.x; i < group * HEAD_DIM; i += blockDim.x) {
-    int g = i / HEAD_DIM;
-    float mm = -INFINITY, total = 0.f;
-    for (int u = 0; u < active; u++) mm = fmaxf(mm, part_m[u * MAX_GROUP + g]);
-    for (int u = 0; u < active; u++)
-      total += part_l[u * MAX_GROUP + g] * expf(part_m[u * MAX_GROUP + g] - mm);
-    o[i] = from_float<T>(acc_s[i] / total);
   }
 }
 
-template <class T>
+template <class T, bool WIDE>
 __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const T *v_cache,
                                        const int *positions, const int *seq_of_token,
                                        const int *block_tables, T *out, int heads, int kv_heads,
-                                       int head_dim, int max_blocks, float scale) {
-  __shared__ __align__(16) float q_s[MAX_GROUP * GROUPED_MAX_HEAD_DIM];
-  __shared__ float acc_s[MAX_GROUP * GROUPED_MAX_HEAD_DIM];
-  __shared__ float part_m[MAX_ATT_WARPS * MAX_GROUP], part_l[MAX_ATT_WARPS * MAX_GROUP];
-  int t = blockIdx.x, kvh = blockIdx.y, pos = positions[t];
+                                       int head_dim, int max_blocks, float scale,
+                                       float *partials) {
+  __shared__ __align__(16) GroupedShared sh;
+  int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
+  int pos = positions[t];
   int group = heads / kv_heads, width = group * head_dim;
   T *o = out + ((size_t)t * heads + (size_t)kvh * group) * head_dim; // the group's heads, adjacent
-  bool shaped = group <= MAX_GROUP && blockDim.x % WARP == 0 &&
-                blockDim.x <= WARP * MAX_ATT_WARPS &&
+  float *rec = partials + (((size_t)t * kv_heads + kvh) * splits + split) * group * (head_dim + 2);
+  bool shaped = (WIDE ? group > 4 && group <= MAX_GROUP : group <= 4) &&
+                blockDim.x == GROUPED_WARPS * WARP &&
                 (head_dim == 32 || head_dim == 64 || head_dim == 128);
-  if (pos < 0 || !shaped) {
-    for (int d = threadIdx.x; d < width; d += blockDim.x)
-      o[d] = from_float<T>(pos < 0 ? 0.f : __int_as_float(0x7fc00000));
+  if (pos < 0) { // padding: zeros, written by attention_combine where there are splits
+    if (splits == 1)
+      for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(0.f);
     return;
   }
+  if (!shaped) {
+    for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(__int_as_float(0x7fc00000));
+    if (splits > 1)
+      for (int i = threadIdx.x; i < group * (head_dim + 2); i += blockDim.x) rec[i] = __int_as_float(0x7fc00000);
+    return;
+  }
+  int gp = group <= 2 ? 2 : group <= 4 ? 4 : 8;
   const float *q = qkv + (size_t)t * (heads + 2 * kv_heads) * head_dim + (size_t)kvh * width;
-  for (int i = threadIdx.x; i < width; i += blockDim.x) q_s[i] = q[i];
-  __syncthreads();
+  for (int i = threadIdx.x; i < gp * head_dim; i += blockDim.x) sh.q[i] = i < width ? q[i] : 0.f;
+  int chunk = ((pos + splits) / splits + WARP - 1) / WARP * WARP;
+  int begin = split * chunk, end = min(pos + 1, begin + chunk);
   const int *table = block_tables + seq_of_token[t] * max_blocks;
   int kv_dim = kv_heads * head_dim;
-  if (head_dim == 32)
-    grouped_attention<T, 1>(q_s, k_cache, v_cache, table, pos, kvh, group, kv_dim, scale, part_m,
-                            part_l, acc_s, o);
-  else if (head_dim == 64)
-    grouped_attention<T, 2>(q_s, k_cache, v_cache, table, pos, kvh, group, kv_dim, scale, part_m,
-                            part_l, acc_s, o);
-  else
-    grouped_attention<T, 4>(q_s, k_cache, v_cache, table, pos, kvh, group, kv_dim, scale, part_m,
-                            part_l, acc_s, o);
+  __syncthreads();
+#define GROUPED_CASE(HD, G)                                                                       \
+  if (head_dim == HD && gp == G)                                                                  \
+    grouped_attention<T, HD, G>(sh, k_cache, v_cache, table, begin, end, kvh, kv_dim, scale);
+  if (WIDE) { // a kernel of its own: the eight heads' sums take twice the registers
+    GROUPED_CASE(32, 8) GROUPED_CASE(64, 8) GROUPED_CASE(128, 8)
+  } else {
+    GROUPED_CASE(32, 2) GROUPED_CASE(32, 4)
+    GROUPED_CASE(64, 2) GROUPED_CASE(64, 4)
+    GROUPED_CASE(128, 2) GROUPED_CASE(128, 4)
+  }
+#undef GROUPED_CASE
+  __syncthreads();
+  // Warps that had no tile (m = -inf) add nothing; a split with no position writes m = -inf.
+  for (int i = threadIdx.x; i < width; i += blockDim.x) {
+    int g = i / head_dim;
+    float mm = -INFINITY, total = 0.f, sum = 0.f;
+    for (int w = 0; w < GROUPED_WARPS; w++) mm = fmaxf(mm, sh.m[w][g]);
+    for (int w = 0; w < GROUPED_WARPS; w++) {
+      if (sh.m[w][g] == -INFINITY) continue;
+      float f = expf(sh.m[w][g] - mm);
+      total += sh.l[w][g] * f;
+      sum += sh.acc[w][g * head_dim + i % head_dim] * f;
+    }
+    if (splits == 1) {
+      o[i] = from_float<T>(sum / total);
+    } else {
+      float *r = rec + (size_t)g * (head_dim + 2);
+      r[i % head_dim] = sum;
+      if (i % head_dim == 0) {
+        r[head_dim] = mm;
+        r[head_dim + 1] = total;
+      }
+    }
+  }
+}
+
+// ---- attention_combine: the splits' records of attention_grouped folded in split order into the
+// context row of a (token, head): out = sum_s acc_s e^(m_s - M) / sum_s l_s e^(m_s - M), M the
+// largest m_s; splits with m_s = -inf hold no position. A padding token's row is zeros. Grid:
+// (tokens, heads), any block width.
+template <class T>
+__device__ void attention_combine_body(const float *partials, const int *positions, T *out,
+                                       int heads, int kv_heads, int head_dim, int splits) {
+  int t = blockIdx.x, h = blockIdx.y, group = heads / kv_heads;
+  int kvh = h / group, g = h % group;
+  T *o = out + ((size_t)t * heads + h) * head_dim;
+  if (positions[t] < 0) {
+    for (int d = threadIdx.x; d < head_dim; d += blockDim.x) o[d] = from_float<T>(0.f);
+    return;
+  }
+  size_t stride = (size_t)group * (head_dim + 2);
+  const float *rec = partials + ((size_t)t * kv_heads + kvh) * splits * stride + (size_t)g * (head_dim + 2);
+  float mm = -INFINITY;
+  for (int s = 0; s < splits; s++) mm = fmaxf(mm, rec[s * stride + head_dim]);
+  for (int d = threadIdx.x; d < head_dim; d += blockDim.x) {
+    float total = 0.f, sum = 0.f;
+    for (int s = 0; s < splits; s++) {
+      const float *r = rec + s * stride;
+      float ms = r[head_dim];
+      if (ms == -INFINITY) continue;
+      float f = expf(ms - mm);
+      total += r[head_dim + 1] * f;
+      sum += r[d] * f;
+    }
+    o[d] = from_float<T>(sum / total);
+  }
 }
 
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
@@ -455,9 +534,23 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void attention_grouped_##SUFFIX(                                          \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale) {                                               \
-    attention_grouped_body<T>(qkv, k_cache, v_cache, positions, seq_of_token, block_tables, out, \
-                              heads, kv_heads, head_dim, max_blocks, scale);                      \
+      int head_dim, int max_blocks, float scale, float *partials) {                              \
+    attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
+                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
+                                     scale, partials);                                            \
+  }                                                                                               \
+  extern "C" __global__ void attention_grouped8_##SUFFIX(                                         \
+      const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
+      const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
+      int head_dim, int max_blocks, float scale, float *partials) {                              \
+    attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
+                                    block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
+                                    scale, partials);                                             \
+  }                                                                                               \
+  extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
+                                                        const int *positions, T *out, int heads, \
+                                                        int kv_heads, int head_dim, int splits) { \
+    attention_combine_body<T>(partials, positions, out, heads, kv_heads, head_dim, splits);      \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     silu_mul_body<T>(gu, h, tokens, inter);                                                       \

@@ -276,7 +276,7 @@ public final class BatchStep implements AutoCloseable {
   /**
    * {@return the bytes of a graph's temporaries for {@code tokens} tokens}: the residual stream,
    * the QKV and gate/up products' fp32 rows, the normalised rows, the context and the SwiGLU
-   * activations in the weights' type
+   * activations in the weights' type, and attention's records of its splits
    *
    * @param shape the model's dimensions
    * @param type the weights' type
@@ -285,7 +285,10 @@ public final class BatchStep implements AutoCloseable {
   public static long temporaryBytes(ModelShape shape, DType type, long tokens) {
     long fp32 = (long) shape.hidden() + shape.qkvWidth() + 2L * shape.intermediate();
     long typed = (long) shape.hidden() + shape.qWidth() + shape.intermediate();
-    return tokens * (fp32 * Float.BYTES + typed * type.bytes());
+    LlmKernels.Heads heads =
+        new LlmKernels.Heads(shape.heads(), shape.kvHeads(), shape.headDim(), 1);
+    long partials = Math.max(1, LlmKernels.attentionPartialFloats((int) tokens, heads));
+    return tokens * (fp32 * Float.BYTES + typed * type.bytes()) + partials * Float.BYTES;
   }
 
   /** Records the step of a bucket of {@code tokens} tokens. */
@@ -299,6 +302,9 @@ public final class BatchStep implements AutoCloseable {
     DeviceBuffer<?> context = scope.temporary(t, (long) tokens * shape.qWidth());
     DeviceBuffer<Float> gateUp = scope.temporary(ElementType.F32, 2L * tokens * inter);
     DeviceBuffer<?> act = scope.temporary(t, (long) tokens * inter);
+    DeviceBuffer<Float> partials =
+        scope.temporary(
+            ElementType.F32, Math.max(1, LlmKernels.attentionPartialFloats(tokens, heads)));
 
     long at = 0;
     DeviceBuffer<Integer> ids = inputs.slice(at, tokens);
@@ -346,6 +352,7 @@ public final class BatchStep implements AutoCloseable {
               seqOfToken,
               tables,
               context,
+              partials,
               tokens,
               heads));
       scope.record(

@@ -37,18 +37,35 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LlmKernels {
 
-  /** Threads a block of the row kernels (embed, the norms, RoPE). */
+  /** Threads a block of embed and silu_mul. */
   public static final int BLOCK = 128;
+
+  /**
+   * Threads a block of the norms: a row of up to {@code NORM_VECTORS} (8) 16-byte pieces a thread,
+   * 8,192 floats, is read once, every load in flight at once.
+   */
+  public static final int NORM_BLOCK = 256;
+
+  /** Threads a block of RoPE with the cache writes: a token of Llama-3.2-1B in three turns. */
+  public static final int ROPE_BLOCK = 512;
 
   /** Threads a block of attention: {@code ATT_WARPS} (4) warps a (token, head). */
   public static final int ATTENTION_BLOCK = 128;
 
   /**
-   * Threads a block of grouped attention: 8 warps a (token, kv head), each taking tiles of 32
-   * positions (at most {@code MAX_ATT_WARPS}, 16, of the .cu; 8 keep two blocks an SM resident at
-   * its 128 registers a thread).
+   * Threads a block of grouped attention: {@code GROUPED_WARPS} (4) warps a (token, kv head,
+   * split), each taking tiles of 32 positions; exactly this many, or the kernel writes NaN rows.
    */
-  public static final int GROUPED_ATTENTION_BLOCK = 256;
+  public static final int GROUPED_ATTENTION_BLOCK = 128;
+
+  /** The most splits of a token's positions grouped attention takes: {@code MAX_SPLITS}. */
+  public static final int MAX_SPLITS = 32;
+
+  /**
+   * The blocks grouped attention aims for: a step of few tokens splits each token's positions until
+   * about this many blocks run (four an SM of an H100), so that batch 1 does not run on 8 SMs.
+   */
+  static final int SPLIT_TARGET_BLOCKS = 512;
 
   /** The most query heads a kv head serves in grouped attention: {@code MAX_GROUP} of the .cu. */
   public static final int MAX_GROUP = 8;
@@ -86,8 +103,10 @@ public final class LlmKernels {
               .withReference("rms_norm_" + s, call -> rmsNorm(call, t, false))
               .withReference("gather_rms_norm_" + s, call -> rmsNorm(call, t, true))
               .withReference("rope_cache_" + s, call -> ropeCache(call, t))
-              .withReference("attention_" + s, call -> attention(call, t, false))
-              .withReference("attention_grouped_" + s, call -> attention(call, t, true))
+              .withReference("attention_" + s, call -> attention(call, t, false, false))
+              .withReference("attention_grouped_" + s, call -> attention(call, t, true, false))
+              .withReference("attention_grouped8_" + s, call -> attention(call, t, true, true))
+              .withReference("attention_combine_" + s, call -> attentionCombine(call, t))
               .withReference("silu_mul_" + s, call -> siluMul(call, t));
     }
     return image.withReference("sample", LlmKernels::sample);
@@ -104,8 +123,14 @@ public final class LlmKernels {
    *     k_cache, v_cache, heads, kv_heads, head_dim, max_blocks)}: a block per token
    * @param attention {@code attention(qkv, k_cache, v_cache, positions, seq_of_token, block_tables,
    *     out, heads, kv_heads, head_dim, max_blocks, scale)}: a block per (token, head)
-   * @param groupedAttention {@code attention_grouped}, attention's parameters and result: a block
-   *     per (token, kv head), for the shapes {@link Heads#grouped()} takes
+   * @param groupedAttention {@code attention_grouped}, attention's parameters then {@code
+   *     partials}: a block per (token, kv head, split), for the shapes {@link Heads#grouped()}
+   *     takes with groups of at most 4; with one split it writes the context rows, with more the
+   *     splits' records that {@code attentionCombine} folds
+   * @param groupedAttention8 {@code attention_grouped8}: the same for groups of 5 to 8 (a kernel of
+   *     its own, for their registers)
+   * @param attentionCombine {@code attention_combine(partials, positions, out, heads, kv_heads,
+   *     head_dim, splits)}: a block per (token, head)
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -115,12 +140,27 @@ public final class LlmKernels {
       Kernel ropeCache,
       Kernel attention,
       Kernel groupedAttention,
+      Kernel groupedAttention8,
+      Kernel attentionCombine,
       Kernel siluMul) {
 
-    /** {@return the seven kernels} */
+    /** {@return the grouped attention kernel of query groups of {@code group} heads} */
+    public Kernel groupedAttention(int group) {
+      return group <= 4 ? groupedAttention : groupedAttention8;
+    }
+
+    /** {@return the nine kernels} */
     public List<Kernel> all() {
       return List.of(
-          embed, rmsNorm, gatherRmsNorm, ropeCache, attention, groupedAttention, siluMul);
+          embed,
+          rmsNorm,
+          gatherRmsNorm,
+          ropeCache,
+          attention,
+          groupedAttention,
+          groupedAttention8,
+          attentionCombine,
+          siluMul);
     }
   }
 
@@ -140,10 +180,15 @@ public final class LlmKernels {
                   "rope_cache_" + s, FLOAT, FLOAT, INT, INT, INT, w, w, I32, I32, I32, I32),
               IMAGE.kernel(
                   "attention_" + s, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32),
-              IMAGE.kernel(
-                  "attention_grouped_" + s, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32),
+              grouped("attention_grouped_" + s, w),
+              grouped("attention_grouped8_" + s, w),
+              IMAGE.kernel("attention_combine_" + s, FLOAT, INT, w, I32, I32, I32, I32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
+  }
+
+  private static Kernel grouped(String name, KernelParam w) {
+    return IMAGE.kernel(name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT);
   }
 
   /** {@code sample(logits, params, out, vocab)}: a block of {@link #SAMPLE_BLOCK} a sequence. */
@@ -228,7 +273,9 @@ public final class LlmKernels {
       int rows,
       int hidden,
       float epsilon) {
-    return of(type).rmsNorm().launch(LaunchConfig.of(rows, BLOCK), x, weight, out, hidden, epsilon);
+    return of(type)
+        .rmsNorm()
+        .launch(LaunchConfig.of(rows, NORM_BLOCK), x, weight, out, hidden, epsilon);
   }
 
   /**
@@ -254,7 +301,7 @@ public final class LlmKernels {
       float epsilon) {
     return of(type)
         .gatherRmsNorm()
-        .launch(LaunchConfig.of(count, BLOCK), x, rows, weight, out, hidden, epsilon);
+        .launch(LaunchConfig.of(count, NORM_BLOCK), x, rows, weight, out, hidden, epsilon);
   }
 
   /**
@@ -314,7 +361,7 @@ public final class LlmKernels {
     return of(type)
         .ropeCache()
         .launch(
-            LaunchConfig.of(tokens, BLOCK),
+            LaunchConfig.of(tokens, ROPE_BLOCK),
             qkv,
             inverseFrequencies,
             positions,
@@ -329,9 +376,38 @@ public final class LlmKernels {
   }
 
   /**
+   * {@return how many splits grouped attention cuts each of {@code tokens} tokens' positions into}:
+   * enough that about {@link #SPLIT_TARGET_BLOCKS} blocks run, at most {@link #MAX_SPLITS}; 1 for
+   * the plain kernel
+   *
+   * @param tokens the step's tokens
+   * @param heads the shapes
+   */
+  public static int attentionSplits(int tokens, Heads heads) {
+    if (!heads.grouped()) {
+      return 1;
+    }
+    long blocks = (long) tokens * heads.kvHeads();
+    return (int) Math.max(1, Math.min(MAX_SPLITS, (SPLIT_TARGET_BLOCKS + blocks - 1) / blocks));
+  }
+
+  /**
+   * {@return the floats of the splits' records attention needs for {@code tokens} tokens}: a record
+   * of {@code headDim + 2} floats a (token, head, split), none with one split
+   *
+   * @param tokens the step's tokens
+   * @param heads the shapes
+   */
+  public static long attentionPartialFloats(int tokens, Heads heads) {
+    int splits = attentionSplits(tokens, heads);
+    return splits == 1 ? 0 : (long) tokens * heads.heads() * splits * (heads.headDim() + 2);
+  }
+
+  /**
    * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}:
    * grouped attention where {@link Heads#grouped()} takes the heads (each kv head's keys and values
-   * read once for its whole group), attention otherwise
+   * read once for its whole group), over {@link #attentionSplits} splits of the positions folded by
+   * attention_combine; attention otherwise
    *
    * @param type the cache's and out's type
    * @param qkv the rotated QKV rows, fp32 (q is read)
@@ -341,6 +417,8 @@ public final class LlmKernels {
    * @param seqOfToken each token's sequence
    * @param blockTables {@code sequences x maxBlocks} block numbers
    * @param out the context rows, {@code tokens x heads * headDim}
+   * @param partials the splits' records, at least {@link #attentionPartialFloats} floats (and at
+   *     least one)
    * @param tokens the tokens
    * @param heads the shapes
    */
@@ -353,28 +431,63 @@ public final class LlmKernels {
       DeviceBuffer<Integer> seqOfToken,
       DeviceBuffer<Integer> blockTables,
       DeviceBuffer<?> out,
+      DeviceBuffer<Float> partials,
       int tokens,
       Heads heads) {
-    LaunchConfig config =
-        heads.grouped()
-            ? new LaunchConfig(
-                Dim3.of(tokens, heads.kvHeads()), Dim3.of(GROUPED_ATTENTION_BLOCK), 0)
-            : new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0);
-    return (heads.grouped() ? of(type).groupedAttention() : of(type).attention())
-        .launch(
-            config,
-            qkv,
-            kCache,
-            vCache,
-            positions,
-            seqOfToken,
-            blockTables,
-            out,
-            heads.heads(),
-            heads.kvHeads(),
-            heads.headDim(),
-            heads.maxBlocks(),
-            (float) (1 / Math.sqrt(heads.headDim())));
+    float scale = (float) (1 / Math.sqrt(heads.headDim()));
+    if (!heads.grouped()) {
+      return of(type)
+          .attention()
+          .launch(
+              new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0),
+              qkv,
+              kCache,
+              vCache,
+              positions,
+              seqOfToken,
+              blockTables,
+              out,
+              heads.heads(),
+              heads.kvHeads(),
+              heads.headDim(),
+              heads.maxBlocks(),
+              scale);
+    }
+    int splits = attentionSplits(tokens, heads);
+    GraphNode<@Nullable Void> grouped =
+        of(type)
+            .groupedAttention(heads.heads() / heads.kvHeads())
+            .launch(
+                new LaunchConfig(
+                    Dim3.of(tokens, heads.kvHeads(), splits), Dim3.of(GROUPED_ATTENTION_BLOCK), 0),
+                qkv,
+                kCache,
+                vCache,
+                positions,
+                seqOfToken,
+                blockTables,
+                out,
+                heads.heads(),
+                heads.kvHeads(),
+                heads.headDim(),
+                heads.maxBlocks(),
+                scale,
+                partials);
+    if (splits == 1) {
+      return grouped;
+    }
+    return grouped.andThen(
+        of(type)
+            .attentionCombine()
+            .launch(
+                new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(heads.headDim()), 0),
+                partials,
+                positions,
+                out,
+                heads.heads(),
+                heads.kvHeads(),
+                heads.headDim(),
+                splits));
   }
 
   /**
@@ -530,17 +643,20 @@ public final class LlmKernels {
     }
   }
 
-  // Both kernels' reference: grouped, a block per (token, kv head) computes that kv head's group of
-  // query heads, and writes NaN rows for the shapes it does not take, as the kernel does.
-  private static void attention(KernelCall call, DType type, boolean grouped) {
+  // The attention kernels' reference. Grouped, a block per (token, kv head) computes that kv head's
+  // group of query heads, and writes NaN rows for the shapes its kernel does not take, as the
+  // kernel does; over several splits it writes each split's record (acc, m, l) instead, which
+  // attentionCombine folds.
+  private static void attention(KernelCall call, DType type, boolean grouped, boolean wide) {
     int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
     int tokens = call.grid().x(), group = heads / kvHeads;
+    int splits = grouped ? call.grid().z() : 1;
     int blockHeads = grouped ? call.grid().y() * group : call.grid().y();
     boolean shaped =
         grouped
             ? new Heads(heads, kvHeads, headDim, maxBlocks).grouped()
-                && call.block().x() % 32 == 0
-                && call.block().x() <= 32 * 16
+                && (wide ? group > 4 : group <= 4)
+                && call.block().x() == GROUPED_ATTENTION_BLOCK
             : headDim <= MAX_HEAD_DIM;
     double scale = call.f32(11);
     int kvDim = kvHeads * headDim, width = (heads + 2 * kvHeads) * headDim;
@@ -548,47 +664,121 @@ public final class LlmKernels {
     MemorySegment positions = ints(call, 3, tokens);
     MemorySegment seqOfToken = ints(call, 4, tokens);
     MemorySegment out = typed(call, 6, type, (long) tokens * heads * headDim);
+    int record = headDim + 2;
+    MemorySegment partials =
+        splits > 1 ? floats(call, 12, (long) tokens * blockHeads * splits * record) : null;
     for (int t = 0; t < tokens; t++) {
       int pos = positions.getAtIndex(I, t);
       for (int h = 0; h < blockHeads; h++) {
         long o = ((long) t * heads + h) * headDim;
+        if (pos < 0 && partials != null) {
+          continue; // attention_combine writes the zeros
+        }
         if (pos < 0 || !shaped) {
           for (int d = 0; d < headDim; d++) {
             Numerics.set(type, out, o + d, pos < 0 ? 0f : Float.NaN);
+          }
+          for (int split = 0; partials != null && split < splits; split++) {
+            long r = recordAt(t, h, split, heads, group, splits, record);
+            for (int i = 0; i < record; i++) {
+              partials.setAtIndex(F, r + i, Float.NaN);
+            }
           }
           continue;
         }
         int seq = seqOfToken.getAtIndex(I, t);
         MemorySegment tables = ints(call, 5, (long) (seq + 1) * maxBlocks);
-        int g = h / (heads / kvHeads);
+        int g = h / group;
         long q = (long) t * width + (long) h * headDim;
-        double[] scores = new double[pos + 1];
-        long[] slots = new long[pos + 1];
-        double max = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j <= pos; j++) {
-          slots[j] = slot(tables, seq, maxBlocks, j);
-          MemorySegment k = typed(call, 1, type, (slots[j] + 1) * kvDim);
-          double dot = 0;
-          for (int d = 0; d < headDim; d++) {
-            dot +=
-                (double) qkv.getAtIndex(F, q + d)
-                    * Numerics.get(type, k, slots[j] * kvDim + (long) g * headDim + d);
+        // The kernel's split of positions 0..pos: chunks of ceil((pos + 1) / splits) rounded up
+        // to 32.
+        int chunk = ((pos + splits) / splits + 31) / 32 * 32;
+        for (int split = 0; split < splits; split++) {
+          int begin = split * chunk, end = Math.min(pos + 1, begin + chunk);
+          int n = Math.max(0, end - begin);
+          double[] scores = new double[n];
+          long[] slots = new long[n];
+          double max = Double.NEGATIVE_INFINITY;
+          for (int j = 0; j < n; j++) {
+            slots[j] = slot(tables, seq, maxBlocks, begin + j);
+            MemorySegment k = typed(call, 1, type, (slots[j] + 1) * kvDim);
+            double dot = 0;
+            for (int d = 0; d < headDim; d++) {
+              dot +=
+                  (double) qkv.getAtIndex(F, q + d)
+                      * Numerics.get(type, k, slots[j] * kvDim + (long) g * headDim + d);
+            }
+            scores[j] = dot * scale;
+            max = Math.max(max, scores[j]);
           }
-          scores[j] = dot * scale;
-          max = Math.max(max, scores[j]);
+          // A record's maximum is the kernel's: a float, and its weights are relative to it.
+          float m = (float) max;
+          double total = 0;
+          for (int j = 0; j < n; j++) {
+            scores[j] = Math.exp(scores[j] - m);
+            total += scores[j];
+          }
+          double[] sums = new double[headDim];
+          for (int d = 0; d < headDim; d++) {
+            for (int j = 0; j < n; j++) {
+              MemorySegment v = typed(call, 2, type, (slots[j] + 1) * kvDim);
+              sums[d] +=
+                  scores[j] * Numerics.get(type, v, slots[j] * kvDim + (long) g * headDim + d);
+            }
+          }
+          if (partials == null) {
+            for (int d = 0; d < headDim; d++) {
+              Numerics.set(type, out, o + d, (float) (sums[d] / total));
+            }
+          } else {
+            long r = recordAt(t, h, split, heads, group, splits, record);
+            for (int d = 0; d < headDim; d++) {
+              partials.setAtIndex(F, r + d, (float) sums[d]);
+            }
+            partials.setAtIndex(F, r + headDim, m);
+            partials.setAtIndex(F, r + headDim + 1, (float) total);
+          }
         }
-        double total = 0;
-        for (int j = 0; j <= pos; j++) {
-          scores[j] = Math.exp(scores[j] - max);
-          total += scores[j];
+      }
+    }
+  }
+
+  /** {@return the float index of head h's record of a split: [token][kv head][split][group]} */
+  private static long recordAt(
+      int t, int h, int split, int heads, int group, int splits, int record) {
+    int kvHeads = heads / group;
+    return ((((long) t * kvHeads + h / group) * splits + split) * group + h % group) * record;
+  }
+
+  private static void attentionCombine(KernelCall call, DType type) {
+    int tokens = call.grid().x(), heads = call.i32(3), kvHeads = call.i32(4);
+    int headDim = call.i32(5), splits = call.i32(6), group = heads / kvHeads, record = headDim + 2;
+    MemorySegment partials = floats(call, 0, (long) tokens * heads * splits * record);
+    MemorySegment positions = ints(call, 1, tokens);
+    MemorySegment out = typed(call, 2, type, (long) tokens * heads * headDim);
+    for (int t = 0; t < tokens; t++) {
+      boolean padding = positions.getAtIndex(I, t) < 0;
+      for (int h = 0; h < heads; h++) {
+        long o = ((long) t * heads + h) * headDim;
+        float max = Float.NEGATIVE_INFINITY;
+        for (int split = 0; split < splits; split++) {
+          float m =
+              partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
+          max = Float.isNaN(m) ? m : Math.max(max, m);
         }
         for (int d = 0; d < headDim; d++) {
-          double sum = 0;
-          for (int j = 0; j <= pos; j++) {
-            MemorySegment v = typed(call, 2, type, (slots[j] + 1) * kvDim);
-            sum += scores[j] * Numerics.get(type, v, slots[j] * kvDim + (long) g * headDim + d);
+          double total = 0, sum = 0;
+          for (int split = 0; split < splits && !padding; split++) {
+            long r = recordAt(t, h, split, heads, group, splits, record);
+            float m = partials.getAtIndex(F, r + headDim);
+            if (m == Float.NEGATIVE_INFINITY) {
+              continue; // a split without positions
+            }
+            double f = Math.exp(m - max);
+            total += partials.getAtIndex(F, r + headDim + 1) * f;
+            sum += partials.getAtIndex(F, r + d) * f;
           }
-          Numerics.set(type, out, o + d, (float) (sum / total));
+          Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
         }
       }
     }

@@ -61,6 +61,8 @@ class LlmKernelsGpuTests {
               "rope_cache_",
               "attention_",
               "attention_grouped_",
+              "attention_grouped8_",
+              "attention_combine_",
               "silu_mul_")) {
         names.add(k + s);
       }
@@ -163,7 +165,11 @@ class LlmKernelsGpuTests {
         float[] r = Arrays16.values(t, reference[i]), g = Arrays16.values(t, gpu[i]);
         for (int e = 0; e < r.length; e++) {
           float bound = tolerance * (1 + Math.abs(r[e])) + (typed ? Arrays16.ulp(t, r[e]) : 0);
-          boolean ok = Float.isNaN(r[e]) ? Float.isNaN(g[e]) : Math.abs(g[e] - r[e]) <= bound;
+          // Equal infinities (an empty split's maximum) are the same value.
+          boolean ok =
+              Float.isNaN(r[e])
+                  ? Float.isNaN(g[e])
+                  : g[e] == r[e] || Math.abs(g[e] - r[e]) <= bound;
           assertTrue(
               ok,
               what
@@ -280,29 +286,41 @@ class LlmKernelsGpuTests {
       assertSame(type, 1e-5f, rope, "rope_cache, heads of " + headDim);
       Object[] after = rope[0]; // the reference's rotated q and its cache, for both runs
       assertTrue(shapes.grouped(), "grouped attention takes these heads");
-      for (boolean grouped : new boolean[] {false, true}) {
+      // The plain kernel, then grouped attention in one split and in three.
+      for (int splits : new int[] {0, 1, 3}) {
+        boolean grouped = splits > 0;
+        Object[] args = {
+          after[0],
+          after[5],
+          after[6],
+          positions,
+          seqOfToken,
+          tables,
+          Arrays16.of(type, new float[tokens * heads * headDim]),
+          heads,
+          kvHeads,
+          headDim,
+          MAX_BLOCKS,
+          (float) (1 / Math.sqrt(headDim)),
+          new float[Math.max(1, tokens * heads * splits * (headDim + 2))]
+        };
         Object[][] attention =
-            run(
-                grouped ? LlmKernels.of(type).groupedAttention() : LlmKernels.of(type).attention(),
-                grouped
-                    ? new LaunchConfig(
-                        Dim3.of(tokens, kvHeads), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0)
-                    : new LaunchConfig(
+            grouped
+                ? run(
+                    LlmKernels.of(type).groupedAttention(heads / kvHeads),
+                    new LaunchConfig(
+                        Dim3.of(tokens, kvHeads, splits),
+                        Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK),
+                        0),
+                    type,
+                    args)
+                : run(
+                    LlmKernels.of(type).attention(),
+                    new LaunchConfig(
                         Dim3.of(tokens, heads), Dim3.of(LlmKernels.ATTENTION_BLOCK), 0),
-                type,
-                after[0],
-                after[5],
-                after[6],
-                positions,
-                seqOfToken,
-                tables,
-                Arrays16.of(type, new float[tokens * heads * headDim]),
-                heads,
-                kvHeads,
-                headDim,
-                MAX_BLOCKS,
-                (float) (1 / Math.sqrt(headDim)));
-        String what = grouped ? "grouped attention" : "attention";
+                    type,
+                    java.util.Arrays.copyOf(args, 12));
+        String what = grouped ? "grouped attention in " + splits + " splits" : "plain attention";
         assertSame(type, 1e-4f, attention, what + ", heads of " + headDim);
       }
       assertTrue(shapes.qkvWidth() == width, "the shapes");
@@ -320,29 +338,67 @@ class LlmKernelsGpuTests {
       int width = (heads + 2 * kvHeads) * headDim, kv = kvHeads * headDim;
       int[] positions = {319, 31, 32, -1, 255, 0};
       int[] seqOfToken = {0, 1, 1, 0, 2, 2};
-      Object[][] runs =
-          run(
-              LlmKernels.of(type).groupedAttention(),
-              new LaunchConfig(
-                  Dim3.of(tokens, kvHeads), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
-              type,
-              Arrays16.gaussian(random, DType.F32, tokens * width, 1),
-              Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
-              Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
-              positions,
-              seqOfToken,
-              tables(3),
-              Arrays16.of(type, new float[tokens * heads * headDim]),
-              heads,
-              kvHeads,
-              headDim,
-              MAX_BLOCKS,
-              (float) (1 / Math.sqrt(headDim)));
-      String what = "grouped attention, " + heads + " heads of " + headDim + " over " + kvHeads;
-      assertSame(type, 1e-4f, runs, what);
+      float[] qkv = Arrays16.gaussian(random, DType.F32, tokens * width, 1);
+      Object k = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      Object v = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      int[] tables = tables(3);
       boolean taken = new LlmKernels.Heads(heads, kvHeads, headDim, MAX_BLOCKS).grouped();
-      float first = Arrays16.values(type, runs[0][6])[0]; // token 0's first value
-      assertEquals(!taken, Float.isNaN(first), what + ": NaN rows exactly where it does not take");
+      // One split writes the rows; five cut position 319 into chunks of 64 (and token 1's 32
+      // positions into one chunk and four empty ones), folded by attention_combine.
+      for (int splits : new int[] {1, 5}) {
+        String what =
+            "grouped attention, "
+                + heads
+                + " heads of "
+                + headDim
+                + " over "
+                + kvHeads
+                + ", "
+                + splits
+                + " splits";
+        Object[][] runs =
+            run(
+                LlmKernels.of(type).groupedAttention(heads / kvHeads),
+                new LaunchConfig(
+                    Dim3.of(tokens, kvHeads, splits),
+                    Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK),
+                    0),
+                type,
+                qkv,
+                k,
+                v,
+                positions,
+                seqOfToken,
+                tables,
+                Arrays16.of(type, new float[tokens * heads * headDim]),
+                heads,
+                kvHeads,
+                headDim,
+                MAX_BLOCKS,
+                (float) (1 / Math.sqrt(headDim)),
+                new float[Math.max(1, tokens * heads * splits * (headDim + 2))]);
+        assertSame(type, 1e-4f, runs, what);
+        Object rows = runs[0][6];
+        if (splits > 1) {
+          Object[][] combined =
+              run(
+                  LlmKernels.of(type).attentionCombine(),
+                  new LaunchConfig(Dim3.of(tokens, heads), Dim3.of(headDim), 0),
+                  type,
+                  runs[0][12],
+                  positions,
+                  Arrays16.of(type, new float[tokens * heads * headDim]),
+                  heads,
+                  kvHeads,
+                  headDim,
+                  splits);
+          assertSame(type, 1e-5f, combined, what + ", combined");
+          rows = combined[0][2];
+        }
+        float first = Arrays16.values(type, rows)[0]; // token 0's first value
+        assertEquals(
+            !taken, Float.isNaN(first), what + ": NaN rows exactly where it does not take");
+      }
     }
   }
 

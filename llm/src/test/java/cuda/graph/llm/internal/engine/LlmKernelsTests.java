@@ -13,6 +13,7 @@ import cuda.graph.llm.internal.checkpoint.DType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -280,12 +281,13 @@ class LlmKernelsTests {
               headDim);
       Object grouped =
           attentionReference(
-              LlmKernels.of(type).groupedAttention(),
+              LlmKernels.of(type).groupedAttention(HEADS / KV_HEADS),
               new LaunchConfig(
                   Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
               type,
               inputs,
-              headDim);
+              headDim,
+              new float[1]);
       float[] p = Arrays16.values(type, plain), g = Arrays16.values(type, grouped);
       boolean taken = new LlmKernels.Heads(HEADS, KV_HEADS, headDim, MAX_BLOCKS).grouped();
       assertEquals(headDim == 32, taken, "grouped attention takes heads of 32, not of 16");
@@ -298,25 +300,105 @@ class LlmKernelsTests {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void groupedAttentionCutIntoSplitsAndFoldedByCombineGivesTheRowsOfOneSplit(DType type) {
+    int headDim = 32, width = (HEADS + 2 * KV_HEADS) * headDim, kv = KV_HEADS * headDim;
+    int[] positions = {20, 0, 35, -1, 7};
+    int[] seqOfToken = {0, 1, 1, 0, 0};
+    int tokens = positions.length, splits = 3;
+    Object[] inputs = {
+      Arrays16.gaussian(random, DType.F32, tokens * width, 1),
+      Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
+      Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
+      positions,
+      seqOfToken
+    };
+    Kernel grouped = LlmKernels.of(type).groupedAttention(HEADS / KV_HEADS);
+    Object whole =
+        attentionReference(
+            grouped,
+            new LaunchConfig(
+                Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
+            type,
+            inputs,
+            headDim,
+            new float[1]);
+    // Position 35 in chunks of 32: a split of 32 positions, one of 4 and an empty one.
+    float[] records = new float[tokens * HEADS * splits * (headDim + 2)];
+    Object untouched =
+        attentionReference(
+            grouped,
+            new LaunchConfig(
+                Dim3.of(tokens, KV_HEADS, splits), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
+            type,
+            inputs,
+            headDim,
+            records);
+    assertArrayEquals(
+        new float[tokens * HEADS * headDim],
+        Arrays16.values(type, untouched),
+        "over splits the rows are attention_combine's to write");
+    Object combined = Arrays16.of(type, new float[tokens * HEADS * headDim]);
+    LlmKernels.of(type)
+        .attentionCombine()
+        .runReference(
+            new LaunchConfig(Dim3.of(tokens, HEADS), Dim3.of(headDim), 0),
+            records,
+            positions,
+            combined,
+            HEADS,
+            KV_HEADS,
+            headDim,
+            splits);
+    assertClose(
+        type, Arrays16.values(type, whole), Arrays16.values(type, combined), "three splits");
+    int record = ((2 * KV_HEADS) * splits + 2) * 2 * (headDim + 2); // token 2, kv head 0, split 2
+    assertEquals(Float.NEGATIVE_INFINITY, records[record + headDim], "an empty split's m");
+    assertEquals(0f, records[record + headDim + 1], "an empty split's total");
+  }
+
+  @Test
+  void attentionSplitsAFewTokensPositionsUntilAbout512BlocksRunAndNeverAWideStep() {
+    LlmKernels.Heads llama1b = new LlmKernels.Heads(32, 8, 64, 40);
+    assertEquals(32, LlmKernels.attentionSplits(1, llama1b), "batch 1: 8 blocks, cut 32 ways");
+    assertEquals(8, LlmKernels.attentionSplits(8, llama1b));
+    assertEquals(2, LlmKernels.attentionSplits(32, llama1b));
+    assertEquals(1, LlmKernels.attentionSplits(64, llama1b));
+    assertEquals(1, LlmKernels.attentionSplits(2048, llama1b), "a prefill step");
+    assertEquals(0, LlmKernels.attentionPartialFloats(64, llama1b));
+    assertEquals(32L * 32 * 66, LlmKernels.attentionPartialFloats(1, llama1b));
+    assertEquals(
+        1, LlmKernels.attentionSplits(1, new LlmKernels.Heads(4, 2, 16, 3)), "the plain kernel");
+  }
+
   /** {@return the context rows {@code kernel}'s reference writes for qkv, k, v, positions, seqs} */
   private static Object attentionReference(
-      Kernel kernel, LaunchConfig config, DType type, Object[] inputs, int headDim) {
+      Kernel kernel,
+      LaunchConfig config,
+      DType type,
+      Object[] inputs,
+      int headDim,
+      Object... partials) {
     int tokens = ((int[]) inputs[3]).length;
     Object out = Arrays16.of(type, new float[tokens * HEADS * headDim]);
-    kernel.runReference(
-        config,
-        inputs[0],
-        inputs[1],
-        inputs[2],
-        inputs[3],
-        inputs[4],
-        TABLES,
-        out,
-        HEADS,
-        KV_HEADS,
-        headDim,
-        MAX_BLOCKS,
-        (float) (1 / Math.sqrt(headDim)));
+    Object[] args = {
+      inputs[0],
+      inputs[1],
+      inputs[2],
+      inputs[3],
+      inputs[4],
+      TABLES,
+      out,
+      HEADS,
+      KV_HEADS,
+      headDim,
+      MAX_BLOCKS,
+      (float) (1 / Math.sqrt(headDim))
+    };
+    List<Object> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of(partials));
+    kernel.runReference(config, all.toArray());
     return out;
   }
 
