@@ -488,6 +488,59 @@ __device__ void attention_combine_body(const float *partials, const int *positio
   }
 }
 
+// ---- gemv: y[m][n] = sum_k x[m][k] * w[n][k] (or y[m][n] += that, where accumulate is set) for
+// the M <= 8 token rows of a decode step: x [M, k] and w [rows, k] of T, y [M, rows] fp32. At so
+// few rows a matrix product is a stream of the weights, and cuBLASLt's kernels read the smaller
+// matrices at 30-70% of the bandwidth: here a warp takes a row (rows blockIdx.x * warps + warp,
+// then a grid's worth on), its lanes 16 bytes of it at a time, GEMV_UNROLL pieces in flight a lane;
+// x is read through L1 (every warp reads it). The lanes' sums meet by shuffles; lane 0 writes.
+// The host takes this kernel only where k * sizeof(T) is a multiple of 16 and the rows are aligned.
+constexpr int GEMV_UNROLL = 4;
+#define GEMV_MAX_TOKENS 8
+
+template <class T, int M>
+__device__ void gemv_rows(const T *__restrict__ x, const T *__restrict__ w, float *y, int rows,
+                          int k, int accumulate) {
+  constexpr int N = 16 / sizeof(T);
+  int warps = blockDim.x / WARP, warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  int pieces = k / N;
+  for (int n = blockIdx.x * warps + warp; n < rows; n += gridDim.x * warps) {
+    const T *row = w + (size_t)n * k;
+    float acc[M];
+#pragma unroll
+    for (int m = 0; m < M; m++) acc[m] = 0.f;
+#pragma unroll GEMV_UNROLL
+    for (int c = lane; c < pieces; c += WARP) {
+      float wf[N];
+      widen16(row + (size_t)c * N, wf);
+#pragma unroll
+      for (int m = 0; m < M; m++) {
+        float xf[N];
+        widen16(x + (size_t)m * k + (size_t)c * N, xf);
+#pragma unroll
+        for (int e = 0; e < N; e++) acc[m] += wf[e] * xf[e];
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < M; m++) {
+      float sum = warp_sum(acc[m]);
+      if (lane == 0) {
+        float *out = y + (size_t)m * rows + n;
+        *out = accumulate ? *out + sum : sum;
+      }
+    }
+  }
+}
+
+template <class T>
+__device__ void gemv_body(const T *x, const T *w, float *y, int tokens, int rows, int k,
+                          int accumulate) {
+  if (tokens <= 1) gemv_rows<T, 1>(x, w, y, rows, k, accumulate);
+  else if (tokens <= 2) gemv_rows<T, 2>(x, w, y, rows, k, accumulate);
+  else if (tokens <= 4) gemv_rows<T, 4>(x, w, y, rows, k, accumulate);
+  else gemv_rows<T, 8>(x, w, y, rows, k, accumulate);
+}
+
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
 // rows, then the up rows, of one product). Grid-stride over tokens * inter.
 template <class T>
@@ -551,6 +604,10 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
                                                         const int *positions, T *out, int heads, \
                                                         int kv_heads, int head_dim, int splits) { \
     attention_combine_body<T>(partials, positions, out, heads, kv_heads, head_dim, splits);      \
+  }                                                                                               \
+  extern "C" __global__ void gemv_##SUFFIX(const T *x, const T *w, float *y, int tokens, int rows, \
+                                           int k, int accumulate) {                              \
+    gemv_body<T>(x, w, y, tokens, rows, k, accumulate);                                           \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     silu_mul_body<T>(gu, h, tokens, inter);                                                       \

@@ -70,6 +70,12 @@ public final class LlmKernels {
   /** The most query heads a kv head serves in grouped attention: {@code MAX_GROUP} of the .cu. */
   public static final int MAX_GROUP = 8;
 
+  /** The most token rows {@link #gemv} takes: {@code GEMV_MAX_TOKENS} of the .cu. */
+  public static final int GEMV_MAX_TOKENS = 8;
+
+  /** Threads a block of gemv: 8 warps, a row of the weights each. */
+  public static final int GEMV_BLOCK = 256;
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -107,6 +113,7 @@ public final class LlmKernels {
               .withReference("attention_grouped_" + s, call -> attention(call, t, true, false))
               .withReference("attention_grouped8_" + s, call -> attention(call, t, true, true))
               .withReference("attention_combine_" + s, call -> attentionCombine(call, t))
+              .withReference("gemv_" + s, call -> gemv(call, t))
               .withReference("silu_mul_" + s, call -> siluMul(call, t));
     }
     return image.withReference("sample", LlmKernels::sample);
@@ -131,6 +138,8 @@ public final class LlmKernels {
    *     its own, for their registers)
    * @param attentionCombine {@code attention_combine(partials, positions, out, heads, kv_heads,
    *     head_dim, splits)}: a block per (token, head)
+   * @param gemv {@code gemv(x, w, y, tokens, rows, k, accumulate)}: y = x w^T (or y += it) for at
+   *     most {@link #GEMV_MAX_TOKENS} rows of x, a warp a row of w
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -142,6 +151,7 @@ public final class LlmKernels {
       Kernel groupedAttention,
       Kernel groupedAttention8,
       Kernel attentionCombine,
+      Kernel gemv,
       Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
@@ -149,7 +159,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the nine kernels} */
+    /** {@return the ten kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -160,6 +170,7 @@ public final class LlmKernels {
           groupedAttention,
           groupedAttention8,
           attentionCombine,
+          gemv,
           siluMul);
     }
   }
@@ -183,6 +194,7 @@ public final class LlmKernels {
               grouped("attention_grouped_" + s, w),
               grouped("attention_grouped8_" + s, w),
               IMAGE.kernel("attention_combine_" + s, FLOAT, INT, w, I32, I32, I32, I32),
+              IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -491,6 +503,64 @@ public final class LlmKernels {
   }
 
   /**
+   * {@return whether {@link #gemv} takes a product of {@code tokens} rows of {@code x} by the
+   * {@code k}-wide rows of {@code w} into {@code y}}: at most {@link #GEMV_MAX_TOKENS} rows, rows
+   * of whole 16-byte pieces, x and w aligned to 16 bytes
+   *
+   * @param type x's and w's type
+   * @param x the left rows
+   * @param w the weight
+   * @param y the output
+   * @param tokens the rows of x
+   * @param k a row's width
+   */
+  public static boolean gemvTakes(
+      DType type, DeviceBuffer<?> x, DeviceBuffer<?> w, DeviceBuffer<Float> y, int tokens, int k) {
+    return tokens >= 1
+        && tokens <= GEMV_MAX_TOKENS
+        && (long) k * type.bytes() % 16 == 0
+        && x.alignment() >= 16
+        && w.alignment() >= 16
+        && y.alignment() >= Float.BYTES;
+  }
+
+  /**
+   * {@return y = x w^T in fp32, or y += x w^T where {@code accumulate}}: the product of a decode
+   * step's few rows by a linear layer's {@code [rows, k]} weight, as a stream of the weight
+   *
+   * @param type x's and w's type
+   * @param x {@code tokens x k}
+   * @param w {@code rows x k}, row-major (a linear layer's {@code [out, in]})
+   * @param y {@code tokens x rows}, fp32
+   * @param tokens 1 to {@link #GEMV_MAX_TOKENS}, where {@link #gemvTakes} says so
+   * @param rows w's rows
+   * @param k a row's width
+   * @param accumulate whether to add to y
+   */
+  public static GraphNode<@Nullable Void> gemv(
+      DType type,
+      DeviceBuffer<?> x,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int tokens,
+      int rows,
+      int k,
+      boolean accumulate) {
+    int warps = GEMV_BLOCK / 32;
+    return of(type)
+        .gemv()
+        .launch(
+            LaunchConfig.of((rows + warps - 1) / warps, GEMV_BLOCK),
+            x,
+            w,
+            y,
+            tokens,
+            rows,
+            k,
+            accumulate ? 1 : 0);
+  }
+
+  /**
    * {@return h = silu(gate) * up for each token, from the gate/up product's fp32 rows}
    *
    * @param type h's type
@@ -780,6 +850,29 @@ public final class LlmKernels {
           }
           Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
         }
+      }
+    }
+  }
+
+  private static void gemv(KernelCall call, DType type) {
+    int tokens = call.i32(3), rows = call.i32(4), k = call.i32(5);
+    boolean accumulate = call.i32(6) != 0;
+    MemorySegment x = typed(call, 0, type, (long) tokens * k);
+    MemorySegment w = typed(call, 1, type, (long) rows * k);
+    MemorySegment y = floats(call, 2, (long) tokens * rows);
+    float[][] xs = new float[tokens][];
+    for (int m = 0; m < tokens; m++) {
+      xs[m] = Numerics.decode(type, x, (long) m * k, k);
+    }
+    for (int n = 0; n < rows; n++) {
+      float[] row = Numerics.decode(type, w, (long) n * k, k);
+      for (int m = 0; m < tokens; m++) {
+        double sum = 0;
+        for (int i = 0; i < k; i++) {
+          sum += (double) xs[m][i] * row[i];
+        }
+        long at = (long) m * rows + n;
+        y.setAtIndex(F, at, accumulate ? y.getAtIndex(F, at) + (float) sum : (float) sum);
       }
     }
   }

@@ -63,6 +63,7 @@ class LlmKernelsGpuTests {
               "attention_grouped_",
               "attention_grouped8_",
               "attention_combine_",
+              "gemv_",
               "silu_mul_")) {
         names.add(k + s);
       }
@@ -398,6 +399,36 @@ class LlmKernelsGpuTests {
         float first = Arrays16.values(type, rows)[0]; // token 0's first value
         assertEquals(
             !taken, Float.isNaN(first), what + ": NaN rows exactly where it does not take");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void gemvMatchesItsReferenceForOneToEightRowsAndAddsWhereAccumulating(DType type) {
+    // k of 2,048 (a Llama-3.2-1B row) and of 8 (a single 16-byte piece for fp16/bf16); rows that do
+    // not fill the last block.
+    for (int[] shape : new int[][] {{2048, 3077}, {8, 13}}) {
+      int k = shape[0], rows = shape[1];
+      Object w = Arrays16.of(type, Arrays16.gaussian(random, type, rows * k, 1));
+      for (int tokens : new int[] {1, 2, 3, 5, 8}) {
+        for (int accumulate : new int[] {0, 1}) {
+          assertSame(
+              type,
+              1e-4f,
+              run(
+                  LlmKernels.of(type).gemv(),
+                  LaunchConfig.of((rows + 7) / 8, LlmKernels.GEMV_BLOCK),
+                  type,
+                  Arrays16.of(type, Arrays16.gaussian(random, type, tokens * k, 1)),
+                  w,
+                  Arrays16.gaussian(random, DType.F32, tokens * rows, 1),
+                  tokens,
+                  rows,
+                  k,
+                  accumulate),
+              "gemv, " + tokens + " rows of " + k + " by " + rows + ", accumulate " + accumulate);
+        }
       }
     }
   }

@@ -404,6 +404,39 @@ class LlmKernelsTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
+  void gemvIsEachRowOfXTimesEachRowOfTheWeightAddedToYWhereAccumulating(DType type) {
+    int tokens = 3, rows = 5, k = 16;
+    float[] x = Arrays16.gaussian(random, type, tokens * k, 1);
+    float[] w = Arrays16.gaussian(random, type, rows * k, 1);
+    float[] before = Arrays16.gaussian(random, DType.F32, tokens * rows, 1);
+    for (int accumulate : new int[] {0, 1}) {
+      float[] y = before.clone();
+      LlmKernels.of(type)
+          .gemv()
+          .runReference(
+              LaunchConfig.of(1, LlmKernels.GEMV_BLOCK),
+              Arrays16.of(type, x),
+              Arrays16.of(type, w),
+              y,
+              tokens,
+              rows,
+              k,
+              accumulate);
+      for (int m = 0; m < tokens; m++) {
+        for (int n = 0; n < rows; n++) {
+          double sum = 0;
+          for (int i = 0; i < k; i++) {
+            sum += (double) x[m * k + i] * w[n * k + i];
+          }
+          float expected = (accumulate == 1 ? before[m * rows + n] : 0f) + (float) sum;
+          assertEquals(expected, y[m * rows + n], 1e-5f, "row " + m + ", column " + n);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
   void siluMulIsSiluOfTheGateTimesTheUp(DType type) {
     int tokens = 3, inter = 10;
     float[] gu = Arrays16.gaussian(random, DType.F32, tokens * 2 * inter, 2);
