@@ -25,6 +25,10 @@ cd "$root"
 stage=target/gpu-llm/.gpu-llm
 rm -rf target/gpu-llm; mkdir -p "$stage/cp"
 cp -r .gpu/jre .gpu/junit-console.jar "$stage/"
+# The runtime's symbol tables are a few MB of a pack that must leave room for the working tree.
+if command -v strip > /dev/null; then
+  find "$stage/jre" -name '*.so' -exec chmod u+w {} + -exec strip --strip-unneeded {} +
+fi
 for j in .gpu/cp/*.jar; do
   case "$(basename "$j")" in
     *-cuda-graph-api-*|*-cuda-graph-spi-*|*-cuda-graph-simulator-*|*-cuda-graph-driver-*|\
