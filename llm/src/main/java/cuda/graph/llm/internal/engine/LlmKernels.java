@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -446,24 +447,28 @@ public final class LlmKernels {
       DeviceBuffer<Float> partials,
       int tokens,
       Heads heads) {
-    float scale = (float) (1 / Math.sqrt(heads.headDim()));
+    // Both kernels take these; grouped attention takes the splits' records after them.
+    Object[] arguments = {
+      qkv,
+      kCache,
+      vCache,
+      positions,
+      seqOfToken,
+      blockTables,
+      out,
+      heads.heads(),
+      heads.kvHeads(),
+      heads.headDim(),
+      heads.maxBlocks(),
+      (float) (1 / Math.sqrt(heads.headDim())),
+      partials
+    };
     if (!heads.grouped()) {
       return of(type)
           .attention()
           .launch(
               new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0),
-              qkv,
-              kCache,
-              vCache,
-              positions,
-              seqOfToken,
-              blockTables,
-              out,
-              heads.heads(),
-              heads.kvHeads(),
-              heads.headDim(),
-              heads.maxBlocks(),
-              scale);
+              Arrays.copyOf(arguments, arguments.length - 1));
     }
     int splits = attentionSplits(tokens, heads);
     GraphNode<@Nullable Void> grouped =
@@ -472,19 +477,7 @@ public final class LlmKernels {
             .launch(
                 new LaunchConfig(
                     Dim3.of(tokens, heads.kvHeads(), splits), Dim3.of(GROUPED_ATTENTION_BLOCK), 0),
-                qkv,
-                kCache,
-                vCache,
-                positions,
-                seqOfToken,
-                blockTables,
-                out,
-                heads.heads(),
-                heads.kvHeads(),
-                heads.headDim(),
-                heads.maxBlocks(),
-                scale,
-                partials);
+                arguments);
     if (splits == 1) {
       return grouped;
     }

@@ -290,21 +290,19 @@ class LlmKernelsGpuTests {
       // The plain kernel, then grouped attention in one split and in three.
       for (int splits : new int[] {0, 1, 3}) {
         boolean grouped = splits > 0;
-        Object[] args = {
-          after[0],
-          after[5],
-          after[6],
-          positions,
-          seqOfToken,
-          tables,
-          Arrays16.of(type, new float[tokens * heads * headDim]),
-          heads,
-          kvHeads,
-          headDim,
-          MAX_BLOCKS,
-          (float) (1 / Math.sqrt(headDim)),
-          new float[Math.max(1, tokens * heads * splits * (headDim + 2))]
-        };
+        Object[] args =
+            attentionArguments(
+                type,
+                after[0],
+                after[5],
+                after[6],
+                positions,
+                seqOfToken,
+                tables,
+                heads,
+                kvHeads,
+                headDim,
+                splits);
         Object[][] attention =
             grouped
                 ? run(
@@ -365,19 +363,18 @@ class LlmKernelsGpuTests {
                     Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK),
                     0),
                 type,
-                qkv,
-                k,
-                v,
-                positions,
-                seqOfToken,
-                tables,
-                Arrays16.of(type, new float[tokens * heads * headDim]),
-                heads,
-                kvHeads,
-                headDim,
-                MAX_BLOCKS,
-                (float) (1 / Math.sqrt(headDim)),
-                new float[Math.max(1, tokens * heads * splits * (headDim + 2))]);
+                attentionArguments(
+                    type,
+                    qkv,
+                    k,
+                    v,
+                    positions,
+                    seqOfToken,
+                    tables,
+                    heads,
+                    kvHeads,
+                    headDim,
+                    splits));
         assertSame(type, 1e-4f, runs, what);
         Object rows = runs[0][6];
         if (splits > 1) {
@@ -401,6 +398,40 @@ class LlmKernelsGpuTests {
             !taken, Float.isNaN(first), what + ": NaN rows exactly where it does not take");
       }
     }
+  }
+
+  /**
+   * {@return grouped attention's arguments (the plain kernel's are the first 12): zeroed context
+   * rows and records for {@code splits} splits (at least one float)}
+   */
+  private static Object[] attentionArguments(
+      DType type,
+      Object qkv,
+      Object k,
+      Object v,
+      int[] positions,
+      int[] seqOfToken,
+      int[] tables,
+      int heads,
+      int kvHeads,
+      int headDim,
+      int splits) {
+    int tokens = positions.length;
+    return new Object[] {
+      qkv,
+      k,
+      v,
+      positions,
+      seqOfToken,
+      tables,
+      Arrays16.of(type, new float[tokens * heads * headDim]),
+      heads,
+      kvHeads,
+      headDim,
+      MAX_BLOCKS,
+      (float) (1 / Math.sqrt(headDim)),
+      new float[Math.max(1, tokens * heads * splits * (headDim + 2))]
+    };
   }
 
   @ParameterizedTest

@@ -4,12 +4,18 @@ package cuda.graph.llm.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.CudaPlatform;
+import cuda.graph.DeviceBuffer;
 import cuda.graph.Dim3;
+import cuda.graph.ElementType;
 import cuda.graph.Kernel;
 import cuda.graph.LaunchConfig;
+import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.DType;
+import cuda.graph.simulator.Simulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -279,15 +285,7 @@ class LlmKernelsTests {
               type,
               inputs,
               headDim);
-      Object grouped =
-          attentionReference(
-              LlmKernels.of(type).groupedAttention(HEADS / KV_HEADS),
-              new LaunchConfig(
-                  Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
-              type,
-              inputs,
-              headDim,
-              new float[1]);
+      Object grouped = groupedInOneSplit(type, inputs, headDim);
       float[] p = Arrays16.values(type, plain), g = Arrays16.values(type, grouped);
       boolean taken = new LlmKernels.Heads(HEADS, KV_HEADS, headDim, MAX_BLOCKS).grouped();
       assertEquals(headDim == 32, taken, "grouped attention takes heads of 32, not of 16");
@@ -315,15 +313,7 @@ class LlmKernelsTests {
       seqOfToken
     };
     Kernel grouped = LlmKernels.of(type).groupedAttention(HEADS / KV_HEADS);
-    Object whole =
-        attentionReference(
-            grouped,
-            new LaunchConfig(
-                Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
-            type,
-            inputs,
-            headDim,
-            new float[1]);
+    Object whole = groupedInOneSplit(type, inputs, headDim);
     // Position 35 in chunks of 32: a split of 32 positions, one of 4 and an empty one.
     float[] records = new float[tokens * HEADS * splits * (headDim + 2)];
     Object untouched =
@@ -359,6 +349,25 @@ class LlmKernelsTests {
   }
 
   @Test
+  void gemvTakesStepsOfAtMostEightRowsOfWhole16BytePiecesAlignedAndLeavesTheRestToCublas() {
+    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
+        Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> x = DeviceBuffer.zeros(ElementType.BF16, 9 * 24L).syncOn(stream);
+        DeviceBuffer<Short> w = DeviceBuffer.zeros(ElementType.BF16, 5 * 24L).syncOn(stream);
+        DeviceBuffer<Float> y = DeviceBuffer.zeros(ElementType.F32, 9 * 5L).syncOn(stream)) {
+      assertTrue(LlmKernels.gemvTakes(DType.BF16, x, w, y, 1, 24), "one row of 48 bytes");
+      assertTrue(LlmKernels.gemvTakes(DType.BF16, x, w, y, 8, 24), "eight rows");
+      assertFalse(LlmKernels.gemvTakes(DType.BF16, x, w, y, 9, 24), "nine rows: cuBLASLt");
+      assertFalse(LlmKernels.gemvTakes(DType.BF16, x, w, y, 1, 20), "rows of 40 bytes");
+      assertTrue(LlmKernels.gemvTakes(DType.F32, x, w, y, 1, 20), "rows of 80 bytes");
+      assertFalse(
+          LlmKernels.gemvTakes(DType.BF16, x.slice(4, 24), w, y, 1, 24), "x 8 bytes aligned");
+      assertTrue(
+          LlmKernels.gemvTakes(DType.BF16, x, w.slice(8, 24), y, 1, 24), "w 16 bytes aligned");
+    }
+  }
+
+  @Test
   void attentionSplitsAFewTokensPositionsUntilAbout512BlocksRunAndNeverAWideStep() {
     LlmKernels.Heads llama1b = new LlmKernels.Heads(32, 8, 64, 40);
     assertEquals(32, LlmKernels.attentionSplits(1, llama1b), "batch 1: 8 blocks, cut 32 ways");
@@ -370,6 +379,18 @@ class LlmKernelsTests {
     assertEquals(32L * 32 * 66, LlmKernels.attentionPartialFloats(1, llama1b));
     assertEquals(
         1, LlmKernels.attentionSplits(1, new LlmKernels.Heads(4, 2, 16, 3)), "the plain kernel");
+  }
+
+  /** {@return grouped attention's reference rows in one split (its records unused)} */
+  private static Object groupedInOneSplit(DType type, Object[] inputs, int headDim) {
+    int tokens = ((int[]) inputs[3]).length;
+    return attentionReference(
+        LlmKernels.of(type).groupedAttention(HEADS / KV_HEADS),
+        new LaunchConfig(Dim3.of(tokens, KV_HEADS), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
+        type,
+        inputs,
+        headDim,
+        new float[1]);
   }
 
   /** {@return the context rows {@code kernel}'s reference writes for qkv, k, v, positions, seqs} */
