@@ -488,16 +488,20 @@ part_llm_check() {
       anchors+=("$dir"); cp "$dir/expected.json" "$out/llm-expected-$d.json"
     fi
   done
-  # With no anchor made the check fails by itself (a GPU run without anchors must not pass).
+  # With no anchor made the check fails by itself (a GPU run without anchors must not pass). The
+  # part's status is the test classes': 0 only when every one passed.
+  local failed=0
   for c in TransformersCheckGpuTests LlmKernelsGpuTests BatchStepGpuTests; do
     log="$out/llm-check-$c.log"; t0=$SECONDS
     JAVA_OPTS="-Dcuda.graph.llm.anchors=$(IFS=:; echo "${anchors[*]}") ${JAVA_OPTS:-}" timeout 240 \
       "$run" --disable-ansi-colors --select-class="cuda.graph.llm.internal.engine.$c" > "$log" 2>&1
     rc=$?
+    [ "$rc" = 0 ] || failed=1
     echo "$c: exit $rc, $((SECONDS - t0)) s, $(grep -aoE '[0-9]+ tests (successful|failed|aborted)' "$log" | paste -sd, | sed 's/,/, /g')"
     grep -aoE "(prompt [0-9]+ \(|llm-anchor-[a-z0-9]+ \()[^\`]*" "$log" | sed 's/^/  /' | cut -c1-400
     grep -aE "✘|↷|■" "$log" | head -10 | cut -c1-1000
   done
+  return "$failed"
 }
 
 part llm-bench "issue 40: LlmBench decode (batches 1-128, 512-token contexts) and a 1,000-request Poisson load beside transformers' static-cache generate, compiled (LLM_BENCH_BANDWIDTH_TBS: 3.35, LLM_BENCH_RATE: 20 requests/s, LLM_BENCH_MODEL: /tmp/llama-bench-bf16, LLM_BENCH_EAGER=1 adds eager; staged: scripts/gpu-llm-pack.sh, one call, or scripts/gpu-embed-stage.sh)"
