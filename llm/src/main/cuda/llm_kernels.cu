@@ -458,11 +458,14 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
 
 // ---- attention_combine: the splits' records of attention_grouped folded in split order into the
 // context row of a (token, head): out = sum_s acc_s e^(m_s - M) / sum_s l_s e^(m_s - M), M the
-// largest m_s; splits with m_s = -inf hold no position. A padding token's row is zeros. Grid:
-// (tokens, heads), any block width.
+// largest m_s; splits with m_s = -inf hold no position. The first warp reads every split's m and l
+// at once (a lane a split: at most MAX_SPLITS) and leaves the splits' weights in shared memory;
+// then each thread's dimension reads its splits' sums with every load in flight. A padding token's
+// row is zeros. Grid: (tokens, heads), any block width.
 template <class T>
 __device__ void attention_combine_body(const float *partials, const int *positions, T *out,
                                        int heads, int kv_heads, int head_dim, int splits) {
+  __shared__ float weight[MAX_SPLITS], total_s;
   int t = blockIdx.x, h = blockIdx.y, group = heads / kv_heads;
   int kvh = h / group, g = h % group;
   T *o = out + ((size_t)t * heads + h) * head_dim;
@@ -472,18 +475,24 @@ __device__ void attention_combine_body(const float *partials, const int *positio
   }
   size_t stride = (size_t)group * (head_dim + 2);
   const float *rec = partials + ((size_t)t * kv_heads + kvh) * splits * stride + (size_t)g * (head_dim + 2);
-  float mm = -INFINITY;
-  for (int s = 0; s < splits; s++) mm = fmaxf(mm, rec[s * stride + head_dim]);
+  if (threadIdx.x < WARP) {
+    int s = threadIdx.x;
+    bool here = s < splits && s < MAX_SPLITS;
+    float ms = here ? rec[s * stride + head_dim] : -INFINITY;
+    float ls = here ? rec[s * stride + head_dim + 1] : 0.f;
+    float mm = warp_max(ms); // NaN records (heads the kernel does not take) give NaN weights
+    float f = ms == -INFINITY ? 0.f : expf(ms - mm);
+    float total = warp_sum(ls * f);
+    if (here) weight[s] = f;
+    if (s == 0) total_s = total;
+  }
+  __syncthreads();
+  float total = total_s;
+  int n = min(splits, MAX_SPLITS);
   for (int d = threadIdx.x; d < head_dim; d += blockDim.x) {
-    float total = 0.f, sum = 0.f;
-    for (int s = 0; s < splits; s++) {
-      const float *r = rec + s * stride;
-      float ms = r[head_dim];
-      if (ms == -INFINITY) continue;
-      float f = expf(ms - mm);
-      total += r[head_dim + 1] * f;
-      sum += r[d] * f;
-    }
+    float sum = 0.f;
+#pragma unroll 8
+    for (int s = 0; s < n; s++) sum += rec[s * stride + d] * weight[s];
     o[d] = from_float<T>(sum / total);
   }
 }
@@ -492,10 +501,11 @@ __device__ void attention_combine_body(const float *partials, const int *positio
 // the M <= 8 token rows of a decode step: x [M, k] and w [rows, k] of T, y [M, rows] fp32. At so
 // few rows a matrix product is a stream of the weights, and cuBLASLt's kernels read the smaller
 // matrices at 30-70% of the bandwidth: here a warp takes a row (rows blockIdx.x * warps + warp,
-// then a grid's worth on), its lanes 16 bytes of it at a time, GEMV_UNROLL pieces in flight a lane;
+// then a grid's worth on), its lanes 16 bytes of it at a time, GEMV_UNROLL pieces in flight a lane
+// (a 2,048-wide bf16 row whole: the 12.6 MB QKV weight of Llama-3.2-1B is one wave);
 // x is read through L1 (every warp reads it). The lanes' sums meet by shuffles; lane 0 writes.
 // The host takes this kernel only where k * sizeof(T) is a multiple of 16 and the rows are aligned.
-constexpr int GEMV_UNROLL = 4;
+constexpr int GEMV_UNROLL = 8;
 #define GEMV_MAX_TOKENS 8
 
 template <class T, int M>
