@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the cuda-graph authors
 // The encoder's own kernels: everything of a BERT encoder's forward pass that is not a matrix
-// product (those are cuBLASLt matmul nodes, bias and residual in their epilogues). A padded batch
+// product (those are cuBLASLt matmul nodes, bias and residual in their epilogues), and
+// encode_small, the whole pass of a query in one kernel (at the end of this file). A padded batch
 // of `batch` sequences of `length` tokens is `tokens = batch * length` rows of `hidden` floats,
 // token t of sequence b at row b * length + t; ids, token types and the attention mask are ints
 // in the same order. Activations and weights are fp32, sums are fp32; the `_half` entry points,
@@ -368,130 +369,355 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 }
 
 // ---------------------------------------------------------------------------------------------
-// The fused path for small batches (a query: one sequence of up to a few dozen tokens), fp16
-// products on the tensor cores with fp32 sums. Where the large-batch path runs a cuBLASLt product
-// and a LayerNorm kernel per step, the products here take the bias, the residual and the exact
-// GELU in their epilogue, and the product that adds to the residual stream also takes the
-// LayerNorm after it: the last block to finish a band of 16 rows normalises them (a counter per
-// band tells it), so each layer is five kernels: QKV, attention, output + residual + LayerNorm,
-// up + GELU, down + residual + LayerNorm.
+// encode_small: the whole forward pass of a query (a padded batch of at most 32 tokens, fp16
+// weights) as one kernel, one graph node. Of a query's replay on the cuBLASLt path (44 nodes,
+// about 3.5 us each), little is work: all-MiniLM's fp16 weights are 21 MB, which stay in L2
+// between queries, and 32 tokens are 0.7 GFLOP. What costs is a node's launch and its tail.
+//
+// The work is cut into items, in phases: the embeddings (1 item); per layer, QKV with attention
+// (an item a head), the output product (an item per 16 columns of H), the up product (per 16 of
+// F), the down product (per 16 of H); pooling (1 item). A block takes the next item by a ticket
+// (an atomic counter), waits until every item of the phase before is done (a counter a phase),
+// does it, and counts it done. Tickets go out in the order blocks start, and an item waits only
+// on items of lower tickets, which blocks already running hold: so every item finishes however
+// many blocks are resident and whatever else the GPU runs (no co-residency is assumed, unlike a
+// grid barrier). The last block to finish sets every counter back to 0 for the next launch: sync
+// must be 0 before the first, and two launches on one sync buffer must not overlap (the encoder
+// replays its graphs on one stream).
+//
+// The LayerNorm after a product is done by the items that read its rows: each block of the next
+// product phase normalises all rows (at most 32 of 384) into shared memory as its fp16 operand,
+// and writes the fp32 rows it owns (row r by item r % items) to x, the residual of the product
+// after. So a layer is four phases. Rows past the tokens (up to the next 16) are zeros in h and
+// x and finite elsewhere; nothing reads them into a real row.
+//
+// Memory order: an item's writes, then __syncthreads and a fence before its count (release); a
+// waiting block's thread 0 loads the count with ld.acquire.gpu and fences before the barrier that
+// releases its block, so the block's loads after it see every write of the phase before. The
+// activations are never read through the non-coherent path (no __restrict__ const on them).
+//
+// Products: tensor-core wmma tiles of 16 x 16 x 16, fp16 operands, fp32 sums. A block computes a
+// strip of 16 columns for every row tile (one or two), its 8 warps splitting the k steps, the
+// partial tiles summed in shared memory in a fixed order; a warp issues ES_AHEAD steps' loads before
+// it multiplies (the weights come from L2).
+#define ES_THREADS 256
+#define ES_WARPS 8
+#define ES_MAX_ROWS 32
+#define ES_MAX_HIDDEN 384
+#define ES_MAX_HEAD 32
+#define ES_LDA (ES_MAX_HIDDEN + 8)     // the fp16 operand's row stride in shared memory
+#define ES_QKV_LD (3 * ES_MAX_HEAD + 1) // +1: lanes read one column of different rows
+#define ES_AHEAD 8
+#define ES_MAX_LAYERS 64
 
-// The products' tiles: a block computes a TILE x TILE tile of out, its warps (at most LIN_WARPS)
-// taking every warps-th step of TILE along k, their partial tiles summed in the epilogue. A warp
-// loads AHEAD steps' operands before it multiplies any, so that their loads overlap.
-#define TILE 16
-#define LIN_WARPS 16
-#define AHEAD 4
+__device__ __forceinline__ int load_acquire(const int *p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
 
-// out[r][c] = epilogue(sum_k a[r][k] w[k][c] + bias[c]) for the tile of block (x, y): rows y * 16
-// to y * 16 + 15, columns x * 16 to x * 16 + 15. a is [m, k] and w [k, n] (the layout the weights
-// are stored in: x W), both row-major fp16. The epilogue adds residual[r][c] where residual is
-// given, takes the exact GELU where gelu is set, and stores fp32 or fp16 (Out).
-// Where counters is given, the block then counts itself done in counters[y]; the last of the band's
-// n / 16 blocks reads the band's finished rows of out back and writes their LayerNorm (gamma, beta,
-// eps; n wide) to normed (fp32) and normed_half (fp16), and sets counters[y] back to 0 for the next
-// launch: counters must be 0 before it. m, n and k must be multiples of 16 and blocks at most
-// LIN_WARPS warps: otherwise the block writes NaN over its tile (and counts nothing).
-template <typename Out>
-__device__ void linear_tile(const __half *a, const __half *w, const float *bias,
-                           const float *residual, Out *out, int m, int n, int k, bool gelu,
-                           const float *gamma, const float *beta, float eps, float *normed,
-                           __half *normed_half, int *counters) {
-  using namespace nvcuda;
-  __shared__ __align__(32) float partial[LIN_WARPS][TILE * TILE];
-  __shared__ int last;
-  int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
-  if (row0 >= m || col0 >= n) return;
-  wait_for_previous_kernel();
-  let_next_kernel_launch();
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, warps = blockDim.x / WARP;
-  if (m % TILE != 0 || n % TILE != 0 || k % TILE != 0 || k < TILE || warps > LIN_WARPS) {
-    for (int e = threadIdx.x; e < TILE * TILE; e += blockDim.x) {
-      int r = row0 + e / TILE, c = col0 + e % TILE;
-      if (r < m && c < n) store(out + (size_t)r * n + c, CUDART_NAN_F);
-    }
-    return;
+// Waits until counter reaches need, for the whole block.
+__device__ void es_wait(const int *counter, int need) {
+  if (threadIdx.x == 0) {
+    while (load_acquire(counter) < need) __nanosleep(32);
+    __threadfence();
   }
-  wmma::fragment<wmma::accumulator, TILE, TILE, TILE, float> acc;
+  __syncthreads();
+}
+
+// out[r][c0 + c] for the rows r < 16 * row_tiles and c < 16 of a (rows x k) times w (k x n,
+// row-major, fp16), handed to epi(r, c, sum) once each, after the block's barrier. a may be shared
+// or global memory, lda its row stride. partial: ES_WARPS tiles of 16 x 16 floats.
+template <class Epilogue>
+__device__ void es_strip(const __half *a, int lda, const __half *w, int n, int c0, int k,
+                         int row_tiles, float *partial, Epilogue epi) {
+  using namespace nvcuda;
+  int warp = threadIdx.x / WARP;
+  int groups = ES_WARPS / row_tiles, tile = warp % row_tiles, group = warp / row_tiles;
+  int steps = k / 16;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
   wmma::fill_fragment(acc, 0.f);
-  const __half *a_rows = a + (size_t)row0 * k;
-  for (int s0 = warp * TILE; s0 < k; s0 += warps * TILE * AHEAD) {
-    wmma::fragment<wmma::matrix_a, TILE, TILE, TILE, __half, wmma::row_major> fa[AHEAD];
-    wmma::fragment<wmma::matrix_b, TILE, TILE, TILE, __half, wmma::row_major> fb[AHEAD];
+  const __half *a_rows = a + (size_t)tile * 16 * lda;
+  for (int s0 = group; s0 < steps; s0 += groups * ES_AHEAD) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa[ES_AHEAD];
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb[ES_AHEAD];
 #pragma unroll
-    for (int i = 0; i < AHEAD; i++) {
-      int s = s0 + i * warps * TILE;
-      if (s < k) {
-        wmma::load_matrix_sync(fa[i], a_rows + s, k);
-        wmma::load_matrix_sync(fb[i], w + (size_t)s * n + col0, n);
+    for (int i = 0; i < ES_AHEAD; i++) {
+      int s = s0 + i * groups;
+      if (s < steps) {
+        wmma::load_matrix_sync(fb[i], w + (size_t)s * 16 * n + c0, n);
+        wmma::load_matrix_sync(fa[i], a_rows + s * 16, lda);
       }
     }
 #pragma unroll
-    for (int i = 0; i < AHEAD; i++)
-      if (s0 + i * warps * TILE < k) wmma::mma_sync(acc, fa[i], fb[i], acc);
+    for (int i = 0; i < ES_AHEAD; i++)
+      if (s0 + i * groups < steps) wmma::mma_sync(acc, fa[i], fb[i], acc);
   }
-  wmma::store_matrix_sync(partial[warp], acc, TILE, wmma::mem_row_major);
+  wmma::store_matrix_sync(partial + warp * 256, acc, 16, wmma::mem_row_major);
   __syncthreads();
-  for (int e = threadIdx.x; e < TILE * TILE; e += blockDim.x) {
-    int r = row0 + e / TILE, c = col0 + e % TILE;
+  for (int e = threadIdx.x; e < row_tiles * 256; e += blockDim.x) {
+    int t = e / 256, rc = e % 256;
     float v = 0.f;
-    for (int p = 0; p < warps; p++) v += partial[p][e];
-    v += bias[c];
-    if (residual) v += residual[(size_t)r * n + c];
-    if (gelu) v = 0.5f * v * (1.f + erff(v * 0.70710678118654752f));
-    store(out + (size_t)r * n + c, v);
+    for (int g = 0; g < groups; g++) v += partial[(g * row_tiles + t) * 256 + rc];
+    epi(t * 16 + rc / 16, rc % 16, v);
   }
-  if (!counters) return;
-  __threadfence(); // this block's tile is visible to the band's last block before it counts
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(counters + blockIdx.y, 1) == n / TILE - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  for (int r = row0 + warp; r < row0 + TILE; r += warps) {
-    // Read through L2 (ld.global.cg): the other blocks' tiles were never in this SM's L1.
-    const float *row = reinterpret_cast<const float *>(out) + (size_t)r * n;
+  __syncthreads(); // partial and the operand are free again
+}
+
+// LayerNorm of h's rows (tokens of them; rows up to `rows` are zeros) into a_s as fp16, and the
+// fp32 rows r with r % items == item into x (where x is given). A warp a row, its values in
+// registers: every load of a warp's rows is in flight at once.
+__device__ void es_normalize(const float *h, const float *gamma, const float *beta, float eps,
+                             int tokens, int rows, int hidden, __half *a_s, float *x, int item,
+                             int items) {
+  constexpr int PER_LANE = ES_MAX_HIDDEN / WARP, ROWS = ES_MAX_ROWS / ES_WARPS;
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  float v[ROWS][PER_LANE];
+#pragma unroll
+  for (int q = 0; q < ROWS; q++) {
+    int r = warp + q * ES_WARPS;
+#pragma unroll
+    for (int j = 0; j < PER_LANE; j++) {
+      int i = lane + j * WARP;
+      v[q][j] = r < tokens && i < hidden ? h[(size_t)r * hidden + i] : 0.f;
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < ROWS; q++) {
+    int r = warp + q * ES_WARPS;
+    if (r >= rows) continue;
+    bool real = r < tokens, mine = x && r % items == item;
     float sum = 0.f;
-    for (int i = lane; i < n; i += WARP) sum += __ldcg(row + i);
-    float mean = warp_sum(sum) / n;
+#pragma unroll
+    for (int j = 0; j < PER_LANE; j++) sum += v[q][j];
+    float mean = warp_sum(sum) / hidden;
     float squares = 0.f;
-    for (int i = lane; i < n; i += WARP) {
-      float d = __ldcg(row + i) - mean;
+#pragma unroll
+    for (int j = 0; j < PER_LANE; j++) {
+      int i = lane + j * WARP;
+      float d = i < hidden ? v[q][j] - mean : 0.f;
       squares += d * d;
     }
-    float scale = rsqrtf(warp_sum(squares) / n + eps);
-    for (int i = lane; i < n; i += WARP) {
-      float v = (__ldcg(row + i) - mean) * scale * gamma[i] + beta[i];
-      normed[(size_t)r * n + i] = v;
-      normed_half[(size_t)r * n + i] = __float2half_rn(v);
+    float scale = rsqrtf(warp_sum(squares) / hidden + eps);
+#pragma unroll
+    for (int j = 0; j < PER_LANE; j++) {
+      int i = lane + j * WARP;
+      if (i >= hidden) continue;
+      float y = real ? (v[q][j] - mean) * scale * gamma[i] + beta[i] : 0.f;
+      a_s[r * ES_LDA + i] = __float2half_rn(y);
+      if (mine) x[(size_t)r * hidden + i] = y;
     }
   }
-  if (threadIdx.x == 0) counters[blockIdx.y] = 0;
+  __syncthreads();
 }
 
-// out = a W + bias, fp32: the attention's Q | K | V.
-extern "C" __global__ void linear_bias(const __half *a, const __half *w, const float *bias,
-                                       float *out, int m, int n, int k) {
-  linear_tile<float>(a, w, bias, nullptr, out, m, n, k, false, nullptr, nullptr, 0.f, nullptr,
-                     nullptr, nullptr);
-}
+extern "C" __global__ void __launch_bounds__(ES_THREADS) encode_small(
+    const int *ids, const int *types, const int *mask, const float *word, const float *position,
+    const float *type_table, const float *emb_gamma, const float *emb_beta, const __half *wqkv,
+    const float *bqkv, const __half *wo, const float *bo, const float *g1, const float *b1,
+    const __half *wu, const float *bu, const __half *wd, const float *bd, const float *g2,
+    const float *b2, float *h, float *x, __half *ctx, __half *u, float *out, float *norms,
+    int *sync, int batch, int length, int layers, int hidden, int heads, int ffn, int vocabulary,
+    int positions, int type_count, int cls, float eps, float scale) {
+  // The operand (rows x ES_LDA fp16) and the head's Q | K | V (rows x ES_QKV_LD fp32), then the
+  // products' partial tiles; pooling reuses the first part.
+  __shared__ __align__(32) unsigned char smem[ES_MAX_ROWS * ES_LDA * 2 +
+                                              ES_MAX_ROWS * ES_QKV_LD * 4 + ES_WARPS * 256 * 4];
+  __shared__ int ticket_s;
+  __half *a_s = reinterpret_cast<__half *>(smem);
+  float *qkv_s = reinterpret_cast<float *>(smem + ES_MAX_ROWS * ES_LDA * 2);
+  float *partial =
+      reinterpret_cast<float *>(smem + ES_MAX_ROWS * ES_LDA * 2 + ES_MAX_ROWS * ES_QKV_LD * 4);
 
-// out = GELU(a W + bias) in BERT's exact form, fp16: the feed-forward's inner activations.
-extern "C" __global__ void linear_gelu_half(const __half *a, const __half *w, const float *bias,
-                                            __half *out, int m, int n, int k) {
-  linear_tile<__half>(a, w, bias, nullptr, out, m, n, k, true, nullptr, nullptr, 0.f, nullptr,
-                      nullptr, nullptr);
-}
+  int tokens = batch * length, rows = (tokens + 15) / 16 * 16, row_tiles = rows / 16;
+  int head_size = heads > 0 ? hidden / heads : 0;
+  int col_items = hidden / 16, up_items = ffn / 16;
+  int per_layer = heads + 2 * col_items + up_items;
+  bool ok = batch >= 1 && length >= 1 && batch <= ES_MAX_ROWS && length <= ES_MAX_ROWS &&
+            tokens <= ES_MAX_ROWS && hidden >= 16 && hidden <= ES_MAX_HIDDEN && hidden % 16 == 0 &&
+            heads >= 1 && hidden % heads == 0 && head_size % 16 == 0 &&
+            head_size <= ES_MAX_HEAD && ffn >= 16 && ffn % 16 == 0 && ffn <= (1 << 16) &&
+            layers >= 1 && layers <= ES_MAX_LAYERS && blockDim.x == ES_THREADS &&
+            gridDim.x == 2 + layers * per_layer;
+  if (!ok) {
+    if (blockIdx.x == 0 && batch >= 1 && hidden >= 1) {
+      for (long long e = threadIdx.x; e < (long long)batch * hidden; e += blockDim.x)
+        out[e] = CUDART_NAN_F;
+      for (int b = threadIdx.x; b < batch; b += blockDim.x) norms[b] = CUDART_NAN_F;
+    }
+    return;
+  }
+  wait_for_previous_kernel();
+  if (threadIdx.x == 0) ticket_s = atomicAdd(sync, 1);
+  __syncthreads();
+  int ticket = ticket_s;
+  int *done = sync + 2; // done[p]: the items of phase p finished
+  int total = gridDim.x;
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
 
-// out = a W + bias + residual (fp32; out may not be residual), then normed = LayerNorm(out) in
-// fp32 and fp16 (normed may be residual: a band's rows are normalised once every block that reads
-// them is done): the attention's and the feed-forward's output products with the residual stream
-// and the LayerNorm after them.
-extern "C" __global__ void linear_residual_ln(const __half *a, const __half *w, const float *bias,
-                                              const float *residual, float *out,
-                                              const float *gamma, const float *beta,
-                                              float *normed, __half *normed_half, int *counters,
-                                              int m, int n, int k, float eps) {
-  linear_tile<float>(a, w, bias, residual, out, m, n, k, false, gamma, beta, eps, normed,
-                     normed_half, counters);
+  // The ticket's phase p and item: 0 the embeddings, then four a layer, then pooling.
+  int p, item, layer = 0, kind;
+  if (ticket == 0) {
+    p = 0;
+    item = 0;
+    kind = -1;
+  } else if (ticket == total - 1) {
+    p = 1 + 4 * layers;
+    item = 0;
+    kind = 4;
+  } else {
+    int t = ticket - 1;
+    layer = t / per_layer;
+    t %= per_layer;
+    int counts[4] = {heads, col_items, up_items, col_items};
+    kind = 0;
+    while (t >= counts[kind]) t -= counts[kind++];
+    item = t;
+    p = 1 + 4 * layer + kind;
+  }
+  if (p > 0) {
+    int before = p - 1, need;
+    if (before == 0) need = 1;
+    else switch ((before - 1) % 4) {
+        case 0: need = heads; break;
+        case 1: need = col_items; break;
+        case 2: need = up_items; break;
+        default: need = col_items;
+      }
+    es_wait(done + before, need);
+  }
+
+  size_t hh = (size_t)hidden * hidden;
+  if (kind == -1) {
+    // The embeddings, summed; their LayerNorm is the first QKV item's.
+    for (int r = warp; r < rows; r += ES_WARPS) {
+      float *row = h + (size_t)r * hidden;
+      if (r >= tokens) {
+        for (int i = lane; i < hidden; i += WARP) row[i] = 0.f;
+        continue;
+      }
+      int id = ids[r], type = types[r], pos = r % length;
+      bool bad = id < 0 || id >= vocabulary || type < 0 || type >= type_count || pos >= positions;
+      for (int i = lane; i < hidden; i += WARP)
+        row[i] = bad ? CUDART_NAN_F
+                     : word[(size_t)id * hidden + i] + type_table[(size_t)type * hidden + i] +
+                           position[(size_t)pos * hidden + i];
+    }
+  } else if (kind == 0) {
+    // QKV of head `item` for every row, then its attention.
+    const float *gamma = layer == 0 ? emb_gamma : g2 + (size_t)(layer - 1) * hidden;
+    const float *beta = layer == 0 ? emb_beta : b2 + (size_t)(layer - 1) * hidden;
+    es_normalize(h, gamma, beta, eps, tokens, rows, hidden, a_s, x, item, heads);
+    const __half *w = wqkv + (size_t)layer * 3 * hh;
+    const float *bias = bqkv + (size_t)layer * 3 * hidden;
+    for (int part = 0; part < 3; part++)
+      for (int c16 = 0; c16 < head_size; c16 += 16) {
+        int c0 = part * hidden + item * head_size + c16;
+        int at = part * head_size + c16;
+        es_strip(a_s, ES_LDA, w, 3 * hidden, c0, hidden, row_tiles, partial,
+                 [&](int r, int c, float v) { qkv_s[r * ES_QKV_LD + at + c] = v + bias[c0 + c]; });
+      }
+    // A warp a query, a lane a key (length <= 32), then a lane a dimension.
+    for (int i = warp; i < rows; i += ES_WARPS) {
+      __half *o = ctx + (size_t)i * hidden + item * head_size;
+      if (i >= tokens) {
+        if (lane < head_size) o[lane] = __float2half_rn(0.f);
+        continue;
+      }
+      int b = i / length, first = b * length;
+      float score = -CUDART_INF_F;
+      if (lane < length && mask[first + lane] != 0) {
+        float dot = 0.f;
+        for (int d = 0; d < head_size; d++)
+          dot = fmaf(qkv_s[i * ES_QKV_LD + d], qkv_s[(first + lane) * ES_QKV_LD + head_size + d], dot);
+        score = dot * scale;
+      }
+      float m = warp_max(score);
+      float e = score == -CUDART_INF_F ? 0.f : expf(score - m);
+      float sum = warp_sum(e);
+      float a = 0.f;
+      for (int j = 0; j < length; j++) {
+        float pj = __shfl_sync(0xffffffffu, e, j);
+        if (lane < head_size) a = fmaf(pj, qkv_s[(first + j) * ES_QKV_LD + 2 * head_size + lane], a);
+      }
+      if (lane < head_size) o[lane] = __float2half_rn(m == -CUDART_INF_F ? 0.f : a / sum);
+    }
+  } else if (kind == 1 || kind == 3) {
+    // h = ctx Wo + bo + x (kind 1), or u Wd + bd + x (kind 3): 16 columns of H.
+    bool down = kind == 3;
+    const __half *a = down ? u : ctx;
+    const __half *w = down ? wd + (size_t)layer * ffn * hidden : wo + (size_t)layer * hh;
+    const float *bias = (down ? bd : bo) + (size_t)layer * hidden;
+    int c0 = item * 16, k = down ? ffn : hidden;
+    es_strip(a, k, w, hidden, c0, k, row_tiles, partial, [&](int r, int c, float v) {
+      size_t at = (size_t)r * hidden + c0 + c;
+      h[at] = v + bias[c0 + c] + x[at];
+    });
+  } else if (kind == 2) {
+    // u = GELU(LayerNorm(h) Wu + bu), 16 columns of F; the normalised rows it owns into x.
+    es_normalize(h, g1 + (size_t)layer * hidden, b1 + (size_t)layer * hidden, eps, tokens, rows,
+                 hidden, a_s, x, item, up_items);
+    const __half *w = wu + (size_t)layer * hidden * ffn;
+    const float *bias = bu + (size_t)layer * ffn;
+    int c0 = item * 16;
+    es_strip(a_s, ES_LDA, w, ffn, c0, hidden, row_tiles, partial, [&](int r, int c, float v) {
+      v += bias[c0 + c];
+      u[(size_t)r * ffn + c0 + c] = __float2half_rn(0.5f * v * (1.f + erff(v * 0.70710678118654752f)));
+    });
+  } else {
+    // Pooling over LayerNorm(h) of the last layer: a warp's rows summed into its own partial
+    // row, the warps' partials then summed in order (the same result every launch).
+    const float *gamma = g2 + (size_t)(layers - 1) * hidden, *beta = b2 + (size_t)(layers - 1) * hidden;
+    float *sums = reinterpret_cast<float *>(smem); // ES_WARPS rows of hidden
+    float *pooled = sums + ES_WARPS * ES_MAX_HIDDEN;
+    __shared__ float scratch[MAX_WARPS];
+    for (int b = 0; b < batch; b++) {
+      const int *keep = mask + (size_t)b * length;
+      int count = 0;
+      if (cls) count = keep[0] != 0;
+      else for (int t = 0; t < length; t++) count += keep[t] != 0;
+      for (int i = lane; i < hidden; i += WARP) sums[warp * ES_MAX_HIDDEN + i] = 0.f;
+      for (int t = warp; t < (cls ? 1 : length); t += ES_WARPS) {
+        if (keep[t] == 0) continue;
+        const float *row = h + ((size_t)b * length + t) * hidden;
+        float sum = 0.f;
+        for (int i = lane; i < hidden; i += WARP) sum += row[i];
+        float mean = warp_sum(sum) / hidden;
+        float squares = 0.f;
+        for (int i = lane; i < hidden; i += WARP) {
+          float d = row[i] - mean;
+          squares += d * d;
+        }
+        float inv = rsqrtf(warp_sum(squares) / hidden + eps);
+        for (int i = lane; i < hidden; i += WARP)
+          sums[warp * ES_MAX_HIDDEN + i] += (row[i] - mean) * inv * gamma[i] + beta[i];
+      }
+      __syncthreads();
+      float squares = 0.f;
+      for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+        float v = 0.f;
+        for (int w8 = 0; w8 < ES_WARPS; w8++) v += sums[w8 * ES_MAX_HIDDEN + i];
+        v = count > 0 ? v / count : 0.f;
+        pooled[i] = v;
+        squares += v * v;
+      }
+      float norm = sqrtf(block_sum(squares, scratch)); // its barriers publish pooled
+      float inv = norm > 0.f ? 1.f / norm : 0.f;
+      for (int i = threadIdx.x; i < hidden; i += blockDim.x)
+        out[(size_t)b * hidden + i] = pooled[i] * (norm > 0.f ? inv : 1.f);
+      if (threadIdx.x == 0) norms[b] = norm;
+      __syncthreads(); // sums and pooled are free for the next sequence
+    }
+  }
+
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(done + p, 1);
+    if (atomicAdd(sync + 1, 1) == total - 1) {
+      // Every block has finished: the counters go back to 0 for the next launch.
+      for (int c = 0; c < 4 + 4 * layers; c++) sync[c] = 0;
+      __threadfence();
+    }
+  }
 }

@@ -29,12 +29,20 @@ import org.jspecify.annotations.Nullable;
  * double, every stored value a float, LayerNorm, GELU and pooling shared with it; the LayerNorm's
  * epsilon is the launch's argument); the CUDA kernels sum in fp32, so on a GPU the results differ
  * from the references in the last bits. Where the CUDA kernel writes NaN (an id outside the
- * vocabulary, a row wider than its shared memory) or zeros (a sequence whose mask keeps nothing),
- * so does the reference.
+ * vocabulary, a row wider than its shared memory, sizes or a grid {@code encode_small} does not
+ * take) or zeros (a sequence whose mask keeps nothing), so does the reference.
+ *
+ * <p>{@code encode_small} is the whole fp16 forward pass of a small batch in one kernel, for
+ * queries, whose graphs of a node per step are bound by the steps' launches rather than their work;
+ * its reference rounds to fp16 where it does, so on a GPU the two may also differ by an fp16 unit
+ * where a value falls near a rounding boundary.
  */
 public final class EncoderKernels {
 
-  /** Threads per block of every launch: 4 warps, a row of 384 in 3 passes. */
+  /**
+   * Threads per block of every launch but {@code encode_small}'s: 4 warps, a row of 384 in 3
+   * passes.
+   */
   public static final int BLOCK = 128;
 
   /** The widest row the row kernels hold in shared memory ({@code MAX_HIDDEN} of the .cu). */
@@ -73,10 +81,7 @@ public final class EncoderKernels {
           .withReference("attention_half_short", waiting(call -> attention(call, true, 1)))
           .withReference("gelu", waiting(EncoderKernels::gelu))
           .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
-          .withReference("linear_bias", waiting(call -> linear(call, Product.BIAS)))
-          .withReference("linear_gelu_half", waiting(call -> linear(call, Product.GELU_HALF)))
-          .withReference(
-              "linear_residual_ln", waiting(call -> linear(call, Product.RESIDUAL_LAYER_NORM)));
+          .withReference("encode_small", waiting(EncoderKernels::encodeSmall));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -149,47 +154,142 @@ public final class EncoderKernels {
   public static final Kernel POOL_NORMALIZE =
       IMAGE.kernel("pool_normalize", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, I32);
 
-  /** {@code linear_bias(a, w, bias, out, m, n, k)}: {@code out = a w + bias}, fp16 in, fp32 out. */
-  public static final Kernel LINEAR_BIAS =
-      IMAGE.kernel("linear_bias", HALF, HALF, FLOAT, FLOAT, I32, I32, I32);
-
   /**
-   * {@code linear_gelu_half(a, w, bias, out, m, n, k)}: {@code out = GELU(a w + bias)}, the exact
-   * GELU, fp16 in and out.
+   * {@code encode_small(ids, types, mask, word, position, type_table, emb_gamma, emb_beta, wqkv,
+   * bqkv, wo, bo, g1, b1, wu, bu, wd, bd, g2, b2, h, x, ctx, u, out, norms, sync, batch, length,
+   * layers, hidden, heads, ffn, vocabulary, positions, type_count, cls, eps, scale)}: the fp16
+   * forward pass of a batch of at most {@value #ENCODE_SMALL_MAX_TOKENS} tokens, embeddings to
+   * pooled unit vectors, in one kernel (see {@link #encodeSmall}).
    */
-  public static final Kernel LINEAR_GELU_HALF =
-      IMAGE.kernel("linear_gelu_half", HALF, HALF, FLOAT, HALF, I32, I32, I32);
-
-  /**
-   * {@code linear_residual_ln(a, w, bias, residual, out, gamma, beta, normed, normed_half,
-   * counters, m, n, k, eps)}: {@code out = a w + bias + residual} (fp32), then {@code normed =
-   * LayerNorm(out)} in fp32 and fp16, by the last block of each band of 16 rows.
-   */
-  public static final Kernel LINEAR_RESIDUAL_LN =
+  public static final Kernel ENCODE_SMALL =
       IMAGE.kernel(
-          "linear_residual_ln",
+          "encode_small",
+          INT,
+          INT,
+          INT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          HALF,
+          FLOAT,
+          HALF,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          HALF,
+          FLOAT,
+          HALF,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
           HALF,
           HALF,
           FLOAT,
           FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          HALF,
           INT,
           I32,
           I32,
           I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          I32,
+          F32,
           F32);
 
-  /** The side of the fused products' output tiles: their sizes are multiples of it. */
-  public static final int TILE = 16;
+  /** Threads of an {@code encode_small} block. */
+  public static final int ENCODE_SMALL_BLOCK = 256;
 
-  /** Threads of a fused product's block: 16 warps sharing its tile's steps along k. */
-  public static final int LINEAR_BLOCK = 512;
+  /** The most tokens (batch times padded length) {@code encode_small} takes. */
+  public static final int ENCODE_SMALL_MAX_TOKENS = 32;
+
+  /** The widest row {@code encode_small} takes. */
+  public static final int ENCODE_SMALL_MAX_HIDDEN = 384;
+
+  /** The most layers {@code encode_small} takes (its phase counters are in {@code sync}). */
+  public static final int ENCODE_SMALL_MAX_LAYERS = 64;
+
+  /** The widest feed-forward activations {@code encode_small} takes. */
+  private static final int ENCODE_SMALL_MAX_FFN = 1 << 16;
+
+  /** The rows of {@code encode_small}'s tiles: its sizes and heads are multiples of it. */
+  private static final int ENCODE_SMALL_TILE = 16;
+
+  /** The widest head {@code encode_small} takes. */
+  private static final int ENCODE_SMALL_MAX_HEAD_SIZE = 32;
 
   private EncoderKernels() {}
+
+  /**
+   * {@return the blocks of an {@code encode_small} launch}: {@code 2 + layers * (heads + 2 * hidden
+   * / 16 + ffn / 16)}, the grid the kernel is written for (any other, it writes NaN and returns)
+   *
+   * @param layers the layers
+   * @param hidden a row's width
+   * @param heads the attention heads
+   * @param ffn the width of the feed-forward activations
+   */
+  public static int encodeSmallBlocks(int layers, int hidden, int heads, int ffn) {
+    return Math.toIntExact(blocks(layers, hidden, heads, ffn));
+  }
+
+  /** {@link #encodeSmallBlocks} in a long, so that the reference compares any sizes with it. */
+  private static long blocks(int layers, int hidden, int heads, int ffn) {
+    return 2 + (long) layers * (heads + 2L * hidden / ENCODE_SMALL_TILE + ffn / ENCODE_SMALL_TILE);
+  }
+
+  /**
+   * {@return the ints of {@code encode_small}'s {@code sync} buffer for {@code layers} layers}
+   *
+   * @param layers the layers
+   */
+  public static int encodeSmallSyncInts(int layers) {
+    return 4 + 4 * layers;
+  }
+
+  /**
+   * {@return the rows of {@code encode_small}'s scratch for {@code tokens} tokens}: rounded up to
+   * its tiles of 16
+   *
+   * @param tokens batch times padded length
+   */
+  public static int encodeSmallRows(int tokens) {
+    return (tokens + ENCODE_SMALL_TILE - 1) / ENCODE_SMALL_TILE * ENCODE_SMALL_TILE;
+  }
+
+  /**
+   * {@return whether {@code encode_small} takes these sizes}: 1 to {@value
+   * #ENCODE_SMALL_MAX_TOKENS} tokens, rows of at most {@value #ENCODE_SMALL_MAX_HIDDEN} that are a
+   * multiple of 16, split into heads of 16 or 32, and feed-forward activations a multiple of 16
+   * wide, at most 65,536; for others (and more than {@value #ENCODE_SMALL_MAX_LAYERS} layers) it
+   * writes NaN over its outputs
+   *
+   * @param tokens batch times padded length
+   * @param hidden a row's width
+   * @param heads the attention heads
+   * @param ffn the width of the feed-forward activations
+   */
+  public static boolean encodeSmallTakes(int tokens, int hidden, int heads, int ffn) {
+    if (tokens < 1 || tokens > ENCODE_SMALL_MAX_TOKENS || heads < 1 || ffn < 1) {
+      return false;
+    }
+    if (hidden < 1 || hidden > ENCODE_SMALL_MAX_HIDDEN || hidden % ENCODE_SMALL_TILE != 0) {
+      return false;
+    }
+    int headSize = hidden / heads;
+    return heads * headSize == hidden
+        && headSize % ENCODE_SMALL_TILE == 0
+        && headSize <= ENCODE_SMALL_MAX_HEAD_SIZE
+        && ffn % ENCODE_SMALL_TILE == 0
+        && ffn <= ENCODE_SMALL_MAX_FFN;
+  }
 
   /**
    * {@return {@code reference} preceded by what each CUDA kernel does first}: wait for the kernel
@@ -222,9 +322,7 @@ public final class EncoderKernels {
             ATTENTION_HALF_SHORT,
             GELU,
             POOL_NORMALIZE,
-            LINEAR_BIAS,
-            LINEAR_GELU_HALF,
-            LINEAR_RESIDUAL_LN)) {
+            ENCODE_SMALL)) {
       k.load(device);
     }
   }
@@ -612,138 +710,219 @@ public final class EncoderKernels {
         pooling == Pooling.CLS ? 1 : 0);
   }
 
-  // The fused path's launches (see encoder_kernels.cu): each may be a programmatic dependent
-  // launch, since every kernel waits for the one before it before touching activations.
-
-  /** {@return {@code config} as a programmatic dependent launch where {@code programmatic}} */
+  /**
+   * {@return {@code config} as a programmatic dependent launch where {@code programmatic}}: every
+   * kernel of encoder_kernels.cu waits for the one before it before it touches activations, so any
+   * may be one
+   */
   private static LaunchConfig dependent(LaunchConfig config, boolean programmatic) {
     return programmatic ? config.withProgrammaticDependentLaunch() : config;
   }
 
-  /** {@return the grid of a fused product of {@code m x n}}, refusing sizes it does not tile */
-  private static LaunchConfig linearLaunch(String call, int m, int n, int k, boolean programmatic) {
-    if (m < 1 || n < 1 || k < 1 || m % TILE != 0 || n % TILE != 0 || k % TILE != 0) {
+  /**
+   * {@return the whole forward pass of a small batch in one kernel, {@code encode_small}}: the
+   * embeddings and their LayerNorm, every layer of {@code stack}, the last LayerNorm, and each
+   * sequence pooled as {@code pooling} says and L2-normalised into {@code out} and {@code norms},
+   * as {@link #poolNormalize} writes them. The products take fp16 operands (the LayerNorms' rows,
+   * the context and the activations after GELU, rounded to fp16) and sum in fp32; the residual
+   * stream, LayerNorm, softmax and pooling are fp32; GELU is the exact erf form. The scale of the
+   * attention scores is {@code 1 / sqrt(head size)}, as {@link #attention}'s.
+   *
+   * @param ids the token ids, {@code batch * length}
+   * @param types the token types, as many
+   * @param mask 1 for a token, 0 for padding, as many
+   * @param tables the embedding tables, their LayerNorm, and the epsilon of every LayerNorm
+   * @param stack every layer's weights
+   * @param h scratch: {@link #encodeSmallRows}{@code (batch * length) * hidden} fp32
+   * @param x scratch: as many fp32
+   * @param context scratch: as many fp16
+   * @param inner scratch: {@code encodeSmallRows(batch * length) * ffn} fp16
+   * @param out the unit vectors, {@code batch * hidden}
+   * @param norms the norms, {@code batch}
+   * @param sync {@link #encodeSmallSyncInts}{@code (layers)} ints, 0 before the first launch; the
+   *     kernel leaves them 0, so one buffer serves launch after launch on one stream
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the attention heads
+   * @param pooling the mean over the mask or the first row
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   * @throws IllegalArgumentException for sizes {@code encode_small} does not take ({@link
+   *     #encodeSmallTakes})
+   */
+  public static GraphNode<@Nullable Void> encodeSmall(
+      DeviceBuffer<Integer> ids,
+      DeviceBuffer<Integer> types,
+      DeviceBuffer<Integer> mask,
+      Tables tables,
+      Stack stack,
+      DeviceBuffer<Float> h,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Short> context,
+      DeviceBuffer<Short> inner,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Float> norms,
+      DeviceBuffer<Integer> sync,
+      int batch,
+      int length,
+      int heads,
+      Pooling pooling,
+      boolean programmatic) {
+    int hidden = tables.hidden(), ffn = stack.ffn(), layers = stack.layers();
+    long tokens = (long) batch * length;
+    if (batch < 1
+        || length < 1
+        || tokens > ENCODE_SMALL_MAX_TOKENS
+        || layers > ENCODE_SMALL_MAX_LAYERS
+        || stack.hidden() != hidden
+        || !encodeSmallTakes((int) tokens, hidden, heads, ffn)) {
       throw new IllegalArgumentException(
-          "EncoderKernels."
-              + call
-              + ": a product of "
-              + m
-              + " x "
-              + k
-              + " by "
-              + k
-              + " x "
-              + n
-              + "; the fused products take positive sizes that are multiples of "
-              + TILE
-              + " (use the cuBLASLt path for other shapes)");
+          "EncoderKernels.encodeSmall: "
+              + batch
+              + " sequences of "
+              + length
+              + " tokens, rows of "
+              + hidden
+              + " (the layers' "
+              + stack.hidden()
+              + ") in "
+              + heads
+              + " heads, feed-forward activations of "
+              + ffn
+              + ", "
+              + layers
+              + " layers; encode_small takes 1 to "
+              + ENCODE_SMALL_MAX_TOKENS
+              + " tokens, rows of up to "
+              + ENCODE_SMALL_MAX_HIDDEN
+              + " that are a multiple of 16, heads of 16 or 32, activations a multiple of 16 and up"
+              + " to "
+              + ENCODE_SMALL_MAX_LAYERS
+              + " layers (use the cuBLASLt path for other shapes)");
     }
-    return dependent(
-        LaunchConfig.of(Dim3.of(n / TILE, m / TILE), Dim3.of(LINEAR_BLOCK)), programmatic);
-  }
-
-  /**
-   * {@return out = a w + bias (fp32)}, fp16 operands on the tensor cores
-   *
-   * @param a the left operand, {@code m x k} fp16
-   * @param w the weight, {@code k x n} row-major fp16
-   * @param bias {@code n}
-   * @param out {@code m x n}
-   * @param m rows, a multiple of {@value #TILE}
-   * @param n columns, a multiple of {@value #TILE}
-   * @param k a multiple of {@value #TILE}
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> linearBias(
-      DeviceBuffer<?> a,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> bias,
-      DeviceBuffer<Float> out,
-      int m,
-      int n,
-      int k,
-      boolean programmatic) {
-    return LINEAR_BIAS.launch(
-        linearLaunch("linearBias", m, n, k, programmatic), a, w, bias, out, m, n, k);
-  }
-
-  /**
-   * {@return out = GELU(a w + bias) in fp16}, the exact GELU, as {@link #linearBias}
-   *
-   * @param a the left operand, {@code m x k} fp16
-   * @param w the weight, {@code k x n} row-major fp16
-   * @param bias {@code n}, fp32
-   * @param out {@code m x n}, fp16
-   * @param m rows, a multiple of {@value #TILE}
-   * @param n columns, a multiple of {@value #TILE}
-   * @param k a multiple of {@value #TILE}
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> linearGeluHalf(
-      DeviceBuffer<?> a,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> bias,
-      DeviceBuffer<?> out,
-      int m,
-      int n,
-      int k,
-      boolean programmatic) {
-    return LINEAR_GELU_HALF.launch(
-        linearLaunch("linearGeluHalf", m, n, k, programmatic), a, w, bias, out, m, n, k);
-  }
-
-  /**
-   * {@return out = a w + bias + residual (fp32), then normed = LayerNorm(out) in fp32 and fp16}:
-   * the last block of each band of 16 rows normalises the band, told by {@code counters}
-   *
-   * @param a the left operand, {@code m x k} fp16
-   * @param w the weight, {@code k x n} row-major fp16
-   * @param bias {@code n}
-   * @param residual {@code m x n}, not {@code out}; may be {@code normed}
-   * @param out {@code m x n}
-   * @param gamma LayerNorm's scale, {@code n}
-   * @param beta LayerNorm's shift
-   * @param normed the normalised rows, fp32
-   * @param normedHalf the normalised rows, fp16
-   * @param counters at least {@code m / 16} ints, 0 before the launch and after it
-   * @param m rows, a multiple of {@value #TILE}
-   * @param n columns, a multiple of {@value #TILE}
-   * @param k a multiple of {@value #TILE}
-   * @param epsilon added to the variance
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> linearResidualLayerNorm(
-      DeviceBuffer<?> a,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> bias,
-      DeviceBuffer<Float> residual,
-      DeviceBuffer<Float> out,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      DeviceBuffer<Float> normed,
-      DeviceBuffer<?> normedHalf,
-      DeviceBuffer<Integer> counters,
-      int m,
-      int n,
-      int k,
-      float epsilon,
-      boolean programmatic) {
-    return LINEAR_RESIDUAL_LN.launch(
-        linearLaunch("linearResidualLayerNorm", m, n, k, programmatic),
-        a,
-        w,
-        bias,
-        residual,
+    return ENCODE_SMALL.launch(
+        dependent(
+            LaunchConfig.of(encodeSmallBlocks(layers, hidden, heads, ffn), ENCODE_SMALL_BLOCK),
+            programmatic),
+        ids,
+        types,
+        mask,
+        tables.word(),
+        tables.position(),
+        tables.type(),
+        tables.gamma(),
+        tables.beta(),
+        stack.qkv(),
+        stack.qkvBias(),
+        stack.attentionOutput(),
+        stack.attentionOutputBias(),
+        stack.attentionGamma(),
+        stack.attentionBeta(),
+        stack.intermediate(),
+        stack.intermediateBias(),
+        stack.output(),
+        stack.outputBias(),
+        stack.outputGamma(),
+        stack.outputBeta(),
+        h,
+        x,
+        context,
+        inner,
         out,
-        gamma,
-        beta,
-        normed,
-        normedHalf,
-        counters,
-        m,
-        n,
-        k,
-        epsilon);
+        norms,
+        sync,
+        batch,
+        length,
+        layers,
+        hidden,
+        heads,
+        ffn,
+        tables.vocabulary(),
+        tables.positions(),
+        tables.types(),
+        pooling == Pooling.CLS ? 1 : 0,
+        tables.epsilon(),
+        (float) (1 / Math.sqrt(hidden / heads)));
+  }
+
+  /**
+   * Every layer's weights for {@link #encodeSmall}, each kind in one buffer of all the layers,
+   * layer {@code l}'s at {@code l} times a layer's size; each weight matrix {@code [in, out]}
+   * row-major (the right operand of {@code x W}) in fp16, the rest fp32.
+   *
+   * @param qkv the query, key and value weights side by side, {@code [layers][hidden][3 * hidden]}
+   * @param qkvBias their biases side by side, {@code [layers][3 * hidden]}
+   * @param attentionOutput the attention's output projection, {@code [layers][hidden][hidden]}
+   * @param attentionOutputBias its bias, {@code [layers][hidden]}
+   * @param attentionGamma the attention LayerNorm's scale, {@code [layers][hidden]}
+   * @param attentionBeta its shift, {@code [layers][hidden]}
+   * @param intermediate the up projection, {@code [layers][hidden][ffn]}
+   * @param intermediateBias its bias, {@code [layers][ffn]}
+   * @param output the down projection, {@code [layers][ffn][hidden]}
+   * @param outputBias its bias, {@code [layers][hidden]}
+   * @param outputGamma the output LayerNorm's scale, {@code [layers][hidden]}
+   * @param outputBeta its shift, {@code [layers][hidden]}
+   * @param layers the layers, at least 1
+   */
+  public record Stack(
+      DeviceBuffer<Short> qkv,
+      DeviceBuffer<Float> qkvBias,
+      DeviceBuffer<Short> attentionOutput,
+      DeviceBuffer<Float> attentionOutputBias,
+      DeviceBuffer<Float> attentionGamma,
+      DeviceBuffer<Float> attentionBeta,
+      DeviceBuffer<Short> intermediate,
+      DeviceBuffer<Float> intermediateBias,
+      DeviceBuffer<Short> output,
+      DeviceBuffer<Float> outputBias,
+      DeviceBuffer<Float> outputGamma,
+      DeviceBuffer<Float> outputBeta,
+      int layers) {
+
+    /**
+     * Checks that every buffer holds {@code layers} layers of the sizes the biases give: a launch
+     * would otherwise read past a buffer or a layer's weights at another's offset.
+     *
+     * @throws IllegalArgumentException if one does not
+     */
+    public Stack {
+      if (layers < 1) {
+        throw new IllegalArgumentException("EncoderKernels.Stack: " + layers + " layers");
+      }
+      long hidden = outputBias.length() / layers, ffn = intermediateBias.length() / layers;
+      check("qkv", qkv, layers * hidden * 3 * hidden);
+      check("qkvBias", qkvBias, layers * 3 * hidden);
+      check("attentionOutput", attentionOutput, layers * hidden * hidden);
+      check("attentionOutputBias", attentionOutputBias, layers * hidden);
+      check("attentionGamma", attentionGamma, layers * hidden);
+      check("attentionBeta", attentionBeta, layers * hidden);
+      check("intermediate", intermediate, layers * hidden * ffn);
+      check("intermediateBias", intermediateBias, layers * ffn);
+      check("output", output, layers * ffn * hidden);
+      check("outputBias", outputBias, layers * hidden);
+      check("outputGamma", outputGamma, layers * hidden);
+      check("outputBeta", outputBeta, layers * hidden);
+    }
+
+    private static void check(String name, DeviceBuffer<?> buffer, long length) {
+      if (buffer.length() != length) {
+        throw new IllegalArgumentException(
+            "EncoderKernels.Stack: "
+                + name
+                + " holds "
+                + buffer.length()
+                + " elements, not the "
+                + length
+                + " its layers take (hidden and ffn from the biases)");
+      }
+    }
+
+    int hidden() {
+      return Math.toIntExact(outputBias.length() / layers);
+    }
+
+    int ffn() {
+      return Math.toIntExact(intermediateBias.length() / layers);
+    }
   }
 
   /**
@@ -802,8 +981,8 @@ public final class EncoderKernels {
     MemorySegment.copy(row, 0, m, F, from * Float.BYTES, row.length);
   }
 
-  private static void fillNan(MemorySegment m, long from, int count) {
-    for (int i = 0; i < count; i++) {
+  private static void fillNan(MemorySegment m, long from, long count) {
+    for (long i = 0; i < count; i++) {
       m.setAtIndex(F, from + i, Float.NaN);
     }
   }
@@ -1031,99 +1210,250 @@ public final class EncoderKernels {
     }
   }
 
-  /** The fused products, by their kernels. */
-  private enum Product {
-    BIAS,
-    GELU_HALF,
-    RESIDUAL_LAYER_NORM
+  /**
+   * {@code encode_small}: the forward pass of ReferenceEncoder with fp16 rounding where the kernel
+   * rounds (each LayerNorm's rows as a product's input, the context, the activations after GELU),
+   * every other value a float, sums in double. It writes {@code out} and {@code norms} only: the
+   * scratch and {@code sync} are the kernel's own (sync back at 0 when it ends), so their bounds
+   * are checked and their contents left as they are.
+   */
+  private static void encodeSmall(KernelCall call) {
+    int batch = call.i32(27), length = call.i32(28), layers = call.i32(29), hidden = call.i32(30);
+    int heads = call.i32(31), ffn = call.i32(32);
+    int vocabulary = call.i32(33), positions = call.i32(34), typeCount = call.i32(35);
+    boolean cls = call.i32(36) != 0;
+    float epsilon = call.f32(37);
+    double scale = call.f32(38);
+    long tokenCount = (long) batch * length;
+    if (batch < 1
+        || length < 1
+        || tokenCount > ENCODE_SMALL_MAX_TOKENS
+        || layers < 1
+        || layers > ENCODE_SMALL_MAX_LAYERS
+        || !encodeSmallTakes((int) tokenCount, hidden, heads, ffn)
+        || call.grid().x() != blocks(layers, hidden, heads, ffn)
+        || call.block().x() != ENCODE_SMALL_BLOCK) {
+      // What the kernel does before any wait: NaN over what the caller reads, and nothing else.
+      if (batch > 0 && hidden > 0) {
+        fillNan(floats(call, 24, (long) batch * hidden), 0, (long) batch * hidden);
+        fillNan(floats(call, 25, batch), 0, batch);
+      }
+      return;
+    }
+    int tokens = (int) tokenCount, headSize = hidden / heads, rows = encodeSmallRows(tokens);
+    floats(call, 20, (long) rows * hidden);
+    floats(call, 21, (long) rows * hidden);
+    call.memory(22, (long) rows * hidden * Short.BYTES);
+    call.memory(23, (long) rows * ffn * Short.BYTES);
+    ints(call, 26, encodeSmallSyncInts(layers));
+    MemorySegment out = floats(call, 24, (long) batch * hidden);
+    MemorySegment norms = floats(call, 25, batch);
+    MemorySegment ids = ints(call, 0, tokens);
+    MemorySegment types = ints(call, 1, tokens);
+    MemorySegment maskMemory = ints(call, 2, tokens);
+    int[] mask = new int[tokens];
+    for (int r = 0; r < tokens; r++) {
+      mask[r] = maskMemory.getAtIndex(I, r);
+    }
+
+    // The embeddings, before their LayerNorm (the first layer's).
+    float[][] h = new float[tokens][];
+    for (int r = 0; r < tokens; r++) {
+      int id = ids.getAtIndex(I, r), type = types.getAtIndex(I, r), pos = r % length;
+      if (id < 0 || id >= vocabulary || pos >= positions || type < 0 || type >= typeCount) {
+        h[r] = new float[hidden];
+        java.util.Arrays.fill(h[r], Float.NaN);
+        continue;
+      }
+      // The rows the kernel reads, and no more.
+      float[] w = row(floats(call, 3, (id + 1L) * hidden), (long) id * hidden, hidden);
+      float[] p = row(floats(call, 4, (pos + 1L) * hidden), (long) pos * hidden, hidden);
+      float[] t = row(floats(call, 5, (type + 1L) * hidden), (long) type * hidden, hidden);
+      h[r] = new float[hidden];
+      for (int i = 0; i < hidden; i++) {
+        h[r][i] = (float) ((double) w[i] + t[i] + p[i]);
+      }
+    }
+
+    int qkvWidth = 3 * hidden;
+    float[] gamma = row(floats(call, 6, hidden), 0, hidden);
+    float[] beta = row(floats(call, 7, hidden), 0, hidden);
+    for (int l = 0; l < layers; l++) {
+      float[][] xin = new float[tokens][];
+      for (int r = 0; r < tokens; r++) {
+        xin[r] = ReferenceEncoder.layerNorm(h[r], gamma, beta, epsilon);
+      }
+      float[][] qkv =
+          product(
+              halves(xin),
+              halfLayer(call, 8, l, (long) hidden * qkvWidth),
+              floatLayer(call, 9, l, qkvWidth),
+              null,
+              qkvWidth);
+
+      float[][] context = new float[tokens][hidden];
+      double[] scores = new double[length];
+      for (int b = 0; b < batch; b++) {
+        int first = b * length;
+        for (int head = 0; head < heads; head++) {
+          int q = head * headSize, k = hidden + q, v = 2 * hidden + q;
+          for (int i = 0; i < length; i++) {
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j < length; j++) {
+              if (mask[first + j] == 0) {
+                continue;
+              }
+              double dot = 0;
+              for (int d = 0; d < headSize; d++) {
+                dot += (double) qkv[first + i][q + d] * qkv[first + j][k + d];
+              }
+              scores[j] = dot * scale;
+              max = Math.max(max, scores[j]);
+            }
+            if (max == Double.NEGATIVE_INFINITY) { // no key kept: zeros, as context holds
+              continue;
+            }
+            double total = 0;
+            for (int j = 0; j < length; j++) {
+              scores[j] = mask[first + j] != 0 ? Math.exp(scores[j] - max) : 0;
+              total += scores[j];
+            }
+            for (int d = 0; d < headSize; d++) {
+              // Every key's value times its weight, 0 where masked, as the kernel sums them: a
+              // NaN row (an id outside its table) reaches its sequence's output even where masked.
+              double sum = 0;
+              for (int j = 0; j < length; j++) {
+                sum += scores[j] * qkv[first + j][v + d];
+              }
+              context[first + i][q + d] = half((float) (sum / total));
+            }
+          }
+        }
+      }
+
+      float[][] attended =
+          product(
+              context,
+              halfLayer(call, 10, l, (long) hidden * hidden),
+              floatLayer(call, 11, l, hidden),
+              xin,
+              hidden);
+      float[] attentionGamma = floatLayer(call, 12, l, hidden);
+      float[] attentionBeta = floatLayer(call, 13, l, hidden);
+      float[][] x1 = new float[tokens][];
+      for (int r = 0; r < tokens; r++) {
+        x1[r] = ReferenceEncoder.layerNorm(attended[r], attentionGamma, attentionBeta, epsilon);
+      }
+      float[][] inner =
+          geluHalves(
+              sums(halves(x1), halfLayer(call, 14, l, (long) hidden * ffn), ffn),
+              floatLayer(call, 15, l, ffn));
+      h =
+          product(
+              inner,
+              halfLayer(call, 16, l, (long) ffn * hidden),
+              floatLayer(call, 17, l, hidden),
+              x1,
+              hidden);
+      gamma = floatLayer(call, 18, l, hidden);
+      beta = floatLayer(call, 19, l, hidden);
+    }
+
+    // The last LayerNorm, then pooling as pool_normalize pools.
+    float[][] last = new float[tokens][];
+    for (int r = 0; r < tokens; r++) {
+      last[r] = ReferenceEncoder.layerNorm(h[r], gamma, beta, epsilon);
+    }
+    for (int b = 0; b < batch; b++) {
+      int first = b * length;
+      int[] keep = java.util.Arrays.copyOfRange(mask, first, first + length);
+      float[] pooled = new float[hidden];
+      if (cls && keep[0] != 0) {
+        pooled = last[first];
+      } else if (!cls && java.util.Arrays.stream(keep).anyMatch(m -> m != 0)) {
+        pooled =
+            ReferenceEncoder.meanPooled(
+                java.util.Arrays.copyOfRange(last, first, first + length), keep);
+      }
+      float norm = (float) ReferenceEncoder.norm(pooled);
+      setRow(out, (long) b * hidden, norm > 0 ? ReferenceEncoder.normalized(pooled) : pooled);
+      norms.setAtIndex(F, b, norm);
+    }
   }
 
-  /**
-   * The fused products: {@code linear_bias}, {@code linear_gelu_half} and {@code
-   * linear_residual_ln}, their fp16 operands summed in double. {@code linear_residual_ln} then
-   * normalises each band of 16 rows whose every column tile the grid holds, reading the band back
-   * from {@code out} as the kernel does; its counters are left as they were (0).
-   */
-  private static void linear(KernelCall call, Product product) {
-    boolean residualLn = product == Product.RESIDUAL_LAYER_NORM;
-    int sizes = residualLn ? 10 : 4;
-    int m = call.i32(sizes), n = call.i32(sizes + 1), k = call.i32(sizes + 2);
-    int outIndex = residualLn ? 4 : 3;
-    boolean halfOut = product == Product.GELU_HALF;
-    int rows = (int) Math.min((long) call.grid().y() * TILE, m);
-    int columns = (int) Math.min((long) call.grid().x() * TILE, n);
-    if (rows < 1 || columns < 1) {
-      return;
+  /** {@return layer {@code layer}'s {@code size} fp16 values of stacked argument {@code index}} */
+  private static float[] halfLayer(KernelCall call, int index, int layer, long size) {
+    MemorySegment m = call.memory(index, (layer + 1) * size * Short.BYTES);
+    float[] values = new float[Math.toIntExact(size)];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = Float.float16ToFloat(m.getAtIndex(H, layer * size + i));
     }
-    MemorySegment outMemory =
-        call.memory(
-            outIndex, ((long) (rows - 1) * n + columns) * (halfOut ? Short.BYTES : Float.BYTES));
-    Store out =
-        halfOut
-            ? (i, v) -> outMemory.setAtIndex(H, i, Float.floatToFloat16(v))
-            : (i, v) -> outMemory.setAtIndex(F, i, v);
-    if (m % TILE != 0
-        || n % TILE != 0
-        || k % TILE != 0
-        || k < TILE
-        || call.block().x() / 32 > LINEAR_BLOCK / 32) {
-      for (int r = 0; r < rows; r++) {
-        for (int c = 0; c < columns; c++) {
-          out.set((long) r * n + c, Float.NaN);
+    return values;
+  }
+
+  /** {@return layer {@code layer}'s {@code size} floats of stacked argument {@code index}} */
+  private static float[] floatLayer(KernelCall call, int index, int layer, int size) {
+    return row(floats(call, index, (layer + 1L) * size), (long) layer * size, size);
+  }
+
+  /** {@return {@code value} rounded to fp16, as a float} */
+  private static float half(float value) {
+    return Float.float16ToFloat(Float.floatToFloat16(value));
+  }
+
+  /** {@return {@code rows} rounded to fp16, as floats} */
+  private static float[][] halves(float[][] rows) {
+    float[][] rounded = new float[rows.length][];
+    for (int r = 0; r < rows.length; r++) {
+      rounded[r] = new float[rows[r].length];
+      for (int i = 0; i < rows[r].length; i++) {
+        rounded[r][i] = half(rows[r][i]);
+      }
+    }
+    return rounded;
+  }
+
+  /** {@return {@code a w} for each row of {@code a}, {@code w} being {@code [k, n]}, in double} */
+  private static double[][] sums(float[][] a, float[] w, int n) {
+    double[][] sums = new double[a.length][n];
+    for (int r = 0; r < a.length; r++) {
+      double[] s = sums[r];
+      for (int i = 0; i < a[r].length; i++) {
+        double left = a[r][i];
+        int at = i * n;
+        for (int c = 0; c < n; c++) {
+          s[c] += left * w[at + c];
         }
       }
-      return;
     }
-    MemorySegment in = call.memory(0, (long) rows * k * Short.BYTES);
-    MemorySegment wMemory = call.memory(1, ((long) k * n) * Short.BYTES);
-    float[] bias = row(floats(call, 2, n), 0, n);
-    @Nullable MemorySegment residual = residualLn ? floats(call, 3, (long) rows * n) : null;
-    double[] w = new double[k * columns];
-    for (int i = 0; i < k; i++) {
-      for (int c = 0; c < columns; c++) {
-        w[i * columns + c] = Float.float16ToFloat(wMemory.getAtIndex(H, (long) i * n + c));
-      }
-    }
-    double[] left = new double[k];
-    double[] sums = new double[columns];
-    // Each row's products first: residual may be normed, which the LayerNorm below overwrites.
-    float[][] products = new float[rows][columns];
-    for (int r = 0; r < rows; r++) {
-      for (int i = 0; i < k; i++) {
-        left[i] = Float.float16ToFloat(in.getAtIndex(H, (long) r * k + i));
-      }
-      java.util.Arrays.fill(sums, 0);
-      for (int i = 0; i < k; i++) {
-        for (int c = 0; c < columns; c++) {
-          sums[c] += left[i] * w[i * columns + c];
-        }
-      }
-      for (int c = 0; c < columns; c++) {
-        double v = sums[c] + bias[c];
+    return sums;
+  }
+
+  /** {@return {@code a w + bias (+ residual)} for each row of {@code a}, each a float} */
+  private static float[][] product(
+      float[][] a, float[] w, float[] bias, float @Nullable [][] residual, int n) {
+    double[][] sums = sums(a, w, n);
+    float[][] out = new float[a.length][n];
+    for (int r = 0; r < a.length; r++) {
+      for (int c = 0; c < n; c++) {
+        double v = sums[r][c] + bias[c];
         if (residual != null) {
-          v += residual.getAtIndex(F, (long) r * n + c);
+          v += residual[r][c];
         }
-        products[r][c] = (float) (product == Product.GELU_HALF ? ReferenceEncoder.gelu(v) : v);
+        out[r][c] = (float) v;
       }
     }
-    for (int r = 0; r < rows; r++) {
-      for (int c = 0; c < columns; c++) {
-        out.set((long) r * n + c, products[r][c]);
+    return out;
+  }
+
+  /** {@return fp16(GELU(sums + bias)) for each row, GELU's value a float before its rounding} */
+  private static float[][] geluHalves(double[][] sums, float[] bias) {
+    float[][] out = new float[sums.length][bias.length];
+    for (int r = 0; r < sums.length; r++) {
+      for (int c = 0; c < bias.length; c++) {
+        out[r][c] = half((float) ReferenceEncoder.gelu(sums[r][c] + bias[c]));
       }
     }
-    if (!residualLn || columns < n) {
-      return; // no band has all its column tiles: no block is its band's last
-    }
-    float[] gamma = row(floats(call, 5, n), 0, n);
-    float[] beta = row(floats(call, 6, n), 0, n);
-    MemorySegment normed = floats(call, 7, (long) rows * n);
-    MemorySegment normedHalf = call.memory(8, (long) rows * n * Short.BYTES);
-    for (int r = 0; r < rows; r++) {
-      float[] v = ReferenceEncoder.layerNorm(products[r], gamma, beta, call.f32(13));
-      setRow(normed, (long) r * n, v);
-      for (int i = 0; i < n; i++) {
-        normedHalf.setAtIndex(H, (long) r * n + i, Float.floatToFloat16(v[i]));
-      }
-    }
+    return out;
   }
 }

@@ -23,6 +23,7 @@ import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +41,12 @@ import org.jspecify.annotations.Nullable;
  * itself ({@link Matmul#accumulating}: {@code x = x + context W + b}), so the LayerNorm after it
  * runs in place. Everything else is {@link EncoderKernels}.
  *
+ * <p>Queries. In {@link Precision#FP16} a shape of up to {@link #FUSED_MAX_TOKENS} (32) tokens is
+ * instead one node, {@link EncoderKernels#encodeSmall}, the whole pass in one kernel ({@link
+ * #usesFusedKernels}; {@link Sizing#withFusedMaxTokens} lowers the limit or, at 0, turns it off).
+ * Its arithmetic is the fp16 mode's below, but its GELU is the exact form whatever {@link Gelu}
+ * says.
+ *
  * <p>GELU. BERT's GELU is the exact erf form; cuBLASLt's GELU epilogue is the tanh approximation.
  * Measured on the simulator (whose matmul model applies the same epilogue) over the eight sentences
  * of ReferenceEncoderTests and the long text, each embedding's cosine to LangChain4j's is at least
@@ -52,20 +59,22 @@ import org.jspecify.annotations.Nullable;
  * activations per layer, and the fp16 mode, whose floor is 0.9995 and whose activations are fp16,
  * uses the epilogue.
  *
- * <p>Memory. The weights are uploaded once, as fp32 buffers in the layout the ONNX file stores
- * them: each linear layer's weight is {@code [in, out]} row-major, the right operand of {@code x
- * W}, so a product takes it as it is ({@code MatrixView.rowMajor(w, in, out)}, not transposed). The
- * query, key and value weights are placed side by side in one {@code [hidden, 3 * hidden]} matrix
- * (and their biases in one vector), so one product gives the {@code Q | K | V} rows the attention
- * kernel reads. Activations are {@link Scope#temporary temporaries} of each graph, so they exist
- * only while a replay runs. The token ids, types and mask (ints, side by side: one copy) and the
- * pooled rows with their norms (one copy back) are views of buffers sized for {@code maxBatch x
- * maxLength}, shared by the graphs of every shape. One matmul workspace serves every graph, since
- * the graphs replay one after another on one stream (the cache's {@link
- * GraphCache.Sharing#SERIAL}). It is as large as the {@code Blas}'s workspace limit, which bounds
- * every plan, rather than {@link Blas#workspaceFor} the largest shape's products: a plan is made
- * for a product's shape, each shape's products are planned when its graph is first captured, and
- * cuBLASLt may give a smaller shape an algorithm that needs more workspace.
+ * <p>Memory. The weights are uploaded once, in the layout the ONNX file stores them: each linear
+ * layer's weight is {@code [in, out]} row-major, the right operand of {@code x W}, so a product
+ * takes it as it is ({@code MatrixView.rowMajor(w, in, out)}, not transposed). The query, key and
+ * value weights are placed side by side in one {@code [hidden, 3 * hidden]} matrix (and their
+ * biases in one vector), so one product gives the {@code Q | K | V} rows the attention kernel
+ * reads. Each kind of weight of every layer is one buffer, {@code [layers][...]}, and a layer's
+ * weights are slices of them: the products take the slices, {@code encode_small} the buffers.
+ * Activations are {@link Scope#temporary temporaries} of each graph, so they exist only while a
+ * replay runs. The token ids, types and mask (ints, side by side: one copy) and the pooled rows
+ * with their norms (one copy back) are views of buffers sized for {@code maxBatch x maxLength},
+ * shared by the graphs of every shape. One matmul workspace serves every graph, since the graphs
+ * replay one after another on one stream (the cache's {@link GraphCache.Sharing#SERIAL}). It is as
+ * large as the {@code Blas}'s workspace limit, which bounds every plan, rather than {@link
+ * Blas#workspaceFor} the largest shape's products: a plan is made for a product's shape, each
+ * shape's products are planned when its graph is first captured, and cuBLASLt may give a smaller
+ * shape an algorithm that needs more workspace.
  *
  * <p>Precision. In {@link Precision#FP32} (the default) everything is fp32. In {@link
  * Precision#FP16} the four weight matrices of each layer are stored as fp16 and every product reads
@@ -106,7 +115,10 @@ public final class GpuEncoder implements AutoCloseable {
     FP16
   }
 
-  /** How the feed-forward GELU is computed: see the class comment. */
+  /**
+   * How the feed-forward GELU is computed on the cuBLASLt path: see the class comment ({@link
+   * EncoderKernels#encodeSmall} computes the exact form whatever this says).
+   */
   public enum Gelu {
     /** cuBLASLt's BIAS_GELU epilogue, the tanh approximation. */
     EPILOGUE,
@@ -123,7 +135,7 @@ public final class GpuEncoder implements AutoCloseable {
     }
   }
 
-  /** One layer's weights on the device. */
+  /** One layer's weights on the device: slices of the stacked buffers (see the class comment). */
   private record Layer(
       DeviceBuffer<?> qkv,
       DeviceBuffer<Float> qkvBias,
@@ -133,7 +145,6 @@ public final class GpuEncoder implements AutoCloseable {
       DeviceBuffer<Float> attentionBeta,
       DeviceBuffer<?> intermediate,
       DeviceBuffer<?> intermediateBias,
-      DeviceBuffer<Float> intermediateBiasFloat,
       DeviceBuffer<?> output,
       DeviceBuffer<Float> outputBias,
       DeviceBuffer<Float> outputGamma,
@@ -168,10 +179,16 @@ public final class GpuEncoder implements AutoCloseable {
   private final DeviceBuffer<Integer> inputs;
 
   /**
-   * The fused products' counters of finished blocks, one per band of 16 rows, each 0 between
-   * launches; shared by every graph, since they replay one after another on one stream.
+   * Every layer's weights as {@link EncoderKernels#encodeSmall} takes them, the buffers the layers'
+   * slices view; null where it cannot run (fp32, or an architecture it does not take).
    */
-  private final DeviceBuffer<Integer> bandCounters;
+  private final EncoderKernels.@Nullable Stack stack;
+
+  /**
+   * {@code encode_small}'s counters, 0 between launches (the kernel sets them back); shared by
+   * every graph, since they replay one after another on one stream. Null where {@link #stack} is.
+   */
+  private final @Nullable DeviceBuffer<Integer> sync;
 
   /**
    * The pooling kernel's output: {@code maxBatch} norms, then {@code maxBatch} unit vectors of
@@ -287,8 +304,9 @@ public final class GpuEncoder implements AutoCloseable {
    * @param batch the batch sizes, or null
    * @param length the token lengths, or null
    * @param graphMemoryBudget the budget in bytes, or 0
-   * @param fusedMaxTokens the most tokens (batch times padded length) of a shape that runs on the
-   *     fused kernels in {@link Precision#FP16} (see {@link #usesFusedKernels}); 0 for none
+   * @param fusedMaxTokens the most tokens (batch times padded length) of a shape that runs as one
+   *     kernel in {@link Precision#FP16} (see {@link #usesFusedKernels}; the kernel takes up to 32
+   *     whatever this says); 0 for none
    */
   public record Sizing(
       @Nullable Buckets batch,
@@ -299,7 +317,7 @@ public final class GpuEncoder implements AutoCloseable {
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
 
     /**
-     * The buckets and budget given, the fused kernels up to {@link #FUSED_MAX_TOKENS} tokens.
+     * The buckets and budget given, the one-kernel path up to {@link #FUSED_MAX_TOKENS} tokens.
      *
      * @param batch the batch sizes, or null
      * @param length the token lengths, or null
@@ -310,9 +328,9 @@ public final class GpuEncoder implements AutoCloseable {
     }
 
     /**
-     * {@return these sizes with the fused kernels up to {@code tokens} tokens (0: never)}
+     * {@return these sizes with the one-kernel path up to {@code tokens} tokens (0: never)}
      *
-     * @param tokens the most tokens of a fused shape
+     * @param tokens the most tokens of a shape that runs as one kernel
      */
     public Sizing withFusedMaxTokens(int tokens) {
       return new Sizing(batch, length, graphMemoryBudget, tokens);
@@ -320,13 +338,13 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * The most tokens of a shape the fused kernels run by default: none. Measured on an H100
-   * (2026-12-06, docs/PERFORMANCE.md), all-MiniLM-L6-v2's replay of one 32-token query takes 213 us
-   * on them against 153 us on the cuBLASLt path, and they fall further behind as batches grow:
-   * their kernels cost more than the nodes they save. They stay as a choice ({@link
-   * Sizing#withFusedMaxTokens}) for measurement and as the start of a faster small-batch path.
+   * The most tokens of a shape that runs as one kernel, {@link EncoderKernels#encodeSmall}, by
+   * default: every fp16 query of up to 32 tokens, the most the kernel takes. A query's graph on the
+   * cuBLASLt path is {@code 2 + 7 * layers} nodes of little work each (all-MiniLM's fp16 weights
+   * stay in L2 between queries), so its replay is their launches and tails; one kernel has one.
+   * {@link Sizing#withFusedMaxTokens} lowers it (0: never).
    */
-  public static final int FUSED_MAX_TOKENS = 0;
+  public static final int FUSED_MAX_TOKENS = EncoderKernels.ENCODE_SMALL_MAX_TOKENS;
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link
@@ -423,31 +441,83 @@ public final class GpuEncoder implements AutoCloseable {
               upload(weights.embeddingNorm.gamma()),
               upload(weights.embeddingNorm.beta()),
               a.layerNormEpsilon());
-      for (EncoderWeights.Layer l : weights.layers) {
+      List<EncoderWeights.Layer> ls = weights.layers;
+      Stacked<?> qkv = stackedWeight(ls, l -> sideBySide(l.query(), l.key(), l.value()));
+      Stacked<Float> qkvBias =
+          stacked(ls, l -> concatenated(l.query().bias(), l.key().bias(), l.value().bias()));
+      Stacked<?> attentionOutput = stackedWeight(ls, l -> l.attentionOutput().weight());
+      Stacked<Float> attentionOutputBias = stacked(ls, l -> l.attentionOutput().bias());
+      Stacked<Float> attentionGamma = stacked(ls, l -> l.attentionNorm().gamma());
+      Stacked<Float> attentionBeta = stacked(ls, l -> l.attentionNorm().beta());
+      Stacked<?> intermediate = stackedWeight(ls, l -> l.intermediate().weight());
+      // encode_small adds an fp32 bias; the up product's epilogue one of its output's type, fp16
+      // in FP16 mode (in FP32 one buffer serves both).
+      Stacked<Float> intermediateBias = stacked(ls, l -> l.intermediate().bias());
+      Stacked<?> intermediateEpilogueBias =
+          precision == Precision.FP32
+              ? intermediateBias
+              : stackedWeight(ls, l -> l.intermediate().bias());
+      Stacked<?> output = stackedWeight(ls, l -> l.output().weight());
+      Stacked<Float> outputBias = stacked(ls, l -> l.output().bias());
+      Stacked<Float> outputGamma = stacked(ls, l -> l.outputNorm().gamma());
+      Stacked<Float> outputBeta = stacked(ls, l -> l.outputNorm().beta());
+      for (int n = 0; n < ls.size(); n++) {
         layers.add(
             new Layer(
-                uploadWeight(sideBySide(l.query(), l.key(), l.value())),
-                upload(concatenated(l.query().bias(), l.key().bias(), l.value().bias())),
-                uploadWeight(l.attentionOutput().weight()),
-                upload(l.attentionOutput().bias()),
-                upload(l.attentionNorm().gamma()),
-                upload(l.attentionNorm().beta()),
-                uploadWeight(l.intermediate().weight()),
-                // The up projection's output is fp16 in FP16 mode, and a bias holds D's type.
-                uploadWeight(l.intermediate().bias()),
-                // The fused path's epilogue adds an fp32 bias.
-                upload(l.intermediate().bias()),
-                uploadWeight(l.output().weight()),
-                upload(l.output().bias()),
-                upload(l.outputNorm().gamma()),
-                upload(l.outputNorm().beta())));
+                qkv.layer(n),
+                qkvBias.layer(n),
+                attentionOutput.layer(n),
+                attentionOutputBias.layer(n),
+                attentionGamma.layer(n),
+                attentionBeta.layer(n),
+                intermediate.layer(n),
+                intermediateEpilogueBias.layer(n),
+                output.layer(n),
+                outputBias.layer(n),
+                outputGamma.layer(n),
+                outputBeta.layer(n)));
       }
+      List<Stacked<?>> encodeSmallStacks =
+          List.of(
+              qkv,
+              qkvBias,
+              attentionOutput,
+              attentionOutputBias,
+              attentionGamma,
+              attentionBeta,
+              intermediate,
+              intermediateBias,
+              output,
+              outputBias,
+              outputGamma,
+              outputBeta);
+      // The sizes encode_small takes are multiples of 16, so their layers lie back to back.
+      boolean encodable =
+          precision == Precision.FP16
+              && ls.size() <= EncoderKernels.ENCODE_SMALL_MAX_LAYERS
+              && EncoderKernels.encodeSmallTakes(1, hidden, a.heads(), a.intermediate())
+              && encodeSmallStacks.stream().allMatch(Stacked::packed);
+      stack =
+          encodable
+              ? new EncoderKernels.Stack(
+                  as(qkv.buffer(), ElementType.F16),
+                  qkvBias.buffer(),
+                  as(attentionOutput.buffer(), ElementType.F16),
+                  attentionOutputBias.buffer(),
+                  attentionGamma.buffer(),
+                  attentionBeta.buffer(),
+                  as(intermediate.buffer(), ElementType.F16),
+                  intermediateBias.buffer(),
+                  as(output.buffer(), ElementType.F16),
+                  outputBias.buffer(),
+                  outputGamma.buffer(),
+                  outputBeta.buffer(),
+                  ls.size())
+              : null;
+      sync =
+          encodable ? zeros(ElementType.I32, EncoderKernels.encodeSmallSyncInts(ls.size())) : null;
       int tokens = maxBatch * maxLength;
       inputs = zeros(ElementType.I32, 3L * tokens);
-      // A counter per band of 16 rows of the largest fused shape (see linearResidualLayerNorm).
-      bandCounters =
-          zeros(
-              ElementType.I32, Math.max(1, Math.min(fusedMaxTokens, tokens) / EncoderKernels.TILE));
       pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
       Blas openedBlas = Blas.open(stream.device());
       closeOnFailure.add(openedBlas);
@@ -463,8 +533,12 @@ public final class GpuEncoder implements AutoCloseable {
                       ? sizing.graphMemoryBudget()
                       : Math.max(
                           temporaryBytes(a, tokens, precision),
-                          precision == Precision.FP16 && fusedMaxTokens > 0
-                              ? fusedTemporaryBytes(a, Math.min(tokens, fusedMaxTokens))
+                          stack != null && fusedMaxTokens > 0
+                              ? fusedTemporaryBytes(
+                                  a,
+                                  Math.min(
+                                      Math.min(tokens, fusedMaxTokens),
+                                      EncoderKernels.ENCODE_SMALL_MAX_TOKENS))
                               : 0)),
               (Shape shape, Scope scope) ->
                   record(
@@ -526,6 +600,55 @@ public final class GpuEncoder implements AutoCloseable {
     for (float[] p : parts) {
       System.arraycopy(p, 0, all, at, p.length);
       at += p.length;
+    }
+    return all;
+  }
+
+  /**
+   * One kind of weight of every layer in one buffer, layer {@code l}'s {@code size} elements at
+   * {@code l * stride}.
+   */
+  private record Stacked<T>(DeviceBuffer<T> buffer, int size, int stride) {
+    DeviceBuffer<T> layer(int l) {
+      return buffer.slice((long) l * stride, size);
+    }
+
+    /** {@return whether the layers lie back to back, as encode_small reads them} */
+    boolean packed() {
+      return stride == size;
+    }
+  }
+
+  /**
+   * A layer's slice starts at a multiple of this many elements, 16 bytes at least: cuBLASLt's bias
+   * epilogues refuse a bias off 16-byte alignment.
+   */
+  private static final int STACK_ALIGNMENT = 8;
+
+  /** {@return one part of every layer, stacked, uploaded as fp32} */
+  private Stacked<Float> stacked(
+      List<EncoderWeights.Layer> layers, Function<EncoderWeights.Layer, float[]> part) {
+    List<float[]> parts = layers.stream().map(part).toList();
+    int size = parts.getFirst().length, stride = alignedStride(size);
+    return new Stacked<>(upload(stackedArray(parts, stride)), size, stride);
+  }
+
+  /** {@return one part of every layer, stacked, uploaded in the products' input type} */
+  private Stacked<?> stackedWeight(
+      List<EncoderWeights.Layer> layers, Function<EncoderWeights.Layer, float[]> part) {
+    List<float[]> parts = layers.stream().map(part).toList();
+    int size = parts.getFirst().length, stride = alignedStride(size);
+    return new Stacked<>(uploadWeight(stackedArray(parts, stride)), size, stride);
+  }
+
+  private static int alignedStride(int size) {
+    return (size + STACK_ALIGNMENT - 1) / STACK_ALIGNMENT * STACK_ALIGNMENT;
+  }
+
+  private static float[] stackedArray(List<float[]> parts, int stride) {
+    float[] all = new float[Math.multiplyExact(parts.size(), stride)];
+    for (int l = 0; l < parts.size(); l++) {
+      System.arraycopy(parts.get(l), 0, all, l * stride, parts.get(l).length);
     }
     return all;
   }
@@ -661,16 +784,17 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * {@return the bytes of a fused graph's temporaries for {@code tokens} tokens}: two fp32 rows of
-   * the residual stream and the fp32 QKV rows; the normalised rows' fp16 copy, the context and the
-   * feed-forward activations in fp16
+   * {@return the bytes of a one-kernel graph's temporaries for {@code tokens} tokens}: {@code
+   * encode_small}'s scratch, two fp32 rows of the residual stream, the context and the feed-forward
+   * activations in fp16, each for the tokens rounded up to 16 rows
    *
    * @param architecture the model's architecture
-   * @param tokens the tokens of the shape (batch times length)
+   * @param tokens the tokens of the shape (batch times length), at most 32
    */
   public static long fusedTemporaryBytes(Architecture architecture, long tokens) {
     long h = architecture.hidden(), ffn = architecture.intermediate();
-    return tokens * ((2 * h + 3 * h) * Float.BYTES + (2 * h + ffn) * Short.BYTES);
+    long rows = EncoderKernels.encodeSmallRows(Math.toIntExact(tokens));
+    return rows * (2 * h * Float.BYTES + (h + ffn) * Short.BYTES);
   }
 
   /**
@@ -714,113 +838,55 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * {@return whether {@code shape} runs on the fused kernels}: in {@link Precision#FP16}, for
-   * shapes of at most {@code fusedMaxTokens} tokens (batch times padded length) that tile by {@link
-   * EncoderKernels#TILE} (tokens, hidden and intermediate sizes)
+   * {@return whether {@code shape} runs as one kernel, {@link EncoderKernels#encodeSmall}}: in
+   * {@link Precision#FP16}, for shapes of at most {@code fusedMaxTokens} tokens (batch times padded
+   * length) whose sizes the kernel takes ({@link EncoderKernels#encodeSmallTakes}: up to 32 tokens;
+   * all-MiniLM-L6-v2's and bge-small-en-v1.5's architecture). Its GELU is the exact form, whatever
+   * this encoder's {@link Gelu} says.
    *
    * @param shape the shape
    */
   public boolean usesFusedKernels(Shape shape) {
     long tokens = (long) shape.batch() * shape.length();
-    return precision == Precision.FP16
+    return stack != null
         && tokens <= fusedMaxTokens
-        && tokens % EncoderKernels.TILE == 0
-        && hidden % EncoderKernels.TILE == 0
-        && architecture.intermediate() % EncoderKernels.TILE == 0;
+        && EncoderKernels.encodeSmallTakes(
+            (int) tokens, hidden, architecture.heads(), architecture.intermediate());
   }
 
   /**
-   * Records {@code shape} on the fused kernels: the embeddings with their LayerNorm, then per layer
-   * the QKV product, attention, the output product with its residual and the LayerNorm after it,
-   * the up product with GELU, the down product with its residual and LayerNorm; then pooling. Every
-   * kernel after the first is a programmatic dependent launch. The residual stream's rows are
-   * {@code normed} (fp32, and fp16 in {@code normedHalf}, the next product's input) and {@code pre}
-   * (a product's output before its LayerNorm).
+   * Records {@code shape} as one node, {@code encode_small}: the embeddings, every layer, the last
+   * LayerNorm and pooling into the pooled rows the other path's pooling kernel writes. Its scratch
+   * is the graph's temporaries, its counters {@link #sync}.
    */
   private void recordFusedShape(Shape shape, Counting scope) {
+    EncoderKernels.Stack weights = java.util.Objects.requireNonNull(stack);
     int batch = shape.batch(), length = shape.length(), tokens = batch * length;
-    int ffn = architecture.intermediate();
-    int heads = architecture.heads(), headSize = architecture.headSize();
-    float epsilon = architecture.layerNormEpsilon();
-    DeviceBuffer<Float> normed = scope.temporary(ElementType.F32, (long) tokens * hidden);
-    DeviceBuffer<Short> normedHalf = scope.temporary(ElementType.F16, (long) tokens * hidden);
-    DeviceBuffer<Float> pre = scope.temporary(ElementType.F32, (long) tokens * hidden);
-    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * hidden);
-    DeviceBuffer<Short> context = scope.temporary(ElementType.F16, (long) tokens * hidden);
-    DeviceBuffer<Short> inner = scope.temporary(ElementType.F16, (long) tokens * ffn);
-    DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
+    long rows = EncoderKernels.encodeSmallRows(tokens);
+    DeviceBuffer<Float> h = scope.temporary(ElementType.F32, rows * hidden);
+    DeviceBuffer<Float> x = scope.temporary(ElementType.F32, rows * hidden);
+    DeviceBuffer<Short> context = scope.temporary(ElementType.F16, rows * hidden);
+    DeviceBuffer<Short> inner =
+        scope.temporary(ElementType.F16, rows * architecture.intermediate());
     scope.record(
-        EncoderKernels.embedLayerNormHalf(
+        EncoderKernels.encodeSmall(
             inputs.slice(0, tokens),
             inputs.slice(tokens, tokens),
+            inputs.slice(2L * tokens, tokens),
             tables,
-            normed,
-            normedHalf,
-            batch,
-            length));
-    for (Layer l : layers) {
-      scope.record(
-          EncoderKernels.linearBias(
-              normedHalf, l.qkv(), l.qkvBias(), qkv, tokens, 3 * hidden, hidden, true));
-      scope.record(
-          EncoderKernels.attentionHalfShort(
-              qkv, maskPrefix, context, batch, length, heads, headSize, true));
-      scope.record(
-          EncoderKernels.linearResidualLayerNorm(
-              context,
-              l.attentionOutput(),
-              l.attentionOutputBias(),
-              normed,
-              pre,
-              l.attentionGamma(),
-              l.attentionBeta(),
-              normed,
-              normedHalf,
-              bandCounters,
-              tokens,
-              hidden,
-              hidden,
-              epsilon,
-              true));
-      scope.record(
-          EncoderKernels.linearGeluHalf(
-              normedHalf,
-              l.intermediate(),
-              l.intermediateBiasFloat(),
-              inner,
-              tokens,
-              ffn,
-              hidden,
-              true));
-      scope.record(
-          EncoderKernels.linearResidualLayerNorm(
-              inner,
-              l.output(),
-              l.outputBias(),
-              normed,
-              pre,
-              l.outputGamma(),
-              l.outputBeta(),
-              normed,
-              normedHalf,
-              bandCounters,
-              tokens,
-              hidden,
-              ffn,
-              epsilon,
-              true));
-    }
-    scope.record(
-        EncoderKernels.poolNormalize(
-            normed,
-            maskPrefix,
+            weights,
+            h,
+            x,
+            context,
+            inner,
             pooled.slice(maxBatch, (long) batch * hidden),
             pooled.slice(0, batch),
+            java.util.Objects.requireNonNull(sync),
             batch,
             length,
-            hidden,
+            architecture.heads(),
             pooling,
-            true));
+            false));
   }
 
   private void recordShape(Shape shape, Counting scope) {

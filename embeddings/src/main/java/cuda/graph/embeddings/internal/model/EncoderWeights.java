@@ -232,6 +232,63 @@ public final class EncoderWeights {
   }
 
   /**
+   * {@return weights given array by array}, for measurements that need a model's shape and not its
+   * values (the tests' QueryBreakdown on random weights); every array's length is checked
+   *
+   * @param architecture the sizes
+   * @param word {@code [vocabulary, hidden]}
+   * @param position {@code [positions, hidden]}
+   * @param type {@code [types, hidden]}
+   * @param embeddingNorm the embeddings' LayerNorm
+   * @param layers {@code architecture.layers()} layers
+   * @throws IllegalArgumentException if an array's length is not the architecture's; the message
+   *     names it
+   */
+  public static EncoderWeights of(
+      Architecture architecture,
+      float[] word,
+      float[] position,
+      float[] type,
+      LayerNorm embeddingNorm,
+      List<Layer> layers) {
+    Architecture a = architecture;
+    int h = a.hidden(), f = a.intermediate();
+    checkLength("the word table", word.length, (long) a.vocabulary() * h);
+    checkLength("the position table", position.length, (long) a.positions() * h);
+    checkLength("the type table", type.length, (long) a.types() * h);
+    checkLength("the embeddings' LayerNorm", embeddingNorm.gamma().length, h);
+    checkLength("the embeddings' LayerNorm shift", embeddingNorm.beta().length, h);
+    checkLength("the layers", layers.size(), a.layers());
+    for (int n = 0; n < layers.size(); n++) {
+      Layer l = layers.get(n);
+      for (Linear linear : l.linears()) {
+        int in = linear == l.output() ? f : h, out = linear == l.intermediate() ? f : h;
+        checkLength(
+            "layer " + n + "'s " + linear.weightName(), linear.weight().length, (long) in * out);
+        checkLength("layer " + n + "'s " + linear.biasName(), linear.bias().length, out);
+      }
+      for (LayerNorm norm : List.of(l.attentionNorm(), l.outputNorm())) {
+        checkLength("layer " + n + "'s " + norm.gammaName(), norm.gamma().length, h);
+        checkLength("layer " + n + "'s " + norm.betaName(), norm.beta().length, h);
+      }
+    }
+    return new EncoderWeights(
+        a, word, position, type, embeddingNorm, List.copyOf(layers), Set.of());
+  }
+
+  private static void checkLength(String what, long length, long expected) {
+    if (length != expected) {
+      throw new IllegalArgumentException(
+          "EncoderWeights.of: "
+              + what
+              + " has "
+              + length
+              + " values; the architecture needs "
+              + expected);
+    }
+  }
+
+  /**
    * {@return the initializers no part of the structure took} (the position ids, checked, count as
    * taken): none in the models this mapping was written for
    */

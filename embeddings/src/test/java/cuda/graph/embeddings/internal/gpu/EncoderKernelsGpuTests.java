@@ -22,6 +22,7 @@ import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,10 +32,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the simulator runs) gives, on random inputs through the launches the encoder makes, in its fp32
  * and its fp16 form: the embeddings with their LayerNorm, LayerNorm in place, attention (lengths of
  * one, two and three key tiles, with padding and a sequence whose mask keeps nothing), the exact
- * GELU over a grid-stride launch, and pooling (mean and CLS) with the L2 normalisation and its
- * norm. Rows the kernels turn into NaN (an id or type outside its table) must be NaN on both sides.
- * {@link #TESTED} names the kernels covered; EncoderKernelsTests fails the build when the PTX has
- * one more. Skipped only where the system platform is not the cuda provider (no GPU).
+ * GELU over a grid-stride launch, pooling (mean and CLS) with the L2 normalisation and its norm,
+ * and encode_small, the whole fp16 pass of a small batch (random weights of a small architecture,
+ * three shapes with padding and a sequence whose mask keeps nothing, twice in a row on one sync
+ * buffer; and its NaN for a grid or block it is not written for). Rows the kernels turn into NaN
+ * (an id or type outside its table) must be NaN on both sides. {@link #TESTED} names the kernels
+ * covered; EncoderKernelsTests fails the build when the PTX has one more. Skipped only where the
+ * system platform is not the cuda provider (no GPU).
  *
  * <p>Tolerances. The CUDA kernels sum in fp32 (in a tree for the row reductions) and take {@code
  * rsqrt.approx}, {@code erff} and {@code expf}; the references sum in double and round once. The
@@ -55,12 +59,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       expected norm (an fp32 sum of 384 squares is off by at most 384 roundings of 6e-8 each, a
  *       relative 2.3e-5 in the worst order, some 10^-6 in a tree).
  *   <li>Attention: {@code 1e-5}, as since the kernel was written (values of a few units).
- *   <li>The fused products (fp16 operands on the tensor cores, fp32 sums): {@code 2^-11 * sum_k
- *       |a_k w_kc|} (1.13 times that after GELU, whose slope is at most 1.13) plus {@code 1e-5 * (1
- *       + |expected|)}: the kernel's LayerNorm in fp32 may round an element of a row to the fp16
- *       value next to the reference's (a relative 2^-11 at most), and the bound holds even if every
- *       element did; its fp32 sums of 384 to 1536 terms are some 10^-5 of it. A wrong row, column
- *       or step is off by about the size of the values, 100 times the bound.
+ *   <li>encode_small (fp16 operands on the tensor cores, fp32 sums, fp16 rounding of each product's
+ *       input): {@code 2e-3} on the elements of its unit vectors and {@code 6e-4} of each norm. An
+ *       fp32 value near a rounding boundary may round to the fp16 value next to the reference's,
+ *       and two layers and a softmax carry that on; the whole pass emulated in Java (fp32 sums in
+ *       the worst order, fp16 rounding where the kernel rounds) differed from the reference by at
+ *       most {@code 2.0e-4} and a relative {@code 6.0e-5} over 960 runs of these shapes (4 models,
+ *       60 token draws). Leaving out a bias or taking the wrong attention scale moves them by at
+ *       least {@code 2.7e-2} and {@code 8.5e-3}, over 10 times the bound. An fp16 rounding left out
+ *       (of the context or the activations after GELU) moved them by at most {@code 1.2e-4}, within
+ *       the arithmetic's own spread: no bound on the outputs tells it apart.
  *   <li>The embeddings before their LayerNorm: {@code 1e-6 * (1 + |expected|)} (two fp32 sums).
  *   <li>fp16 outputs: the fp32 tolerance plus one fp16 unit in the last place of the expected
  *       value, since two values that close can round to neighbouring fp16 values (attention keeps
@@ -82,9 +90,7 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION_HALF_SHORT,
           EncoderKernels.GELU,
           EncoderKernels.POOL_NORMALIZE,
-          EncoderKernels.LINEAR_BIAS,
-          EncoderKernels.LINEAR_GELU_HALF,
-          EncoderKernels.LINEAR_RESIDUAL_LN);
+          EncoderKernels.ENCODE_SMALL);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -94,6 +100,12 @@ class EncoderKernelsGpuTests {
   private static final float EPS = 1e-12f;
 
   private static final DoubleUnaryOperator ROW = e -> 1e-5 * (1 + Math.abs(e));
+
+  /** encode_small's tolerance on the elements of its unit vectors (see the class comment). */
+  private static final double SMALL_UNIT = 2e-3;
+
+  /** encode_small's tolerance on its norms, of the expected norm (see the class comment). */
+  private static final double SMALL_NORM = 6e-4;
 
   private static CudaPlatform gpu() {
     CudaPlatform platform = CudaPlatform.system();
@@ -499,211 +511,182 @@ class EncoderKernelsGpuTests {
     }
   }
 
-  /** {@return fp16 values of scale {@code scale}, as short bits} */
-  private static short[] halfGaussians(Random random, int n, double scale) {
-    short[] v = new short[n];
-    for (int i = 0; i < n; i++) {
-      v[i] = Float.floatToFloat16((float) (scale * random.nextGaussian()));
+  /** The tokens, mask and launch of one encode_small test, and its reference's outputs. */
+  private record SmallRun(
+      int batch,
+      int length,
+      Pooling pooling,
+      int[] ids,
+      int[] types,
+      int[] mask,
+      float[] out,
+      float[] norms,
+      int[] sync) {
+
+    static SmallRun of(SmallModel model, int batch, int length, Pooling pooling, long seed) {
+      int[][] tokens = SmallModel.tokens(new Random(seed), batch * length);
+      SmallRun run =
+          new SmallRun(
+              batch,
+              length,
+              pooling,
+              tokens[0],
+              tokens[1],
+              SmallModel.mask(batch, length),
+              new float[batch * SmallModel.HIDDEN],
+              new float[batch],
+              new int[SmallModel.syncInts()]);
+      EncoderKernels.ENCODE_SMALL.runReference(
+          SmallModel.launch(),
+          model.arguments(
+              run.ids, run.types, run.mask, run.out, run.norms, run.sync, batch, length, pooling,
+              0));
+      return run;
     }
-    return v;
   }
 
-  /**
-   * {@return the fused products' tolerance of each element of {@code rows x n}}: {@code 2^-14 *
-   * sum_k |a_k w_kc|} (see the class comment)
-   */
-  private static double[] productTolerance(short[] a, short[] w, int rows, int n, int k) {
-    double[] tolerance = new double[rows * n];
-    for (int r = 0; r < rows; r++) {
-      for (int i = 0; i < k; i++) {
-        double left = Math.abs(Float.float16ToFloat(a[r * k + i]));
-        for (int c = 0; c < n; c++) {
-          tolerance[r * n + c] += left * Math.abs(Float.float16ToFloat(w[i * n + c]));
-        }
-      }
-    }
-    for (int e = 0; e < tolerance.length; e++) {
-      tolerance[e] *= 0x1p-14;
-    }
-    return tolerance;
-  }
-
-  /** As {@link #assertElements}, each element with its own tolerance (plus 1e-5 (1 + |e|)). */
-  private static void assertProducts(
-      String what, float[] expected, float[] actual, double[] tolerance, boolean half) {
-    float[] scaled = new float[expected.length];
-    float[] scaledActual = new float[expected.length];
-    for (int e = 0; e < expected.length; e++) {
-      double t =
-          tolerance[e] + 1e-5 * (1 + Math.abs(expected[e])) + (half ? halfUlp(expected[e]) : 0);
-      scaled[e] = (float) (expected[e] / t);
-      scaledActual[e] = (float) (actual[e] / t);
-    }
-    assertElements(what + " (in units of each element's tolerance)", scaled, scaledActual, e -> 1);
-  }
-
-  private static LaunchConfig tiles(int m, int n) {
-    return LaunchConfig.of(
-        cuda.graph.Dim3.of(n / EncoderKernels.TILE, m / EncoderKernels.TILE),
-        cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
-  }
-
-  @ParameterizedTest(name = "{0} x {2} by {2} x {1}, GELU {3}")
-  @CsvSource({"48, 1152, 384, false", "32, 1536, 384, true", "16, 384, 384, false"})
-  void aFusedProductWithItsBiasOrGeluOnTheGpuIsItsReferenceForEveryElement(
-      int m, int n, int k, boolean gelu) {
+  @ParameterizedTest(name = "{0} x {1}, {2} pooling")
+  @CsvSource({"1, 7, MEAN", "2, 8, MEAN", "3, 10, MEAN", "3, 10, CLS"})
+  void encodeSmallOnTheGpuIsItsReferenceForEverySequenceTwiceInARowAndLeavesItsCountersAtZero(
+      int batch, int length, Pooling pooling) {
     CudaPlatform platform = gpu();
-    Random random = new Random(3606 + n);
-    short[] a = halfGaussians(random, m * k, 1);
-    short[] w = halfGaussians(random, k * n, 0.05);
-    float[] bias = uniforms(random, n, -0.5, 0.5);
-    Kernel kernel = gelu ? EncoderKernels.LINEAR_GELU_HALF : EncoderKernels.LINEAR_BIAS;
-    float[] expected = new float[m * n];
-    short[] expectedHalf = new short[m * n];
-    kernel.runReference(tiles(m, n), a, w, bias, gelu ? expectedHalf : expected, m, n, k);
+    SmallModel model = SmallModel.random(3610);
+    SmallRun expected = SmallRun.of(model, batch, length, pooling, 3611 + batch);
+    int hidden = SmallModel.HIDDEN;
 
-    float[] actual;
+    float[] first, actual, actualNorms;
+    int[] actualSync;
     try (Stream stream = platform.defaultDevice().newStream();
-        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
-        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
-        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
-        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream);
-        DeviceBuffer<Short> outHalf = DeviceBuffer.zeros(ElementType.F16, m * n).syncOn(stream)) {
-      actual =
-          gelu
-              ? floats(
-                  EncoderKernels.linearGeluHalf(
-                          aBuffer, wBuffer, biasBuffer, outHalf, m, n, k, false)
-                      .andThen(outHalf.toShortArray())
-                      .syncOn(stream))
-              : EncoderKernels.linearBias(aBuffer, wBuffer, biasBuffer, out, m, n, k, false)
-                  .andThen(out.toFloatArray())
-                  .syncOn(stream);
-    }
-    double[] tolerance = productTolerance(a, w, m, n, k);
-    if (gelu) {
-      for (int e = 0; e < tolerance.length; e++) {
-        tolerance[e] *= 1.13; // GELU's slope is at most 1.13
-      }
-    }
-    assertProducts(kernel.name(), gelu ? floats(expectedHalf) : expected, actual, tolerance, gelu);
-  }
-
-  @ParameterizedTest(name = "{0} x {2} by {2} x {1}")
-  @CsvSource({"32, 384, 384", "48, 384, 1536"})
-  void aFusedProductWithItsResidualAndLayerNormOnTheGpuIsItsReferenceForEveryElement(
-      int m, int n, int k) {
-    CudaPlatform platform = gpu();
-    Random random = new Random(3607 + k);
-    short[] a = halfGaussians(random, m * k, 1);
-    short[] w = halfGaussians(random, k * n, 0.05);
-    float[] bias = uniforms(random, n, -0.5, 0.5);
-    // The residual is the rows the LayerNorm overwrites, as in the encoder (normed).
-    float[] residual = gaussians(random, m * n, 2);
-    float[] gamma = uniforms(random, n, 0.5, 1.5);
-    float[] beta = uniforms(random, n, -0.5, 0.5);
-    float[] expected = new float[m * n];
-    float[] expectedNormed = residual.clone();
-    short[] expectedHalf = new short[m * n];
-    int[] counters = new int[m / EncoderKernels.TILE];
-    EncoderKernels.LINEAR_RESIDUAL_LN.runReference(
-        tiles(m, n),
-        a,
-        w,
-        bias,
-        expectedNormed,
-        expected,
-        gamma,
-        beta,
-        expectedNormed,
-        expectedHalf,
-        counters,
-        m,
-        n,
-        k,
-        EPS);
-    float[] actual, actualNormed;
-    short[] actualHalf;
-    int[] actualCounters;
-    try (Stream stream = platform.defaultDevice().newStream();
-        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
-        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
-        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
-        DeviceBuffer<Float> normed = DeviceBuffer.fromArray(residual).syncOn(stream);
-        DeviceBuffer<Float> g = DeviceBuffer.fromArray(gamma).syncOn(stream);
-        DeviceBuffer<Float> b = DeviceBuffer.fromArray(beta).syncOn(stream);
-        DeviceBuffer<Short> half = DeviceBuffer.zeros(ElementType.F16, m * n).syncOn(stream);
-        DeviceBuffer<Integer> count =
-            DeviceBuffer.zeros(ElementType.I32, m / EncoderKernels.TILE).syncOn(stream);
-        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, m * n).syncOn(stream)) {
-      // Twice: the counters the first launch leaves must serve the second.
-      for (int launch = 0; launch < 2; launch++) {
-        EncoderKernels.linearResidualLayerNorm(
-                aBuffer,
-                wBuffer,
-                biasBuffer,
-                normed,
-                out,
-                g,
-                b,
-                normed,
-                half,
-                count,
-                m,
-                n,
-                k,
-                EPS,
-                false)
-            .syncOn(stream);
-        if (launch == 0) {
-          normed.write(residual).syncOn(stream);
-        }
-      }
-      actual = out.toFloatArray().syncOn(stream);
-      actualNormed = normed.toFloatArray().syncOn(stream);
-      actualHalf = half.toShortArray().syncOn(stream);
-      actualCounters = count.toIntArray().syncOn(stream);
-    }
-    assertProducts(
-        "linear_residual_ln's products", expected, actual, productTolerance(a, w, m, n, k), false);
-    assertElements("linear_residual_ln's normalised rows", expectedNormed, actualNormed, ROW);
-    assertHalves("linear_residual_ln's fp16 rows", expectedHalf, actualHalf, ROW);
-    assertArrayEquals(new int[m / EncoderKernels.TILE], actualCounters, "counters back at 0");
-  }
-
-  @Test
-  void aFusedProductOfRowsThatDoNotTileWritesNaNOverItsRowsAndNothingBeyond() {
-    CudaPlatform platform = gpu();
-    int m = 20, n = 32, k = 32; // 20 rows: not a multiple of 16
-    Random random = new Random(3608);
-    short[] a = halfGaussians(random, m * k, 1);
-    short[] w = halfGaussians(random, k * n, 0.05);
-    float[] bias = new float[n];
-    LaunchConfig grid =
-        LaunchConfig.of(cuda.graph.Dim3.of(2, 2), cuda.graph.Dim3.of(EncoderKernels.LINEAR_BLOCK));
-    float[] before = new float[m * n + 64];
-    Arrays.fill(before, 12345f);
-    float[] expected = before.clone();
-    EncoderKernels.LINEAR_BIAS.runReference(grid, a, w, bias, expected, m, n, k);
-    float[] actual;
-    try (Stream stream = platform.defaultDevice().newStream();
-        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
-        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
-        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
-        DeviceBuffer<Float> out = DeviceBuffer.fromArray(before).syncOn(stream)) {
-      actual =
-          EncoderKernels.LINEAR_BIAS
-              .launch(grid, aBuffer, wBuffer, biasBuffer, out, m, n, k)
+        SmallModel.OnDevice device = model.upload(stream)) {
+      DeviceBuffer<Float> out = device.zeros(ElementType.F32, batch * hidden);
+      DeviceBuffer<Float> norms = device.zeros(ElementType.F32, batch);
+      DeviceBuffer<Integer> sync = device.zeros(ElementType.I32, SmallModel.syncInts());
+      DeviceBuffer<Integer> ids = device.ints(expected.ids());
+      DeviceBuffer<Integer> types = device.ints(expected.types());
+      DeviceBuffer<Integer> mask = device.ints(expected.mask());
+      first =
+          device
+              .encodeSmall(ids, types, mask, out, norms, sync, batch, length, pooling)
               .andThen(out.toFloatArray())
               .syncOn(stream);
+      // Again on the counters the first launch left: they must be back at 0 for it to run.
+      actual =
+          out.fill(0f)
+              .andThen(
+                  device.encodeSmall(ids, types, mask, out, norms, sync, batch, length, pooling))
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+      actualNorms = norms.toFloatArray().syncOn(stream);
+      actualSync = sync.toIntArray().syncOn(stream);
     }
-    for (int e = 0; e < m * n; e++) {
-      assertTrue(Float.isNaN(expected[e]), "reference element " + e);
-      assertTrue(Float.isNaN(actual[e]), "element " + e);
+    assertElements("encode_small's unit vectors", expected.out(), actual, e -> SMALL_UNIT);
+    assertElements(
+        "encode_small's norms", expected.norms(), actualNorms, e -> SMALL_NORM * e + 1e-30);
+    assertArrayEquals(first, actual, "the second launch gives the first's unit vectors");
+    assertArrayEquals(new int[SmallModel.syncInts()], actualSync, "sync back at 0");
+    for (int b = 0; b < batch; b++) {
+      float[] row = Arrays.copyOfRange(actual, b * hidden, (b + 1) * hidden);
+      boolean empty = batch > 1 && b == batch - 1 || pooling == Pooling.CLS && b > 0;
+      int s = b;
+      if (empty) {
+        assertArrayEquals(new float[hidden], row, () -> "sequence " + s + " keeps nothing: zeros");
+        assertEquals(0f, actualNorms[b], () -> "and norm 0, sequence " + s);
+      } else {
+        double norm = MiniLm.norm(row);
+        assertTrue(Math.abs(norm - 1) <= 1e-5, () -> "the norm of sequence " + s + ": " + norm);
+      }
     }
-    for (int e = m * n; e < expected.length; e++) {
-      assertEquals(12345f, expected[e], "reference element " + e + ", past the rows");
-      assertEquals(12345f, actual[e], "element " + e + ", past the rows");
+  }
+
+  @ParameterizedTest(name = "{0} blocks more than its grid, blocks of {1}")
+  @CsvSource({"-1, 256", "1, 256", "0, 128"})
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void encodeSmallOnAnotherGridOrBlockWritesNaNOverOutAndNormsAndNothingElseAndReturns(
+      int moreBlocks, int threads) {
+    CudaPlatform platform = gpu();
+    SmallModel model = SmallModel.random(3612);
+    int batch = 2, length = 8, hidden = SmallModel.HIDDEN, beyond = 5;
+    int[][] tokens = SmallModel.tokens(new Random(3613), batch * length);
+    int[] mask = SmallModel.mask(batch, length);
+    LaunchConfig wrong = LaunchConfig.of(SmallModel.launch().grid().x() + moreBlocks, threads);
+    float[] before = new float[batch * hidden + beyond];
+    Arrays.fill(before, 12345f);
+    float[] normsBefore = new float[batch + beyond];
+    Arrays.fill(normsBefore, 12345f);
+    float[] expected = before.clone(), expectedNorms = normsBefore.clone();
+    Object[] arguments =
+        model.arguments(
+            tokens[0],
+            tokens[1],
+            mask,
+            expected,
+            expectedNorms,
+            new int[SmallModel.syncInts()],
+            batch,
+            length,
+            Pooling.MEAN,
+            12345f);
+    EncoderKernels.ENCODE_SMALL.runReference(wrong, arguments);
+
+    float[] actual, actualNorms, actualH;
+    int[] actualSync;
+    try (Stream stream = platform.defaultDevice().newStream();
+        SmallModel.OnDevice device = model.upload(stream)) {
+      DeviceBuffer<Float> out = device.floats(before);
+      DeviceBuffer<Float> norms = device.floats(normsBefore);
+      DeviceBuffer<Integer> sync = device.zeros(ElementType.I32, SmallModel.syncInts());
+      DeviceBuffer<Float> h = device.floats((float[]) arguments[20]);
+      // The arguments as the reference took them, on the device (the scratch and the tables'
+      // sizes are the test's; the kernel checks its grid before it reads anything).
+      Object[] onDevice = arguments.clone();
+      onDevice[0] = device.ints(tokens[0]);
+      onDevice[1] = device.ints(tokens[1]);
+      onDevice[2] = device.ints(mask);
+      onDevice[3] = device.tables.word();
+      onDevice[4] = device.tables.position();
+      onDevice[5] = device.tables.type();
+      onDevice[6] = device.tables.gamma();
+      onDevice[7] = device.tables.beta();
+      EncoderKernels.Stack s = device.stack;
+      onDevice[8] = s.qkv();
+      onDevice[9] = s.qkvBias();
+      onDevice[10] = s.attentionOutput();
+      onDevice[11] = s.attentionOutputBias();
+      onDevice[12] = s.attentionGamma();
+      onDevice[13] = s.attentionBeta();
+      onDevice[14] = s.intermediate();
+      onDevice[15] = s.intermediateBias();
+      onDevice[16] = s.output();
+      onDevice[17] = s.outputBias();
+      onDevice[18] = s.outputGamma();
+      onDevice[19] = s.outputBeta();
+      onDevice[20] = h;
+      onDevice[21] = device.floats((float[]) arguments[21]);
+      onDevice[22] = device.halves((short[]) arguments[22]);
+      onDevice[23] = device.halves((short[]) arguments[23]);
+      onDevice[24] = out;
+      onDevice[25] = norms;
+      onDevice[26] = sync;
+      actual =
+          EncoderKernels.ENCODE_SMALL
+              .launch(wrong, onDevice)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+      actualNorms = norms.toFloatArray().syncOn(stream);
+      actualH = h.toFloatArray().syncOn(stream);
+      actualSync = sync.toIntArray().syncOn(stream);
     }
+    for (float[] o : List.of(expected, actual)) {
+      for (int e = 0; e < before.length; e++) {
+        assertEquals(e < batch * hidden ? Float.NaN : 12345f, o[e], "element " + e + " of out");
+      }
+    }
+    for (float[] n : List.of(expectedNorms, actualNorms)) {
+      for (int b = 0; b < normsBefore.length; b++) {
+        assertEquals(b < batch ? Float.NaN : 12345f, n[b], "norm " + b);
+      }
+    }
+    assertArrayEquals((float[]) arguments[20], actualH, "h, left as it was");
+    assertArrayEquals(new int[SmallModel.syncInts()], actualSync, "sync, left at 0");
   }
 }

