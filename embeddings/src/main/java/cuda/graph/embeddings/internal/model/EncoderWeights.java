@@ -258,7 +258,13 @@ public final class EncoderWeights {
     checkLength("the type table", type.length, (long) a.types() * h);
     checkLength("the embeddings' LayerNorm", embeddingNorm.gamma().length, h);
     checkLength("the embeddings' LayerNorm shift", embeddingNorm.beta().length, h);
-    checkLength("the layers", layers.size(), a.layers());
+    if (layers.size() != a.layers()) {
+      throw new IllegalArgumentException(
+          "EncoderWeights.of: "
+              + layers.size()
+              + " layers given; the architecture has "
+              + a.layers());
+    }
     for (int n = 0; n < layers.size(); n++) {
       Layer l = layers.get(n);
       for (Linear linear : l.linears()) {

@@ -253,6 +253,70 @@ class EncoderWeightsTests {
   }
 
   @Test
+  void weightsGivenArrayByArrayKeepThemAndRefuseAnArrayOfTheWrongLengthNamingIt() {
+    EncoderWeights model = MiniLm.Ours.WEIGHTS;
+    EncoderWeights copy =
+        EncoderWeights.of(
+            model.architecture,
+            model.wordEmbeddings,
+            model.positionEmbeddings,
+            model.typeEmbeddings,
+            model.embeddingNorm,
+            model.layers);
+    assertEquals(model.architecture, copy.architecture);
+    assertEquals(model.layers, copy.layers);
+    assertEquals(Set.of(), copy.unmapped());
+    EncoderWeights.Layer first = model.layers.getFirst();
+    EncoderWeights.Linear up = first.intermediate();
+    EncoderWeights.Layer shortUp =
+        new EncoderWeights.Layer(
+            first.query(),
+            first.key(),
+            first.value(),
+            first.attentionOutput(),
+            first.attentionNorm(),
+            new EncoderWeights.Linear(
+                up.weightName(),
+                up.biasName(),
+                up.in(),
+                up.out(),
+                up.weight(),
+                java.util.Arrays.copyOf(up.bias(), up.out() - 1)),
+            first.output(),
+            first.outputNorm());
+    List<EncoderWeights.Layer> layers = new java.util.ArrayList<>(model.layers);
+    layers.set(0, shortUp);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                EncoderWeights.of(
+                    model.architecture,
+                    model.wordEmbeddings,
+                    model.positionEmbeddings,
+                    model.typeEmbeddings,
+                    model.embeddingNorm,
+                    layers));
+    assertEquals(
+        "EncoderWeights.of: layer 0's "
+            + up.biasName()
+            + " has 1535 values; the architecture needs 1536",
+        e.getMessage());
+    IllegalArgumentException fewer =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                EncoderWeights.of(
+                    model.architecture,
+                    model.wordEmbeddings,
+                    model.positionEmbeddings,
+                    model.typeEmbeddings,
+                    model.embeddingNorm,
+                    model.layers.subList(0, 5)));
+    assertEquals("EncoderWeights.of: 5 layers given; the architecture has 6", fewer.getMessage());
+  }
+
+  @Test
   void headsAreReadFromTheQuerysReshapeAndCheckedAgainstTheScoresDivisor() {
     assertEquals(6, EncoderWeights.from(OnnxEdits.withHeadsOf64()).architecture.heads());
     String message =
