@@ -29,6 +29,9 @@ with its settings:
                           pads), fp16 and fp32, with and without tokenization.
 
 Run: python3 minilm_torch.py DIR   (on the GPU host; nothing is downloaded)
+     python3 minilm_torch.py DIR --random-query   (the query lines only, on random weights of
+         the model's sizes, where the model cannot travel: DIR holds tokenizer.json and
+         sentences.txt; time depends on the sizes, not the values)
 Limits (seconds, environment): TORCH_COMPILE_LIMIT_S (150), ST_SWEEP_LIMIT_S (120); QUERY_CALLS
 (2000).
 """
@@ -59,6 +62,7 @@ from floor_check import FloorCheck, worst  # noqa: E402
 
 dev = "cuda"
 HIDDEN = 384
+RANDOM = False  # --random-query: the model's sizes with transformers' initialisation
 USAGE = ("usage: python3 minilm_torch.py DIR   (DIR: what TorchExport wrote: the weights as .npy, "
          "tokenizer.json, sentences.txt, ours.npy, ours_fp16.npy)")
 
@@ -73,7 +77,11 @@ def load_model(d, attn=None):
     if attn is not None:
         kwargs["attn_implementation"] = attn
     config = BertConfig(**kwargs)
+    if RANDOM:
+        torch.manual_seed(39)  # the same weights for each precision's copy
     model = BertModel(config, add_pooling_layer=False)
+    if RANDOM:
+        return config, model.to(dev).eval()
     if attn is not None and attention_of(model) != attn and hasattr(model, "set_attn_implementation"):
         model.set_attn_implementation(attn)  # transformers versions that ignore the config's
     state = {}
@@ -646,6 +654,14 @@ def main():
     d = args[0]
     if len(args) == 4 and args[1] == "--compiled-ingestion":
         compiled_child(d, int(args[2]), args[3])
+        return
+    if len(args) == 2 and args[1] == "--random-query":
+        global RANDOM
+        RANDOM = True
+        sentences, tokenizer = read_inputs(d)
+        print("# minilm_torch.py --random-query: random weights of all-MiniLM-L6-v2's sizes",
+              flush=True)
+        query_section(d, sentences, tokenizer, load_model(d, attn="sdpa")[1].half())
         return
     if len(args) != 1:
         print(USAGE, file=sys.stderr)
