@@ -41,11 +41,10 @@ import org.jspecify.annotations.Nullable;
  * itself ({@link Matmul#accumulating}: {@code x = x + context W + b}), so the LayerNorm after it
  * runs in place. Everything else is {@link EncoderKernels}.
  *
- * <p>Queries. In {@link Precision#FP16} a shape of up to {@link #FUSED_MAX_TOKENS} (32) tokens is
- * instead one node, {@link EncoderKernels#encodeSmall}, the whole pass in one kernel ({@link
- * #usesFusedKernels}; {@link Sizing#withFusedMaxTokens} lowers the limit or, at 0, turns it off).
- * Its arithmetic is the fp16 mode's below, but its GELU is the exact form whatever {@link Gelu}
- * says.
+ * <p>Queries. In {@link Precision#FP16}, asked for by {@link Sizing#withFusedMaxTokens} (not yet
+ * the default: {@link #FUSED_MAX_TOKENS}), a shape of up to 32 tokens is instead one node, {@link
+ * EncoderKernels#encodeSmall}, the whole pass in one kernel ({@link #usesFusedKernels}). Its
+ * arithmetic is the fp16 mode's below, but its GELU is the exact form whatever {@link Gelu} says.
  *
  * <p>GELU. BERT's GELU is the exact erf form; cuBLASLt's GELU epilogue is the tanh approximation.
  * Measured on the simulator (whose matmul model applies the same epilogue) over the eight sentences
@@ -339,12 +338,15 @@ public final class GpuEncoder implements AutoCloseable {
 
   /**
    * The most tokens of a shape that runs as one kernel, {@link EncoderKernels#encodeSmall}, by
-   * default: every fp16 query of up to 32 tokens, the most the kernel takes. A query's graph on the
-   * cuBLASLt path is {@code 2 + 7 * layers} nodes of little work each (all-MiniLM's fp16 weights
-   * stay in L2 between queries), so its replay is their launches and tails; one kernel has one.
-   * {@link Sizing#withFusedMaxTokens} lowers it (0: never).
+   * default: none yet. The kernel is checked against its Java reference on an H100
+   * (EncoderKernelsGpuTests), but its replay has not been timed beside the cuBLASLt path's (a
+   * query's graph there is {@code 2 + 7 * layers} nodes of little work each, whose launches and
+   * tails are most of its time), nor its embeddings compared with LangChain4j's at all-MiniLM's
+   * size on a GPU: it becomes the default for fp16 queries once QueryBreakdown shows both. Until
+   * then {@link Sizing#withFusedMaxTokens} asks for it, up to {@link
+   * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} tokens.
    */
-  public static final int FUSED_MAX_TOKENS = EncoderKernels.ENCODE_SMALL_MAX_TOKENS;
+  public static final int FUSED_MAX_TOKENS = 0;
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link

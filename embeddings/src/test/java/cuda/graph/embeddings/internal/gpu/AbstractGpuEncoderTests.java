@@ -217,7 +217,7 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void inFp16QueriesOfUpTo32TokensRunAsOneKernelAndMeetTheFloorAsTheCublasPathDoes() {
+  void inFp16QueriesOfUpTo32TokensRunAsOneKernelWhenAskedAndMeetTheFloorAsTheCublasPathDoes() {
     try (GpuEncoder fused =
             new GpuEncoder(
                 MiniLm.Ours.WEIGHTS,
@@ -228,7 +228,8 @@ abstract class AbstractGpuEncoderTests {
                 GpuEncoder.Precision.FP16,
                 GpuEncoder.Gelu.EPILOGUE,
                 cuda.graph.embeddings.Pooling.MEAN,
-                GpuEncoder.Sizing.DEFAULT);
+                GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(
+                    EncoderKernels.ENCODE_SMALL_MAX_TOKENS));
         GpuEncoder products =
             new GpuEncoder(
                 MiniLm.Ours.WEIGHTS,
@@ -239,7 +240,7 @@ abstract class AbstractGpuEncoderTests {
                 GpuEncoder.Precision.FP16,
                 GpuEncoder.Gelu.EPILOGUE,
                 cuda.graph.embeddings.Pooling.MEAN,
-                GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(0))) {
+                GpuEncoder.Sizing.DEFAULT)) {
       List<String> one = List.of("How do I embed a query on the GPU?");
       // One query (1 x 16 tokens) and two short sentences (2 x 16): both one kernel.
       float[][] fusedOne = fused.embed(one);
@@ -252,7 +253,8 @@ abstract class AbstractGpuEncoderTests {
       assertFalse(fused.usesFusedKernels(new GpuEncoder.Shape(1, 48)), "48 tokens: more than 32");
       assertFalse(fused.usesFusedKernels(new GpuEncoder.Shape(4, 16)), "4 x 16 tokens: 64");
       assertFalse(
-          products.usesFusedKernels(new GpuEncoder.Shape(1, 32)), "withFusedMaxTokens(0): none");
+          products.usesFusedKernels(new GpuEncoder.Shape(1, 32)),
+          "by default (not yet timed): none");
       // One node, no matmul; against the cuBLASLt path's seven nodes a layer, four of them
       // matmuls.
       assertEquals(1, fusedNodes);

@@ -26,10 +26,11 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Mode {@code fp16_fused} is the encoder's default in fp16: a shape of up to {@link
- * GpuEncoder#FUSED_MAX_TOKENS} (32) tokens as one kernel, encode_small, the rest on the cuBLASLt
- * path; {@code fp16_cublaslt} runs every shape on the cuBLASLt path. Then the replay of shapes of 1
- * to 64 sequences of 32 tokens in both modes (only 1 x 32 is one kernel).
+ * tokenization. Mode {@code fp16_fused} asks for the one-kernel path: a shape of up to {@link
+ * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} (32) tokens as one kernel, encode_small, the rest on the
+ * cuBLASLt path (not yet the encoder's default, {@link GpuEncoder#FUSED_MAX_TOKENS}); {@code
+ * fp16_cublaslt} runs every shape on the cuBLASLt path. Then the replay of shapes of 1 to 64
+ * sequences of 32 tokens in both modes (only 1 x 32 is one kernel).
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
@@ -141,14 +142,20 @@ public final class QueryBreakdown {
         }
         for (Mode mode :
             List.of(
-                new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
+                new Mode(
+                    "fp16_fused",
+                    GpuEncoder.Precision.FP16,
+                    EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
                 new Mode("fp32", GpuEncoder.Precision.FP32, 0))) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
         for (Mode mode :
             List.of(
-                new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
+                new Mode(
+                    "fp16_fused",
+                    GpuEncoder.Precision.FP16,
+                    EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0))) {
           shapes(platform, model, mode, weights, tokenizer, pooling, queries);
         }
@@ -170,7 +177,8 @@ public final class QueryBreakdown {
       List<String> queries) {
     List<Mode> modes =
         List.of(
-            new Mode("fp16_fused", GpuEncoder.Precision.FP16, GpuEncoder.FUSED_MAX_TOKENS),
+            new Mode(
+                "fp16_fused", GpuEncoder.Precision.FP16, EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
             new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
             new Mode("fp32", GpuEncoder.Precision.FP32, 0));
     float[][][] out = new float[modes.size()][queries.size()][];
