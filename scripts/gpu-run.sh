@@ -463,6 +463,32 @@ llm_runner() {
   fi
 }
 
+part query-random "issue 39: one query's breakdown on random weights of all-MiniLM's and bge-small's sizes (QueryBreakdown --random-weights: the one-kernel path, the cuBLASLt path, fp32; the paths' agreement), the encoder kernels' tests, then PyTorch's query lines on random weights of the same sizes (minilm_torch.py --random-query); QUERY_RANDOM_CALLS: 2000 (staged: scripts/gpu-llm-pack.sh embeddings, one call; tar xzf .gpu-encoder/pack.tgz)"
+part_query_random() {
+  if [ ! -x .gpu-encoder/java ] || [ ! -d .gpu-encoder/payload ]; then
+    echo "query-random: no staged pack: scripts/gpu-llm-pack.sh embeddings here, tar xzf .gpu-encoder/pack.tgz there"
+    return
+  fi
+  local p=.gpu-encoder/payload start=$SECONDS calls=${QUERY_RANDOM_CALLS:-2000}
+  mkdir -p target # jqwik keeps its run database there
+  timeout 150 .gpu-encoder/junit --select-class=cuda.graph.embeddings.internal.gpu.EncoderKernelsGpuTests \
+    > "$out/encoder-kernels.log" 2>&1
+  echo "query-random kernels exit $? ($((SECONDS - start)) s)"
+  grep -aE "tests (successful|failed|aborted)|✘" "$out/encoder-kernels.log" | head -10
+  timeout 240 .gpu-encoder/java -Dcuda.graph.provider=cuda cuda.graph.embeddings.internal.gpu.QueryBreakdown \
+    --random-weights --tokenizer "$p/minilm-tokenizer.json" --sentences "$p/sentences.txt" \
+    --models minilm,bge --queries "$calls" > "$out/qb-random.log" 2>&1
+  echo "query-random breakdown exit $? ($((SECONDS - start)) s)"
+  grep -aE "^(query_|#)" "$out/qb-random.log" | cut -c1-400
+  local d
+  d=$(mktemp -d)
+  cp "$p/minilm-tokenizer.json" "$d/tokenizer.json" && cp "$p/sentences.txt" "$d/sentences.txt"
+  QUERY_CALLS=$calls timeout 200 python3 embeddings/reference/minilm_torch.py "$d" --random-query \
+    > "$out/torch-random.log" 2>&1
+  echo "query-random torch exit $? ($((SECONDS - start)) s)"
+  grep -aE "^(torch_query|#)" "$out/torch-random.log" | cut -c1-300
+}
+
 part llm-check "issue 40 item 2: make_checkpoint.py's anchors (Llama-3.2-1B's shape, random weights; LLM_CHECK_DTYPES: float32 bfloat16) into /tmp, then the engine's greedy tokens against transformers' generate (TransformersCheckGpuTests), the kernels and the batched step (staged: scripts/gpu-llm-pack.sh, one call, or scripts/gpu-embed-stage.sh)"
 part_llm_check() {
   # The llm module travels in the embedding staging (Gson and DJL's tokenizers are on its class
