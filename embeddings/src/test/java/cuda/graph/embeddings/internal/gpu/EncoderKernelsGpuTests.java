@@ -176,7 +176,7 @@ class EncoderKernelsGpuTests {
     return f;
   }
 
-  private static float[] gaussians(Random random, int n, double scale) {
+  static float[] gaussians(Random random, int n, double scale) {
     float[] v = new float[n];
     for (int i = 0; i < n; i++) {
       v[i] = (float) (scale * random.nextGaussian());
@@ -184,7 +184,7 @@ class EncoderKernelsGpuTests {
     return v;
   }
 
-  private static float[] uniforms(Random random, int n, double from, double to) {
+  static float[] uniforms(Random random, int n, double from, double to) {
     float[] v = new float[n];
     for (int i = 0; i < n; i++) {
       v[i] = (float) (from + (to - from) * random.nextDouble());

@@ -218,13 +218,7 @@ public final class QueryBreakdown {
 
   /** {@return the cosine of a and b}, -2 where it is not a number */
   private static double cosine(float[] a, float[] b) {
-    double dot = 0, na = 0, nb = 0;
-    for (int i = 0; i < a.length; i++) {
-      dot += (double) a[i] * b[i];
-      na += (double) a[i] * a[i];
-      nb += (double) b[i] * b[i];
-    }
-    double c = dot / Math.sqrt(na * nb);
+    double c = cuda.graph.embeddings.internal.model.MiniLm.cosine(a, b);
     return Double.isNaN(c) ? -2 : c;
   }
 

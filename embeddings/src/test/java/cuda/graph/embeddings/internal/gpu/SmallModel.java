@@ -52,23 +52,23 @@ record SmallModel(
     Random r = new Random(seed);
     int h = HIDDEN, f = FFN, l = LAYERS;
     return new SmallModel(
-        gaussians(r, VOCABULARY * h, 1),
-        gaussians(r, POSITIONS * h, 1),
-        gaussians(r, TYPES * h, 1),
-        uniforms(r, h, 0.5, 1.5),
-        uniforms(r, h, -0.5, 0.5),
+        EncoderKernelsGpuTests.gaussians(r, VOCABULARY * h, 1),
+        EncoderKernelsGpuTests.gaussians(r, POSITIONS * h, 1),
+        EncoderKernelsGpuTests.gaussians(r, TYPES * h, 1),
+        EncoderKernelsGpuTests.uniforms(r, h, 0.5, 1.5),
+        EncoderKernelsGpuTests.uniforms(r, h, -0.5, 0.5),
         halves(r, l * h * 3 * h, 1 / Math.sqrt(h)),
-        uniforms(r, l * 3 * h, -0.1, 0.1),
+        EncoderKernelsGpuTests.uniforms(r, l * 3 * h, -0.1, 0.1),
         halves(r, l * h * h, 1 / Math.sqrt(h)),
-        uniforms(r, l * h, -0.1, 0.1),
-        uniforms(r, l * h, 0.5, 1.5),
-        uniforms(r, l * h, -0.5, 0.5),
+        EncoderKernelsGpuTests.uniforms(r, l * h, -0.1, 0.1),
+        EncoderKernelsGpuTests.uniforms(r, l * h, 0.5, 1.5),
+        EncoderKernelsGpuTests.uniforms(r, l * h, -0.5, 0.5),
         halves(r, l * h * f, 1 / Math.sqrt(h)),
-        uniforms(r, l * f, -0.1, 0.1),
+        EncoderKernelsGpuTests.uniforms(r, l * f, -0.1, 0.1),
         halves(r, l * f * h, 1 / Math.sqrt(f)),
-        uniforms(r, l * h, -0.1, 0.1),
-        uniforms(r, l * h, 0.5, 1.5),
-        uniforms(r, l * h, -0.5, 0.5));
+        EncoderKernelsGpuTests.uniforms(r, l * h, -0.1, 0.1),
+        EncoderKernelsGpuTests.uniforms(r, l * h, 0.5, 1.5),
+        EncoderKernelsGpuTests.uniforms(r, l * h, -0.5, 0.5));
   }
 
   /** {@return the launch encode_small is written for} */
@@ -278,22 +278,6 @@ record SmallModel(
         b.close();
       }
     }
-  }
-
-  private static float[] gaussians(Random random, int n, double scale) {
-    float[] v = new float[n];
-    for (int i = 0; i < n; i++) {
-      v[i] = (float) (scale * random.nextGaussian());
-    }
-    return v;
-  }
-
-  private static float[] uniforms(Random random, int n, double from, double to) {
-    float[] v = new float[n];
-    for (int i = 0; i < n; i++) {
-      v[i] = (float) (from + (to - from) * random.nextDouble());
-    }
-    return v;
   }
 
   private static short[] halves(Random random, int n, double scale) {

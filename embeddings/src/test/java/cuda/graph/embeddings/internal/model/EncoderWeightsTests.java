@@ -286,34 +286,29 @@ class EncoderWeightsTests {
             first.outputNorm());
     List<EncoderWeights.Layer> layers = new java.util.ArrayList<>(model.layers);
     layers.set(0, shortUp);
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                EncoderWeights.of(
-                    model.architecture,
-                    model.wordEmbeddings,
-                    model.positionEmbeddings,
-                    model.typeEmbeddings,
-                    model.embeddingNorm,
-                    layers));
+    IllegalArgumentException e = refusalOfLayers(model, layers);
     assertEquals(
         "EncoderWeights.of: layer 0's "
             + up.biasName()
             + " has 1535 values; the architecture needs 1536",
         e.getMessage());
-    IllegalArgumentException fewer =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                EncoderWeights.of(
-                    model.architecture,
-                    model.wordEmbeddings,
-                    model.positionEmbeddings,
-                    model.typeEmbeddings,
-                    model.embeddingNorm,
-                    model.layers.subList(0, 5)));
+    IllegalArgumentException fewer = refusalOfLayers(model, model.layers.subList(0, 5));
     assertEquals("EncoderWeights.of: 5 layers given; the architecture has 6", fewer.getMessage());
+  }
+
+  /** {@return what EncoderWeights.of says of {@code model}'s arrays with {@code layers}} */
+  private static IllegalArgumentException refusalOfLayers(
+      EncoderWeights model, List<EncoderWeights.Layer> layers) {
+    return assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            EncoderWeights.of(
+                model.architecture,
+                model.wordEmbeddings,
+                model.positionEmbeddings,
+                model.typeEmbeddings,
+                model.embeddingNorm,
+                layers));
   }
 
   @Test
