@@ -19,6 +19,15 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+// Every kernel starts with STEP_START: it lets the next kernel of the step launch, then waits for
+// the kernel before it to finish. The step launches its kernels after the first programmatically
+// (programmatic dependent launch), so a kernel's launch and prologue overlap the kernel before it,
+// and gemv_stream requests its first tiles of weights (which no kernel writes) before it waits.
+// Launched normally, both calls return at once.
+#define STEP_START                           \
+  cudaTriggerProgrammaticLaunchCompletion(); \
+  cudaGridDependencySynchronize()
+
 #define WARP 32
 #define BLOCK_SIZE 16    // tokens of a KV cache block (KvCache.BLOCK_SIZE)
 #define MAX_HEAD_DIM 256 // a lane holds head_dim / 32 dimensions (LlmKernels.MAX_HEAD_DIM)
@@ -551,6 +560,166 @@ __device__ void gemv_body(const T *x, const T *w, float *y, int tokens, int rows
   else gemv_rows<T, 8>(x, w, y, rows, k, accumulate);
 }
 
+// ---- gemv_stream: gemv's product, the weights streamed through shared memory. A grid sized to
+// the GPU (a few blocks an SM, chosen by the host) gives each block an even share of w's rows; the
+// block copies them in tiles of at most GEMV_TILE_BYTES with the Hopper bulk copy
+// (cp.async.bulk, completing on an mbarrier), as many tiles in flight as its dynamic shared memory
+// holds (at most GEMV_MAX_STAGES), so the bytes in flight cost no registers. The first tiles are
+// requested before the dependency wait: launched programmatically, the kernel streams its weights
+// while the kernel before it finishes. Each tile's rows are shared among the warps (a warp a row,
+// or WARPS / rows warps a row where a tile holds fewer rows than warps), x is read through L1, the
+// warps' sums meet in shared memory and one thread a (token, row) writes y. The host takes it only
+// where a row is whole 16-byte pieces, fits a tile, and splits evenly between its warps
+// (LlmKernels.gemvStreamTakes); the tiling below is GemvTiling's.
+#define GEMV_TILE_BYTES 16384
+#define GEMV_MAX_STAGES 8
+#define GEMV_MAX_TILE_ROWS 128
+#define GEMV_WARPS 8
+
+__device__ __forceinline__ unsigned smem_addr(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void mbar_init(unsigned long long *bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count)
+               : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// Arrives on the barrier, telling it how many bytes the copies that complete its phase bring.
+__device__ __forceinline__ void mbar_expect_bytes(unsigned long long *bar, unsigned bytes) {
+  asm volatile(
+      "{\n\t.reg .b64 st;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n\t}" ::"r"(
+          smem_addr(bar)),
+      "r"(bytes)
+      : "memory");
+}
+
+// Waits until the barrier's phase of the given parity has completed.
+__device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity) {
+  asm volatile(
+      "{\n\t.reg .pred done;\n"
+      "WAIT_%=:\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
+      "@!done bra WAIT_%=;\n\t}" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+
+// Copies bytes (a multiple of 16, both addresses 16-byte aligned) from global to shared memory;
+// the barrier counts them as they land.
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes,
+                                          unsigned long long *bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
+          "r"(smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
+}
+
+// Rows a tile and warps a row: short rows, GEMV_TILE_BYTES of them (at most GEMV_MAX_TILE_ROWS), a
+// warp each; long rows, fewer rows than warps, each split between GEMV_WARPS / rows warps.
+struct GemvTiling {
+  int rows, warps_per_row;
+};
+
+__device__ __forceinline__ GemvTiling gemv_tiling(int row_bytes) {
+  GemvTiling t;
+  if (GEMV_WARPS * row_bytes <= GEMV_TILE_BYTES) {
+    t.rows = min(GEMV_MAX_TILE_ROWS, GEMV_TILE_BYTES / row_bytes);
+    t.warps_per_row = 1;
+  } else {
+    t.rows = GEMV_WARPS;
+    while (t.rows > 1 && t.rows * row_bytes > GEMV_TILE_BYTES) t.rows /= 2;
+    t.warps_per_row = GEMV_WARPS / t.rows;
+  }
+  return t;
+}
+
+// sums: 2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS floats of shared memory, the tiles' partial sums
+// [tile parity][token][row * warps_per_row + part] (two parities: a tile's sums are written while
+// the tile before is being added up).
+template <class T, int M>
+__device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ w, float *y,
+                                 int rows, int k, int accumulate, float *sums) {
+  constexpr int N = 16 / sizeof(T);
+  extern __shared__ __align__(128) unsigned char tiles[];
+  __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
+  unsigned dynamic;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
+  int stages = min(GEMV_MAX_STAGES, (int)(dynamic / GEMV_TILE_BYTES));
+  int row_bytes = k * (int)sizeof(T);
+  GemvTiling cut = gemv_tiling(row_bytes);
+  int first = (int)((long long)blockIdx.x * rows / gridDim.x);
+  int end = (int)((long long)(blockIdx.x + 1) * rows / gridDim.x);
+  int count = end > first ? (end - first + cut.rows - 1) / cut.rows : 0;
+  int tid = threadIdx.x, warp = tid / WARP, lane = tid % WARP;
+  auto request = [&](int t) { // one thread
+    int s = t % stages, row = first + t * cut.rows, n = min(cut.rows, end - row);
+    unsigned bytes = (unsigned)n * row_bytes;
+    mbar_expect_bytes(&bars[s], bytes);
+    bulk_load(tiles + s * GEMV_TILE_BYTES, w + (size_t)row * k, bytes, &bars[s]);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < stages; s++) mbar_init(&bars[s], 1);
+    for (int t = 0; t < stages && t < count; t++) request(t);
+  }
+  cudaGridDependencySynchronize(); // x and y are the kernels' before: read them after this
+  __syncthreads(); // the barriers' initialization, seen by every thread
+  int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
+  for (int t = 0; t < count; t++) {
+    int s = t % stages, row0 = first + t * cut.rows, n = min(cut.rows, end - row0);
+    float *out = sums + (t & 1) * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS;
+    mbar_wait(&bars[s], (unsigned)(t / stages) & 1u);
+    const T *tile = reinterpret_cast<const T *>(tiles + s * GEMV_TILE_BYTES);
+    for (int slot = warp; slot < n * wpr; slot += GEMV_WARPS) {
+      int i = slot / wpr, part = slot % wpr;
+      const T *src = tile + (size_t)i * k + part * part_cols;
+      const T *xp = x + part * part_cols;
+      float acc[M];
+#pragma unroll
+      for (int m = 0; m < M; m++) acc[m] = 0.f;
+#pragma unroll 4
+      for (int c = lane; c < chunks; c += WARP) {
+        float wf[N];
+        widen16(src + c * N, wf);
+#pragma unroll
+        for (int m = 0; m < M; m++) {
+          float xf[N];
+          widen16(xp + (size_t)m * k + c * N, xf);
+#pragma unroll
+          for (int e = 0; e < N; e++) acc[m] += wf[e] * xf[e];
+        }
+      }
+#pragma unroll
+      for (int m = 0; m < M; m++) {
+        float sum = warp_sum(acc[m]);
+        if (lane == 0) out[m * GEMV_MAX_TILE_ROWS + slot] = sum;
+      }
+    }
+    __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
+    if (tid == 0 && t + stages < count) request(t + stages);
+    for (int e = tid; e < M * n; e += blockDim.x) {
+      int m = e / n, i = e % n;
+      float d = 0.f;
+      for (int part = 0; part < wpr; part++) d += out[m * GEMV_MAX_TILE_ROWS + i * wpr + part];
+      float *o = y + (size_t)m * rows + row0 + i;
+      *o = accumulate ? *o + d : d;
+    }
+  }
+}
+
+template <class T>
+__device__ void gemv_stream_body(const T *x, const T *w, float *y, int tokens, int rows, int k,
+                                 int accumulate) {
+  __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];
+  cudaTriggerProgrammaticLaunchCompletion();
+  if (tokens <= 1) gemv_stream_rows<T, 1>(x, w, y, rows, k, accumulate, sums);
+  else if (tokens <= 2) gemv_stream_rows<T, 2>(x, w, y, rows, k, accumulate, sums);
+  else if (tokens <= 4) gemv_stream_rows<T, 4>(x, w, y, rows, k, accumulate, sums);
+  else gemv_stream_rows<T, 8>(x, w, y, rows, k, accumulate, sums);
+}
+
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
 // rows, then the up rows, of one product). Grid-stride over tokens * inter.
 template <class T>
@@ -567,16 +736,19 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
 #define INSTANTIATE(SUFFIX, T)                                                                    \
   extern "C" __global__ void embed_##SUFFIX(const int *ids, const T *table, float *x, int hidden, \
                                             int vocab) {                                         \
+    STEP_START;                                                                                   \
     embed_body<T>(ids, table, x, hidden, vocab);                                                  \
   }                                                                                               \
   extern "C" __global__ void rms_norm_##SUFFIX(const float *x, const T *weight, T *out,          \
                                                int hidden, float eps) {                          \
+    STEP_START;                                                                                   \
     rms_norm_row<T>(x + (size_t)blockIdx.x * hidden, weight, out + (size_t)blockIdx.x * hidden,  \
                     hidden, eps);                                                                 \
   }                                                                                               \
   extern "C" __global__ void gather_rms_norm_##SUFFIX(const float *x, const int *rows,           \
                                                       const T *weight, T *out, int hidden,       \
                                                       float eps) {                               \
+    STEP_START;                                                                                   \
     rms_norm_row<T>(x + (size_t)rows[blockIdx.x] * hidden, weight,                               \
                     out + (size_t)blockIdx.x * hidden, hidden, eps);                              \
   }                                                                                               \
@@ -584,6 +756,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       float *qkv, const float *inv_freq, const int *positions, const int *seq_of_token,          \
       const int *block_tables, T *k_cache, T *v_cache, int heads, int kv_heads, int head_dim,    \
       int max_blocks) {                                                                           \
+    STEP_START;                                                                                   \
     rope_cache_body<T>(qkv, inv_freq, positions, seq_of_token, block_tables, k_cache, v_cache,   \
                        heads, kv_heads, head_dim, max_blocks);                                    \
   }                                                                                               \
@@ -591,6 +764,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
       int head_dim, int max_blocks, float scale) {                                               \
+    STEP_START;                                                                                   \
     attention_body<T>(qkv, k_cache, v_cache, positions, seq_of_token, block_tables, out, heads,  \
                       kv_heads, head_dim, max_blocks, scale);                                     \
   }                                                                                               \
@@ -598,6 +772,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
       int head_dim, int max_blocks, float scale, float *partials) {                              \
+    STEP_START;                                                                                   \
     attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
                                      block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
                                      scale, partials);                                            \
@@ -606,6 +781,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
       int head_dim, int max_blocks, float scale, float *partials) {                              \
+    STEP_START;                                                                                   \
     attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
                                     scale, partials);                                             \
@@ -613,13 +789,20 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
                                                         const int *positions, T *out, int heads, \
                                                         int kv_heads, int head_dim, int splits) { \
+    STEP_START;                                                                                   \
     attention_combine_body<T>(partials, positions, out, heads, kv_heads, head_dim, splits);      \
   }                                                                                               \
   extern "C" __global__ void gemv_##SUFFIX(const T *x, const T *w, float *y, int tokens, int rows, \
                                            int k, int accumulate) {                              \
+    STEP_START;                                                                                   \
     gemv_body<T>(x, w, y, tokens, rows, k, accumulate);                                           \
   }                                                                                               \
+  extern "C" __global__ void gemv_stream_##SUFFIX(const T *x, const T *w, float *y, int tokens,   \
+                                                  int rows, int k, int accumulate) {             \
+    gemv_stream_body<T>(x, w, y, tokens, rows, k, accumulate);                                    \
+  }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
+    STEP_START;                                                                                   \
     silu_mul_body<T>(gu, h, tokens, inter);                                                       \
   }
 
@@ -660,6 +843,7 @@ __device__ __forceinline__ unsigned long long warp_max_key(unsigned long long k)
 }
 
 extern "C" __global__ void sample(const float *logits, const int *params, int *out, int vocab) {
+  STEP_START;
   __shared__ unsigned long long best[SAMPLE_THREADS / WARP];
   __shared__ float prefix[SAMPLE_THREADS];
   __shared__ int chosen;

@@ -34,7 +34,11 @@ import org.jspecify.annotations.Nullable;
  * product added to the residual stream; then each sequence's last token gathered and normalised,
  * the lm_head product and sampling. The products are the blas module's matmul nodes: inputs in the
  * weights' type, fp32 accumulation, fp32 outputs, the residual added by the product itself ({@code
- * x = x + a W^T}, {@link Matmul#accumulating}). Activations are the graph's temporaries.
+ * x = x + a W^T}, {@link Matmul#accumulating}); for steps of at most {@link
+ * LlmKernels#GEMV_MAX_TOKENS} rows they are the engine's gemv kernels instead. Every kernel after
+ * embed is a programmatic dependent launch: it begins while the kernel before it finishes and waits
+ * for it before reading, so launches overlap and gemv_stream copies its first weights early.
+ * Activations are the graph's temporaries.
  *
  * <p><b>Inputs.</b> Everything a step varies lives in one int buffer written with one copy before
  * the launch, so graphs stay valid: for a bucket of {@code T} tokens and {@code S} sequences, the
@@ -145,6 +149,7 @@ public final class BatchStep implements AutoCloseable {
   private final Blas blas;
   private final Workspace workspace;
   private final GraphCache<Integer> graphs;
+  private final int gemvBlocks;
   private int lastSequences;
 
   /**
@@ -165,6 +170,7 @@ public final class BatchStep implements AutoCloseable {
     this.heads =
         new LlmKernels.Heads(shape.heads(), shape.kvHeads(), shape.headDim(), limits.maxBlocks());
     this.buckets = tokenBuckets(limits.maxTokens());
+    this.gemvBlocks = LlmKernels.gemvStreamBlocks(stream.device());
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
       LlmKernels.loadAll(stream.device()); // module loading must stay out of captures
@@ -365,8 +371,8 @@ public final class BatchStep implements AutoCloseable {
 
   /**
    * {@return y = x w^T (y += it where accumulating) for {@code tokens} rows of x}: a linear layer's
-   * product, by gemv for a decode step's few rows (cuBLASLt reads the smaller weights at 30-70% of
-   * the bandwidth there) and by cuBLASLt otherwise
+   * product, by gemv_stream (or gemv, for rows longer than its tile) for a decode step's few rows
+   * (cuBLASLt reads the smaller weights at 30-70% of the bandwidth there) and by cuBLASLt otherwise
    */
   private GraphNode<@Nullable Void> product(
       DeviceBuffer<?> x,
@@ -376,6 +382,9 @@ public final class BatchStep implements AutoCloseable {
       int k,
       DeviceBuffer<Float> y,
       boolean accumulating) {
+    if (LlmKernels.gemvStreamTakes(type, x, w, y, tokens, k)) {
+      return LlmKernels.gemvStream(type, x, w, y, tokens, rows, k, accumulating, gemvBlocks);
+    }
     if (LlmKernels.gemvTakes(type, x, w, y, tokens, k)) {
       return LlmKernels.gemv(type, x, w, y, tokens, rows, k, accumulating);
     }

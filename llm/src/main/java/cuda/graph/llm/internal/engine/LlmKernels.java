@@ -7,6 +7,7 @@ import cuda.graph.DeviceBuffer;
 import cuda.graph.Dim3;
 import cuda.graph.ElementType;
 import cuda.graph.GraphNode;
+import cuda.graph.JavaKernel;
 import cuda.graph.Kernel;
 import cuda.graph.KernelCall;
 import cuda.graph.KernelImage;
@@ -77,6 +78,26 @@ public final class LlmKernels {
   /** Threads a block of gemv: 8 warps, a row of the weights each. */
   public static final int GEMV_BLOCK = 256;
 
+  /** The most bytes of weights a tile of gemv_stream holds: {@code GEMV_TILE_BYTES}. */
+  public static final int GEMV_TILE_BYTES = 16384;
+
+  /** The most tiles gemv_stream keeps in flight a block: {@code GEMV_MAX_STAGES}. */
+  public static final int GEMV_MAX_STAGES = 8;
+
+  /**
+   * Tiles in flight a block of gemv_stream: with {@link #GEMV_BLOCKS_PER_SM} blocks an SM, 128 KiB
+   * of weights in flight an SM ({@code -Dcuda.graph.llm.gemvStages} measures another).
+   */
+  static final int GEMV_STAGES =
+      Math.clamp(Integer.getInteger("cuda.graph.llm.gemvStages", 4), 1, GEMV_MAX_STAGES);
+
+  /**
+   * Blocks an SM of gemv_stream's grid: its 88 registers a thread leave room for two ({@code
+   * -Dcuda.graph.llm.gemvBlocksPerSm} measures another).
+   */
+  static final int GEMV_BLOCKS_PER_SM =
+      Math.max(1, Integer.getInteger("cuda.graph.llm.gemvBlocksPerSm", 2));
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -106,18 +127,43 @@ public final class LlmKernels {
       String s = suffix(t);
       image =
           image
-              .withReference("embed_" + s, call -> embed(call, t))
-              .withReference("rms_norm_" + s, call -> rmsNorm(call, t, false))
-              .withReference("gather_rms_norm_" + s, call -> rmsNorm(call, t, true))
-              .withReference("rope_cache_" + s, call -> ropeCache(call, t))
-              .withReference("attention_" + s, call -> attention(call, t, false, false))
-              .withReference("attention_grouped_" + s, call -> attention(call, t, true, false))
-              .withReference("attention_grouped8_" + s, call -> attention(call, t, true, true))
-              .withReference("attention_combine_" + s, call -> attentionCombine(call, t))
-              .withReference("gemv_" + s, call -> gemv(call, t))
-              .withReference("silu_mul_" + s, call -> siluMul(call, t));
+              .withReference("embed_" + s, stepStart(call -> embed(call, t)))
+              .withReference("rms_norm_" + s, stepStart(call -> rmsNorm(call, t, false)))
+              .withReference("gather_rms_norm_" + s, stepStart(call -> rmsNorm(call, t, true)))
+              .withReference("rope_cache_" + s, stepStart(call -> ropeCache(call, t)))
+              .withReference("attention_" + s, stepStart(call -> attention(call, t, false, false)))
+              .withReference(
+                  "attention_grouped_" + s, stepStart(call -> attention(call, t, true, false)))
+              .withReference(
+                  "attention_grouped8_" + s, stepStart(call -> attention(call, t, true, true)))
+              .withReference("attention_combine_" + s, stepStart(call -> attentionCombine(call, t)))
+              .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
+              .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
+              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
-    return image.withReference("sample", LlmKernels::sample);
+    return image.withReference("sample", stepStart(LlmKernels::sample));
+  }
+
+  /**
+   * The kernels' {@code STEP_START}: let the next kernel launch, then wait for the one before, so
+   * that under programmatic dependent launch the references read what the CUDA kernels read (the
+   * simulator starts a programmatic launch early and holds it at this wait).
+   */
+  private static JavaKernel stepStart(JavaKernel body) {
+    return call -> {
+      call.triggerDependentLaunch();
+      call.gridDependencySynchronize();
+      body.run(call);
+    };
+  }
+
+  /**
+   * {@return a launch of {@code grid} blocks of {@code block} threads that may begin while the
+   * kernel before it finishes}: every kernel of the image waits for the kernel before it before it
+   * reads (STEP_START), so a step's kernels after the first launch programmatically
+   */
+  private static LaunchConfig programmatic(int grid, int block) {
+    return LaunchConfig.of(grid, block).withProgrammaticDependentLaunch();
   }
 
   /**
@@ -141,6 +187,8 @@ public final class LlmKernels {
    *     head_dim, splits)}: a block per (token, head)
    * @param gemv {@code gemv(x, w, y, tokens, rows, k, accumulate)}: y = x w^T (or y += it) for at
    *     most {@link #GEMV_MAX_TOKENS} rows of x, a warp a row of w
+   * @param gemvStream {@code gemv_stream}, gemv's parameters: the same product with w streamed
+   *     through shared memory by bulk copies, a grid sized to the GPU
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -153,6 +201,7 @@ public final class LlmKernels {
       Kernel groupedAttention8,
       Kernel attentionCombine,
       Kernel gemv,
+      Kernel gemvStream,
       Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
@@ -160,7 +209,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the ten kernels} */
+    /** {@return the eleven kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -172,6 +221,7 @@ public final class LlmKernels {
           groupedAttention8,
           attentionCombine,
           gemv,
+          gemvStream,
           siluMul);
     }
   }
@@ -196,6 +246,7 @@ public final class LlmKernels {
               grouped("attention_grouped8_" + s, w),
               IMAGE.kernel("attention_combine_" + s, FLOAT, INT, w, I32, I32, I32, I32),
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
+              IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -288,7 +339,7 @@ public final class LlmKernels {
       float epsilon) {
     return of(type)
         .rmsNorm()
-        .launch(LaunchConfig.of(rows, NORM_BLOCK), x, weight, out, hidden, epsilon);
+        .launch(programmatic(rows, NORM_BLOCK), x, weight, out, hidden, epsilon);
   }
 
   /**
@@ -314,7 +365,7 @@ public final class LlmKernels {
       float epsilon) {
     return of(type)
         .gatherRmsNorm()
-        .launch(LaunchConfig.of(count, NORM_BLOCK), x, rows, weight, out, hidden, epsilon);
+        .launch(programmatic(count, NORM_BLOCK), x, rows, weight, out, hidden, epsilon);
   }
 
   /**
@@ -374,7 +425,7 @@ public final class LlmKernels {
     return of(type)
         .ropeCache()
         .launch(
-            LaunchConfig.of(tokens, ROPE_BLOCK),
+            programmatic(tokens, ROPE_BLOCK),
             qkv,
             inverseFrequencies,
             positions,
@@ -467,7 +518,8 @@ public final class LlmKernels {
       return of(type)
           .attention()
           .launch(
-              new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0),
+              new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0)
+                  .withProgrammaticDependentLaunch(),
               Arrays.copyOf(arguments, arguments.length - 1));
     }
     int splits = attentionSplits(tokens, heads);
@@ -476,7 +528,10 @@ public final class LlmKernels {
             .groupedAttention(heads.heads() / heads.kvHeads())
             .launch(
                 new LaunchConfig(
-                    Dim3.of(tokens, heads.kvHeads(), splits), Dim3.of(GROUPED_ATTENTION_BLOCK), 0),
+                        Dim3.of(tokens, heads.kvHeads(), splits),
+                        Dim3.of(GROUPED_ATTENTION_BLOCK),
+                        0)
+                    .withProgrammaticDependentLaunch(),
                 arguments);
     if (splits == 1) {
       return grouped;
@@ -485,7 +540,8 @@ public final class LlmKernels {
         of(type)
             .attentionCombine()
             .launch(
-                new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(heads.headDim()), 0),
+                new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(heads.headDim()), 0)
+                    .withProgrammaticDependentLaunch(),
                 partials,
                 positions,
                 out,
@@ -543,7 +599,7 @@ public final class LlmKernels {
     return of(type)
         .gemv()
         .launch(
-            LaunchConfig.of((rows + warps - 1) / warps, GEMV_BLOCK),
+            programmatic((rows + warps - 1) / warps, GEMV_BLOCK),
             x,
             w,
             y,
@@ -551,6 +607,98 @@ public final class LlmKernels {
             rows,
             k,
             accumulate ? 1 : 0);
+  }
+
+  /**
+   * {@return whether {@link #gemvStream} takes what {@link #gemvTakes} takes, with rows of {@code
+   * k} elements}: a row fits a tile of {@link #GEMV_TILE_BYTES} and splits into whole 16-byte
+   * pieces between the warps that share it (the .cu's gemv_tiling)
+   *
+   * @param type x's and w's type
+   * @param x the left rows
+   * @param w the weight
+   * @param y the output
+   * @param tokens the rows of x
+   * @param k a row's width
+   */
+  public static boolean gemvStreamTakes(
+      DType type, DeviceBuffer<?> x, DeviceBuffer<?> w, DeviceBuffer<Float> y, int tokens, int k) {
+    return gemvTakes(type, x, w, y, tokens, k) && gemvStreamFits(type, k);
+  }
+
+  /**
+   * {@return whether gemv_stream's tiles take rows of {@code k} elements of {@code type}}: whole
+   * 16-byte pieces, at most {@link #GEMV_TILE_BYTES}, split evenly between the warps sharing a row
+   *
+   * @param type the weight's type
+   * @param k a row's width
+   */
+  public static boolean gemvStreamFits(DType type, int k) {
+    long rowBytes = (long) k * type.bytes();
+    return k >= 1
+        && rowBytes % 16 == 0
+        && rowBytes <= GEMV_TILE_BYTES
+        && (k / warpsPerRow((int) rowBytes)) * type.bytes() % 16 == 0;
+  }
+
+  /** {@return the warps that share a row of {@code rowBytes} bytes in gemv_stream's tiles} */
+  static int warpsPerRow(int rowBytes) {
+    int warps = GEMV_BLOCK / 32;
+    if (warps * rowBytes <= GEMV_TILE_BYTES) {
+      return 1;
+    }
+    int rows = warps;
+    while (rows > 1 && rows * rowBytes > GEMV_TILE_BYTES) {
+      rows /= 2;
+    }
+    return warps / rows;
+  }
+
+  /**
+   * {@return {@link #gemv}'s product with the weight streamed through shared memory}: a grid of at
+   * most {@code blocks} blocks (a few an SM) each copying an even share of w's rows in tiles, the
+   * first requested before the kernel waits for the one before it
+   *
+   * @param type x's and w's type
+   * @param x {@code tokens x k}
+   * @param w {@code rows x k}, row-major
+   * @param y {@code tokens x rows}, fp32
+   * @param tokens 1 to {@link #GEMV_MAX_TOKENS}, where {@link #gemvStreamTakes} says so
+   * @param rows w's rows
+   * @param k a row's width
+   * @param accumulate whether to add to y
+   * @param blocks the grid's blocks at most: {@link #gemvStreamBlocks} of the device
+   */
+  public static GraphNode<@Nullable Void> gemvStream(
+      DType type,
+      DeviceBuffer<?> x,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int tokens,
+      int rows,
+      int k,
+      boolean accumulate,
+      int blocks) {
+    return of(type)
+        .gemvStream()
+        .launch(
+            new LaunchConfig(
+                    Dim3.of(Math.max(1, Math.min(rows, blocks))),
+                    Dim3.of(GEMV_BLOCK),
+                    GEMV_STAGES * GEMV_TILE_BYTES)
+                .withProgrammaticDependentLaunch(),
+            x,
+            w,
+            y,
+            tokens,
+            rows,
+            k,
+            accumulate ? 1 : 0);
+  }
+
+  /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
+  public static int gemvStreamBlocks(Device device) {
+    return GEMV_BLOCKS_PER_SM * device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT);
   }
 
   /**
@@ -566,7 +714,7 @@ public final class LlmKernels {
       DType type, DeviceBuffer<Float> gateUp, DeviceBuffer<?> h, int tokens, int inter) {
     long n = (long) tokens * inter;
     int blocks = (int) Math.max(1, Math.min(SILU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK));
-    return of(type).siluMul().launch(LaunchConfig.of(blocks, BLOCK), gateUp, h, tokens, inter);
+    return of(type).siluMul().launch(programmatic(blocks, BLOCK), gateUp, h, tokens, inter);
   }
 
   /**
@@ -584,7 +732,7 @@ public final class LlmKernels {
       DeviceBuffer<Integer> out,
       int sequences,
       int vocab) {
-    return SAMPLE.launch(LaunchConfig.of(sequences, SAMPLE_BLOCK), logits, params, out, vocab);
+    return SAMPLE.launch(programmatic(sequences, SAMPLE_BLOCK), logits, params, out, vocab);
   }
 
   // The references.

@@ -64,6 +64,7 @@ class LlmKernelsGpuTests {
               "attention_grouped8_",
               "attention_combine_",
               "gemv_",
+              "gemv_stream_",
               "silu_mul_")) {
         names.add(k + s);
       }
@@ -462,6 +463,58 @@ class LlmKernelsGpuTests {
         }
       }
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void gemvStreamMatchesItsReferenceOnTheGpusGridAndOnAGridThatReusesEveryStage(DType type) {
+    // Rows of Llama-3.2-1B (2,048: two warps a row; 8,192: eight), a single 16-byte piece (128
+    // rows a tile) and 64 columns; on the engine's grid and on 3 blocks, whose tiles outnumber the
+    // stages many times over (every barrier through several phases).
+    int[] grids = {LlmKernels.gemvStreamBlocks(platform.defaultDevice()), 3};
+    int tested = 0;
+    for (int[] shape : new int[][] {{2048, 515}, {8192, 37}, {8, 1000}, {64, 301}}) {
+      int k = shape[0], rows = shape[1];
+      if (!LlmKernels.gemvStreamFits(type, k)) {
+        continue; // fp32 rows of 8,192 are 32 KiB: gemv takes them
+      }
+      Object w = Arrays16.of(type, Arrays16.gaussian(random, type, rows * k, 1));
+      for (int blocks : grids) {
+        for (int tokens : new int[] {1, 2, 3, 5, 8}) {
+          for (int accumulate : new int[] {0, 1}) {
+            assertSame(
+                type,
+                1e-4f,
+                run(
+                    LlmKernels.of(type).gemvStream(),
+                    new LaunchConfig(
+                        Dim3.of(Math.min(rows, blocks)),
+                        Dim3.of(LlmKernels.GEMV_BLOCK),
+                        LlmKernels.GEMV_STAGES * LlmKernels.GEMV_TILE_BYTES),
+                    type,
+                    Arrays16.of(type, Arrays16.gaussian(random, type, tokens * k, 1)),
+                    w,
+                    Arrays16.gaussian(random, DType.F32, tokens * rows, 1),
+                    tokens,
+                    rows,
+                    k,
+                    accumulate),
+                "gemv_stream on "
+                    + blocks
+                    + " blocks, "
+                    + tokens
+                    + " rows of "
+                    + k
+                    + " by "
+                    + rows
+                    + ", accumulate "
+                    + accumulate);
+            tested++;
+          }
+        }
+      }
+    }
+    assertTrue(tested >= 60, tested + " products");
   }
 
   @ParameterizedTest

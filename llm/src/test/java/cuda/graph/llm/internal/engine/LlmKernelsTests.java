@@ -423,6 +423,23 @@ class LlmKernelsTests {
     return out;
   }
 
+  @Test
+  void gemvStreamTakesRowsThatFitATileAndSplitIntoWhole16BytePiecesBetweenTheirWarps() {
+    assertTrue(LlmKernels.gemvStreamFits(DType.BF16, 8), "one piece: 128 rows a tile");
+    assertTrue(LlmKernels.gemvStreamFits(DType.BF16, 2048), "Llama-3.2-1B's hidden: two warps");
+    assertTrue(LlmKernels.gemvStreamFits(DType.BF16, 8192), "its intermediate: a row a tile");
+    assertTrue(LlmKernels.gemvStreamFits(DType.F32, 4096), "16 KiB of fp32");
+    assertFalse(LlmKernels.gemvStreamFits(DType.F32, 8192), "32 KiB: more than a tile");
+    assertFalse(LlmKernels.gemvStreamFits(DType.BF16, 8200), "16,400 bytes: more than a tile");
+    assertFalse(LlmKernels.gemvStreamFits(DType.BF16, 12), "24 bytes: not whole pieces");
+    // 2,064 bytes: four rows a tile, two warps a row of 1,032 bytes, not whole pieces
+    assertEquals(2, LlmKernels.warpsPerRow(1032 * 2));
+    assertFalse(LlmKernels.gemvStreamFits(DType.BF16, 1032), "halves of 1,032 bytes");
+    assertTrue(LlmKernels.gemvStreamFits(DType.BF16, 1040), "halves of 1,040 bytes");
+    assertEquals(1, LlmKernels.warpsPerRow(2048), "8 rows of 2,048 bytes fill a tile");
+    assertEquals(8, LlmKernels.warpsPerRow(16384));
+  }
+
   @ParameterizedTest
   @EnumSource(DType.class)
   void gemvIsEachRowOfXTimesEachRowOfTheWeightAddedToYWhereAccumulating(DType type) {

@@ -423,14 +423,27 @@ class OpenAiServerTests {
             return len;
           }
         };
-    HttpResponse<String> chunked =
-        client.send(
-            HttpRequest.newBuilder(uri("/v1/completions"))
-                .timeout(Duration.ofSeconds(20))
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> endless))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertEquals("request_too_large", assertError(chunked, 400, null).get("code").getAsString());
+    // The server answers and closes the connection while the client is still sending; where the
+    // closing overtakes the answer (TCP resets what the client had not read: a race of the JDK's
+    // server, which has no lingering close), the client sees the connection closed instead. Either
+    // way the server stopped reading, and it goes on serving (the request below).
+    HttpResponse<String> chunked;
+    try {
+      chunked =
+          client.send(
+              HttpRequest.newBuilder(uri("/v1/completions"))
+                  .timeout(Duration.ofSeconds(20))
+                  .POST(HttpRequest.BodyPublishers.ofInputStream(() -> endless))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+    } catch (java.net.http.HttpTimeoutException stillReading) {
+      throw new AssertionError("the server read on past its limit for 20 s", stillReading);
+    } catch (IOException closedFirst) {
+      chunked = null;
+    }
+    if (chunked != null) {
+      assertEquals("request_too_large", assertError(chunked, 400, null).get("code").getAsString());
+    }
     // A body at the limit is read.
     String head = "{\"prompt\":\"a\",\"max_tokens\":1";
     String fits = head + " ".repeat(1024 - head.length() - 1) + "}";
