@@ -142,6 +142,29 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
     out[i] = from_float<T>(in[i] * scale * to_float(weight[i]));
 }
 
+// rms_norm_row's scale of a row, from the same loads summed in the same order (so the same bits,
+// on a block of the same width): for kernels that normalise their input as they read it.
+__device__ float rms_scale(const float *in, int hidden, float eps) {
+  int n4 = hidden / 4;
+  if (hidden % 4 == 0 && n4 <= NORM_VECTORS * (int)blockDim.x && aligned(in, 16)) {
+    const float4 *in4 = reinterpret_cast<const float4 *>(in);
+    float4 v[NORM_VECTORS];
+    float ss = 0.f;
+#pragma unroll
+    for (int k = 0; k < NORM_VECTORS; k++) {
+      int i = threadIdx.x + k * blockDim.x;
+      v[k] = i < n4 ? in4[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+#pragma unroll
+    for (int k = 0; k < NORM_VECTORS; k++)
+      ss += v[k].x * v[k].x + v[k].y * v[k].y + v[k].z * v[k].z + v[k].w * v[k].w;
+    return rsqrtf(block_sum(ss) / hidden + eps);
+  }
+  float ss = 0.f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) ss += in[i] * in[i];
+  return rsqrtf(block_sum(ss) / hidden + eps);
+}
+
 // ---- rope_cache: per token, q and k of qkv (fp32, [tokens, (heads + 2 kv_heads) head_dim]) are
 // rotated in place for the token's position (HF's rotate_half: dimension i pairs with i + half),
 // with angle position * inv_freq[i] in fp32; the rotated k and the v are written into the layer's
@@ -518,8 +541,8 @@ constexpr int GEMV_UNROLL = 4;
 #define GEMV_MAX_TOKENS 8
 
 template <class T, int M>
-__device__ void gemv_rows(const T *__restrict__ x, const T *__restrict__ w, float *y, int rows,
-                          int k, int accumulate) {
+__device__ void gemv_rows(const T *__restrict__ x, const T *__restrict__ w, float *y, int tokens,
+                          int rows, int k, int accumulate) {
   constexpr int N = 16 / sizeof(T);
   int warps = blockDim.x / WARP, warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
   int pieces = k / N;
@@ -534,8 +557,8 @@ __device__ void gemv_rows(const T *__restrict__ x, const T *__restrict__ w, floa
       widen16(row + (size_t)c * N, wf);
 #pragma unroll
       for (int m = 0; m < M; m++) {
-        float xf[N];
-        widen16(x + (size_t)m * k + (size_t)c * N, xf);
+        float xf[N]; // rows past tokens (M rounds them up) read the last one, written nowhere
+        widen16(x + (size_t)min(m, tokens - 1) * k + (size_t)c * N, xf);
 #pragma unroll
         for (int e = 0; e < N; e++) acc[m] += wf[e] * xf[e];
       }
@@ -543,7 +566,7 @@ __device__ void gemv_rows(const T *__restrict__ x, const T *__restrict__ w, floa
 #pragma unroll
     for (int m = 0; m < M; m++) {
       float sum = warp_sum(acc[m]);
-      if (lane == 0) {
+      if (lane == 0 && m < tokens) {
         float *out = y + (size_t)m * rows + n;
         *out = accumulate ? *out + sum : sum;
       }
@@ -554,10 +577,10 @@ __device__ void gemv_rows(const T *__restrict__ x, const T *__restrict__ w, floa
 template <class T>
 __device__ void gemv_body(const T *x, const T *w, float *y, int tokens, int rows, int k,
                           int accumulate) {
-  if (tokens <= 1) gemv_rows<T, 1>(x, w, y, rows, k, accumulate);
-  else if (tokens <= 2) gemv_rows<T, 2>(x, w, y, rows, k, accumulate);
-  else if (tokens <= 4) gemv_rows<T, 4>(x, w, y, rows, k, accumulate);
-  else gemv_rows<T, 8>(x, w, y, rows, k, accumulate);
+  if (tokens <= 1) gemv_rows<T, 1>(x, w, y, tokens, rows, k, accumulate);
+  else if (tokens <= 2) gemv_rows<T, 2>(x, w, y, tokens, rows, k, accumulate);
+  else if (tokens <= 4) gemv_rows<T, 4>(x, w, y, tokens, rows, k, accumulate);
+  else gemv_rows<T, 8>(x, w, y, tokens, rows, k, accumulate);
 }
 
 // ---- gemv_stream: gemv's product, the weights streamed through shared memory. A grid sized to
@@ -636,12 +659,51 @@ __device__ __forceinline__ GemvTiling gemv_tiling(int row_bytes) {
   return t;
 }
 
-// sums: 2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS floats of shared memory, the tiles' partial sums
+// What gemv_stream multiplies the weights by: N = 16 / sizeof(T) values of token m's row from
+// column col, as floats. TypedRows reads x [M, k] of T; NormedRows reads the residual stream x
+// [M, k] of fp32 and normalises it as rms_norm would (rms_norm_row's scale, each value rounded to
+// T), so a product after an RMSNorm needs no kernel of its own for it.
+template <class T> struct TypedRows {
+  const T *__restrict__ x;
+  int k;
+  __device__ void prepare(int) {}
+  __device__ __forceinline__ void load(int m, int col, float *xf) const {
+    widen16(x + (size_t)m * k + col, xf);
+  }
+};
+
+template <class T> struct NormedRows {
+  const float *__restrict__ x;
+  const T *__restrict__ norm;
+  float eps;
+  int k;
+  float *scale; // GEMV_MAX_TOKENS floats of shared memory
+  __device__ void prepare(int tokens) {
+    for (int m = 0; m < tokens; m++) {
+      float s = rms_scale(x + (size_t)m * k, k, eps);
+      if (threadIdx.x == 0) scale[m] = s;
+    }
+    // the scales are seen by every thread after the __syncthreads that follows prepare
+  }
+  __device__ __forceinline__ void load(int m, int col, float *xf) const {
+    constexpr int N = 16 / sizeof(T);
+    float nf[N], v[N];
+    widen16(norm + col, nf);
+#pragma unroll
+    for (int i = 0; i < N; i += 4) widen16(x + (size_t)m * k + col + i, v + i);
+    float s = scale[m];
+#pragma unroll
+    for (int e = 0; e < N; e++) xf[e] = to_float(from_float<T>(v[e] * s * nf[e]));
+  }
+};
+
+// The tokens' rows (at most M) times the block's rows of w. sums: 2 * GEMV_MAX_TOKENS *
+// GEMV_MAX_TILE_ROWS floats of shared memory, the tiles' partial sums
 // [tile parity][token][row * warps_per_row + part] (two parities: a tile's sums are written while
 // the tile before is being added up).
-template <class T, int M>
-__device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ w, float *y,
-                                 int rows, int k, int accumulate, float *sums) {
+template <class T, int M, class Rows>
+__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int tokens, int rows,
+                                 int k, int accumulate, float *sums) {
   constexpr int N = 16 / sizeof(T);
   extern __shared__ __align__(128) unsigned char tiles[];
   __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
@@ -665,7 +727,8 @@ __device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ 
     for (int t = 0; t < stages && t < count; t++) request(t);
   }
   cudaGridDependencySynchronize(); // x and y are the kernels' before: read them after this
-  __syncthreads(); // the barriers' initialization, seen by every thread
+  in.prepare(tokens);
+  __syncthreads(); // the barriers' initialization (and prepare's results), seen by every thread
   int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
   for (int t = 0; t < count; t++) {
     int s = t % stages, row0 = first + t * cut.rows, n = min(cut.rows, end - row0);
@@ -675,7 +738,6 @@ __device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ 
     for (int slot = warp; slot < n * wpr; slot += GEMV_WARPS) {
       int i = slot / wpr, part = slot % wpr;
       const T *src = tile + (size_t)i * k + part * part_cols;
-      const T *xp = x + part * part_cols;
       float acc[M];
 #pragma unroll
       for (int m = 0; m < M; m++) acc[m] = 0.f;
@@ -685,8 +747,8 @@ __device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ 
         widen16(src + c * N, wf);
 #pragma unroll
         for (int m = 0; m < M; m++) {
-          float xf[N];
-          widen16(xp + (size_t)m * k + c * N, xf);
+          float xf[N]; // rows past tokens (M rounds them up) read the last one, written nowhere
+          in.load(min(m, tokens - 1), part * part_cols + c * N, xf);
 #pragma unroll
           for (int e = 0; e < N; e++) acc[m] += wf[e] * xf[e];
         }
@@ -699,7 +761,7 @@ __device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ 
     }
     __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
     if (tid == 0 && t + stages < count) request(t + stages);
-    for (int e = tid; e < M * n; e += blockDim.x) {
+    for (int e = tid; e < tokens * n; e += blockDim.x) {
       int m = e / n, i = e % n;
       float d = 0.f;
       for (int part = 0; part < wpr; part++) d += out[m * GEMV_MAX_TILE_ROWS + i * wpr + part];
@@ -709,15 +771,14 @@ __device__ void gemv_stream_rows(const T *__restrict__ x, const T *__restrict__ 
   }
 }
 
-template <class T>
-__device__ void gemv_stream_body(const T *x, const T *w, float *y, int tokens, int rows, int k,
-                                 int accumulate) {
-  __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];
+template <class T, class Rows>
+__device__ void gemv_stream_body(Rows in, const T *w, float *y, int tokens, int rows, int k,
+                                 int accumulate, float *sums) {
   cudaTriggerProgrammaticLaunchCompletion();
-  if (tokens <= 1) gemv_stream_rows<T, 1>(x, w, y, rows, k, accumulate, sums);
-  else if (tokens <= 2) gemv_stream_rows<T, 2>(x, w, y, rows, k, accumulate, sums);
-  else if (tokens <= 4) gemv_stream_rows<T, 4>(x, w, y, rows, k, accumulate, sums);
-  else gemv_stream_rows<T, 8>(x, w, y, rows, k, accumulate, sums);
+  if (tokens <= 1) gemv_stream_rows<T, 1>(in, w, y, tokens, rows, k, accumulate, sums);
+  else if (tokens <= 2) gemv_stream_rows<T, 2>(in, w, y, tokens, rows, k, accumulate, sums);
+  else if (tokens <= 4) gemv_stream_rows<T, 4>(in, w, y, tokens, rows, k, accumulate, sums);
+  else gemv_stream_rows<T, 8>(in, w, y, tokens, rows, k, accumulate, sums);
 }
 
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
@@ -799,7 +860,14 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   }                                                                                               \
   extern "C" __global__ void gemv_stream_##SUFFIX(const T *x, const T *w, float *y, int tokens,   \
                                                   int rows, int k, int accumulate) {             \
-    gemv_stream_body<T>(x, w, y, tokens, rows, k, accumulate);                                    \
+    __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
+    gemv_stream_body<T>(TypedRows<T>{x, k}, w, y, tokens, rows, k, accumulate, sums);             \
+  }                                                                                               \
+  extern "C" __global__ void gemv_stream_norm_##SUFFIX(const float *x, const T *norm, const T *w, \
+                                                       float *y, int tokens, int rows, int k,    \
+                                                       float eps) {                              \
+    __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS], scale[GEMV_MAX_TOKENS];       \
+    gemv_stream_body<T>(NormedRows<T>{x, norm, eps, k, scale}, w, y, tokens, rows, k, 0, sums);   \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \

@@ -37,7 +37,8 @@ import org.jspecify.annotations.Nullable;
  * x = x + a W^T}, {@link Matmul#accumulating}); for steps of at most {@link
  * LlmKernels#GEMV_MAX_TOKENS} rows they are the engine's gemv kernels instead. Every kernel after
  * embed is a programmatic dependent launch: it begins while the kernel before it finishes and waits
- * for it before reading, so launches overlap and gemv_stream copies its first weights early.
+ * for it before reading, so launches overlap and gemv_stream copies its first weights early. There
+ * the RMSNorms before the QKV and gate/up products are read into those products (gemv_stream_norm).
  * Activations are the graph's temporaries.
  *
  * <p><b>Inputs.</b> Everything a step varies lives in one int buffer written with one copy before
@@ -130,6 +131,13 @@ public final class BatchStep implements AutoCloseable {
       DeviceBuffer<?> down,
       DeviceBuffer<?> kCache,
       DeviceBuffer<?> vCache) {}
+
+  /**
+   * Whether a decode step's RMSNorms are read into the products that follow them (gemv_stream_norm)
+   * rather than run as kernels of their own; {@code -Dcuda.graph.llm.unfusedNorm=true} measures the
+   * other way.
+   */
+  static final boolean FUSED_NORM = !Boolean.getBoolean("cuda.graph.llm.unfusedNorm");
 
   private final Stream stream;
   private final ModelShape shape;
@@ -328,8 +336,7 @@ public final class BatchStep implements AutoCloseable {
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
     for (Layer l : layers) {
-      scope.record(LlmKernels.rmsNorm(type, x, l.attentionNorm(), xn, tokens, h, eps()));
-      scope.record(product(xn, tokens, l.qkv(), shape.qkvWidth(), h, qkv, false));
+      scope.record(normedProduct(x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv));
       scope.record(
           LlmKernels.ropeCache(
               type,
@@ -356,8 +363,7 @@ public final class BatchStep implements AutoCloseable {
               tokens,
               heads));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
-      scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
-      scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
+      scope.record(normedProduct(x, l.mlpNorm(), xn, tokens, l.gateUp(), 2 * inter, gateUp));
       scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
       scope.record(product(act, tokens, l.down(), h, inter, x, true));
     }
@@ -367,6 +373,27 @@ public final class BatchStep implements AutoCloseable {
     scope.record(
         LlmKernels.sample(
             rowsOfLogits, params, sampled.slice(0, sequences), sequences, shape.vocab()));
+  }
+
+  /**
+   * {@return y = RMSNorm(x) w^T for {@code tokens} rows of the residual stream x}: one
+   * gemv_stream_norm where it takes them (a decode step's few rows), else rms_norm into {@code xn}
+   * and the product
+   */
+  private GraphNode<@Nullable Void> normedProduct(
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> xn,
+      int tokens,
+      DeviceBuffer<?> w,
+      int rows,
+      DeviceBuffer<Float> y) {
+    int h = shape.hidden();
+    if (FUSED_NORM && LlmKernels.gemvStreamNormTakes(type, x, norm, w, y, tokens, h)) {
+      return LlmKernels.gemvStreamNorm(type, x, norm, w, y, tokens, rows, h, eps(), gemvBlocks);
+    }
+    return LlmKernels.rmsNorm(type, x, norm, xn, tokens, h, eps())
+        .andThen(product(xn, tokens, w, rows, h, y, false));
   }
 
   /**

@@ -139,6 +139,7 @@ public final class LlmKernels {
               .withReference("attention_combine_" + s, stepStart(call -> attentionCombine(call, t)))
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
+              .withReference("gemv_stream_norm_" + s, stepStart(call -> gemvNorm(call, t)))
               .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
     return image.withReference("sample", stepStart(LlmKernels::sample));
@@ -189,6 +190,8 @@ public final class LlmKernels {
    *     most {@link #GEMV_MAX_TOKENS} rows of x, a warp a row of w
    * @param gemvStream {@code gemv_stream}, gemv's parameters: the same product with w streamed
    *     through shared memory by bulk copies, a grid sized to the GPU
+   * @param gemvStreamNorm {@code gemv_stream_norm(x, norm, w, y, tokens, rows, k, eps)}: y =
+   *     RMSNorm(x) w^T, x fp32, each block normalising x as rms_norm does as it reads it
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -202,6 +205,7 @@ public final class LlmKernels {
       Kernel attentionCombine,
       Kernel gemv,
       Kernel gemvStream,
+      Kernel gemvStreamNorm,
       Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
@@ -209,7 +213,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the eleven kernels} */
+    /** {@return the twelve kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -222,6 +226,7 @@ public final class LlmKernels {
           attentionCombine,
           gemv,
           gemvStream,
+          gemvStreamNorm,
           siluMul);
     }
   }
@@ -247,6 +252,7 @@ public final class LlmKernels {
               IMAGE.kernel("attention_combine_" + s, FLOAT, INT, w, I32, I32, I32, I32),
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
+              IMAGE.kernel("gemv_stream_norm_" + s, FLOAT, w, w, FLOAT, I32, I32, I32, F32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -681,19 +687,70 @@ public final class LlmKernels {
       int blocks) {
     return of(type)
         .gemvStream()
-        .launch(
-            new LaunchConfig(
-                    Dim3.of(Math.max(1, Math.min(rows, blocks))),
-                    Dim3.of(GEMV_BLOCK),
-                    GEMV_STAGES * GEMV_TILE_BYTES)
-                .withProgrammaticDependentLaunch(),
-            x,
-            w,
-            y,
-            tokens,
-            rows,
-            k,
-            accumulate ? 1 : 0);
+        .launch(gemvStreamConfig(rows, blocks), x, w, y, tokens, rows, k, accumulate ? 1 : 0);
+  }
+
+  /**
+   * {@return whether {@link #gemvStreamNorm} takes RMSNorm(x) w^T}: what {@link #gemvStreamTakes}
+   * takes, x fp32 rows of whole 16-byte pieces, 16-byte aligned, the norm's weight 16-byte aligned
+   *
+   * @param type the weights' type
+   * @param x the residual stream's rows, fp32
+   * @param norm the norm's weight
+   * @param w the product's weight
+   * @param y the output
+   * @param tokens the rows of x
+   * @param k a row's width
+   */
+  public static boolean gemvStreamNormTakes(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int tokens,
+      int k) {
+    return gemvStreamTakes(type, norm, w, y, tokens, k) && k % 4 == 0 && x.alignment() >= 16;
+  }
+
+  /**
+   * {@return y = RMSNorm(x) w^T in fp32}: {@link #rmsNorm} then {@link #gemvStream} in one kernel,
+   * each block normalising the rows as rms_norm does (the same scale, each value rounded to the
+   * weights' type) as it reads them
+   *
+   * @param type the norm's and w's type
+   * @param x {@code tokens x k}, fp32
+   * @param norm the norm's weight, {@code k}
+   * @param w {@code rows x k}, row-major
+   * @param y {@code tokens x rows}, fp32
+   * @param tokens 1 to {@link #GEMV_MAX_TOKENS}, where {@link #gemvStreamNormTakes} says so
+   * @param rows w's rows
+   * @param k a row's width
+   * @param epsilon added to the mean square
+   * @param blocks the grid's blocks at most: {@link #gemvStreamBlocks} of the device
+   */
+  public static GraphNode<@Nullable Void> gemvStreamNorm(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int tokens,
+      int rows,
+      int k,
+      float epsilon,
+      int blocks) {
+    return of(type)
+        .gemvStreamNorm()
+        .launch(gemvStreamConfig(rows, blocks), x, norm, w, y, tokens, rows, k, epsilon);
+  }
+
+  private static LaunchConfig gemvStreamConfig(int rows, int blocks) {
+    return new LaunchConfig(
+            Dim3.of(Math.max(1, Math.min(rows, blocks))),
+            Dim3.of(GEMV_BLOCK),
+            GEMV_STAGES * GEMV_TILE_BYTES)
+        .withProgrammaticDependentLaunch();
   }
 
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
@@ -1014,6 +1071,31 @@ public final class LlmKernels {
         }
         long at = (long) m * rows + n;
         y.setAtIndex(F, at, accumulate ? y.getAtIndex(F, at) + (float) sum : (float) sum);
+      }
+    }
+  }
+
+  private static void gemvNorm(KernelCall call, DType type) {
+    int tokens = call.i32(4), rows = call.i32(5), k = call.i32(6);
+    float epsilon = call.f32(7);
+    MemorySegment x = floats(call, 0, (long) tokens * k);
+    float[] norm = Numerics.decode(type, typed(call, 1, type, k), 0, k);
+    MemorySegment w = typed(call, 2, type, (long) rows * k);
+    MemorySegment y = floats(call, 3, (long) tokens * rows);
+    float[][] xs = new float[tokens][];
+    for (int m = 0; m < tokens; m++) {
+      float[] row = new float[k];
+      MemorySegment.copy(x, F, (long) m * k * Float.BYTES, row, 0, k);
+      xs[m] = rmsNormRow(row, norm, epsilon, type);
+    }
+    for (int n = 0; n < rows; n++) {
+      float[] wr = Numerics.decode(type, w, (long) n * k, k);
+      for (int m = 0; m < tokens; m++) {
+        double sum = 0;
+        for (int i = 0; i < k; i++) {
+          sum += (double) xs[m][i] * wr[i];
+        }
+        y.setAtIndex(F, (long) m * rows + n, (float) sum);
       }
     }
   }
