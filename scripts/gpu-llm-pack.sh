@@ -39,6 +39,8 @@ cp -r .gpu/jre .gpu/junit-console.jar "$stage/"
 if command -v strip > /dev/null; then
   find "$stage/jre" -name '*.so' -exec chmod u+w {} + -exec strip --strip-unneeded {} +
 fi
+# Nor does anything here draw, play or decode an image: java.desktop's native libraries stay home.
+rm -f "$stage"/jre/lib/lib{awt,awt_xawt,awt_headless,fontmanager,freetype,lcms,mlib_image,javajpeg,splashscreen,jsound}.so
 for j in .gpu/cp/*.jar; do
   case "$(basename "$j")" in
     *-cuda-graph-api-*|*-cuda-graph-spi-*|*-cuda-graph-simulator-*|*-cuda-graph-driver-*|\
