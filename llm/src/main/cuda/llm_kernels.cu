@@ -660,13 +660,15 @@ __device__ __forceinline__ GemvTiling gemv_tiling(int row_bytes) {
 }
 
 // What gemv_stream multiplies the weights by: N = 16 / sizeof(T) values of token m's row from
-// column col, as floats. TypedRows reads x [M, k] of T; NormedRows reads the residual stream x
-// [M, k] of fp32 and normalises it as rms_norm would (rms_norm_row's scale, each value rounded to
-// T), so a product after an RMSNorm needs no kernel of its own for it.
+// column col, as floats. TypedRows reads x [M, k] of T where it is; NormedRows normalises the
+// residual stream x [M, k] of fp32 into shared memory first, as rms_norm would (rms_norm_row's
+// scale, each value rounded to T: the same bits), so a product after an RMSNorm needs no kernel of
+// its own for it. input_bytes: the dynamic shared memory the rows take after the tiles.
 template <class T> struct TypedRows {
   const T *__restrict__ x;
   int k;
-  __device__ void prepare(int) {}
+  __device__ unsigned input_bytes(int) const { return 0; }
+  __device__ void prepare(int, unsigned char *) {}
   __device__ __forceinline__ void load(int m, int col, float *xf) const {
     widen16(x + (size_t)m * k + col, xf);
   }
@@ -677,23 +679,20 @@ template <class T> struct NormedRows {
   const T *__restrict__ norm;
   float eps;
   int k;
-  float *scale; // GEMV_MAX_TOKENS floats of shared memory
-  __device__ void prepare(int tokens) {
+  const T *xs; // the normalised rows, in shared memory after prepare
+  __device__ unsigned input_bytes(int tokens) const { return (unsigned)tokens * k * sizeof(T); }
+  __device__ void prepare(int tokens, unsigned char *input) {
+    T *rows = reinterpret_cast<T *>(input);
     for (int m = 0; m < tokens; m++) {
-      float s = rms_scale(x + (size_t)m * k, k, eps);
-      if (threadIdx.x == 0) scale[m] = s;
+      const float *in = x + (size_t)m * k;
+      float s = rms_scale(in, k, eps);
+      for (int i = threadIdx.x; i < k; i += blockDim.x)
+        rows[(size_t)m * k + i] = from_float<T>(in[i] * s * to_float(norm[i]));
     }
-    // the scales are seen by every thread after the __syncthreads that follows prepare
+    xs = rows; // seen by every thread after the __syncthreads that follows prepare
   }
   __device__ __forceinline__ void load(int m, int col, float *xf) const {
-    constexpr int N = 16 / sizeof(T);
-    float nf[N], v[N];
-    widen16(norm + col, nf);
-#pragma unroll
-    for (int i = 0; i < N; i += 4) widen16(x + (size_t)m * k + col + i, v + i);
-    float s = scale[m];
-#pragma unroll
-    for (int e = 0; e < N; e++) xf[e] = to_float(from_float<T>(v[e] * s * nf[e]));
+    widen16(xs + (size_t)m * k + col, xf);
   }
 };
 
@@ -709,7 +708,8 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int
   __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
   unsigned dynamic;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
-  int stages = min(GEMV_MAX_STAGES, (int)(dynamic / GEMV_TILE_BYTES));
+  unsigned input = in.input_bytes(tokens);
+  int stages = min(GEMV_MAX_STAGES, (int)((dynamic - input) / GEMV_TILE_BYTES));
   int row_bytes = k * (int)sizeof(T);
   GemvTiling cut = gemv_tiling(row_bytes);
   int first = (int)((long long)blockIdx.x * rows / gridDim.x);
@@ -727,7 +727,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int
     for (int t = 0; t < stages && t < count; t++) request(t);
   }
   cudaGridDependencySynchronize(); // x and y are the kernels' before: read them after this
-  in.prepare(tokens);
+  in.prepare(tokens, tiles + stages * GEMV_TILE_BYTES);
   __syncthreads(); // the barriers' initialization (and prepare's results), seen by every thread
   int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
   for (int t = 0; t < count; t++) {
@@ -866,8 +866,8 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void gemv_stream_norm_##SUFFIX(const float *x, const T *norm, const T *w, \
                                                        float *y, int tokens, int rows, int k,    \
                                                        float eps) {                              \
-    __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS], scale[GEMV_MAX_TOKENS];       \
-    gemv_stream_body<T>(NormedRows<T>{x, norm, eps, k, scale}, w, y, tokens, rows, k, 0, sums);   \
+    __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
+    gemv_stream_body<T>(NormedRows<T>{x, norm, eps, k, nullptr}, w, y, tokens, rows, k, 0, sums); \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \

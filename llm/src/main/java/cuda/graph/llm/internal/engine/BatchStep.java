@@ -37,8 +37,7 @@ import org.jspecify.annotations.Nullable;
  * x = x + a W^T}, {@link Matmul#accumulating}); for steps of at most {@link
  * LlmKernels#GEMV_MAX_TOKENS} rows they are the engine's gemv kernels instead. Every kernel after
  * embed is a programmatic dependent launch: it begins while the kernel before it finishes and waits
- * for it before reading, so launches overlap and gemv_stream copies its first weights early. There
- * the RMSNorms before the QKV and gate/up products are read into those products (gemv_stream_norm).
+ * for it before reading, so launches overlap and gemv_stream copies its first weights early.
  * Activations are the graph's temporaries.
  *
  * <p><b>Inputs.</b> Everything a step varies lives in one int buffer written with one copy before
@@ -134,10 +133,12 @@ public final class BatchStep implements AutoCloseable {
 
   /**
    * Whether a decode step's RMSNorms are read into the products that follow them (gemv_stream_norm)
-   * rather than run as kernels of their own; {@code -Dcuda.graph.llm.unfusedNorm=true} measures the
-   * other way.
+   * rather than run as kernels of their own: not yet, {@code -Dcuda.graph.llm.fusedNorm=true}
+   * measures it. Its first form, every block normalising as it read, lost on an H100 at the
+   * Llama-3.2-1B shape (batch 1 575 tok/s against 630, batch 8 2,254 against 3,137); the form that
+   * normalises into shared memory first has not been timed.
    */
-  static final boolean FUSED_NORM = !Boolean.getBoolean("cuda.graph.llm.unfusedNorm");
+  static final boolean FUSED_NORM = Boolean.getBoolean("cuda.graph.llm.fusedNorm");
 
   private final Stream stream;
   private final ModelShape shape;
@@ -158,6 +159,7 @@ public final class BatchStep implements AutoCloseable {
   private final Workspace workspace;
   private final GraphCache<Integer> graphs;
   private final int gemvBlocks;
+  private final boolean fusedNorm;
   private int lastSequences;
 
   /**
@@ -171,6 +173,17 @@ public final class BatchStep implements AutoCloseable {
    *     activations
    */
   public BatchStep(ModelWeights weights, Stream stream, Limits limits, long graphMemoryBudget) {
+    this(weights, stream, limits, graphMemoryBudget, FUSED_NORM);
+  }
+
+  /** As the public constructor, with the decode steps' norms read into the products or not. */
+  BatchStep(
+      ModelWeights weights,
+      Stream stream,
+      Limits limits,
+      long graphMemoryBudget,
+      boolean fusedNorm) {
+    this.fusedNorm = fusedNorm;
     this.stream = stream;
     this.shape = weights.shape();
     this.type = weights.type();
@@ -389,7 +402,7 @@ public final class BatchStep implements AutoCloseable {
       int rows,
       DeviceBuffer<Float> y) {
     int h = shape.hidden();
-    if (FUSED_NORM && LlmKernels.gemvStreamNormTakes(type, x, norm, w, y, tokens, h)) {
+    if (fusedNorm && LlmKernels.gemvStreamNormTakes(type, x, norm, w, y, tokens, h)) {
       return LlmKernels.gemvStreamNorm(type, x, norm, w, y, tokens, rows, h, eps(), gemvBlocks);
     }
     return LlmKernels.rmsNorm(type, x, norm, xn, tokens, h, eps())

@@ -85,11 +85,13 @@ public final class LlmKernels {
   public static final int GEMV_MAX_STAGES = 8;
 
   /**
-   * Tiles in flight a block of gemv_stream: with {@link #GEMV_BLOCKS_PER_SM} blocks an SM, 128 KiB
-   * of weights in flight an SM ({@code -Dcuda.graph.llm.gemvStages} measures another).
+   * Tiles in flight a block of gemv_stream: 2 (64 KiB an SM with {@link #GEMV_BLOCKS_PER_SM}); on
+   * an H100 at the Llama-3.2-1B shape 4 gave 629 tok/s at batch 1 and 3,141 at batch 8 against 654
+   * and 3,257, and 8 left room for one block an SM ({@code -Dcuda.graph.llm.gemvStages} measures
+   * another).
    */
   static final int GEMV_STAGES =
-      Math.clamp(Integer.getInteger("cuda.graph.llm.gemvStages", 4), 1, GEMV_MAX_STAGES);
+      Math.clamp(Integer.getInteger("cuda.graph.llm.gemvStages", 2), 1, GEMV_MAX_STAGES);
 
   /**
    * Blocks an SM of gemv_stream's grid: its 88 registers a thread leave room for two ({@code
@@ -687,7 +689,7 @@ public final class LlmKernels {
       int blocks) {
     return of(type)
         .gemvStream()
-        .launch(gemvStreamConfig(rows, blocks), x, w, y, tokens, rows, k, accumulate ? 1 : 0);
+        .launch(gemvStreamConfig(rows, blocks, 0), x, w, y, tokens, rows, k, accumulate ? 1 : 0);
   }
 
   /**
@@ -715,8 +717,8 @@ public final class LlmKernels {
 
   /**
    * {@return y = RMSNorm(x) w^T in fp32}: {@link #rmsNorm} then {@link #gemvStream} in one kernel,
-   * each block normalising the rows as rms_norm does (the same scale, each value rounded to the
-   * weights' type) as it reads them
+   * each block normalising the rows into its shared memory as rms_norm does (the same scale, each
+   * value rounded to the weights' type) before it reads its tiles
    *
    * @param type the norm's and w's type
    * @param x {@code tokens x k}, fp32
@@ -742,14 +744,43 @@ public final class LlmKernels {
       int blocks) {
     return of(type)
         .gemvStreamNorm()
-        .launch(gemvStreamConfig(rows, blocks), x, norm, w, y, tokens, rows, k, epsilon);
+        .launch(
+            gemvStreamConfig(rows, blocks, gemvStreamNormBytes(type, tokens, k)),
+            x,
+            norm,
+            w,
+            y,
+            tokens,
+            rows,
+            k,
+            epsilon);
   }
 
-  private static LaunchConfig gemvStreamConfig(int rows, int blocks) {
+  /**
+   * {@return the shared memory gemv_stream_norm's normalised rows take beside the tiles}: {@code
+   * tokens} rows of {@code k} values of {@code type}
+   *
+   * @param type the weights' type
+   * @param tokens the rows of x
+   * @param k a row's width
+   */
+  public static int gemvStreamNormBytes(DType type, int tokens, int k) {
+    return tokens * k * type.bytes();
+  }
+
+  /**
+   * {@return gemv_stream's launch: a grid of {@code rows} blocks at most {@code blocks}, {@link
+   * #GEMV_STAGES} tiles and {@code inputBytes} of dynamic shared memory, programmatic}
+   *
+   * @param rows w's rows
+   * @param blocks the most blocks
+   * @param inputBytes what the rows take beside the tiles (gemv_stream_norm's normalised rows)
+   */
+  static LaunchConfig gemvStreamConfig(int rows, int blocks, int inputBytes) {
     return new LaunchConfig(
             Dim3.of(Math.max(1, Math.min(rows, blocks))),
             Dim3.of(GEMV_BLOCK),
-            GEMV_STAGES * GEMV_TILE_BYTES)
+            GEMV_STAGES * GEMV_TILE_BYTES + inputBytes)
         .withProgrammaticDependentLaunch();
   }
 

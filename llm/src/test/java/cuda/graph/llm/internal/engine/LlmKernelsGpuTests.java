@@ -489,10 +489,7 @@ class LlmKernelsGpuTests {
                 1e-4f,
                 run(
                     LlmKernels.of(type).gemvStream(),
-                    new LaunchConfig(
-                        Dim3.of(Math.min(rows, blocks)),
-                        Dim3.of(LlmKernels.GEMV_BLOCK),
-                        LlmKernels.GEMV_STAGES * LlmKernels.GEMV_TILE_BYTES),
+                    LlmKernels.gemvStreamConfig(rows, blocks, 0),
                     type,
                     Arrays16.of(type, Arrays16.gaussian(random, type, tokens * k, 1)),
                     w,
@@ -542,7 +539,8 @@ class LlmKernelsGpuTests {
             1e-2f,
             run(
                 LlmKernels.of(type).gemvStreamNorm(),
-                LlmKernelsGpuTests.streamConfig(rows, blocks),
+                LlmKernels.gemvStreamConfig(
+                    rows, blocks, LlmKernels.gemvStreamNormBytes(type, tokens, k)),
                 type,
                 x,
                 norm,
@@ -588,13 +586,6 @@ class LlmKernelsGpuTests {
         }
       }
     }
-  }
-
-  private static LaunchConfig streamConfig(int rows, int blocks) {
-    return new LaunchConfig(
-        Dim3.of(Math.min(rows, blocks)),
-        Dim3.of(LlmKernels.GEMV_BLOCK),
-        LlmKernels.GEMV_STAGES * LlmKernels.GEMV_TILE_BYTES);
   }
 
   @ParameterizedTest
