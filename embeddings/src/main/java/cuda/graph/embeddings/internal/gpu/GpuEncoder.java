@@ -338,13 +338,11 @@ public final class GpuEncoder implements AutoCloseable {
 
   /**
    * The most tokens of a shape that runs as one kernel, {@link EncoderKernels#encodeSmall}, by
-   * default: none yet. The kernel is checked against its Java reference on an H100
-   * (EncoderKernelsGpuTests), but its replay has not been timed beside the cuBLASLt path's (a
-   * query's graph there is {@code 2 + 7 * layers} nodes of little work each, whose launches and
-   * tails are most of its time), nor its embeddings compared with LangChain4j's at all-MiniLM's
-   * size on a GPU: it becomes the default for fp16 queries once QueryBreakdown shows both. Until
-   * then {@link Sizing#withFusedMaxTokens} asks for it, up to {@link
-   * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} tokens.
+   * default: none. The kernel matches its Java reference on an H100 (EncoderKernelsGpuTests) and
+   * gives the cuBLASLt path's embeddings at all-MiniLM's size, but replays a 1 x 32 query in 457 us
+   * against that path's 152 (QueryBreakdown --random-weights, H100, 2026-12-07): its phases are too
+   * small to spread over the GPU. {@link Sizing#withFusedMaxTokens} asks for it, up to {@link
+   * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} tokens, for measurement.
    */
   public static final int FUSED_MAX_TOKENS = 0;
 

@@ -28,7 +28,7 @@ import java.util.Locale;
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
  * tokenization. Mode {@code fp16_fused} asks for the one-kernel path: a shape of up to {@link
  * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} (32) tokens as one kernel, encode_small, the rest on the
- * cuBLASLt path (not yet the encoder's default, {@link GpuEncoder#FUSED_MAX_TOKENS}); {@code
+ * cuBLASLt path (not the encoder's default, {@link GpuEncoder#FUSED_MAX_TOKENS}); {@code
  * fp16_cublaslt} runs every shape on the cuBLASLt path. Then the replay of shapes of 1 to 64
  * sequences of 32 tokens in both modes (only 1 x 32 is one kernel).
  *
