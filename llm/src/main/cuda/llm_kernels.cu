@@ -878,13 +878,7 @@ INSTANTIATE(f32, float)
 INSTANTIATE(f16, __half)
 INSTANTIATE(bf16, __nv_bfloat16)
 
-// ---- sample: per sequence (a block each) the next token from its logits row (fp32, vocab wide)
-// and its parameters params[5 s ..]: temperature (float bits), top_p (float bits), seed (low, high
-// int), counter. Temperature <= 0: the argmax (lowest index on ties). Otherwise w_i = exp((l_i -
-// max) / temperature); the nucleus is {i : w_i >= tau} for the largest tau whose nucleus holds at
-// least top_p of the total (every token where top_p >= 1), found by bisection on tau's bits; u =
-// uniform(seed, counter) picks, in index order, the first nucleus token whose running sum passes u
-// times the nucleus's mass (the last nucleus token if rounding leaves none).
+// ---- sampling: argmax_parts, then sample (below). splitmix64's finaliser draws the numbers.
 __device__ __forceinline__ unsigned long long mix64(unsigned long long z) {
   z += 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -910,26 +904,29 @@ __device__ __forceinline__ unsigned long long warp_max_key(unsigned long long k)
   return k;
 }
 
-extern "C" __global__ void sample(const float *logits, const int *params, int *out, int vocab) {
+// ---- argmax_parts: per sequence (blockIdx.x) and part (blockIdx.y of parts) the largest key of
+// its part of the logits row (chunks of a multiple of 4 values, the last one shorter; a part past
+// the row writes 0, no key), into keys[2 (s parts + p) ..] as two ints (low word first). Spread
+// over parts, a sequence's scan of a 128,256-wide vocabulary is not one SM's work.
+extern "C" __global__ void argmax_parts(const float *logits, int *keys, int vocab) {
   STEP_START;
   __shared__ unsigned long long best[SAMPLE_THREADS / WARP];
-  __shared__ float prefix[SAMPLE_THREADS];
-  __shared__ int chosen;
-  __shared__ float nucleus_mass;
-  int s = blockIdx.x, tid = threadIdx.x, lane = tid % WARP, warps = blockDim.x / WARP;
+  int s = blockIdx.x, part = blockIdx.y, parts = gridDim.y;
+  int tid = threadIdx.x, lane = tid % WARP, warps = blockDim.x / WARP;
   const float *row = logits + (size_t)s * vocab;
-  const int *p = params + 5 * s;
-  float temperature = __int_as_float(p[0]), top_p = __int_as_float(p[1]);
-  // The argmax: four values a load where the rows are 16-byte aligned, eight loads in flight a
-  // thread (a vocabulary of 128,256 is about 16 waits for memory, not 500), then the keys' maximum
-  // by shuffles. Any order gives the same key (the index is in it).
+  int chunk = ((vocab + parts - 1) / parts + 3) / 4 * 4;
+  int from = min(vocab, part * chunk), to = min(vocab, from + chunk);
+  // Four values a load where the rows are 16-byte aligned (from is a multiple of 4), several loads
+  // in flight a thread, then the keys' maximum by shuffles. Any order gives the same key (the
+  // index is in it).
   unsigned long long key = 0;
-  int start = 0;
+  int start = from;
   if (vocab % 4 == 0) {
     const float4 *row4 = reinterpret_cast<const float4 *>(row);
-    int n4 = vocab / 4;
-#pragma unroll 8
-    for (int i = tid; i < n4; i += blockDim.x) {
+    int n4 = (to - from) / 4, base = from / 4;
+#pragma unroll 4
+    for (int j = tid; j < n4; j += blockDim.x) {
+      int i = base + j;
       float4 v = row4[i];
       unsigned long long k0 = argmax_key(v.x, 4 * i), k1 = argmax_key(v.y, 4 * i + 1);
       unsigned long long k2 = argmax_key(v.z, 4 * i + 2), k3 = argmax_key(v.w, 4 * i + 3);
@@ -938,9 +935,9 @@ extern "C" __global__ void sample(const float *logits, const int *params, int *o
       k0 = k2 > k0 ? k2 : k0;
       key = k0 > key ? k0 : key;
     }
-    start = vocab;
+    start = to;
   }
-  for (int i = start + tid; i < vocab; i += blockDim.x) {
+  for (int i = start + tid; i < to; i += blockDim.x) {
     unsigned long long k = argmax_key(row[i], i);
     key = k > key ? k : key;
   }
@@ -949,6 +946,41 @@ extern "C" __global__ void sample(const float *logits, const int *params, int *o
   __syncthreads();
   if (tid < WARP) {
     key = warp_max_key(tid < warps ? best[tid] : 0ull);
+    if (tid == 0) {
+      int *k = keys + 2 * ((size_t)s * parts + part);
+      k[0] = (int)(unsigned)(key & 0xffffffffull);
+      k[1] = (int)(unsigned)(key >> 32);
+    }
+  }
+}
+
+// ---- sample: per sequence (a block each) the next token from its logits row, argmax_parts' keys
+// of the row (parts of them) and its parameters params[5 s ..]: temperature (float bits), top_p
+// (float bits), seed (low, high int), counter. Temperature <= 0: the argmax (lowest index on
+// ties). Otherwise w_i = exp((l_i - max) / temperature); the nucleus is {i : w_i >= tau} for the
+// largest tau whose nucleus holds at least top_p of the total (every token where top_p >= 1),
+// found by bisection on tau's bits; u = uniform(seed, counter) picks, in index order, the first
+// nucleus token whose running sum passes u times the nucleus's mass (the last nucleus token if
+// rounding leaves none).
+extern "C" __global__ void sample(const float *logits, const int *params, int *out, int vocab,
+                                  const int *keys, int parts) {
+  STEP_START;
+  __shared__ unsigned long long best[SAMPLE_THREADS / WARP];
+  __shared__ float prefix[SAMPLE_THREADS];
+  __shared__ int chosen;
+  __shared__ float nucleus_mass;
+  int s = blockIdx.x, tid = threadIdx.x;
+  const float *row = logits + (size_t)s * vocab;
+  const int *p = params + 5 * s;
+  float temperature = __int_as_float(p[0]), top_p = __int_as_float(p[1]);
+  if (tid < WARP) {
+    unsigned long long key = 0;
+    for (int i = tid; i < parts; i += WARP) {
+      const int *k = keys + 2 * ((size_t)s * parts + i);
+      unsigned long long v = ((unsigned long long)(unsigned)k[1] << 32) | (unsigned)k[0];
+      key = v > key ? v : key;
+    }
+    key = warp_max_key(key);
     if (tid == 0) best[0] = key;
   }
   __syncthreads();

@@ -306,7 +306,7 @@ public final class BatchStep implements AutoCloseable {
   /**
    * {@return the bytes of a graph's temporaries for {@code tokens} tokens}: the residual stream,
    * the QKV and gate/up products' fp32 rows, the normalised rows, the context and the SwiGLU
-   * activations in the weights' type, and attention's records of its splits
+   * activations in the weights' type, attention's records of its splits and the argmax's keys
    *
    * @param shape the model's dimensions
    * @param type the weights' type
@@ -318,7 +318,11 @@ public final class BatchStep implements AutoCloseable {
     LlmKernels.Heads heads =
         new LlmKernels.Heads(shape.heads(), shape.kvHeads(), shape.headDim(), 1);
     long partials = Math.max(1, LlmKernels.attentionPartialFloats((int) tokens, heads));
-    return tokens * (fp32 * Float.BYTES + typed * type.bytes()) + partials * Float.BYTES;
+    // argmax_parts' keys: S ceil(64 / S) parts for S sequences, at most 64 + S - 1, S <= tokens
+    long keys = 2L * (LlmKernels.ARGMAX_TARGET_BLOCKS + tokens);
+    return tokens * (fp32 * Float.BYTES + typed * type.bytes())
+        + partials * Float.BYTES
+        + keys * Integer.BYTES;
   }
 
   /** Records the step of a bucket of {@code tokens} tokens. */
@@ -384,9 +388,11 @@ public final class BatchStep implements AutoCloseable {
     scope.record(LlmKernels.gatherRmsNorm(type, x, lastRows, finalNorm, xn, sequences, h, eps()));
     DeviceBuffer<Float> rowsOfLogits = logits.slice(0, (long) sequences * shape.vocab());
     scope.record(product(xn, sequences, lmHead, shape.vocab(), h, rowsOfLogits, false));
+    DeviceBuffer<Integer> keys =
+        scope.temporary(ElementType.I32, 2L * sequences * LlmKernels.argmaxParts(sequences));
     scope.record(
         LlmKernels.sample(
-            rowsOfLogits, params, sampled.slice(0, sequences), sequences, shape.vocab()));
+            rowsOfLogits, params, sampled.slice(0, sequences), keys, sequences, shape.vocab()));
   }
 
   /**

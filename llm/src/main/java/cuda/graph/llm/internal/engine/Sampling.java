@@ -95,14 +95,18 @@ public record Sampling(float temperature, float topP, long seed) {
    * @param threads the threads of the kernel's block, which cut the vocabulary into chunks
    */
   static int pick(float[] row, int[] p, int threads) {
-    int vocab = row.length;
-    float temperature = Float.intBitsToFloat(p[0]), topP = Float.intBitsToFloat(p[1]);
     long best = 0;
-    for (int i = 0; i < vocab; i++) {
+    for (int i = 0; i < row.length; i++) {
       long k = argmaxKey(row[i], i);
       best = Long.compareUnsigned(k, best) > 0 ? k : best;
     }
-    int argmax = ~(int) best;
+    return pick(row, p, threads, ~(int) best);
+  }
+
+  /** As {@link #pick(float[], int[], int)}, with the row's argmax already found. */
+  static int pick(float[] row, int[] p, int threads, int argmax) {
+    int vocab = row.length;
+    float temperature = Float.intBitsToFloat(p[0]), topP = Float.intBitsToFloat(p[1]);
     if (!(temperature > 0f)) {
       return argmax;
     }

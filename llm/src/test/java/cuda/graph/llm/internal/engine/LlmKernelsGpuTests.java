@@ -70,6 +70,7 @@ class LlmKernelsGpuTests {
         names.add(k + s);
       }
     }
+    names.add("argmax_parts");
     names.add("sample");
     return List.copyOf(names);
   }
@@ -619,6 +620,20 @@ class LlmKernelsGpuTests {
           s * LlmKernels.SAMPLING_WORDS,
           LlmKernels.SAMPLING_WORDS);
     }
+    // argmax_parts on both sides (its keys exact), then sample on both sides from its keys.
+    int parts = LlmKernels.argmaxParts(rows);
+    Object[][] keys =
+        run(
+            LlmKernels.ARGMAX_PARTS,
+            new LaunchConfig(Dim3.of(rows, parts), Dim3.of(LlmKernels.SAMPLE_BLOCK), 0),
+            DType.F32,
+            logits,
+            new int[2 * rows * parts],
+            vocab);
+    assertEquals(
+        java.util.Arrays.toString((int[]) keys[0][1]),
+        java.util.Arrays.toString((int[]) keys[1][1]),
+        "argmax_parts' keys, vocabulary " + vocab);
     return run(
         LlmKernels.SAMPLE,
         LaunchConfig.of(rows, LlmKernels.SAMPLE_BLOCK),
@@ -626,7 +641,9 @@ class LlmKernelsGpuTests {
         logits,
         params,
         new int[rows],
-        vocab);
+        vocab,
+        keys[0][1],
+        parts);
   }
 
   @Test

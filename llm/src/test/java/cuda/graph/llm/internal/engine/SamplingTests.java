@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cuda.graph.Dim3;
 import cuda.graph.LaunchConfig;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -37,10 +38,33 @@ class SamplingTests {
   }
 
   private static int draw(float[] logits, Sampling s, int counter) {
+    int parts = LlmKernels.argmaxParts(1);
+    int[] keys = new int[2 * parts];
+    LlmKernels.ARGMAX_PARTS.runReference(
+        new LaunchConfig(Dim3.of(1, parts), Dim3.of(THREADS), 0), logits, keys, logits.length);
     int[] out = new int[1];
     LlmKernels.SAMPLE.runReference(
-        LaunchConfig.of(1, THREADS), logits, s.words(counter), out, logits.length);
+        LaunchConfig.of(1, THREADS), logits, s.words(counter), out, logits.length, keys, parts);
     return out[0];
+  }
+
+  @Test
+  void argmaxPartsCutTheRowIntoChunksOfFourAndKeepEachChunksLargestKey() {
+    // 7 values in 4 parts: chunks of 4 (ceil(7 / 4) rounded up to 4), so parts 2 and 3 are empty
+    // (key 0); the maximum twice in part 1, the lower index kept.
+    float[] l = {1, 5, 2, 0, 9, 3, 9};
+    int[] keys = new int[8];
+    LlmKernels.ARGMAX_PARTS.runReference(
+        new LaunchConfig(Dim3.of(1, 4), Dim3.of(THREADS), 0), l, keys, l.length);
+    long[] expected = {Sampling.argmaxKey(5, 1), Sampling.argmaxKey(9, 4), 0, 0};
+    for (int p = 0; p < 4; p++) {
+      long key = (keys[2 * p] & 0xffffffffL) | ((long) keys[2 * p + 1] << 32);
+      assertEquals(expected[p], key, "part " + p);
+    }
+    int[] out = new int[1];
+    LlmKernels.SAMPLE.runReference(
+        LaunchConfig.of(1, THREADS), l, Sampling.GREEDY.words(0), out, l.length, keys, 4);
+    assertEquals(4, out[0], "the largest key of the parts: index 4");
   }
 
   @Test
