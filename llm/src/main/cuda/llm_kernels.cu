@@ -593,7 +593,9 @@ __device__ void gemv_body(const T *x, const T *w, float *y, int tokens, int rows
 // or WARPS / rows warps a row where a tile holds fewer rows than warps), x is read through L1, the
 // warps' sums meet in shared memory and one thread a (token, row) writes y. The host takes it only
 // where a row is whole 16-byte pieces, fits a tile, and splits evenly between its warps
-// (LlmKernels.gemvStreamTakes); the tiling below is GemvTiling's.
+// (LlmKernels.gemvStreamTakes); the tiling below is GemvTiling's. gemv_stream1 is the same for
+// one token row only (tokens is ignored): 38-44 registers against the general kernel's 88-100, so
+// more blocks fit an SM at batch 1.
 #define GEMV_TILE_BYTES 16384
 #define GEMV_MAX_STAGES 8
 #define GEMV_MAX_TILE_ROWS 128
@@ -696,8 +698,8 @@ template <class T> struct NormedRows {
   }
 };
 
-// The tokens' rows (at most M) times the block's rows of w. sums: 2 * GEMV_MAX_TOKENS *
-// GEMV_MAX_TILE_ROWS floats of shared memory, the tiles' partial sums
+// The tokens' rows (at most M) times the block's rows of w. sums: 2 * M * GEMV_MAX_TILE_ROWS
+// floats of shared memory (or more), the tiles' partial sums
 // [tile parity][token][row * warps_per_row + part] (two parities: a tile's sums are written while
 // the tile before is being added up).
 template <class T, int M, class Rows>
@@ -732,7 +734,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int
   int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
   for (int t = 0; t < count; t++) {
     int s = t % stages, row0 = first + t * cut.rows, n = min(cut.rows, end - row0);
-    float *out = sums + (t & 1) * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS;
+    float *out = sums + (t & 1) * M * GEMV_MAX_TILE_ROWS;
     mbar_wait(&bars[s], (unsigned)(t / stages) & 1u);
     const T *tile = reinterpret_cast<const T *>(tiles + s * GEMV_TILE_BYTES);
     for (int slot = warp; slot < n * wpr; slot += GEMV_WARPS) {
@@ -862,6 +864,12 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
                                                   int rows, int k, int accumulate) {             \
     __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
     gemv_stream_body<T>(TypedRows<T>{x, k}, w, y, tokens, rows, k, accumulate, sums);             \
+  }                                                                                               \
+  extern "C" __global__ void gemv_stream1_##SUFFIX(const T *x, const T *w, float *y, int tokens,  \
+                                                   int rows, int k, int accumulate) {            \
+    __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
+    cudaTriggerProgrammaticLaunchCompletion();                                                    \
+    gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, y, 1, rows, k, accumulate, sums);               \
   }                                                                                               \
   extern "C" __global__ void gemv_stream_norm_##SUFFIX(const float *x, const T *norm, const T *w, \
                                                        float *y, int tokens, int rows, int k,    \

@@ -160,6 +160,7 @@ public final class BatchStep implements AutoCloseable {
   private final Workspace workspace;
   private final GraphCache<Integer> graphs;
   private final int gemvBlocks;
+  private final int gemvOneBlocks;
   private final boolean fusedNorm;
   private int lastSequences;
 
@@ -174,16 +175,20 @@ public final class BatchStep implements AutoCloseable {
    *     activations
    */
   public BatchStep(ModelWeights weights, Stream stream, Limits limits, long graphMemoryBudget) {
-    this(weights, stream, limits, graphMemoryBudget, FUSED_NORM);
+    this(weights, stream, limits, graphMemoryBudget, FUSED_NORM, LlmKernels.GEMV_ONE_BLOCKS_PER_SM);
   }
 
-  /** As the public constructor, with the decode steps' norms read into the products or not. */
+  /**
+   * As the public constructor, with the decode steps' norms read into the products or not, and
+   * gemv_stream1 on {@code gemvOneBlocksPerSm} blocks an SM for steps of one token (0: not taken).
+   */
   BatchStep(
       ModelWeights weights,
       Stream stream,
       Limits limits,
       long graphMemoryBudget,
-      boolean fusedNorm) {
+      boolean fusedNorm,
+      int gemvOneBlocksPerSm) {
     this.fusedNorm = fusedNorm;
     this.stream = stream;
     this.shape = weights.shape();
@@ -193,6 +198,9 @@ public final class BatchStep implements AutoCloseable {
         new LlmKernels.Heads(shape.heads(), shape.kvHeads(), shape.headDim(), limits.maxBlocks());
     this.buckets = tokenBuckets(limits.maxTokens());
     this.gemvBlocks = LlmKernels.gemvStreamBlocks(stream.device());
+    this.gemvOneBlocks =
+        gemvOneBlocksPerSm
+            * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
       LlmKernels.loadAll(stream.device()); // module loading must stay out of captures
@@ -429,6 +437,9 @@ public final class BatchStep implements AutoCloseable {
       int k,
       DeviceBuffer<Float> y,
       boolean accumulating) {
+    if (tokens == 1 && gemvOneBlocks > 0 && LlmKernels.gemvStreamTakes(type, x, w, y, 1, k)) {
+      return LlmKernels.gemvStreamOne(type, x, w, y, rows, k, accumulating, gemvOneBlocks);
+    }
     if (LlmKernels.gemvStreamTakes(type, x, w, y, tokens, k)) {
       return LlmKernels.gemvStream(type, x, w, y, tokens, rows, k, accumulating, gemvBlocks);
     }

@@ -100,6 +100,14 @@ public final class LlmKernels {
   static final int GEMV_BLOCKS_PER_SM =
       Math.max(1, Integer.getInteger("cuda.graph.llm.gemvBlocksPerSm", 2));
 
+  /**
+   * Blocks an SM of gemv_stream1's grid, which a step of one token takes instead of gemv_stream's;
+   * 0: gemv_stream takes it too. 0 until measured: {@code -Dcuda.graph.llm.gemvOneBlocksPerSm=N}
+   * measures N (its 38-44 registers and 33 KiB of shared memory leave room for 6).
+   */
+  static final int GEMV_ONE_BLOCKS_PER_SM =
+      Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 0));
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -141,6 +149,7 @@ public final class LlmKernels {
               .withReference("attention_combine_" + s, stepStart(call -> attentionCombine(call, t)))
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
+              .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
               .withReference("gemv_stream_norm_" + s, stepStart(call -> gemvNorm(call, t)))
               .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
@@ -194,6 +203,8 @@ public final class LlmKernels {
    *     most {@link #GEMV_MAX_TOKENS} rows of x, a warp a row of w
    * @param gemvStream {@code gemv_stream}, gemv's parameters: the same product with w streamed
    *     through shared memory by bulk copies, a grid sized to the GPU
+   * @param gemvStream1 {@code gemv_stream1}, gemv's parameters: gemv_stream for one token row
+   *     (tokens is taken as 1), in fewer registers
    * @param gemvStreamNorm {@code gemv_stream_norm(x, norm, w, y, tokens, rows, k, eps)}: y =
    *     RMSNorm(x) w^T, x fp32, each block normalising x as rms_norm does as it reads it
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
@@ -209,6 +220,7 @@ public final class LlmKernels {
       Kernel attentionCombine,
       Kernel gemv,
       Kernel gemvStream,
+      Kernel gemvStream1,
       Kernel gemvStreamNorm,
       Kernel siluMul) {
 
@@ -217,7 +229,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the twelve kernels} */
+    /** {@return the thirteen kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -230,6 +242,7 @@ public final class LlmKernels {
           attentionCombine,
           gemv,
           gemvStream,
+          gemvStream1,
           gemvStreamNorm,
           siluMul);
     }
@@ -256,6 +269,7 @@ public final class LlmKernels {
               IMAGE.kernel("attention_combine_" + s, FLOAT, INT, w, I32, I32, I32, I32),
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
+              IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_norm_" + s, FLOAT, w, w, FLOAT, I32, I32, I32, F32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
@@ -802,6 +816,34 @@ public final class LlmKernels {
         .withProgrammaticDependentLaunch();
   }
 
+  /**
+   * {@return gemv_stream1's product: {@link #gemvStream}'s for one token row}, on a grid of at most
+   * {@code blocks} blocks
+   *
+   * @param type x's and w's type
+   * @param x {@code 1 x k}
+   * @param w {@code rows x k}, row-major
+   * @param y {@code 1 x rows}, fp32
+   * @param rows w's rows
+   * @param k a row's width, where {@link #gemvStreamTakes} takes it
+   * @param accumulate whether to add to y
+   * @param blocks the grid's blocks at most: {@link #GEMV_ONE_BLOCKS_PER_SM} an SM, as BatchStep
+   *     chooses
+   */
+  public static GraphNode<@Nullable Void> gemvStreamOne(
+      DType type,
+      DeviceBuffer<?> x,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int rows,
+      int k,
+      boolean accumulate,
+      int blocks) {
+    return of(type)
+        .gemvStream1()
+        .launch(gemvStreamConfig(rows, blocks, 0), x, w, y, 1, rows, k, accumulate ? 1 : 0);
+  }
+
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
   public static int gemvStreamBlocks(Device device) {
     return GEMV_BLOCKS_PER_SM * device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT);
@@ -1144,6 +1186,24 @@ public final class LlmKernels {
         long at = (long) m * rows + n;
         y.setAtIndex(F, at, accumulate ? y.getAtIndex(F, at) + (float) sum : (float) sum);
       }
+    }
+  }
+
+  /** gemv_stream1's reference: gemv's for one token row, whatever its tokens argument says. */
+  private static void gemvOne(KernelCall call, DType type) {
+    int rows = call.i32(4), k = call.i32(5);
+    boolean accumulate = call.i32(6) != 0;
+    MemorySegment x = typed(call, 0, type, k);
+    MemorySegment w = typed(call, 1, type, (long) rows * k);
+    MemorySegment y = floats(call, 2, rows);
+    float[] xs = Numerics.decode(type, x, 0, k);
+    for (int n = 0; n < rows; n++) {
+      float[] row = Numerics.decode(type, w, (long) n * k, k);
+      double sum = 0;
+      for (int i = 0; i < k; i++) {
+        sum += (double) xs[i] * row[i];
+      }
+      y.setAtIndex(F, n, accumulate ? y.getAtIndex(F, n) + (float) sum : (float) sum);
     }
   }
 

@@ -148,12 +148,29 @@ abstract class AbstractBatchStepTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
+  void stepsOfOneTokenOnGemvStream1GiveTheReferenceLogits(DType type) {
+    ModelWeights weights = TinyLlama.weights(type, 42);
+    int[] a = randomTokens(new Random(9), 6);
+    KvCache cache = new KvCache(LIMITS.kvBlocks());
+    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, false, 4)) {
+      // The prompt in a step of 4 tokens, then single tokens: gemv_stream1's products.
+      step.run(List.of(chunk(cache, 1, a, 0, 4, Sampling.GREEDY)));
+      for (int at = 4; at < 6; at++) {
+        step.run(List.of(chunk(cache, 1, a, at, at + 1, Sampling.GREEDY)));
+        assertLogits(TinyLlama.logits(weights, a)[at], step.logits()[0], type, "a at " + at);
+      }
+      assertEquals(Set.of(1, 4), step.graphs().stats().keySet(), "the buckets run");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
   void decodeStepsWithTheNormsReadIntoTheProductsGiveTheReferenceLogits(DType type) {
     ModelWeights weights = TinyLlama.weights(type, 41);
     Random random = new Random(8);
     int[] a = randomTokens(random, 7), b = randomTokens(random, 11);
     KvCache cache = new KvCache(LIMITS.kvBlocks());
-    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, true)) {
+    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, true, 0)) {
       // The prompts in a step of 16 (cuBLASLt's products), then two decode steps of 2 tokens,
       // whose RMSNorms gemv_stream_norm reads into the QKV and gate/up products.
       step.run(

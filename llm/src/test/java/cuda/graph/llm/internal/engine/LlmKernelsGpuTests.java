@@ -65,6 +65,7 @@ class LlmKernelsGpuTests {
               "attention_combine_",
               "gemv_",
               "gemv_stream_",
+              "gemv_stream1_",
               "gemv_stream_norm_",
               "silu_mul_")) {
         names.add(k + s);
@@ -516,6 +517,46 @@ class LlmKernelsGpuTests {
       }
     }
     assertTrue(tested >= 60, tested + " products");
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void gemvStream1MatchesItsReferenceForOneRowOnLargeAndSmallGrids(DType type) {
+    int sms = platform.defaultDevice().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+    for (int[] shape : new int[][] {{2048, 515}, {8192, 37}, {8, 1000}, {64, 301}}) {
+      int k = shape[0], rows = shape[1];
+      if (!LlmKernels.gemvStreamFits(type, k)) {
+        continue;
+      }
+      Object w = Arrays16.of(type, Arrays16.gaussian(random, type, rows * k, 1));
+      for (int blocks : new int[] {6 * sms, 3}) {
+        for (int accumulate : new int[] {0, 1}) {
+          assertSame(
+              type,
+              1e-4f,
+              run(
+                  LlmKernels.of(type).gemvStream1(),
+                  LlmKernels.gemvStreamConfig(rows, blocks, 0),
+                  type,
+                  Arrays16.of(type, Arrays16.gaussian(random, type, k, 1)),
+                  w,
+                  // a row past the token's, which no launch may write
+                  Arrays16.gaussian(random, DType.F32, 2 * rows, 1),
+                  1,
+                  rows,
+                  k,
+                  accumulate),
+              "gemv_stream1 on "
+                  + blocks
+                  + " blocks, "
+                  + k
+                  + " by "
+                  + rows
+                  + ", accumulate "
+                  + accumulate);
+        }
+      }
+    }
   }
 
   @ParameterizedTest
