@@ -2,9 +2,11 @@
 // Copyright 2026 the cuda-graph authors
 // The LLM engine's kernels: one batched step of a Llama model over a paged KV cache. A step of T
 // tokens (decode tokens and prefill chunks of several sequences together) is embed, then per layer
-// rms_norm, the QKV product (cuBLASLt), rope_cache, attention, the output product (cuBLASLt, added
-// to the residual stream), rms_norm, the gate/up product, silu_mul, the down product (added); then
-// gather_rms_norm of each sequence's last token, the lm_head product and sample.
+// rms_norm, the QKV product, rope_cache, attention, the output product (added to the residual
+// stream), rms_norm, the gate/up product, silu_mul, the down product (added); then gather_rms_norm
+// of each sequence's last token, the lm_head product, argmax_parts and sample. The products are
+// cuBLASLt's, or for steps of at most 8 tokens gemv_stream (gemv_stream1 for one, gemv for rows
+// longer than its tile).
 //
 // Types: T is the weights' type (float, __half or __nv_bfloat16), each kernel instantiated for the
 // three (suffixes _f32, _f16, _bf16). The residual stream x and the products' fp32 outputs (QKV,
@@ -140,29 +142,6 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
   float scale = rsqrtf(block_sum(ss) / hidden + eps);
   for (int i = threadIdx.x; i < hidden; i += blockDim.x)
     out[i] = from_float<T>(in[i] * scale * to_float(weight[i]));
-}
-
-// rms_norm_row's scale of a row, from the same loads summed in the same order (so the same bits,
-// on a block of the same width): for kernels that normalise their input as they read it.
-__device__ float rms_scale(const float *in, int hidden, float eps) {
-  int n4 = hidden / 4;
-  if (hidden % 4 == 0 && n4 <= NORM_VECTORS * (int)blockDim.x && aligned(in, 16)) {
-    const float4 *in4 = reinterpret_cast<const float4 *>(in);
-    float4 v[NORM_VECTORS];
-    float ss = 0.f;
-#pragma unroll
-    for (int k = 0; k < NORM_VECTORS; k++) {
-      int i = threadIdx.x + k * blockDim.x;
-      v[k] = i < n4 ? in4[i] : make_float4(0.f, 0.f, 0.f, 0.f);
-    }
-#pragma unroll
-    for (int k = 0; k < NORM_VECTORS; k++)
-      ss += v[k].x * v[k].x + v[k].y * v[k].y + v[k].z * v[k].z + v[k].w * v[k].w;
-    return rsqrtf(block_sum(ss) / hidden + eps);
-  }
-  float ss = 0.f;
-  for (int i = threadIdx.x; i < hidden; i += blockDim.x) ss += in[i] * in[i];
-  return rsqrtf(block_sum(ss) / hidden + eps);
 }
 
 // ---- rope_cache: per token, q and k of qkv (fp32, [tokens, (heads + 2 kv_heads) head_dim]) are
@@ -661,40 +640,13 @@ __device__ __forceinline__ GemvTiling gemv_tiling(int row_bytes) {
   return t;
 }
 
-// What gemv_stream multiplies the weights by: N = 16 / sizeof(T) values of token m's row from
-// column col, as floats. TypedRows reads x [M, k] of T where it is; NormedRows normalises the
-// residual stream x [M, k] of fp32 into shared memory first, as rms_norm would (rms_norm_row's
-// scale, each value rounded to T: the same bits), so a product after an RMSNorm needs no kernel of
-// its own for it. input_bytes: the dynamic shared memory the rows take after the tiles.
+// What gemv_stream multiplies the weights by: N = 16 / sizeof(T) values of token m's row of x
+// [M, k] of T from column col, as floats, read where they are (through L1).
 template <class T> struct TypedRows {
   const T *__restrict__ x;
   int k;
-  __device__ unsigned input_bytes(int) const { return 0; }
-  __device__ void prepare(int, unsigned char *) {}
   __device__ __forceinline__ void load(int m, int col, float *xf) const {
     widen16(x + (size_t)m * k + col, xf);
-  }
-};
-
-template <class T> struct NormedRows {
-  const float *__restrict__ x;
-  const T *__restrict__ norm;
-  float eps;
-  int k;
-  const T *xs; // the normalised rows, in shared memory after prepare
-  __device__ unsigned input_bytes(int tokens) const { return (unsigned)tokens * k * sizeof(T); }
-  __device__ void prepare(int tokens, unsigned char *input) {
-    T *rows = reinterpret_cast<T *>(input);
-    for (int m = 0; m < tokens; m++) {
-      const float *in = x + (size_t)m * k;
-      float s = rms_scale(in, k, eps);
-      for (int i = threadIdx.x; i < k; i += blockDim.x)
-        rows[(size_t)m * k + i] = from_float<T>(in[i] * s * to_float(norm[i]));
-    }
-    xs = rows; // seen by every thread after the __syncthreads that follows prepare
-  }
-  __device__ __forceinline__ void load(int m, int col, float *xf) const {
-    widen16(xs + (size_t)m * k + col, xf);
   }
 };
 
@@ -710,8 +662,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int
   __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
   unsigned dynamic;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
-  unsigned input = in.input_bytes(tokens);
-  int stages = min(GEMV_MAX_STAGES, (int)((dynamic - input) / GEMV_TILE_BYTES));
+  int stages = min(GEMV_MAX_STAGES, (int)(dynamic / GEMV_TILE_BYTES));
   int row_bytes = k * (int)sizeof(T);
   GemvTiling cut = gemv_tiling(row_bytes);
   int first = (int)((long long)blockIdx.x * rows / gridDim.x);
@@ -729,8 +680,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int
     for (int t = 0; t < stages && t < count; t++) request(t);
   }
   cudaGridDependencySynchronize(); // x and y are the kernels' before: read them after this
-  in.prepare(tokens, tiles + stages * GEMV_TILE_BYTES);
-  __syncthreads(); // the barriers' initialization (and prepare's results), seen by every thread
+  __syncthreads(); // the barriers' initialization, seen by every thread
   int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
   for (int t = 0; t < count; t++) {
     int s = t % stages, row0 = first + t * cut.rows, n = min(cut.rows, end - row0);
@@ -870,12 +820,6 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, y, 1, rows, k, accumulate, sums);               \
-  }                                                                                               \
-  extern "C" __global__ void gemv_stream_norm_##SUFFIX(const float *x, const T *norm, const T *w, \
-                                                       float *y, int tokens, int rows, int k,    \
-                                                       float eps) {                              \
-    __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
-    gemv_stream_body<T>(NormedRows<T>{x, norm, eps, k, nullptr}, w, y, tokens, rows, k, 0, sums); \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \

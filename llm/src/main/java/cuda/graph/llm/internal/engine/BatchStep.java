@@ -131,16 +131,6 @@ public final class BatchStep implements AutoCloseable {
       DeviceBuffer<?> kCache,
       DeviceBuffer<?> vCache) {}
 
-  /**
-   * Whether a decode step's RMSNorms are read into the products that follow them (gemv_stream_norm)
-   * rather than run as kernels of their own: no, {@code -Dcuda.graph.llm.fusedNorm=true} measures
-   * it. On an H100 at the Llama-3.2-1B shape it lost in both its forms: every block normalising as
-   * it read (batch 1 575 tok/s against 630, batch 8 2,254 against 3,137), and every block
-   * normalising into shared memory first (600 against 653, 2,473 against 3,271): each of the 264
-   * blocks reduces the rows again before its first product.
-   */
-  static final boolean FUSED_NORM = Boolean.getBoolean("cuda.graph.llm.fusedNorm");
-
   private final Stream stream;
   private final ModelShape shape;
   private final DType type;
@@ -161,7 +151,6 @@ public final class BatchStep implements AutoCloseable {
   private final GraphCache<Integer> graphs;
   private final int gemvBlocks;
   private final int gemvOneBlocks;
-  private final boolean fusedNorm;
   private int lastSequences;
 
   /**
@@ -175,21 +164,19 @@ public final class BatchStep implements AutoCloseable {
    *     activations
    */
   public BatchStep(ModelWeights weights, Stream stream, Limits limits, long graphMemoryBudget) {
-    this(weights, stream, limits, graphMemoryBudget, FUSED_NORM, LlmKernels.GEMV_ONE_BLOCKS_PER_SM);
+    this(weights, stream, limits, graphMemoryBudget, LlmKernels.GEMV_ONE_BLOCKS_PER_SM);
   }
 
   /**
-   * As the public constructor, with the decode steps' norms read into the products or not, and
-   * gemv_stream1 on {@code gemvOneBlocksPerSm} blocks an SM for steps of one token (0: not taken).
+   * As the public constructor, with gemv_stream1 on {@code gemvOneBlocksPerSm} blocks an SM for
+   * steps of one token (0: gemv_stream takes them).
    */
   BatchStep(
       ModelWeights weights,
       Stream stream,
       Limits limits,
       long graphMemoryBudget,
-      boolean fusedNorm,
       int gemvOneBlocksPerSm) {
-    this.fusedNorm = fusedNorm;
     this.stream = stream;
     this.shape = weights.shape();
     this.type = weights.type();
@@ -362,7 +349,8 @@ public final class BatchStep implements AutoCloseable {
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
     for (Layer l : layers) {
-      scope.record(normedProduct(x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv));
+      scope.record(LlmKernels.rmsNorm(type, x, l.attentionNorm(), xn, tokens, h, eps()));
+      scope.record(product(xn, tokens, l.qkv(), shape.qkvWidth(), h, qkv, false));
       scope.record(
           LlmKernels.ropeCache(
               type,
@@ -389,7 +377,8 @@ public final class BatchStep implements AutoCloseable {
               tokens,
               heads));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
-      scope.record(normedProduct(x, l.mlpNorm(), xn, tokens, l.gateUp(), 2 * inter, gateUp));
+      scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
+      scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
       scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
       scope.record(product(act, tokens, l.down(), h, inter, x, true));
     }
@@ -401,27 +390,6 @@ public final class BatchStep implements AutoCloseable {
     scope.record(
         LlmKernels.sample(
             rowsOfLogits, params, sampled.slice(0, sequences), keys, sequences, shape.vocab()));
-  }
-
-  /**
-   * {@return y = RMSNorm(x) w^T for {@code tokens} rows of the residual stream x}: one
-   * gemv_stream_norm where it takes them (a decode step's few rows), else rms_norm into {@code xn}
-   * and the product
-   */
-  private GraphNode<@Nullable Void> normedProduct(
-      DeviceBuffer<Float> x,
-      DeviceBuffer<?> norm,
-      DeviceBuffer<?> xn,
-      int tokens,
-      DeviceBuffer<?> w,
-      int rows,
-      DeviceBuffer<Float> y) {
-    int h = shape.hidden();
-    if (fusedNorm && LlmKernels.gemvStreamNormTakes(type, x, norm, w, y, tokens, h)) {
-      return LlmKernels.gemvStreamNorm(type, x, norm, w, y, tokens, rows, h, eps(), gemvBlocks);
-    }
-    return LlmKernels.rmsNorm(type, x, norm, xn, tokens, h, eps())
-        .andThen(product(xn, tokens, w, rows, h, y, false));
   }
 
   /**

@@ -150,7 +150,6 @@ public final class LlmKernels {
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
-              .withReference("gemv_stream_norm_" + s, stepStart(call -> gemvNorm(call, t)))
               .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
     return image
@@ -205,8 +204,6 @@ public final class LlmKernels {
    *     through shared memory by bulk copies, a grid sized to the GPU
    * @param gemvStream1 {@code gemv_stream1}, gemv's parameters: gemv_stream for one token row
    *     (tokens is taken as 1), in fewer registers
-   * @param gemvStreamNorm {@code gemv_stream_norm(x, norm, w, y, tokens, rows, k, eps)}: y =
-   *     RMSNorm(x) w^T, x fp32, each block normalising x as rms_norm does as it reads it
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -221,7 +218,6 @@ public final class LlmKernels {
       Kernel gemv,
       Kernel gemvStream,
       Kernel gemvStream1,
-      Kernel gemvStreamNorm,
       Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
@@ -229,7 +225,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the thirteen kernels} */
+    /** {@return the twelve kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -243,7 +239,6 @@ public final class LlmKernels {
           gemv,
           gemvStream,
           gemvStream1,
-          gemvStreamNorm,
           siluMul);
     }
   }
@@ -270,7 +265,6 @@ public final class LlmKernels {
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
-              IMAGE.kernel("gemv_stream_norm_" + s, FLOAT, w, w, FLOAT, I32, I32, I32, F32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -721,98 +715,21 @@ public final class LlmKernels {
       int blocks) {
     return of(type)
         .gemvStream()
-        .launch(gemvStreamConfig(rows, blocks, 0), x, w, y, tokens, rows, k, accumulate ? 1 : 0);
-  }
-
-  /**
-   * {@return whether {@link #gemvStreamNorm} takes RMSNorm(x) w^T}: what {@link #gemvStreamTakes}
-   * takes, x fp32 rows of whole 16-byte pieces, 16-byte aligned, the norm's weight 16-byte aligned
-   *
-   * @param type the weights' type
-   * @param x the residual stream's rows, fp32
-   * @param norm the norm's weight
-   * @param w the product's weight
-   * @param y the output
-   * @param tokens the rows of x
-   * @param k a row's width
-   */
-  public static boolean gemvStreamNormTakes(
-      DType type,
-      DeviceBuffer<Float> x,
-      DeviceBuffer<?> norm,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> y,
-      int tokens,
-      int k) {
-    return gemvStreamTakes(type, norm, w, y, tokens, k) && k % 4 == 0 && x.alignment() >= 16;
-  }
-
-  /**
-   * {@return y = RMSNorm(x) w^T in fp32}: {@link #rmsNorm} then {@link #gemvStream} in one kernel,
-   * each block normalising the rows into its shared memory as rms_norm does (the same scale, each
-   * value rounded to the weights' type) before it reads its tiles
-   *
-   * @param type the norm's and w's type
-   * @param x {@code tokens x k}, fp32
-   * @param norm the norm's weight, {@code k}
-   * @param w {@code rows x k}, row-major
-   * @param y {@code tokens x rows}, fp32
-   * @param tokens 1 to {@link #GEMV_MAX_TOKENS}, where {@link #gemvStreamNormTakes} says so
-   * @param rows w's rows
-   * @param k a row's width
-   * @param epsilon added to the mean square
-   * @param blocks the grid's blocks at most: {@link #gemvStreamBlocks} of the device
-   */
-  public static GraphNode<@Nullable Void> gemvStreamNorm(
-      DType type,
-      DeviceBuffer<Float> x,
-      DeviceBuffer<?> norm,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> y,
-      int tokens,
-      int rows,
-      int k,
-      float epsilon,
-      int blocks) {
-    return of(type)
-        .gemvStreamNorm()
-        .launch(
-            gemvStreamConfig(rows, blocks, gemvStreamNormBytes(type, tokens, k)),
-            x,
-            norm,
-            w,
-            y,
-            tokens,
-            rows,
-            k,
-            epsilon);
-  }
-
-  /**
-   * {@return the shared memory gemv_stream_norm's normalised rows take beside the tiles}: {@code
-   * tokens} rows of {@code k} values of {@code type}
-   *
-   * @param type the weights' type
-   * @param tokens the rows of x
-   * @param k a row's width
-   */
-  public static int gemvStreamNormBytes(DType type, int tokens, int k) {
-    return tokens * k * type.bytes();
+        .launch(gemvStreamConfig(rows, blocks), x, w, y, tokens, rows, k, accumulate ? 1 : 0);
   }
 
   /**
    * {@return gemv_stream's launch: a grid of {@code rows} blocks at most {@code blocks}, {@link
-   * #GEMV_STAGES} tiles and {@code inputBytes} of dynamic shared memory, programmatic}
+   * #GEMV_STAGES} tiles of dynamic shared memory, programmatic}
    *
    * @param rows w's rows
    * @param blocks the most blocks
-   * @param inputBytes what the rows take beside the tiles (gemv_stream_norm's normalised rows)
    */
-  static LaunchConfig gemvStreamConfig(int rows, int blocks, int inputBytes) {
+  static LaunchConfig gemvStreamConfig(int rows, int blocks) {
     return new LaunchConfig(
             Dim3.of(Math.max(1, Math.min(rows, blocks))),
             Dim3.of(GEMV_BLOCK),
-            GEMV_STAGES * GEMV_TILE_BYTES + inputBytes)
+            GEMV_STAGES * GEMV_TILE_BYTES)
         .withProgrammaticDependentLaunch();
   }
 
@@ -841,7 +758,7 @@ public final class LlmKernels {
       int blocks) {
     return of(type)
         .gemvStream1()
-        .launch(gemvStreamConfig(rows, blocks, 0), x, w, y, 1, rows, k, accumulate ? 1 : 0);
+        .launch(gemvStreamConfig(rows, blocks), x, w, y, 1, rows, k, accumulate ? 1 : 0);
   }
 
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
@@ -1204,31 +1121,6 @@ public final class LlmKernels {
         sum += (double) xs[i] * row[i];
       }
       y.setAtIndex(F, n, accumulate ? y.getAtIndex(F, n) + (float) sum : (float) sum);
-    }
-  }
-
-  private static void gemvNorm(KernelCall call, DType type) {
-    int tokens = call.i32(4), rows = call.i32(5), k = call.i32(6);
-    float epsilon = call.f32(7);
-    MemorySegment x = floats(call, 0, (long) tokens * k);
-    float[] norm = Numerics.decode(type, typed(call, 1, type, k), 0, k);
-    MemorySegment w = typed(call, 2, type, (long) rows * k);
-    MemorySegment y = floats(call, 3, (long) tokens * rows);
-    float[][] xs = new float[tokens][];
-    for (int m = 0; m < tokens; m++) {
-      float[] row = new float[k];
-      MemorySegment.copy(x, F, (long) m * k * Float.BYTES, row, 0, k);
-      xs[m] = rmsNormRow(row, norm, epsilon, type);
-    }
-    for (int n = 0; n < rows; n++) {
-      float[] wr = Numerics.decode(type, w, (long) n * k, k);
-      for (int m = 0; m < tokens; m++) {
-        double sum = 0;
-        for (int i = 0; i < k; i++) {
-          sum += (double) xs[m][i] * wr[i];
-        }
-        y.setAtIndex(F, (long) m * rows + n, (float) sum);
-      }
     }
   }
 

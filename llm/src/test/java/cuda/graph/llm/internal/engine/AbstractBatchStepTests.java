@@ -152,7 +152,7 @@ abstract class AbstractBatchStepTests {
     ModelWeights weights = TinyLlama.weights(type, 42);
     int[] a = randomTokens(new Random(9), 6);
     KvCache cache = new KvCache(LIMITS.kvBlocks());
-    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, false, 4)) {
+    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, 4)) {
       // The prompt in a step of 4 tokens, then single tokens: gemv_stream1's products.
       step.run(List.of(chunk(cache, 1, a, 0, 4, Sampling.GREEDY)));
       for (int at = 4; at < 6; at++) {
@@ -160,33 +160,6 @@ abstract class AbstractBatchStepTests {
         assertLogits(TinyLlama.logits(weights, a)[at], step.logits()[0], type, "a at " + at);
       }
       assertEquals(Set.of(1, 4), step.graphs().stats().keySet(), "the buckets run");
-    }
-  }
-
-  @ParameterizedTest
-  @EnumSource(DType.class)
-  void decodeStepsWithTheNormsReadIntoTheProductsGiveTheReferenceLogits(DType type) {
-    ModelWeights weights = TinyLlama.weights(type, 41);
-    Random random = new Random(8);
-    int[] a = randomTokens(random, 7), b = randomTokens(random, 11);
-    KvCache cache = new KvCache(LIMITS.kvBlocks());
-    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, true, 0)) {
-      // The prompts in a step of 16 (cuBLASLt's products), then two decode steps of 2 tokens,
-      // whose RMSNorms gemv_stream_norm reads into the QKV and gate/up products.
-      step.run(
-          List.of(
-              chunk(cache, 1, a, 0, 5, Sampling.GREEDY),
-              chunk(cache, 2, b, 0, 9, Sampling.GREEDY)));
-      for (int at = 0; at < 2; at++) {
-        step.run(
-            List.of(
-                chunk(cache, 1, a, 5 + at, 6 + at, Sampling.GREEDY),
-                chunk(cache, 2, b, 9 + at, 10 + at, Sampling.GREEDY)));
-        float[][] logits = step.logits();
-        assertLogits(TinyLlama.logits(weights, a)[5 + at], logits[0], type, "a at " + (5 + at));
-        assertLogits(TinyLlama.logits(weights, b)[9 + at], logits[1], type, "b at " + (9 + at));
-      }
-      assertEquals(Set.of(2, 16), step.graphs().stats().keySet(), "the buckets run");
     }
   }
 

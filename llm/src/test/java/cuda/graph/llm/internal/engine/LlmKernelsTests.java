@@ -440,28 +440,6 @@ class LlmKernelsTests {
     assertEquals(8, LlmKernels.warpsPerRow(16384));
   }
 
-  @Test
-  void gemvStreamNormTakesAlignedFp32RowsOfWholePiecesAndAnAlignedNorm() {
-    try (CudaPlatform platform = CudaPlatform.forDriver(Simulator.builder().build(), "simulator");
-        Stream stream = platform.defaultDevice().newStream();
-        DeviceBuffer<Float> x = DeviceBuffer.zeros(ElementType.F32, 9 * 24L).syncOn(stream);
-        DeviceBuffer<Short> norm = DeviceBuffer.zeros(ElementType.BF16, 32).syncOn(stream);
-        DeviceBuffer<Short> w = DeviceBuffer.zeros(ElementType.BF16, 5 * 24L).syncOn(stream);
-        DeviceBuffer<Float> y = DeviceBuffer.zeros(ElementType.F32, 9 * 5L).syncOn(stream)) {
-      assertTrue(LlmKernels.gemvStreamNormTakes(DType.BF16, x, norm, w, y, 8, 24), "aligned");
-      assertFalse(
-          LlmKernels.gemvStreamNormTakes(DType.BF16, x, norm, w, y, 9, 24), "nine rows: cuBLASLt");
-      assertFalse(
-          LlmKernels.gemvStreamNormTakes(DType.BF16, x.slice(2, 24), norm, w, y, 1, 24),
-          "x 8 bytes aligned");
-      assertFalse(
-          LlmKernels.gemvStreamNormTakes(DType.BF16, x, norm.slice(4, 24), w, y, 1, 24),
-          "the norm 8 bytes aligned");
-      assertFalse(
-          LlmKernels.gemvStreamNormTakes(DType.BF16, x, norm, w, y, 1, 12), "rows of 24 bytes");
-    }
-  }
-
   @ParameterizedTest
   @EnumSource(DType.class)
   void gemvIsEachRowOfXTimesEachRowOfTheWeightAddedToYWhereAccumulating(DType type) {
