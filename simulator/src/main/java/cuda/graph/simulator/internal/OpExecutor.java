@@ -131,27 +131,52 @@ final class OpExecutor {
   /**
    * Runs ops in order (a topological order), stopping at the first sticky error. A kernel launched
    * programmatically right after a kernel starts early ({@link EarlyStart}): every op before them
-   * is done, so only its order against that kernel changes, and the dependency rules allow it.
+   * is done, so only its order against that kernel changes, and the dependency rules allow it. In a
+   * chain of such kernels each is the primary of the next, so a kernel that reads before its wait
+   * is caught wherever it stands in the chain, not only at every other link.
    */
   private void runAll(List<Op> ops, SimContext context, @Nullable ConditionScope conditions) {
     for (int i = 0; i < ops.size(); i++) {
       if (context.stickyError != 0) {
         return;
       }
-      Op op = ops.get(i);
-      if (op instanceof Op.Kernel
-          && i + 1 < ops.size()
-          && ops.get(i + 1) instanceof Op.Kernel next
+      int last = i;
+      while (last + 1 < ops.size()
+          && ops.get(last) instanceof Op.Kernel
+          && ops.get(last + 1) instanceof Op.Kernel next
           && next.programmatic()) {
-        EarlyStart[] pair = new EarlyStart[1];
-        pair[0] = new EarlyStart(() -> execute(next, context, conditions, null, pair[0]));
-        execute(op, context, conditions, pair[0], null);
-        pair[0].primaryFinished();
-        i++;
+        last++;
+      }
+      if (last > i) {
+        runChain(ops, i, last, context, conditions, null);
+        i = last;
       } else {
-        execute(op, context, conditions);
+        execute(ops.get(i), context, conditions);
       }
     }
+  }
+
+  /**
+   * Runs the kernels {@code ops[from..to]}, each after the first launched programmatically: the
+   * kernel at {@code from} is the primary of the rest of the chain, which starts at its trigger
+   * (and so on down the chain), and the dependent of {@code dependentOf} where there is one. Only
+   * one of the chain's threads runs at a time (see {@link EarlyStart}).
+   */
+  private void runChain(
+      List<Op> ops,
+      int from,
+      int to,
+      SimContext context,
+      @Nullable ConditionScope conditions,
+      @Nullable EarlyStart dependentOf) {
+    if (from == to) {
+      execute(ops.get(from), context, conditions, null, dependentOf);
+      return;
+    }
+    EarlyStart[] link = new EarlyStart[1];
+    link[0] = new EarlyStart(() -> runChain(ops, from + 1, to, context, conditions, link[0]));
+    execute(ops.get(from), context, conditions, link[0], dependentOf);
+    link[0].primaryFinished();
   }
 
   /**

@@ -425,8 +425,32 @@ public final class EncoderKernels {
       DeviceBuffer<Short> outHalf,
       int rows,
       float epsilon) {
+    return layerNormHalf(in, gamma, beta, out, outHalf, rows, epsilon, false);
+  }
+
+  /**
+   * {@return {@link #layerNormHalf}, as a programmatic dependent launch where {@code programmatic}}
+   *
+   * @param in the rows
+   * @param gamma LayerNorm's scale, a row's width
+   * @param beta LayerNorm's shift
+   * @param out the normalised rows, which may be {@code in}
+   * @param outHalf the normalised rows rounded to fp16
+   * @param rows the rows
+   * @param epsilon added to the variance
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> layerNormHalf(
+      DeviceBuffer<Float> in,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Short> outHalf,
+      int rows,
+      float epsilon,
+      boolean programmatic) {
     return LAYER_NORM_HALF.launch(
-        LaunchConfig.of(rows, BLOCK),
+        dependent(LaunchConfig.of(rows, BLOCK), programmatic),
         in,
         gamma,
         beta,
@@ -507,8 +531,32 @@ public final class EncoderKernels {
       int length,
       int heads,
       int headSize) {
+    return attention(qkv, mask, out, batch, length, heads, headSize, false);
+  }
+
+  /**
+   * {@return {@link #attention}, as a programmatic dependent launch where {@code programmatic}}
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> attention(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Float> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize,
+      boolean programmatic) {
     return ATTENTION.launch(
-        attentionLaunch(batch, length, heads),
+        dependent(attentionLaunch(batch, length, heads), programmatic),
         qkv,
         mask,
         out,
@@ -643,8 +691,21 @@ public final class EncoderKernels {
    * @param n how many
    */
   public static GraphNode<@Nullable Void> gelu(DeviceBuffer<Float> x, long n) {
+    return gelu(x, n, false);
+  }
+
+  /**
+   * {@return {@link #gelu(DeviceBuffer, long)}, as a programmatic dependent launch where {@code
+   * programmatic}}
+   *
+   * @param x the activations, in place
+   * @param n how many
+   * @param programmatic whether to launch it as a programmatic dependent launch
+   */
+  public static GraphNode<@Nullable Void> gelu(
+      DeviceBuffer<Float> x, long n, boolean programmatic) {
     int blocks = (int) Math.min(GELU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK);
-    return GELU.launch(LaunchConfig.of(blocks, BLOCK), x, n);
+    return GELU.launch(dependent(LaunchConfig.of(blocks, BLOCK), programmatic), x, n);
   }
 
   /**

@@ -167,6 +167,7 @@ public final class GpuEncoder implements AutoCloseable {
   private final Precision precision;
   private final Gelu gelu;
   private final int fusedMaxTokens;
+  private final boolean programmatic;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
   private final List<Layer> layers = new ArrayList<>();
@@ -306,24 +307,29 @@ public final class GpuEncoder implements AutoCloseable {
    * @param fusedMaxTokens the most tokens (batch times padded length) of a shape that runs as one
    *     kernel in {@link Precision#FP16} (see {@link #usesFusedKernels}; the kernel takes up to 32
    *     whatever this says); 0 for none
+   * @param programmatic whether the encoder's own kernels after the first of a shape launch as
+   *     programmatic dependent launches (each waits for the node before it before it reads, so its
+   *     launch overlaps that node's tail)
    */
   public record Sizing(
       @Nullable Buckets batch,
       @Nullable Buckets length,
       long graphMemoryBudget,
-      int fusedMaxTokens) {
+      int fusedMaxTokens,
+      boolean programmatic) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
 
     /**
-     * The buckets and budget given, the one-kernel path up to {@link #FUSED_MAX_TOKENS} tokens.
+     * The buckets and budget given, the one-kernel path up to {@link #FUSED_MAX_TOKENS} tokens,
+     * programmatic launches where {@link #PROGRAMMATIC} says.
      *
      * @param batch the batch sizes, or null
      * @param length the token lengths, or null
      * @param graphMemoryBudget the budget in bytes, or 0
      */
     public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
-      this(batch, length, graphMemoryBudget, FUSED_MAX_TOKENS);
+      this(batch, length, graphMemoryBudget, FUSED_MAX_TOKENS, PROGRAMMATIC);
     }
 
     /**
@@ -332,9 +338,27 @@ public final class GpuEncoder implements AutoCloseable {
      * @param tokens the most tokens of a shape that runs as one kernel
      */
     public Sizing withFusedMaxTokens(int tokens) {
-      return new Sizing(batch, length, graphMemoryBudget, tokens);
+      return new Sizing(batch, length, graphMemoryBudget, tokens, programmatic);
+    }
+
+    /**
+     * {@return these sizes with the encoder's kernels launched programmatically or not}
+     *
+     * @param on whether they are
+     */
+    public Sizing withProgrammaticLaunches(boolean on) {
+      return new Sizing(batch, length, graphMemoryBudget, fusedMaxTokens, on);
     }
   }
+
+  /**
+   * Whether the cuBLASLt path's own kernels (attention, the LayerNorms, GELU, pooling) launch as
+   * programmatic dependent launches by default: not until timed ({@code
+   * -Dcuda.graph.embeddings.programmatic=true}, or {@link Sizing#withProgrammaticLaunches}, asks
+   * for them; QueryBreakdown's mode fp16_pdl times them).
+   */
+  public static final boolean PROGRAMMATIC =
+      Boolean.getBoolean("cuda.graph.embeddings.programmatic");
 
   /**
    * The most tokens of a shape that runs as one kernel, {@link EncoderKernels#encodeSmall}, by
@@ -429,6 +453,7 @@ public final class GpuEncoder implements AutoCloseable {
     this.precision = precision;
     this.gelu = gelu;
     this.fusedMaxTokens = sizing.fusedMaxTokens();
+    this.programmatic = sizing.programmatic();
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -936,20 +961,37 @@ public final class GpuEncoder implements AutoCloseable {
                       length,
                       heads,
                       headSize,
-                      false)
+                      programmatic)
                   : EncoderKernels.attentionHalf(
-                      qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
+                      qkv,
+                      maskPrefix,
+                      as(context, ElementType.F16),
+                      batch,
+                      length,
+                      heads,
+                      headSize,
+                      programmatic)
               : EncoderKernels.attention(
-                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
+                  qkv,
+                  maskPrefix,
+                  as(context, ElementType.F32),
+                  batch,
+                  length,
+                  heads,
+                  headSize,
+                  programmatic));
       scope.recordMatmul(
           (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), hidden, hidden), xView)
               .accumulating(1f)
               .withEpilogue(Epilogue.BIAS, l.attentionOutputBias())));
-      scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens, epsilon));
+      scope.record(
+          normalize(
+              x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens, epsilon, programmatic));
       Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), hidden, ffn), innerView);
       if (gelu == Gelu.EXACT_KERNEL) {
         scope.recordMatmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()));
-        scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * ffn));
+        scope.record(
+            EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * ffn, programmatic));
       } else {
         scope.recordMatmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()));
       }
@@ -957,7 +999,8 @@ public final class GpuEncoder implements AutoCloseable {
           (Matmul.of(innerView, MatrixView.rowMajor(l.output(), ffn, hidden), xView)
               .accumulating(1f)
               .withEpilogue(Epilogue.BIAS, l.outputBias())));
-      scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens, epsilon));
+      scope.record(
+          normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens, epsilon, programmatic));
     }
     scope.record(
         EncoderKernels.poolNormalize(
@@ -968,7 +1011,8 @@ public final class GpuEncoder implements AutoCloseable {
             batch,
             length,
             hidden,
-            pooling));
+            pooling,
+            programmatic));
   }
 
   /**
@@ -1031,10 +1075,11 @@ public final class GpuEncoder implements AutoCloseable {
       DeviceBuffer<Float> gamma,
       DeviceBuffer<Float> beta,
       int tokens,
-      float epsilon) {
+      float epsilon,
+      boolean programmatic) {
     return xHalf == null
-        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens, epsilon)
-        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon);
+        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens, epsilon, programmatic)
+        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon, programmatic);
   }
 
   /** {@return {@code buffer} as a buffer of {@code type}, which it holds} */

@@ -29,8 +29,9 @@ import java.util.Locale;
  * tokenization. Mode {@code fp16_fused} asks for the one-kernel path: a shape of up to {@link
  * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} (32) tokens as one kernel, encode_small, the rest on the
  * cuBLASLt path (not the encoder's default, {@link GpuEncoder#FUSED_MAX_TOKENS}); {@code
- * fp16_cublaslt} runs every shape on the cuBLASLt path. Then the replay of shapes of 1 to 64
- * sequences of 32 tokens in both modes (only 1 x 32 is one kernel).
+ * fp16_cublaslt} runs every shape on the cuBLASLt path, {@code fp16_pdl} the same with the
+ * encoder's own kernels launched programmatically. Then the replay of shapes of 1 to 64 sequences
+ * of 32 tokens in those modes (only 1 x 32 is one kernel).
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
@@ -48,7 +49,15 @@ public final class QueryBreakdown {
 
   private QueryBreakdown() {}
 
-  private record Mode(String name, GpuEncoder.Precision precision, int fusedMaxTokens) {}
+  private record Mode(
+      String name, GpuEncoder.Precision precision, int fusedMaxTokens, boolean programmatic) {
+    Mode(String name, GpuEncoder.Precision precision, int fusedMaxTokens) {
+      this(name, precision, fusedMaxTokens, false);
+    }
+  }
+
+  /** The cuBLASLt path with its own kernels launched programmatically. */
+  private static final Mode PDL = new Mode("fp16_pdl", GpuEncoder.Precision.FP16, 0, true);
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -147,6 +156,7 @@ public final class QueryBreakdown {
                     GpuEncoder.Precision.FP16,
                     EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
+                PDL,
                 new Mode("fp32", GpuEncoder.Precision.FP32, 0))) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
@@ -156,7 +166,8 @@ public final class QueryBreakdown {
                     "fp16_fused",
                     GpuEncoder.Precision.FP16,
                     EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
-                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0))) {
+                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
+                PDL)) {
           shapes(platform, model, mode, weights, tokenizer, pooling, queries);
         }
         agreement(platform, model, weights, tokenizer, pooling, queries);
@@ -180,7 +191,8 @@ public final class QueryBreakdown {
             new Mode(
                 "fp16_fused", GpuEncoder.Precision.FP16, EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
             new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
-            new Mode("fp32", GpuEncoder.Precision.FP32, 0));
+            new Mode("fp32", GpuEncoder.Precision.FP32, 0),
+            PDL);
     float[][][] out = new float[modes.size()][queries.size()][];
     int fused = 0;
     for (int m = 0; m < modes.size(); m++) {
@@ -198,22 +210,28 @@ public final class QueryBreakdown {
         }
       }
     }
-    double[] worst = {1, 1, 1};
+    double[] worst = {1, 1, 1, 1};
+    int pdlDiffers = 0;
     for (int q = 0; q < queries.size(); q++) {
       worst[0] = Math.min(worst[0], cosine(out[0][q], out[2][q]));
       worst[1] = Math.min(worst[1], cosine(out[1][q], out[2][q]));
       worst[2] = Math.min(worst[2], cosine(out[0][q], out[1][q]));
+      worst[3] = Math.min(worst[3], cosine(out[3][q], out[1][q]));
+      pdlDiffers += java.util.Arrays.equals(out[3][q], out[1][q]) ? 0 : 1;
     }
     System.out.printf(
         Locale.ROOT,
         "query_agreement,%s,queries,%d,one_kernel,%d,worst_cosine,fused_to_fp32,%.9f,"
-            + "cublaslt_to_fp32,%.9f,fused_to_cublaslt,%.9f%n",
+            + "cublaslt_to_fp32,%.9f,fused_to_cublaslt,%.9f,pdl_to_cublaslt,%.9f,"
+            + "pdl_not_bitwise_equal,%d%n",
         model,
         queries.size(),
         fused,
         worst[0],
         worst[1],
-        worst[2]);
+        worst[2],
+        worst[3],
+        pdlDiffers);
   }
 
   /** {@return the cosine of a and b}, -2 where it is not a number */
@@ -238,7 +256,9 @@ public final class QueryBreakdown {
         mode.precision(),
         GpuEncoder.Gelu.defaultFor(mode.precision()),
         pooling,
-        GpuEncoder.Sizing.DEFAULT.withFusedMaxTokens(mode.fusedMaxTokens()));
+        GpuEncoder.Sizing.DEFAULT
+            .withFusedMaxTokens(mode.fusedMaxTokens())
+            .withProgrammaticLaunches(mode.programmatic()));
   }
 
   private static void breakdown(
