@@ -32,6 +32,32 @@ class SimulatorProgrammaticLaunchTests implements ProgrammaticLaunchContract, Si
     assertArrayEquals(new int[] {2}, replayPairOnce(ProgrammaticKernels.INC_TRIGGER_FIRST));
   }
 
+  @Test
+  void aKernelReadingEarlyAtTheThirdLinkOfAChainIsCaughtToo() {
+    // Each kernel of the chain is the primary of the next: the third starts at the second's
+    // trigger, which comes before the first has written, and reads 0 (the two increments before it
+    // are lost), rather than running after the second as a pair's leftover would.
+    try (ConformanceSession s = openSession()) {
+      Stream stream = s.stream();
+      ProgrammaticKernels.load(stream.device());
+      DeviceBuffer<Integer> counter = s.own(DeviceBuffer.zeros(ElementType.I32, 1).syncOn(stream));
+      try (CudaGraph<@Nullable Void> graph =
+          CudaGraph.capture(
+              stream,
+              ProgrammaticKernels.INC_TRIGGER_FIRST
+                  .launch(cuda.graph.LaunchConfig.of(1, 1), counter)
+                  .andThen(
+                      ProgrammaticKernels.INC_TRIGGER_FIRST.launch(
+                          ProgrammaticKernels.ONE_THREAD_PROGRAMMATIC, counter))
+                  .andThen(
+                      ProgrammaticKernels.INC_READING_TOO_EARLY.launch(
+                          ProgrammaticKernels.ONE_THREAD_PROGRAMMATIC, counter)))) {
+        graph.launch().syncOn(stream);
+      }
+      assertArrayEquals(new int[] {1}, counter.toIntArray().syncOn(stream));
+    }
+  }
+
   /** {@return the counter after one replay of a captured programmatic chain of two launches} */
   private int[] replayPairOnce(Kernel kernel) {
     try (ConformanceSession s = openSession()) {
