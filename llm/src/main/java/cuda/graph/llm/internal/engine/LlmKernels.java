@@ -94,7 +94,7 @@ public final class LlmKernels {
       Math.clamp(Integer.getInteger("cuda.graph.llm.gemvStages", 2), 1, GEMV_MAX_STAGES);
 
   /**
-   * Blocks an SM of gemv_stream's grid: its 88 registers a thread leave room for two ({@code
+   * Blocks an SM of gemv_stream's grid: its 88-100 registers a thread leave room for two ({@code
    * -Dcuda.graph.llm.gemvBlocksPerSm} measures another).
    */
   static final int GEMV_BLOCKS_PER_SM =
