@@ -397,12 +397,53 @@ __device__ void grouped_attention(GroupedShared &sh, const T *k_cache, const T *
   }
 }
 
+// With fold set, the splits of a (token, kv head) are folded by the last of their blocks to finish
+// (counted on counters[token * kv_heads + kv head], which it sets back to 0: the counters are zero
+// between launches), in split order as attention_combine folds them, so the step needs no kernel
+// of its own for it and the result never depends on which block came last. recs: the (token, kv
+// head)'s records, [split][group][head_dim + 2]; o: its group's context rows.
+template <class T>
+__device__ void fold_splits(const float *recs, T *o, int *counter, int group, int head_dim,
+                            int splits) {
+  __shared__ float weight[MAX_GROUP][MAX_SPLITS], totals[MAX_GROUP];
+  __shared__ bool last;
+  __threadfence(); // this block's records, seen by whichever block is last
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(counter, 1) == splits - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence(); // the other blocks' records, read below from L2 (__ldcg)
+  size_t stride = (size_t)group * (head_dim + 2);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, n = min(splits, MAX_SPLITS);
+  for (int g = warp; g < group; g += blockDim.x / WARP) {
+    const float *rec = recs + (size_t)g * (head_dim + 2);
+    bool here = lane < n;
+    float ms = here ? __ldcg(rec + lane * stride + head_dim) : -INFINITY;
+    float ls = here ? __ldcg(rec + lane * stride + head_dim + 1) : 0.f;
+    float mm = warp_max(ms);
+    float f = ms == -INFINITY ? 0.f : expf(ms - mm);
+    float total = warp_sum(ls * f);
+    if (here) weight[g][lane] = f;
+    if (lane == 0) totals[g] = total;
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < group * head_dim; i += blockDim.x) {
+    int g = i / head_dim, d = i % head_dim;
+    const float *rec = recs + (size_t)g * (head_dim + 2) + d;
+    float sum = 0.f;
+#pragma unroll 8
+    for (int s = 0; s < n; s++) sum += __ldcg(rec + s * stride) * weight[g][s];
+    o[i] = from_float<T>(sum / totals[g]);
+  }
+  if (threadIdx.x == 0) *counter = 0;
+}
+
 template <class T, bool WIDE>
 __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const T *v_cache,
                                        const int *positions, const int *seq_of_token,
                                        const int *block_tables, T *out, int heads, int kv_heads,
                                        int head_dim, int max_blocks, float scale,
-                                       float *partials) {
+                                       float *partials, int *counters, int fold) {
   __shared__ __align__(16) GroupedShared sh;
   int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
   int pos = positions[t];
@@ -412,8 +453,8 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
   bool shaped = (WIDE ? group > 4 && group <= MAX_GROUP : group <= 4) &&
                 blockDim.x == GROUPED_WARPS * WARP &&
                 (head_dim == 32 || head_dim == 64 || head_dim == 128);
-  if (pos < 0) { // padding: zeros, written by attention_combine where there are splits
-    if (splits == 1)
+  if (pos < 0) { // padding: zeros, written by attention_combine where there are splits to fold
+    if (splits == 1 || (fold && split == 0))
       for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(0.f);
     return;
   }
@@ -465,6 +506,8 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
       }
     }
   }
+  if (splits > 1 && fold) fold_splits(rec - (size_t)split * group * (head_dim + 2), o, counters +
+                                      (size_t)t * kv_heads + kvh, group, head_dim, splits);
 }
 
 // ---- attention_combine: the splits' records of attention_grouped folded in split order into the
@@ -784,20 +827,20 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void attention_grouped_##SUFFIX(                                          \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials) {                              \
+      int head_dim, int max_blocks, float scale, float *partials, int *counters, int fold) {     \
     STEP_START;                                                                                   \
     attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
                                      block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
-                                     scale, partials);                                            \
+                                     scale, partials, counters, fold);                            \
   }                                                                                               \
   extern "C" __global__ void attention_grouped8_##SUFFIX(                                         \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials) {                              \
+      int head_dim, int max_blocks, float scale, float *partials, int *counters, int fold) {     \
     STEP_START;                                                                                   \
     attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
-                                    scale, partials);                                             \
+                                    scale, partials, counters, fold);                             \
   }                                                                                               \
   extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
                                                         const int *positions, T *out, int heads, \

@@ -146,6 +146,9 @@ public final class BatchStep implements AutoCloseable {
   private final DeviceBuffer<Integer> inputs;
   private final DeviceBuffer<Integer> sampled;
   private final DeviceBuffer<Float> logits;
+  // Grouped attention's fold counts its splits' blocks here: zero between launches, so it lives
+  // with the step, not among a graph's temporaries (which other buckets' graphs reuse).
+  private final DeviceBuffer<Integer> attentionCounters;
   private final Blas blas;
   private final Workspace workspace;
   private final GraphCache<Integer> graphs;
@@ -216,6 +219,7 @@ public final class BatchStep implements AutoCloseable {
       inputs = zeros(ElementType.I32, inputLength(limits.maxTokens()));
       sampled = zeros(ElementType.I32, limits.maxSequences());
       logits = zeros(ElementType.F32, (long) limits.maxSequences() * shape.vocab());
+      attentionCounters = zeros(ElementType.I32, (long) limits.maxTokens() * shape.kvHeads());
       Blas opened = Blas.open(stream.device());
       closeOnFailure.add(opened);
       blas = opened;
@@ -374,8 +378,10 @@ public final class BatchStep implements AutoCloseable {
               tables,
               context,
               partials,
+              attentionCounters,
               tokens,
-              heads));
+              heads,
+              LlmKernels.FOLD_ATTENTION_SPLITS));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
       scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
       scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));

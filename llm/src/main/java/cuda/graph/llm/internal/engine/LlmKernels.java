@@ -108,6 +108,14 @@ public final class LlmKernels {
   static final int GEMV_ONE_BLOCKS_PER_SM =
       Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 0));
 
+  /**
+   * Whether grouped attention folds its splits itself (its last block a token and kv head does),
+   * not attention_combine, a kernel of its own; {@code -Dcuda.graph.llm.foldAttentionSplits=false}
+   * measures the kernel.
+   */
+  static final boolean FOLD_ATTENTION_SPLITS =
+      !"false".equals(System.getProperty("cuda.graph.llm.foldAttentionSplits"));
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -190,10 +198,12 @@ public final class LlmKernels {
    *     k_cache, v_cache, heads, kv_heads, head_dim, max_blocks)}: a block per token
    * @param attention {@code attention(qkv, k_cache, v_cache, positions, seq_of_token, block_tables,
    *     out, heads, kv_heads, head_dim, max_blocks, scale)}: a block per (token, head)
-   * @param groupedAttention {@code attention_grouped}, attention's parameters then {@code
-   *     partials}: a block per (token, kv head, split), for the shapes {@link Heads#grouped()}
-   *     takes with groups of at most 4; with one split it writes the context rows, with more the
-   *     splits' records that {@code attentionCombine} folds
+   * @param groupedAttention {@code attention_grouped}, attention's parameters then {@code partials,
+   *     counters, fold}: a block per (token, kv head, split), for the shapes {@link
+   *     Heads#grouped()} takes with groups of at most 4; with one split it writes the context rows,
+   *     with more the splits' records, which the last of a (token, kv head)'s blocks to finish
+   *     folds into them where {@code fold} is set (counting on {@code counters[token * kv_heads +
+   *     kv head]}, zero before and after) and {@code attentionCombine} folds otherwise
    * @param groupedAttention8 {@code attention_grouped8}: the same for groups of 5 to 8 (a kernel of
    *     its own, for their registers)
    * @param attentionCombine {@code attention_combine(partials, positions, out, heads, kv_heads,
@@ -270,7 +280,8 @@ public final class LlmKernels {
   }
 
   private static Kernel grouped(String name, KernelParam w) {
-    return IMAGE.kernel(name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT);
+    return IMAGE.kernel(
+        name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT, INT, I32);
   }
 
   /**
@@ -504,8 +515,9 @@ public final class LlmKernels {
   /**
    * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}:
    * grouped attention where {@link Heads#grouped()} takes the heads (each kv head's keys and values
-   * read once for its whole group), over {@link #attentionSplits} splits of the positions folded by
-   * attention_combine; attention otherwise
+   * read once for its whole group), over {@link #attentionSplits} splits of the positions, folded
+   * by the last block of each (token, kv head) where {@code fold} is set and by attention_combine
+   * otherwise; attention otherwise
    *
    * @param type the cache's and out's type
    * @param qkv the rotated QKV rows, fp32 (q is read)
@@ -517,8 +529,10 @@ public final class LlmKernels {
    * @param out the context rows, {@code tokens x heads * headDim}
    * @param partials the splits' records, at least {@link #attentionPartialFloats} floats (and at
    *     least one)
+   * @param counters at least {@code tokens * kvHeads} ints, all zero (the fold leaves them so)
    * @param tokens the tokens
    * @param heads the shapes
+   * @param fold whether the splits are folded inside grouped attention, not by a kernel of its own
    */
   public static GraphNode<@Nullable Void> attention(
       DType type,
@@ -530,9 +544,12 @@ public final class LlmKernels {
       DeviceBuffer<Integer> blockTables,
       DeviceBuffer<?> out,
       DeviceBuffer<Float> partials,
+      DeviceBuffer<Integer> counters,
       int tokens,
-      Heads heads) {
-    // Both kernels take these; grouped attention takes the splits' records after them.
+      Heads heads,
+      boolean fold) {
+    // Both kernels take these; grouped attention takes the splits' records, the counters and the
+    // fold after them.
     Object[] arguments = {
       qkv,
       kCache,
@@ -546,7 +563,9 @@ public final class LlmKernels {
       heads.headDim(),
       heads.maxBlocks(),
       (float) (1 / Math.sqrt(heads.headDim())),
-      partials
+      partials,
+      counters,
+      fold ? 1 : 0
     };
     if (!heads.grouped()) {
       return of(type)
@@ -554,7 +573,7 @@ public final class LlmKernels {
           .launch(
               new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0)
                   .withProgrammaticDependentLaunch(),
-              Arrays.copyOf(arguments, arguments.length - 1));
+              Arrays.copyOf(arguments, arguments.length - 3));
     }
     int splits = attentionSplits(tokens, heads);
     GraphNode<@Nullable Void> grouped =
@@ -567,7 +586,7 @@ public final class LlmKernels {
                         0)
                     .withProgrammaticDependentLaunch(),
                 arguments);
-    if (splits == 1) {
+    if (splits == 1 || fold) {
       return grouped;
     }
     return grouped.andThen(
@@ -945,7 +964,8 @@ public final class LlmKernels {
   // The attention kernels' reference. Grouped, a block per (token, kv head) computes that kv head's
   // group of query heads, and writes NaN rows for the shapes its kernel does not take, as the
   // kernel does; over several splits it writes each split's record (acc, m, l) instead, which
-  // attentionCombine folds.
+  // attentionCombine folds, or, with fold set, it folds them itself as the kernel's last block does
+  // (whose counters must be zero: a count left over would make another block the last one).
   private static void attention(KernelCall call, DType type, boolean grouped, boolean wide) {
     int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
     int tokens = call.grid().x(), group = heads / kvHeads;
@@ -966,18 +986,32 @@ public final class LlmKernels {
     int record = headDim + 2;
     MemorySegment partials =
         splits > 1 ? floats(call, 12, (long) tokens * blockHeads * splits * record) : null;
+    boolean fold = grouped && splits > 1 && call.i32(14) != 0;
+    if (fold) {
+      MemorySegment counters = ints(call, 13, (long) tokens * call.grid().y());
+      for (long i = 0; i < (long) tokens * call.grid().y(); i++) {
+        if (counters.getAtIndex(I, i) != 0) {
+          throw new IllegalStateException(
+              "attention_grouped: counter "
+                  + i
+                  + " is "
+                  + counters.getAtIndex(I, i)
+                  + ", not 0: the fold's counters must be zero before a launch");
+        }
+      }
+    }
     for (int t = 0; t < tokens; t++) {
       int pos = positions.getAtIndex(I, t);
       for (int h = 0; h < blockHeads; h++) {
         long o = ((long) t * heads + h) * headDim;
-        if (pos < 0 && partials != null) {
+        if (pos < 0 && partials != null && !fold) {
           continue; // attention_combine writes the zeros
         }
         if (pos < 0 || !shaped) {
           for (int d = 0; d < headDim; d++) {
             Numerics.set(type, out, o + d, pos < 0 ? 0f : Float.NaN);
           }
-          for (int split = 0; partials != null && split < splits; split++) {
+          for (int split = 0; partials != null && pos >= 0 && split < splits; split++) {
             long r = recordAt(t, h, split, heads, group, splits, record);
             for (int i = 0; i < record; i++) {
               partials.setAtIndex(F, r + i, Float.NaN);
@@ -1038,6 +1072,9 @@ public final class LlmKernels {
             partials.setAtIndex(F, r + headDim + 1, (float) total);
           }
         }
+        if (fold) {
+          combine(partials, out, t, h, heads, group, headDim, splits, false, type);
+        }
       }
     }
   }
@@ -1058,28 +1095,44 @@ public final class LlmKernels {
     for (int t = 0; t < tokens; t++) {
       boolean padding = positions.getAtIndex(I, t) < 0;
       for (int h = 0; h < heads; h++) {
-        long o = ((long) t * heads + h) * headDim;
-        float max = Float.NEGATIVE_INFINITY;
-        for (int split = 0; split < splits; split++) {
-          float m =
-              partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
-          max = Float.isNaN(m) ? m : Math.max(max, m);
-        }
-        for (int d = 0; d < headDim; d++) {
-          double total = 0, sum = 0;
-          for (int split = 0; split < splits && !padding; split++) {
-            long r = recordAt(t, h, split, heads, group, splits, record);
-            float m = partials.getAtIndex(F, r + headDim);
-            if (m == Float.NEGATIVE_INFINITY) {
-              continue; // a split without positions
-            }
-            double f = Math.exp(m - max);
-            total += partials.getAtIndex(F, r + headDim + 1) * f;
-            sum += partials.getAtIndex(F, r + d) * f;
-          }
-          Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
-        }
+        combine(partials, out, t, h, heads, group, headDim, splits, padding, type);
       }
+    }
+  }
+
+  /** Head h of token t's context row from its splits' records (zeros for a padding token). */
+  private static void combine(
+      MemorySegment partials,
+      MemorySegment out,
+      int t,
+      int h,
+      int heads,
+      int group,
+      int headDim,
+      int splits,
+      boolean padding,
+      DType type) {
+    int record = headDim + 2;
+    long o = ((long) t * heads + h) * headDim;
+    float max = Float.NEGATIVE_INFINITY;
+    for (int split = 0; split < splits; split++) {
+      float m =
+          partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
+      max = Float.isNaN(m) ? m : Math.max(max, m);
+    }
+    for (int d = 0; d < headDim; d++) {
+      double total = 0, sum = 0;
+      for (int split = 0; split < splits && !padding; split++) {
+        long r = recordAt(t, h, split, heads, group, splits, record);
+        float m = partials.getAtIndex(F, r + headDim);
+        if (m == Float.NEGATIVE_INFINITY) {
+          continue; // a split without positions
+        }
+        double f = Math.exp(m - max);
+        total += partials.getAtIndex(F, r + headDim + 1) * f;
+        sum += partials.getAtIndex(F, r + d) * f;
+      }
+      Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
     }
   }
 

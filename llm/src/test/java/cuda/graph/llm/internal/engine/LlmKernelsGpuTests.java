@@ -305,7 +305,8 @@ class LlmKernelsGpuTests {
                 heads,
                 kvHeads,
                 headDim,
-                splits);
+                splits,
+                1);
         Object[][] attention =
             grouped
                 ? run(
@@ -377,7 +378,8 @@ class LlmKernelsGpuTests {
                     heads,
                     kvHeads,
                     headDim,
-                    splits));
+                    splits,
+                    0));
         assertSame(type, 1e-4f, runs, what);
         Object rows = runs[0][6];
         if (splits > 1) {
@@ -395,6 +397,36 @@ class LlmKernelsGpuTests {
                   splits);
           assertSame(type, 1e-5f, combined, what + ", combined");
           rows = combined[0][2];
+          // Folded by the last block of each (token, kv head): the same records and rows as the
+          // reference, the counters back at zero (the reference's are), and on the GPU the rows
+          // attention_combine gives.
+          Object[][] folded =
+              run(
+                  LlmKernels.of(type).groupedAttention(heads / kvHeads),
+                  new LaunchConfig(
+                      Dim3.of(tokens, kvHeads, splits),
+                      Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK),
+                      0),
+                  type,
+                  attentionArguments(
+                      type,
+                      qkv,
+                      k,
+                      v,
+                      positions,
+                      seqOfToken,
+                      tables,
+                      heads,
+                      kvHeads,
+                      headDim,
+                      splits,
+                      1));
+          assertSame(type, 1e-4f, folded, what + ", folded in the kernel");
+          assertSame(
+              type,
+              1e-6f,
+              new Object[][] {{combined[1][2]}, {folded[1][6]}},
+              what + ": on the GPU, folded in the kernel as attention_combine folds");
         }
         float first = Arrays16.values(type, rows)[0]; // token 0's first value
         assertEquals(
@@ -418,7 +450,8 @@ class LlmKernelsGpuTests {
       int heads,
       int kvHeads,
       int headDim,
-      int splits) {
+      int splits,
+      int fold) {
     int tokens = positions.length;
     return new Object[] {
       qkv,
@@ -433,7 +466,9 @@ class LlmKernelsGpuTests {
       headDim,
       MAX_BLOCKS,
       (float) (1 / Math.sqrt(headDim)),
-      new float[Math.max(1, tokens * heads * splits * (headDim + 2))]
+      new float[Math.max(1, tokens * heads * splits * (headDim + 2))],
+      new int[tokens * kvHeads],
+      fold
     };
   }
 
