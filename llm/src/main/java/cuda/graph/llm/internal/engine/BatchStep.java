@@ -149,6 +149,8 @@ public final class BatchStep implements AutoCloseable {
   // Grouped attention's fold counts its splits' blocks here: zero between launches, so it lives
   // with the step, not among a graph's temporaries (which other buckets' graphs reuse).
   private final DeviceBuffer<Integer> attentionCounters;
+  // and a fused product's last block is found on this one
+  private final DeviceBuffer<Integer> productCounter;
   private final Blas blas;
   private final Workspace workspace;
   private final GraphCache<Integer> graphs;
@@ -220,6 +222,7 @@ public final class BatchStep implements AutoCloseable {
       sampled = zeros(ElementType.I32, limits.maxSequences());
       logits = zeros(ElementType.F32, (long) limits.maxSequences() * shape.vocab());
       attentionCounters = zeros(ElementType.I32, (long) limits.maxTokens() * shape.kvHeads());
+      productCounter = zeros(ElementType.I32, 1);
       Blas opened = Blas.open(stream.device());
       closeOnFailure.add(opened);
       blas = opened;
@@ -352,21 +355,27 @@ public final class BatchStep implements AutoCloseable {
             (long) sequences * limits.maxBlocks());
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
-    for (Layer l : layers) {
-      scope.record(LlmKernels.rmsNorm(type, x, l.attentionNorm(), xn, tokens, h, eps()));
-      scope.record(product(xn, tokens, l.qkv(), shape.qkvWidth(), h, qkv, false));
+    scope.record(
+        LlmKernels.rmsNorm(type, x, layers.getFirst().attentionNorm(), xn, tokens, h, eps()));
+    for (int i = 0; i < layers.size(); i++) {
+      Layer l = layers.get(i);
       scope.record(
-          LlmKernels.ropeCache(
-              type,
-              qkv,
-              inverseFrequencies,
-              positions,
-              seqOfToken,
-              tables,
-              l.kCache(),
-              l.vCache(),
+          product(
+              xn,
               tokens,
-              heads));
+              l.qkv(),
+              shape.qkvWidth(),
+              h,
+              qkv,
+              false,
+              new LlmKernels.Then.Rope(
+                  inverseFrequencies,
+                  positions,
+                  seqOfToken,
+                  tables,
+                  l.kCache(),
+                  l.vCache(),
+                  heads)));
       scope.record(
           LlmKernels.attention(
               type,
@@ -382,11 +391,41 @@ public final class BatchStep implements AutoCloseable {
               tokens,
               heads,
               LlmKernels.FOLD_ATTENTION_SPLITS));
-      scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
-      scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
-      scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
-      scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
-      scope.record(product(act, tokens, l.down(), h, inter, x, true));
+      scope.record(
+          product(
+              context,
+              tokens,
+              l.o(),
+              h,
+              shape.qWidth(),
+              x,
+              true,
+              new LlmKernels.Then.Norm(l.mlpNorm(), xn, eps())));
+      scope.record(
+          product(
+              xn,
+              tokens,
+              l.gateUp(),
+              2 * inter,
+              h,
+              gateUp,
+              false,
+              new LlmKernels.Then.Silu(act, inter)));
+      if (i + 1 < layers.size()) {
+        // the next layer's attention norm follows the residual's last addition
+        scope.record(
+            product(
+                act,
+                tokens,
+                l.down(),
+                h,
+                inter,
+                x,
+                true,
+                new LlmKernels.Then.Norm(layers.get(i + 1).attentionNorm(), xn, eps())));
+      } else {
+        scope.record(product(act, tokens, l.down(), h, inter, x, true));
+      }
     }
     scope.record(LlmKernels.gatherRmsNorm(type, x, lastRows, finalNorm, xn, sequences, h, eps()));
     DeviceBuffer<Float> rowsOfLogits = logits.slice(0, (long) sequences * shape.vocab());
@@ -396,6 +435,29 @@ public final class BatchStep implements AutoCloseable {
     scope.record(
         LlmKernels.sample(
             rowsOfLogits, params, sampled.slice(0, sequences), keys, sequences, shape.vocab()));
+  }
+
+  /**
+   * {@return the product, then {@code next} on its output}: in one kernel where gemv_stream takes
+   * the product (a decode step's), its last block doing {@code next}; otherwise as two
+   */
+  private GraphNode<@Nullable Void> product(
+      DeviceBuffer<?> x,
+      int tokens,
+      DeviceBuffer<?> w,
+      int rows,
+      int k,
+      DeviceBuffer<Float> y,
+      boolean accumulating,
+      LlmKernels.Then next) {
+    boolean streamed = LlmKernels.gemvStreamTakes(type, x, w, y, tokens, k);
+    boolean one = tokens == 1 && gemvOneBlocks > 0 && streamed;
+    if (streamed && !one && LlmKernels.FUSE_PRODUCTS) {
+      return LlmKernels.gemvStreamThen(
+          type, x, w, y, tokens, rows, k, accumulating, gemvBlocks, productCounter, next);
+    }
+    return product(x, tokens, w, rows, k, y, accumulating)
+        .andThen(LlmKernels.then(type, next, y, tokens, rows));
   }
 
   /**

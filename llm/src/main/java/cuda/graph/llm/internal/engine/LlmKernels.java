@@ -116,6 +116,14 @@ public final class LlmKernels {
   static final boolean FOLD_ATTENTION_SPLITS =
       !"false".equals(System.getProperty("cuda.graph.llm.foldAttentionSplits"));
 
+  /**
+   * Whether a decode step's products by gemv_stream do what follows them in their last block
+   * ({@link #gemvStreamThen}), five kernels a layer instead of eight; {@code
+   * -Dcuda.graph.llm.fuseProducts=false} measures the kernels of their own.
+   */
+  static final boolean FUSE_PRODUCTS =
+      !"false".equals(System.getProperty("cuda.graph.llm.fuseProducts"));
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -158,7 +166,30 @@ public final class LlmKernels {
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
-              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
+              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)))
+              // The product, then the kernel it replaces on the product's output (the fused
+              // kernels' arguments are gemv's, the counter, then the rest of that kernel's).
+              .withReference(
+                  "gemv_stream_norm_" + s,
+                  stepStart(
+                      call ->
+                          then(
+                              call, t, () -> rmsNorm(remapped(call, 3, 2, 8, 9, 4, 10), t, false))))
+              .withReference(
+                  "gemv_stream_rope_" + s,
+                  stepStart(
+                      call ->
+                          then(
+                              call,
+                              t,
+                              () ->
+                                  ropeCache(
+                                      remapped(call, 3, 2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
+                                      t))))
+              .withReference(
+                  "gemv_stream_silu_" + s,
+                  stepStart(
+                      call -> then(call, t, () -> siluMul(remapped(call, 3, 2, 8, 3, 9), t))));
     }
     return image
         .withReference("argmax_parts", stepStart(LlmKernels::argmaxParts))
@@ -215,6 +246,13 @@ public final class LlmKernels {
    * @param gemvStream1 {@code gemv_stream1}, gemv's parameters: gemv_stream for one token row
    *     (tokens is taken as 1), in fewer registers
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
+   * @param gemvStreamNorm {@code gemv_stream_norm}, gemv's parameters then {@code counter, weight,
+   *     out, eps}: gemv_stream, then (in the grid's last block, counted on counter, zero before and
+   *     after) rms_norm of y's {@code tokens} rows of {@code rows} into out
+   * @param gemvStreamRope {@code gemv_stream_rope}, gemv's parameters then {@code counter} and
+   *     rope_cache's after qkv: gemv_stream, then rope_cache of y's rows
+   * @param gemvStreamSilu {@code gemv_stream_silu}, gemv's parameters then {@code counter, h,
+   *     inter}: gemv_stream, then silu_mul of y into h
    */
   public record Typed(
       Kernel embed,
@@ -228,14 +266,17 @@ public final class LlmKernels {
       Kernel gemv,
       Kernel gemvStream,
       Kernel gemvStream1,
-      Kernel siluMul) {
+      Kernel siluMul,
+      Kernel gemvStreamNorm,
+      Kernel gemvStreamRope,
+      Kernel gemvStreamSilu) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
     public Kernel groupedAttention(int group) {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the twelve kernels} */
+    /** {@return the fifteen kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -249,7 +290,10 @@ public final class LlmKernels {
           gemv,
           gemvStream,
           gemvStream1,
-          siluMul);
+          siluMul,
+          gemvStreamNorm,
+          gemvStreamRope,
+          gemvStreamSilu);
     }
   }
 
@@ -275,7 +319,30 @@ public final class LlmKernels {
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
-              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
+              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32),
+              IMAGE.kernel(
+                  "gemv_stream_norm_" + s, w, w, FLOAT, I32, I32, I32, I32, INT, w, w, F32),
+              IMAGE.kernel(
+                  "gemv_stream_rope_" + s,
+                  w,
+                  w,
+                  FLOAT,
+                  I32,
+                  I32,
+                  I32,
+                  I32,
+                  INT,
+                  FLOAT,
+                  INT,
+                  INT,
+                  INT,
+                  w,
+                  w,
+                  I32,
+                  I32,
+                  I32,
+                  I32),
+              IMAGE.kernel("gemv_stream_silu_" + s, w, w, FLOAT, I32, I32, I32, I32, INT, w, I32)));
     }
   }
 
@@ -780,6 +847,147 @@ public final class LlmKernels {
         .launch(gemvStreamConfig(rows, blocks), x, w, y, 1, rows, k, accumulate ? 1 : 0);
   }
 
+  /**
+   * What a step does next to a product's output: the kernel it takes, or the grid's last block of a
+   * fused gemv_stream ({@link #gemvStreamThen}).
+   */
+  public sealed interface Then {
+
+    /**
+     * rms_norm of each token's row of the product's output (the residual stream) into {@code out}
+     *
+     * @param weight the norm's weight
+     * @param out {@code tokens x hidden}
+     * @param epsilon the norm's epsilon
+     */
+    record Norm(DeviceBuffer<?> weight, DeviceBuffer<?> out, float epsilon) implements Then {}
+
+    /**
+     * rope_cache of each token's row of the product's output (the QKV rows)
+     *
+     * @param inverseFrequencies RoPE's, {@code headDim / 2}
+     * @param positions each token's position
+     * @param seqOfToken each token's sequence
+     * @param blockTables the sequences' block tables
+     * @param kCache the layer's k cache
+     * @param vCache the layer's v cache
+     * @param heads the shapes
+     */
+    record Rope(
+        DeviceBuffer<Float> inverseFrequencies,
+        DeviceBuffer<Integer> positions,
+        DeviceBuffer<Integer> seqOfToken,
+        DeviceBuffer<Integer> blockTables,
+        DeviceBuffer<?> kCache,
+        DeviceBuffer<?> vCache,
+        Heads heads)
+        implements Then {}
+
+    /**
+     * silu_mul of the product's output (the gate/up rows) into {@code h}
+     *
+     * @param h {@code tokens x inter}
+     * @param inter the feed-forward width
+     */
+    record Silu(DeviceBuffer<?> h, int inter) implements Then {}
+  }
+
+  /**
+   * {@return {@code next} as the kernel of its own it is where the product is not fused}
+   *
+   * @param type the weights' type
+   * @param next what follows the product
+   * @param y the product's output, {@code tokens x rows}
+   * @param tokens the tokens
+   * @param rows y's width
+   */
+  public static GraphNode<@Nullable Void> then(
+      DType type, Then next, DeviceBuffer<Float> y, int tokens, int rows) {
+    return switch (next) {
+      case Then.Norm n -> rmsNorm(type, y, n.weight(), n.out(), tokens, rows, n.epsilon());
+      case Then.Rope r ->
+          ropeCache(
+              type,
+              y,
+              r.inverseFrequencies(),
+              r.positions(),
+              r.seqOfToken(),
+              r.blockTables(),
+              r.kCache(),
+              r.vCache(),
+              tokens,
+              r.heads());
+      case Then.Silu u -> siluMul(type, y, u.h(), tokens, u.inter());
+    };
+  }
+
+  /**
+   * {@return {@link #gemvStream}'s product, then {@code next} done by the grid's last block to
+   * finish}: one kernel where the step took two, the same arithmetic
+   *
+   * @param type x's and w's type
+   * @param x {@code tokens x k}
+   * @param w {@code rows x k}, row-major
+   * @param y {@code tokens x rows}, fp32
+   * @param tokens 1 to {@link #GEMV_MAX_TOKENS}, where {@link #gemvStreamTakes} says so
+   * @param rows w's rows
+   * @param k a row's width
+   * @param accumulate whether to add to y
+   * @param blocks the grid's blocks at most: {@link #gemvStreamBlocks} of the device
+   * @param counter one int, zero (the last block sets it back to zero)
+   * @param next what follows the product
+   */
+  public static GraphNode<@Nullable Void> gemvStreamThen(
+      DType type,
+      DeviceBuffer<?> x,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int tokens,
+      int rows,
+      int k,
+      boolean accumulate,
+      int blocks,
+      DeviceBuffer<Integer> counter,
+      Then next) {
+    LaunchConfig config = gemvStreamConfig(rows, blocks);
+    int acc = accumulate ? 1 : 0;
+    Typed kernels = of(type);
+    return switch (next) {
+      case Then.Norm n ->
+          kernels
+              .gemvStreamNorm()
+              .launch(
+                  config, x, w, y, tokens, rows, k, acc, counter, n.weight(), n.out(), n.epsilon());
+      case Then.Rope r ->
+          kernels
+              .gemvStreamRope()
+              .launch(
+                  config,
+                  x,
+                  w,
+                  y,
+                  tokens,
+                  rows,
+                  k,
+                  acc,
+                  counter,
+                  r.inverseFrequencies(),
+                  r.positions(),
+                  r.seqOfToken(),
+                  r.blockTables(),
+                  r.kCache(),
+                  r.vCache(),
+                  r.heads().heads(),
+                  r.heads().kvHeads(),
+                  r.heads().headDim(),
+                  r.heads().maxBlocks());
+      case Then.Silu u ->
+          kernels
+              .gemvStreamSilu()
+              .launch(config, x, w, y, tokens, rows, k, acc, counter, u.h(), u.inter());
+    };
+  }
+
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
   public static int gemvStreamBlocks(Device device) {
     return GEMV_BLOCKS_PER_SM * device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT);
@@ -1134,6 +1342,94 @@ public final class LlmKernels {
       }
       Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
     }
+  }
+
+  /**
+   * A fused kernel's reference: gemv's, then {@code next} (the replaced kernel's reference on the
+   * product's output); the counter (argument 7) must be zero, as the grid's last block finds it
+   * only then, and stays so.
+   */
+  private static void then(KernelCall call, DType type, Runnable next) {
+    int counter = ints(call, 7, 1).getAtIndex(I, 0);
+    if (counter != 0) {
+      throw new IllegalStateException(
+          "gemv_stream: the counter is "
+              + counter
+              + ", not 0: a fused product's counter must be zero before a launch");
+    }
+    gemv(call, type);
+    next.run();
+  }
+
+  /**
+   * {@return {@code call} seen as a launch of {@code gridX} blocks (grid x from argument {@code
+   * gridFrom}) whose argument i is call's argument {@code indices[i]}}: a replaced kernel's
+   * reference run on a fused kernel's arguments
+   */
+  private static KernelCall remapped(KernelCall call, int gridFrom, int... indices) {
+    Dim3 grid = Dim3.of(Math.max(1, call.i32(gridFrom)));
+    return new KernelCall() {
+      @Override
+      public Dim3 grid() {
+        return grid;
+      }
+
+      @Override
+      public Dim3 block() {
+        return call.block();
+      }
+
+      @Override
+      public int argumentCount() {
+        return indices.length;
+      }
+
+      @Override
+      public byte i8(int index) {
+        return call.i8(indices[index]);
+      }
+
+      @Override
+      public short i16(int index) {
+        return call.i16(indices[index]);
+      }
+
+      @Override
+      public int i32(int index) {
+        return call.i32(indices[index]);
+      }
+
+      @Override
+      public long i64(int index) {
+        return call.i64(indices[index]);
+      }
+
+      @Override
+      public float f32(int index) {
+        return call.f32(indices[index]);
+      }
+
+      @Override
+      public double f64(int index) {
+        return call.f64(indices[index]);
+      }
+
+      @Override
+      public MemorySegment memory(int index, long byteSize) {
+        return call.memory(indices[index], byteSize);
+      }
+
+      @Override
+      public void setCondition(int index, int value) {
+        call.setCondition(indices[index], value);
+      }
+
+      @Override
+      public void gridDependencySynchronize() {}
+
+      @Override
+      public void triggerDependentLaunch() {}
+    };
   }
 
   private static void gemv(KernelCall call, DType type) {

@@ -438,6 +438,34 @@ class LlmKernelsTests {
         e.getMessage());
   }
 
+  @Test
+  void aFusedProductWhoseCounterIsNotZeroFailsOnTheSimulatorAndOneWhoseCounterIsRunsBothHalves() {
+    int k = 16, hidden = 8, tokens = 2;
+    float[] x = Arrays16.gaussian(random, DType.F32, tokens * k, 1);
+    float[] w = Arrays16.gaussian(random, DType.F32, hidden * k, 1);
+    float[] norm = Arrays16.gaussian(random, DType.F32, hidden, 1);
+    Kernel fused = LlmKernels.of(DType.F32).gemvStreamNorm();
+    LaunchConfig config = LlmKernels.gemvStreamConfig(hidden, 4);
+    float[] y = new float[tokens * hidden], out = new float[tokens * hidden];
+    fused.runReference(config, x, w, y, tokens, hidden, k, 0, new int[1], norm, out, 1e-5f);
+    float[] product = new float[tokens * hidden], normed = new float[tokens * hidden];
+    LlmKernels.of(DType.F32)
+        .gemv()
+        .runReference(LaunchConfig.of(1, 32), x, w, product, tokens, hidden, k, 0);
+    LlmKernels.of(DType.F32)
+        .rmsNorm()
+        .runReference(LaunchConfig.of(tokens, 32), product, norm, normed, hidden, 1e-5f);
+    assertArrayEquals(product, y, "the product");
+    assertArrayEquals(normed, out, "then its rows normalised");
+    RuntimeException e =
+        assertThrows(
+            RuntimeException.class,
+            () ->
+                fused.runReference(
+                    config, x, w, y, tokens, hidden, k, 0, new int[] {3}, norm, out, 1e-5f));
+    assertTrue(String.valueOf(e.getMessage()).contains("the counter is 3, not 0"), e.getMessage());
+  }
+
   /** {@return grouped attention's reference rows in one split (its records unused)} */
   private static Object groupedInOneSplit(DType type, Object[] inputs, int headDim) {
     int tokens = ((int[]) inputs[3]).length;
