@@ -452,7 +452,7 @@ public final class BatchStep implements AutoCloseable {
       LlmKernels.Then next) {
     boolean streamed = LlmKernels.gemvStreamTakes(type, x, w, y, tokens, k);
     boolean one = tokens == 1 && gemvOneBlocks > 0 && streamed;
-    if (streamed && !one && LlmKernels.FUSE_PRODUCTS) {
+    if (streamed && !one && tokens <= LlmKernels.FUSE_MAX_TOKENS) {
       return LlmKernels.gemvStreamThen(
           type, x, w, y, tokens, rows, k, accumulating, gemvBlocks, productCounter, next);
     }

@@ -117,12 +117,12 @@ public final class LlmKernels {
       !"false".equals(System.getProperty("cuda.graph.llm.foldAttentionSplits"));
 
   /**
-   * Whether a decode step's products by gemv_stream do what follows them in their last block
-   * ({@link #gemvStreamThen}), five kernels a layer instead of eight; {@code
-   * -Dcuda.graph.llm.fuseProducts=false} measures the kernels of their own.
+   * The most tokens a step's products by gemv_stream do what follows them in their last block
+   * ({@link #gemvStreamThen}: five kernels a layer instead of eight), whose one block takes every
+   * token's row; {@code -Dcuda.graph.llm.fuseMaxTokens=N} measures another (0: never).
    */
-  static final boolean FUSE_PRODUCTS =
-      !"false".equals(System.getProperty("cuda.graph.llm.fuseProducts"));
+  static final int FUSE_MAX_TOKENS =
+      Math.max(0, Integer.getInteger("cuda.graph.llm.fuseMaxTokens", GEMV_MAX_TOKENS));
 
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
