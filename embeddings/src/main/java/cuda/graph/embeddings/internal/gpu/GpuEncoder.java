@@ -41,11 +41,6 @@ import org.jspecify.annotations.Nullable;
  * itself ({@link Matmul#accumulating}: {@code x = x + context W + b}), so the LayerNorm after it
  * runs in place. Everything else is {@link EncoderKernels}.
  *
- * <p>Queries. In {@link Precision#FP16}, asked for by {@link Sizing#withFusedMaxTokens} (not yet
- * the default: {@link #FUSED_MAX_TOKENS}), a shape of up to 32 tokens is instead one node, {@link
- * EncoderKernels#encodeSmall}, the whole pass in one kernel ({@link #usesFusedKernels}). Its
- * arithmetic is the fp16 mode's below, but its GELU is the exact form whatever {@link Gelu} says.
- *
  * <p>GELU. BERT's GELU is the exact erf form; cuBLASLt's GELU epilogue is the tanh approximation.
  * Measured on the simulator (whose matmul model applies the same epilogue) over the eight sentences
  * of ReferenceEncoderTests and the long text, each embedding's cosine to LangChain4j's is at least
@@ -64,16 +59,15 @@ import org.jspecify.annotations.Nullable;
  * value weights are placed side by side in one {@code [hidden, 3 * hidden]} matrix (and their
  * biases in one vector), so one product gives the {@code Q | K | V} rows the attention kernel
  * reads. Each kind of weight of every layer is one buffer, {@code [layers][...]}, and a layer's
- * weights are slices of them: the products take the slices, {@code encode_small} the buffers.
- * Activations are {@link Scope#temporary temporaries} of each graph, so they exist only while a
- * replay runs. The token ids, types and mask (ints, side by side: one copy) and the pooled rows
- * with their norms (one copy back) are views of buffers sized for {@code maxBatch x maxLength},
- * shared by the graphs of every shape. One matmul workspace serves every graph, since the graphs
- * replay one after another on one stream (the cache's {@link GraphCache.Sharing#SERIAL}). It is as
- * large as the {@code Blas}'s workspace limit, which bounds every plan, rather than {@link
- * Blas#workspaceFor} the largest shape's products: a plan is made for a product's shape, each
- * shape's products are planned when its graph is first captured, and cuBLASLt may give a smaller
- * shape an algorithm that needs more workspace.
+ * weights are slices of them, which the products take. Activations are {@link Scope#temporary
+ * temporaries} of each graph, so they exist only while a replay runs. The token ids, types and mask
+ * (ints, side by side: one copy) and the pooled rows with their norms (one copy back) are views of
+ * buffers sized for {@code maxBatch x maxLength}, shared by the graphs of every shape. One matmul
+ * workspace serves every graph, since the graphs replay one after another on one stream (the
+ * cache's {@link GraphCache.Sharing#SERIAL}). It is as large as the {@code Blas}'s workspace limit,
+ * which bounds every plan, rather than {@link Blas#workspaceFor} the largest shape's products: a
+ * plan is made for a product's shape, each shape's products are planned when its graph is first
+ * captured, and cuBLASLt may give a smaller shape an algorithm that needs more workspace.
  *
  * <p>Precision. In {@link Precision#FP32} (the default) everything is fp32. In {@link
  * Precision#FP16} the four weight matrices of each layer are stored as fp16 and every product reads
@@ -114,10 +108,7 @@ public final class GpuEncoder implements AutoCloseable {
     FP16
   }
 
-  /**
-   * How the feed-forward GELU is computed on the cuBLASLt path: see the class comment ({@link
-   * EncoderKernels#encodeSmall} computes the exact form whatever this says).
-   */
+  /** How the feed-forward GELU is computed: see the class comment. */
   public enum Gelu {
     /** cuBLASLt's BIAS_GELU epilogue, the tanh approximation. */
     EPILOGUE,
@@ -166,7 +157,6 @@ public final class GpuEncoder implements AutoCloseable {
 
   private final Precision precision;
   private final Gelu gelu;
-  private final int fusedMaxTokens;
   private final boolean programmatic;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
@@ -177,18 +167,6 @@ public final class GpuEncoder implements AutoCloseable {
    * tokens}), so that one copy brings them.
    */
   private final DeviceBuffer<Integer> inputs;
-
-  /**
-   * Every layer's weights as {@link EncoderKernels#encodeSmall} takes them, the buffers the layers'
-   * slices view; null where it cannot run (fp32, or an architecture it does not take).
-   */
-  private final EncoderKernels.@Nullable Stack stack;
-
-  /**
-   * {@code encode_small}'s counters, 0 between launches (the kernel sets them back); shared by
-   * every graph, since they replay one after another on one stream. Null where {@link #stack} is.
-   */
-  private final @Nullable DeviceBuffer<Integer> sync;
 
   /**
    * The pooling kernel's output: {@code maxBatch} norms, then {@code maxBatch} unit vectors of
@@ -304,9 +282,6 @@ public final class GpuEncoder implements AutoCloseable {
    * @param batch the batch sizes, or null
    * @param length the token lengths, or null
    * @param graphMemoryBudget the budget in bytes, or 0
-   * @param fusedMaxTokens the most tokens (batch times padded length) of a shape that runs as one
-   *     kernel in {@link Precision#FP16} (see {@link #usesFusedKernels}; the kernel takes up to 32
-   *     whatever this says); 0 for none
    * @param programmatic whether the encoder's own kernels after the first of a shape launch as
    *     programmatic dependent launches (each waits for the node before it before it reads, so its
    *     launch overlaps that node's tail)
@@ -315,30 +290,19 @@ public final class GpuEncoder implements AutoCloseable {
       @Nullable Buckets batch,
       @Nullable Buckets length,
       long graphMemoryBudget,
-      int fusedMaxTokens,
       boolean programmatic) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
 
     /**
-     * The buckets and budget given, the one-kernel path up to {@link #FUSED_MAX_TOKENS} tokens,
-     * programmatic launches where {@link #PROGRAMMATIC} says.
+     * The buckets and budget given, programmatic launches where {@link #PROGRAMMATIC} says.
      *
      * @param batch the batch sizes, or null
      * @param length the token lengths, or null
      * @param graphMemoryBudget the budget in bytes, or 0
      */
     public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
-      this(batch, length, graphMemoryBudget, FUSED_MAX_TOKENS, PROGRAMMATIC);
-    }
-
-    /**
-     * {@return these sizes with the one-kernel path up to {@code tokens} tokens (0: never)}
-     *
-     * @param tokens the most tokens of a shape that runs as one kernel
-     */
-    public Sizing withFusedMaxTokens(int tokens) {
-      return new Sizing(batch, length, graphMemoryBudget, tokens, programmatic);
+      this(batch, length, graphMemoryBudget, PROGRAMMATIC);
     }
 
     /**
@@ -347,7 +311,7 @@ public final class GpuEncoder implements AutoCloseable {
      * @param on whether they are
      */
     public Sizing withProgrammaticLaunches(boolean on) {
-      return new Sizing(batch, length, graphMemoryBudget, fusedMaxTokens, on);
+      return new Sizing(batch, length, graphMemoryBudget, on);
     }
   }
 
@@ -359,16 +323,6 @@ public final class GpuEncoder implements AutoCloseable {
    */
   public static final boolean PROGRAMMATIC =
       Boolean.getBoolean("cuda.graph.embeddings.programmatic");
-
-  /**
-   * The most tokens of a shape that runs as one kernel, {@link EncoderKernels#encodeSmall}, by
-   * default: none. The kernel matches its Java reference on an H100 (EncoderKernelsGpuTests) and
-   * gives the cuBLASLt path's embeddings at all-MiniLM's size, but replays a 1 x 32 query in 457 us
-   * against that path's 152 (QueryBreakdown --random-weights, H100, 2026-12-07): its phases are too
-   * small to spread over the GPU. {@link Sizing#withFusedMaxTokens} asks for it, up to {@link
-   * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} tokens, for measurement.
-   */
-  public static final int FUSED_MAX_TOKENS = 0;
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link
@@ -452,7 +406,6 @@ public final class GpuEncoder implements AutoCloseable {
         covering(sizing.length(), defaultLengthBuckets(maxLength), maxLength, "length");
     this.precision = precision;
     this.gelu = gelu;
-    this.fusedMaxTokens = sizing.fusedMaxTokens();
     this.programmatic = sizing.programmatic();
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
@@ -475,13 +428,8 @@ public final class GpuEncoder implements AutoCloseable {
       Stacked<Float> attentionGamma = stacked(ls, l -> l.attentionNorm().gamma());
       Stacked<Float> attentionBeta = stacked(ls, l -> l.attentionNorm().beta());
       Stacked<?> intermediate = stackedWeight(ls, l -> l.intermediate().weight());
-      // encode_small adds an fp32 bias; the up product's epilogue one of its output's type, fp16
-      // in FP16 mode (in FP32 one buffer serves both).
-      Stacked<Float> intermediateBias = stacked(ls, l -> l.intermediate().bias());
-      Stacked<?> intermediateEpilogueBias =
-          precision == Precision.FP32
-              ? intermediateBias
-              : stackedWeight(ls, l -> l.intermediate().bias());
+      // The up product's epilogue adds a bias of its output's type: fp16 in FP16 mode.
+      Stacked<?> intermediateBias = stackedWeight(ls, l -> l.intermediate().bias());
       Stacked<?> output = stackedWeight(ls, l -> l.output().weight());
       Stacked<Float> outputBias = stacked(ls, l -> l.output().bias());
       Stacked<Float> outputGamma = stacked(ls, l -> l.outputNorm().gamma());
@@ -496,51 +444,12 @@ public final class GpuEncoder implements AutoCloseable {
                 attentionGamma.layer(n),
                 attentionBeta.layer(n),
                 intermediate.layer(n),
-                intermediateEpilogueBias.layer(n),
+                intermediateBias.layer(n),
                 output.layer(n),
                 outputBias.layer(n),
                 outputGamma.layer(n),
                 outputBeta.layer(n)));
       }
-      List<Stacked<?>> encodeSmallStacks =
-          List.of(
-              qkv,
-              qkvBias,
-              attentionOutput,
-              attentionOutputBias,
-              attentionGamma,
-              attentionBeta,
-              intermediate,
-              intermediateBias,
-              output,
-              outputBias,
-              outputGamma,
-              outputBeta);
-      // The sizes encode_small takes are multiples of 16, so their layers lie back to back.
-      boolean encodable =
-          precision == Precision.FP16
-              && ls.size() <= EncoderKernels.ENCODE_SMALL_MAX_LAYERS
-              && EncoderKernels.encodeSmallTakes(1, hidden, a.heads(), a.intermediate())
-              && encodeSmallStacks.stream().allMatch(Stacked::packed);
-      stack =
-          encodable
-              ? new EncoderKernels.Stack(
-                  as(qkv.buffer(), ElementType.F16),
-                  qkvBias.buffer(),
-                  as(attentionOutput.buffer(), ElementType.F16),
-                  attentionOutputBias.buffer(),
-                  attentionGamma.buffer(),
-                  attentionBeta.buffer(),
-                  as(intermediate.buffer(), ElementType.F16),
-                  intermediateBias.buffer(),
-                  as(output.buffer(), ElementType.F16),
-                  outputBias.buffer(),
-                  outputGamma.buffer(),
-                  outputBeta.buffer(),
-                  ls.size())
-              : null;
-      sync =
-          encodable ? zeros(ElementType.I32, EncoderKernels.encodeSmallSyncInts(ls.size())) : null;
       int tokens = maxBatch * maxLength;
       inputs = zeros(ElementType.I32, 3L * tokens);
       pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
@@ -556,15 +465,7 @@ public final class GpuEncoder implements AutoCloseable {
               GraphCache.Settings.budget(
                   sizing.graphMemoryBudget() > 0
                       ? sizing.graphMemoryBudget()
-                      : Math.max(
-                          temporaryBytes(a, tokens, precision),
-                          stack != null && fusedMaxTokens > 0
-                              ? fusedTemporaryBytes(
-                                  a,
-                                  Math.min(
-                                      Math.min(tokens, fusedMaxTokens),
-                                      EncoderKernels.ENCODE_SMALL_MAX_TOKENS))
-                              : 0)),
+                      : temporaryBytes(a, tokens, precision)),
               (Shape shape, Scope scope) ->
                   record(
                       shape,
@@ -636,11 +537,6 @@ public final class GpuEncoder implements AutoCloseable {
   private record Stacked<T>(DeviceBuffer<T> buffer, int size, int stride) {
     DeviceBuffer<T> layer(int l) {
       return buffer.slice((long) l * stride, size);
-    }
-
-    /** {@return whether the layers lie back to back, as encode_small reads them} */
-    boolean packed() {
-      return stride == size;
     }
   }
 
@@ -809,20 +705,6 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * {@return the bytes of a one-kernel graph's temporaries for {@code tokens} tokens}: {@code
-   * encode_small}'s scratch, two fp32 rows of the residual stream, the context and the feed-forward
-   * activations in fp16, each for the tokens rounded up to 16 rows
-   *
-   * @param architecture the model's architecture
-   * @param tokens the tokens of the shape (batch times length), at most 32
-   */
-  public static long fusedTemporaryBytes(Architecture architecture, long tokens) {
-    long h = architecture.hidden(), ffn = architecture.intermediate();
-    long rows = EncoderKernels.encodeSmallRows(Math.toIntExact(tokens));
-    return rows * (2 * h * Float.BYTES + (h + ffn) * Short.BYTES);
-  }
-
-  /**
    * Records the forward pass of {@code shape} into {@code scope}. In {@link Precision#FP16} the
    * LayerNorms also write their rows as fp16 ({@code xHalf}), attention writes fp16, and the up
    * projection writes its GELU'd activations as fp16: the inputs of the products; the products
@@ -862,63 +744,7 @@ public final class GpuEncoder implements AutoCloseable {
     }
   }
 
-  /**
-   * {@return whether {@code shape} runs as one kernel, {@link EncoderKernels#encodeSmall}}: in
-   * {@link Precision#FP16}, for shapes of at most {@code fusedMaxTokens} tokens (batch times padded
-   * length) whose sizes the kernel takes ({@link EncoderKernels#encodeSmallTakes}: up to 32 tokens;
-   * all-MiniLM-L6-v2's and bge-small-en-v1.5's architecture). Its GELU is the exact form, whatever
-   * this encoder's {@link Gelu} says.
-   *
-   * @param shape the shape
-   */
-  public boolean usesFusedKernels(Shape shape) {
-    long tokens = (long) shape.batch() * shape.length();
-    return stack != null
-        && tokens <= fusedMaxTokens
-        && EncoderKernels.encodeSmallTakes(
-            (int) tokens, hidden, architecture.heads(), architecture.intermediate());
-  }
-
-  /**
-   * Records {@code shape} as one node, {@code encode_small}: the embeddings, every layer, the last
-   * LayerNorm and pooling into the pooled rows the other path's pooling kernel writes. Its scratch
-   * is the graph's temporaries, its counters {@link #sync}.
-   */
-  private void recordFusedShape(Shape shape, Counting scope) {
-    EncoderKernels.Stack weights = java.util.Objects.requireNonNull(stack);
-    int batch = shape.batch(), length = shape.length(), tokens = batch * length;
-    long rows = EncoderKernels.encodeSmallRows(tokens);
-    DeviceBuffer<Float> h = scope.temporary(ElementType.F32, rows * hidden);
-    DeviceBuffer<Float> x = scope.temporary(ElementType.F32, rows * hidden);
-    DeviceBuffer<Short> context = scope.temporary(ElementType.F16, rows * hidden);
-    DeviceBuffer<Short> inner =
-        scope.temporary(ElementType.F16, rows * architecture.intermediate());
-    scope.record(
-        EncoderKernels.encodeSmall(
-            inputs.slice(0, tokens),
-            inputs.slice(tokens, tokens),
-            inputs.slice(2L * tokens, tokens),
-            tables,
-            weights,
-            h,
-            x,
-            context,
-            inner,
-            pooled.slice(maxBatch, (long) batch * hidden),
-            pooled.slice(0, batch),
-            java.util.Objects.requireNonNull(sync),
-            batch,
-            length,
-            architecture.heads(),
-            pooling,
-            false));
-  }
-
   private void recordShape(Shape shape, Counting scope) {
-    if (usesFusedKernels(shape)) {
-      recordFusedShape(shape, scope);
-      return;
-    }
     int batch = shape.batch(), length = shape.length();
     int ffn = architecture.intermediate();
     int heads = architecture.heads(), headSize = architecture.headSize();

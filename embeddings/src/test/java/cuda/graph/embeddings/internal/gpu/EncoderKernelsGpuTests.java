@@ -22,7 +22,6 @@ import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,13 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the simulator runs) gives, on random inputs through the launches the encoder makes, in its fp32
  * and its fp16 form: the embeddings with their LayerNorm, LayerNorm in place, attention (lengths of
  * one, two and three key tiles, with padding and a sequence whose mask keeps nothing), the exact
- * GELU over a grid-stride launch, pooling (mean and CLS) with the L2 normalisation and its norm,
- * and encode_small, the whole fp16 pass of a small batch (random weights of a small architecture,
- * three shapes with padding and a sequence whose mask keeps nothing, twice in a row on one sync
- * buffer; and its NaN for a grid or block it is not written for). Rows the kernels turn into NaN
- * (an id or type outside its table) must be NaN on both sides. {@link #TESTED} names the kernels
- * covered; EncoderKernelsTests fails the build when the PTX has one more. Skipped only where the
- * system platform is not the cuda provider (no GPU).
+ * GELU over a grid-stride launch, and pooling (mean and CLS) with the L2 normalisation and its
+ * norm. Rows the kernels turn into NaN (an id or type outside its table) must be NaN on both sides.
+ * {@link #TESTED} names the kernels covered; EncoderKernelsTests fails the build when the PTX has
+ * one more. Skipped only where the system platform is not the cuda provider (no GPU).
  *
  * <p>Tolerances. The CUDA kernels sum in fp32 (in a tree for the row reductions) and take {@code
  * rsqrt.approx}, {@code erff} and {@code expf}; the references sum in double and round once. The
@@ -59,16 +55,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       expected norm (an fp32 sum of 384 squares is off by at most 384 roundings of 6e-8 each, a
  *       relative 2.3e-5 in the worst order, some 10^-6 in a tree).
  *   <li>Attention: {@code 1e-5}, as since the kernel was written (values of a few units).
- *   <li>encode_small (fp16 operands on the tensor cores, fp32 sums, fp16 rounding of each product's
- *       input): {@code 2e-3} on the elements of its unit vectors and {@code 6e-4} of each norm. An
- *       fp32 value near a rounding boundary may round to the fp16 value next to the reference's,
- *       and two layers and a softmax carry that on; the whole pass emulated in Java (fp32 sums in
- *       the worst order, fp16 rounding where the kernel rounds) differed from the reference by at
- *       most {@code 2.0e-4} and a relative {@code 6.0e-5} over 960 runs of these shapes (4 models,
- *       60 token draws). Leaving out a bias or taking the wrong attention scale moves them by at
- *       least {@code 2.7e-2} and {@code 8.5e-3}, over 10 times the bound. An fp16 rounding left out
- *       (of the context or the activations after GELU) moved them by at most {@code 1.2e-4}, within
- *       the arithmetic's own spread: no bound on the outputs tells it apart.
  *   <li>The embeddings before their LayerNorm: {@code 1e-6 * (1 + |expected|)} (two fp32 sums).
  *   <li>fp16 outputs: the fp32 tolerance plus one fp16 unit in the last place of the expected
  *       value, since two values that close can round to neighbouring fp16 values (attention keeps
@@ -89,8 +75,7 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION_HALF,
           EncoderKernels.ATTENTION_HALF_SHORT,
           EncoderKernels.GELU,
-          EncoderKernels.POOL_NORMALIZE,
-          EncoderKernels.ENCODE_SMALL);
+          EncoderKernels.POOL_NORMALIZE);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -100,12 +85,6 @@ class EncoderKernelsGpuTests {
   private static final float EPS = 1e-12f;
 
   private static final DoubleUnaryOperator ROW = e -> 1e-5 * (1 + Math.abs(e));
-
-  /** encode_small's tolerance on the elements of its unit vectors (see the class comment). */
-  private static final double SMALL_UNIT = 2e-3;
-
-  /** encode_small's tolerance on its norms, of the expected norm (see the class comment). */
-  private static final double SMALL_NORM = 6e-4;
 
   private static CudaPlatform gpu() {
     CudaPlatform platform = CudaPlatform.system();
@@ -176,7 +155,7 @@ class EncoderKernelsGpuTests {
     return f;
   }
 
-  static float[] gaussians(Random random, int n, double scale) {
+  private static float[] gaussians(Random random, int n, double scale) {
     float[] v = new float[n];
     for (int i = 0; i < n; i++) {
       v[i] = (float) (scale * random.nextGaussian());
@@ -184,7 +163,7 @@ class EncoderKernelsGpuTests {
     return v;
   }
 
-  static float[] uniforms(Random random, int n, double from, double to) {
+  private static float[] uniforms(Random random, int n, double from, double to) {
     float[] v = new float[n];
     for (int i = 0; i < n; i++) {
       v[i] = (float) (from + (to - from) * random.nextDouble());
@@ -509,184 +488,5 @@ class EncoderKernelsGpuTests {
         assertTrue(actualNorms[b] > 1, () -> "the pooled norm of sequence " + s);
       }
     }
-  }
-
-  /** The tokens, mask and launch of one encode_small test, and its reference's outputs. */
-  private record SmallRun(
-      int batch,
-      int length,
-      Pooling pooling,
-      int[] ids,
-      int[] types,
-      int[] mask,
-      float[] out,
-      float[] norms,
-      int[] sync) {
-
-    static SmallRun of(SmallModel model, int batch, int length, Pooling pooling, long seed) {
-      int[][] tokens = SmallModel.tokens(new Random(seed), batch * length);
-      SmallRun run =
-          new SmallRun(
-              batch,
-              length,
-              pooling,
-              tokens[0],
-              tokens[1],
-              SmallModel.mask(batch, length),
-              new float[batch * SmallModel.HIDDEN],
-              new float[batch],
-              new int[SmallModel.syncInts()]);
-      EncoderKernels.ENCODE_SMALL.runReference(
-          SmallModel.launch(),
-          model.arguments(
-              run.ids, run.types, run.mask, run.out, run.norms, run.sync, batch, length, pooling,
-              0));
-      return run;
-    }
-  }
-
-  @ParameterizedTest(name = "{0} x {1}, {2} pooling")
-  @CsvSource({"1, 7, MEAN", "2, 8, MEAN", "3, 10, MEAN", "3, 10, CLS"})
-  void encodeSmallOnTheGpuIsItsReferenceForEverySequenceTwiceInARowAndLeavesItsCountersAtZero(
-      int batch, int length, Pooling pooling) {
-    CudaPlatform platform = gpu();
-    SmallModel model = SmallModel.random(3610);
-    SmallRun expected = SmallRun.of(model, batch, length, pooling, 3611 + batch);
-    int hidden = SmallModel.HIDDEN;
-
-    float[] first, actual, actualNorms;
-    int[] actualSync;
-    try (Stream stream = platform.defaultDevice().newStream();
-        SmallModel.OnDevice device = model.upload(stream)) {
-      DeviceBuffer<Float> out = device.zeros(ElementType.F32, batch * hidden);
-      DeviceBuffer<Float> norms = device.zeros(ElementType.F32, batch);
-      DeviceBuffer<Integer> sync = device.zeros(ElementType.I32, SmallModel.syncInts());
-      DeviceBuffer<Integer> ids = device.ints(expected.ids());
-      DeviceBuffer<Integer> types = device.ints(expected.types());
-      DeviceBuffer<Integer> mask = device.ints(expected.mask());
-      first =
-          device
-              .encodeSmall(ids, types, mask, out, norms, sync, batch, length, pooling)
-              .andThen(out.toFloatArray())
-              .syncOn(stream);
-      // Again on the counters the first launch left: they must be back at 0 for it to run.
-      actual =
-          out.fill(0f)
-              .andThen(
-                  device.encodeSmall(ids, types, mask, out, norms, sync, batch, length, pooling))
-              .andThen(out.toFloatArray())
-              .syncOn(stream);
-      actualNorms = norms.toFloatArray().syncOn(stream);
-      actualSync = sync.toIntArray().syncOn(stream);
-    }
-    assertElements("encode_small's unit vectors", expected.out(), actual, e -> SMALL_UNIT);
-    assertElements(
-        "encode_small's norms", expected.norms(), actualNorms, e -> SMALL_NORM * e + 1e-30);
-    assertArrayEquals(first, actual, "the second launch gives the first's unit vectors");
-    assertArrayEquals(new int[SmallModel.syncInts()], actualSync, "sync back at 0");
-    for (int b = 0; b < batch; b++) {
-      float[] row = Arrays.copyOfRange(actual, b * hidden, (b + 1) * hidden);
-      boolean empty = batch > 1 && b == batch - 1 || pooling == Pooling.CLS && b > 0;
-      int s = b;
-      if (empty) {
-        assertArrayEquals(new float[hidden], row, () -> "sequence " + s + " keeps nothing: zeros");
-        assertEquals(0f, actualNorms[b], () -> "and norm 0, sequence " + s);
-      } else {
-        double norm = MiniLm.norm(row);
-        assertTrue(Math.abs(norm - 1) <= 1e-5, () -> "the norm of sequence " + s + ": " + norm);
-      }
-    }
-  }
-
-  @ParameterizedTest(name = "{0} blocks more than its grid, blocks of {1}")
-  @CsvSource({"-1, 256", "1, 256", "0, 128"})
-  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-  void encodeSmallOnAnotherGridOrBlockWritesNaNOverOutAndNormsAndNothingElseAndReturns(
-      int moreBlocks, int threads) {
-    CudaPlatform platform = gpu();
-    SmallModel model = SmallModel.random(3612);
-    int batch = 2, length = 8, hidden = SmallModel.HIDDEN, beyond = 5;
-    int[][] tokens = SmallModel.tokens(new Random(3613), batch * length);
-    int[] mask = SmallModel.mask(batch, length);
-    LaunchConfig wrong = LaunchConfig.of(SmallModel.launch().grid().x() + moreBlocks, threads);
-    float[] before = new float[batch * hidden + beyond];
-    Arrays.fill(before, 12345f);
-    float[] normsBefore = new float[batch + beyond];
-    Arrays.fill(normsBefore, 12345f);
-    float[] expected = before.clone(), expectedNorms = normsBefore.clone();
-    Object[] arguments =
-        model.arguments(
-            tokens[0],
-            tokens[1],
-            mask,
-            expected,
-            expectedNorms,
-            new int[SmallModel.syncInts()],
-            batch,
-            length,
-            Pooling.MEAN,
-            12345f);
-    EncoderKernels.ENCODE_SMALL.runReference(wrong, arguments);
-
-    float[] actual, actualNorms, actualH;
-    int[] actualSync;
-    try (Stream stream = platform.defaultDevice().newStream();
-        SmallModel.OnDevice device = model.upload(stream)) {
-      DeviceBuffer<Float> out = device.floats(before);
-      DeviceBuffer<Float> norms = device.floats(normsBefore);
-      DeviceBuffer<Integer> sync = device.zeros(ElementType.I32, SmallModel.syncInts());
-      DeviceBuffer<Float> h = device.floats((float[]) arguments[20]);
-      // The arguments as the reference took them, on the device (the scratch and the tables'
-      // sizes are the test's; the kernel checks its grid before it reads anything).
-      Object[] onDevice = arguments.clone();
-      onDevice[0] = device.ints(tokens[0]);
-      onDevice[1] = device.ints(tokens[1]);
-      onDevice[2] = device.ints(mask);
-      onDevice[3] = device.tables.word();
-      onDevice[4] = device.tables.position();
-      onDevice[5] = device.tables.type();
-      onDevice[6] = device.tables.gamma();
-      onDevice[7] = device.tables.beta();
-      EncoderKernels.Stack s = device.stack;
-      onDevice[8] = s.qkv();
-      onDevice[9] = s.qkvBias();
-      onDevice[10] = s.attentionOutput();
-      onDevice[11] = s.attentionOutputBias();
-      onDevice[12] = s.attentionGamma();
-      onDevice[13] = s.attentionBeta();
-      onDevice[14] = s.intermediate();
-      onDevice[15] = s.intermediateBias();
-      onDevice[16] = s.output();
-      onDevice[17] = s.outputBias();
-      onDevice[18] = s.outputGamma();
-      onDevice[19] = s.outputBeta();
-      onDevice[20] = h;
-      onDevice[21] = device.floats((float[]) arguments[21]);
-      onDevice[22] = device.halves((short[]) arguments[22]);
-      onDevice[23] = device.halves((short[]) arguments[23]);
-      onDevice[24] = out;
-      onDevice[25] = norms;
-      onDevice[26] = sync;
-      actual =
-          EncoderKernels.ENCODE_SMALL
-              .launch(wrong, onDevice)
-              .andThen(out.toFloatArray())
-              .syncOn(stream);
-      actualNorms = norms.toFloatArray().syncOn(stream);
-      actualH = h.toFloatArray().syncOn(stream);
-      actualSync = sync.toIntArray().syncOn(stream);
-    }
-    for (float[] o : List.of(expected, actual)) {
-      for (int e = 0; e < before.length; e++) {
-        assertEquals(e < batch * hidden ? Float.NaN : 12345f, o[e], "element " + e + " of out");
-      }
-    }
-    for (float[] n : List.of(expectedNorms, actualNorms)) {
-      for (int b = 0; b < normsBefore.length; b++) {
-        assertEquals(b < batch ? Float.NaN : 12345f, n[b], "norm " + b);
-      }
-    }
-    assertArrayEquals((float[]) arguments[20], actualH, "h, left as it was");
-    assertArrayEquals(new int[SmallModel.syncInts()], actualSync, "sync, left at 0");
   }
 }

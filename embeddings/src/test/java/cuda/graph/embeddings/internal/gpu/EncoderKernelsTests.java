@@ -4,23 +4,18 @@ package cuda.graph.embeddings.internal.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.LaunchConfig;
-import cuda.graph.embeddings.Pooling;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The kernels' Java references (what the simulator runs for encoder_kernels.cu), run on small
  * random inputs in the layouts the encoder gives them, agree with {@link ReferenceEncoder}'s pieces
- * computed from the same numbers in its own layout; encode_small's reference keeps its NaN rules
- * (an id outside the vocabulary, a launch it is not written for) and the sizes it takes.
+ * computed from the same numbers in its own layout.
  */
 class EncoderKernelsTests {
 
@@ -381,7 +376,7 @@ class EncoderKernelsTests {
             .map(cuda.graph.Kernel::name)
             .collect(java.util.stream.Collectors.toSet());
 
-    assertEquals(10, entries.size(), entries::toString);
+    assertEquals(9, entries.size(), entries::toString);
     assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
   }
 
@@ -396,147 +391,5 @@ class EncoderKernelsTests {
     EncoderKernels.GELU.runReference(LaunchConfig.of(1, BLOCK), x, (long) x.length);
 
     assertArrayEquals(expected, x);
-  }
-
-  @Test
-  void encodeSmallTakesQueriesOfUpTo32TokensOfAllMiniLmsSizesAndItsGridIsItsPhasesItems() {
-    // all-MiniLM-L6-v2 and bge-small-en-v1.5: rows of 384 in 12 heads of 32, activations of 1536.
-    assertTrue(EncoderKernels.encodeSmallTakes(32, 384, 12, 1536), "32 tokens");
-    assertTrue(EncoderKernels.encodeSmallTakes(1, 384, 12, 1536), "1 token");
-    assertTrue(EncoderKernels.encodeSmallTakes(7, 64, 4, 128), "heads of 16");
-    assertTrue(EncoderKernels.encodeSmallTakes(7, 64, 2, 1 << 16), "activations of 65,536");
-    assertFalse(EncoderKernels.encodeSmallTakes(33, 384, 12, 1536), "33 tokens");
-    assertFalse(EncoderKernels.encodeSmallTakes(0, 384, 12, 1536), "no token");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 400, 10, 1536), "rows of 400");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 392, 14, 1536), "rows of 392, not 16s");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 384, 6, 1536), "heads of 64");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 48, 2, 192), "heads of 24");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 384, 0, 1536), "no head");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 384, 12, 1544), "activations of 1544");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 384, 12, 0), "no activations");
-    assertFalse(EncoderKernels.encodeSmallTakes(16, 64, 2, (1 << 16) + 16), "65,552 activations");
-    // The embeddings, then per layer an item a head and a 16-column strip of each product but
-    // QKV's (done by the heads), then pooling.
-    assertEquals(2 + 6 * (12 + 24 + 96 + 24), EncoderKernels.encodeSmallBlocks(6, 384, 12, 1536));
-    assertEquals(28, EncoderKernels.encodeSmallSyncInts(6));
-    assertEquals(16, EncoderKernels.encodeSmallRows(1));
-    assertEquals(16, EncoderKernels.encodeSmallRows(16));
-    assertEquals(32, EncoderKernels.encodeSmallRows(17));
-  }
-
-  @Test
-  void encodeSmallsReferenceGivesNaNToEachSequenceWithAnIdOutsideTheVocabularyMaskedOrNot() {
-    SmallModel model = SmallModel.random(27);
-    int batch = 3, length = 5, hidden = SmallModel.HIDDEN;
-    int[][] tokens = SmallModel.tokens(new Random(28), batch * length);
-    // Every token of sequences 0 and 1 kept, sequence 2 its first three.
-    int[] mask = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0};
-    float[] valid = new float[batch * hidden], validNorms = new float[batch];
-    EncoderKernels.ENCODE_SMALL.runReference(
-        SmallModel.launch(),
-        model.arguments(
-            tokens[0],
-            tokens[1],
-            mask,
-            valid,
-            validNorms,
-            new int[SmallModel.syncInts()],
-            batch,
-            length,
-            Pooling.MEAN,
-            0));
-    // Token 2 of sequence 1 outside the vocabulary; token 4 of sequence 2 too, where it is masked.
-    int[] ids = tokens[0].clone();
-    ids[length + 2] = SmallModel.VOCABULARY;
-    ids[2 * length + 4] = -1;
-    float[] out = new float[batch * hidden], norms = new float[batch];
-    int[] sync = new int[SmallModel.syncInts()];
-    EncoderKernels.ENCODE_SMALL.runReference(
-        SmallModel.launch(),
-        model.arguments(ids, tokens[1], mask, out, norms, sync, batch, length, Pooling.MEAN, 0));
-
-    assertArrayEquals(row(valid, 0, hidden), row(out, 0, hidden), "sequence 0, all its ids valid");
-    assertEquals(validNorms[0], norms[0]);
-    assertTrue(validNorms[0] > 0 && Float.isFinite(validNorms[0]), "a finite norm: " + norms[0]);
-    for (int b = 1; b < batch; b++) {
-      // A masked key's value is taken times its weight 0, as the kernel's sum takes it.
-      for (float v : row(out, b, hidden)) {
-        assertTrue(Float.isNaN(v), "sequence " + b + " holds " + v);
-      }
-      assertTrue(Float.isNaN(norms[b]), "the norm of sequence " + b);
-    }
-    assertArrayEquals(new int[SmallModel.syncInts()], sync, "sync untouched");
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(
-      strings = {
-        "one block fewer",
-        "one block more",
-        "blocks of 128",
-        "33 tokens",
-        "3 heads, which do not divide 64",
-        "no layer",
-        "65 layers"
-      })
-  void encodeSmallsReferenceWritesNaNOverOutAndNormsAndNothingElseForALaunchItIsNotWrittenFor(
-      String what) {
-    SmallModel model = SmallModel.random(29);
-    int batch = what.equals("33 tokens") ? 3 : 2, length = what.equals("33 tokens") ? 11 : 8;
-    int hidden = SmallModel.HIDDEN, beyond = 5;
-    int[][] tokens = SmallModel.tokens(new Random(30), batch * length);
-    float[] out = new float[batch * hidden + beyond], norms = new float[batch + beyond];
-    Arrays.fill(out, 12345f);
-    Arrays.fill(norms, 12345f);
-    int[] sync = new int[SmallModel.syncInts()];
-    Arrays.fill(sync, 7);
-    Object[] arguments =
-        model.arguments(
-            tokens[0],
-            tokens[1],
-            SmallModel.mask(batch, length),
-            out,
-            norms,
-            sync,
-            batch,
-            length,
-            Pooling.MEAN,
-            12345f);
-    Object[] scratch = {
-      ((float[]) arguments[20]).clone(),
-      ((float[]) arguments[21]).clone(),
-      ((short[]) arguments[22]).clone(),
-      ((short[]) arguments[23]).clone()
-    };
-    int blocks = SmallModel.launch().grid().x(), threads = EncoderKernels.ENCODE_SMALL_BLOCK;
-    switch (what) {
-      case "one block fewer" -> blocks--;
-      case "one block more" -> blocks++;
-      case "blocks of 128" -> threads = 128;
-      case "3 heads, which do not divide 64" -> arguments[31] = 3;
-      case "no layer" -> arguments[29] = 0;
-      case "65 layers" -> arguments[29] = 65;
-      default -> {} // 33 tokens: sizes, the grid right for them
-    }
-    if (!what.contains("block")) {
-      int layers = (int) arguments[29], heads = (int) arguments[31];
-      blocks = 2 + layers * (heads + 2 * hidden / 16 + SmallModel.FFN / 16);
-    }
-
-    EncoderKernels.ENCODE_SMALL.runReference(LaunchConfig.of(blocks, threads), arguments);
-
-    for (int e = 0; e < out.length; e++) {
-      assertEquals(e < batch * hidden ? Float.NaN : 12345f, out[e], "element " + e + " of out");
-    }
-    for (int b = 0; b < norms.length; b++) {
-      assertEquals(b < batch ? Float.NaN : 12345f, norms[b], "norm " + b);
-    }
-    int[] seven = new int[SmallModel.syncInts()];
-    Arrays.fill(seven, 7);
-    assertArrayEquals(seven, sync, "sync untouched");
-    assertArrayEquals((float[]) scratch[0], (float[]) arguments[20], "h untouched");
-    assertArrayEquals((float[]) scratch[1], (float[]) arguments[21], "x untouched");
-    assertArrayEquals((short[]) scratch[2], (short[]) arguments[22], "ctx untouched");
-    assertArrayEquals((short[]) scratch[3], (short[]) arguments[23], "u untouched");
   }
 }

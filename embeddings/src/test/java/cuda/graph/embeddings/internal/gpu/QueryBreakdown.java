@@ -26,12 +26,9 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Mode {@code fp16_fused} asks for the one-kernel path: a shape of up to {@link
- * EncoderKernels#ENCODE_SMALL_MAX_TOKENS} (32) tokens as one kernel, encode_small, the rest on the
- * cuBLASLt path (not the encoder's default, {@link GpuEncoder#FUSED_MAX_TOKENS}); {@code
- * fp16_cublaslt} runs every shape on the cuBLASLt path, {@code fp16_pdl} the same with the
- * encoder's own kernels launched programmatically. Then the replay of shapes of 1 to 64 sequences
- * of 32 tokens in those modes (only 1 x 32 is one kernel).
+ * tokenization. Mode {@code fp16_cublaslt} runs every shape on the cuBLASLt path, {@code fp16_pdl}
+ * the same with the encoder's own kernels launched programmatically, {@code fp32} in fp32. Then the
+ * replay of shapes of 1 to 64 sequences of 32 tokens in the two fp16 modes.
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
@@ -40,7 +37,7 @@ import java.util.Locale;
  * <p>With {@code --random-weights} (and {@code --tokenizer FILE}, the model's tokenizer.json) the
  * models are {@code minilm} and {@code bge}: their sizes with random values, for a host the models'
  * artifacts cannot reach (time depends on the sizes, not the values). Last, for each model, the
- * worst cosine over the queries between the paths ({@code query_agreement}).
+ * worst cosine over the queries between the modes ({@code query_agreement}).
  *
  * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]
  *     [--batch-shape 256x48] [--random-weights --tokenizer FILE]</pre>
@@ -49,15 +46,14 @@ public final class QueryBreakdown {
 
   private QueryBreakdown() {}
 
-  private record Mode(
-      String name, GpuEncoder.Precision precision, int fusedMaxTokens, boolean programmatic) {
-    Mode(String name, GpuEncoder.Precision precision, int fusedMaxTokens) {
-      this(name, precision, fusedMaxTokens, false);
+  private record Mode(String name, GpuEncoder.Precision precision, boolean programmatic) {
+    Mode(String name, GpuEncoder.Precision precision) {
+      this(name, precision, false);
     }
   }
 
   /** The cuBLASLt path with its own kernels launched programmatically. */
-  private static final Mode PDL = new Mode("fp16_pdl", GpuEncoder.Precision.FP16, 0, true);
+  private static final Mode PDL = new Mode("fp16_pdl", GpuEncoder.Precision.FP16, true);
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -151,23 +147,12 @@ public final class QueryBreakdown {
         }
         for (Mode mode :
             List.of(
-                new Mode(
-                    "fp16_fused",
-                    GpuEncoder.Precision.FP16,
-                    EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
-                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
+                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
                 PDL,
-                new Mode("fp32", GpuEncoder.Precision.FP32, 0))) {
+                new Mode("fp32", GpuEncoder.Precision.FP32))) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
-        for (Mode mode :
-            List.of(
-                new Mode(
-                    "fp16_fused",
-                    GpuEncoder.Precision.FP16,
-                    EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
-                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
-                PDL)) {
+        for (Mode mode : List.of(new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16), PDL)) {
           shapes(platform, model, mode, weights, tokenizer, pooling, queries);
         }
         agreement(platform, model, weights, tokenizer, pooling, queries);
@@ -176,8 +161,9 @@ public final class QueryBreakdown {
   }
 
   /**
-   * The worst cosine, over the queries, of each fp16 path's embedding to the fp32 path's (the one
-   * kernel's and the cuBLASLt path's), and between the two fp16 paths; NaN counts as the worst.
+   * The worst cosine, over the queries, of the cuBLASLt path's fp16 embedding to the fp32 one's,
+   * and of the programmatic launches' to the plain ones' (with how many differ in any bit); NaN
+   * counts as the worst.
    */
   private static void agreement(
       CudaPlatform platform,
@@ -188,13 +174,10 @@ public final class QueryBreakdown {
       List<String> queries) {
     List<Mode> modes =
         List.of(
-            new Mode(
-                "fp16_fused", GpuEncoder.Precision.FP16, EncoderKernels.ENCODE_SMALL_MAX_TOKENS),
-            new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0),
-            new Mode("fp32", GpuEncoder.Precision.FP32, 0),
+            new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
+            new Mode("fp32", GpuEncoder.Precision.FP32),
             PDL);
     float[][][] out = new float[modes.size()][queries.size()][];
-    int fused = 0;
     for (int m = 0; m < modes.size(); m++) {
       try (Stream stream = platform.defaultDevice().newStream();
           GpuEncoder encoder = open(stream, modes.get(m), weights, tokenizer, pooling, 8)) {
@@ -202,35 +185,24 @@ public final class QueryBreakdown {
           List<BertTokenizer.Part> parts =
               encoder.tokenize(queries.get(q), "QueryBreakdown", "a query");
           out[m][q] = encoder.embedParts(List.of(parts))[0];
-          if (m == 0
-              && encoder.usesFusedKernels(
-                  encoder.shapeFor(parts.size(), parts.getFirst().ids().length))) {
-            fused++;
-          }
         }
       }
     }
-    double[] worst = {1, 1, 1, 1};
+    double[] worst = {1, 1};
     int pdlDiffers = 0;
     for (int q = 0; q < queries.size(); q++) {
-      worst[0] = Math.min(worst[0], cosine(out[0][q], out[2][q]));
-      worst[1] = Math.min(worst[1], cosine(out[1][q], out[2][q]));
-      worst[2] = Math.min(worst[2], cosine(out[0][q], out[1][q]));
-      worst[3] = Math.min(worst[3], cosine(out[3][q], out[1][q]));
-      pdlDiffers += java.util.Arrays.equals(out[3][q], out[1][q]) ? 0 : 1;
+      worst[0] = Math.min(worst[0], cosine(out[0][q], out[1][q]));
+      worst[1] = Math.min(worst[1], cosine(out[2][q], out[0][q]));
+      pdlDiffers += java.util.Arrays.equals(out[2][q], out[0][q]) ? 0 : 1;
     }
     System.out.printf(
         Locale.ROOT,
-        "query_agreement,%s,queries,%d,one_kernel,%d,worst_cosine,fused_to_fp32,%.9f,"
-            + "cublaslt_to_fp32,%.9f,fused_to_cublaslt,%.9f,pdl_to_cublaslt,%.9f,"
+        "query_agreement,%s,queries,%d,worst_cosine,cublaslt_to_fp32,%.9f,pdl_to_cublaslt,%.9f,"
             + "pdl_not_bitwise_equal,%d%n",
         model,
         queries.size(),
-        fused,
         worst[0],
         worst[1],
-        worst[2],
-        worst[3],
         pdlDiffers);
   }
 
@@ -256,9 +228,7 @@ public final class QueryBreakdown {
         mode.precision(),
         GpuEncoder.Gelu.defaultFor(mode.precision()),
         pooling,
-        GpuEncoder.Sizing.DEFAULT
-            .withFusedMaxTokens(mode.fusedMaxTokens())
-            .withProgrammaticLaunches(mode.programmatic()));
+        GpuEncoder.Sizing.DEFAULT.withProgrammaticLaunches(mode.programmatic()));
   }
 
   private static void breakdown(
@@ -365,12 +335,11 @@ public final class QueryBreakdown {
         Arrays.sort(host);
         System.out.printf(
             Locale.ROOT,
-            "query_shapes_us,%s,%s,%dx%d,fused,%b,replay_gpu,p50,%.1f,p99,%.1f,replay_waited,p50,%.1f%n",
+            "query_shapes_us,%s,%s,%dx%d,replay_gpu,p50,%.1f,p99,%.1f,replay_waited,p50,%.1f%n",
             model,
             mode.name(),
             shape.batch(),
             shape.length(),
-            encoder.usesFusedKernels(shape),
             gpu[n / 2],
             gpu[(int) (0.99 * (n - 1))],
             host[n / 2]);
@@ -409,7 +378,7 @@ public final class QueryBreakdown {
               + " tokens, not "
               + batch);
     }
-    Mode mode = new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0);
+    Mode mode = new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16);
     try (Stream stream = platform.defaultDevice().newStream();
         GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, batch);
         CudaEvent start = platform.defaultDevice().newEvent();
