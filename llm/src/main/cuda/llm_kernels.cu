@@ -106,8 +106,7 @@ __device__ __forceinline__ bool aligned(const void *p, size_t bytes) {
   return reinterpret_cast<size_t>(p) % bytes == 0;
 }
 
-// L2: read in from L2 (__ldcg), where other blocks of the same kernel wrote it.
-template <class T, bool L2 = false>
+template <class T>
 __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidden, float eps) {
   int n4 = hidden / 4;
   if (hidden % 4 == 0 && n4 <= NORM_VECTORS * (int)blockDim.x && aligned(in, 16) &&
@@ -118,7 +117,7 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
 #pragma unroll
     for (int k = 0; k < NORM_VECTORS; k++) {
       int i = threadIdx.x + k * blockDim.x;
-      v[k] = i < n4 ? (L2 ? __ldcg(in4 + i) : in4[i]) : make_float4(0.f, 0.f, 0.f, 0.f);
+      v[k] = i < n4 ? in4[i] : make_float4(0.f, 0.f, 0.f, 0.f);
     }
 #pragma unroll
     for (int k = 0; k < NORM_VECTORS; k++)
@@ -139,13 +138,10 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
     return;
   }
   float ss = 0.f;
-  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
-    float v = L2 ? __ldcg(in + i) : in[i];
-    ss += v * v;
-  }
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) ss += in[i] * in[i];
   float scale = rsqrtf(block_sum(ss) / hidden + eps);
   for (int i = threadIdx.x; i < hidden; i += blockDim.x)
-    out[i] = from_float<T>((L2 ? __ldcg(in + i) : in[i]) * scale * to_float(weight[i]));
+    out[i] = from_float<T>(in[i] * scale * to_float(weight[i]));
 }
 
 // ---- rope_cache: per token, q and k of qkv (fp32, [tokens, (heads + 2 kv_heads) head_dim]) are
@@ -153,12 +149,11 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
 // with angle position * inv_freq[i] in fp32; the rotated k and the v are written into the layer's
 // cache at the token's slot, block_tables[seq][pos / BLOCK_SIZE] * BLOCK_SIZE + pos % BLOCK_SIZE.
 // Grid: a block per token, ROPE_BLOCK threads (a decode step's token in about three turns).
-template <class T, bool L2 = false>
-__device__ void rope_cache_body(int t, float *__restrict__ qkv, const float *inv_freq,
-                                const int *positions, const int *seq_of_token,
-                                const int *block_tables, T *k_cache, T *v_cache, int heads,
-                                int kv_heads, int head_dim, int max_blocks) {
-  int pos = positions[t];
+template <class T>
+__device__ void rope_cache_body(float *__restrict__ qkv, const float *inv_freq, const int *positions,
+                                const int *seq_of_token, const int *block_tables, T *k_cache,
+                                T *v_cache, int heads, int kv_heads, int head_dim, int max_blocks) {
+  int t = blockIdx.x, pos = positions[t];
   if (pos < 0) return;
   int half = head_dim / 2, kv_dim = kv_heads * head_dim;
   int width = (heads + 2 * kv_heads) * head_dim;
@@ -173,7 +168,7 @@ __device__ void rope_cache_body(int t, float *__restrict__ qkv, const float *inv
     float s, c;
     sincosf(angle, &s, &c);
     float *x = row + head * head_dim;
-    float x1 = L2 ? __ldcg(x + i) : x[i], x2 = L2 ? __ldcg(x + i + half) : x[i + half];
+    float x1 = x[i], x2 = x[i + half];
     float r1 = x1 * c - x2 * s, r2 = x2 * c + x1 * s;
     x[i] = r1;
     x[i + half] = r2;
@@ -184,8 +179,7 @@ __device__ void rope_cache_body(int t, float *__restrict__ qkv, const float *inv
     }
   }
   const float *v = row + (heads + kv_heads) * head_dim;
-  for (int i = threadIdx.x; i < kv_dim; i += blockDim.x)
-    v_cache[slot * kv_dim + i] = from_float<T>(L2 ? __ldcg(v + i) : v[i]);
+  for (int i = threadIdx.x; i < kv_dim; i += blockDim.x) v_cache[slot * kv_dim + i] = from_float<T>(v[i]);
 }
 
 // ---- attention: per token and head, softmax(q . k_j * scale) over the positions j <= the
@@ -403,61 +397,12 @@ __device__ void grouped_attention(GroupedShared &sh, const T *k_cache, const T *
   }
 }
 
-// With fold set, the splits of a (token, kv head) are folded by the last of their blocks to finish
-// (counted on counters[token * kv_heads + kv head], which it sets back to 0: the counters are zero
-// between launches), in split order as attention_combine folds them, so the step needs no kernel
-// of its own for it and the result never depends on which block came last. recs: the (token, kv
-// head)'s records, [split][group][head_dim + 2]; o: its group's context rows.
-// Whether this block is the last of `blocks` to arrive on counter (every thread of the block calls
-// it): what the block wrote before is then seen by the last one, which reads the others' writes
-// from L2 (__ldcg: its L1 may hold lines they changed since), and which must set the counter back
-// to 0 when it is done with it.
-__device__ bool last_block(int *counter, int blocks) {
-  __shared__ bool last;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(counter, 1) == blocks - 1;
-  __syncthreads();
-  if (last) __threadfence();
-  return last;
-}
-
-template <class T>
-__device__ void fold_splits(const float *recs, T *o, int *counter, int group, int head_dim,
-                            int splits) {
-  __shared__ float weight[MAX_GROUP][MAX_SPLITS], totals[MAX_GROUP];
-  if (!last_block(counter, splits)) return;
-  size_t stride = (size_t)group * (head_dim + 2);
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, n = min(splits, MAX_SPLITS);
-  for (int g = warp; g < group; g += blockDim.x / WARP) {
-    const float *rec = recs + (size_t)g * (head_dim + 2);
-    bool here = lane < n;
-    float ms = here ? __ldcg(rec + lane * stride + head_dim) : -INFINITY;
-    float ls = here ? __ldcg(rec + lane * stride + head_dim + 1) : 0.f;
-    float mm = warp_max(ms);
-    float f = ms == -INFINITY ? 0.f : expf(ms - mm);
-    float total = warp_sum(ls * f);
-    if (here) weight[g][lane] = f;
-    if (lane == 0) totals[g] = total;
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < group * head_dim; i += blockDim.x) {
-    int g = i / head_dim, d = i % head_dim;
-    const float *rec = recs + (size_t)g * (head_dim + 2) + d;
-    float sum = 0.f;
-#pragma unroll 8
-    for (int s = 0; s < n; s++) sum += __ldcg(rec + s * stride) * weight[g][s];
-    o[i] = from_float<T>(sum / totals[g]);
-  }
-  if (threadIdx.x == 0) *counter = 0;
-}
-
 template <class T, bool WIDE>
 __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const T *v_cache,
                                        const int *positions, const int *seq_of_token,
                                        const int *block_tables, T *out, int heads, int kv_heads,
                                        int head_dim, int max_blocks, float scale,
-                                       float *partials, int *counters, int fold) {
+                                       float *partials) {
   __shared__ __align__(16) GroupedShared sh;
   int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
   int pos = positions[t];
@@ -467,8 +412,8 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
   bool shaped = (WIDE ? group > 4 && group <= MAX_GROUP : group <= 4) &&
                 blockDim.x == GROUPED_WARPS * WARP &&
                 (head_dim == 32 || head_dim == 64 || head_dim == 128);
-  if (pos < 0) { // padding: zeros, written by attention_combine where there are splits to fold
-    if (splits == 1 || (fold && split == 0))
+  if (pos < 0) { // padding: zeros, written by attention_combine where there are splits
+    if (splits == 1)
       for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(0.f);
     return;
   }
@@ -520,8 +465,6 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
       }
     }
   }
-  if (splits > 1 && fold) fold_splits(rec - (size_t)split * group * (head_dim + 2), o, counters +
-                                      (size_t)t * kv_heads + kvh, group, head_dim, splits);
 }
 
 // ---- attention_combine: the splits' records of attention_grouped folded in split order into the
@@ -792,31 +735,15 @@ __device__ void gemv_stream_body(Rows in, const T *w, float *y, int tokens, int 
 
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
 // rows, then the up rows, of one product). Grid-stride over tokens * inter.
-template <class T, bool L2 = false>
-__device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter, long long first,
-                              long long stride) {
+template <class T>
+__device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   long long n = (long long)tokens * inter;
-  for (long long e = first; e < n; e += stride) {
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n;
+       e += (long long)gridDim.x * blockDim.x) {
     long long t = e / inter, i = e % inter;
-    const float *gp = gu + t * 2 * inter + i;
-    float g = L2 ? __ldcg(gp) : *gp, u = L2 ? __ldcg(gp + inter) : gp[inter];
+    float g = gu[t * 2 * inter + i], u = gu[t * 2 * inter + inter + i];
     h[e] = from_float<T>(g / (1.f + expf(-g)) * u);
   }
-}
-
-// ---- gemv_stream_norm, gemv_stream_rope, gemv_stream_silu: gemv_stream's product, then what the
-// step does next to its output done by the grid's last block to finish (last_block on counter,
-// zero before and after): rms_norm of each token's row of y into out (y the residual stream,
-// rows = hidden), rope_cache of each token's row of y (the QKV product), or silu_mul of y (the
-// gate/up product, rows = 2 inter) into h. The same arithmetic as the kernels they replace, so a
-// decode step is five kernels a layer, not eight; the last block's work is a decode step's few
-// rows, which one block takes in about the time a kernel of its own takes to start.
-template <class T>
-__device__ bool gemv_stream_then(const T *x, const T *w, float *y, int tokens, int rows, int k,
-                                 int accumulate, int *counter) {
-  __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];
-  gemv_stream_body<T>(TypedRows<T>{x, k}, w, y, tokens, rows, k, accumulate, sums);
-  return last_block(counter, gridDim.x);
 }
 
 #define INSTANTIATE(SUFFIX, T)                                                                    \
@@ -843,8 +770,8 @@ __device__ bool gemv_stream_then(const T *x, const T *w, float *y, int tokens, i
       const int *block_tables, T *k_cache, T *v_cache, int heads, int kv_heads, int head_dim,    \
       int max_blocks) {                                                                           \
     STEP_START;                                                                                   \
-    rope_cache_body<T>(blockIdx.x, qkv, inv_freq, positions, seq_of_token, block_tables, k_cache, \
-                       v_cache, heads, kv_heads, head_dim, max_blocks);                           \
+    rope_cache_body<T>(qkv, inv_freq, positions, seq_of_token, block_tables, k_cache, v_cache,   \
+                       heads, kv_heads, head_dim, max_blocks);                                    \
   }                                                                                               \
   extern "C" __global__ void attention_##SUFFIX(                                                  \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
@@ -857,20 +784,20 @@ __device__ bool gemv_stream_then(const T *x, const T *w, float *y, int tokens, i
   extern "C" __global__ void attention_grouped_##SUFFIX(                                          \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials, int *counters, int fold) {     \
+      int head_dim, int max_blocks, float scale, float *partials) {                              \
     STEP_START;                                                                                   \
     attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
                                      block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
-                                     scale, partials, counters, fold);                            \
+                                     scale, partials);                                            \
   }                                                                                               \
   extern "C" __global__ void attention_grouped8_##SUFFIX(                                         \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials, int *counters, int fold) {     \
+      int head_dim, int max_blocks, float scale, float *partials) {                              \
     STEP_START;                                                                                   \
     attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
-                                    scale, partials, counters, fold);                             \
+                                    scale, partials);                                             \
   }                                                                                               \
   extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
                                                         const int *positions, T *out, int heads, \
@@ -896,34 +823,7 @@ __device__ bool gemv_stream_then(const T *x, const T *w, float *y, int tokens, i
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \
-    silu_mul_body<T>(gu, h, tokens, inter, blockIdx.x * (long long)blockDim.x + threadIdx.x,     \
-                     (long long)gridDim.x * blockDim.x);                                          \
-  }                                                                                               \
-  extern "C" __global__ void gemv_stream_norm_##SUFFIX(                                           \
-      const T *x, const T *w, float *y, int tokens, int rows, int k, int accumulate,             \
-      int *counter, const T *weight, T *out, float eps) {                                         \
-    if (!gemv_stream_then<T>(x, w, y, tokens, rows, k, accumulate, counter)) return;             \
-    for (int m = 0; m < tokens; m++)                                                              \
-      rms_norm_row<T, true>(y + (size_t)m * rows, weight, out + (size_t)m * rows, rows, eps);    \
-    if (threadIdx.x == 0) *counter = 0;                                                           \
-  }                                                                                               \
-  extern "C" __global__ void gemv_stream_rope_##SUFFIX(                                           \
-      const T *x, const T *w, float *y, int tokens, int rows, int k, int accumulate,             \
-      int *counter, const float *inv_freq, const int *positions, const int *seq_of_token,        \
-      const int *block_tables, T *k_cache, T *v_cache, int heads, int kv_heads, int head_dim,    \
-      int max_blocks) {                                                                           \
-    if (!gemv_stream_then<T>(x, w, y, tokens, rows, k, accumulate, counter)) return;             \
-    for (int t = 0; t < tokens; t++)                                                              \
-      rope_cache_body<T, true>(t, y, inv_freq, positions, seq_of_token, block_tables, k_cache,   \
-                               v_cache, heads, kv_heads, head_dim, max_blocks);                   \
-    if (threadIdx.x == 0) *counter = 0;                                                           \
-  }                                                                                               \
-  extern "C" __global__ void gemv_stream_silu_##SUFFIX(                                           \
-      const T *x, const T *w, float *y, int tokens, int rows, int k, int accumulate,             \
-      int *counter, T *h, int inter) {                                                            \
-    if (!gemv_stream_then<T>(x, w, y, tokens, rows, k, accumulate, counter)) return;             \
-    silu_mul_body<T, true>(y, h, tokens, inter, threadIdx.x, blockDim.x);                         \
-    if (threadIdx.x == 0) *counter = 0;                                                           \
+    silu_mul_body<T>(gu, h, tokens, inter);                                                       \
   }
 
 INSTANTIATE(f32, float)

@@ -146,11 +146,6 @@ public final class BatchStep implements AutoCloseable {
   private final DeviceBuffer<Integer> inputs;
   private final DeviceBuffer<Integer> sampled;
   private final DeviceBuffer<Float> logits;
-  // Grouped attention's fold counts its splits' blocks here: zero between launches, so it lives
-  // with the step, not among a graph's temporaries (which other buckets' graphs reuse).
-  private final DeviceBuffer<Integer> attentionCounters;
-  // and a fused product's last block is found on this one
-  private final DeviceBuffer<Integer> productCounter;
   private final Blas blas;
   private final Workspace workspace;
   private final GraphCache<Integer> graphs;
@@ -221,8 +216,6 @@ public final class BatchStep implements AutoCloseable {
       inputs = zeros(ElementType.I32, inputLength(limits.maxTokens()));
       sampled = zeros(ElementType.I32, limits.maxSequences());
       logits = zeros(ElementType.F32, (long) limits.maxSequences() * shape.vocab());
-      attentionCounters = zeros(ElementType.I32, (long) limits.maxTokens() * shape.kvHeads());
-      productCounter = zeros(ElementType.I32, 1);
       Blas opened = Blas.open(stream.device());
       closeOnFailure.add(opened);
       blas = opened;
@@ -355,27 +348,21 @@ public final class BatchStep implements AutoCloseable {
             (long) sequences * limits.maxBlocks());
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
-    scope.record(
-        LlmKernels.rmsNorm(type, x, layers.getFirst().attentionNorm(), xn, tokens, h, eps()));
-    for (int i = 0; i < layers.size(); i++) {
-      Layer l = layers.get(i);
+    for (Layer l : layers) {
+      scope.record(LlmKernels.rmsNorm(type, x, l.attentionNorm(), xn, tokens, h, eps()));
+      scope.record(product(xn, tokens, l.qkv(), shape.qkvWidth(), h, qkv, false));
       scope.record(
-          product(
-              xn,
-              tokens,
-              l.qkv(),
-              shape.qkvWidth(),
-              h,
+          LlmKernels.ropeCache(
+              type,
               qkv,
-              false,
-              new LlmKernels.Then.Rope(
-                  inverseFrequencies,
-                  positions,
-                  seqOfToken,
-                  tables,
-                  l.kCache(),
-                  l.vCache(),
-                  heads)));
+              inverseFrequencies,
+              positions,
+              seqOfToken,
+              tables,
+              l.kCache(),
+              l.vCache(),
+              tokens,
+              heads));
       scope.record(
           LlmKernels.attention(
               type,
@@ -387,45 +374,13 @@ public final class BatchStep implements AutoCloseable {
               tables,
               context,
               partials,
-              attentionCounters,
               tokens,
-              heads,
-              LlmKernels.FOLD_ATTENTION_SPLITS));
-      scope.record(
-          product(
-              context,
-              tokens,
-              l.o(),
-              h,
-              shape.qWidth(),
-              x,
-              true,
-              new LlmKernels.Then.Norm(l.mlpNorm(), xn, eps())));
-      scope.record(
-          product(
-              xn,
-              tokens,
-              l.gateUp(),
-              2 * inter,
-              h,
-              gateUp,
-              false,
-              new LlmKernels.Then.Silu(act, inter)));
-      if (i + 1 < layers.size()) {
-        // the next layer's attention norm follows the residual's last addition
-        scope.record(
-            product(
-                act,
-                tokens,
-                l.down(),
-                h,
-                inter,
-                x,
-                true,
-                new LlmKernels.Then.Norm(layers.get(i + 1).attentionNorm(), xn, eps())));
-      } else {
-        scope.record(product(act, tokens, l.down(), h, inter, x, true));
-      }
+              heads));
+      scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
+      scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
+      scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
+      scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
+      scope.record(product(act, tokens, l.down(), h, inter, x, true));
     }
     scope.record(LlmKernels.gatherRmsNorm(type, x, lastRows, finalNorm, xn, sequences, h, eps()));
     DeviceBuffer<Float> rowsOfLogits = logits.slice(0, (long) sequences * shape.vocab());
@@ -435,29 +390,6 @@ public final class BatchStep implements AutoCloseable {
     scope.record(
         LlmKernels.sample(
             rowsOfLogits, params, sampled.slice(0, sequences), keys, sequences, shape.vocab()));
-  }
-
-  /**
-   * {@return the product, then {@code next} on its output}: in one kernel where gemv_stream takes
-   * the product (a decode step's), its last block doing {@code next}; otherwise as two
-   */
-  private GraphNode<@Nullable Void> product(
-      DeviceBuffer<?> x,
-      int tokens,
-      DeviceBuffer<?> w,
-      int rows,
-      int k,
-      DeviceBuffer<Float> y,
-      boolean accumulating,
-      LlmKernels.Then next) {
-    boolean streamed = LlmKernels.gemvStreamTakes(type, x, w, y, tokens, k);
-    boolean one = tokens == 1 && gemvOneBlocks > 0 && streamed;
-    if (streamed && !one && tokens <= LlmKernels.FUSE_MAX_TOKENS) {
-      return LlmKernels.gemvStreamThen(
-          type, x, w, y, tokens, rows, k, accumulating, gemvBlocks, productCounter, next);
-    }
-    return product(x, tokens, w, rows, k, y, accumulating)
-        .andThen(LlmKernels.then(type, next, y, tokens, rows));
   }
 
   /**

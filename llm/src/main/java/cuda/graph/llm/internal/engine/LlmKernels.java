@@ -108,22 +108,6 @@ public final class LlmKernels {
   static final int GEMV_ONE_BLOCKS_PER_SM =
       Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 0));
 
-  /**
-   * Whether grouped attention folds its splits itself (its last block a token and kv head does),
-   * not attention_combine, a kernel of its own; {@code -Dcuda.graph.llm.foldAttentionSplits=false}
-   * measures the kernel.
-   */
-  static final boolean FOLD_ATTENTION_SPLITS =
-      !"false".equals(System.getProperty("cuda.graph.llm.foldAttentionSplits"));
-
-  /**
-   * The most tokens a step's products by gemv_stream do what follows them in their last block
-   * ({@link #gemvStreamThen}: five kernels a layer instead of eight), whose one block takes every
-   * token's row; {@code -Dcuda.graph.llm.fuseMaxTokens=N} measures another (0: never).
-   */
-  static final int FUSE_MAX_TOKENS =
-      Math.max(0, Integer.getInteger("cuda.graph.llm.fuseMaxTokens", GEMV_MAX_TOKENS));
-
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -166,30 +150,7 @@ public final class LlmKernels {
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
-              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)))
-              // The product, then the kernel it replaces on the product's output (the fused
-              // kernels' arguments are gemv's, the counter, then the rest of that kernel's).
-              .withReference(
-                  "gemv_stream_norm_" + s,
-                  stepStart(
-                      call ->
-                          then(
-                              call, t, () -> rmsNorm(remapped(call, 3, 2, 8, 9, 4, 10), t, false))))
-              .withReference(
-                  "gemv_stream_rope_" + s,
-                  stepStart(
-                      call ->
-                          then(
-                              call,
-                              t,
-                              () ->
-                                  ropeCache(
-                                      remapped(call, 3, 2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
-                                      t))))
-              .withReference(
-                  "gemv_stream_silu_" + s,
-                  stepStart(
-                      call -> then(call, t, () -> siluMul(remapped(call, 3, 2, 8, 3, 9), t))));
+              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
     return image
         .withReference("argmax_parts", stepStart(LlmKernels::argmaxParts))
@@ -229,12 +190,10 @@ public final class LlmKernels {
    *     k_cache, v_cache, heads, kv_heads, head_dim, max_blocks)}: a block per token
    * @param attention {@code attention(qkv, k_cache, v_cache, positions, seq_of_token, block_tables,
    *     out, heads, kv_heads, head_dim, max_blocks, scale)}: a block per (token, head)
-   * @param groupedAttention {@code attention_grouped}, attention's parameters then {@code partials,
-   *     counters, fold}: a block per (token, kv head, split), for the shapes {@link
-   *     Heads#grouped()} takes with groups of at most 4; with one split it writes the context rows,
-   *     with more the splits' records, which the last of a (token, kv head)'s blocks to finish
-   *     folds into them where {@code fold} is set (counting on {@code counters[token * kv_heads +
-   *     kv head]}, zero before and after) and {@code attentionCombine} folds otherwise
+   * @param groupedAttention {@code attention_grouped}, attention's parameters then {@code
+   *     partials}: a block per (token, kv head, split), for the shapes {@link Heads#grouped()}
+   *     takes with groups of at most 4; with one split it writes the context rows, with more the
+   *     splits' records that {@code attentionCombine} folds
    * @param groupedAttention8 {@code attention_grouped8}: the same for groups of 5 to 8 (a kernel of
    *     its own, for their registers)
    * @param attentionCombine {@code attention_combine(partials, positions, out, heads, kv_heads,
@@ -246,13 +205,6 @@ public final class LlmKernels {
    * @param gemvStream1 {@code gemv_stream1}, gemv's parameters: gemv_stream for one token row
    *     (tokens is taken as 1), in fewer registers
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
-   * @param gemvStreamNorm {@code gemv_stream_norm}, gemv's parameters then {@code counter, weight,
-   *     out, eps}: gemv_stream, then (in the grid's last block, counted on counter, zero before and
-   *     after) rms_norm of y's {@code tokens} rows of {@code rows} into out
-   * @param gemvStreamRope {@code gemv_stream_rope}, gemv's parameters then {@code counter} and
-   *     rope_cache's after qkv: gemv_stream, then rope_cache of y's rows
-   * @param gemvStreamSilu {@code gemv_stream_silu}, gemv's parameters then {@code counter, h,
-   *     inter}: gemv_stream, then silu_mul of y into h
    */
   public record Typed(
       Kernel embed,
@@ -266,17 +218,14 @@ public final class LlmKernels {
       Kernel gemv,
       Kernel gemvStream,
       Kernel gemvStream1,
-      Kernel siluMul,
-      Kernel gemvStreamNorm,
-      Kernel gemvStreamRope,
-      Kernel gemvStreamSilu) {
+      Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
     public Kernel groupedAttention(int group) {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the fifteen kernels} */
+    /** {@return the twelve kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -290,10 +239,7 @@ public final class LlmKernels {
           gemv,
           gemvStream,
           gemvStream1,
-          siluMul,
-          gemvStreamNorm,
-          gemvStreamRope,
-          gemvStreamSilu);
+          siluMul);
     }
   }
 
@@ -319,36 +265,12 @@ public final class LlmKernels {
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
-              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32),
-              IMAGE.kernel(
-                  "gemv_stream_norm_" + s, w, w, FLOAT, I32, I32, I32, I32, INT, w, w, F32),
-              IMAGE.kernel(
-                  "gemv_stream_rope_" + s,
-                  w,
-                  w,
-                  FLOAT,
-                  I32,
-                  I32,
-                  I32,
-                  I32,
-                  INT,
-                  FLOAT,
-                  INT,
-                  INT,
-                  INT,
-                  w,
-                  w,
-                  I32,
-                  I32,
-                  I32,
-                  I32),
-              IMAGE.kernel("gemv_stream_silu_" + s, w, w, FLOAT, I32, I32, I32, I32, INT, w, I32)));
+              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
 
   private static Kernel grouped(String name, KernelParam w) {
-    return IMAGE.kernel(
-        name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT, INT, I32);
+    return IMAGE.kernel(name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT);
   }
 
   /**
@@ -582,9 +504,8 @@ public final class LlmKernels {
   /**
    * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}:
    * grouped attention where {@link Heads#grouped()} takes the heads (each kv head's keys and values
-   * read once for its whole group), over {@link #attentionSplits} splits of the positions, folded
-   * by the last block of each (token, kv head) where {@code fold} is set and by attention_combine
-   * otherwise; attention otherwise
+   * read once for its whole group), over {@link #attentionSplits} splits of the positions folded by
+   * attention_combine; attention otherwise
    *
    * @param type the cache's and out's type
    * @param qkv the rotated QKV rows, fp32 (q is read)
@@ -596,10 +517,8 @@ public final class LlmKernels {
    * @param out the context rows, {@code tokens x heads * headDim}
    * @param partials the splits' records, at least {@link #attentionPartialFloats} floats (and at
    *     least one)
-   * @param counters at least {@code tokens * kvHeads} ints, all zero (the fold leaves them so)
    * @param tokens the tokens
    * @param heads the shapes
-   * @param fold whether the splits are folded inside grouped attention, not by a kernel of its own
    */
   public static GraphNode<@Nullable Void> attention(
       DType type,
@@ -611,12 +530,9 @@ public final class LlmKernels {
       DeviceBuffer<Integer> blockTables,
       DeviceBuffer<?> out,
       DeviceBuffer<Float> partials,
-      DeviceBuffer<Integer> counters,
       int tokens,
-      Heads heads,
-      boolean fold) {
-    // Both kernels take these; grouped attention takes the splits' records, the counters and the
-    // fold after them.
+      Heads heads) {
+    // Both kernels take these; grouped attention takes the splits' records after them.
     Object[] arguments = {
       qkv,
       kCache,
@@ -630,9 +546,7 @@ public final class LlmKernels {
       heads.headDim(),
       heads.maxBlocks(),
       (float) (1 / Math.sqrt(heads.headDim())),
-      partials,
-      counters,
-      fold ? 1 : 0
+      partials
     };
     if (!heads.grouped()) {
       return of(type)
@@ -640,7 +554,7 @@ public final class LlmKernels {
           .launch(
               new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0)
                   .withProgrammaticDependentLaunch(),
-              Arrays.copyOf(arguments, arguments.length - 3));
+              Arrays.copyOf(arguments, arguments.length - 1));
     }
     int splits = attentionSplits(tokens, heads);
     GraphNode<@Nullable Void> grouped =
@@ -653,7 +567,7 @@ public final class LlmKernels {
                         0)
                     .withProgrammaticDependentLaunch(),
                 arguments);
-    if (splits == 1 || fold) {
+    if (splits == 1) {
       return grouped;
     }
     return grouped.andThen(
@@ -847,147 +761,6 @@ public final class LlmKernels {
         .launch(gemvStreamConfig(rows, blocks), x, w, y, 1, rows, k, accumulate ? 1 : 0);
   }
 
-  /**
-   * What a step does next to a product's output: the kernel it takes, or the grid's last block of a
-   * fused gemv_stream ({@link #gemvStreamThen}).
-   */
-  public sealed interface Then {
-
-    /**
-     * rms_norm of each token's row of the product's output (the residual stream) into {@code out}
-     *
-     * @param weight the norm's weight
-     * @param out {@code tokens x hidden}
-     * @param epsilon the norm's epsilon
-     */
-    record Norm(DeviceBuffer<?> weight, DeviceBuffer<?> out, float epsilon) implements Then {}
-
-    /**
-     * rope_cache of each token's row of the product's output (the QKV rows)
-     *
-     * @param inverseFrequencies RoPE's, {@code headDim / 2}
-     * @param positions each token's position
-     * @param seqOfToken each token's sequence
-     * @param blockTables the sequences' block tables
-     * @param kCache the layer's k cache
-     * @param vCache the layer's v cache
-     * @param heads the shapes
-     */
-    record Rope(
-        DeviceBuffer<Float> inverseFrequencies,
-        DeviceBuffer<Integer> positions,
-        DeviceBuffer<Integer> seqOfToken,
-        DeviceBuffer<Integer> blockTables,
-        DeviceBuffer<?> kCache,
-        DeviceBuffer<?> vCache,
-        Heads heads)
-        implements Then {}
-
-    /**
-     * silu_mul of the product's output (the gate/up rows) into {@code h}
-     *
-     * @param h {@code tokens x inter}
-     * @param inter the feed-forward width
-     */
-    record Silu(DeviceBuffer<?> h, int inter) implements Then {}
-  }
-
-  /**
-   * {@return {@code next} as the kernel of its own it is where the product is not fused}
-   *
-   * @param type the weights' type
-   * @param next what follows the product
-   * @param y the product's output, {@code tokens x rows}
-   * @param tokens the tokens
-   * @param rows y's width
-   */
-  public static GraphNode<@Nullable Void> then(
-      DType type, Then next, DeviceBuffer<Float> y, int tokens, int rows) {
-    return switch (next) {
-      case Then.Norm n -> rmsNorm(type, y, n.weight(), n.out(), tokens, rows, n.epsilon());
-      case Then.Rope r ->
-          ropeCache(
-              type,
-              y,
-              r.inverseFrequencies(),
-              r.positions(),
-              r.seqOfToken(),
-              r.blockTables(),
-              r.kCache(),
-              r.vCache(),
-              tokens,
-              r.heads());
-      case Then.Silu u -> siluMul(type, y, u.h(), tokens, u.inter());
-    };
-  }
-
-  /**
-   * {@return {@link #gemvStream}'s product, then {@code next} done by the grid's last block to
-   * finish}: one kernel where the step took two, the same arithmetic
-   *
-   * @param type x's and w's type
-   * @param x {@code tokens x k}
-   * @param w {@code rows x k}, row-major
-   * @param y {@code tokens x rows}, fp32
-   * @param tokens 1 to {@link #GEMV_MAX_TOKENS}, where {@link #gemvStreamTakes} says so
-   * @param rows w's rows
-   * @param k a row's width
-   * @param accumulate whether to add to y
-   * @param blocks the grid's blocks at most: {@link #gemvStreamBlocks} of the device
-   * @param counter one int, zero (the last block sets it back to zero)
-   * @param next what follows the product
-   */
-  public static GraphNode<@Nullable Void> gemvStreamThen(
-      DType type,
-      DeviceBuffer<?> x,
-      DeviceBuffer<?> w,
-      DeviceBuffer<Float> y,
-      int tokens,
-      int rows,
-      int k,
-      boolean accumulate,
-      int blocks,
-      DeviceBuffer<Integer> counter,
-      Then next) {
-    LaunchConfig config = gemvStreamConfig(rows, blocks);
-    int acc = accumulate ? 1 : 0;
-    Typed kernels = of(type);
-    return switch (next) {
-      case Then.Norm n ->
-          kernels
-              .gemvStreamNorm()
-              .launch(
-                  config, x, w, y, tokens, rows, k, acc, counter, n.weight(), n.out(), n.epsilon());
-      case Then.Rope r ->
-          kernels
-              .gemvStreamRope()
-              .launch(
-                  config,
-                  x,
-                  w,
-                  y,
-                  tokens,
-                  rows,
-                  k,
-                  acc,
-                  counter,
-                  r.inverseFrequencies(),
-                  r.positions(),
-                  r.seqOfToken(),
-                  r.blockTables(),
-                  r.kCache(),
-                  r.vCache(),
-                  r.heads().heads(),
-                  r.heads().kvHeads(),
-                  r.heads().headDim(),
-                  r.heads().maxBlocks());
-      case Then.Silu u ->
-          kernels
-              .gemvStreamSilu()
-              .launch(config, x, w, y, tokens, rows, k, acc, counter, u.h(), u.inter());
-    };
-  }
-
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
   public static int gemvStreamBlocks(Device device) {
     return GEMV_BLOCKS_PER_SM * device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT);
@@ -1172,8 +945,7 @@ public final class LlmKernels {
   // The attention kernels' reference. Grouped, a block per (token, kv head) computes that kv head's
   // group of query heads, and writes NaN rows for the shapes its kernel does not take, as the
   // kernel does; over several splits it writes each split's record (acc, m, l) instead, which
-  // attentionCombine folds, or, with fold set, it folds them itself as the kernel's last block does
-  // (whose counters must be zero: a count left over would make another block the last one).
+  // attentionCombine folds.
   private static void attention(KernelCall call, DType type, boolean grouped, boolean wide) {
     int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
     int tokens = call.grid().x(), group = heads / kvHeads;
@@ -1194,32 +966,18 @@ public final class LlmKernels {
     int record = headDim + 2;
     MemorySegment partials =
         splits > 1 ? floats(call, 12, (long) tokens * blockHeads * splits * record) : null;
-    boolean fold = grouped && splits > 1 && call.i32(14) != 0;
-    if (fold) {
-      MemorySegment counters = ints(call, 13, (long) tokens * call.grid().y());
-      for (long i = 0; i < (long) tokens * call.grid().y(); i++) {
-        if (counters.getAtIndex(I, i) != 0) {
-          throw new IllegalStateException(
-              "attention_grouped: counter "
-                  + i
-                  + " is "
-                  + counters.getAtIndex(I, i)
-                  + ", not 0: the fold's counters must be zero before a launch");
-        }
-      }
-    }
     for (int t = 0; t < tokens; t++) {
       int pos = positions.getAtIndex(I, t);
       for (int h = 0; h < blockHeads; h++) {
         long o = ((long) t * heads + h) * headDim;
-        if (pos < 0 && partials != null && !fold) {
+        if (pos < 0 && partials != null) {
           continue; // attention_combine writes the zeros
         }
         if (pos < 0 || !shaped) {
           for (int d = 0; d < headDim; d++) {
             Numerics.set(type, out, o + d, pos < 0 ? 0f : Float.NaN);
           }
-          for (int split = 0; partials != null && pos >= 0 && split < splits; split++) {
+          for (int split = 0; partials != null && split < splits; split++) {
             long r = recordAt(t, h, split, heads, group, splits, record);
             for (int i = 0; i < record; i++) {
               partials.setAtIndex(F, r + i, Float.NaN);
@@ -1280,9 +1038,6 @@ public final class LlmKernels {
             partials.setAtIndex(F, r + headDim + 1, (float) total);
           }
         }
-        if (fold) {
-          combine(partials, out, t, h, heads, group, headDim, splits, false, type);
-        }
       }
     }
   }
@@ -1303,133 +1058,29 @@ public final class LlmKernels {
     for (int t = 0; t < tokens; t++) {
       boolean padding = positions.getAtIndex(I, t) < 0;
       for (int h = 0; h < heads; h++) {
-        combine(partials, out, t, h, heads, group, headDim, splits, padding, type);
-      }
-    }
-  }
-
-  /** Head h of token t's context row from its splits' records (zeros for a padding token). */
-  private static void combine(
-      MemorySegment partials,
-      MemorySegment out,
-      int t,
-      int h,
-      int heads,
-      int group,
-      int headDim,
-      int splits,
-      boolean padding,
-      DType type) {
-    int record = headDim + 2;
-    long o = ((long) t * heads + h) * headDim;
-    float max = Float.NEGATIVE_INFINITY;
-    for (int split = 0; split < splits; split++) {
-      float m =
-          partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
-      max = Float.isNaN(m) ? m : Math.max(max, m);
-    }
-    for (int d = 0; d < headDim; d++) {
-      double total = 0, sum = 0;
-      for (int split = 0; split < splits && !padding; split++) {
-        long r = recordAt(t, h, split, heads, group, splits, record);
-        float m = partials.getAtIndex(F, r + headDim);
-        if (m == Float.NEGATIVE_INFINITY) {
-          continue; // a split without positions
+        long o = ((long) t * heads + h) * headDim;
+        float max = Float.NEGATIVE_INFINITY;
+        for (int split = 0; split < splits; split++) {
+          float m =
+              partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
+          max = Float.isNaN(m) ? m : Math.max(max, m);
         }
-        double f = Math.exp(m - max);
-        total += partials.getAtIndex(F, r + headDim + 1) * f;
-        sum += partials.getAtIndex(F, r + d) * f;
+        for (int d = 0; d < headDim; d++) {
+          double total = 0, sum = 0;
+          for (int split = 0; split < splits && !padding; split++) {
+            long r = recordAt(t, h, split, heads, group, splits, record);
+            float m = partials.getAtIndex(F, r + headDim);
+            if (m == Float.NEGATIVE_INFINITY) {
+              continue; // a split without positions
+            }
+            double f = Math.exp(m - max);
+            total += partials.getAtIndex(F, r + headDim + 1) * f;
+            sum += partials.getAtIndex(F, r + d) * f;
+          }
+          Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
+        }
       }
-      Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
     }
-  }
-
-  /**
-   * A fused kernel's reference: gemv's, then {@code next} (the replaced kernel's reference on the
-   * product's output); the counter (argument 7) must be zero, as the grid's last block finds it
-   * only then, and stays so.
-   */
-  private static void then(KernelCall call, DType type, Runnable next) {
-    int counter = ints(call, 7, 1).getAtIndex(I, 0);
-    if (counter != 0) {
-      throw new IllegalStateException(
-          "gemv_stream: the counter is "
-              + counter
-              + ", not 0: a fused product's counter must be zero before a launch");
-    }
-    gemv(call, type);
-    next.run();
-  }
-
-  /**
-   * {@return {@code call} seen as a launch of {@code gridX} blocks (grid x from argument {@code
-   * gridFrom}) whose argument i is call's argument {@code indices[i]}}: a replaced kernel's
-   * reference run on a fused kernel's arguments
-   */
-  private static KernelCall remapped(KernelCall call, int gridFrom, int... indices) {
-    Dim3 grid = Dim3.of(Math.max(1, call.i32(gridFrom)));
-    return new KernelCall() {
-      @Override
-      public Dim3 grid() {
-        return grid;
-      }
-
-      @Override
-      public Dim3 block() {
-        return call.block();
-      }
-
-      @Override
-      public int argumentCount() {
-        return indices.length;
-      }
-
-      @Override
-      public byte i8(int index) {
-        return call.i8(indices[index]);
-      }
-
-      @Override
-      public short i16(int index) {
-        return call.i16(indices[index]);
-      }
-
-      @Override
-      public int i32(int index) {
-        return call.i32(indices[index]);
-      }
-
-      @Override
-      public long i64(int index) {
-        return call.i64(indices[index]);
-      }
-
-      @Override
-      public float f32(int index) {
-        return call.f32(indices[index]);
-      }
-
-      @Override
-      public double f64(int index) {
-        return call.f64(indices[index]);
-      }
-
-      @Override
-      public MemorySegment memory(int index, long byteSize) {
-        return call.memory(indices[index], byteSize);
-      }
-
-      @Override
-      public void setCondition(int index, int value) {
-        call.setCondition(indices[index], value);
-      }
-
-      @Override
-      public void gridDependencySynchronize() {}
-
-      @Override
-      public void triggerDependentLaunch() {}
-    };
   }
 
   private static void gemv(KernelCall call, DType type) {

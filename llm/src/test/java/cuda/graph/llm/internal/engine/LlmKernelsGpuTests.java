@@ -66,10 +66,7 @@ class LlmKernelsGpuTests {
               "gemv_",
               "gemv_stream_",
               "gemv_stream1_",
-              "silu_mul_",
-              "gemv_stream_norm_",
-              "gemv_stream_rope_",
-              "gemv_stream_silu_")) {
+              "silu_mul_")) {
         names.add(k + s);
       }
     }
@@ -308,8 +305,7 @@ class LlmKernelsGpuTests {
                 heads,
                 kvHeads,
                 headDim,
-                splits,
-                1);
+                splits);
         Object[][] attention =
             grouped
                 ? run(
@@ -381,8 +377,7 @@ class LlmKernelsGpuTests {
                     heads,
                     kvHeads,
                     headDim,
-                    splits,
-                    0));
+                    splits));
         assertSame(type, 1e-4f, runs, what);
         Object rows = runs[0][6];
         if (splits > 1) {
@@ -400,36 +395,6 @@ class LlmKernelsGpuTests {
                   splits);
           assertSame(type, 1e-5f, combined, what + ", combined");
           rows = combined[0][2];
-          // Folded by the last block of each (token, kv head): the same records and rows as the
-          // reference, the counters back at zero (the reference's are), and on the GPU the rows
-          // attention_combine gives.
-          Object[][] folded =
-              run(
-                  LlmKernels.of(type).groupedAttention(heads / kvHeads),
-                  new LaunchConfig(
-                      Dim3.of(tokens, kvHeads, splits),
-                      Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK),
-                      0),
-                  type,
-                  attentionArguments(
-                      type,
-                      qkv,
-                      k,
-                      v,
-                      positions,
-                      seqOfToken,
-                      tables,
-                      heads,
-                      kvHeads,
-                      headDim,
-                      splits,
-                      1));
-          assertSame(type, 1e-4f, folded, what + ", folded in the kernel");
-          assertSame(
-              type,
-              1e-6f,
-              new Object[][] {{combined[1][2]}, {folded[1][6]}},
-              what + ": on the GPU, folded in the kernel as attention_combine folds");
         }
         float first = Arrays16.values(type, rows)[0]; // token 0's first value
         assertEquals(
@@ -453,8 +418,7 @@ class LlmKernelsGpuTests {
       int heads,
       int kvHeads,
       int headDim,
-      int splits,
-      int fold) {
+      int splits) {
     int tokens = positions.length;
     return new Object[] {
       qkv,
@@ -469,103 +433,8 @@ class LlmKernelsGpuTests {
       headDim,
       MAX_BLOCKS,
       (float) (1 / Math.sqrt(headDim)),
-      new float[Math.max(1, tokens * heads * splits * (headDim + 2))],
-      new int[tokens * kvHeads],
-      fold
+      new float[Math.max(1, tokens * heads * splits * (headDim + 2))]
     };
-  }
-
-  @ParameterizedTest
-  @EnumSource(DType.class)
-  void fusedProductsDoTheNormRopeOrSiluInTheirLastBlockAsTheKernelsTheyReplaceAndZeroTheirCounter(
-      DType type) {
-    // Small shapes on the engine's grid (most blocks have no rows) and on 3 blocks (each many
-    // tiles): the product, then what the last block does on every token's row; the counter is
-    // compared too (the reference leaves it at zero).
-    int heads = 4, kvHeads = 2, headDim = 64, k = 512, hidden = 384, inter = 192;
-    int qkvRows = (heads + 2 * kvHeads) * headDim, kv = kvHeads * headDim;
-    float[] inverse = Rope.inverseFrequencies(headDim, 500000, null);
-    Object wNorm = Arrays16.of(type, Arrays16.gaussian(random, type, hidden, 1));
-    Object wHidden = Arrays16.of(type, Arrays16.gaussian(random, type, hidden * k, 1));
-    Object wQkv = Arrays16.of(type, Arrays16.gaussian(random, type, qkvRows * k, 1));
-    Object wGateUp = Arrays16.of(type, Arrays16.gaussian(random, type, 2 * inter * k, 1));
-    int[] grids = {LlmKernels.gemvStreamBlocks(platform.defaultDevice()), 3};
-    for (int blocks : grids) {
-      for (int tokens : new int[] {1, 3, 8}) {
-        String what = " on " + blocks + " blocks, " + tokens + " tokens";
-        Object x = Arrays16.of(type, Arrays16.gaussian(random, type, tokens * k, 1));
-        assertSame(
-            type,
-            1e-4f,
-            run(
-                LlmKernels.of(type).gemvStreamNorm(),
-                LlmKernels.gemvStreamConfig(hidden, blocks),
-                type,
-                x,
-                wHidden,
-                Arrays16.gaussian(random, DType.F32, tokens * hidden, 1),
-                tokens,
-                hidden,
-                k,
-                1,
-                new int[1],
-                wNorm,
-                // a row past the tokens', which no launch may write
-                Arrays16.of(type, new float[(tokens + 1) * hidden]),
-                1e-5f),
-            "gemv_stream_norm" + what);
-        int[] positions = new int[tokens];
-        int[] seqOfToken = new int[tokens];
-        for (int t = 0; t < tokens; t++) {
-          positions[t] = t == 1 ? -1 : 7 + 37 * t; // token 1: padding
-          seqOfToken[t] = t % 2;
-        }
-        assertSame(
-            type,
-            1e-4f,
-            run(
-                LlmKernels.of(type).gemvStreamRope(),
-                LlmKernels.gemvStreamConfig(qkvRows, blocks),
-                type,
-                x,
-                wQkv,
-                new float[tokens * qkvRows],
-                tokens,
-                qkvRows,
-                k,
-                0,
-                new int[1],
-                inverse,
-                positions,
-                seqOfToken,
-                tables(2),
-                Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
-                Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1)),
-                heads,
-                kvHeads,
-                headDim,
-                MAX_BLOCKS),
-            "gemv_stream_rope" + what);
-        assertSame(
-            type,
-            1e-4f,
-            run(
-                LlmKernels.of(type).gemvStreamSilu(),
-                LlmKernels.gemvStreamConfig(2 * inter, blocks),
-                type,
-                x,
-                wGateUp,
-                new float[tokens * 2 * inter],
-                tokens,
-                2 * inter,
-                k,
-                0,
-                new int[1],
-                Arrays16.of(type, new float[(tokens + 1) * inter]),
-                inter),
-            "gemv_stream_silu" + what);
-      }
-    }
   }
 
   @ParameterizedTest

@@ -5,7 +5,6 @@ package cuda.graph.llm.internal.engine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaPlatform;
@@ -325,9 +324,7 @@ class LlmKernelsTests {
             type,
             inputs,
             headDim,
-            records,
-            new int[tokens * KV_HEADS],
-            0);
+            records);
     assertArrayEquals(
         new float[tokens * HEADS * headDim],
         Arrays16.values(type, untouched),
@@ -346,25 +343,6 @@ class LlmKernelsTests {
             splits);
     assertClose(
         type, Arrays16.values(type, whole), Arrays16.values(type, combined), "three splits");
-    // Folded by the kernel's last block instead: the same rows, the same records, the counters
-    // left at zero.
-    float[] foldedRecords = new float[records.length];
-    int[] counters = new int[tokens * KV_HEADS];
-    Object folded =
-        attentionReference(
-            grouped,
-            new LaunchConfig(
-                Dim3.of(tokens, KV_HEADS, splits), Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK), 0),
-            type,
-            inputs,
-            headDim,
-            foldedRecords,
-            counters,
-            1);
-    assertArrayEquals(
-        Arrays16.values(type, combined), Arrays16.values(type, folded), "folded in the kernel");
-    assertArrayEquals(records, foldedRecords, "the same records");
-    assertArrayEquals(new int[tokens * KV_HEADS], counters, "the counters back at zero");
     int record = ((2 * KV_HEADS) * splits + 2) * 2 * (headDim + 2); // token 2, kv head 0, split 2
     assertEquals(Float.NEGATIVE_INFINITY, records[record + headDim], "an empty split's m");
     assertEquals(0f, records[record + headDim + 1], "an empty split's total");
@@ -403,69 +381,6 @@ class LlmKernelsTests {
         1, LlmKernels.attentionSplits(1, new LlmKernels.Heads(4, 2, 16, 3)), "the plain kernel");
   }
 
-  @Test
-  void aFoldWhoseCountersAreNotZeroFailsOnTheSimulatorAsItWouldGoWrongOnTheGpu() {
-    int headDim = 32, width = (HEADS + 2 * KV_HEADS) * headDim, kv = KV_HEADS * headDim;
-    int[] positions = {20, 35};
-    int tokens = positions.length, splits = 3;
-    Object[] inputs = {
-      Arrays16.gaussian(random, DType.F32, tokens * width, 1),
-      Arrays16.gaussian(random, DType.F32, BLOCKS * 16 * kv, 1),
-      Arrays16.gaussian(random, DType.F32, BLOCKS * 16 * kv, 1),
-      positions,
-      new int[] {0, 1}
-    };
-    int[] counters = new int[tokens * KV_HEADS];
-    counters[KV_HEADS + 1] = 2; // a count a failed launch left: another block would fold early
-    RuntimeException e =
-        assertThrows(
-            RuntimeException.class,
-            () ->
-                attentionReference(
-                    LlmKernels.of(DType.F32).groupedAttention(HEADS / KV_HEADS),
-                    new LaunchConfig(
-                        Dim3.of(tokens, KV_HEADS, splits),
-                        Dim3.of(LlmKernels.GROUPED_ATTENTION_BLOCK),
-                        0),
-                    DType.F32,
-                    inputs,
-                    headDim,
-                    new float[tokens * HEADS * splits * (headDim + 2)],
-                    counters,
-                    1));
-    assertTrue(
-        String.valueOf(e.getMessage()).contains("counter " + (KV_HEADS + 1) + " is 2, not 0"),
-        e.getMessage());
-  }
-
-  @Test
-  void aFusedProductWhoseCounterIsNotZeroFailsOnTheSimulatorAndOneWhoseCounterIsRunsBothHalves() {
-    int k = 16, hidden = 8, tokens = 2;
-    float[] x = Arrays16.gaussian(random, DType.F32, tokens * k, 1);
-    float[] w = Arrays16.gaussian(random, DType.F32, hidden * k, 1);
-    float[] norm = Arrays16.gaussian(random, DType.F32, hidden, 1);
-    Kernel fused = LlmKernels.of(DType.F32).gemvStreamNorm();
-    LaunchConfig config = LlmKernels.gemvStreamConfig(hidden, 4);
-    float[] y = new float[tokens * hidden], out = new float[tokens * hidden];
-    fused.runReference(config, x, w, y, tokens, hidden, k, 0, new int[1], norm, out, 1e-5f);
-    float[] product = new float[tokens * hidden], normed = new float[tokens * hidden];
-    LlmKernels.of(DType.F32)
-        .gemv()
-        .runReference(LaunchConfig.of(1, 32), x, w, product, tokens, hidden, k, 0);
-    LlmKernels.of(DType.F32)
-        .rmsNorm()
-        .runReference(LaunchConfig.of(tokens, 32), product, norm, normed, hidden, 1e-5f);
-    assertArrayEquals(product, y, "the product");
-    assertArrayEquals(normed, out, "then its rows normalised");
-    RuntimeException e =
-        assertThrows(
-            RuntimeException.class,
-            () ->
-                fused.runReference(
-                    config, x, w, y, tokens, hidden, k, 0, new int[] {3}, norm, out, 1e-5f));
-    assertTrue(String.valueOf(e.getMessage()).contains("the counter is 3, not 0"), e.getMessage());
-  }
-
   /** {@return grouped attention's reference rows in one split (its records unused)} */
   private static Object groupedInOneSplit(DType type, Object[] inputs, int headDim) {
     int tokens = ((int[]) inputs[3]).length;
@@ -475,9 +390,7 @@ class LlmKernelsTests {
         type,
         inputs,
         headDim,
-        new float[1],
-        new int[tokens * KV_HEADS],
-        0);
+        new float[1]);
   }
 
   /** {@return the context rows {@code kernel}'s reference writes for qkv, k, v, positions, seqs} */
