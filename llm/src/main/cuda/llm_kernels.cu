@@ -5,9 +5,8 @@
 // rms_norm, the QKV product, rope_cache, attention, the output product (added to the residual
 // stream), rms_norm, the gate/up product, silu_mul, the down product (added); then gather_rms_norm
 // of each sequence's last token, the lm_head product, argmax_parts and sample. The products are
-// cuBLASLt's, or for steps of at most 8 tokens gemv_stream (gemv_stream_silu for the gate/up
-// product, SwiGLU in its output, so no silu_mul; gemv_stream1 for one token, gemv for rows longer
-// than its tile). The gate/up weight's rows interleave the gate's and the up's.
+// cuBLASLt's, or for steps of at most 8 tokens gemv_stream (gemv_stream1 for one, gemv for rows
+// longer than its tile).
 //
 // Types: T is the weights' type (float, __half or __nv_bfloat16), each kernel instantiated for the
 // three (suffixes _f32, _f16, _bf16). The residual stream x and the products' fp32 outputs (QKV,
@@ -655,46 +654,9 @@ template <class T> struct TypedRows {
 // floats of shared memory (or more), the tiles' partial sums
 // [tile parity][token][row * warps_per_row + part] (two parities: a tile's sums are written while
 // the tile before is being added up).
-// Where gemv_stream_rows' sums go: y (YOut, the product itself), or, for a gate/up product whose
-// weight interleaves the gate's and the up's rows (2i the gate's row i, 2i + 1 the up's), SwiGLU
-// of each pair into h (SiluOut: h[m][i] = silu(g) * u, rounded to T, as silu_mul does). ALIGN:
-// the rows a block's share starts at a multiple of (a pair stays in one block).
-struct YOut {
-  static constexpr int ALIGN = 1;
-  float *y;
-  int rows, accumulate;
-  // Every thread: the tile's n rows from row0, its sums out[m * GEMV_MAX_TILE_ROWS + i * wpr + part].
-  __device__ void operator()(const float *out, int tokens, int row0, int n, int wpr) const {
-    for (int e = threadIdx.x; e < tokens * n; e += blockDim.x) {
-      int m = e / n, i = e % n;
-      float d = 0.f;
-      for (int part = 0; part < wpr; part++) d += out[m * GEMV_MAX_TILE_ROWS + i * wpr + part];
-      float *o = y + (size_t)m * rows + row0 + i;
-      *o = accumulate ? *o + d : d;
-    }
-  }
-};
-
-template <class T> struct SiluOut {
-  static constexpr int ALIGN = 2;
-  T *h;
-  int inter;
-  __device__ void operator()(const float *out, int tokens, int row0, int n, int wpr) const {
-    int pairs = n / 2; // the host takes this form only where a tile's rows are pairs
-    for (int e = threadIdx.x; e < tokens * pairs; e += blockDim.x) {
-      int m = e / pairs, j = e % pairs;
-      const float *o = out + m * GEMV_MAX_TILE_ROWS + 2 * j * wpr;
-      float g = 0.f, u = 0.f;
-      for (int part = 0; part < wpr; part++) g += o[part];
-      for (int part = 0; part < wpr; part++) u += o[wpr + part];
-      h[(size_t)m * inter + row0 / 2 + j] = from_float<T>(g / (1.f + expf(-g)) * u);
-    }
-  }
-};
-
-template <class T, int M, class Rows, class Out>
-__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Out sink, int tokens, int rows,
-                                 int k, float *sums) {
+template <class T, int M, class Rows>
+__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int tokens, int rows,
+                                 int k, int accumulate, float *sums) {
   constexpr int N = 16 / sizeof(T);
   extern __shared__ __align__(128) unsigned char tiles[];
   __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
@@ -703,9 +665,8 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Out sink, int
   int stages = min(GEMV_MAX_STAGES, (int)(dynamic / GEMV_TILE_BYTES));
   int row_bytes = k * (int)sizeof(T);
   GemvTiling cut = gemv_tiling(row_bytes);
-  int units = rows / Out::ALIGN;
-  int first = (int)((long long)blockIdx.x * units / gridDim.x) * Out::ALIGN;
-  int end = (int)((long long)(blockIdx.x + 1) * units / gridDim.x) * Out::ALIGN;
+  int first = (int)((long long)blockIdx.x * rows / gridDim.x);
+  int end = (int)((long long)(blockIdx.x + 1) * rows / gridDim.x);
   int count = end > first ? (end - first + cut.rows - 1) / cut.rows : 0;
   int tid = threadIdx.x, warp = tid / WARP, lane = tid % WARP;
   auto request = [&](int t) { // one thread
@@ -752,31 +713,35 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Out sink, int
     }
     __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
     if (tid == 0 && t + stages < count) request(t + stages);
-    sink(out, tokens, row0, n, wpr);
+    for (int e = tid; e < tokens * n; e += blockDim.x) {
+      int m = e / n, i = e % n;
+      float d = 0.f;
+      for (int part = 0; part < wpr; part++) d += out[m * GEMV_MAX_TILE_ROWS + i * wpr + part];
+      float *o = y + (size_t)m * rows + row0 + i;
+      *o = accumulate ? *o + d : d;
+    }
   }
 }
 
-template <class T, class Rows, class Out>
-__device__ void gemv_stream_body(Rows in, const T *w, Out sink, int tokens, int rows, int k,
-                                 float *sums) {
+template <class T, class Rows>
+__device__ void gemv_stream_body(Rows in, const T *w, float *y, int tokens, int rows, int k,
+                                 int accumulate, float *sums) {
   cudaTriggerProgrammaticLaunchCompletion();
-  if (tokens <= 1) gemv_stream_rows<T, 1>(in, w, sink, tokens, rows, k, sums);
-  else if (tokens <= 2) gemv_stream_rows<T, 2>(in, w, sink, tokens, rows, k, sums);
-  else if (tokens <= 4) gemv_stream_rows<T, 4>(in, w, sink, tokens, rows, k, sums);
-  else gemv_stream_rows<T, 8>(in, w, sink, tokens, rows, k, sums);
+  if (tokens <= 1) gemv_stream_rows<T, 1>(in, w, y, tokens, rows, k, accumulate, sums);
+  else if (tokens <= 2) gemv_stream_rows<T, 2>(in, w, y, tokens, rows, k, accumulate, sums);
+  else if (tokens <= 4) gemv_stream_rows<T, 4>(in, w, y, tokens, rows, k, accumulate, sums);
+  else gemv_stream_rows<T, 8>(in, w, y, tokens, rows, k, accumulate, sums);
 }
 
-// ---- silu_mul: h[t][i] = silu(gu[t][2i]) * gu[t][2i + 1], gu fp32 [tokens, 2 inter] (one
-// product's gate and up columns, interleaved as the engine stores the weight's rows). Grid-stride
-// over tokens * inter.
+// ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
+// rows, then the up rows, of one product). Grid-stride over tokens * inter.
 template <class T>
 __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   long long n = (long long)tokens * inter;
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n;
        e += (long long)gridDim.x * blockDim.x) {
     long long t = e / inter, i = e % inter;
-    float2 gate_up = reinterpret_cast<const float2 *>(gu)[t * inter + i];
-    float g = gate_up.x, u = gate_up.y;
+    float g = gu[t * 2 * inter + i], u = gu[t * 2 * inter + inter + i];
     h[e] = from_float<T>(g / (1.f + expf(-g)) * u);
   }
 }
@@ -848,18 +813,13 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void gemv_stream_##SUFFIX(const T *x, const T *w, float *y, int tokens,   \
                                                   int rows, int k, int accumulate) {             \
     __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
-    gemv_stream_body<T>(TypedRows<T>{x, k}, w, YOut{y, rows, accumulate}, tokens, rows, k, sums); \
+    gemv_stream_body<T>(TypedRows<T>{x, k}, w, y, tokens, rows, k, accumulate, sums);             \
   }                                                                                               \
   extern "C" __global__ void gemv_stream1_##SUFFIX(const T *x, const T *w, float *y, int tokens,  \
                                                    int rows, int k, int accumulate) {            \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
-    gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, YOut{y, rows, accumulate}, 1, rows, k, sums);   \
-  }                                                                                               \
-  extern "C" __global__ void gemv_stream_silu_##SUFFIX(const T *x, const T *w, T *h, int tokens,  \
-                                                       int inter, int k) {                       \
-    __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
-    gemv_stream_body<T>(TypedRows<T>{x, k}, w, SiluOut<T>{h, inter}, tokens, 2 * inter, k, sums); \
+    gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, y, 1, rows, k, accumulate, sums);               \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \

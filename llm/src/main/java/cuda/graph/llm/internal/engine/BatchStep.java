@@ -202,7 +202,7 @@ public final class BatchStep implements AutoCloseable {
                 upload(concatenated(l.q(), l.k(), l.v())),
                 upload(l.o()),
                 upload(l.mlpNorm()),
-                upload(interleaved(l.gate(), l.up(), (long) shape.hidden() * type.bytes())),
+                upload(concatenated(l.gate(), l.up())),
                 upload(l.down()),
                 zeros(Numerics.elementType(type), kvElements),
                 zeros(Numerics.elementType(type), kvElements)));
@@ -256,30 +256,6 @@ public final class BatchStep implements AutoCloseable {
     for (MemorySegment p : parts) {
       MemorySegment.copy(p, 0, all, at, p.byteSize());
       at += p.byteSize();
-    }
-    return all;
-  }
-
-  /**
-   * {@return the rows of {@code a} and {@code b} (each {@code rowBytes} long, as many) interleaved:
-   * a's row i at 2i, b's at 2i + 1}: the gate/up weight, so that a decode step's product finds each
-   * gate row's up row beside it (gemv_stream_silu) and silu_mul reads them as pairs
-   */
-  private static MemorySegment interleaved(MemorySegment a, MemorySegment b, long rowBytes) {
-    if (a.byteSize() != b.byteSize() || a.byteSize() % rowBytes != 0) {
-      throw new IllegalArgumentException(
-          "BatchStep: the gate ("
-              + a.byteSize()
-              + " bytes) and up ("
-              + b.byteSize()
-              + " bytes) weights are not the same number of rows of "
-              + rowBytes
-              + " bytes");
-    }
-    MemorySegment all = MemorySegment.ofArray(new byte[Math.toIntExact(2 * a.byteSize())]);
-    for (long r = 0; r < a.byteSize() / rowBytes; r++) {
-      MemorySegment.copy(a, r * rowBytes, all, 2 * r * rowBytes, rowBytes);
-      MemorySegment.copy(b, r * rowBytes, all, (2 * r + 1) * rowBytes, rowBytes);
     }
     return all;
   }
@@ -402,13 +378,8 @@ public final class BatchStep implements AutoCloseable {
               heads));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
       scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
-      if (LlmKernels.gemvStreamSiluTakes(type, xn, l.gateUp(), act, tokens, h)) {
-        scope.record(
-            LlmKernels.gemvStreamSilu(type, xn, l.gateUp(), act, tokens, inter, h, gemvBlocks));
-      } else {
-        scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
-        scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
-      }
+      scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
+      scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
       scope.record(product(act, tokens, l.down(), h, inter, x, true));
     }
     scope.record(LlmKernels.gatherRmsNorm(type, x, lastRows, finalNorm, xn, sequences, h, eps()));

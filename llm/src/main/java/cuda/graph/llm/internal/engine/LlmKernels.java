@@ -81,9 +81,6 @@ public final class LlmKernels {
   /** The most bytes of weights a tile of gemv_stream holds: {@code GEMV_TILE_BYTES}. */
   public static final int GEMV_TILE_BYTES = 16384;
 
-  /** The most rows a tile of gemv_stream holds ({@code GEMV_MAX_TILE_ROWS} of the .cu). */
-  static final int GEMV_MAX_TILE_ROWS = 128;
-
   /** The most tiles gemv_stream keeps in flight a block: {@code GEMV_MAX_STAGES}. */
   public static final int GEMV_MAX_STAGES = 8;
 
@@ -110,13 +107,6 @@ public final class LlmKernels {
    */
   static final int GEMV_ONE_BLOCKS_PER_SM =
       Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 0));
-
-  /**
-   * Whether a decode step's gate/up product does SwiGLU in its output (gemv_stream_silu) instead of
-   * writing fp32 rows for silu_mul; {@code -Dcuda.graph.llm.siluInProduct=false} measures silu_mul.
-   */
-  static final boolean SILU_IN_PRODUCT =
-      !"false".equals(System.getProperty("cuda.graph.llm.siluInProduct"));
 
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
@@ -160,8 +150,7 @@ public final class LlmKernels {
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
-              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)))
-              .withReference("gemv_stream_silu_" + s, stepStart(call -> gemvSilu(call, t)));
+              .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
     return image
         .withReference("argmax_parts", stepStart(LlmKernels::argmaxParts))
@@ -215,11 +204,7 @@ public final class LlmKernels {
    *     through shared memory by bulk copies, a grid sized to the GPU
    * @param gemvStream1 {@code gemv_stream1}, gemv's parameters: gemv_stream for one token row
    *     (tokens is taken as 1), in fewer registers
-   * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride; gu's columns interleave the
-   *     gate's and the up's
-   * @param gemvStreamSilu {@code gemv_stream_silu(x, w, h, tokens, inter, k)}: gemv_stream's
-   *     product by w's {@code 2 inter} rows (gate and up interleaved), SwiGLU of each pair of its
-   *     sums into h instead of y
+   * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
       Kernel embed,
@@ -233,15 +218,14 @@ public final class LlmKernels {
       Kernel gemv,
       Kernel gemvStream,
       Kernel gemvStream1,
-      Kernel siluMul,
-      Kernel gemvStreamSilu) {
+      Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
     public Kernel groupedAttention(int group) {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the thirteen kernels} */
+    /** {@return the twelve kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -255,8 +239,7 @@ public final class LlmKernels {
           gemv,
           gemvStream,
           gemvStream1,
-          siluMul,
-          gemvStreamSilu);
+          siluMul);
     }
   }
 
@@ -282,8 +265,7 @@ public final class LlmKernels {
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
-              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32),
-              IMAGE.kernel("gemv_stream_silu_" + s, w, w, w, I32, I32, I32)));
+              IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
 
@@ -801,73 +783,6 @@ public final class LlmKernels {
   }
 
   /**
-   * {@return whether {@link #gemvStreamSilu} takes the product of {@code tokens} rows of x by a
-   * gate/up weight of rows of {@code k}}: where gemv_stream takes it and a tile's rows are whole
-   * pairs
-   *
-   * @param type x's and w's type
-   * @param x the left rows
-   * @param w the interleaved weight
-   * @param h the activations
-   * @param tokens the rows of x
-   * @param k a row's width
-   */
-  public static boolean gemvStreamSiluTakes(
-      DType type, DeviceBuffer<?> x, DeviceBuffer<?> w, DeviceBuffer<?> h, int tokens, int k) {
-    return SILU_IN_PRODUCT
-        && tokens >= 1
-        && tokens <= GEMV_MAX_TOKENS
-        && gemvStreamFits(type, k)
-        && tileRows((long) k * type.bytes()) % 2 == 0
-        && x.alignment() >= 16
-        && w.alignment() >= 16
-        && h.alignment() >= type.bytes();
-  }
-
-  /**
-   * {@return the rows of gemv_stream's tiles of rows of {@code rowBytes} (the .cu's gemv_tiling)}
-   */
-  static int tileRows(long rowBytes) {
-    int warps = GEMV_BLOCK / 32;
-    if (warps * rowBytes <= GEMV_TILE_BYTES) {
-      return (int) Math.min(GEMV_MAX_TILE_ROWS, GEMV_TILE_BYTES / rowBytes);
-    }
-    int rows = warps;
-    while (rows > 1 && rows * rowBytes > GEMV_TILE_BYTES) {
-      rows /= 2;
-    }
-    return rows;
-  }
-
-  /**
-   * {@return h = silu(x w_gate^T) * (x w_up^T) for each of {@code tokens} rows of x, in one
-   * kernel}: gemv_stream's product by the gate/up weight whose rows interleave the gate's and the
-   * up's (row 2i the gate's row i), SwiGLU of each pair of sums into h; no fp32 rows in between
-   *
-   * @param type x's, w's and h's type
-   * @param x {@code tokens x k}
-   * @param w {@code 2 inter x k}, interleaved
-   * @param h {@code tokens x inter}
-   * @param tokens where {@link #gemvStreamSiluTakes} says so
-   * @param inter the feed-forward width
-   * @param k a row's width
-   * @param blocks the grid's blocks at most: {@link #gemvStreamBlocks} of the device
-   */
-  public static GraphNode<@Nullable Void> gemvStreamSilu(
-      DType type,
-      DeviceBuffer<?> x,
-      DeviceBuffer<?> w,
-      DeviceBuffer<?> h,
-      int tokens,
-      int inter,
-      int k,
-      int blocks) {
-    return of(type)
-        .gemvStreamSilu()
-        .launch(gemvStreamConfig(2 * inter, blocks), x, w, h, tokens, inter, k);
-  }
-
-  /**
    * {@return how many parts argmax_parts cuts each of {@code sequences} rows into}: about {@link
    * #ARGMAX_TARGET_BLOCKS} blocks in all, at least one a sequence
    *
@@ -1214,30 +1129,6 @@ public final class LlmKernels {
     return (float) (g / (1 + Math.exp(-g))) * u;
   }
 
-  // gemv_stream_silu: the product of x by w's interleaved gate and up rows, in fp32 as gemv's
-  // reference sums, then SwiGLU of each pair as silu_mul's.
-  private static void gemvSilu(KernelCall call, DType type) {
-    int tokens = call.i32(3), inter = call.i32(4), k = call.i32(5), rows = 2 * inter;
-    MemorySegment x = typed(call, 0, type, (long) tokens * k);
-    MemorySegment w = typed(call, 1, type, (long) rows * k);
-    MemorySegment h = typed(call, 2, type, (long) tokens * inter);
-    for (int m = 0; m < tokens; m++) {
-      float[] xs = Numerics.decode(type, x, (long) m * k, k);
-      for (int i = 0; i < inter; i++) {
-        float[] pair = new float[2];
-        for (int r = 0; r < 2; r++) {
-          float[] row = Numerics.decode(type, w, (long) (2 * i + r) * k, k);
-          double sum = 0;
-          for (int c = 0; c < k; c++) {
-            sum += (double) xs[c] * row[c];
-          }
-          pair[r] = (float) sum;
-        }
-        Numerics.set(type, h, (long) m * inter + i, silu(pair[0], pair[1]));
-      }
-    }
-  }
-
   private static void siluMul(KernelCall call, DType type) {
     int tokens = call.i32(2), inter = call.i32(3);
     if (tokens < 1 || inter < 1) {
@@ -1247,8 +1138,8 @@ public final class LlmKernels {
     MemorySegment h = typed(call, 1, type, (long) tokens * inter);
     for (long t = 0; t < tokens; t++) {
       for (int i = 0; i < inter; i++) {
-        float g = gu.getAtIndex(F, t * 2 * inter + 2 * i),
-            u = gu.getAtIndex(F, t * 2 * inter + 2 * i + 1);
+        float g = gu.getAtIndex(F, t * 2 * inter + i),
+            u = gu.getAtIndex(F, t * 2 * inter + inter + i);
         Numerics.set(type, h, t * inter + i, silu(g, u));
       }
     }

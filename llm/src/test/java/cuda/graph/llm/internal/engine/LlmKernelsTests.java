@@ -475,7 +475,7 @@ class LlmKernelsTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
-  void siluMulIsSiluOfTheGateTimesTheUpReadAsInterleavedPairs(DType type) {
+  void siluMulIsSiluOfTheGateTimesTheUp(DType type) {
     int tokens = 3, inter = 10;
     float[] gu = Arrays16.gaussian(random, DType.F32, tokens * 2 * inter, 2);
     Object h = Arrays16.of(type, new float[tokens * inter]);
@@ -483,42 +483,11 @@ class LlmKernelsTests {
     float[] expected = new float[tokens * inter];
     for (int t = 0; t < tokens; t++) {
       for (int i = 0; i < inter; i++) {
-        double g = gu[t * 2 * inter + 2 * i], u = gu[t * 2 * inter + 2 * i + 1];
+        double g = gu[t * 2 * inter + i], u = gu[t * 2 * inter + inter + i];
         expected[t * inter + i] = Numerics.round(type, (float) (g / (1 + Math.exp(-g)) * u));
       }
     }
     assertClose(type, expected, Arrays16.values(type, h), "h");
-  }
-
-  @ParameterizedTest
-  @EnumSource(DType.class)
-  void gemvStreamSiluIsSiluMulOfTheProductByTheInterleavedGateAndUpRows(DType type) {
-    int tokens = 3, inter = 5, k = 16;
-    Object x = Arrays16.of(type, Arrays16.gaussian(random, type, tokens * k, 1));
-    Object w = Arrays16.of(type, Arrays16.gaussian(random, type, 2 * inter * k, 1));
-    float[] gu = new float[tokens * 2 * inter];
-    LlmKernels.of(type)
-        .gemv()
-        .runReference(LaunchConfig.of(1, BLOCK), x, w, gu, tokens, 2 * inter, k, 0);
-    Object expected = Arrays16.of(type, new float[tokens * inter]);
-    LlmKernels.of(type)
-        .siluMul()
-        .runReference(LaunchConfig.of(1, BLOCK), gu, expected, tokens, inter);
-    Object h = Arrays16.of(type, new float[tokens * inter]);
-    LlmKernels.of(type)
-        .gemvStreamSilu()
-        .runReference(LlmKernels.gemvStreamConfig(2 * inter, 4), x, w, h, tokens, inter, k);
-    assertArrayEquals(Arrays16.values(type, expected), Arrays16.values(type, h));
-  }
-
-  @Test
-  void gemvStreamSiluTakesOnlyRowsWhoseTilesHoldWholePairs() {
-    assertEquals(4, LlmKernels.tileRows(2048 * 2), "Llama-3.2-1B's hidden in bf16");
-    assertEquals(2, LlmKernels.tileRows(2048 * 4), "in fp32");
-    assertEquals(1, LlmKernels.tileRows(8192 * 2), "a row a tile: no pair");
-    assertEquals(128, LlmKernels.tileRows(16));
-    assertEquals(15, LlmKernels.tileRows(1040), "15 rows of 1,040 bytes: no whole pairs");
-    assertEquals(4, LlmKernels.tileRows(2064), "4 rows of 2,064 bytes, two warps a row");
   }
 
   @Test
