@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Issue 40: gemv_stream_silu on a GPU: kernel and step tests, batch 1 and 8 with and without it
 # (alternating), then the transformers check.
 set -u

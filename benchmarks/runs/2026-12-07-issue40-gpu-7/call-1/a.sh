@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Issue 40, call 1: the kernel and step tests (argmax_parts, gemv_stream1, the fold of attention's
 # splits, the fused products) on a GPU, then batch 1 and 8 with each change off and on, then every
 # batch.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the cuda-graph authors
 # Issue 40, call 2 (the same warm machine): transformers' check of the engine's tokens (llm-check:
 # anchors fp32 and bf16, then TransformersCheckGpuTests, the kernel and step tests), then
 # transformers' compiled static-cache generate at batches 1-128 on the bench checkpoint.
