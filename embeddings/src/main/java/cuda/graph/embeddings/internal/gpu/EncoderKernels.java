@@ -151,7 +151,8 @@ public final class EncoderKernels {
    * {@return {@code reference} preceded by what each CUDA kernel does first}: wait for the kernel
    * before it and let the next one launch (encoder_kernels.cu's {@code wait_for_previous_kernel}
    * and {@code let_next_kernel_launch}), so that the simulator, which starts a programmatic
-   * dependent launch early, runs them in the order a GPU does
+   * dependent launch early, runs them in the order a GPU does. The encoder launches them plainly,
+   * where the wait returns at once; it lets any of them be a programmatic launch later.
    */
   private static JavaKernel waiting(JavaKernel reference) {
     return call -> {
@@ -280,32 +281,8 @@ public final class EncoderKernels {
       DeviceBuffer<Short> outHalf,
       int rows,
       float epsilon) {
-    return layerNormHalf(in, gamma, beta, out, outHalf, rows, epsilon, false);
-  }
-
-  /**
-   * {@return {@link #layerNormHalf}, as a programmatic dependent launch where {@code programmatic}}
-   *
-   * @param in the rows
-   * @param gamma LayerNorm's scale, a row's width
-   * @param beta LayerNorm's shift
-   * @param out the normalised rows, which may be {@code in}
-   * @param outHalf the normalised rows rounded to fp16
-   * @param rows the rows
-   * @param epsilon added to the variance
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> layerNormHalf(
-      DeviceBuffer<Float> in,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      DeviceBuffer<Float> out,
-      DeviceBuffer<Short> outHalf,
-      int rows,
-      float epsilon,
-      boolean programmatic) {
     return LAYER_NORM_HALF.launch(
-        dependent(LaunchConfig.of(rows, BLOCK), programmatic),
+        LaunchConfig.of(rows, BLOCK),
         in,
         gamma,
         beta,
@@ -334,30 +311,8 @@ public final class EncoderKernels {
       DeviceBuffer<Float> out,
       int rows,
       float epsilon) {
-    return layerNorm(in, gamma, beta, out, rows, epsilon, false);
-  }
-
-  /**
-   * {@return {@link #layerNorm}, as a programmatic dependent launch where {@code programmatic}}
-   *
-   * @param in the rows
-   * @param gamma LayerNorm's scale, a row's width
-   * @param beta LayerNorm's shift
-   * @param out the normalised rows, which may be {@code in}
-   * @param rows the rows
-   * @param epsilon added to the variance
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> layerNorm(
-      DeviceBuffer<Float> in,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      DeviceBuffer<Float> out,
-      int rows,
-      float epsilon,
-      boolean programmatic) {
     return LAYER_NORM.launch(
-        dependent(LaunchConfig.of(rows, BLOCK), programmatic),
+        LaunchConfig.of(rows, BLOCK),
         in,
         gamma,
         beta,
@@ -386,32 +341,8 @@ public final class EncoderKernels {
       int length,
       int heads,
       int headSize) {
-    return attention(qkv, mask, out, batch, length, heads, headSize, false);
-  }
-
-  /**
-   * {@return {@link #attention}, as a programmatic dependent launch where {@code programmatic}}
-   *
-   * @param qkv the fused projection's rows, {@code Q | K | V}
-   * @param mask 1 for a token, 0 for padding
-   * @param out the context rows
-   * @param batch the sequences
-   * @param length the length they are padded to
-   * @param heads the heads
-   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> attention(
-      DeviceBuffer<Float> qkv,
-      DeviceBuffer<Integer> mask,
-      DeviceBuffer<Float> out,
-      int batch,
-      int length,
-      int heads,
-      int headSize,
-      boolean programmatic) {
     return ATTENTION.launch(
-        dependent(attentionLaunch(batch, length, heads), programmatic),
+        attentionLaunch(batch, length, heads),
         qkv,
         mask,
         out,
@@ -441,32 +372,8 @@ public final class EncoderKernels {
       int length,
       int heads,
       int headSize) {
-    return attentionHalf(qkv, mask, out, batch, length, heads, headSize, false);
-  }
-
-  /**
-   * {@return {@link #attentionHalf}, as a programmatic dependent launch where {@code programmatic}}
-   *
-   * @param qkv the fused projection's rows, {@code Q | K | V}
-   * @param mask 1 for a token, 0 for padding
-   * @param out the context rows
-   * @param batch the sequences
-   * @param length the length they are padded to
-   * @param heads the heads
-   * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> attentionHalf(
-      DeviceBuffer<Float> qkv,
-      DeviceBuffer<Integer> mask,
-      DeviceBuffer<Short> out,
-      int batch,
-      int length,
-      int heads,
-      int headSize,
-      boolean programmatic) {
     return ATTENTION_HALF.launch(
-        dependent(attentionLaunch(batch, length, heads), programmatic),
+        attentionLaunch(batch, length, heads),
         qkv,
         mask,
         out,
@@ -488,7 +395,6 @@ public final class EncoderKernels {
    * @param length the length they are padded to
    * @param heads the heads
    * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
-   * @param programmatic whether to launch it as a programmatic dependent launch
    */
   public static GraphNode<@Nullable Void> attentionHalfShort(
       DeviceBuffer<Float> qkv,
@@ -497,10 +403,9 @@ public final class EncoderKernels {
       int batch,
       int length,
       int heads,
-      int headSize,
-      boolean programmatic) {
+      int headSize) {
     return ATTENTION_HALF_SHORT.launch(
-        dependent(shortAttentionLaunch(batch, length, heads), programmatic),
+        shortAttentionLaunch(batch, length, heads),
         qkv,
         mask,
         out,
@@ -546,21 +451,8 @@ public final class EncoderKernels {
    * @param n how many
    */
   public static GraphNode<@Nullable Void> gelu(DeviceBuffer<Float> x, long n) {
-    return gelu(x, n, false);
-  }
-
-  /**
-   * {@return {@link #gelu(DeviceBuffer, long)}, as a programmatic dependent launch where {@code
-   * programmatic}}
-   *
-   * @param x the activations, in place
-   * @param n how many
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> gelu(
-      DeviceBuffer<Float> x, long n, boolean programmatic) {
     int blocks = (int) Math.min(GELU_MAX_BLOCKS, (n + BLOCK - 1) / BLOCK);
-    return GELU.launch(dependent(LaunchConfig.of(blocks, BLOCK), programmatic), x, n);
+    return GELU.launch(LaunchConfig.of(blocks, BLOCK), x, n);
   }
 
   /**
@@ -585,37 +477,11 @@ public final class EncoderKernels {
       int length,
       int hidden,
       Pooling pooling) {
-    return poolNormalize(x, mask, out, norms, batch, length, hidden, pooling, false);
-  }
-
-  /**
-   * {@return {@link #poolNormalize}, as a programmatic dependent launch where {@code programmatic}}
-   *
-   * @param x the last hidden states, {@code batch * length * hidden}
-   * @param mask 1 for a token, 0 for padding
-   * @param out the unit vectors, {@code batch * hidden}
-   * @param norms the norms, {@code batch}
-   * @param batch the sequences
-   * @param length the length they are padded to
-   * @param hidden a row's width
-   * @param pooling the mean over the mask or the first row
-   * @param programmatic whether to launch it as a programmatic dependent launch
-   */
-  public static GraphNode<@Nullable Void> poolNormalize(
-      DeviceBuffer<Float> x,
-      DeviceBuffer<Integer> mask,
-      DeviceBuffer<Float> out,
-      DeviceBuffer<Float> norms,
-      int batch,
-      int length,
-      int hidden,
-      Pooling pooling,
-      boolean programmatic) {
     // A thread per element of the row (up to 1024): each sums its element over the sequence's
     // rows, whose loads are in flight at once, rather than three elements one after another.
     int threads = Math.min(1024, Math.max(BLOCK, (hidden + 31) / 32 * 32));
     return POOL_NORMALIZE.launch(
-        dependent(LaunchConfig.of(batch, threads), programmatic),
+        LaunchConfig.of(batch, threads),
         x,
         mask,
         out,
@@ -624,15 +490,6 @@ public final class EncoderKernels {
         length,
         hidden,
         pooling == Pooling.CLS ? 1 : 0);
-  }
-
-  /**
-   * {@return {@code config} as a programmatic dependent launch where {@code programmatic}}: every
-   * kernel of encoder_kernels.cu waits for the one before it before it touches activations, so any
-   * may be one
-   */
-  private static LaunchConfig dependent(LaunchConfig config, boolean programmatic) {
-    return programmatic ? config.withProgrammaticDependentLaunch() : config;
   }
 
   /**

@@ -157,7 +157,6 @@ public final class GpuEncoder implements AutoCloseable {
 
   private final Precision precision;
   private final Gelu gelu;
-  private final boolean programmatic;
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
   private final List<Layer> layers = new ArrayList<>();
@@ -282,47 +281,11 @@ public final class GpuEncoder implements AutoCloseable {
    * @param batch the batch sizes, or null
    * @param length the token lengths, or null
    * @param graphMemoryBudget the budget in bytes, or 0
-   * @param programmatic whether the encoder's own kernels after the first of a shape launch as
-   *     programmatic dependent launches (each waits for the node before it before it reads, so its
-   *     launch overlaps that node's tail)
    */
-  public record Sizing(
-      @Nullable Buckets batch,
-      @Nullable Buckets length,
-      long graphMemoryBudget,
-      boolean programmatic) {
+  public record Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
-
-    /**
-     * The buckets and budget given, programmatic launches where {@link #PROGRAMMATIC} says.
-     *
-     * @param batch the batch sizes, or null
-     * @param length the token lengths, or null
-     * @param graphMemoryBudget the budget in bytes, or 0
-     */
-    public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
-      this(batch, length, graphMemoryBudget, PROGRAMMATIC);
-    }
-
-    /**
-     * {@return these sizes with the encoder's kernels launched programmatically or not}
-     *
-     * @param on whether they are
-     */
-    public Sizing withProgrammaticLaunches(boolean on) {
-      return new Sizing(batch, length, graphMemoryBudget, on);
-    }
   }
-
-  /**
-   * Whether the cuBLASLt path's own kernels (attention, the LayerNorms, GELU, pooling) launch as
-   * programmatic dependent launches by default: not until timed ({@code
-   * -Dcuda.graph.embeddings.programmatic=true}, or {@link Sizing#withProgrammaticLaunches}, asks
-   * for them; QueryBreakdown's mode fp16_pdl times them).
-   */
-  public static final boolean PROGRAMMATIC =
-      Boolean.getBoolean("cuda.graph.embeddings.programmatic");
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link
@@ -406,7 +369,6 @@ public final class GpuEncoder implements AutoCloseable {
         covering(sizing.length(), defaultLengthBuckets(maxLength), maxLength, "length");
     this.precision = precision;
     this.gelu = gelu;
-    this.programmatic = sizing.programmatic();
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -780,44 +742,20 @@ public final class GpuEncoder implements AutoCloseable {
           half
               ? shortAttention(batch, length)
                   ? EncoderKernels.attentionHalfShort(
-                      qkv,
-                      maskPrefix,
-                      as(context, ElementType.F16),
-                      batch,
-                      length,
-                      heads,
-                      headSize,
-                      programmatic)
+                      qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
                   : EncoderKernels.attentionHalf(
-                      qkv,
-                      maskPrefix,
-                      as(context, ElementType.F16),
-                      batch,
-                      length,
-                      heads,
-                      headSize,
-                      programmatic)
+                      qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
               : EncoderKernels.attention(
-                  qkv,
-                  maskPrefix,
-                  as(context, ElementType.F32),
-                  batch,
-                  length,
-                  heads,
-                  headSize,
-                  programmatic));
+                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
       scope.recordMatmul(
           (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), hidden, hidden), xView)
               .accumulating(1f)
               .withEpilogue(Epilogue.BIAS, l.attentionOutputBias())));
-      scope.record(
-          normalize(
-              x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens, epsilon, programmatic));
+      scope.record(normalize(x, xHalf, l.attentionGamma(), l.attentionBeta(), tokens, epsilon));
       Matmul up = Matmul.of(xInput, MatrixView.rowMajor(l.intermediate(), hidden, ffn), innerView);
       if (gelu == Gelu.EXACT_KERNEL) {
         scope.recordMatmul(up.withEpilogue(Epilogue.BIAS, l.intermediateBias()));
-        scope.record(
-            EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * ffn, programmatic));
+        scope.record(EncoderKernels.gelu(as(inner, ElementType.F32), (long) tokens * ffn));
       } else {
         scope.recordMatmul(up.withEpilogue(Epilogue.BIAS_GELU, l.intermediateBias()));
       }
@@ -825,8 +763,7 @@ public final class GpuEncoder implements AutoCloseable {
           (Matmul.of(innerView, MatrixView.rowMajor(l.output(), ffn, hidden), xView)
               .accumulating(1f)
               .withEpilogue(Epilogue.BIAS, l.outputBias())));
-      scope.record(
-          normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens, epsilon, programmatic));
+      scope.record(normalize(x, xHalf, l.outputGamma(), l.outputBeta(), tokens, epsilon));
     }
     scope.record(
         EncoderKernels.poolNormalize(
@@ -837,8 +774,7 @@ public final class GpuEncoder implements AutoCloseable {
             batch,
             length,
             hidden,
-            pooling,
-            programmatic));
+            pooling));
   }
 
   /**
@@ -901,11 +837,10 @@ public final class GpuEncoder implements AutoCloseable {
       DeviceBuffer<Float> gamma,
       DeviceBuffer<Float> beta,
       int tokens,
-      float epsilon,
-      boolean programmatic) {
+      float epsilon) {
     return xHalf == null
-        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens, epsilon, programmatic)
-        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon, programmatic);
+        ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens, epsilon)
+        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon);
   }
 
   /** {@return {@code buffer} as a buffer of {@code type}, which it holds} */

@@ -217,39 +217,6 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void programmaticLaunchesOfTheEncodersKernelsGiveTheSameEmbeddingsToTheBit() {
-    // fp32 with the GELU kernel (every kernel of the path) and fp16 with the short attention; the
-    // simulator starts a programmatic launch early, so a kernel reading before its wait differs.
-    for (GpuEncoder.Precision precision : GpuEncoder.Precision.values()) {
-      GpuEncoder.Gelu gelu =
-          precision == GpuEncoder.Precision.FP32
-              ? GpuEncoder.Gelu.EXACT_KERNEL
-              : GpuEncoder.Gelu.EPILOGUE;
-      float[][][] out = new float[2][][];
-      for (int p = 0; p < 2; p++) {
-        try (GpuEncoder e =
-            new GpuEncoder(
-                MiniLm.Ours.WEIGHTS,
-                MiniLm.Ours.TOKENIZER,
-                stream,
-                4,
-                32,
-                precision,
-                gelu,
-                cuda.graph.embeddings.Pooling.MEAN,
-                GpuEncoder.Sizing.DEFAULT.withProgrammaticLaunches(p == 1))) {
-          out[p] = e.embed(BATCH);
-        }
-      }
-      for (int i = 0; i < BATCH.size(); i++) {
-        assertArrayEquals(out[0][i], out[1][i], precision + ", " + BATCH.get(i));
-      }
-      assertCloseToTheAnchors(
-          BATCH, out[1], precision == GpuEncoder.Precision.FP16 ? MIN_FP16_COSINE : 1 - 1e-8);
-    }
-  }
-
-  @Test
   void inFp16AQueryAndTwoShortSentencesAreSevenNodesALayerAndMeetTheFloor() {
     try (GpuEncoder fp16 =
         new GpuEncoder(

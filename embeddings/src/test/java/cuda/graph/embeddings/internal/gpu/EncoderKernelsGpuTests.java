@@ -380,8 +380,7 @@ class EncoderKernelsGpuTests {
           outHalf
               .fill((short) 0)
               .andThen(
-                  EncoderKernels.attentionHalfShort(
-                      q, m, outHalf, batch, length, HEADS, HEAD_SIZE, false))
+                  EncoderKernels.attentionHalfShort(q, m, outHalf, batch, length, HEADS, HEAD_SIZE))
               .andThen(outHalf.toShortArray())
               .syncOn(stream);
     }

@@ -26,9 +26,8 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Mode {@code fp16_cublaslt} runs every shape on the cuBLASLt path, {@code fp16_pdl}
- * the same with the encoder's own kernels launched programmatically, {@code fp32} in fp32. Then the
- * replay of shapes of 1 to 64 sequences of 32 tokens in the two fp16 modes.
+ * tokenization. Mode {@code fp16_cublaslt} runs every shape on the cuBLASLt path, {@code fp32} the
+ * same in fp32. Then the replay of shapes of 1 to 64 sequences of 32 tokens in fp16.
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
@@ -46,14 +45,7 @@ public final class QueryBreakdown {
 
   private QueryBreakdown() {}
 
-  private record Mode(String name, GpuEncoder.Precision precision, boolean programmatic) {
-    Mode(String name, GpuEncoder.Precision precision) {
-      this(name, precision, false);
-    }
-  }
-
-  /** The cuBLASLt path with its own kernels launched programmatically. */
-  private static final Mode PDL = new Mode("fp16_pdl", GpuEncoder.Precision.FP16, true);
+  private record Mode(String name, GpuEncoder.Precision precision) {}
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -148,22 +140,25 @@ public final class QueryBreakdown {
         for (Mode mode :
             List.of(
                 new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
-                PDL,
                 new Mode("fp32", GpuEncoder.Precision.FP32))) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
-        for (Mode mode : List.of(new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16), PDL)) {
-          shapes(platform, model, mode, weights, tokenizer, pooling, queries);
-        }
+        shapes(
+            platform,
+            model,
+            new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
+            weights,
+            tokenizer,
+            pooling,
+            queries);
         agreement(platform, model, weights, tokenizer, pooling, queries);
       }
     }
   }
 
   /**
-   * The worst cosine, over the queries, of the cuBLASLt path's fp16 embedding to the fp32 one's,
-   * and of the programmatic launches' to the plain ones' (with how many differ in any bit); NaN
-   * counts as the worst.
+   * The worst cosine, over the queries, of the cuBLASLt path's fp16 embedding to the fp32 one's;
+   * NaN counts as the worst.
    */
   private static void agreement(
       CudaPlatform platform,
@@ -175,8 +170,7 @@ public final class QueryBreakdown {
     List<Mode> modes =
         List.of(
             new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
-            new Mode("fp32", GpuEncoder.Precision.FP32),
-            PDL);
+            new Mode("fp32", GpuEncoder.Precision.FP32));
     float[][][] out = new float[modes.size()][queries.size()][];
     for (int m = 0; m < modes.size(); m++) {
       try (Stream stream = platform.defaultDevice().newStream();
@@ -188,22 +182,16 @@ public final class QueryBreakdown {
         }
       }
     }
-    double[] worst = {1, 1};
-    int pdlDiffers = 0;
+    double worst = 1;
     for (int q = 0; q < queries.size(); q++) {
-      worst[0] = Math.min(worst[0], cosine(out[0][q], out[1][q]));
-      worst[1] = Math.min(worst[1], cosine(out[2][q], out[0][q]));
-      pdlDiffers += java.util.Arrays.equals(out[2][q], out[0][q]) ? 0 : 1;
+      worst = Math.min(worst, cosine(out[0][q], out[1][q]));
     }
     System.out.printf(
         Locale.ROOT,
-        "query_agreement,%s,queries,%d,worst_cosine,cublaslt_to_fp32,%.9f,pdl_to_cublaslt,%.9f,"
-            + "pdl_not_bitwise_equal,%d%n",
+        "query_agreement,%s,queries,%d,worst_cosine,cublaslt_to_fp32,%.9f%n",
         model,
         queries.size(),
-        worst[0],
-        worst[1],
-        pdlDiffers);
+        worst);
   }
 
   /** {@return the cosine of a and b}, -2 where it is not a number */
@@ -228,7 +216,7 @@ public final class QueryBreakdown {
         mode.precision(),
         GpuEncoder.Gelu.defaultFor(mode.precision()),
         pooling,
-        GpuEncoder.Sizing.DEFAULT.withProgrammaticLaunches(mode.programmatic()));
+        GpuEncoder.Sizing.DEFAULT);
   }
 
   private static void breakdown(
