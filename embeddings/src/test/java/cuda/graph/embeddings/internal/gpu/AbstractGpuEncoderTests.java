@@ -198,8 +198,6 @@ abstract class AbstractGpuEncoderTests {
             32,
             GpuEncoder.Precision.FP16,
             GpuEncoder.Gelu.EPILOGUE)) {
-      List<String> texts = new java.util.ArrayList<>(BATCH);
-      texts.add(OTHER_BATCH.get(1));
       float[][] first = fp16.embed(BATCH);
       float[][] other = fp16.embed(OTHER_BATCH);
 
