@@ -102,11 +102,12 @@ public final class LlmKernels {
 
   /**
    * Blocks an SM of gemv_stream1's grid, which a step of one token takes instead of gemv_stream's;
-   * 0: gemv_stream takes it too. 0 until measured: {@code -Dcuda.graph.llm.gemvOneBlocksPerSm=N}
-   * measures N (its 38-44 registers and 33 KiB of shared memory leave room for 6).
+   * 0: gemv_stream takes it too ({@code -Dcuda.graph.llm.gemvOneBlocksPerSm=N} measures N). 4: on
+   * an H100 (2026-12-07, two alternating rounds, batch 1, tok/s) 685.4 and 674.2 against 671.6 and
+   * 637.9 with gemv_stream, 610.1 and 568.4 at 6, 595.6 and 612.6 at 8.
    */
   static final int GEMV_ONE_BLOCKS_PER_SM =
-      Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 0));
+      Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 4));
 
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
