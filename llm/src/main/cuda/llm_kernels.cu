@@ -6,7 +6,9 @@
 // stream), rms_norm, the gate/up product, silu_mul, the down product (added); then gather_rms_norm
 // of each sequence's last token, the lm_head product, argmax_parts and sample. The products are
 // cuBLASLt's, or for steps of at most 8 tokens gemv_stream (gemv_stream1 for one, gemv for rows
-// longer than its tile).
+// longer than its tile). A step of one token normalises inside its products: gemv_norm1 is
+// rms_norm and the QKV (or lm_head) product, gemv_norm_silu1 rms_norm, the gate/up product and
+// silu_mul, each bit for bit what the kernels apart compute.
 //
 // Types: T is the weights' type (float, __half or __nv_bfloat16), each kernel instantiated for the
 // three (suffixes _f32, _f16, _bf16). The residual stream x and the products' fp32 outputs (QKV,
@@ -641,53 +643,110 @@ __device__ __forceinline__ GemvTiling gemv_tiling(int row_bytes) {
 }
 
 // What gemv_stream multiplies the weights by: N = 16 / sizeof(T) values of token m's row of x
-// [M, k] of T from column col, as floats, read where they are (through L1).
+// [M, k] of T from column col, as floats, read where they are (through L1). prepare() runs after
+// the dependency wait, by every thread of the block, before the block's first product.
 template <class T> struct TypedRows {
   const T *__restrict__ x;
   int k;
+  __device__ __forceinline__ void prepare() const {}
   __device__ __forceinline__ void load(int m, int col, float *xf) const {
     widen16(x + (size_t)m * k + col, xf);
   }
 };
 
-// The tokens' rows (at most M) times the block's rows of w. sums: 2 * M * GEMV_MAX_TILE_ROWS
-// floats of shared memory (or more), the tiles' partial sums
+// One token's row normalised into shared memory first (gemv_norm1, gemv_norm_silu1): rms_norm's
+// own arithmetic on a block of NORM_BLOCK threads, so the row is bit for bit the one rms_norm
+// writes, and every block reads it from shared memory instead of global.
+template <class T> struct NormedRow {
+  const float *x;
+  const T *norm;
+  T *xs; // k values of shared memory, 16-byte aligned
+  int k;
+  float eps;
+  __device__ __forceinline__ void prepare() const { rms_norm_row<T>(x, norm, xs, k, eps); }
+  __device__ __forceinline__ void load(int, int col, float *xf) const { widen16(xs + col, xf); }
+};
+
+// Where a tile's sums go: y[m][row] (or y += them), one thread a (token, row).
+struct StoreSums {
+  float *y;
+  int rows, accumulate;
+  __device__ __forceinline__ void operator()(const float *out, int tokens, int row0, int n,
+                                             int wpr) const {
+    for (int e = threadIdx.x; e < tokens * n; e += blockDim.x) {
+      int m = e / n, i = e % n;
+      float d = 0.f;
+      for (int part = 0; part < wpr; part++) d += out[m * GEMV_MAX_TILE_ROWS + i * wpr + part];
+      float *o = y + (size_t)m * rows + row0 + i;
+      *o = accumulate ? *o + d : d;
+    }
+  }
+};
+
+// A tile of pairs (gemv_norm_silu1): its first n rows are the gate's, the next n the up's, so
+// each pair's two sums become an activation, silu_mul's arithmetic, without leaving the tile.
+template <class T> struct SiluPairs {
+  T *h;
+  __device__ __forceinline__ void operator()(const float *out, int, int row0, int n,
+                                             int wpr) const {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      float g = 0.f, u = 0.f;
+      for (int part = 0; part < wpr; part++) g += out[i * wpr + part];
+      for (int part = 0; part < wpr; part++) u += out[(n + i) * wpr + part];
+      h[row0 + i] = from_float<T>(g / (1.f + expf(-g)) * u);
+    }
+  }
+};
+
+// A kernel's dynamic shared memory: gemv_stream's tiles, after what `reserved` keeps before them.
+extern __shared__ __align__(128) unsigned char dynamic_smem[];
+
+// The tokens' rows (at most M) times the block's units of w. A unit is a row of w, or with P = 2
+// a pair of rows: row u of the first `units` rows and row units + u (the gate's and the up's of a
+// stacked gate/up weight), a tile holding cut.rows / P units as P runs of rows. sums: 2 * M *
+// GEMV_MAX_TILE_ROWS floats of shared memory (or more), the tiles' partial sums
 // [tile parity][token][row * warps_per_row + part] (two parities: a tile's sums are written while
-// the tile before is being added up).
-template <class T, int M, class Rows>
-__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int tokens, int rows,
-                                 int k, int accumulate, float *sums) {
+// the tile before is being added up). reserved: bytes at the start of the dynamic shared memory
+// that are not tiles (NormedRow's row).
+template <class T, int M, int P, class Rows, class Out>
+__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Out put, int tokens, int units,
+                                 int k, float *sums, unsigned reserved) {
   constexpr int N = 16 / sizeof(T);
-  extern __shared__ __align__(128) unsigned char tiles[];
+  unsigned char *tiles = dynamic_smem + reserved;
   __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
   unsigned dynamic;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic));
-  int stages = min(GEMV_MAX_STAGES, (int)(dynamic / GEMV_TILE_BYTES));
+  int stages = min(GEMV_MAX_STAGES, (int)((dynamic - reserved) / GEMV_TILE_BYTES));
   int row_bytes = k * (int)sizeof(T);
   GemvTiling cut = gemv_tiling(row_bytes);
-  int first = (int)((long long)blockIdx.x * rows / gridDim.x);
-  int end = (int)((long long)(blockIdx.x + 1) * rows / gridDim.x);
-  int count = end > first ? (end - first + cut.rows - 1) / cut.rows : 0;
+  int per_tile = cut.rows / P;
+  int first = (int)((long long)blockIdx.x * units / gridDim.x);
+  int end = (int)((long long)(blockIdx.x + 1) * units / gridDim.x);
+  int count = end > first ? (end - first + per_tile - 1) / per_tile : 0;
   int tid = threadIdx.x, warp = tid / WARP, lane = tid % WARP;
   auto request = [&](int t) { // one thread
-    int s = t % stages, row = first + t * cut.rows, n = min(cut.rows, end - row);
+    int s = t % stages, unit = first + t * per_tile, n = min(per_tile, end - unit);
     unsigned bytes = (unsigned)n * row_bytes;
-    mbar_expect_bytes(&bars[s], bytes);
-    bulk_load(tiles + s * GEMV_TILE_BYTES, w + (size_t)row * k, bytes, &bars[s]);
+    mbar_expect_bytes(&bars[s], P * bytes);
+#pragma unroll
+    for (int p = 0; p < P; p++)
+      bulk_load(tiles + s * GEMV_TILE_BYTES + p * bytes, w + ((size_t)p * units + unit) * k, bytes,
+                &bars[s]);
   };
   if (tid == 0) {
     for (int s = 0; s < stages; s++) mbar_init(&bars[s], 1);
     for (int t = 0; t < stages && t < count; t++) request(t);
   }
   cudaGridDependencySynchronize(); // x and y are the kernels' before: read them after this
-  __syncthreads(); // the barriers' initialization, seen by every thread
+  in.prepare();
+  __syncthreads(); // the barriers' initialization (and what prepare wrote), seen by every thread
   int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
   for (int t = 0; t < count; t++) {
-    int s = t % stages, row0 = first + t * cut.rows, n = min(cut.rows, end - row0);
+    int s = t % stages, unit0 = first + t * per_tile, n = min(per_tile, end - unit0);
     float *out = sums + (t & 1) * M * GEMV_MAX_TILE_ROWS;
     mbar_wait(&bars[s], (unsigned)(t / stages) & 1u);
     const T *tile = reinterpret_cast<const T *>(tiles + s * GEMV_TILE_BYTES);
-    for (int slot = warp; slot < n * wpr; slot += GEMV_WARPS) {
+    for (int slot = warp; slot < P * n * wpr; slot += GEMV_WARPS) {
       int i = slot / wpr, part = slot % wpr;
       const T *src = tile + (size_t)i * k + part * part_cols;
       float acc[M];
@@ -713,13 +772,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, float *y, int
     }
     __syncthreads(); // the tile is read (its buffer free again) and its sums are visible
     if (tid == 0 && t + stages < count) request(t + stages);
-    for (int e = tid; e < tokens * n; e += blockDim.x) {
-      int m = e / n, i = e % n;
-      float d = 0.f;
-      for (int part = 0; part < wpr; part++) d += out[m * GEMV_MAX_TILE_ROWS + i * wpr + part];
-      float *o = y + (size_t)m * rows + row0 + i;
-      *o = accumulate ? *o + d : d;
-    }
+    put(out, tokens, unit0, n, wpr);
   }
 }
 
@@ -727,10 +780,17 @@ template <class T, class Rows>
 __device__ void gemv_stream_body(Rows in, const T *w, float *y, int tokens, int rows, int k,
                                  int accumulate, float *sums) {
   cudaTriggerProgrammaticLaunchCompletion();
-  if (tokens <= 1) gemv_stream_rows<T, 1>(in, w, y, tokens, rows, k, accumulate, sums);
-  else if (tokens <= 2) gemv_stream_rows<T, 2>(in, w, y, tokens, rows, k, accumulate, sums);
-  else if (tokens <= 4) gemv_stream_rows<T, 4>(in, w, y, tokens, rows, k, accumulate, sums);
-  else gemv_stream_rows<T, 8>(in, w, y, tokens, rows, k, accumulate, sums);
+  StoreSums put{y, rows, accumulate};
+  if (tokens <= 1) gemv_stream_rows<T, 1, 1>(in, w, put, tokens, rows, k, sums, 0);
+  else if (tokens <= 2) gemv_stream_rows<T, 2, 1>(in, w, put, tokens, rows, k, sums, 0);
+  else if (tokens <= 4) gemv_stream_rows<T, 4, 1>(in, w, put, tokens, rows, k, sums, 0);
+  else gemv_stream_rows<T, 8, 1>(in, w, put, tokens, rows, k, sums, 0);
+}
+
+// The bytes NormedRow's row takes at the start of the dynamic shared memory (the host adds the
+// same: LlmKernels.normedRowBytes).
+__device__ __forceinline__ unsigned normed_row_bytes(int k, int size) {
+  return ((unsigned)(k * size) + 127u) / 128u * 128u;
 }
 
 // ---- silu_mul: h[t][i] = silu(gu[t][i]) * gu[t][inter + i], gu fp32 [tokens, 2 inter] (the gate
@@ -819,7 +879,24 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
                                                    int rows, int k, int accumulate) {            \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
-    gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, y, 1, rows, k, accumulate, sums);               \
+    gemv_stream_rows<T, 1, 1>(TypedRows<T>{x, k}, w, StoreSums{y, rows, accumulate}, 1, rows, k,  \
+                              sums, 0);                                                           \
+  }                                                                                               \
+  extern "C" __global__ void gemv_norm1_##SUFFIX(const float *x, const T *norm, const T *w,       \
+                                                 float *y, int rows, int k, float eps) {         \
+    __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
+    cudaTriggerProgrammaticLaunchCompletion();                                                    \
+    NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
+    gemv_stream_rows<T, 1, 1>(in, w, StoreSums{y, rows, 0}, 1, rows, k, sums,                     \
+                              normed_row_bytes(k, sizeof(T)));                                    \
+  }                                                                                               \
+  extern "C" __global__ void gemv_norm_silu1_##SUFFIX(const float *x, const T *norm, const T *w,  \
+                                                      T *h, int inter, int k, float eps) {       \
+    __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
+    cudaTriggerProgrammaticLaunchCompletion();                                                    \
+    NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
+    gemv_stream_rows<T, 1, 2>(in, w, SiluPairs<T>{h}, 1, inter, k, sums,                          \
+                              normed_row_bytes(k, sizeof(T)));                                    \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \

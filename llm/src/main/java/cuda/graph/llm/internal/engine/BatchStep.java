@@ -349,8 +349,7 @@ public final class BatchStep implements AutoCloseable {
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
     for (Layer l : layers) {
-      scope.record(LlmKernels.rmsNorm(type, x, l.attentionNorm(), xn, tokens, h, eps()));
-      scope.record(product(xn, tokens, l.qkv(), shape.qkvWidth(), h, qkv, false));
+      normedProduct(scope, x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv);
       scope.record(
           LlmKernels.ropeCache(
               type,
@@ -377,19 +376,63 @@ public final class BatchStep implements AutoCloseable {
               tokens,
               heads));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
-      scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
-      scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
-      scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
+      if (fusesOne(tokens, x, l.gateUp()) && LlmKernels.gemvNormSiluTakes(type, x, l.gateUp(), h)) {
+        scope.record(
+            LlmKernels.gemvNormSiluOne(
+                type, x, l.mlpNorm(), l.gateUp(), act, inter, h, eps(), gemvOneBlocks));
+      } else {
+        scope.record(LlmKernels.rmsNorm(type, x, l.mlpNorm(), xn, tokens, h, eps()));
+        scope.record(product(xn, tokens, l.gateUp(), 2 * inter, h, gateUp, false));
+        scope.record(LlmKernels.siluMul(type, gateUp, act, tokens, inter));
+      }
       scope.record(product(act, tokens, l.down(), h, inter, x, true));
     }
-    scope.record(LlmKernels.gatherRmsNorm(type, x, lastRows, finalNorm, xn, sequences, h, eps()));
     DeviceBuffer<Float> rowsOfLogits = logits.slice(0, (long) sequences * shape.vocab());
-    scope.record(product(xn, sequences, lmHead, shape.vocab(), h, rowsOfLogits, false));
+    if (fusesOne(tokens, x, lmHead)) {
+      // One token: its sequence's last row is row 0, the row gemv_norm1 normalises.
+      scope.record(
+          LlmKernels.gemvNormOne(
+              type, x, finalNorm, lmHead, rowsOfLogits, shape.vocab(), h, eps(), gemvOneBlocks));
+    } else {
+      scope.record(LlmKernels.gatherRmsNorm(type, x, lastRows, finalNorm, xn, sequences, h, eps()));
+      scope.record(product(xn, sequences, lmHead, shape.vocab(), h, rowsOfLogits, false));
+    }
     DeviceBuffer<Integer> keys =
         scope.temporary(ElementType.I32, 2L * sequences * LlmKernels.argmaxParts(sequences));
     scope.record(
         LlmKernels.sample(
             rowsOfLogits, params, sampled.slice(0, sequences), keys, sequences, shape.vocab()));
+  }
+
+  /**
+   * {@return whether a step of {@code tokens} tokens takes gemv_norm1 (and gemv_norm_silu1) for the
+   * RMSNorm before a product of {@code w}}: steps of one token on gemv_stream1's grid, unless
+   * {@link LlmKernels#NORM_IN_PRODUCT_ONE} is off
+   */
+  private boolean fusesOne(int tokens, DeviceBuffer<Float> x, DeviceBuffer<?> w) {
+    return tokens == 1
+        && gemvOneBlocks > 0
+        && LlmKernels.NORM_IN_PRODUCT_ONE
+        && LlmKernels.gemvNormTakes(type, x, w, shape.hidden());
+  }
+
+  /** Records y = rms_norm(x) w^T: one kernel where {@link #fusesOne} says so, else two. */
+  private void normedProduct(
+      Scope scope,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> xn,
+      int tokens,
+      DeviceBuffer<?> w,
+      int rows,
+      DeviceBuffer<Float> y) {
+    int h = shape.hidden();
+    if (fusesOne(tokens, x, w)) {
+      scope.record(LlmKernels.gemvNormOne(type, x, norm, w, y, rows, h, eps(), gemvOneBlocks));
+    } else {
+      scope.record(LlmKernels.rmsNorm(type, x, norm, xn, tokens, h, eps()));
+      scope.record(product(xn, tokens, w, rows, h, y, false));
+    }
   }
 
   /**

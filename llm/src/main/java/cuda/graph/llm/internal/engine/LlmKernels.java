@@ -84,6 +84,9 @@ public final class LlmKernels {
   /** The most tiles gemv_stream keeps in flight a block: {@code GEMV_MAX_STAGES}. */
   public static final int GEMV_MAX_STAGES = 8;
 
+  /** The most rows a tile of gemv_stream holds: {@code GEMV_MAX_TILE_ROWS}. */
+  static final int GEMV_MAX_TILE_ROWS = 128;
+
   /**
    * Tiles in flight a block of gemv_stream: 2 (64 KiB an SM with {@link #GEMV_BLOCKS_PER_SM}); on
    * an H100 at the Llama-3.2-1B shape 4 gave 629 tok/s at batch 1 and 3,141 at batch 8 against 654
@@ -108,6 +111,14 @@ public final class LlmKernels {
    */
   static final int GEMV_ONE_BLOCKS_PER_SM =
       Math.max(0, Integer.getInteger("cuda.graph.llm.gemvOneBlocksPerSm", 4));
+
+  /**
+   * Whether a step of one token normalises inside its products (gemv_norm1 for QKV and lm_head,
+   * gemv_norm_silu1 for gate/up with SwiGLU: seven kernels a layer instead of ten). {@code
+   * -Dcuda.graph.llm.normInProductOne=false} measures the kernels apart.
+   */
+  static final boolean NORM_IN_PRODUCT_ONE =
+      Boolean.parseBoolean(System.getProperty("cuda.graph.llm.normInProductOne", "true"));
 
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
@@ -151,6 +162,8 @@ public final class LlmKernels {
               .withReference("gemv_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream_" + s, stepStart(call -> gemv(call, t)))
               .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
+              .withReference("gemv_norm1_" + s, stepStart(call -> gemvNormOne(call, t)))
+              .withReference("gemv_norm_silu1_" + s, stepStart(call -> gemvNormSiluOne(call, t)))
               .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
     return image
@@ -205,6 +218,11 @@ public final class LlmKernels {
    *     through shared memory by bulk copies, a grid sized to the GPU
    * @param gemvStream1 {@code gemv_stream1}, gemv's parameters: gemv_stream for one token row
    *     (tokens is taken as 1), in fewer registers
+   * @param gemvNorm1 {@code gemv_norm1(x, norm, w, y, rows, k, eps)}: y = rms_norm(x) w^T for one
+   *     fp32 row x, each block normalising x into its shared memory (bit for bit rms_norm's row)
+   * @param gemvNormSilu1 {@code gemv_norm_silu1(x, norm, w, h, inter, k, eps)}: h = silu(g) * u
+   *     where [g, u] = rms_norm(x) w^T for one row and a stacked gate/up weight {@code 2 inter x
+   *     k}, each tile holding rows of both halves (gemv_norm1 and silu_mul in one kernel)
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -219,6 +237,8 @@ public final class LlmKernels {
       Kernel gemv,
       Kernel gemvStream,
       Kernel gemvStream1,
+      Kernel gemvNorm1,
+      Kernel gemvNormSilu1,
       Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
@@ -226,7 +246,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the twelve kernels} */
+    /** {@return the fourteen kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -240,6 +260,8 @@ public final class LlmKernels {
           gemv,
           gemvStream,
           gemvStream1,
+          gemvNorm1,
+          gemvNormSilu1,
           siluMul);
     }
   }
@@ -266,6 +288,8 @@ public final class LlmKernels {
               IMAGE.kernel("gemv_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
+              IMAGE.kernel("gemv_norm1_" + s, FLOAT, w, w, FLOAT, I32, I32, F32),
+              IMAGE.kernel("gemv_norm_silu1_" + s, FLOAT, w, w, w, I32, I32, F32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -762,6 +786,116 @@ public final class LlmKernels {
         .launch(gemvStreamConfig(rows, blocks), x, w, y, 1, rows, k, accumulate ? 1 : 0);
   }
 
+  /**
+   * {@return whether {@link #gemvNormOne} takes a row of {@code k} elements of {@code type}}: where
+   * gemv_stream's tiles take it and its buffers are aligned as {@link #gemvStreamTakes} asks
+   *
+   * @param type the weights' type
+   * @param x the fp32 row normalised
+   * @param w the weight
+   * @param k the row's width
+   */
+  public static boolean gemvNormTakes(DType type, DeviceBuffer<Float> x, DeviceBuffer<?> w, int k) {
+    return gemvStreamFits(type, k) && x.alignment() >= 16 && w.alignment() >= 16;
+  }
+
+  /**
+   * {@return whether {@link #gemvNormSiluOne} takes a row of {@code k} elements of {@code type}}:
+   * where {@link #gemvNormTakes} does and a tile holds a pair of rows
+   *
+   * @param type the weights' type
+   * @param x the fp32 row normalised
+   * @param w the stacked gate/up weight
+   * @param k the row's width
+   */
+  public static boolean gemvNormSiluTakes(
+      DType type, DeviceBuffer<Float> x, DeviceBuffer<?> w, int k) {
+    return gemvNormTakes(type, x, w, k) && tileRows(k * type.bytes()) >= 2;
+  }
+
+  /** {@return the rows a tile of gemv_stream holds, rows of {@code rowBytes} (gemv_tiling)} */
+  static int tileRows(int rowBytes) {
+    int warps = GEMV_BLOCK / 32;
+    return warps * rowBytes <= GEMV_TILE_BYTES
+        ? Math.min(GEMV_MAX_TILE_ROWS, GEMV_TILE_BYTES / rowBytes)
+        : warps / warpsPerRow(rowBytes);
+  }
+
+  /**
+   * {@return the bytes of shared memory a normalised row of {@code k} elements of {@code type}
+   * takes before gemv_norm1's tiles}: rounded up to 128 ({@code normed_row_bytes} of the .cu)
+   */
+  static int normedRowBytes(DType type, int k) {
+    return (k * type.bytes() + 127) / 128 * 128;
+  }
+
+  /** {@return gemv_norm1's and gemv_norm_silu1's launch over {@code units} units} */
+  static LaunchConfig gemvNormConfig(DType type, int units, int k, int blocks) {
+    return new LaunchConfig(
+            Dim3.of(Math.max(1, Math.min(units, blocks))),
+            Dim3.of(GEMV_BLOCK),
+            GEMV_STAGES * GEMV_TILE_BYTES + normedRowBytes(type, k))
+        .withProgrammaticDependentLaunch();
+  }
+
+  /**
+   * {@return y = rms_norm(x) w^T for one row}: rms_norm then gemv_stream1 in one kernel, each block
+   * normalising the row into its shared memory after its first tiles are requested
+   *
+   * @param type the weights' type
+   * @param x {@code 1 x k}, fp32
+   * @param norm the norm's weights, {@code k}
+   * @param w {@code rows x k}, row-major
+   * @param y {@code 1 x rows}, fp32
+   * @param rows w's rows
+   * @param k a row's width, where {@link #gemvNormTakes} takes it
+   * @param epsilon the norm's epsilon
+   * @param blocks the grid's blocks at most
+   */
+  public static GraphNode<@Nullable Void> gemvNormOne(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> y,
+      int rows,
+      int k,
+      float epsilon,
+      int blocks) {
+    return of(type)
+        .gemvNorm1()
+        .launch(gemvNormConfig(type, rows, k, blocks), x, norm, w, y, rows, k, epsilon);
+  }
+
+  /**
+   * {@return h = silu(g) * u, [g, u] = rms_norm(x) w^T, for one row}: rms_norm, the gate/up product
+   * and silu_mul in one kernel
+   *
+   * @param type the weights' type
+   * @param x {@code 1 x k}, fp32
+   * @param norm the norm's weights, {@code k}
+   * @param w {@code 2 inter x k}, row-major: the gate's rows, then the up's
+   * @param h {@code 1 x inter}, of {@code type}
+   * @param inter the feed-forward width
+   * @param k a row's width, where {@link #gemvNormSiluTakes} takes it
+   * @param epsilon the norm's epsilon
+   * @param blocks the grid's blocks at most
+   */
+  public static GraphNode<@Nullable Void> gemvNormSiluOne(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<?> h,
+      int inter,
+      int k,
+      float epsilon,
+      int blocks) {
+    return of(type)
+        .gemvNormSilu1()
+        .launch(gemvNormConfig(type, inter, k, blocks), x, norm, w, h, inter, k, epsilon);
+  }
+
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
   public static int gemvStreamBlocks(Device device) {
     return GEMV_BLOCKS_PER_SM * device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT);
@@ -1116,12 +1250,48 @@ public final class LlmKernels {
     MemorySegment y = floats(call, 2, rows);
     float[] xs = Numerics.decode(type, x, 0, k);
     for (int n = 0; n < rows; n++) {
-      float[] row = Numerics.decode(type, w, (long) n * k, k);
-      double sum = 0;
-      for (int i = 0; i < k; i++) {
-        sum += (double) xs[i] * row[i];
-      }
-      y.setAtIndex(F, n, accumulate ? y.getAtIndex(F, n) + (float) sum : (float) sum);
+      float sum = dot(xs, type, w, n, k);
+      y.setAtIndex(F, n, accumulate ? y.getAtIndex(F, n) + sum : sum);
+    }
+  }
+
+  /** {@return row {@code n} of {@code w} ({@code k} wide) times {@code x}, summed in double} */
+  private static float dot(float[] x, DType type, MemorySegment w, long n, int k) {
+    float[] row = Numerics.decode(type, w, n * k, k);
+    double sum = 0;
+    for (int i = 0; i < k; i++) {
+      sum += (double) x[i] * row[i];
+    }
+    return (float) sum;
+  }
+
+  /** {@return x's first row normalised as rms_norm does, the norm's arguments at 0, 1 and 6} */
+  private static float[] normedRow(KernelCall call, DType type, int k) {
+    float[] row = new float[k];
+    MemorySegment.copy(floats(call, 0, k), F, 0, row, 0, k);
+    float[] weight = Numerics.decode(type, typed(call, 1, type, k), 0, k);
+    return rmsNormRow(row, weight, call.f32(6), type);
+  }
+
+  /** gemv_norm1's reference: rms_norm's row, then gemv_stream1's product. */
+  private static void gemvNormOne(KernelCall call, DType type) {
+    int rows = call.i32(4), k = call.i32(5);
+    float[] xs = normedRow(call, type, k);
+    MemorySegment w = typed(call, 2, type, (long) rows * k);
+    MemorySegment y = floats(call, 3, rows);
+    for (int n = 0; n < rows; n++) {
+      y.setAtIndex(F, n, dot(xs, type, w, n, k));
+    }
+  }
+
+  /** gemv_norm_silu1's reference: rms_norm's row, the gate/up product, then silu_mul's. */
+  private static void gemvNormSiluOne(KernelCall call, DType type) {
+    int inter = call.i32(4), k = call.i32(5);
+    float[] xs = normedRow(call, type, k);
+    MemorySegment w = typed(call, 2, type, 2L * inter * k);
+    MemorySegment h = typed(call, 3, type, inter);
+    for (int i = 0; i < inter; i++) {
+      Numerics.set(type, h, i, silu(dot(xs, type, w, i, k), dot(xs, type, w, inter + i, k)));
     }
   }
 

@@ -2,6 +2,7 @@
 // Copyright 2026 the cuda-graph authors
 package cuda.graph.llm.internal.engine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import cuda.graph.LaunchConfig;
 import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.DType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.IntFunction;
@@ -66,6 +68,8 @@ class LlmKernelsGpuTests {
               "gemv_",
               "gemv_stream_",
               "gemv_stream1_",
+              "gemv_norm1_",
+              "gemv_norm_silu1_",
               "silu_mul_")) {
         names.add(k + s);
       }
@@ -162,7 +166,7 @@ class LlmKernelsGpuTests {
     Object[] reference = runs[0], gpu = runs[1];
     for (int i = 0; i < reference.length; i++) {
       if (reference[i] instanceof int[] r) {
-        assertEquals(java.util.Arrays.toString(r), java.util.Arrays.toString((int[]) gpu[i]), what);
+        assertEquals(Arrays.toString(r), Arrays.toString((int[]) gpu[i]), what);
       } else if (reference[i] instanceof float[] || reference[i] instanceof short[]) {
         boolean typed = reference[i] instanceof short[];
         DType t = typed ? type : DType.F32;
@@ -560,6 +564,100 @@ class LlmKernelsGpuTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
+  void gemvNorm1AndGemvNormSilu1MatchTheirReferencesAndTheKernelsApartBitForBit(DType type) {
+    int sms = platform.defaultDevice().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+    float epsilon = 1e-5f;
+    int tested = 0;
+    for (int[] shape : new int[][] {{2048, 515}, {64, 301}, {4096, 37}}) {
+      int k = shape[0], inter = shape[1], rows = 2 * inter;
+      if (!LlmKernels.gemvStreamFits(type, k)) {
+        continue;
+      }
+      boolean pairs = LlmKernels.tileRows(k * type.bytes()) >= 2;
+      float[] x = Arrays16.gaussian(random, DType.F32, k, 3);
+      Object norm = Arrays16.of(type, Arrays16.gaussian(random, type, k, 1));
+      Object w = Arrays16.of(type, Arrays16.gaussian(random, type, rows * k, 1));
+      // The kernels apart on the GPU: rms_norm, gemv_stream1, silu_mul.
+      Object xn =
+          run(
+              LlmKernels.of(type).rmsNorm(),
+              LaunchConfig.of(1, LlmKernels.NORM_BLOCK),
+              type,
+              x,
+              norm,
+              Arrays16.of(type, new float[k]),
+              k,
+              epsilon)[1][2];
+      float[] apart =
+          (float[])
+              run(
+                  LlmKernels.of(type).gemvStream1(),
+                  LlmKernels.gemvStreamConfig(rows, 4 * sms),
+                  type,
+                  xn,
+                  w,
+                  new float[rows],
+                  1,
+                  rows,
+                  k,
+                  0)[1][2];
+      Object h =
+          run(
+              LlmKernels.of(type).siluMul(),
+              LaunchConfig.of(64, LlmKernels.BLOCK),
+              type,
+              apart,
+              Arrays16.of(type, new float[inter]),
+              1,
+              inter)[1][1];
+      for (int blocks : new int[] {4 * sms, 3}) {
+        String what = k + " by " + rows + " on " + blocks + " blocks";
+        // a float past the rows, which no launch may write
+        Object[][] norm1 =
+            run(
+                LlmKernels.of(type).gemvNorm1(),
+                LlmKernels.gemvNormConfig(type, rows, k, blocks),
+                type,
+                x,
+                norm,
+                w,
+                Arrays16.gaussian(random, DType.F32, rows + 1, 1),
+                rows,
+                k,
+                epsilon);
+        assertSame(type, 1e-4f, norm1, "gemv_norm1, " + what);
+        float[] fused = (float[]) norm1[1][3];
+        assertArrayEquals(
+            apart, Arrays.copyOf(fused, rows), "gemv_norm1 against the kernels apart, " + what);
+        if (pairs) {
+          Object[][] silu =
+              run(
+                  LlmKernels.of(type).gemvNormSilu1(),
+                  LlmKernels.gemvNormConfig(type, inter, k, blocks),
+                  type,
+                  x,
+                  norm,
+                  w,
+                  Arrays16.of(type, Arrays16.gaussian(random, type, inter + 1, 1)),
+                  inter,
+                  k,
+                  epsilon);
+          assertSame(type, 1e-4f, silu, "gemv_norm_silu1, " + what);
+          float[] expected = Arrays16.values(type, h), got = Arrays16.values(type, silu[1][3]);
+          assertArrayEquals(
+              expected,
+              Arrays.copyOf(got, inter),
+              "gemv_norm_silu1 against the kernels apart, " + what);
+          tested++;
+        }
+        tested++;
+      }
+    }
+    assertTrue(tested >= 6, tested + " products");
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
   void siluMulMatchesItsReference(DType type) {
     int tokens = 7, inter = 8192;
     float[] gu = Arrays16.gaussian(random, DType.F32, tokens * 2 * inter, 3);
@@ -600,8 +698,8 @@ class LlmKernelsGpuTests {
             new int[2 * rows * parts],
             vocab);
     assertEquals(
-        java.util.Arrays.toString((int[]) keys[0][1]),
-        java.util.Arrays.toString((int[]) keys[1][1]),
+        Arrays.toString((int[]) keys[0][1]),
+        Arrays.toString((int[]) keys[1][1]),
         "argmax_parts' keys, vocabulary " + vocab);
     return run(
         LlmKernels.SAMPLE,
@@ -631,12 +729,12 @@ class LlmKernelsGpuTests {
       }
       Object[][] runs = sample(logits, vocab, s -> Sampling.GREEDY);
       assertEquals(
-          java.util.Arrays.toString(expected),
-          java.util.Arrays.toString((int[]) runs[0][2]),
+          Arrays.toString(expected),
+          Arrays.toString((int[]) runs[0][2]),
           "the reference, vocabulary " + vocab);
       assertEquals(
-          java.util.Arrays.toString(expected),
-          java.util.Arrays.toString((int[]) runs[1][2]),
+          Arrays.toString(expected),
+          Arrays.toString((int[]) runs[1][2]),
           "the GPU, vocabulary " + vocab);
     }
   }

@@ -490,6 +490,48 @@ class LlmKernelsTests {
     assertClose(type, expected, Arrays16.values(type, h), "h");
   }
 
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void gemvNorm1AndGemvNormSilu1AreExactlyTheNormTheProductAndSwiGluApart(DType type) {
+    int k = 64, rows = 6, inter = 5;
+    float epsilon = 1e-5f;
+    float[] x = Arrays16.gaussian(random, DType.F32, k, 3);
+    Object norm = Arrays16.of(type, Arrays16.gaussian(random, type, k, 1));
+    Object w = Arrays16.of(type, Arrays16.gaussian(random, type, 2 * inter * k, 1));
+    LaunchConfig one = LaunchConfig.of(1, LlmKernels.GEMV_BLOCK);
+    // Apart: rms_norm, then gemv_stream1 over the rows (and silu_mul over gate/up's sums).
+    Object xn = Arrays16.of(type, new float[k]);
+    LlmKernels.of(type).rmsNorm().runReference(one, x, norm, xn, k, epsilon);
+    float[] apart = new float[2 * inter];
+    LlmKernels.of(type).gemvStream1().runReference(one, xn, w, apart, 1, 2 * inter, k, 0);
+    Object h = Arrays16.of(type, new float[inter]);
+    LlmKernels.of(type).siluMul().runReference(one, apart, h, 1, inter);
+
+    float[] y = new float[rows];
+    LlmKernels.of(type).gemvNorm1().runReference(one, x, norm, w, y, rows, k, epsilon);
+    assertArrayEquals(Arrays.copyOf(apart, rows), y, "gemv_norm1: the first rows of the product");
+    Object fused = Arrays16.of(type, new float[inter]);
+    LlmKernels.of(type).gemvNormSilu1().runReference(one, x, norm, w, fused, inter, k, epsilon);
+    assertArrayEquals(
+        Arrays16.values(type, h), Arrays16.values(type, fused), "gemv_norm_silu1: silu_mul's h");
+    float[] naive = new float[inter];
+    for (int i = 0; i < inter; i++) {
+      float g = apart[i], u = apart[inter + i];
+      naive[i] = Numerics.round(type, (float) (g / (1 + Math.exp(-g)) * u));
+    }
+    assertClose(type, naive, Arrays16.values(type, fused), "gemv_norm_silu1 against SwiGLU");
+  }
+
+  @Test
+  void gemvNormSilu1TakesOnlyRowsOfWhichATileHoldsAPair() {
+    assertEquals(4, LlmKernels.tileRows(2048 * 2), "Llama-3.2-1B's hidden in bf16: two pairs");
+    assertEquals(2, LlmKernels.tileRows(2048 * 4), "in fp32: one pair");
+    assertEquals(1, LlmKernels.tileRows(4096 * 4), "16 KiB rows: no pair");
+    assertEquals(128, LlmKernels.tileRows(16), "one piece: 128 rows, 64 pairs");
+    assertEquals(128, LlmKernels.normedRowBytes(DType.BF16, 8), "rounded up to 128 bytes");
+    assertEquals(8192, LlmKernels.normedRowBytes(DType.F32, 2048));
+  }
+
   @Test
   void everyKernelOfThePtxHasAReferenceAndAGpuTest() throws IOException {
     String ptx;
