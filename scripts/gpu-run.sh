@@ -565,12 +565,12 @@ part_llm_bench() {
   grep -aE "^(decode|compile),|^# |Error" "$out/llm-torch.log" | head -20 | cut -c1-400
 }
 
-part llm-sweep "issue 40: the kernel and step tests, then batch 1 and 8 for gemv_stream1's blocks an SM (LLM_SWEEP_ONE: 0 4 6; 0 is gemv_stream) and gemv_stream's (LLM_SWEEP_BLOCKS: 2), 3 rounds each, on the bf16 checkpoint of LLM_BENCH_MODEL (made if absent); about 3 minutes (staged: scripts/gpu-llm-pack.sh, one call)"
+part llm-sweep "issue 40: the kernel and step tests, then batches 1 and 8 on one engine a tuning of a step of one token, loaded side by side in one process and measured round by round (LLM_SWEEP_TUNINGS: 4:inside,4:apart,0:apart; LLM_SWEEP_ROUNDS: 5), on the bf16 checkpoint of LLM_BENCH_MODEL (made if absent); about 3 minutes (staged: scripts/gpu-llm-pack.sh, one call)"
 part_llm_sweep() {
   local run java model=${LLM_BENCH_MODEL:-/tmp/llama-bench-bf16} bw=${LLM_BENCH_BANDWIDTH_TBS:-3.35}
   run=$(llm_runner junit) || { echo "llm-sweep: $run"; return; }
   java=$(llm_runner java) || { echo "llm-sweep: $java"; return; }
-  local start=$SECONDS one b mk=
+  local start=$SECONDS mk=
   mkdir -p target
   if [ ! -f "$model/expected.json" ]; then
     rm -rf "$model"
@@ -583,17 +583,12 @@ part_llm_sweep() {
   echo "llm-sweep tests exit $? ($((SECONDS - start)) s)"
   grep -aE "tests (successful|failed|aborted)|✘" "$out/llm-sweep-tests.log" | head -12 | cut -c1-600
   [ -z "$mk" ] || { wait "$mk"; echo "llm-sweep checkpoint exit $? ($((SECONDS - start)) s)"; }
-  for b in ${LLM_SWEEP_BLOCKS:-2}; do
-    for one in ${LLM_SWEEP_ONE:-0 4 6}; do
-      timeout 45 "$java" -Dcuda.graph.provider=cuda -Dcuda.graph.llm.gemvBlocksPerSm="$b" \
-        -Dcuda.graph.llm.gemvOneBlocksPerSm="$one" cuda.graph.llm.bench.LlmBench --model "$model" \
-        --mode decode --batches 1,8 --rounds 3 --bandwidth-tbs "$bw" --limit-s 12 \
-        > "$out/llm-sweep-$b-$one.log" 2>&1
-      echo "llm-sweep gemv_stream $b an SM, gemv_stream1 $one an SM: exit $? ($((SECONDS - start)) s)"
-      grep -aE "^decode" "$out/llm-sweep-$b-$one.log" | grep -oE "batch=[0-9]+|tok_s=[0-9.]+|min=[0-9.]+|max=[0-9.]+" \
-        | paste -sd' '
-    done
-  done
+  timeout 240 "$java" -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
+    --mode decode --batches 1,8 --rounds "${LLM_SWEEP_ROUNDS:-5}" --bandwidth-tbs "$bw" --limit-s 20 \
+    --tunings "${LLM_SWEEP_TUNINGS:-4:inside,4:apart,0:apart}" > "$out/llm-sweep.log" 2>&1
+  echo "llm-sweep decode exit $? ($((SECONDS - start)) s)"
+  grep -aE "^decode" "$out/llm-sweep.log" | grep -oE "tuning=[0-9a-z:]+|batch=[0-9]+|tok_s=[0-9.]+|min=[0-9.]+|max=[0-9.]+" \
+    | paste -d' ' - - - - -
 }
 
 usage() {

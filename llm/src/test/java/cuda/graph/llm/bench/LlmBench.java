@@ -60,7 +60,11 @@ import org.jspecify.annotations.Nullable;
  *       time. Median [min-max] over {@code --rounds}. The bytes a step streams: the weights (the
  *       layers, the final norm, the output projection, B embedding rows) and every sequence's keys
  *       and values at its mean length over the timed steps; GB/s and the fraction of {@code
- *       --bandwidth-tbs}.
+ *       --bandwidth-tbs}. With {@code --tunings}, one engine a tuning of a step of one token
+ *       ({@code N:inside} or {@code N:apart}: gemv_stream1 on N blocks an SM, 0 for gemv_stream;
+ *       the RMSNorms and SwiGLU inside its products or as kernels of their own), loaded side by
+ *       side, each round run on every engine in turn with the same prompts, each line naming its
+ *       {@code tuning}: a comparison in one process, which moves less than separate runs do.
  *   <li>{@code warmup}, {@code graph}: every bucket's graph is captured before anything is
  *       measured, as a server does at start-up ({@code warmup}: the buckets and the seconds their
  *       captures, instantiations and uploads took together); each bucket's times and graph memory
@@ -79,7 +83,7 @@ import org.jspecify.annotations.Nullable;
  *     [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]
  *     [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]
  *     [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]
- *     [--limit-s 120]
+ *     [--limit-s 120] [--tunings 4:inside,4:apart,0:apart]  (with --mode decode)
  * java ... cuda.graph.llm.bench.LlmBench --quick      (the simulator, a tiny checkpoint, seconds)
  * </pre>
  *
@@ -113,7 +117,8 @@ public final class LlmBench {
       int maxTokensPerStep,
       int kvBlocks,
       int maxContextOption,
-      double limitSeconds) {
+      double limitSeconds,
+      List<BatchStep.Tuning> tunings) {
 
     static Options parse(List<String> args) {
       boolean quick = args.contains("--quick");
@@ -131,6 +136,7 @@ public final class LlmBench {
       int maxSequences = quick ? 4 : 128, maxTokens = quick ? 32 : 2048, kvBlocks = 0;
       int maxContext = 0;
       double limit = quick ? 60 : 120;
+      List<BatchStep.Tuning> tunings = List.of();
       for (int i = 0; i < args.size(); i++) {
         String a = args.get(i);
         if (a.equals("--quick")) {
@@ -160,6 +166,7 @@ public final class LlmBench {
           case "--kv-blocks" -> kvBlocks = Integer.parseInt(v);
           case "--max-context" -> maxContext = Integer.parseInt(v);
           case "--limit-s" -> limit = Double.parseDouble(v);
+          case "--tunings" -> tunings = Arrays.stream(v.split(",")).map(Options::tuning).toList();
           default ->
               throw new IllegalArgumentException("LlmBench: unknown option " + a + "; " + USAGE);
         }
@@ -169,6 +176,10 @@ public final class LlmBench {
           throw new IllegalArgumentException(
               "LlmBench: --mode " + m + " is neither decode nor load; " + USAGE);
         }
+      }
+      if (!tunings.isEmpty() && !modes.equals(List.of("decode"))) {
+        throw new IllegalArgumentException(
+            "LlmBench: --tunings compares decode only; give --mode decode");
       }
       if (model == null && !quick) {
         throw new IllegalArgumentException(
@@ -224,7 +235,28 @@ public final class LlmBench {
           maxTokens,
           kvBlocks,
           maxContext,
-          limit);
+          limit,
+          tunings);
+    }
+
+    /** {@return the tuning {@code N:inside} or {@code N:apart} names} */
+    private static BatchStep.Tuning tuning(String v) {
+      String[] parts = v.split(":", 2);
+      if (parts.length != 2
+          || !parts[0].matches("[0-9]{1,2}")
+          || !(parts[1].equals("inside") || parts[1].equals("apart"))) {
+        throw new IllegalArgumentException(
+            "LlmBench: --tunings takes N:inside or N:apart (gemv_stream1's blocks an SM, 0 for"
+                + " gemv_stream; the norms inside the products or apart), not '"
+                + v
+                + "'");
+      }
+      return new BatchStep.Tuning(Integer.parseInt(parts[0]), parts[1].equals("inside"));
+    }
+
+    /** {@return the tuning's name in the lines: as --tunings writes it} */
+    static String name(BatchStep.Tuning t) {
+      return t.gemvOneBlocksPerSm() + ":" + (t.normInProductOne() ? "inside" : "apart");
     }
 
     private static int[] range(String option, String v) {
@@ -270,7 +302,7 @@ public final class LlmBench {
           + " [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]"
           + " [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]"
           + " [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]"
-          + " [--limit-s 120]";
+          + " [--limit-s 120] [--tunings 4:inside,4:apart,0:apart]";
 
   /**
    * Runs the benchmark of the command line {@code args}.
@@ -331,6 +363,7 @@ public final class LlmBench {
 
   /** The engine under test and what the figures need of it. */
   private record Engine(
+      @Nullable String tuning,
       Scheduler scheduler,
       AtomicReference<BatchStep> step,
       Device device,
@@ -367,34 +400,43 @@ public final class LlmBench {
       int kvBlocks = o.kvBlocks() > 0 ? o.kvBlocks() : o.maxSequences() * blocksPerSequence;
       BatchStep.Limits limits =
           new BatchStep.Limits(o.maxTokensPerStep(), o.maxSequences(), maxContext, kvBlocks);
-      AtomicReference<BatchStep> stepRef = new AtomicReference<>();
-      // No end-of-sequence tokens: every generation runs to its token count (ignore_eos).
-      Scheduler scheduler =
-          new Scheduler(
-              model.getFileName().toString(),
-              maxContext,
-              config.vocabSize(),
-              tokenizer,
-              List.of(),
-              limits,
-              () -> {
-                StreamSteps steps = StreamSteps.open(device, weights, limits, 0);
-                stepRef.set(steps.step());
-                return steps;
-              });
-      double setupSeconds = (System.nanoTime() - started) / 1e9;
-      try (scheduler) {
-        long kvBytesPerToken =
-            2L * config.numHiddenLayers() * config.kvDim() * weights.type().bytes();
-        Engine engine =
-            new Engine(
-                scheduler,
-                stepRef,
-                device,
-                config,
-                layerBytes(weights),
-                (long) config.hiddenSize() * weights.type().bytes(),
-                kvBytesPerToken);
+      long kvBytesPerToken =
+          2L * config.numHiddenLayers() * config.kvDim() * weights.type().bytes();
+      List<BatchStep.Tuning> tunings =
+          o.tunings().isEmpty() ? List.of(BatchStep.Tuning.defaults()) : o.tunings();
+      List<Scheduler> schedulers = new ArrayList<>();
+      try {
+        List<Engine> engines = new ArrayList<>();
+        for (BatchStep.Tuning tuning : tunings) {
+          AtomicReference<BatchStep> stepRef = new AtomicReference<>();
+          // No end-of-sequence tokens: every generation runs to its token count (ignore_eos).
+          Scheduler scheduler =
+              new Scheduler(
+                  model.getFileName().toString(),
+                  maxContext,
+                  config.vocabSize(),
+                  tokenizer,
+                  List.of(),
+                  limits,
+                  () -> {
+                    StreamSteps steps = StreamSteps.open(device, weights, limits, 0, tuning);
+                    stepRef.set(steps.step());
+                    return steps;
+                  });
+          schedulers.add(scheduler);
+          engines.add(
+              new Engine(
+                  o.tunings().isEmpty() ? null : Options.name(tuning),
+                  scheduler,
+                  stepRef,
+                  device,
+                  config,
+                  layerBytes(weights),
+                  (long) config.hiddenSize() * weights.type().bytes(),
+                  kvBytesPerToken));
+        }
+        double setupSeconds = (System.nanoTime() - started) / 1e9;
+        Engine first = engines.getFirst();
         out.printf(
             Locale.ROOT,
             "# LlmBench on %s (%s), model %s, %s, %d layers, hidden %d, vocab %d%n",
@@ -413,26 +455,58 @@ public final class LlmBench {
             provider,
             weights.type(),
             setupSeconds,
-            engine.layerBytes() + embeddingBytes(weights),
+            first.layerBytes() + embeddingBytes(weights),
             o.maxSequences(),
             o.maxTokensPerStep(),
             maxContext,
             kvBlocks,
             KvCache.BLOCK_SIZE * kvBytesPerToken,
             kvBlocks * KvCache.BLOCK_SIZE * kvBytesPerToken);
-        warmGraphs(engine, out);
+        for (Engine engine : engines) {
+          warmGraphs(engine, out);
+        }
         if (o.modes().contains("decode")) {
           for (int batch : o.batches()) {
-            decode(o, engine, batch, out);
+            decode(o, engines, batch, out);
           }
-          graphs(engine, "decode", out);
+          for (Engine engine : engines) {
+            graphs(engine, "decode", out);
+          }
         }
         if (o.modes().contains("load")) {
-          load(o, engine, kvBlocks, out);
-          graphs(engine, "load", out);
+          load(o, first, kvBlocks, out);
+          graphs(first, "load", out);
+        }
+      } finally {
+        closeAll(schedulers);
+      }
+    }
+  }
+
+  /** Closes the engines' schedulers, last first; the first failure is thrown, the rest added. */
+  private static void closeAll(List<Scheduler> schedulers) {
+    RuntimeException failure = null;
+    for (Scheduler s : schedulers.reversed()) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
         }
       }
     }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * {@return the engine's tuning as a field of its lines, or nothing for the one default engine}
+   */
+  private static String tag(Engine engine) {
+    return engine.tuning() == null ? "" : ",tuning=" + engine.tuning();
   }
 
   /** {@return the bytes a decode step reads of the weights but the embedding's rows} */
@@ -499,23 +573,49 @@ public final class LlmBench {
   /** What one decode round measured. */
   private record Round(double tokensPerSecond, double stepMillis, double meanLength) {}
 
-  private static void decode(Options o, Engine engine, int batch, PrintStream out) {
-    List<Round> rounds = new ArrayList<>();
-    for (int r = 0; r < o.rounds(); r++) {
-      Round round =
-          decodeRound(o, engine, batch, new Random(o.seed() * 1_000_003L + batch * 31L + r));
-      if (round == null) {
-        out.printf(
-            Locale.ROOT,
-            "decode,engine=scheduler,batch=%d,ctx=%d,status=cut,limit_s=%.0f,rounds_done=%d%n",
-            batch,
-            o.context(),
-            o.limitSeconds(),
-            r);
-        return;
-      }
-      rounds.add(round);
+  /**
+   * Decodes at {@code batch} on every engine, round by round: round r of each engine, with the same
+   * prompts, before round r + 1 of any.
+   */
+  private static void decode(Options o, List<Engine> engines, int batch, PrintStream out) {
+    List<List<Round>> rounds = new ArrayList<>();
+    boolean[] cut = new boolean[engines.size()];
+    for (int e = 0; e < engines.size(); e++) {
+      rounds.add(new ArrayList<>());
     }
+    for (int r = 0; r < o.rounds(); r++) {
+      for (int e = 0; e < engines.size(); e++) {
+        if (cut[e]) {
+          continue;
+        }
+        Round round =
+            decodeRound(
+                o, engines.get(e), batch, new Random(o.seed() * 1_000_003L + batch * 31L + r));
+        if (round == null) {
+          cut[e] = true;
+          out.printf(
+              Locale.ROOT,
+              "decode,engine=scheduler%s,batch=%d,ctx=%d,status=cut,limit_s=%.0f,rounds_done=%d%n",
+              tag(engines.get(e)),
+              batch,
+              o.context(),
+              o.limitSeconds(),
+              r);
+        } else {
+          rounds.get(e).add(round);
+        }
+      }
+    }
+    for (int e = 0; e < engines.size(); e++) {
+      if (!cut[e]) {
+        print(o, engines.get(e), batch, rounds.get(e), out);
+      }
+    }
+  }
+
+  /** Prints the decode line of {@code engine}'s rounds at {@code batch}. */
+  private static void print(
+      Options o, Engine engine, int batch, List<Round> rounds, PrintStream out) {
     double[] rates = rounds.stream().mapToDouble(Round::tokensPerSecond).sorted().toArray();
     double stepMillis = median(rounds.stream().mapToDouble(Round::stepMillis).toArray());
     double meanLength = median(rounds.stream().mapToDouble(Round::meanLength).toArray());
@@ -524,9 +624,10 @@ public final class LlmBench {
     double gbPerSecond = (weights + kv) / (stepMillis / 1e3) / 1e9;
     out.printf(
         Locale.ROOT,
-        "decode,engine=scheduler,batch=%d,ctx=%d,steps=%d,rounds=%d,tok_s=%.1f,min=%.1f,max=%.1f,"
-            + "step_ms=%.4f,mean_len=%.1f,weights_bytes=%d,kv_bytes=%d,step_bytes=%d,gb_s=%.3f,"
-            + "of_bandwidth=%.5f,bandwidth_tbs=%.2f%n",
+        "decode,engine=scheduler%s,batch=%d,ctx=%d,steps=%d,rounds=%d,tok_s=%.1f,min=%.1f,"
+            + "max=%.1f,step_ms=%.4f,mean_len=%.1f,weights_bytes=%d,kv_bytes=%d,step_bytes=%d,"
+            + "gb_s=%.3f,of_bandwidth=%.5f,bandwidth_tbs=%.2f%n",
+        tag(engine),
         batch,
         o.context(),
         o.steps(),
@@ -717,7 +818,8 @@ public final class LlmBench {
     }
     out.printf(
         Locale.ROOT,
-        "warmup,buckets=%s,seconds=%.3f,warm_call_s=%.3f%n",
+        "warmup%s,buckets=%s,seconds=%.3f,warm_call_s=%.3f%n",
+        tag(engine),
         String.join("/", buckets.stream().map(String::valueOf).toList()),
         captured / 1e9,
         nanos[0] / 1e9);
@@ -736,9 +838,10 @@ public final class LlmBench {
       captureTotal += capture + instantiate + upload;
       out.printf(
           Locale.ROOT,
-          "graph,after=%s,bucket=%d,capture_ms=%.3f,instantiate_ms=%.3f,upload_ms=%.3f,"
+          "graph,after=%s%s,bucket=%d,capture_ms=%.3f,instantiate_ms=%.3f,upload_ms=%.3f,"
               + "graph_bytes=%d,replays=%d%n",
           after,
+          tag(engine),
           e.getKey(),
           capture,
           instantiate,
@@ -749,9 +852,10 @@ public final class LlmBench {
     GraphMemory device = engine.device().graphMemory();
     out.printf(
         Locale.ROOT,
-        "graphs,after=%s,count=%d,total_ms=%.3f,accounted_bytes=%d,device_used_bytes=%d,"
+        "graphs,after=%s%s,count=%d,total_ms=%.3f,accounted_bytes=%d,device_used_bytes=%d,"
             + "device_reserved_high_bytes=%d%n",
         after,
+        tag(engine),
         cache.stats().size(),
         captureTotal,
         cache.graphMemoryBytes(),

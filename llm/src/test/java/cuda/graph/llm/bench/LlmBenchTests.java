@@ -135,6 +135,30 @@ class LlmBenchTests {
   }
 
   @Test
+  void tuningsAreComparedRoundByRoundInOneProcessEachLineNamingItsTuning() {
+    List<Line> lines =
+        run("--quick", "--mode", "decode", "--batches", "1,2", "--tunings", "4:inside,0:apart");
+    List<Line> decode = lines.stream().filter(l -> l.figure().equals("decode")).toList();
+    assertEquals(
+        List.of("4:inside/1", "0:apart/1", "4:inside/2", "0:apart/2"),
+        decode.stream()
+            .map(l -> l.values().get("tuning") + "/" + l.values().get("batch"))
+            .toList());
+    for (Line l : decode) {
+      assertFalse(l.values().containsKey("status"), "a decode batch was cut: " + l);
+      positive(l, "tok_s", "min", "max", "step_ms", "mean_len");
+      assertEquals(2, l.number("rounds"), "" + l);
+    }
+    List<String> warmed =
+        lines.stream()
+            .filter(l -> l.figure().equals("warmup"))
+            .map(l -> l.values().get("tuning"))
+            .toList();
+    assertEquals(List.of("4:inside", "0:apart"), warmed, "one engine a tuning");
+    assertTrue(lines.stream().noneMatch(l -> l.figure().equals("load")), "decode only");
+  }
+
+  @Test
   void badOptionsAreRefusedNamingTheOptionAndTheValue() {
     IllegalArgumentException unknown =
         assertThrows(
@@ -154,6 +178,18 @@ class LlmBenchTests {
             IllegalArgumentException.class,
             () -> LlmBench.Options.parse(List.of("--quick", "--prompt", "30-8")));
     assertTrue(range.getMessage().contains("30-8"), range.getMessage());
+    IllegalArgumentException tuning =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LlmBench.Options.parse(
+                    List.of("--quick", "--mode", "decode", "--tunings", "4:sideways")));
+    assertTrue(tuning.getMessage().contains("4:sideways"), tuning.getMessage());
+    IllegalArgumentException withLoad =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LlmBench.Options.parse(List.of("--quick", "--tunings", "4:inside")));
+    assertTrue(withLoad.getMessage().contains("--mode decode"), withLoad.getMessage());
   }
 
   @Test

@@ -151,6 +151,7 @@ public final class BatchStep implements AutoCloseable {
   private final GraphCache<Integer> graphs;
   private final int gemvBlocks;
   private final int gemvOneBlocks;
+  private final boolean normInProductOne;
   private int lastSequences;
 
   /**
@@ -164,19 +165,51 @@ public final class BatchStep implements AutoCloseable {
    *     activations
    */
   public BatchStep(ModelWeights weights, Stream stream, Limits limits, long graphMemoryBudget) {
-    this(weights, stream, limits, graphMemoryBudget, LlmKernels.GEMV_ONE_BLOCKS_PER_SM);
+    this(weights, stream, limits, graphMemoryBudget, Tuning.defaults());
   }
 
   /**
-   * As the public constructor, with gemv_stream1 on {@code gemvOneBlocksPerSm} blocks an SM for
-   * steps of one token (0: gemv_stream takes them).
+   * How a step of one token runs its products: the engine takes {@link #defaults()}; LlmBench
+   * builds steps of several to compare them in one process.
+   *
+   * @param gemvOneBlocksPerSm gemv_stream1's blocks an SM (0: gemv_stream takes the step)
+   * @param normInProductOne whether its RMSNorms and SwiGLU run inside its products (gemv_norm1,
+   *     gemv_norm_silu1), where gemv_stream1 runs
    */
-  BatchStep(
-      ModelWeights weights,
-      Stream stream,
-      Limits limits,
-      long graphMemoryBudget,
-      int gemvOneBlocksPerSm) {
+  public record Tuning(int gemvOneBlocksPerSm, boolean normInProductOne) {
+    /**
+     * Checks the blocks.
+     *
+     * @throws IllegalArgumentException for negative blocks
+     */
+    public Tuning {
+      if (gemvOneBlocksPerSm < 0) {
+        throw new IllegalArgumentException(
+            "BatchStep.Tuning: gemvOneBlocksPerSm " + gemvOneBlocksPerSm + " is negative");
+      }
+    }
+
+    /**
+     * {@return the engine's tuning: {@link LlmKernels#GEMV_ONE_BLOCKS_PER_SM} and {@link
+     * LlmKernels#NORM_IN_PRODUCT_ONE}, which system properties may change}
+     */
+    public static Tuning defaults() {
+      return new Tuning(LlmKernels.GEMV_ONE_BLOCKS_PER_SM, LlmKernels.NORM_IN_PRODUCT_ONE);
+    }
+  }
+
+  /**
+   * As the four-argument constructor, with a step of one token run as {@code tuning} says.
+   *
+   * @param weights the model
+   * @param stream the stream of the device the steps run on
+   * @param limits how large a step and the cache can be
+   * @param graphMemoryBudget the graph cache's budget in bytes, or 0 for the largest bucket's
+   *     activations
+   * @param tuning how a step of one token runs its products
+   */
+  public BatchStep(
+      ModelWeights weights, Stream stream, Limits limits, long graphMemoryBudget, Tuning tuning) {
     this.stream = stream;
     this.shape = weights.shape();
     this.type = weights.type();
@@ -186,8 +219,9 @@ public final class BatchStep implements AutoCloseable {
     this.buckets = tokenBuckets(limits.maxTokens());
     this.gemvBlocks = LlmKernels.gemvStreamBlocks(stream.device());
     this.gemvOneBlocks =
-        gemvOneBlocksPerSm
+        tuning.gemvOneBlocksPerSm()
             * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+    this.normInProductOne = tuning.normInProductOne();
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
       LlmKernels.loadAll(stream.device()); // module loading must stay out of captures
@@ -406,13 +440,13 @@ public final class BatchStep implements AutoCloseable {
 
   /**
    * {@return whether a step of {@code tokens} tokens takes gemv_norm1 (and gemv_norm_silu1) for the
-   * RMSNorm before a product of {@code w}}: steps of one token on gemv_stream1's grid, unless
-   * {@link LlmKernels#NORM_IN_PRODUCT_ONE} is off
+   * RMSNorm before a product of {@code w}}: steps of one token on gemv_stream1's grid, unless the
+   * tuning says otherwise
    */
   private boolean fusesOne(int tokens, DeviceBuffer<Float> x, DeviceBuffer<?> w) {
     return tokens == 1
         && gemvOneBlocks > 0
-        && LlmKernels.NORM_IN_PRODUCT_ONE
+        && normInProductOne
         && LlmKernels.gemvNormTakes(type, x, w, shape.hidden());
   }
 

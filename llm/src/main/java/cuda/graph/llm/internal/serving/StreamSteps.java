@@ -35,9 +35,31 @@ public final class StreamSteps implements Steps {
    */
   public static StreamSteps open(
       Device device, ModelWeights weights, BatchStep.Limits limits, long graphMemoryBudget) {
+    return open(device, weights, limits, graphMemoryBudget, BatchStep.Tuning.defaults());
+  }
+
+  /**
+   * As {@link #open(Device, ModelWeights, BatchStep.Limits, long)}, a step of one token run as
+   * {@code tuning} says (LlmBench compares tunings in one process).
+   *
+   * @param device the device
+   * @param weights the model
+   * @param limits how large a step and the cache can be
+   * @param graphMemoryBudget the graph cache's budget in bytes, or 0 for the largest bucket's
+   *     activations
+   * @param tuning how a step of one token runs its products
+   * @return the steps, owning their stream
+   */
+  public static StreamSteps open(
+      Device device,
+      ModelWeights weights,
+      BatchStep.Limits limits,
+      long graphMemoryBudget,
+      BatchStep.Tuning tuning) {
     Stream stream = device.newStream();
     try {
-      return new StreamSteps(stream, new BatchStep(weights, stream, limits, graphMemoryBudget));
+      return new StreamSteps(
+          stream, new BatchStep(weights, stream, limits, graphMemoryBudget, tuning));
     } catch (RuntimeException | Error e) {
       stream.close();
       throw e;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.CudaPlatform;
 import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.DType;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -148,18 +149,33 @@ abstract class AbstractBatchStepTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
-  void stepsOfOneTokenOnGemvStream1GiveTheReferenceLogits(DType type) {
+  void stepsOfOneTokenGiveTheReferenceLogitsOnEveryTuningAndTheNormsInProductsChangeNoBit(
+      DType type) {
     ModelWeights weights = TinyLlama.weights(type, 42);
     int[] a = randomTokens(new Random(9), 6);
-    KvCache cache = new KvCache(LIMITS.kvBlocks());
-    try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, 4)) {
-      // The prompt in a step of 4 tokens, then single tokens: gemv_stream1's products.
-      step.run(List.of(chunk(cache, 1, a, 0, 4, Sampling.GREEDY)));
-      for (int at = 4; at < 6; at++) {
-        step.run(List.of(chunk(cache, 1, a, at, at + 1, Sampling.GREEDY)));
-        assertLogits(TinyLlama.logits(weights, a)[at], step.logits()[0], type, "a at " + at);
+    List<float[]> inside = new ArrayList<>(), apart = new ArrayList<>();
+    for (BatchStep.Tuning tuning :
+        List.of(
+            new BatchStep.Tuning(4, true),
+            new BatchStep.Tuning(4, false),
+            new BatchStep.Tuning(0, false))) {
+      KvCache cache = new KvCache(LIMITS.kvBlocks());
+      try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, tuning)) {
+        // The prompt in a step of 4 tokens, then single tokens: the one-token products.
+        step.run(List.of(chunk(cache, 1, a, 0, 4, Sampling.GREEDY)));
+        for (int at = 4; at < 6; at++) {
+          step.run(List.of(chunk(cache, 1, a, at, at + 1, Sampling.GREEDY)));
+          float[] logits = step.logits()[0];
+          assertLogits(TinyLlama.logits(weights, a)[at], logits, type, tuning + ", a at " + at);
+          if (tuning.gemvOneBlocksPerSm() == 4) {
+            (tuning.normInProductOne() ? inside : apart).add(logits);
+          }
+        }
+        assertEquals(Set.of(1, 4), step.graphs().stats().keySet(), "the buckets run");
       }
-      assertEquals(Set.of(1, 4), step.graphs().stats().keySet(), "the buckets run");
+    }
+    for (int i = 0; i < inside.size(); i++) {
+      assertArrayEquals(apart.get(i), inside.get(i), "the norms inside the products, step " + i);
     }
   }
 
