@@ -383,19 +383,41 @@ public final class BatchStep implements AutoCloseable {
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
     for (Layer l : layers) {
-      normedProduct(scope, x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv);
-      scope.record(
-          LlmKernels.ropeCache(
-              type,
-              qkv,
-              inverseFrequencies,
-              positions,
-              seqOfToken,
-              tables,
-              l.kCache(),
-              l.vCache(),
-              tokens,
-              heads));
+      if (fusesOne(tokens, x, l.qkv())
+          && LlmKernels.ROPE_IN_PRODUCT_ONE
+          && LlmKernels.gemvNormRopeTakes(type, x, l.qkv(), h, heads)) {
+        scope.record(
+            LlmKernels.gemvNormRopeOne(
+                type,
+                x,
+                l.attentionNorm(),
+                l.qkv(),
+                qkv,
+                inverseFrequencies,
+                positions,
+                seqOfToken,
+                tables,
+                l.kCache(),
+                l.vCache(),
+                heads,
+                h,
+                eps(),
+                gemvOneBlocks));
+      } else {
+        normedProduct(scope, x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv);
+        scope.record(
+            LlmKernels.ropeCache(
+                type,
+                qkv,
+                inverseFrequencies,
+                positions,
+                seqOfToken,
+                tables,
+                l.kCache(),
+                l.vCache(),
+                tokens,
+                heads));
+      }
       scope.record(
           LlmKernels.attention(
               type,
