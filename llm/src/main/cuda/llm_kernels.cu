@@ -146,6 +146,15 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
     out[i] = from_float<T>(in[i] * scale * to_float(weight[i]));
 }
 
+// RoPE's rotation of the pair (x1, x2) by the angle whose cosine and sine are c and s, with its
+// multiply-adds written out: rope_cache and gemv_norm_rope1 round alike whatever the compiler
+// would contract.
+__device__ __forceinline__ void rotate_pair(float &x1, float &x2, float c, float s) {
+  float r1 = __fmaf_rn(x1, c, -__fmul_rn(x2, s)), r2 = __fmaf_rn(x2, c, __fmul_rn(x1, s));
+  x1 = r1;
+  x2 = r2;
+}
+
 // ---- rope_cache: per token, q and k of qkv (fp32, [tokens, (heads + 2 kv_heads) head_dim]) are
 // rotated in place for the token's position (HF's rotate_half: dimension i pairs with i + half),
 // with angle position * inv_freq[i] in fp32; the rotated k and the v are written into the layer's
@@ -170,8 +179,8 @@ __device__ void rope_cache_body(float *__restrict__ qkv, const float *inv_freq, 
     float s, c;
     sincosf(angle, &s, &c);
     float *x = row + head * head_dim;
-    float x1 = x[i], x2 = x[i + half];
-    float r1 = x1 * c - x2 * s, r2 = x2 * c + x1 * s;
+    float r1 = x[i], r2 = x[i + half];
+    rotate_pair(r1, r2, c, s);
     x[i] = r1;
     x[i + half] = r2;
     if (head >= heads) {
@@ -765,9 +774,7 @@ template <class T> struct RopePairs {
         float angle = (float)pos * inv_freq[i];
         float s, c;
         sincosf(angle, &s, &c);
-        float r1 = x1 * c - x2 * s, r2 = x2 * c + x1 * s;
-        x1 = r1;
-        x2 = r2;
+        rotate_pair(x1, x2, c, s);
       }
       qkv[r] = x1;
       qkv[r + half] = x2;

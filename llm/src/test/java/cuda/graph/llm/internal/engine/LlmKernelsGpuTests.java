@@ -659,7 +659,7 @@ class LlmKernelsGpuTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
-  void gemvNormRope1MatchesItsReferenceAndTheKernelsApartBitForBitWithItsCacheWrites(DType type) {
+  void gemvNormRope1IsTheKernelsApartBitForBitWithItsCacheWrites(DType type) {
     int sms = platform.defaultDevice().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
     int k = 2048, heads = 8, kvHeads = 2;
     float epsilon = 1e-5f;
@@ -739,7 +739,10 @@ class LlmKernelsGpuTests {
                   MAX_BLOCKS,
                   k,
                   epsilon);
-          assertSame(type, 1e-4f, fused, "gemv_norm_rope1, " + what);
+          // Against the kernels apart on the GPU, bit for bit: each of those is checked against
+          // its reference above, and LlmKernelsTests checks that this kernel's reference is
+          // theirs. (A bound against the reference itself would have to scale with the pair
+          // before the rotation, which can cancel two large values into a small one.)
           Object[] gpu = fused[1];
           assertArrayEquals((float[]) apart[0], (float[]) gpu[3], "qkv against apart, " + what);
           assertArrayEquals(
