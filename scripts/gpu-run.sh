@@ -565,7 +565,7 @@ part_llm_bench() {
   grep -aE "^(decode|compile),|^# |Error" "$out/llm-torch.log" | head -20 | cut -c1-400
 }
 
-part llm-sweep "issue 40: the kernel and step tests, then batches 1 and 8 on one engine a tuning of a step of one token, loaded side by side in one process and measured round by round (LLM_SWEEP_TUNINGS: 4:inside,4:apart,0:apart; LLM_SWEEP_ROUNDS: 5), on the bf16 checkpoint of LLM_BENCH_MODEL (made if absent); about 3 minutes (staged: scripts/gpu-llm-pack.sh, one call)"
+part llm-sweep "issue 40: the kernel and step tests, then batches 1 and 8 on one engine a tuning of a step of one token, loaded side by side in one process and measured round by round (LLM_SWEEP_TUNINGS: 4:rope,4:inside,4:apart; LLM_SWEEP_ROUNDS: 5), on the bf16 checkpoint of LLM_BENCH_MODEL (made if absent); about 3 minutes (staged: scripts/gpu-llm-pack.sh, one call)"
 part_llm_sweep() {
   local run java model=${LLM_BENCH_MODEL:-/tmp/llama-bench-bf16} bw=${LLM_BENCH_BANDWIDTH_TBS:-3.35}
   run=$(llm_runner junit) || { echo "llm-sweep: $run"; return; }
@@ -585,7 +585,7 @@ part_llm_sweep() {
   [ -z "$mk" ] || { wait "$mk"; echo "llm-sweep checkpoint exit $? ($((SECONDS - start)) s)"; }
   timeout 240 "$java" -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model "$model" \
     --mode decode --batches 1,8 --rounds "${LLM_SWEEP_ROUNDS:-5}" --bandwidth-tbs "$bw" --limit-s 20 \
-    --tunings "${LLM_SWEEP_TUNINGS:-4:inside,4:apart,0:apart}" > "$out/llm-sweep.log" 2>&1
+    --tunings "${LLM_SWEEP_TUNINGS:-4:rope,4:inside,4:apart}" > "$out/llm-sweep.log" 2>&1
   echo "llm-sweep decode exit $? ($((SECONDS - start)) s)"
   grep -aE "^decode" "$out/llm-sweep.log" | grep -oE "tuning=[0-9a-z:]+|batch=[0-9]+|tok_s=[0-9.]+|min=[0-9.]+|max=[0-9.]+" \
     | paste -d' ' - - - - -

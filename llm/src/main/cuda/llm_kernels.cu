@@ -146,6 +146,15 @@ __device__ void rms_norm_row(const float *in, const T *weight, T *out, int hidde
     out[i] = from_float<T>(in[i] * scale * to_float(weight[i]));
 }
 
+// RoPE's rotation of the pair (x1, x2) by the angle whose cosine and sine are c and s, with its
+// multiply-adds written out: rope_cache and gemv_norm_rope1 round alike whatever the compiler
+// would contract.
+__device__ __forceinline__ void rotate_pair(float &x1, float &x2, float c, float s) {
+  float r1 = __fmaf_rn(x1, c, -__fmul_rn(x2, s)), r2 = __fmaf_rn(x2, c, __fmul_rn(x1, s));
+  x1 = r1;
+  x2 = r2;
+}
+
 // ---- rope_cache: per token, q and k of qkv (fp32, [tokens, (heads + 2 kv_heads) head_dim]) are
 // rotated in place for the token's position (HF's rotate_half: dimension i pairs with i + half),
 // with angle position * inv_freq[i] in fp32; the rotated k and the v are written into the layer's
@@ -170,8 +179,8 @@ __device__ void rope_cache_body(float *__restrict__ qkv, const float *inv_freq, 
     float s, c;
     sincosf(angle, &s, &c);
     float *x = row + head * head_dim;
-    float x1 = x[i], x2 = x[i + half];
-    float r1 = x1 * c - x2 * s, r2 = x2 * c + x1 * s;
+    float r1 = x[i], r2 = x[i + half];
+    rotate_pair(r1, r2, c, s);
     x[i] = r1;
     x[i + half] = r2;
     if (head >= heads) {
@@ -698,8 +707,89 @@ template <class T> struct SiluPairs {
   }
 };
 
+// Which rows of w a tile holds: P runs of n rows for the n units from unit0, tile row j at byte
+// j * row_bytes. A map asks for them, one thread, on the stage's barrier.
+struct RowsOfUnits { // a unit a row
+  static constexpr int P = 1;
+  template <class T>
+  __device__ __forceinline__ void request(unsigned char *dst, const T *w, int unit0, int n, int,
+                                          int k, unsigned row_bytes,
+                                          unsigned long long *bar) const {
+    mbar_expect_bytes(bar, n * row_bytes);
+    bulk_load(dst, w + (size_t)unit0 * k, n * row_bytes, bar);
+  }
+};
+
+struct StackedPairs { // unit u: rows u and units + u (a stacked gate/up weight)
+  static constexpr int P = 2;
+  template <class T>
+  __device__ __forceinline__ void request(unsigned char *dst, const T *w, int unit0, int n,
+                                          int units, int k, unsigned row_bytes,
+                                          unsigned long long *bar) const {
+    mbar_expect_bytes(bar, 2 * n * row_bytes);
+    bulk_load(dst, w + (size_t)unit0 * k, n * row_bytes, bar);
+    bulk_load(dst + n * row_bytes, w + ((size_t)units + unit0) * k, n * row_bytes, bar);
+  }
+};
+
+struct RotatedPairs { // unit u: rows i and i + half of head u / half, i = u % half (RoPE's pairs)
+  static constexpr int P = 2;
+  int half;
+  __device__ __forceinline__ int row(int u) const { return u / half * 2 * half + u % half; }
+  template <class T>
+  __device__ __forceinline__ void request(unsigned char *dst, const T *w, int unit0, int n, int,
+                                          int k, unsigned row_bytes,
+                                          unsigned long long *bar) const {
+    mbar_expect_bytes(bar, 2 * n * row_bytes);
+    for (int j = 0; j < n; j++) { // a tile's units may cross a head: a row a copy
+      int r = row(unit0 + j);
+      bulk_load(dst + j * row_bytes, w + (size_t)r * k, row_bytes, bar);
+      bulk_load(dst + (n + j) * row_bytes, w + (size_t)(r + half) * k, row_bytes, bar);
+    }
+  }
+};
+
 // A kernel's dynamic shared memory: gemv_stream's tiles, after what `reserved` keeps before them.
 extern __shared__ __align__(128) unsigned char dynamic_smem[];
+
+// A tile of RoPE's pairs (gemv_norm_rope1, token 0 of a step of one): each pair's two sums are
+// rope_cache's x1 and x2, rotated for q's and k's heads, k and v written into the cache at the
+// token's slot; qkv gets the rotated q and k and the v as rope_cache leaves them. A padding token
+// (a negative position) gets the product's rows only.
+template <class T> struct RopePairs {
+  float *qkv;
+  const float *inv_freq;
+  const int *positions, *seq_of_token, *block_tables;
+  T *k_cache, *v_cache;
+  int heads, kv_heads, head_dim, max_blocks;
+  __device__ __forceinline__ void operator()(const float *out, int, int unit0, int n,
+                                             int wpr) const {
+    int half = head_dim / 2, kv_dim = kv_heads * head_dim, pos = positions[0];
+    for (int e = threadIdx.x; e < n; e += blockDim.x) {
+      int u = unit0 + e, head = u / half, i = u % half, r = head * head_dim + i;
+      float x1 = 0.f, x2 = 0.f;
+      for (int part = 0; part < wpr; part++) x1 += out[e * wpr + part];
+      for (int part = 0; part < wpr; part++) x2 += out[(n + e) * wpr + part];
+      if (pos >= 0 && head < heads + kv_heads) {
+        float angle = (float)pos * inv_freq[i];
+        float s, c;
+        sincosf(angle, &s, &c);
+        rotate_pair(x1, x2, c, s);
+      }
+      qkv[r] = x1;
+      qkv[r + half] = x2;
+      if (pos >= 0 && head >= heads) {
+        long long slot = (long long)block_tables[seq_of_token[0] * max_blocks + pos / BLOCK_SIZE] *
+                             BLOCK_SIZE + pos % BLOCK_SIZE;
+        T *cache = head < heads + kv_heads ? k_cache : v_cache;
+        int kv_head = head < heads + kv_heads ? head - heads : head - heads - kv_heads;
+        T *to = cache + slot * kv_dim + kv_head * head_dim;
+        to[i] = from_float<T>(x1);
+        to[i + half] = from_float<T>(x2);
+      }
+    }
+  }
+};
 
 // The tokens' rows (at most M) times the block's units of w. A unit is a row of w, or with P = 2
 // a pair of rows: row u of the first `units` rows and row units + u (the gate's and the up's of a
@@ -708,10 +798,10 @@ extern __shared__ __align__(128) unsigned char dynamic_smem[];
 // [tile parity][token][row * warps_per_row + part] (two parities: a tile's sums are written while
 // the tile before is being added up). reserved: bytes at the start of the dynamic shared memory
 // that are not tiles (NormedRow's row).
-template <class T, int M, int P, class Rows, class Out>
-__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Out put, int tokens, int units,
-                                 int k, float *sums, unsigned reserved) {
-  constexpr int N = 16 / sizeof(T);
+template <class T, int M, class Map, class Rows, class Out>
+__device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Map map, Out put, int tokens,
+                                 int units, int k, float *sums, unsigned reserved) {
+  constexpr int N = 16 / sizeof(T), P = Map::P;
   unsigned char *tiles = dynamic_smem + reserved;
   __shared__ __align__(8) unsigned long long bars[GEMV_MAX_STAGES];
   unsigned dynamic;
@@ -726,12 +816,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Out put, int 
   int tid = threadIdx.x, warp = tid / WARP, lane = tid % WARP;
   auto request = [&](int t) { // one thread
     int s = t % stages, unit = first + t * per_tile, n = min(per_tile, end - unit);
-    unsigned bytes = (unsigned)n * row_bytes;
-    mbar_expect_bytes(&bars[s], P * bytes);
-#pragma unroll
-    for (int p = 0; p < P; p++)
-      bulk_load(tiles + s * GEMV_TILE_BYTES + p * bytes, w + ((size_t)p * units + unit) * k, bytes,
-                &bars[s]);
+    map.request(tiles + s * GEMV_TILE_BYTES, w, unit, n, units, k, (unsigned)row_bytes, &bars[s]);
   };
   if (tid == 0) {
     for (int s = 0; s < stages; s++) mbar_init(&bars[s], 1);
@@ -781,10 +866,11 @@ __device__ void gemv_stream_body(Rows in, const T *w, float *y, int tokens, int 
                                  int accumulate, float *sums) {
   cudaTriggerProgrammaticLaunchCompletion();
   StoreSums put{y, rows, accumulate};
-  if (tokens <= 1) gemv_stream_rows<T, 1, 1>(in, w, put, tokens, rows, k, sums, 0);
-  else if (tokens <= 2) gemv_stream_rows<T, 2, 1>(in, w, put, tokens, rows, k, sums, 0);
-  else if (tokens <= 4) gemv_stream_rows<T, 4, 1>(in, w, put, tokens, rows, k, sums, 0);
-  else gemv_stream_rows<T, 8, 1>(in, w, put, tokens, rows, k, sums, 0);
+  RowsOfUnits map;
+  if (tokens <= 1) gemv_stream_rows<T, 1>(in, w, map, put, tokens, rows, k, sums, 0);
+  else if (tokens <= 2) gemv_stream_rows<T, 2>(in, w, map, put, tokens, rows, k, sums, 0);
+  else if (tokens <= 4) gemv_stream_rows<T, 4>(in, w, map, put, tokens, rows, k, sums, 0);
+  else gemv_stream_rows<T, 8>(in, w, map, put, tokens, rows, k, sums, 0);
 }
 
 // The bytes NormedRow's row takes at the start of the dynamic shared memory (the host adds the
@@ -879,24 +965,37 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
                                                    int rows, int k, int accumulate) {            \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
-    gemv_stream_rows<T, 1, 1>(TypedRows<T>{x, k}, w, StoreSums{y, rows, accumulate}, 1, rows, k,  \
-                              sums, 0);                                                           \
+    gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, RowsOfUnits{}, StoreSums{y, rows, accumulate},  \
+                           1, rows, k, sums, 0);                                                  \
   }                                                                                               \
   extern "C" __global__ void gemv_norm1_##SUFFIX(const float *x, const T *norm, const T *w,       \
                                                  float *y, int rows, int k, float eps) {         \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
-    gemv_stream_rows<T, 1, 1>(in, w, StoreSums{y, rows, 0}, 1, rows, k, sums,                     \
-                              normed_row_bytes(k, sizeof(T)));                                    \
+    gemv_stream_rows<T, 1>(in, w, RowsOfUnits{}, StoreSums{y, rows, 0}, 1, rows, k, sums,         \
+                           normed_row_bytes(k, sizeof(T)));                                       \
   }                                                                                               \
   extern "C" __global__ void gemv_norm_silu1_##SUFFIX(const float *x, const T *norm, const T *w,  \
                                                       T *h, int inter, int k, float eps) {       \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
-    gemv_stream_rows<T, 1, 2>(in, w, SiluPairs<T>{h}, 1, inter, k, sums,                          \
-                              normed_row_bytes(k, sizeof(T)));                                    \
+    gemv_stream_rows<T, 1>(in, w, StackedPairs{}, SiluPairs<T>{h}, 1, inter, k, sums,             \
+                           normed_row_bytes(k, sizeof(T)));                                       \
+  }                                                                                               \
+  extern "C" __global__ void gemv_norm_rope1_##SUFFIX(                                            \
+      const float *x, const T *norm, const T *w, float *qkv, const float *inv_freq,              \
+      const int *positions, const int *seq_of_token, const int *block_tables, T *k_cache,        \
+      T *v_cache, int heads, int kv_heads, int head_dim, int max_blocks, int k, float eps) {     \
+    __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
+    cudaTriggerProgrammaticLaunchCompletion();                                                    \
+    NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
+    RopePairs<T> put{qkv, inv_freq, positions, seq_of_token, block_tables, k_cache, v_cache,     \
+                     heads, kv_heads, head_dim, max_blocks};                                      \
+    gemv_stream_rows<T, 1>(in, w, RotatedPairs{head_dim / 2}, put, 1,                             \
+                           (heads + 2 * kv_heads) * (head_dim / 2), k, sums,                      \
+                           normed_row_bytes(k, sizeof(T)));                                       \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
     STEP_START;                                                                                   \

@@ -61,10 +61,11 @@ import org.jspecify.annotations.Nullable;
  *       layers, the final norm, the output projection, B embedding rows) and every sequence's keys
  *       and values at its mean length over the timed steps; GB/s and the fraction of {@code
  *       --bandwidth-tbs}. With {@code --tunings}, one engine a tuning of a step of one token
- *       ({@code N:inside} or {@code N:apart}: gemv_stream1 on N blocks an SM, 0 for gemv_stream;
- *       the RMSNorms and SwiGLU inside its products or as kernels of their own), loaded side by
- *       side, each round run on every engine in turn with the same prompts, each line naming its
- *       {@code tuning}: a comparison in one process, which moves less than separate runs do.
+ *       ({@code N:inside}, {@code N:rope} or {@code N:apart}: gemv_stream1 on N blocks an SM, 0 for
+ *       gemv_stream; the RMSNorms and SwiGLU inside its products, RoPE too, or all as kernels of
+ *       their own), loaded side by side, each round run on every engine in turn with the same
+ *       prompts, each line naming its {@code tuning}: a comparison in one process, which moves less
+ *       than separate runs do.
  *   <li>{@code warmup}, {@code graph}: every bucket's graph is captured before anything is
  *       measured, as a server does at start-up ({@code warmup}: the buckets and the seconds their
  *       captures, instantiations and uploads took together); each bucket's times and graph memory
@@ -83,7 +84,7 @@ import org.jspecify.annotations.Nullable;
  *     [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]
  *     [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]
  *     [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]
- *     [--limit-s 120] [--tunings 4:inside,4:apart,0:apart]  (with --mode decode)
+ *     [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart]  (with --mode decode)
  * java ... cuda.graph.llm.bench.LlmBench --quick      (the simulator, a tiny checkpoint, seconds)
  * </pre>
  *
@@ -239,24 +240,26 @@ public final class LlmBench {
           tunings);
     }
 
-    /** {@return the tuning {@code N:inside} or {@code N:apart} names} */
+    /** {@return the tuning {@code N:inside}, {@code N:rope} or {@code N:apart} names} */
     private static BatchStep.Tuning tuning(String v) {
       String[] parts = v.split(":", 2);
       if (parts.length != 2
           || !parts[0].matches("[0-9]{1,2}")
-          || !(parts[1].equals("inside") || parts[1].equals("apart"))) {
+          || !List.of("inside", "apart", "rope").contains(parts[1])) {
         throw new IllegalArgumentException(
-            "LlmBench: --tunings takes N:inside or N:apart (gemv_stream1's blocks an SM, 0 for"
-                + " gemv_stream; the norms inside the products or apart), not '"
+            "LlmBench: --tunings takes N:inside, N:rope or N:apart (gemv_stream1's blocks an SM, 0"
+                + " for gemv_stream; the norms inside the products, RoPE too, or apart), not '"
                 + v
                 + "'");
       }
-      return new BatchStep.Tuning(Integer.parseInt(parts[0]), parts[1].equals("inside"));
+      return new BatchStep.Tuning(
+          Integer.parseInt(parts[0]), !parts[1].equals("apart"), parts[1].equals("rope"));
     }
 
     /** {@return the tuning's name in the lines: as --tunings writes it} */
     static String name(BatchStep.Tuning t) {
-      return t.gemvOneBlocksPerSm() + ":" + (t.normInProductOne() ? "inside" : "apart");
+      String how = t.ropeInProductOne() ? "rope" : t.normInProductOne() ? "inside" : "apart";
+      return t.gemvOneBlocksPerSm() + ":" + how;
     }
 
     private static int[] range(String option, String v) {
@@ -302,7 +305,7 @@ public final class LlmBench {
           + " [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]"
           + " [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]"
           + " [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]"
-          + " [--limit-s 120] [--tunings 4:inside,4:apart,0:apart]";
+          + " [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart]";
 
   /**
    * Runs the benchmark of the command line {@code args}.

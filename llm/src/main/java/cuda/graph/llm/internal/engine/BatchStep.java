@@ -152,6 +152,7 @@ public final class BatchStep implements AutoCloseable {
   private final int gemvBlocks;
   private final int gemvOneBlocks;
   private final boolean normInProductOne;
+  private final boolean ropeInProductOne;
   private int lastSequences;
 
   /**
@@ -175,8 +176,10 @@ public final class BatchStep implements AutoCloseable {
    * @param gemvOneBlocksPerSm gemv_stream1's blocks an SM (0: gemv_stream takes the step)
    * @param normInProductOne whether its RMSNorms and SwiGLU run inside its products (gemv_norm1,
    *     gemv_norm_silu1), where gemv_stream1 runs
+   * @param ropeInProductOne whether RoPE with its cache writes runs inside the QKV product too
+   *     (gemv_norm_rope1), where the norms do
    */
-  public record Tuning(int gemvOneBlocksPerSm, boolean normInProductOne) {
+  public record Tuning(int gemvOneBlocksPerSm, boolean normInProductOne, boolean ropeInProductOne) {
     /**
      * Checks the blocks.
      *
@@ -190,11 +193,15 @@ public final class BatchStep implements AutoCloseable {
     }
 
     /**
-     * {@return the engine's tuning: {@link LlmKernels#GEMV_ONE_BLOCKS_PER_SM} and {@link
-     * LlmKernels#NORM_IN_PRODUCT_ONE}, which system properties may change}
+     * {@return the engine's tuning: {@link LlmKernels#GEMV_ONE_BLOCKS_PER_SM}, {@link
+     * LlmKernels#NORM_IN_PRODUCT_ONE} and {@link LlmKernels#ROPE_IN_PRODUCT_ONE}, which system
+     * properties may change}
      */
     public static Tuning defaults() {
-      return new Tuning(LlmKernels.GEMV_ONE_BLOCKS_PER_SM, LlmKernels.NORM_IN_PRODUCT_ONE);
+      return new Tuning(
+          LlmKernels.GEMV_ONE_BLOCKS_PER_SM,
+          LlmKernels.NORM_IN_PRODUCT_ONE,
+          LlmKernels.ROPE_IN_PRODUCT_ONE);
     }
   }
 
@@ -222,6 +229,7 @@ public final class BatchStep implements AutoCloseable {
         tuning.gemvOneBlocksPerSm()
             * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
     this.normInProductOne = tuning.normInProductOne();
+    this.ropeInProductOne = tuning.ropeInProductOne();
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
       LlmKernels.loadAll(stream.device()); // module loading must stay out of captures
@@ -383,19 +391,41 @@ public final class BatchStep implements AutoCloseable {
 
     scope.record(LlmKernels.embed(type, ids, embedding, x, tokens, h, shape.vocab()));
     for (Layer l : layers) {
-      normedProduct(scope, x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv);
-      scope.record(
-          LlmKernels.ropeCache(
-              type,
-              qkv,
-              inverseFrequencies,
-              positions,
-              seqOfToken,
-              tables,
-              l.kCache(),
-              l.vCache(),
-              tokens,
-              heads));
+      if (fusesOne(tokens, x, l.qkv())
+          && ropeInProductOne
+          && LlmKernels.gemvNormRopeTakes(type, x, l.qkv(), h, heads)) {
+        scope.record(
+            LlmKernels.gemvNormRopeOne(
+                type,
+                x,
+                l.attentionNorm(),
+                l.qkv(),
+                qkv,
+                inverseFrequencies,
+                positions,
+                seqOfToken,
+                tables,
+                l.kCache(),
+                l.vCache(),
+                heads,
+                h,
+                eps(),
+                gemvOneBlocks));
+      } else {
+        normedProduct(scope, x, l.attentionNorm(), xn, tokens, l.qkv(), shape.qkvWidth(), qkv);
+        scope.record(
+            LlmKernels.ropeCache(
+                type,
+                qkv,
+                inverseFrequencies,
+                positions,
+                seqOfToken,
+                tables,
+                l.kCache(),
+                l.vCache(),
+                tokens,
+                heads));
+      }
       scope.record(
           LlmKernels.attention(
               type,

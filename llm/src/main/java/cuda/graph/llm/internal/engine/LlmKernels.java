@@ -120,6 +120,14 @@ public final class LlmKernels {
   static final boolean NORM_IN_PRODUCT_ONE =
       Boolean.parseBoolean(System.getProperty("cuda.graph.llm.normInProductOne", "true"));
 
+  /**
+   * Whether a step of one token that normalises inside its products also does RoPE with its cache
+   * writes inside the QKV product (gemv_norm_rope1: six kernels a layer). {@code
+   * -Dcuda.graph.llm.ropeInProductOne=false} measures rope_cache apart.
+   */
+  static final boolean ROPE_IN_PRODUCT_ONE =
+      Boolean.parseBoolean(System.getProperty("cuda.graph.llm.ropeInProductOne", "true"));
+
   /** Threads a block of sample, one block a sequence ({@code SAMPLE_THREADS} of the .cu). */
   public static final int SAMPLE_BLOCK = 256;
 
@@ -164,6 +172,7 @@ public final class LlmKernels {
               .withReference("gemv_stream1_" + s, stepStart(call -> gemvOne(call, t)))
               .withReference("gemv_norm1_" + s, stepStart(call -> gemvNormOne(call, t)))
               .withReference("gemv_norm_silu1_" + s, stepStart(call -> gemvNormSiluOne(call, t)))
+              .withReference("gemv_norm_rope1_" + s, stepStart(call -> gemvNormRopeOne(call, t)))
               .withReference("silu_mul_" + s, stepStart(call -> siluMul(call, t)));
     }
     return image
@@ -223,6 +232,10 @@ public final class LlmKernels {
    * @param gemvNormSilu1 {@code gemv_norm_silu1(x, norm, w, h, inter, k, eps)}: h = silu(g) * u
    *     where [g, u] = rms_norm(x) w^T for one row and a stacked gate/up weight {@code 2 inter x
    *     k}, each tile holding rows of both halves (gemv_norm1 and silu_mul in one kernel)
+   * @param gemvNormRope1 {@code gemv_norm_rope1(x, norm, w, qkv, inv_freq, positions, seq_of_token,
+   *     block_tables, k_cache, v_cache, heads, kv_heads, head_dim, max_blocks, k, eps)}: gemv_norm1
+   *     of the QKV weight then rope_cache's work for token 0, each tile holding rows i and i +
+   *     head_dim / 2 of a head, the pairs RoPE rotates
    * @param siluMul {@code silu_mul(gu, h, tokens, inter)}: grid-stride
    */
   public record Typed(
@@ -239,6 +252,7 @@ public final class LlmKernels {
       Kernel gemvStream1,
       Kernel gemvNorm1,
       Kernel gemvNormSilu1,
+      Kernel gemvNormRope1,
       Kernel siluMul) {
 
     /** {@return the grouped attention kernel of query groups of {@code group} heads} */
@@ -246,7 +260,7 @@ public final class LlmKernels {
       return group <= 4 ? groupedAttention : groupedAttention8;
     }
 
-    /** {@return the fourteen kernels} */
+    /** {@return the fifteen kernels} */
     public List<Kernel> all() {
       return List.of(
           embed,
@@ -262,6 +276,7 @@ public final class LlmKernels {
           gemvStream1,
           gemvNorm1,
           gemvNormSilu1,
+          gemvNormRope1,
           siluMul);
     }
   }
@@ -290,6 +305,24 @@ public final class LlmKernels {
               IMAGE.kernel("gemv_stream1_" + s, w, w, FLOAT, I32, I32, I32, I32),
               IMAGE.kernel("gemv_norm1_" + s, FLOAT, w, w, FLOAT, I32, I32, F32),
               IMAGE.kernel("gemv_norm_silu1_" + s, FLOAT, w, w, w, I32, I32, F32),
+              IMAGE.kernel(
+                  "gemv_norm_rope1_" + s,
+                  FLOAT,
+                  w,
+                  w,
+                  FLOAT,
+                  FLOAT,
+                  INT,
+                  INT,
+                  INT,
+                  w,
+                  w,
+                  I32,
+                  I32,
+                  I32,
+                  I32,
+                  I32,
+                  F32),
               IMAGE.kernel("silu_mul_" + s, FLOAT, w, I32, I32)));
     }
   }
@@ -896,6 +929,80 @@ public final class LlmKernels {
         .launch(gemvNormConfig(type, inter, k, blocks), x, norm, w, h, inter, k, epsilon);
   }
 
+  /**
+   * {@return whether {@link #gemvNormRopeOne} takes the QKV product of {@code heads} from rows of
+   * {@code k} elements of {@code type}}: where {@link #gemvNormSiluTakes} does, for even heads
+   *
+   * @param type the weights' type
+   * @param x the fp32 row normalised
+   * @param w the QKV weight
+   * @param k the row's width
+   * @param heads the shapes
+   */
+  public static boolean gemvNormRopeTakes(
+      DType type, DeviceBuffer<Float> x, DeviceBuffer<?> w, int k, Heads heads) {
+    return gemvNormSiluTakes(type, x, w, k) && heads.headDim() % 2 == 0;
+  }
+
+  /**
+   * {@return rms_norm, the QKV product and rope_cache for a step of one token, in one kernel}: the
+   * QKV row rotated in {@code qkv}, k and v written into the cache at the token's slot
+   *
+   * @param type the weights' and the cache's type
+   * @param x {@code 1 x k}, fp32
+   * @param norm the norm's weights, {@code k}
+   * @param w the QKV weight, {@code heads.qkvWidth() x k}
+   * @param qkv the token's QKV row, fp32
+   * @param inverseFrequencies {@code headDim / 2} fp32 inverse frequencies ({@link Rope})
+   * @param positions the token's position (negative: padding)
+   * @param seqOfToken the token's sequence, a row of {@code blockTables}
+   * @param blockTables {@code sequences x maxBlocks} block numbers
+   * @param kCache the layer's k cache
+   * @param vCache the layer's v cache
+   * @param heads the shapes
+   * @param k a row's width, where {@link #gemvNormRopeTakes} takes it
+   * @param epsilon the norm's epsilon
+   * @param blocks the grid's blocks at most
+   */
+  public static GraphNode<@Nullable Void> gemvNormRopeOne(
+      DType type,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<?> norm,
+      DeviceBuffer<?> w,
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Float> inverseFrequencies,
+      DeviceBuffer<Integer> positions,
+      DeviceBuffer<Integer> seqOfToken,
+      DeviceBuffer<Integer> blockTables,
+      DeviceBuffer<?> kCache,
+      DeviceBuffer<?> vCache,
+      Heads heads,
+      int k,
+      float epsilon,
+      int blocks) {
+    int units = heads.qkvWidth() / 2;
+    return of(type)
+        .gemvNormRope1()
+        .launch(
+            gemvNormConfig(type, units, k, blocks),
+            x,
+            norm,
+            w,
+            qkv,
+            inverseFrequencies,
+            positions,
+            seqOfToken,
+            blockTables,
+            kCache,
+            vCache,
+            heads.heads(),
+            heads.kvHeads(),
+            heads.headDim(),
+            heads.maxBlocks(),
+            k,
+            epsilon);
+  }
+
   /** {@return gemv_stream's grid on {@code device}: {@link #GEMV_BLOCKS_PER_SM} blocks an SM} */
   public static int gemvStreamBlocks(Device device) {
     return GEMV_BLOCKS_PER_SM * device.attribute(Device.Attribute.MULTIPROCESSOR_COUNT);
@@ -1036,24 +1143,29 @@ public final class LlmKernels {
   }
 
   private static void ropeCache(KernelCall call, DType type) {
-    int tokens = call.grid().x();
-    int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
+    ropeCache(call, type, 0, call.grid().x());
+  }
+
+  /** rope_cache's reference on {@code tokens} tokens, its arguments from index {@code at} on. */
+  private static void ropeCache(KernelCall call, DType type, int first, int tokens) {
+    int heads = call.i32(first + 7), kvHeads = call.i32(first + 8), headDim = call.i32(first + 9);
+    int maxBlocks = call.i32(first + 10);
     int half = headDim / 2, kvDim = kvHeads * headDim, width = (heads + 2 * kvHeads) * headDim;
-    MemorySegment qkv = floats(call, 0, (long) tokens * width);
+    MemorySegment qkv = floats(call, first, (long) tokens * width);
     float[] inverse = new float[half];
-    MemorySegment.copy(floats(call, 1, half), F, 0, inverse, 0, half);
-    MemorySegment positions = ints(call, 2, tokens);
-    MemorySegment seqOfToken = ints(call, 3, tokens);
+    MemorySegment.copy(floats(call, first + 1, half), F, 0, inverse, 0, half);
+    MemorySegment positions = ints(call, first + 2, tokens);
+    MemorySegment seqOfToken = ints(call, first + 3, tokens);
     for (int t = 0; t < tokens; t++) {
       int pos = positions.getAtIndex(I, t);
       if (pos < 0) {
         continue;
       }
       int seq = seqOfToken.getAtIndex(I, t);
-      MemorySegment tables = ints(call, 4, (long) (seq + 1) * maxBlocks);
+      MemorySegment tables = ints(call, first + 4, (long) (seq + 1) * maxBlocks);
       long slot = slot(tables, seq, maxBlocks, pos);
-      MemorySegment k = typed(call, 5, type, (slot + 1) * kvDim);
-      MemorySegment v = typed(call, 6, type, (slot + 1) * kvDim);
+      MemorySegment k = typed(call, first + 5, type, (slot + 1) * kvDim);
+      MemorySegment v = typed(call, first + 6, type, (slot + 1) * kvDim);
       long row = (long) t * width;
       for (int head = 0; head < heads + kvHeads; head++) {
         for (int i = 0; i < half; i++) {
@@ -1265,18 +1377,18 @@ public final class LlmKernels {
     return (float) sum;
   }
 
-  /** {@return x's first row normalised as rms_norm does, the norm's arguments at 0, 1 and 6} */
-  private static float[] normedRow(KernelCall call, DType type, int k) {
+  /** {@return x's first row normalised as rms_norm does: x, the norm's weights at 0 and 1} */
+  private static float[] normedRow(KernelCall call, DType type, int k, float epsilon) {
     float[] row = new float[k];
     MemorySegment.copy(floats(call, 0, k), F, 0, row, 0, k);
     float[] weight = Numerics.decode(type, typed(call, 1, type, k), 0, k);
-    return rmsNormRow(row, weight, call.f32(6), type);
+    return rmsNormRow(row, weight, epsilon, type);
   }
 
   /** gemv_norm1's reference: rms_norm's row, then gemv_stream1's product. */
   private static void gemvNormOne(KernelCall call, DType type) {
     int rows = call.i32(4), k = call.i32(5);
-    float[] xs = normedRow(call, type, k);
+    float[] xs = normedRow(call, type, k, call.f32(6));
     MemorySegment w = typed(call, 2, type, (long) rows * k);
     MemorySegment y = floats(call, 3, rows);
     for (int n = 0; n < rows; n++) {
@@ -1284,10 +1396,23 @@ public final class LlmKernels {
     }
   }
 
+  /** gemv_norm_rope1's reference: rms_norm's row, the QKV product, then rope_cache's for one. */
+  private static void gemvNormRopeOne(KernelCall call, DType type) {
+    int heads = call.i32(10), kvHeads = call.i32(11), headDim = call.i32(12), k = call.i32(14);
+    int rows = (heads + 2 * kvHeads) * headDim;
+    float[] xs = normedRow(call, type, k, call.f32(15));
+    MemorySegment w = typed(call, 2, type, (long) rows * k);
+    MemorySegment qkv = floats(call, 3, rows);
+    for (int n = 0; n < rows; n++) {
+      qkv.setAtIndex(F, n, dot(xs, type, w, n, k));
+    }
+    ropeCache(call, type, 3, 1);
+  }
+
   /** gemv_norm_silu1's reference: rms_norm's row, the gate/up product, then silu_mul's. */
   private static void gemvNormSiluOne(KernelCall call, DType type) {
     int inter = call.i32(4), k = call.i32(5);
-    float[] xs = normedRow(call, type, k);
+    float[] xs = normedRow(call, type, k, call.f32(6));
     MemorySegment w = typed(call, 2, type, 2L * inter * k);
     MemorySegment h = typed(call, 3, type, inter);
     for (int i = 0; i < inter; i++) {

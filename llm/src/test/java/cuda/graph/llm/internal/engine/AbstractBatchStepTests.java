@@ -12,7 +12,9 @@ import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.DType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -153,12 +155,13 @@ abstract class AbstractBatchStepTests {
       DType type) {
     ModelWeights weights = TinyLlama.weights(type, 42);
     int[] a = randomTokens(new Random(9), 6);
-    List<float[]> inside = new ArrayList<>(), apart = new ArrayList<>();
+    Map<BatchStep.Tuning, List<float[]>> byTuning = new LinkedHashMap<>();
     for (BatchStep.Tuning tuning :
         List.of(
-            new BatchStep.Tuning(4, true),
-            new BatchStep.Tuning(4, false),
-            new BatchStep.Tuning(0, false))) {
+            new BatchStep.Tuning(4, true, false),
+            new BatchStep.Tuning(4, true, true),
+            new BatchStep.Tuning(4, false, false),
+            new BatchStep.Tuning(0, false, false))) {
       KvCache cache = new KvCache(LIMITS.kvBlocks());
       try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, tuning)) {
         // The prompt in a step of 4 tokens, then single tokens: the one-token products.
@@ -167,15 +170,18 @@ abstract class AbstractBatchStepTests {
           step.run(List.of(chunk(cache, 1, a, at, at + 1, Sampling.GREEDY)));
           float[] logits = step.logits()[0];
           assertLogits(TinyLlama.logits(weights, a)[at], logits, type, tuning + ", a at " + at);
-          if (tuning.gemvOneBlocksPerSm() == 4) {
-            (tuning.normInProductOne() ? inside : apart).add(logits);
-          }
+          byTuning.computeIfAbsent(tuning, t -> new ArrayList<>()).add(logits);
         }
         assertEquals(Set.of(1, 4), step.graphs().stats().keySet(), "the buckets run");
       }
     }
-    for (int i = 0; i < inside.size(); i++) {
-      assertArrayEquals(apart.get(i), inside.get(i), "the norms inside the products, step " + i);
+    List<float[]> apart = byTuning.get(new BatchStep.Tuning(4, false, false));
+    for (BatchStep.Tuning inside :
+        List.of(new BatchStep.Tuning(4, true, false), new BatchStep.Tuning(4, true, true))) {
+      for (int i = 0; i < apart.size(); i++) {
+        assertArrayEquals(
+            apart.get(i), byTuning.get(inside).get(i), inside + " against apart, step " + i);
+      }
     }
   }
 

@@ -70,6 +70,7 @@ class LlmKernelsGpuTests {
               "gemv_stream1_",
               "gemv_norm1_",
               "gemv_norm_silu1_",
+              "gemv_norm_rope1_",
               "silu_mul_")) {
         names.add(k + s);
       }
@@ -654,6 +655,107 @@ class LlmKernelsGpuTests {
       }
     }
     assertTrue(tested >= 6, tested + " products");
+  }
+
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void gemvNormRope1IsTheKernelsApartBitForBitWithItsCacheWrites(DType type) {
+    int sms = platform.defaultDevice().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
+    int k = 2048, heads = 8, kvHeads = 2;
+    float epsilon = 1e-5f;
+    for (int headDim : new int[] {64, 128}) {
+      int width = (heads + 2 * kvHeads) * headDim, kv = kvHeads * headDim;
+      float[] inverse =
+          Rope.inverseFrequencies(headDim, 500000, new Rope.Llama3Scaling(32, 1, 4, 8192));
+      int[] tables = tables(2), seqOfToken = {1};
+      float[] x = Arrays16.gaussian(random, DType.F32, k, 3);
+      Object norm = Arrays16.of(type, Arrays16.gaussian(random, type, k, 1));
+      Object w = Arrays16.of(type, Arrays16.gaussian(random, type, width * k, 1));
+      Object kCache = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      Object vCache = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
+      // The kernels apart on the GPU: rms_norm, gemv_stream1, then rope_cache.
+      Object xn =
+          run(
+              LlmKernels.of(type).rmsNorm(),
+              LaunchConfig.of(1, LlmKernels.NORM_BLOCK),
+              type,
+              x,
+              norm,
+              Arrays16.of(type, new float[k]),
+              k,
+              epsilon)[1][2];
+      float[] product =
+          (float[])
+              run(
+                  LlmKernels.of(type).gemvStream1(),
+                  LlmKernels.gemvStreamConfig(width, 4 * sms),
+                  type,
+                  xn,
+                  w,
+                  new float[width],
+                  1,
+                  width,
+                  k,
+                  0)[1][2];
+      for (int position : new int[] {300, 17, -1}) {
+        int[] positions = {position};
+        Object[] apart =
+            run(
+                LlmKernels.of(type).ropeCache(),
+                LaunchConfig.of(1, LlmKernels.ROPE_BLOCK),
+                type,
+                product.clone(),
+                inverse,
+                positions,
+                seqOfToken,
+                tables,
+                kCache,
+                vCache,
+                heads,
+                kvHeads,
+                headDim,
+                MAX_BLOCKS)[1];
+        for (int blocks : new int[] {4 * sms, 3}) {
+          String what =
+              "heads of " + headDim + ", position " + position + ", " + blocks + " blocks";
+          Object[][] fused =
+              run(
+                  LlmKernels.of(type).gemvNormRope1(),
+                  LlmKernels.gemvNormConfig(type, width / 2, k, blocks),
+                  type,
+                  x,
+                  norm,
+                  w,
+                  new float[width],
+                  inverse,
+                  positions,
+                  seqOfToken,
+                  tables,
+                  kCache,
+                  vCache,
+                  heads,
+                  kvHeads,
+                  headDim,
+                  MAX_BLOCKS,
+                  k,
+                  epsilon);
+          // Against the kernels apart on the GPU, bit for bit: each of those is checked against
+          // its reference above, and LlmKernelsTests checks that this kernel's reference is
+          // theirs. (A bound against the reference itself would have to scale with the pair
+          // before the rotation, which can cancel two large values into a small one.)
+          Object[] gpu = fused[1];
+          assertArrayEquals((float[]) apart[0], (float[]) gpu[3], "qkv against apart, " + what);
+          assertArrayEquals(
+              Arrays16.values(type, apart[5]),
+              Arrays16.values(type, gpu[8]),
+              "k cache against apart, " + what);
+          assertArrayEquals(
+              Arrays16.values(type, apart[6]),
+              Arrays16.values(type, gpu[9]),
+              "v cache against apart, " + what);
+        }
+      }
+    }
   }
 
   @ParameterizedTest

@@ -522,6 +522,74 @@ class LlmKernelsTests {
     assertClose(type, naive, Arrays16.values(type, fused), "gemv_norm_silu1 against SwiGLU");
   }
 
+  @ParameterizedTest
+  @EnumSource(DType.class)
+  void gemvNormRope1IsExactlyTheNormTheProductAndRopeWithItsCacheWritesApart(DType type) {
+    int k = 64, heads = 4, kvHeads = 2, headDim = 8, maxBlocks = 4, blocks = 6;
+    int width = (heads + 2 * kvHeads) * headDim, kv = kvHeads * headDim;
+    float epsilon = 1e-5f;
+    float[] x = Arrays16.gaussian(random, DType.F32, k, 3);
+    Object norm = Arrays16.of(type, Arrays16.gaussian(random, type, k, 1));
+    Object w = Arrays16.of(type, Arrays16.gaussian(random, type, width * k, 1));
+    float[] inverse = Rope.inverseFrequencies(headDim, 10000, null);
+    int[] tables = {5, 1, 4, 0, 2, 3, 0, 0};
+    LaunchConfig one = LaunchConfig.of(1, LlmKernels.GEMV_BLOCK);
+    for (int position : new int[] {37, -1}) {
+      int[] positions = {position}, seqOfToken = {1};
+      float[] cache = Arrays16.gaussian(random, type, blocks * 16 * kv, 1);
+      Object xn = Arrays16.of(type, new float[k]);
+      LlmKernels.of(type).rmsNorm().runReference(one, x, norm, xn, k, epsilon);
+      float[] apart = new float[width];
+      LlmKernels.of(type).gemvStream1().runReference(one, xn, w, apart, 1, width, k, 0);
+      Object kApart = Arrays16.of(type, cache), vApart = Arrays16.of(type, cache);
+      LlmKernels.of(type)
+          .ropeCache()
+          .runReference(
+              one,
+              apart,
+              inverse,
+              positions,
+              seqOfToken,
+              tables,
+              kApart,
+              vApart,
+              heads,
+              kvHeads,
+              headDim,
+              maxBlocks);
+      float[] fused = new float[width];
+      Object kFused = Arrays16.of(type, cache), vFused = Arrays16.of(type, cache);
+      LlmKernels.of(type)
+          .gemvNormRope1()
+          .runReference(
+              one,
+              x,
+              norm,
+              w,
+              fused,
+              inverse,
+              positions,
+              seqOfToken,
+              tables,
+              kFused,
+              vFused,
+              heads,
+              kvHeads,
+              headDim,
+              maxBlocks,
+              k,
+              epsilon);
+      String what = "position " + position;
+      assertArrayEquals(apart, fused, "qkv, " + what);
+      assertArrayEquals(
+          Arrays16.values(type, kApart), Arrays16.values(type, kFused), "k cache, " + what);
+      assertArrayEquals(
+          Arrays16.values(type, vApart), Arrays16.values(type, vFused), "v cache, " + what);
+      boolean wrote = !Arrays.equals(cache, Arrays16.values(type, kFused));
+      assertEquals(position >= 0, wrote, "a cache write only for a real position, " + what);
+    }
+  }
+
   @Test
   void gemvNormSilu1TakesOnlyRowsOfWhichATileHoldsAPair() {
     assertEquals(4, LlmKernels.tileRows(2048 * 2), "Llama-3.2-1B's hidden in bf16: two pairs");
