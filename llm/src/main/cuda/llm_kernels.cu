@@ -277,18 +277,25 @@ __device__ void attention_body(const float *qkv, const T *k_cache, const T *v_ca
 // to a tile of 32, so a decode step of few tokens still spreads over the GPU. With one split the
 // block writes the group's context rows; with more it writes a partial record a (split, head):
 // acc[head_dim], m, l (the unnormalised sum, the running maximum, the softmax's total; an empty
-// split writes m = -inf, l = 0), and attention_combine, a block per (token, head), folds the
-// records in split order. So the result never depends on timing.
-// Inside a block, warp w takes tiles w, w + GROUPED_WARPS, ... of 32 positions. A lane scores its
-// own position for every head of the group (its key row in 16-byte loads, the queries broadcast
-// from shared memory) and the tile's softmax is folded into the warp's running maximum and sums;
-// then LPR lanes share a value row (16 bytes a lane), RPS rows at once, the rows' weights and slots
-// read from shared memory, so every load of a tile is issued before its arithmetic needs it. The
-// warps' results are combined in warp order.
+// split writes m = -inf, l = 0). Then, where counters is given, the split that finishes last for a
+// (token, kv head) folds the records in split order into the context rows and sets its counter
+// back to zero; without counters attention_combine does that. So the result never depends on
+// timing.
+// Inside a block, warp w takes tiles w, w + GROUPED_WARPS, ... of 32 positions, each brought into
+// the warp's own stages of shared memory by cp.async (16 bytes a lane, whole rows at a time, so the
+// reads are coalesced and in flight while the warp computes the tile before): with two stages one
+// tile is in flight while the warp scores the other. A lane scores its own position for every head
+// of the group (its key row from shared memory, swizzled so eight lanes' rows fall in eight bank
+// groups; the queries broadcast) and the tile's softmax is folded into the warp's running maximum
+// and sums; then LPR lanes share a value row, RPS rows at once, with the rows' weights from shared
+// memory. The warps' results are combined in warp order.
+// The kernel runs after the kernel that writes the token's own key and value (rope_cache): a
+// chunk's first token requests the tiles wholly below its position before that wait, since the
+// step writes only its chunks' own positions (BatchStep.Chunk) and a chunk's tokens are adjacent.
 #define MAX_GROUP 8
 #define GROUPED_WARPS 4
 #define MAX_SPLITS 32
-#define GROUPED_MAX_HEAD_DIM 128
+#define GROUPED_TABLE 128 // a split's block numbers kept in shared memory; more are read from global
 
 // 16 bytes of T at p (16-byte aligned), widened to 16 / sizeof(T) floats.
 __device__ __forceinline__ void widen16(const float *p, float *f) {
@@ -314,24 +321,84 @@ __device__ __forceinline__ void widen16(const __nv_bfloat16 *p, float *f) {
   }
 }
 
-// What a block's warps share: the group's queries, each warp's tile weights and slots, and the
-// warps' results to combine.
-struct GroupedShared {
-  float q[MAX_GROUP * GROUPED_MAX_HEAD_DIM];
-  float p[GROUPED_WARPS][WARP][MAX_GROUP];
-  int slot[GROUPED_WARPS][WARP];
-  float acc[GROUPED_WARPS][MAX_GROUP * GROUPED_MAX_HEAD_DIM];
-  float m[GROUPED_WARPS][MAX_GROUP], l[GROUPED_WARPS][MAX_GROUP];
+__device__ __forceinline__ void cp_async16(void *dst, const void *src, bool full) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(dst)),
+               "l"(src), "r"(full ? 16 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+__device__ __forceinline__ unsigned dynamic_smem_bytes() {
+  unsigned v;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(v));
+  return v;
+}
+
+// Where chunk c of row r of a key tile lies: XOR-swizzled so that eight consecutive rows' chunk c
+// fall in eight different 16-byte bank groups (each lane reads its own row).
+template <int CHUNKS> __device__ __forceinline__ int key_chunk(int r, int c) {
+  return CHUNKS >= 8 ? c ^ (r & 7) : c ^ ((r / (8 / CHUNKS)) & (CHUNKS - 1));
+}
+
+// The block's dynamic shared memory (LlmKernels.groupedAttentionBytes computes the same): each
+// warp's STAGES stages of a key tile then a value tile (32 rows each), the group's queries, each
+// warp's tile weights, the warps' m and l, the split's block numbers. A warp's result (acc) takes
+// its first stage once its tiles are done; the records' fold takes the first warp's.
+template <class T, int HEAD_DIM, int G, int STAGES> struct GroupedLayout {
+  static constexpr int ROW = HEAD_DIM * (int)sizeof(T), CHUNKS = ROW / 16, TILE = WARP * ROW;
+  static constexpr int WARP_BYTES = STAGES * 2 * TILE;
+  static constexpr int Q = GROUPED_WARPS * WARP_BYTES;
+  static constexpr int P = Q + G * HEAD_DIM * 4;
+  static constexpr int ML = P + GROUPED_WARPS * WARP * G * 4;
+  static constexpr int TABLE = ML + 2 * GROUPED_WARPS * G * 4;
+  static constexpr int BYTES = TABLE + GROUPED_TABLE * 4;
 };
 
-// G: the group rounded up to 2, 4 or 8 (the heads past the group score zeros, unused).
-template <class T, int HEAD_DIM, int G>
-__device__ void grouped_attention(GroupedShared &sh, const T *k_cache, const T *v_cache,
-                                  const int *table, int begin, int end, int kvh, int kv_dim,
-                                  float scale) {
-  constexpr int N = 16 / sizeof(T), LPR = HEAD_DIM / N, RPS = WARP / LPR;
+template <class T, int HEAD_DIM, int G, int STAGES>
+__device__ void grouped_attention(unsigned char *smem, const float *q_row, const T *k_cache,
+                                  const T *v_cache, const int *table, int begin, int end, int kvh,
+                                  int kv_dim, float scale, int width, int early_below) {
+  using L = GroupedLayout<T, HEAD_DIM, G, STAGES>;
+  constexpr int N = 16 / sizeof(T), CHUNKS = L::CHUNKS, RPS = WARP / CHUNKS;
   int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-  int sub = lane / LPR, col = (lane % LPR) * N;
+  unsigned char *mine = smem + warp * L::WARP_BYTES;
+  const float *q = reinterpret_cast<const float *>(smem + L::Q);
+  float(*p)[G] = reinterpret_cast<float(*)[G]>(smem + L::P + warp * WARP * G * 4);
+  const int *blocks = reinterpret_cast<const int *>(smem + L::TABLE);
+  int first_block = begin / BLOCK_SIZE;
+  int tiles = 0; // the warp's: begin + (warp + GROUPED_WARPS * i) * WARP
+  for (int at = begin + warp * WARP; at < end; at += GROUPED_WARPS * WARP) tiles++;
+  auto request = [&](int i) { // tile i into stage i % STAGES, one commit group a call
+    if (i < tiles) {
+      int tile = begin + (warp + GROUPED_WARPS * i) * WARP;
+      unsigned char *stage = mine + (i % STAGES) * 2 * L::TILE;
+#pragma unroll 8
+      for (int it = 0; it < CHUNKS; it++) {
+        int flat = it * WARP + lane, r = flat / CHUNKS, c = flat % CHUNKS, j = tile + r;
+        bool valid = j < end;
+        int b = j / BLOCK_SIZE - first_block;
+        int block = valid ? (b < GROUPED_TABLE ? blocks[b] : table[j / BLOCK_SIZE]) : 0;
+        size_t at = ((size_t)block * BLOCK_SIZE + j % BLOCK_SIZE) * kv_dim + kvh * HEAD_DIM + c * N;
+        cp_async16(stage + r * L::ROW + key_chunk<CHUNKS>(r, c) * 16, valid ? k_cache + at : k_cache,
+                   valid);
+        cp_async16(stage + L::TILE + r * L::ROW + c * 16, valid ? v_cache + at : v_cache, valid);
+      }
+    }
+    cp_async_commit(); // empty past the last tile, so the waits count alike
+  };
+  int early = 0;
+  while (early < STAGES - 1 && begin + (warp + GROUPED_WARPS * early + 1) * WARP <= early_below)
+    request(early++);
+  STEP_START;
+  for (int s = early; s < STAGES - 1; s++) request(s);
+  float *qs = reinterpret_cast<float *>(smem + L::Q);
+  for (int i = threadIdx.x; i < G * HEAD_DIM; i += blockDim.x) qs[i] = i < width ? q_row[i] : 0.f;
+  __syncthreads();
   float m[G], l[G], acc[G][N];
 #pragma unroll
   for (int g = 0; g < G; g++) {
@@ -340,72 +407,173 @@ __device__ void grouped_attention(GroupedShared &sh, const T *k_cache, const T *
 #pragma unroll
     for (int e = 0; e < N; e++) acc[g][e] = 0.f;
   }
-  for (int tile = begin + warp * WARP; tile < end; tile += GROUPED_WARPS * WARP) {
-    int j = tile + lane;
-    bool valid = j < end;
-    int slot = valid ? table[j / BLOCK_SIZE] * BLOCK_SIZE + j % BLOCK_SIZE : 0;
+  int sub = lane / CHUNKS, col = lane % CHUNKS;
+  for (int i = 0; i < tiles; i++) {
+    request(i + STAGES - 1);
+    cp_async_wait<STAGES - 1>();
+    __syncwarp(); // every lane's copies of tile i have landed
+    const unsigned char *stage = mine + (i % STAGES) * 2 * L::TILE;
+    int count = min(WARP, end - (begin + (warp + GROUPED_WARPS * i) * WARP));
+    bool valid = lane < count;
     float s[G];
 #pragma unroll
     for (int g = 0; g < G; g++) s[g] = 0.f;
-    if (valid) {
-      const T *kj = k_cache + (size_t)slot * kv_dim + kvh * HEAD_DIM;
+#pragma unroll 8
+    for (int c = 0; c < CHUNKS; c++) {
+      float kf[N];
+      widen16(reinterpret_cast<const T *>(stage + lane * L::ROW + key_chunk<CHUNKS>(lane, c) * 16), kf);
 #pragma unroll
-      for (int c = 0; c < HEAD_DIM; c += N) {
-        float kf[N];
-        widen16(kj + c, kf);
+      for (int g = 0; g < G; g++)
 #pragma unroll
-        for (int g = 0; g < G; g++)
-#pragma unroll
-          for (int e = 0; e < N; e++) s[g] += sh.q[g * HEAD_DIM + c + e] * kf[e];
-      }
+        for (int e = 0; e < N; e++) s[g] += q[g * HEAD_DIM + c * N + e] * kf[e];
     }
 #pragma unroll
     for (int g = 0; g < G; g++) {
       float sg = valid ? s[g] * scale : -INFINITY;
       float m_new = fmaxf(m[g], warp_max(sg)); // lane 0's position is valid: finite
       float correction = expf(m[g] - m_new);
-      float p = valid ? expf(sg - m_new) : 0.f;
-      l[g] = l[g] * correction + p; // this lane's share; summed over the warp at the end
+      float pg = valid ? expf(sg - m_new) : 0.f;
+      l[g] = l[g] * correction + pg; // this lane's share; summed over the warp at the end
 #pragma unroll
       for (int e = 0; e < N; e++) acc[g][e] *= correction;
       m[g] = m_new;
-      sh.p[warp][lane][g] = p;
+      p[lane][g] = pg;
     }
-    sh.slot[warp][lane] = slot;
     __syncwarp();
-    int count = min(WARP, end - tile);
 #pragma unroll 8
     for (int r0 = 0; r0 < WARP; r0 += RPS) {
       int r = r0 + sub;
       if (r < count) {
         float vf[N];
-        widen16(v_cache + (size_t)sh.slot[warp][r] * kv_dim + kvh * HEAD_DIM + col, vf);
+        widen16(reinterpret_cast<const T *>(stage + L::TILE + r * L::ROW + col * 16), vf);
 #pragma unroll
         for (int g = 0; g < G; g++) {
-          float pj = sh.p[warp][r][g];
+          float pj = p[r][g];
 #pragma unroll
           for (int e = 0; e < N; e++) acc[g][e] += pj * vf[e];
         }
       }
     }
-    __syncwarp(); // the next tile overwrites p and slot
+    __syncwarp(); // the next request overwrites this stage, the next tile p
   }
+  cp_async_wait<0>();
+  __syncwarp();
   // The warp's rows were RPS interleaved sums: fold them, then publish the warp's result.
+  float *ml = reinterpret_cast<float *>(smem + L::ML);
+  float *accs = reinterpret_cast<float *>(mine);
 #pragma unroll
   for (int g = 0; g < G; g++) {
 #pragma unroll
     for (int e = 0; e < N; e++)
-      for (int o = LPR; o < WARP; o *= 2) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], o);
+      for (int o = CHUNKS; o < WARP; o *= 2) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], o);
     float lg = warp_sum(l[g]);
     if (lane == 0) {
-      sh.m[warp][g] = m[g];
-      sh.l[warp][g] = lg;
+      ml[warp * G + g] = m[g];
+      ml[(GROUPED_WARPS + warp) * G + g] = lg;
     }
-    if (lane < LPR) {
+    if (lane < CHUNKS) {
 #pragma unroll
-      for (int e = 0; e < N; e++) sh.acc[warp][g * HEAD_DIM + col + e] = acc[g][e];
+      for (int e = 0; e < N; e++) accs[g * HEAD_DIM + col * N + e] = acc[g][e];
     }
   }
+}
+
+// The warps' results combined in warp order into the group's context rows (one split) or the
+// split's records (warps that had no tile hold m = -inf and add nothing).
+template <class T, int HEAD_DIM, int G, int STAGES>
+__device__ void grouped_combine_warps(const unsigned char *smem, T *o, float *rec, int width,
+                                      int splits) {
+  using L = GroupedLayout<T, HEAD_DIM, G, STAGES>;
+  const float *ml = reinterpret_cast<const float *>(smem + L::ML);
+  for (int i = threadIdx.x; i < width; i += blockDim.x) {
+    int g = i / HEAD_DIM, d = i % HEAD_DIM;
+    float mm = -INFINITY, total = 0.f, sum = 0.f;
+    for (int w = 0; w < GROUPED_WARPS; w++) mm = fmaxf(mm, ml[w * G + g]);
+    for (int w = 0; w < GROUPED_WARPS; w++) {
+      if (ml[w * G + g] == -INFINITY) continue;
+      float f = expf(ml[w * G + g] - mm);
+      total += ml[(GROUPED_WARPS + w) * G + g] * f;
+      sum += reinterpret_cast<const float *>(smem + w * L::WARP_BYTES)[g * HEAD_DIM + d] * f;
+    }
+    if (splits == 1) {
+      o[i] = from_float<T>(sum / total);
+    } else {
+      float *r = rec + (size_t)g * (HEAD_DIM + 2);
+      r[d] = sum;
+      if (d == 0) {
+        r[HEAD_DIM] = mm;
+        r[HEAD_DIM + 1] = total;
+      }
+    }
+  }
+}
+
+// The last split of a (token, kv head) to finish folds every split's records, in split order,
+// into the group's context rows, then sets the counter back to zero for the next launch.
+template <class T, int G>
+__device__ void grouped_fold_splits(unsigned char *smem, const float *recs, int *counter, T *o,
+                                    int group, int head_dim, int splits) {
+  __shared__ int last;
+  __threadfence(); // this split's records, before its count
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(counter, 1) == splits - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence(); // the other splits' records, after their counts
+  float *weight = reinterpret_cast<float *>(smem); // [G][MAX_SPLITS], then the G totals
+  size_t stride = (size_t)group * (head_dim + 2);
+  for (int g = threadIdx.x / WARP; g < group; g += blockDim.x / WARP) {
+    int s = threadIdx.x % WARP;
+    bool here = s < splits;
+    const float *r = recs + s * stride + (size_t)g * (head_dim + 2);
+    float ms = here ? __ldcg(r + head_dim) : -INFINITY;
+    float ls = here ? __ldcg(r + head_dim + 1) : 0.f;
+    float mm = warp_max(ms); // a split holds position 0 or more: finite
+    float f = ms == -INFINITY ? 0.f : expf(ms - mm);
+    float total = warp_sum(ls * f);
+    if (here) weight[g * MAX_SPLITS + s] = f;
+    if (s == 0) weight[G * MAX_SPLITS + g] = total;
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < group * head_dim; i += blockDim.x) {
+    int g = i / head_dim, d = i % head_dim;
+    float sum = 0.f;
+    for (int s = 0; s < splits; s++)
+      sum += __ldcg(recs + s * stride + (size_t)g * (head_dim + 2) + d) * weight[g * MAX_SPLITS + s];
+    o[i] = from_float<T>(sum / weight[G * MAX_SPLITS + g]);
+  }
+  if (threadIdx.x == 0) *counter = 0;
+}
+
+template <class T, int HEAD_DIM, int G, int STAGES>
+__device__ __noinline__ void grouped_attention_block(unsigned char *smem, const float *qkv, const T *k_cache,
+                                        const T *v_cache, const int *positions,
+                                        const int *seq_of_token, const int *block_tables, T *out,
+                                        int heads, int kv_heads, int max_blocks, float scale,
+                                        float *partials, int *counters) {
+  using L = GroupedLayout<T, HEAD_DIM, G, STAGES>;
+  int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
+  int pos = positions[t], group = heads / kv_heads, width = group * HEAD_DIM;
+  T *o = out + ((size_t)t * heads + (size_t)kvh * group) * HEAD_DIM; // the group's heads, adjacent
+  float *recs = partials + ((size_t)t * kv_heads + kvh) * splits * group * (HEAD_DIM + 2);
+  int chunk = ((pos + splits) / splits + WARP - 1) / WARP * WARP;
+  int begin = split * chunk, end = min(pos + 1, begin + chunk);
+  const int *table = block_tables + seq_of_token[t] * max_blocks;
+  int *blocks = reinterpret_cast<int *>(smem + L::TABLE);
+  int count = end > begin ? (end - 1) / BLOCK_SIZE - begin / BLOCK_SIZE + 1 : 0;
+  for (int b = threadIdx.x; b < min(count, GROUPED_TABLE); b += blockDim.x)
+    blocks[b] = table[begin / BLOCK_SIZE + b];
+  __syncthreads();
+  bool first = t == 0 || seq_of_token[t - 1] != seq_of_token[t];
+  const float *q = qkv + (size_t)t * (heads + 2 * kv_heads) * HEAD_DIM + (size_t)kvh * width;
+  grouped_attention<T, HEAD_DIM, G, STAGES>(smem, q, k_cache, v_cache, table, begin, end, kvh,
+                                            kv_heads * HEAD_DIM, scale, width, first ? pos : 0);
+  __syncthreads();
+  grouped_combine_warps<T, HEAD_DIM, G, STAGES>(smem, o, recs + (size_t)split * group * (HEAD_DIM + 2),
+                                                width, splits);
+  if (splits > 1 && counters != nullptr)
+    grouped_fold_splits<T, G>(smem, recs, counters + (size_t)t * kv_heads + kvh, o, group,
+                              HEAD_DIM, splits);
 }
 
 template <class T, bool WIDE>
@@ -413,69 +581,46 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
                                        const int *positions, const int *seq_of_token,
                                        const int *block_tables, T *out, int heads, int kv_heads,
                                        int head_dim, int max_blocks, float scale,
-                                       float *partials) {
-  __shared__ __align__(16) GroupedShared sh;
+                                       float *partials, int *counters) {
+  extern __shared__ __align__(128) unsigned char dynamic_smem[];
   int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
-  int pos = positions[t];
   int group = heads / kv_heads, width = group * head_dim;
-  T *o = out + ((size_t)t * heads + (size_t)kvh * group) * head_dim; // the group's heads, adjacent
+  T *o = out + ((size_t)t * heads + (size_t)kvh * group) * head_dim;
   float *rec = partials + (((size_t)t * kv_heads + kvh) * splits + split) * group * (head_dim + 2);
-  bool shaped = (WIDE ? group > 4 && group <= MAX_GROUP : group <= 4) &&
-                blockDim.x == GROUPED_WARPS * WARP &&
-                (head_dim == 32 || head_dim == 64 || head_dim == 128);
-  if (pos < 0) { // padding: zeros, written by attention_combine where there are splits
-    if (splits == 1)
+  int gp = group <= 2 ? 2 : group <= 4 ? 4 : 8;
+  unsigned smem = dynamic_smem_bytes();
+  if (positions[t] < 0) { // padding: zeros (by attention_combine where there are splits and no counters)
+    STEP_START; // the kernels before may still read the context rows
+    if (splits == 1 || (counters != nullptr && split == 0))
       for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(0.f);
     return;
   }
-  if (!shaped) {
-    for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(__int_as_float(0x7fc00000));
-    if (splits > 1)
-      for (int i = threadIdx.x; i < group * (head_dim + 2); i += blockDim.x) rec[i] = __int_as_float(0x7fc00000);
-    return;
-  }
-  int gp = group <= 2 ? 2 : group <= 4 ? 4 : 8;
-  const float *q = qkv + (size_t)t * (heads + 2 * kv_heads) * head_dim + (size_t)kvh * width;
-  for (int i = threadIdx.x; i < gp * head_dim; i += blockDim.x) sh.q[i] = i < width ? q[i] : 0.f;
-  int chunk = ((pos + splits) / splits + WARP - 1) / WARP * WARP;
-  int begin = split * chunk, end = min(pos + 1, begin + chunk);
-  const int *table = block_tables + seq_of_token[t] * max_blocks;
-  int kv_dim = kv_heads * head_dim;
-  __syncthreads();
+// Two stages a warp but for fp32 heads of 128, whose two would take 256 KiB: one.
 #define GROUPED_CASE(HD, G)                                                                       \
-  if (head_dim == HD && gp == G)                                                                  \
-    grouped_attention<T, HD, G>(sh, k_cache, v_cache, table, begin, end, kvh, kv_dim, scale);
-  if (WIDE) { // a kernel of its own: the eight heads' sums take twice the registers
-    GROUPED_CASE(32, 8) GROUPED_CASE(64, 8) GROUPED_CASE(128, 8)
-  } else {
-    GROUPED_CASE(32, 2) GROUPED_CASE(32, 4)
-    GROUPED_CASE(64, 2) GROUPED_CASE(64, 4)
-    GROUPED_CASE(128, 2) GROUPED_CASE(128, 4)
+  if (head_dim == HD && gp == G) {                                                                \
+    constexpr int STAGES = sizeof(T) == 4 && HD == 128 ? 1 : 2;                                   \
+    if (smem >= GroupedLayout<T, HD, G, STAGES>::BYTES) {                                         \
+      grouped_attention_block<T, HD, G, STAGES>(dynamic_smem, qkv, k_cache, v_cache, positions,   \
+                                                seq_of_token, block_tables, out, heads,           \
+                                                kv_heads, max_blocks, scale, partials, counters); \
+      return;                                                                                     \
+    }                                                                                             \
+  }
+  if (blockDim.x == GROUPED_WARPS * WARP && (WIDE ? group > 4 && group <= MAX_GROUP : group <= 4)) {
+    if (WIDE) { // a kernel of its own: the eight heads' sums take twice the registers
+      GROUPED_CASE(32, 8) GROUPED_CASE(64, 8) GROUPED_CASE(128, 8)
+    } else {
+      GROUPED_CASE(32, 2) GROUPED_CASE(32, 4)
+      GROUPED_CASE(64, 2) GROUPED_CASE(64, 4)
+      GROUPED_CASE(128, 2) GROUPED_CASE(128, 4)
+    }
   }
 #undef GROUPED_CASE
-  __syncthreads();
-  // Warps that had no tile (m = -inf) add nothing; a split with no position writes m = -inf.
-  for (int i = threadIdx.x; i < width; i += blockDim.x) {
-    int g = i / head_dim;
-    float mm = -INFINITY, total = 0.f, sum = 0.f;
-    for (int w = 0; w < GROUPED_WARPS; w++) mm = fmaxf(mm, sh.m[w][g]);
-    for (int w = 0; w < GROUPED_WARPS; w++) {
-      if (sh.m[w][g] == -INFINITY) continue;
-      float f = expf(sh.m[w][g] - mm);
-      total += sh.l[w][g] * f;
-      sum += sh.acc[w][g * head_dim + i % head_dim] * f;
-    }
-    if (splits == 1) {
-      o[i] = from_float<T>(sum / total);
-    } else {
-      float *r = rec + (size_t)g * (head_dim + 2);
-      r[i % head_dim] = sum;
-      if (i % head_dim == 0) {
-        r[head_dim] = mm;
-        r[head_dim + 1] = total;
-      }
-    }
-  }
+  // A shape or a launch it does not take (too little shared memory among them): NaN rows.
+  STEP_START;
+  for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(__int_as_float(0x7fc00000));
+  if (splits > 1)
+    for (int i = threadIdx.x; i < group * (head_dim + 2); i += blockDim.x) rec[i] = __int_as_float(0x7fc00000);
 }
 
 // ---- attention_combine: the splits' records of attention_grouped folded in split order into the
@@ -930,20 +1075,18 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void attention_grouped_##SUFFIX(                                          \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials) {                              \
-    STEP_START;                                                                                   \
+      int head_dim, int max_blocks, float scale, float *partials, int *counters) {              \
     attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
                                      block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
-                                     scale, partials);                                            \
+                                     scale, partials, counters);                                  \
   }                                                                                               \
   extern "C" __global__ void attention_grouped8_##SUFFIX(                                         \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials) {                              \
-    STEP_START;                                                                                   \
+      int head_dim, int max_blocks, float scale, float *partials, int *counters) {              \
     attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
-                                    scale, partials);                                             \
+                                    scale, partials, counters);                                   \
   }                                                                                               \
   extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
                                                         const int *positions, T *out, int heads, \
