@@ -277,10 +277,9 @@ __device__ void attention_body(const float *qkv, const T *k_cache, const T *v_ca
 // to a tile of 32, so a decode step of few tokens still spreads over the GPU. With one split the
 // block writes the group's context rows; with more it writes a partial record a (split, head):
 // acc[head_dim], m, l (the unnormalised sum, the running maximum, the softmax's total; an empty
-// split writes m = -inf, l = 0). Then, where counters is given, the split that finishes last for a
-// (token, kv head) folds the records in split order into the context rows and sets its counter
-// back to zero; without counters attention_combine does that. So the result never depends on
-// timing.
+// split writes m = -inf, l = 0), and attention_combine, a block per (token, head), folds the
+// records in split order. So the result never depends on timing. (Folding them in the split that
+// finishes last instead lost at batches 1 and 8: see docs/PERFORMANCE.md.)
 // Inside a block, warp w takes tiles w, w + GROUPED_WARPS, ... of 32 positions, each brought into
 // the warp's own stages of shared memory by cp.async (16 bytes a lane, whole rows at a time, so the
 // reads are coalesced and in flight while the warp computes the tile before): with two stages one
@@ -508,49 +507,12 @@ __device__ void grouped_combine_warps(const unsigned char *smem, T *o, float *re
   }
 }
 
-// The last split of a (token, kv head) to finish folds every split's records, in split order,
-// into the group's context rows, then sets the counter back to zero for the next launch.
-template <class T, int G>
-__device__ void grouped_fold_splits(unsigned char *smem, const float *recs, int *counter, T *o,
-                                    int group, int head_dim, int splits) {
-  __shared__ int last;
-  __threadfence(); // this split's records, before its count
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(counter, 1) == splits - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence(); // the other splits' records, after their counts
-  float *weight = reinterpret_cast<float *>(smem); // [G][MAX_SPLITS], then the G totals
-  size_t stride = (size_t)group * (head_dim + 2);
-  for (int g = threadIdx.x / WARP; g < group; g += blockDim.x / WARP) {
-    int s = threadIdx.x % WARP;
-    bool here = s < splits;
-    const float *r = recs + s * stride + (size_t)g * (head_dim + 2);
-    float ms = here ? __ldcg(r + head_dim) : -INFINITY;
-    float ls = here ? __ldcg(r + head_dim + 1) : 0.f;
-    float mm = warp_max(ms); // a split holds position 0 or more: finite
-    float f = ms == -INFINITY ? 0.f : expf(ms - mm);
-    float total = warp_sum(ls * f);
-    if (here) weight[g * MAX_SPLITS + s] = f;
-    if (s == 0) weight[G * MAX_SPLITS + g] = total;
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < group * head_dim; i += blockDim.x) {
-    int g = i / head_dim, d = i % head_dim;
-    float sum = 0.f;
-    for (int s = 0; s < splits; s++)
-      sum += __ldcg(recs + s * stride + (size_t)g * (head_dim + 2) + d) * weight[g * MAX_SPLITS + s];
-    o[i] = from_float<T>(sum / weight[G * MAX_SPLITS + g]);
-  }
-  if (threadIdx.x == 0) *counter = 0;
-}
-
 template <class T, int HEAD_DIM, int G, int STAGES>
 __device__ __noinline__ void grouped_attention_block(unsigned char *smem, const float *qkv, const T *k_cache,
                                         const T *v_cache, const int *positions,
                                         const int *seq_of_token, const int *block_tables, T *out,
                                         int heads, int kv_heads, int max_blocks, float scale,
-                                        float *partials, int *counters) {
+                                        float *partials) {
   using L = GroupedLayout<T, HEAD_DIM, G, STAGES>;
   int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
   int pos = positions[t], group = heads / kv_heads, width = group * HEAD_DIM;
@@ -571,9 +533,6 @@ __device__ __noinline__ void grouped_attention_block(unsigned char *smem, const 
   __syncthreads();
   grouped_combine_warps<T, HEAD_DIM, G, STAGES>(smem, o, recs + (size_t)split * group * (HEAD_DIM + 2),
                                                 width, splits);
-  if (splits > 1 && counters != nullptr)
-    grouped_fold_splits<T, G>(smem, recs, counters + (size_t)t * kv_heads + kvh, o, group,
-                              HEAD_DIM, splits);
 }
 
 template <class T, bool WIDE>
@@ -581,7 +540,7 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
                                        const int *positions, const int *seq_of_token,
                                        const int *block_tables, T *out, int heads, int kv_heads,
                                        int head_dim, int max_blocks, float scale,
-                                       float *partials, int *counters) {
+                                       float *partials) {
   extern __shared__ __align__(128) unsigned char dynamic_smem[];
   int t = blockIdx.x, kvh = blockIdx.y, split = blockIdx.z, splits = gridDim.z;
   int group = heads / kv_heads, width = group * head_dim;
@@ -589,9 +548,9 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
   float *rec = partials + (((size_t)t * kv_heads + kvh) * splits + split) * group * (head_dim + 2);
   int gp = group <= 2 ? 2 : group <= 4 ? 4 : 8;
   unsigned smem = dynamic_smem_bytes();
-  if (positions[t] < 0) { // padding: zeros (by attention_combine where there are splits and no counters)
+  if (positions[t] < 0) { // padding: zeros, written by attention_combine where there are splits
     STEP_START; // the kernels before may still read the context rows
-    if (splits == 1 || (counters != nullptr && split == 0))
+    if (splits == 1)
       for (int d = threadIdx.x; d < width; d += blockDim.x) o[d] = from_float<T>(0.f);
     return;
   }
@@ -602,7 +561,7 @@ __device__ void attention_grouped_body(const float *qkv, const T *k_cache, const
     if (smem >= GroupedLayout<T, HD, G, STAGES>::BYTES) {                                         \
       grouped_attention_block<T, HD, G, STAGES>(dynamic_smem, qkv, k_cache, v_cache, positions,   \
                                                 seq_of_token, block_tables, out, heads,           \
-                                                kv_heads, max_blocks, scale, partials, counters); \
+                                                kv_heads, max_blocks, scale, partials);           \
       return;                                                                                     \
     }                                                                                             \
   }
@@ -1075,18 +1034,18 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void attention_grouped_##SUFFIX(                                          \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials, int *counters) {              \
+      int head_dim, int max_blocks, float scale, float *partials) {                              \
     attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
                                      block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
-                                     scale, partials, counters);                                  \
+                                     scale, partials);                                            \
   }                                                                                               \
   extern "C" __global__ void attention_grouped8_##SUFFIX(                                         \
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
-      int head_dim, int max_blocks, float scale, float *partials, int *counters) {              \
+      int head_dim, int max_blocks, float scale, float *partials) {                              \
     attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
-                                    scale, partials, counters);                                   \
+                                    scale, partials);                                             \
   }                                                                                               \
   extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
                                                         const int *positions, T *out, int heads, \

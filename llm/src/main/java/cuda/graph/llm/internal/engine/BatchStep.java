@@ -145,9 +145,6 @@ public final class BatchStep implements AutoCloseable {
   private final DeviceBuffer<Float> inverseFrequencies;
   private final DeviceBuffer<Integer> inputs;
   private final DeviceBuffer<Integer> sampled;
-  // Grouped attention's count of finished splits a (token, kv head): zeros that every launch leaves
-  // zero, shared by the layers and the buckets (one step runs at a time).
-  private final DeviceBuffer<Integer> attentionCounters;
   private final DeviceBuffer<Float> logits;
   private final Blas blas;
   private final Workspace workspace;
@@ -260,7 +257,6 @@ public final class BatchStep implements AutoCloseable {
                   .syncOn(stream));
       inputs = zeros(ElementType.I32, inputLength(limits.maxTokens()));
       sampled = zeros(ElementType.I32, limits.maxSequences());
-      attentionCounters = zeros(ElementType.I32, (long) limits.maxTokens() * shape.kvHeads());
       logits = zeros(ElementType.F32, (long) limits.maxSequences() * shape.vocab());
       Blas opened = Blas.open(stream.device());
       closeOnFailure.add(opened);
@@ -441,7 +437,6 @@ public final class BatchStep implements AutoCloseable {
               tables,
               context,
               partials,
-              attentionCounters,
               tokens,
               heads));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));

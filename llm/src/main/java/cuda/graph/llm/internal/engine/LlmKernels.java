@@ -334,7 +334,7 @@ public final class LlmKernels {
   }
 
   private static Kernel grouped(String name, KernelParam w) {
-    return IMAGE.kernel(name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT, INT);
+    return IMAGE.kernel(name, FLOAT, w, w, INT, INT, INT, w, I32, I32, I32, I32, F32, FLOAT);
   }
 
   /**
@@ -595,7 +595,7 @@ public final class LlmKernels {
    * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}:
    * grouped attention where {@link Heads#grouped()} takes the heads (each kv head's keys and values
    * read once for its whole group), over {@link #attentionSplits} splits of the positions folded by
-   * the split that finishes last; attention otherwise
+   * attention_combine; attention otherwise
    *
    * @param type the cache's and out's type
    * @param qkv the rotated QKV rows, fp32 (q is read)
@@ -607,8 +607,6 @@ public final class LlmKernels {
    * @param out the context rows, {@code tokens x heads * headDim}
    * @param partials the splits' records, at least {@link #attentionPartialFloats} floats (and at
    *     least one)
-   * @param counters {@code tokens x kvHeads} zeros (at least one), which each launch leaves zero:
-   *     how many splits of a (token, kv head) have finished
    * @param tokens the tokens
    * @param heads the shapes
    */
@@ -622,10 +620,9 @@ public final class LlmKernels {
       DeviceBuffer<Integer> blockTables,
       DeviceBuffer<?> out,
       DeviceBuffer<Float> partials,
-      DeviceBuffer<Integer> counters,
       int tokens,
       Heads heads) {
-    // Both kernels take these; grouped attention takes the splits' records and counters after.
+    // Both kernels take these; grouped attention takes the splits' records after them.
     Object[] arguments = {
       qkv,
       kCache,
@@ -639,8 +636,7 @@ public final class LlmKernels {
       heads.headDim(),
       heads.maxBlocks(),
       (float) (1 / Math.sqrt(heads.headDim())),
-      partials,
-      counters
+      partials
     };
     if (!heads.grouped()) {
       return of(type)
@@ -648,17 +644,35 @@ public final class LlmKernels {
           .launch(
               new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(ATTENTION_BLOCK), 0)
                   .withProgrammaticDependentLaunch(),
-              Arrays.copyOf(arguments, arguments.length - 2));
+              Arrays.copyOf(arguments, arguments.length - 1));
     }
-    return of(type)
-        .groupedAttention(heads.heads() / heads.kvHeads())
-        .launch(
-            new LaunchConfig(
-                    Dim3.of(tokens, heads.kvHeads(), attentionSplits(tokens, heads)),
-                    Dim3.of(GROUPED_ATTENTION_BLOCK),
-                    groupedAttentionBytes(type, heads))
-                .withProgrammaticDependentLaunch(),
-            arguments);
+    int splits = attentionSplits(tokens, heads);
+    GraphNode<@Nullable Void> grouped =
+        of(type)
+            .groupedAttention(heads.heads() / heads.kvHeads())
+            .launch(
+                new LaunchConfig(
+                        Dim3.of(tokens, heads.kvHeads(), splits),
+                        Dim3.of(GROUPED_ATTENTION_BLOCK),
+                        groupedAttentionBytes(type, heads))
+                    .withProgrammaticDependentLaunch(),
+                arguments);
+    if (splits == 1) {
+      return grouped;
+    }
+    return grouped.andThen(
+        of(type)
+            .attentionCombine()
+            .launch(
+                new LaunchConfig(Dim3.of(tokens, heads.heads()), Dim3.of(heads.headDim()), 0)
+                    .withProgrammaticDependentLaunch(),
+                partials,
+                positions,
+                out,
+                heads.heads(),
+                heads.kvHeads(),
+                heads.headDim(),
+                splits));
   }
 
   /**
@@ -1209,8 +1223,8 @@ public final class LlmKernels {
 
   // The attention kernels' reference. Grouped, a block per (token, kv head) computes that kv head's
   // group of query heads, and writes NaN rows for the shapes its kernel does not take, as the
-  // kernel does; over several splits it writes each split's record (acc, m, l), then folds them
-  // into the rows as the split that finishes last does (the counters stay zero).
+  // kernel does; over several splits it writes each split's record (acc, m, l) instead, which
+  // attentionCombine folds.
   private static void attention(KernelCall call, DType type, boolean grouped, boolean wide) {
     int heads = call.i32(7), kvHeads = call.i32(8), headDim = call.i32(9), maxBlocks = call.i32(10);
     int tokens = call.grid().x(), group = heads / kvHeads;
@@ -1235,11 +1249,14 @@ public final class LlmKernels {
       int pos = positions.getAtIndex(I, t);
       for (int h = 0; h < blockHeads; h++) {
         long o = ((long) t * heads + h) * headDim;
+        if (pos < 0 && partials != null) {
+          continue; // attention_combine writes the zeros
+        }
         if (pos < 0 || !shaped) {
           for (int d = 0; d < headDim; d++) {
             Numerics.set(type, out, o + d, pos < 0 ? 0f : Float.NaN);
           }
-          for (int split = 0; partials != null && pos >= 0 && split < splits; split++) {
+          for (int split = 0; partials != null && split < splits; split++) {
             long r = recordAt(t, h, split, heads, group, splits, record);
             for (int i = 0; i < record; i++) {
               partials.setAtIndex(F, r + i, Float.NaN);
@@ -1300,9 +1317,6 @@ public final class LlmKernels {
             partials.setAtIndex(F, r + headDim + 1, (float) total);
           }
         }
-        if (partials != null) {
-          foldSplits(partials, type, out, t, h, heads, group, splits, headDim);
-        }
       }
     }
   }
@@ -1321,50 +1335,30 @@ public final class LlmKernels {
     MemorySegment positions = ints(call, 1, tokens);
     MemorySegment out = typed(call, 2, type, (long) tokens * heads * headDim);
     for (int t = 0; t < tokens; t++) {
+      boolean padding = positions.getAtIndex(I, t) < 0;
       for (int h = 0; h < heads; h++) {
-        if (positions.getAtIndex(I, t) < 0) {
-          for (int d = 0; d < headDim; d++) {
-            Numerics.set(type, out, ((long) t * heads + h) * headDim + d, 0f);
+        long o = ((long) t * heads + h) * headDim;
+        float max = Float.NEGATIVE_INFINITY;
+        for (int split = 0; split < splits; split++) {
+          float m =
+              partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
+          max = Float.isNaN(m) ? m : Math.max(max, m);
+        }
+        for (int d = 0; d < headDim; d++) {
+          double total = 0, sum = 0;
+          for (int split = 0; split < splits && !padding; split++) {
+            long r = recordAt(t, h, split, heads, group, splits, record);
+            float m = partials.getAtIndex(F, r + headDim);
+            if (m == Float.NEGATIVE_INFINITY) {
+              continue; // a split without positions
+            }
+            double f = Math.exp(m - max);
+            total += partials.getAtIndex(F, r + headDim + 1) * f;
+            sum += partials.getAtIndex(F, r + d) * f;
           }
-        } else {
-          foldSplits(partials, type, out, t, h, heads, group, splits, headDim);
+          Numerics.set(type, out, o + d, padding ? 0f : (float) (sum / total));
         }
       }
-    }
-  }
-
-  /** Folds the splits' records of (token t, head h) into its context row, in split order. */
-  private static void foldSplits(
-      MemorySegment partials,
-      DType type,
-      MemorySegment out,
-      int t,
-      int h,
-      int heads,
-      int group,
-      int splits,
-      int headDim) {
-    int record = headDim + 2;
-    long o = ((long) t * heads + h) * headDim;
-    float max = Float.NEGATIVE_INFINITY;
-    for (int split = 0; split < splits; split++) {
-      float m =
-          partials.getAtIndex(F, recordAt(t, h, split, heads, group, splits, record) + headDim);
-      max = Float.isNaN(m) ? m : Math.max(max, m);
-    }
-    for (int d = 0; d < headDim; d++) {
-      double total = 0, sum = 0;
-      for (int split = 0; split < splits; split++) {
-        long r = recordAt(t, h, split, heads, group, splits, record);
-        float m = partials.getAtIndex(F, r + headDim);
-        if (m == Float.NEGATIVE_INFINITY) {
-          continue; // a split without positions
-        }
-        double f = Math.exp(m - max);
-        total += partials.getAtIndex(F, r + headDim + 1) * f;
-        sum += partials.getAtIndex(F, r + d) * f;
-      }
-      Numerics.set(type, out, o + d, (float) (sum / total));
     }
   }
 

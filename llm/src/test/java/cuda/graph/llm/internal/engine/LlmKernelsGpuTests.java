@@ -351,8 +351,7 @@ class LlmKernelsGpuTests {
       int[] tables = tables(3);
       boolean taken = new LlmKernels.Heads(heads, kvHeads, headDim, MAX_BLOCKS).grouped();
       // One split writes the rows; five cut position 319 into chunks of 64 (and token 1's 32
-      // positions into one chunk and four empty ones), folded by the split that finishes last,
-      // which leaves the counters zero (compared with the reference's zeros).
+      // positions into one chunk and four empty ones), folded by attention_combine.
       LlmKernels.Heads shapes = new LlmKernels.Heads(heads, kvHeads, headDim, MAX_BLOCKS);
       for (int splits : new int[] {1, 5}) {
         String what =
@@ -386,7 +385,24 @@ class LlmKernelsGpuTests {
                     headDim,
                     splits));
         assertSame(type, 1e-4f, runs, what);
-        float first = Arrays16.values(type, runs[0][6])[0]; // token 0's first value
+        Object rows = runs[0][6];
+        if (splits > 1) {
+          Object[][] combined =
+              run(
+                  LlmKernels.of(type).attentionCombine(),
+                  new LaunchConfig(Dim3.of(tokens, heads), Dim3.of(headDim), 0),
+                  type,
+                  runs[0][12],
+                  positions,
+                  Arrays16.of(type, new float[tokens * heads * headDim]),
+                  heads,
+                  kvHeads,
+                  headDim,
+                  splits);
+          assertSame(type, 1e-5f, combined, what + ", combined");
+          rows = combined[0][2];
+        }
+        float first = Arrays16.values(type, rows)[0]; // token 0's first value
         assertEquals(
             !taken, Float.isNaN(first), what + ": NaN rows exactly where it does not take");
       }
@@ -395,7 +411,7 @@ class LlmKernelsGpuTests {
 
   /**
    * {@return grouped attention's arguments (the plain kernel's are the first 12): zeroed context
-   * rows, records for {@code splits} splits (at least one float) and zeroed counters}
+   * rows and records for {@code splits} splits (at least one float)}
    */
   private static Object[] attentionArguments(
       DType type,
@@ -423,8 +439,7 @@ class LlmKernelsGpuTests {
       headDim,
       MAX_BLOCKS,
       (float) (1 / Math.sqrt(headDim)),
-      new float[Math.max(1, tokens * heads * splits * (headDim + 2))],
-      new int[tokens * kvHeads]
+      new float[Math.max(1, tokens * heads * splits * (headDim + 2))]
     };
   }
 

@@ -300,7 +300,7 @@ class LlmKernelsTests {
 
   @ParameterizedTest
   @EnumSource(DType.class)
-  void groupedAttentionCutIntoSplitsAndFoldedByTheLastSplitGivesTheRowsOfOneSplit(DType type) {
+  void groupedAttentionCutIntoSplitsAndFoldedByCombineGivesTheRowsOfOneSplit(DType type) {
     int headDim = 32, width = (HEADS + 2 * KV_HEADS) * headDim, kv = KV_HEADS * headDim;
     int[] positions = {20, 0, 35, -1, 7};
     int[] seqOfToken = {0, 1, 1, 0, 0};
@@ -316,8 +316,7 @@ class LlmKernelsTests {
     Object whole = groupedInOneSplit(type, inputs, headDim);
     // Position 35 in chunks of 32: a split of 32 positions, one of 4 and an empty one.
     float[] records = new float[tokens * HEADS * splits * (headDim + 2)];
-    int[] counters = new int[tokens * KV_HEADS];
-    Object combined =
+    Object untouched =
         attentionReference(
             grouped,
             new LaunchConfig(
@@ -325,11 +324,25 @@ class LlmKernelsTests {
             type,
             inputs,
             headDim,
+            records);
+    assertArrayEquals(
+        new float[tokens * HEADS * headDim],
+        Arrays16.values(type, untouched),
+        "over splits the rows are attention_combine's to write");
+    Object combined = Arrays16.of(type, new float[tokens * HEADS * headDim]);
+    LlmKernels.of(type)
+        .attentionCombine()
+        .runReference(
+            new LaunchConfig(Dim3.of(tokens, HEADS), Dim3.of(headDim), 0),
             records,
-            counters);
+            positions,
+            combined,
+            HEADS,
+            KV_HEADS,
+            headDim,
+            splits);
     assertClose(
         type, Arrays16.values(type, whole), Arrays16.values(type, combined), "three splits");
-    assertArrayEquals(new int[tokens * KV_HEADS], counters, "the counters are left zero");
     int record = ((2 * KV_HEADS) * splits + 2) * 2 * (headDim + 2); // token 2, kv head 0, split 2
     assertEquals(Float.NEGATIVE_INFINITY, records[record + headDim], "an empty split's m");
     assertEquals(0f, records[record + headDim + 1], "an empty split's total");
@@ -377,8 +390,7 @@ class LlmKernelsTests {
         type,
         inputs,
         headDim,
-        new float[1],
-        new int[tokens * KV_HEADS]);
+        new float[1]);
   }
 
   /** {@return the context rows {@code kernel}'s reference writes for qkv, k, v, positions, seqs} */
