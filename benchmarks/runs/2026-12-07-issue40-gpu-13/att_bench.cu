@@ -2,13 +2,13 @@
 // Copyright 2026 the cuda-graph authors
 // Harness: attention_grouped (llm_kernels.cu) against the cp.async kernel, same inputs; outputs
 // compared, then each timed over alternating rounds. Usage: att_bench [reps]
-// Built beside old_llm_kernels.cu (git show 0bb6c8e:llm/src/main/cuda/llm_kernels.cu) and
+// Built beside old_llm_kernels.cuh (main's llm_kernels.cu at 0bb6c8e) and
 // attention_async.cuh: nvcc -O3 -arch=sm_90 -std=c++17 -o att_old att_bench.cu (with
-// -DNEW_KERNELS it includes the repository's llm_kernels.cu from .gpu-llm/att instead).
+// -DNEW_KERNELS it includes the repository's current llm_kernels.cu instead).
 #ifdef NEW_KERNELS
-#include "../../llm/src/main/cuda/llm_kernels.cu"
+#include "../../../llm/src/main/cuda/llm_kernels.cu"
 #else
-#include "old_llm_kernels.cu"
+#include "old_llm_kernels.cuh"
 #endif
 #include "attention_async.cuh"
 #include <cstdio>
