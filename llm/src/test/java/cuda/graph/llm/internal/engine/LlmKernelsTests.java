@@ -381,6 +381,24 @@ class LlmKernelsTests {
         1, LlmKernels.attentionSplits(1, new LlmKernels.Heads(4, 2, 16, 3)), "the plain kernel");
   }
 
+  @Test
+  void groupedAttentionTakesTwoStagesOfSharedMemoryWhereTheyFitAndOneForFp32HeadsOf128() {
+    // Four warps' stages of a key and a value tile of 32 rows, then the queries, the warps' tile
+    // weights, m and l, and 128 block numbers (GroupedLayout of the .cu).
+    assertEquals(
+        4 * 2 * 2 * (32 * 64 * 2) + 4 * (4 * 64 + 4 * 32 * 4 + 2 * 4 * 4 + 128),
+        LlmKernels.groupedAttentionBytes(DType.BF16, new LlmKernels.Heads(32, 8, 64, 40)),
+        "Llama-3.2-1B in bf16: two stages, 69,248 bytes");
+    assertEquals(
+        4 * 2 * (32 * 128 * 4) + 4 * (8 * 128 + 4 * 32 * 8 + 2 * 4 * 8 + 128),
+        LlmKernels.groupedAttentionBytes(DType.F32, new LlmKernels.Heads(16, 2, 128, 40)),
+        "fp32 heads of 128 in groups of 8: two stages would pass 227 KiB, so one");
+    assertEquals(
+        4 * 2 * 2 * (32 * 128 * 2) + 4 * (2 * 128 + 4 * 32 * 2 + 2 * 4 * 2 + 128),
+        LlmKernels.groupedAttentionBytes(DType.F16, new LlmKernels.Heads(4, 4, 128, 40)),
+        "a group of one rounds up to two heads");
+  }
+
   /** {@return grouped attention's reference rows in one split (its records unused)} */
   private static Object groupedInOneSplit(DType type, Object[] inputs, int headDim) {
     int tokens = ((int[]) inputs[3]).length;
