@@ -221,7 +221,8 @@ public final class LlmKernels {
    *     out, heads, kv_heads, head_dim, max_blocks, scale)}: a block per (token, head)
    * @param groupedAttention {@code attention_grouped}, attention's parameters then {@code
    *     partials}: a block per (token, kv head, split), for the shapes {@link Heads#grouped()}
-   *     takes with groups of at most 4; with one split it writes the context rows, with more the
+   *     takes with groups of at most 4, {@link #groupedAttentionBytes} of dynamic shared memory
+   *     (given less it writes NaN rows); with one split it writes the context rows, with more the
    *     splits' records that {@code attentionCombine} folds
    * @param groupedAttention8 {@code attention_grouped8}: the same for groups of 5 to 8 (a kernel of
    *     its own, for their registers)
