@@ -580,29 +580,7 @@ class LlmKernelsGpuTests {
       Object norm = Arrays16.of(type, Arrays16.gaussian(random, type, k, 1));
       Object w = Arrays16.of(type, Arrays16.gaussian(random, type, rows * k, 1));
       // The kernels apart on the GPU: rms_norm, gemv_stream1, silu_mul.
-      Object xn =
-          run(
-              LlmKernels.of(type).rmsNorm(),
-              LaunchConfig.of(1, LlmKernels.NORM_BLOCK),
-              type,
-              x,
-              norm,
-              Arrays16.of(type, new float[k]),
-              k,
-              epsilon)[1][2];
-      float[] apart =
-          (float[])
-              run(
-                  LlmKernels.of(type).gemvStream1(),
-                  LlmKernels.gemvStreamConfig(rows, 4 * sms),
-                  type,
-                  xn,
-                  w,
-                  new float[rows],
-                  1,
-                  rows,
-                  k,
-                  0)[1][2];
+      float[] apart = normedProductApart(type, x, norm, w, rows, k, epsilon, 4 * sms);
       Object h =
           run(
               LlmKernels.of(type).siluMul(),
@@ -658,6 +636,36 @@ class LlmKernelsGpuTests {
     assertTrue(tested >= 6, tested + " products");
   }
 
+  /**
+   * {@return rms_norm(x) w^T for one row, as rms_norm then gemv_stream1 compute it on the GPU on
+   * {@code blocks} blocks}: what the fused one-token kernels must equal bit for bit
+   */
+  private float[] normedProductApart(
+      DType type, float[] x, Object norm, Object w, int rows, int k, float epsilon, int blocks) {
+    Object xn =
+        run(
+            LlmKernels.of(type).rmsNorm(),
+            LaunchConfig.of(1, LlmKernels.NORM_BLOCK),
+            type,
+            x,
+            norm,
+            Arrays16.of(type, new float[k]),
+            k,
+            epsilon)[1][2];
+    return (float[])
+        run(
+            LlmKernels.of(type).gemvStream1(),
+            LlmKernels.gemvStreamConfig(rows, blocks),
+            type,
+            xn,
+            w,
+            new float[rows],
+            1,
+            rows,
+            k,
+            0)[1][2];
+  }
+
   @ParameterizedTest
   @EnumSource(DType.class)
   void gemvNormRope1IsTheKernelsApartBitForBitWithItsCacheWrites(DType type) {
@@ -675,29 +683,7 @@ class LlmKernelsGpuTests {
       Object kCache = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
       Object vCache = Arrays16.of(type, Arrays16.gaussian(random, type, BLOCKS * 16 * kv, 1));
       // The kernels apart on the GPU: rms_norm, gemv_stream1, then rope_cache.
-      Object xn =
-          run(
-              LlmKernels.of(type).rmsNorm(),
-              LaunchConfig.of(1, LlmKernels.NORM_BLOCK),
-              type,
-              x,
-              norm,
-              Arrays16.of(type, new float[k]),
-              k,
-              epsilon)[1][2];
-      float[] product =
-          (float[])
-              run(
-                  LlmKernels.of(type).gemvStream1(),
-                  LlmKernels.gemvStreamConfig(width, 4 * sms),
-                  type,
-                  xn,
-                  w,
-                  new float[width],
-                  1,
-                  width,
-                  k,
-                  0)[1][2];
+      float[] product = normedProductApart(type, x, norm, w, width, k, epsilon, 4 * sms);
       for (int position : new int[] {300, 17, -1}) {
         int[] positions = {position};
         Object[] apart =
