@@ -70,10 +70,13 @@ public final class LlmKernels {
   public static final int MAX_SPLITS = 32;
 
   /**
-   * The blocks grouped attention aims for: a step of few tokens splits each token's positions until
-   * about this many blocks run (four an SM of an H100), so that batch 1 does not run on 8 SMs.
+   * The most blocks grouped attention's splits make: a step of few tokens splits each token's
+   * positions so that batch 1 does not run on 8 SMs, but into no more blocks than one wave of an
+   * H100 or H200 holds (132 SMs, three blocks an SM by their 68 KB of shared memory at
+   * Llama-3.2-1B's heads): at batch 32, 2 splits (512 blocks, two waves) took 31.0 us where one
+   * took 19.2 (H100, 2026-12-07, benchmarks/runs/2026-12-07-issue40-gpu-14).
    */
-  static final int SPLIT_TARGET_BLOCKS = 512;
+  static final int SPLIT_TARGET_BLOCKS = 396;
 
   /** The most query heads a kv head serves in grouped attention: {@code MAX_GROUP} of the .cu. */
   public static final int MAX_GROUP = 8;
@@ -540,8 +543,8 @@ public final class LlmKernels {
 
   /**
    * {@return how many splits grouped attention cuts each of {@code tokens} tokens' positions into}:
-   * enough that about {@link #SPLIT_TARGET_BLOCKS} blocks run, at most {@link #MAX_SPLITS}; 1 for
-   * the plain kernel
+   * the largest power of two up to {@link #MAX_SPLITS} that keeps the blocks within {@link
+   * #SPLIT_TARGET_BLOCKS}, at least 1; 1 for the plain kernel
    *
    * @param tokens the step's tokens
    * @param heads the shapes
@@ -551,7 +554,11 @@ public final class LlmKernels {
       return 1;
     }
     long blocks = (long) tokens * heads.kvHeads();
-    return (int) Math.max(1, Math.min(MAX_SPLITS, (SPLIT_TARGET_BLOCKS + blocks - 1) / blocks));
+    int splits = 1;
+    while (splits < MAX_SPLITS && blocks * splits * 2 <= SPLIT_TARGET_BLOCKS) {
+      splits *= 2;
+    }
+    return splits;
   }
 
   /**

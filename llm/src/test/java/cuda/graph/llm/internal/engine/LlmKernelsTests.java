@@ -368,11 +368,13 @@ class LlmKernelsTests {
   }
 
   @Test
-  void attentionSplitsAFewTokensPositionsUntilAbout512BlocksRunAndNeverAWideStep() {
+  void attentionSplitsAFewTokensPositionsWithinOneWaveOfBlocksAndNeverAWideStep() {
     LlmKernels.Heads llama1b = new LlmKernels.Heads(32, 8, 64, 40);
     assertEquals(32, LlmKernels.attentionSplits(1, llama1b), "batch 1: 8 blocks, cut 32 ways");
-    assertEquals(8, LlmKernels.attentionSplits(8, llama1b));
-    assertEquals(2, LlmKernels.attentionSplits(32, llama1b));
+    assertEquals(8, LlmKernels.attentionSplits(6, llama1b), "48 blocks: 8 splits make 384");
+    assertEquals(4, LlmKernels.attentionSplits(8, llama1b), "64 blocks: 8 splits would make 512");
+    assertEquals(2, LlmKernels.attentionSplits(16, llama1b));
+    assertEquals(1, LlmKernels.attentionSplits(32, llama1b), "256 blocks: 2 splits, two waves");
     assertEquals(1, LlmKernels.attentionSplits(64, llama1b));
     assertEquals(1, LlmKernels.attentionSplits(2048, llama1b), "a prefill step");
     assertEquals(0, LlmKernels.attentionPartialFloats(64, llama1b));
