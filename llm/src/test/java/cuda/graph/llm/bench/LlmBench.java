@@ -12,6 +12,7 @@ import cuda.graph.llm.internal.checkpoint.ModelConfig;
 import cuda.graph.llm.internal.checkpoint.TinyCheckpoints;
 import cuda.graph.llm.internal.engine.BatchStep;
 import cuda.graph.llm.internal.engine.KvCache;
+import cuda.graph.llm.internal.engine.LlmKernels;
 import cuda.graph.llm.internal.engine.ModelWeights;
 import cuda.graph.llm.internal.server.GenerationRequest;
 import cuda.graph.llm.internal.server.TokenSink;
@@ -63,9 +64,10 @@ import org.jspecify.annotations.Nullable;
  *       --bandwidth-tbs}. With {@code --tunings}, one engine a tuning of a step of one token
  *       ({@code N:inside}, {@code N:rope} or {@code N:apart}: gemv_stream1 on N blocks an SM, 0 for
  *       gemv_stream; the RMSNorms and SwiGLU inside its products, RoPE too, or all as kernels of
- *       their own), loaded side by side, each round run on every engine in turn with the same
- *       prompts, each line naming its {@code tuning}: a comparison in one process, which moves less
- *       than separate runs do.
+ *       their own; then optionally {@code :sK}, grouped attention in K splits at one token), loaded
+ *       side by side, each round run on every engine in turn with the same prompts, each line
+ *       naming its {@code tuning}: a comparison in one process, which moves less than separate runs
+ *       do.
  *   <li>{@code warmup}, {@code graph}: every bucket's graph is captured before anything is
  *       measured, as a server does at start-up ({@code warmup}: the buckets and the seconds their
  *       captures, instantiations and uploads took together); each bucket's times and graph memory
@@ -84,7 +86,7 @@ import org.jspecify.annotations.Nullable;
  *     [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]
  *     [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]
  *     [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]
- *     [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart]  (with --mode decode)
+ *     [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart,4:rope:s8]  (with --mode decode)
  * java ... cuda.graph.llm.bench.LlmBench --quick      (the simulator, a tiny checkpoint, seconds)
  * </pre>
  *
@@ -240,26 +242,42 @@ public final class LlmBench {
           tunings);
     }
 
-    /** {@return the tuning {@code N:inside}, {@code N:rope} or {@code N:apart} names} */
+    /**
+     * {@return the tuning {@code N:inside}, {@code N:rope} or {@code N:apart}, optionally with
+     * {@code :sK} (grouped attention's splits at batch 1) names}
+     */
     private static BatchStep.Tuning tuning(String v) {
-      String[] parts = v.split(":", 2);
-      if (parts.length != 2
+      String[] parts = v.split(":", 3);
+      if (parts.length < 2
           || !parts[0].matches("[0-9]{1,2}")
-          || !List.of("inside", "apart", "rope").contains(parts[1])) {
+          || !List.of("inside", "apart", "rope").contains(parts[1])
+          || parts.length == 3
+              && !(parts[2].matches("s[0-9]{1,2}")
+                  && Integer.parseInt(parts[2].substring(1)) >= 1
+                  && Integer.parseInt(parts[2].substring(1)) <= LlmKernels.MAX_SPLITS)) {
         throw new IllegalArgumentException(
             "LlmBench: --tunings takes N:inside, N:rope or N:apart (gemv_stream1's blocks an SM, 0"
-                + " for gemv_stream; the norms inside the products, RoPE too, or apart), not '"
+                + " for gemv_stream; the norms inside the products, RoPE too, or apart), then"
+                + " optionally :sK (attention's splits at batch 1, 1 to "
+                + LlmKernels.MAX_SPLITS
+                + "), not '"
                 + v
                 + "'");
       }
       return new BatchStep.Tuning(
-          Integer.parseInt(parts[0]), !parts[1].equals("apart"), parts[1].equals("rope"));
+          Integer.parseInt(parts[0]),
+          !parts[1].equals("apart"),
+          parts[1].equals("rope"),
+          parts.length == 3 ? Integer.parseInt(parts[2].substring(1)) : 0);
     }
 
     /** {@return the tuning's name in the lines: as --tunings writes it} */
     static String name(BatchStep.Tuning t) {
       String how = t.ropeInProductOne() ? "rope" : t.normInProductOne() ? "inside" : "apart";
-      return t.gemvOneBlocksPerSm() + ":" + how;
+      return t.gemvOneBlocksPerSm()
+          + ":"
+          + how
+          + (t.oneTokenSplits() > 0 ? ":s" + t.oneTokenSplits() : "");
     }
 
     private static int[] range(String option, String v) {
@@ -305,7 +323,7 @@ public final class LlmBench {
           + " [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]"
           + " [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]"
           + " [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]"
-          + " [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart]";
+          + " [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart,4:rope:s8]";
 
   /**
    * Runs the benchmark of the command line {@code args}.

@@ -137,10 +137,10 @@ class LlmBenchTests {
   @Test
   void tuningsAreComparedRoundByRoundInOneProcessEachLineNamingItsTuning() {
     List<Line> lines =
-        run("--quick", "--mode", "decode", "--batches", "1,2", "--tunings", "4:inside,0:apart");
+        run("--quick", "--mode", "decode", "--batches", "1,2", "--tunings", "4:inside:s8,0:apart");
     List<Line> decode = lines.stream().filter(l -> l.figure().equals("decode")).toList();
     assertEquals(
-        List.of("4:inside/1", "0:apart/1", "4:inside/2", "0:apart/2"),
+        List.of("4:inside:s8/1", "0:apart/1", "4:inside:s8/2", "0:apart/2"),
         decode.stream()
             .map(l -> l.values().get("tuning") + "/" + l.values().get("batch"))
             .toList());
@@ -154,7 +154,7 @@ class LlmBenchTests {
             .filter(l -> l.figure().equals("warmup"))
             .map(l -> l.values().get("tuning"))
             .toList();
-    assertEquals(List.of("4:inside", "0:apart"), warmed, "one engine a tuning");
+    assertEquals(List.of("4:inside:s8", "0:apart"), warmed, "one engine a tuning");
     assertTrue(lines.stream().noneMatch(l -> l.figure().equals("load")), "decode only");
   }
 
@@ -185,6 +185,13 @@ class LlmBenchTests {
                 LlmBench.Options.parse(
                     List.of("--quick", "--mode", "decode", "--tunings", "4:sideways")));
     assertTrue(tuning.getMessage().contains("4:sideways"), tuning.getMessage());
+    IllegalArgumentException splits =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LlmBench.Options.parse(
+                    List.of("--quick", "--mode", "decode", "--tunings", "4:rope:s33")));
+    assertTrue(splits.getMessage().contains("4:rope:s33"), splits.getMessage());
     IllegalArgumentException withLoad =
         assertThrows(
             IllegalArgumentException.class,

@@ -153,6 +153,7 @@ public final class BatchStep implements AutoCloseable {
   private final int gemvOneBlocks;
   private final boolean normInProductOne;
   private final boolean ropeInProductOne;
+  private final int oneTokenSplits;
   private int lastSequences;
 
   /**
@@ -178,18 +179,37 @@ public final class BatchStep implements AutoCloseable {
    *     gemv_norm_silu1), where gemv_stream1 runs
    * @param ropeInProductOne whether RoPE with its cache writes runs inside the QKV product too
    *     (gemv_norm_rope1), where the norms do
+   * @param oneTokenSplits grouped attention's splits in a step of one token, 1 to {@link
+   *     LlmKernels#MAX_SPLITS}, or 0 for {@link LlmKernels#attentionSplits}'s
    */
-  public record Tuning(int gemvOneBlocksPerSm, boolean normInProductOne, boolean ropeInProductOne) {
+  public record Tuning(
+      int gemvOneBlocksPerSm,
+      boolean normInProductOne,
+      boolean ropeInProductOne,
+      int oneTokenSplits) {
     /**
-     * Checks the blocks.
+     * Checks the blocks and the splits.
      *
-     * @throws IllegalArgumentException for negative blocks
+     * @throws IllegalArgumentException for negative blocks, splits outside 0 to {@link
+     *     LlmKernels#MAX_SPLITS}
      */
     public Tuning {
       if (gemvOneBlocksPerSm < 0) {
         throw new IllegalArgumentException(
             "BatchStep.Tuning: gemvOneBlocksPerSm " + gemvOneBlocksPerSm + " is negative");
       }
+      if (oneTokenSplits < 0 || oneTokenSplits > LlmKernels.MAX_SPLITS) {
+        throw new IllegalArgumentException(
+            "BatchStep.Tuning: oneTokenSplits "
+                + oneTokenSplits
+                + " is outside 0 (the rule's) to "
+                + LlmKernels.MAX_SPLITS);
+      }
+    }
+
+    /** As the four-component constructor, with the rule's splits. */
+    public Tuning(int gemvOneBlocksPerSm, boolean normInProductOne, boolean ropeInProductOne) {
+      this(gemvOneBlocksPerSm, normInProductOne, ropeInProductOne, 0);
     }
 
     /**
@@ -230,6 +250,7 @@ public final class BatchStep implements AutoCloseable {
             * stream.device().attribute(cuda.graph.Device.Attribute.MULTIPROCESSOR_COUNT);
     this.normInProductOne = tuning.normInProductOne();
     this.ropeInProductOne = tuning.ropeInProductOne();
+    this.oneTokenSplits = tuning.oneTokenSplits();
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
       LlmKernels.loadAll(stream.device()); // module loading must stay out of captures
@@ -373,6 +394,11 @@ public final class BatchStep implements AutoCloseable {
     DeviceBuffer<?> context = scope.temporary(t, (long) tokens * shape.qWidth());
     DeviceBuffer<Float> gateUp = scope.temporary(ElementType.F32, 2L * tokens * inter);
     DeviceBuffer<?> act = scope.temporary(t, (long) tokens * inter);
+    int splits =
+        tokens == 1 && oneTokenSplits > 0 && heads.grouped()
+            ? oneTokenSplits
+            : LlmKernels.attentionSplits(tokens, heads);
+    // The rule's records at one token are MAX_SPLITS', the most any splits take.
     DeviceBuffer<Float> partials =
         scope.temporary(
             ElementType.F32, Math.max(1, LlmKernels.attentionPartialFloats(tokens, heads)));
@@ -438,7 +464,8 @@ public final class BatchStep implements AutoCloseable {
               context,
               partials,
               tokens,
-              heads));
+              heads,
+              splits));
       scope.record(product(context, tokens, l.o(), h, shape.qWidth(), x, true));
       if (fusesOne(tokens, x, l.gateUp()) && LlmKernels.gemvNormSiluTakes(type, x, l.gateUp(), h)) {
         scope.record(

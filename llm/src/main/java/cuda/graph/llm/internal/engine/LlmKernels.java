@@ -630,6 +630,41 @@ public final class LlmKernels {
       DeviceBuffer<Float> partials,
       int tokens,
       Heads heads) {
+    return attention(
+        type,
+        qkv,
+        kCache,
+        vCache,
+        positions,
+        seqOfToken,
+        blockTables,
+        out,
+        partials,
+        tokens,
+        heads,
+        attentionSplits(tokens, heads));
+  }
+
+  /**
+   * {@return {@link #attention(DType, DeviceBuffer, DeviceBuffer, DeviceBuffer, DeviceBuffer,
+   * DeviceBuffer, DeviceBuffer, DeviceBuffer, DeviceBuffer, int, Heads)} over {@code splits} splits
+   * where the heads are grouped} (LlmBench compares splits at batch 1)
+   *
+   * @param splits 1 to {@link #MAX_SPLITS}; {@code partials} must hold their records
+   */
+  static GraphNode<@Nullable Void> attention(
+      DType type,
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<?> kCache,
+      DeviceBuffer<?> vCache,
+      DeviceBuffer<Integer> positions,
+      DeviceBuffer<Integer> seqOfToken,
+      DeviceBuffer<Integer> blockTables,
+      DeviceBuffer<?> out,
+      DeviceBuffer<Float> partials,
+      int tokens,
+      Heads heads,
+      int splits) {
     // Both kernels take these; grouped attention takes the splits' records after them.
     Object[] arguments = {
       qkv,
@@ -654,7 +689,6 @@ public final class LlmKernels {
                   .withProgrammaticDependentLaunch(),
               Arrays.copyOf(arguments, arguments.length - 1));
     }
-    int splits = attentionSplits(tokens, heads);
     GraphNode<@Nullable Void> grouped =
         of(type)
             .groupedAttention(heads.heads() / heads.kvHeads())

@@ -161,7 +161,8 @@ abstract class AbstractBatchStepTests {
             new BatchStep.Tuning(4, true, false),
             new BatchStep.Tuning(4, true, true),
             new BatchStep.Tuning(4, false, false),
-            new BatchStep.Tuning(0, false, false))) {
+            new BatchStep.Tuning(0, false, false),
+            new BatchStep.Tuning(4, true, true, 8))) {
       KvCache cache = new KvCache(LIMITS.kvBlocks());
       try (BatchStep step = new BatchStep(weights, stream, LIMITS, 0, tuning)) {
         // The prompt in a step of 4 tokens, then single tokens: the one-token products.
@@ -197,28 +198,33 @@ abstract class AbstractBatchStepTests {
         "grouped attention takes the shape");
     ModelWeights weights = TinyLlama.weights(shape, type, 43, false);
     Random random = new Random(10);
-    int[] a = randomTokens(random, 100), b = randomTokens(random, 45);
-    KvCache cache = new KvCache(32);
-    try (BatchStep step = new BatchStep(weights, stream, new BatchStep.Limits(32, 4, 128, 32), 0)) {
-      step.run(
-          List.of(
-              chunk(cache, 1, a, 0, 20, Sampling.GREEDY),
-              chunk(cache, 2, b, 0, 12, Sampling.GREEDY)));
-      step.run(List.of(chunk(cache, 1, a, 20, 52, Sampling.GREEDY)));
-      step.run(List.of(chunk(cache, 1, a, 52, 84, Sampling.GREEDY)));
-      step.run(
-          List.of(
-              chunk(cache, 1, a, 84, 99, Sampling.GREEDY),
-              chunk(cache, 2, b, 12, 29, Sampling.GREEDY)));
-      step.run(
-          List.of(
-              chunk(cache, 1, a, 99, 100, Sampling.GREEDY),
-              chunk(cache, 2, b, 29, 45, Sampling.GREEDY)));
-      float[][] logits = step.logits();
-      int[][] sequences = {a, b};
-      for (int s = 0; s < 2; s++) {
-        float[][] reference = TinyLlama.logits(weights, sequences[s]);
-        assertLogits(reference[sequences[s].length - 1], logits[s], type, "sequence " + s);
+    int[] a = randomTokens(random, 101), b = randomTokens(random, 45);
+    float[][] referenceA = TinyLlama.logits(weights, a), referenceB = TinyLlama.logits(weights, b);
+    // The rule's splits, then 5 at one token: position 100 in chunks of 32, the last one empty.
+    for (BatchStep.Tuning tuning :
+        List.of(BatchStep.Tuning.defaults(), new BatchStep.Tuning(4, true, true, 5))) {
+      KvCache cache = new KvCache(32);
+      try (BatchStep step =
+          new BatchStep(weights, stream, new BatchStep.Limits(32, 4, 128, 32), 0, tuning)) {
+        step.run(
+            List.of(
+                chunk(cache, 1, a, 0, 20, Sampling.GREEDY),
+                chunk(cache, 2, b, 0, 12, Sampling.GREEDY)));
+        step.run(List.of(chunk(cache, 1, a, 20, 52, Sampling.GREEDY)));
+        step.run(List.of(chunk(cache, 1, a, 52, 84, Sampling.GREEDY)));
+        step.run(
+            List.of(
+                chunk(cache, 1, a, 84, 99, Sampling.GREEDY),
+                chunk(cache, 2, b, 12, 29, Sampling.GREEDY)));
+        step.run(
+            List.of(
+                chunk(cache, 1, a, 99, 100, Sampling.GREEDY),
+                chunk(cache, 2, b, 29, 45, Sampling.GREEDY)));
+        float[][] logits = step.logits();
+        assertLogits(referenceA[99], logits[0], type, tuning + ", sequence a");
+        assertLogits(referenceB[44], logits[1], type, tuning + ", sequence b");
+        step.run(List.of(chunk(cache, 1, a, 100, 101, Sampling.GREEDY)));
+        assertLogits(referenceA[100], step.logits()[0], type, tuning + ", a's token 100 alone");
       }
     }
   }
