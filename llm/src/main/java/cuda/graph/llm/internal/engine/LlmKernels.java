@@ -602,7 +602,7 @@ public final class LlmKernels {
   /**
    * {@return each token's causal attention over its sequence's cache, per head, into {@code out}}:
    * grouped attention where {@link Heads#grouped()} takes the heads (each kv head's keys and values
-   * read once for its whole group), over {@link #attentionSplits} splits of the positions folded by
+   * read once for its whole group), over {@code splits} splits of the positions folded by
    * attention_combine; attention otherwise
    *
    * @param type the cache's and out's type
@@ -617,42 +617,11 @@ public final class LlmKernels {
    *     least one)
    * @param tokens the tokens
    * @param heads the shapes
+   * @param splits grouped attention's splits, 1 to {@link #MAX_SPLITS} ({@link #attentionSplits}
+   *     for the engine's; LlmBench compares others at batch 1); {@code partials} must hold their
+   *     records
    */
   public static GraphNode<@Nullable Void> attention(
-      DType type,
-      DeviceBuffer<Float> qkv,
-      DeviceBuffer<?> kCache,
-      DeviceBuffer<?> vCache,
-      DeviceBuffer<Integer> positions,
-      DeviceBuffer<Integer> seqOfToken,
-      DeviceBuffer<Integer> blockTables,
-      DeviceBuffer<?> out,
-      DeviceBuffer<Float> partials,
-      int tokens,
-      Heads heads) {
-    return attention(
-        type,
-        qkv,
-        kCache,
-        vCache,
-        positions,
-        seqOfToken,
-        blockTables,
-        out,
-        partials,
-        tokens,
-        heads,
-        attentionSplits(tokens, heads));
-  }
-
-  /**
-   * {@return {@link #attention(DType, DeviceBuffer, DeviceBuffer, DeviceBuffer, DeviceBuffer,
-   * DeviceBuffer, DeviceBuffer, DeviceBuffer, DeviceBuffer, int, Heads)} over {@code splits} splits
-   * where the heads are grouped} (LlmBench compares splits at batch 1)
-   *
-   * @param splits 1 to {@link #MAX_SPLITS}; {@code partials} must hold their records
-   */
-  static GraphNode<@Nullable Void> attention(
       DType type,
       DeviceBuffer<Float> qkv,
       DeviceBuffer<?> kCache,
