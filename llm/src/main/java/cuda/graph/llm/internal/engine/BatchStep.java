@@ -398,10 +398,9 @@ public final class BatchStep implements AutoCloseable {
         tokens == 1 && oneTokenSplits > 0 && heads.grouped()
             ? oneTokenSplits
             : LlmKernels.attentionSplits(tokens, heads);
-    // The rule's records at one token are MAX_SPLITS', the most any splits take.
     DeviceBuffer<Float> partials =
         scope.temporary(
-            ElementType.F32, Math.max(1, LlmKernels.attentionPartialFloats(tokens, heads)));
+            ElementType.F32, Math.max(1, LlmKernels.attentionPartialFloats(tokens, heads, splits)));
 
     long at = 0;
     DeviceBuffer<Integer> ids = inputs.slice(at, tokens);

@@ -569,7 +569,18 @@ public final class LlmKernels {
    * @param heads the shapes
    */
   public static long attentionPartialFloats(int tokens, Heads heads) {
-    int splits = attentionSplits(tokens, heads);
+    return attentionPartialFloats(tokens, heads, attentionSplits(tokens, heads));
+  }
+
+  /**
+   * {@return the floats of {@code splits} splits' records for {@code tokens} tokens}: as {@link
+   * #attentionPartialFloats(int, Heads)} for splits other than the rule's
+   *
+   * @param tokens the step's tokens
+   * @param heads the shapes
+   * @param splits the splits
+   */
+  public static long attentionPartialFloats(int tokens, Heads heads, int splits) {
     return splits == 1 ? 0 : (long) tokens * heads.heads() * splits * (heads.headDim() + 2);
   }
 

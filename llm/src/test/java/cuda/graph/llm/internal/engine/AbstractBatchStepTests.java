@@ -229,6 +229,30 @@ abstract class AbstractBatchStepTests {
     }
   }
 
+  @Test
+  void moreSplitsAtOneTokenThanTheRuleTakesHaveRoomForTheirRecords() {
+    // 16 kv heads: the rule cuts a token's positions 16 ways (256 blocks); the tuning asks for 32.
+    ModelShape shape = new ModelShape(512, 256, 1, 16, 16, 32, 256, 1e-5f, 10000, null);
+    LlmKernels.Heads heads = new LlmKernels.Heads(16, 16, 32, 8);
+    assertEquals(16, LlmKernels.attentionSplits(1, heads), "the rule's splits");
+    ModelWeights weights = TinyLlama.weights(shape, DType.F32, 44, false);
+    int[] a = randomTokens(new Random(11), 40);
+    KvCache cache = new KvCache(32);
+    try (BatchStep step =
+        new BatchStep(
+            weights,
+            stream,
+            new BatchStep.Limits(32, 4, 128, 32),
+            0,
+            new BatchStep.Tuning(4, true, true, 32))) {
+      step.run(List.of(chunk(cache, 1, a, 0, 32, Sampling.GREEDY)));
+      step.run(List.of(chunk(cache, 1, a, 32, 39, Sampling.GREEDY)));
+      step.run(List.of(chunk(cache, 1, a, 39, 40, Sampling.GREEDY)));
+      assertLogits(
+          TinyLlama.logits(weights, a)[39], step.logits()[0], DType.F32, "32 splits at one token");
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(DType.class)
   void aBatchDecodedSixteenStepsGivesEachSequenceTheTokensItGetsAlone(DType type) {
