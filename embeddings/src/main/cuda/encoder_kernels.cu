@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <math_constants.h>
+#include <mma.h>
 
 // Blocks of any multiple of WARP threads up to 1024 (the host launches 128); loops stride by
 // blockDim.x, and the reductions' scratch has room for a 1024-thread block's warps.
@@ -364,4 +365,146 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
   float inv = norm > 0.f ? 1.f / norm : 0.f;
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) o[i] = pooled[i] * inv;
   if (threadIdx.x == 0) norms[b] = norm;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The products of a query (fp16 mode, at most QUERY_ROWS tokens): out = f(a W + bias) with a the
+// fp16 rows of width k, W [k, n] row-major fp16 (the layout the weights are stored in). A block
+// owns NB columns for every row. The nodes of a query's pass are tiny (a 1 x 32 query's QKV
+// product is 28 MFLOP over 0.9 MB of weights) and dependent, so what costs is each kernel's own
+// latency: the block copies its slice of W into shared memory before it waits for the kernel
+// before it (the weights do not depend on it), and only the activations, 24 to 96 KB, are read
+// after. On the tensor cores (wmma 16 x 16 x 16, fp32 accumulators): QUERY_ROWS / 16 row tiles by
+// NB / 16 column tiles, the block's QUERY_WARPS warps split the k steps among as many warps as
+// there are tiles, their partial tiles summed in the epilogue in a fixed order.
+//
+// Epilogues: QUERY_BIAS out (fp32) = a W + bias (fp32), the attention's Q | K | V;
+// QUERY_RESIDUAL out (fp32) += a W + bias (fp32), an output product onto the residual stream;
+// QUERY_GELU out (fp16) = GELU(a W + bias (fp16)), the exact erf form, the feed-forward's inner
+// rows. Rows past `rows` are zeros in shared memory and are not written.
+//
+// The block checks what it relies on: 1 <= rows <= QUERY_ROWS, k a multiple of 16, n of NB, a and
+// W 16-byte aligned (its copies are 16 bytes), QUERY_WARPS warps, and the dynamic shared memory
+// query_linear_bytes gives; otherwise it writes NaN over its columns of the first min(rows,
+// QUERY_ROWS) rows.
+#define QUERY_ROWS 32
+#define QUERY_WARPS 8
+#define QUERY_PAD 8 // fp16 padding of each shared row, so the rows of a tile start on other banks
+#define QUERY_BIAS 0
+#define QUERY_RESIDUAL 1
+#define QUERY_GELU 2
+
+__device__ __forceinline__ void copy_16_async(void *shared, const void *global) {
+  unsigned s = (unsigned)__cvta_generic_to_shared(shared);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global) : "memory");
+}
+
+__device__ __forceinline__ bool aligned_16(const void *p) {
+  return ((unsigned long long)p & 15ull) == 0;
+}
+
+// The dynamic shared memory of a block: W's slice, the rows, the warps' partial tiles.
+__host__ __device__ constexpr int query_linear_bytes(int nb, int k) {
+  return k * (nb + QUERY_PAD) * 2 + QUERY_ROWS * (k + QUERY_PAD) * 2 +
+         QUERY_WARPS / (QUERY_ROWS / 16 * (nb / 16)) * QUERY_ROWS * nb * 4;
+}
+
+template <int NB, int EPILOGUE>
+__device__ void query_linear(const __half *a, const __half *w, const void *bias, void *out,
+                             int rows, int n, int k) {
+  using namespace nvcuda;
+  constexpr int COLUMN_TILES = NB / 16, TILES = QUERY_ROWS / 16 * COLUMN_TILES;
+  constexpr int SPLITS = QUERY_WARPS / TILES;
+  extern __shared__ __align__(128) unsigned char query_shared[];
+  int col0 = blockIdx.x * NB;
+  if (col0 >= n) return;
+  int ldw = NB + QUERY_PAD, lda = k + QUERY_PAD;
+  __half *w_rows = (__half *)query_shared;   // [k][ldw]
+  __half *a_rows = w_rows + (size_t)k * ldw; // [QUERY_ROWS][lda]
+  float *partial = (float *)(a_rows + (size_t)QUERY_ROWS * lda); // [SPLITS][QUERY_ROWS][NB]
+  unsigned shared_bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(shared_bytes));
+  bool fits = rows >= 1 && rows <= QUERY_ROWS && k >= 16 && k % 16 == 0 && n % NB == 0 &&
+              blockDim.x == QUERY_WARPS * WARP && aligned_16(a) && aligned_16(w) &&
+              shared_bytes >= (unsigned)query_linear_bytes(NB, k);
+  if (fits)
+    for (int e = threadIdx.x; e < k * (NB / 8); e += blockDim.x) {
+      int r = e / (NB / 8), c = e % (NB / 8) * 8;
+      copy_16_async(w_rows + r * ldw + c, w + (size_t)r * n + col0 + c);
+    }
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
+  if (!fits) {
+    int m = min(max(rows, 0), QUERY_ROWS);
+    for (int e = threadIdx.x; e < m * NB; e += blockDim.x) {
+      int c = col0 + e % NB;
+      if (c >= n) continue;
+      size_t at = (size_t)(e / NB) * n + c;
+      if (EPILOGUE == QUERY_GELU)
+        store((__half *)out + at, CUDART_NAN_F);
+      else
+        store((float *)out + at, CUDART_NAN_F);
+    }
+    return;
+  }
+  for (int e = threadIdx.x; e < QUERY_ROWS * (k / 8); e += blockDim.x) {
+    int r = e / (k / 8), c = e % (k / 8) * 8;
+    __half *to = a_rows + r * lda + c;
+    if (r < rows)
+      copy_16_async(to, a + (size_t)r * k + c);
+    else
+      *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  int warp = threadIdx.x / WARP, tile = warp % TILES, split = warp / TILES;
+  int tile_row = tile / COLUMN_TILES * 16, tile_col = tile % COLUMN_TILES * 16;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+  wmma::fill_fragment(acc, 0.f);
+  for (int s = split * 16; s < k; s += SPLITS * 16) {
+    wmma::load_matrix_sync(fa, a_rows + tile_row * lda + s, lda);
+    wmma::load_matrix_sync(fb, w_rows + s * ldw + tile_col, ldw);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(partial + (split * QUERY_ROWS + tile_row) * NB + tile_col, acc, NB,
+                          wmma::mem_row_major);
+  __syncthreads();
+  for (int e = threadIdx.x; e < rows * NB; e += blockDim.x) {
+    int r = e / NB, c = e % NB, col = col0 + c;
+    float v = 0.f;
+    for (int p = 0; p < SPLITS; p++) v += partial[(p * QUERY_ROWS + r) * NB + c];
+    size_t at = (size_t)r * n + col;
+    if (EPILOGUE == QUERY_GELU) {
+      v += __half2float(((const __half *)bias)[col]);
+      store((__half *)out + at, 0.5f * v * (1.f + erff(v * 0.70710678118654752f)));
+    } else if (EPILOGUE == QUERY_RESIDUAL) {
+      float *o = (float *)out + at;
+      *o += v + ((const float *)bias)[col];
+    } else {
+      store((float *)out + at, v + ((const float *)bias)[col]);
+    }
+  }
+}
+
+// The attention's Q | K | V: 32 columns a block.
+extern "C" __global__ void query_linear_bias(const __half *a, const __half *w, const float *bias,
+                                             float *out, int rows, int n, int k) {
+  query_linear<32, QUERY_BIAS>(a, w, bias, out, rows, n, k);
+}
+
+// The output products onto the residual stream, out += a W + bias: 16 columns a block (n is the
+// hidden width, 384: 24 blocks).
+extern "C" __global__ void query_linear_residual(const __half *a, const __half *w,
+                                                 const float *bias, float *out, int rows, int n,
+                                                 int k) {
+  query_linear<16, QUERY_RESIDUAL>(a, w, bias, out, rows, n, k);
+}
+
+// The feed-forward's up product with the exact GELU, fp16 out: 32 columns a block.
+extern "C" __global__ void query_linear_gelu_half(const __half *a, const __half *w,
+                                                  const __half *bias, __half *out, int rows, int n,
+                                                  int k) {
+  query_linear<32, QUERY_GELU>(a, w, bias, out, rows, n, k);
 }

@@ -72,7 +72,14 @@ public final class EncoderKernels {
           .withReference("attention_half", waiting(call -> attention(call, true, 4)))
           .withReference("attention_half_short", waiting(call -> attention(call, true, 1)))
           .withReference("gelu", waiting(EncoderKernels::gelu))
-          .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize));
+          .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
+          .withReference(
+              "query_linear_bias", waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS)))
+          .withReference(
+              "query_linear_residual",
+              waiting(call -> queryLinear(call, 16, QueryEpilogue.RESIDUAL)))
+          .withReference(
+              "query_linear_gelu_half", waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU)));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -145,14 +152,71 @@ public final class EncoderKernels {
   public static final Kernel POOL_NORMALIZE =
       IMAGE.kernel("pool_normalize", FLOAT, INT, FLOAT, FLOAT, I32, I32, I32, I32);
 
+  /**
+   * {@code query_linear_bias(a, w, bias, out, rows, n, k)}: {@code out = a W + bias}, a and W fp16,
+   * bias and out fp32, {@value #QUERY_BIAS_COLUMNS} columns a block.
+   */
+  public static final Kernel QUERY_LINEAR_BIAS =
+      IMAGE.kernel("query_linear_bias", HALF, HALF, FLOAT, FLOAT, I32, I32, I32);
+
+  /**
+   * {@code query_linear_residual(a, w, bias, out, rows, n, k)}: {@code out += a W + bias}, {@value
+   * #QUERY_RESIDUAL_COLUMNS} columns a block.
+   */
+  public static final Kernel QUERY_LINEAR_RESIDUAL =
+      IMAGE.kernel("query_linear_residual", HALF, HALF, FLOAT, FLOAT, I32, I32, I32);
+
+  /**
+   * {@code query_linear_gelu_half(a, w, bias, out, rows, n, k)}: {@code out = GELU(a W + bias)},
+   * bias and out fp16, {@value #QUERY_GELU_COLUMNS} columns a block.
+   */
+  public static final Kernel QUERY_LINEAR_GELU_HALF =
+      IMAGE.kernel("query_linear_gelu_half", HALF, HALF, HALF, HALF, I32, I32, I32);
+
+  /** The most rows (tokens) a query product takes ({@code QUERY_ROWS} of the .cu). */
+  public static final int QUERY_ROWS = 32;
+
+  /** Threads of a query product's block ({@code QUERY_WARPS} warps). */
+  public static final int QUERY_BLOCK = 8 * 32;
+
+  /** Columns of a {@link #QUERY_LINEAR_BIAS} block. */
+  public static final int QUERY_BIAS_COLUMNS = 32;
+
+  /** Columns of a {@link #QUERY_LINEAR_RESIDUAL} block. */
+  public static final int QUERY_RESIDUAL_COLUMNS = 16;
+
+  /** Columns of a {@link #QUERY_LINEAR_GELU_HALF} block. */
+  public static final int QUERY_GELU_COLUMNS = 32;
+
+  /** A query product's epilogue. */
+  enum QueryEpilogue {
+    BIAS,
+    RESIDUAL,
+    GELU
+  }
+
   private EncoderKernels() {}
+
+  /**
+   * {@return the dynamic shared memory of a query product's block of {@code columns} columns over
+   * rows of width {@code k}}: its slice of W and the rows, each row padded by 8 fp16, and the
+   * warps' partial tiles ({@code query_linear_bytes} of the .cu, which writes NaN with less)
+   *
+   * @param columns the block's columns, 16 or 32
+   * @param k the width of the rows
+   */
+  public static int queryLinearBytes(int columns, int k) {
+    int tiles = QUERY_ROWS / 16 * (columns / 16);
+    int splits = QUERY_BLOCK / 32 / tiles;
+    return k * (columns + 8) * 2 + QUERY_ROWS * (k + 8) * 2 + splits * QUERY_ROWS * columns * 4;
+  }
 
   /**
    * {@return {@code reference} preceded by what each CUDA kernel does first}: wait for the kernel
    * before it and let the next one launch (encoder_kernels.cu's {@code wait_for_previous_kernel}
    * and {@code let_next_kernel_launch}), so that the simulator, which starts a programmatic
-   * dependent launch early, runs them in the order a GPU does. The encoder launches them plainly,
-   * where the wait returns at once; it lets any of them be a programmatic launch later.
+   * dependent launch early, runs them in the order a GPU does. The encoder's query path launches
+   * them programmatically; elsewhere they are plain launches, where the wait returns at once.
    */
   private static JavaKernel waiting(JavaKernel reference) {
     return call -> {
@@ -178,7 +242,10 @@ public final class EncoderKernels {
             ATTENTION_HALF,
             ATTENTION_HALF_SHORT,
             GELU,
-            POOL_NORMALIZE)) {
+            POOL_NORMALIZE,
+            QUERY_LINEAR_BIAS,
+            QUERY_LINEAR_RESIDUAL,
+            QUERY_LINEAR_GELU_HALF)) {
       k.load(device);
     }
   }
@@ -219,6 +286,7 @@ public final class EncoderKernels {
    * @param xHalf the rows rounded to fp16
    * @param batch the sequences
    * @param length the length they are padded to
+   * @param programmatic whether it is a programmatic dependent launch
    */
   public static GraphNode<@Nullable Void> embedLayerNormHalf(
       DeviceBuffer<Integer> ids,
@@ -227,11 +295,13 @@ public final class EncoderKernels {
       DeviceBuffer<Float> x,
       DeviceBuffer<Short> xHalf,
       int batch,
-      int length) {
+      int length,
+      boolean programmatic) {
     Object[] arguments = embedArguments(ids, types, tables, x, batch, length);
     Object[] withHalf = java.util.Arrays.copyOf(arguments, arguments.length + 1);
     withHalf[arguments.length] = xHalf;
-    return EMBED_LAYER_NORM_HALF.launch(LaunchConfig.of(batch * length, BLOCK), withHalf);
+    return EMBED_LAYER_NORM_HALF.launch(
+        dependent(LaunchConfig.of(batch * length, BLOCK), programmatic), withHalf);
   }
 
   /** {@return the arguments {@code embed_layer_norm} and {@code embed_layer_norm_half} share} */
@@ -272,6 +342,7 @@ public final class EncoderKernels {
    * @param outHalf the normalised rows rounded to fp16
    * @param rows the rows
    * @param epsilon added to the variance
+   * @param programmatic whether it is a programmatic dependent launch
    */
   public static GraphNode<@Nullable Void> layerNormHalf(
       DeviceBuffer<Float> in,
@@ -280,9 +351,10 @@ public final class EncoderKernels {
       DeviceBuffer<Float> out,
       DeviceBuffer<Short> outHalf,
       int rows,
-      float epsilon) {
+      float epsilon,
+      boolean programmatic) {
     return LAYER_NORM_HALF.launch(
-        LaunchConfig.of(rows, BLOCK),
+        dependent(LaunchConfig.of(rows, BLOCK), programmatic),
         in,
         gamma,
         beta,
@@ -395,6 +467,7 @@ public final class EncoderKernels {
    * @param length the length they are padded to
    * @param heads the heads
    * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   * @param programmatic whether it is a programmatic dependent launch
    */
   public static GraphNode<@Nullable Void> attentionHalfShort(
       DeviceBuffer<Float> qkv,
@@ -403,9 +476,10 @@ public final class EncoderKernels {
       int batch,
       int length,
       int heads,
-      int headSize) {
+      int headSize,
+      boolean programmatic) {
     return ATTENTION_HALF_SHORT.launch(
-        shortAttentionLaunch(batch, length, heads),
+        dependent(shortAttentionLaunch(batch, length, heads), programmatic),
         qkv,
         mask,
         out,
@@ -467,6 +541,7 @@ public final class EncoderKernels {
    * @param length the length they are padded to
    * @param hidden a row's width
    * @param pooling the mean over the mask or the first row
+   * @param programmatic whether it is a programmatic dependent launch
    */
   public static GraphNode<@Nullable Void> poolNormalize(
       DeviceBuffer<Float> x,
@@ -476,12 +551,13 @@ public final class EncoderKernels {
       int batch,
       int length,
       int hidden,
-      Pooling pooling) {
+      Pooling pooling,
+      boolean programmatic) {
     // A thread per element of the row (up to 1024): each sums its element over the sequence's
     // rows, whose loads are in flight at once, rather than three elements one after another.
     int threads = Math.min(1024, Math.max(BLOCK, (hidden + 31) / 32 * 32));
     return POOL_NORMALIZE.launch(
-        LaunchConfig.of(batch, threads),
+        dependent(LaunchConfig.of(batch, threads), programmatic),
         x,
         mask,
         out,
@@ -490,6 +566,149 @@ public final class EncoderKernels {
         length,
         hidden,
         pooling == Pooling.CLS ? 1 : 0);
+  }
+
+  /**
+   * {@return {@code out = a W + bias} for {@code rows} rows of a query, as a programmatic dependent
+   * launch}: the attention's {@code Q | K | V}, fp32
+   *
+   * @param a the rows, {@code rows x k} fp16
+   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
+   * @param bias {@code n} floats
+   * @param out {@code rows x n} floats
+   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param n the columns, a multiple of {@value #QUERY_BIAS_COLUMNS}
+   * @param k the width of a row, a multiple of 16
+   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
+   */
+  public static GraphNode<@Nullable Void> queryLinearBias(
+      DeviceBuffer<Short> a,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> out,
+      int rows,
+      int n,
+      int k) {
+    return queryLinear(QUERY_LINEAR_BIAS, QUERY_BIAS_COLUMNS, a, w, bias, out, rows, n, k);
+  }
+
+  /**
+   * {@return {@code out += a W + bias} for {@code rows} rows of a query, as a programmatic
+   * dependent launch}: an output product onto the residual stream, fp32
+   *
+   * @param a the rows, {@code rows x k} fp16
+   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
+   * @param bias {@code n} floats
+   * @param out {@code rows x n} floats, added to
+   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param n the columns, a multiple of {@value #QUERY_RESIDUAL_COLUMNS}
+   * @param k the width of a row, a multiple of 16
+   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
+   */
+  public static GraphNode<@Nullable Void> queryLinearResidual(
+      DeviceBuffer<Short> a,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> out,
+      int rows,
+      int n,
+      int k) {
+    return queryLinear(QUERY_LINEAR_RESIDUAL, QUERY_RESIDUAL_COLUMNS, a, w, bias, out, rows, n, k);
+  }
+
+  /**
+   * {@return {@code out = GELU(a W + bias)}, the exact erf form, for {@code rows} rows of a query,
+   * as a programmatic dependent launch}: the feed-forward's inner rows, fp16
+   *
+   * @param a the rows, {@code rows x k} fp16
+   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
+   * @param bias {@code n} fp16
+   * @param out {@code rows x n} fp16
+   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param n the columns, a multiple of {@value #QUERY_GELU_COLUMNS}
+   * @param k the width of a row, a multiple of 16
+   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
+   */
+  public static GraphNode<@Nullable Void> queryLinearGeluHalf(
+      DeviceBuffer<Short> a,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Short> bias,
+      DeviceBuffer<Short> out,
+      int rows,
+      int n,
+      int k) {
+    return queryLinear(QUERY_LINEAR_GELU_HALF, QUERY_GELU_COLUMNS, a, w, bias, out, rows, n, k);
+  }
+
+  private static GraphNode<@Nullable Void> queryLinear(
+      Kernel kernel,
+      int columns,
+      DeviceBuffer<Short> a,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<?> bias,
+      DeviceBuffer<?> out,
+      int rows,
+      int n,
+      int k) {
+    if (rows < 1 || rows > QUERY_ROWS || n < columns || n % columns != 0 || k < 16 || k % 16 != 0) {
+      throw new IllegalArgumentException(
+          "EncoderKernels."
+              + kernel.name()
+              + ": "
+              + rows
+              + " rows of "
+              + k
+              + " into "
+              + n
+              + " columns; it takes 1 to "
+              + QUERY_ROWS
+              + " rows, a width that is a multiple of 16 and columns a multiple of "
+              + columns
+              + " (larger shapes go through cuBLASLt)");
+    }
+    long[][] needs = {
+      {a.length(), (long) rows * k},
+      {w.length(), (long) k * n},
+      {bias.length(), n},
+      {out.length(), (long) rows * n}
+    };
+    String[] names = {"a", "w", "bias", "out"};
+    for (int i = 0; i < needs.length; i++) {
+      if (needs[i][0] < needs[i][1]) {
+        throw new IllegalArgumentException(
+            "EncoderKernels."
+                + kernel.name()
+                + ": "
+                + names[i]
+                + " holds "
+                + needs[i][0]
+                + " elements, "
+                + needs[i][1]
+                + " needed for "
+                + rows
+                + " rows of "
+                + k
+                + " into "
+                + n
+                + " columns");
+      }
+    }
+    return kernel.launch(
+        LaunchConfig.of(n / columns, QUERY_BLOCK)
+            .withSharedMemory(queryLinearBytes(columns, k))
+            .withProgrammaticDependentLaunch(),
+        a,
+        w,
+        bias,
+        out,
+        rows,
+        n,
+        k);
+  }
+
+  /** {@return {@code config} as a programmatic dependent launch where {@code programmatic}} */
+  private static LaunchConfig dependent(LaunchConfig config, boolean programmatic) {
+    return programmatic ? config.withProgrammaticDependentLaunch() : config;
   }
 
   /**
@@ -774,6 +993,69 @@ public final class EncoderKernels {
       float norm = (float) ReferenceEncoder.norm(pooled);
       setRow(out, (long) b * hidden, norm > 0 ? ReferenceEncoder.normalized(pooled) : pooled);
       norms.setAtIndex(F, b, norm);
+    }
+  }
+
+  /**
+   * query_linear's reference: the columns of the blocks the grid has (a block past n returns), each
+   * element the product's sum in double over k of the fp16 values, then the epilogue. Where the
+   * kernel's checks fail (it cannot see its shared memory or alignment; the launch sets both), NaN
+   * over the first min(rows, 32) rows of those columns.
+   */
+  private static void queryLinear(KernelCall call, int columns, QueryEpilogue epilogue) {
+    int rows = call.i32(4), n = call.i32(5), k = call.i32(6);
+    int covered = (int) Math.min((long) call.grid().x() * columns, n);
+    int written = Math.min(Math.max(rows, 0), QUERY_ROWS);
+    if (covered < 1 || written < 1) {
+      return;
+    }
+    boolean half = epilogue == QueryEpilogue.GELU;
+    long outElements = (long) (written - 1) * n + covered;
+    MemorySegment outMemory = call.memory(3, outElements * (half ? Short.BYTES : Float.BYTES));
+    boolean fits =
+        rows <= QUERY_ROWS
+            && k >= 16
+            && k % 16 == 0
+            && n % columns == 0
+            && call.block().x() == QUERY_BLOCK
+            && call.block().y() == 1
+            && call.block().z() == 1;
+    if (!fits) {
+      for (int r = 0; r < written; r++) {
+        for (int c = 0; c < covered; c++) {
+          long at = (long) r * n + c;
+          if (half) {
+            outMemory.setAtIndex(H, at, Float.floatToFloat16(Float.NaN));
+          } else {
+            outMemory.setAtIndex(F, at, Float.NaN);
+          }
+        }
+      }
+      return;
+    }
+    MemorySegment a = call.memory(0, (long) rows * k * Short.BYTES);
+    MemorySegment w = call.memory(1, ((long) (k - 1) * n + covered) * Short.BYTES);
+    MemorySegment bias = call.memory(2, (long) covered * (half ? Short.BYTES : Float.BYTES));
+    for (int r = 0; r < rows; r++) {
+      for (int c = 0; c < covered; c++) {
+        double sum = 0;
+        for (int i = 0; i < k; i++) {
+          sum +=
+              (double) Float.float16ToFloat(a.getAtIndex(H, (long) r * k + i))
+                  * Float.float16ToFloat(w.getAtIndex(H, (long) i * n + c));
+        }
+        long at = (long) r * n + c;
+        switch (epilogue) {
+          case BIAS -> outMemory.setAtIndex(F, at, (float) (sum + bias.getAtIndex(F, c)));
+          case RESIDUAL ->
+              outMemory.setAtIndex(
+                  F, at, (float) (outMemory.getAtIndex(F, at) + sum + bias.getAtIndex(F, c)));
+          case GELU -> {
+            float v = (float) (sum + Float.float16ToFloat(bias.getAtIndex(H, c)));
+            outMemory.setAtIndex(H, at, Float.floatToFloat16((float) ReferenceEncoder.gelu(v)));
+          }
+        }
+      }
     }
   }
 }

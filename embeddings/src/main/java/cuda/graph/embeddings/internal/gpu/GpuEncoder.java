@@ -157,6 +157,10 @@ public final class GpuEncoder implements AutoCloseable {
 
   private final Precision precision;
   private final Gelu gelu;
+
+  /** The most tokens of a shape on the query path: the sizing's, or 0 where it cannot run. */
+  private final int queryTokens;
+
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
   private final List<Layer> layers = new ArrayList<>();
@@ -276,16 +280,66 @@ public final class GpuEncoder implements AutoCloseable {
   /**
    * The shapes graphs are captured for and the graph memory they may hold: the buckets a batch is
    * padded to (null for the defaults, {@link #buckets}) and the graph cache's budget (0 for as much
-   * as the largest shape needs).
+   * as the largest shape needs), and the most tokens of a shape that takes the fp16 query path
+   * ({@link #QUERY_TOKENS}; 0: none, every shape on the cuBLASLt path).
    *
    * @param batch the batch sizes, or null
    * @param length the token lengths, or null
    * @param graphMemoryBudget the budget in bytes, or 0
+   * @param queryTokens the most tokens (batch times padded length) of a shape on the query path, 0
+   *     to {@link EncoderKernels#QUERY_ROWS}
    */
-  public record Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
+  public record Sizing(
+      @Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget, int queryTokens) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
+
+    /**
+     * Checks the query path's tokens.
+     *
+     * @throws IllegalArgumentException if {@code queryTokens} is outside 0 to {@link
+     *     EncoderKernels#QUERY_ROWS}
+     */
+    public Sizing {
+      if (queryTokens < 0 || queryTokens > EncoderKernels.QUERY_ROWS) {
+        throw new IllegalArgumentException(
+            "GpuEncoder.Sizing: the query path takes shapes of up to "
+                + EncoderKernels.QUERY_ROWS
+                + " tokens; got "
+                + queryTokens
+                + " (0 turns it off)");
+      }
+    }
+
+    /**
+     * The buckets and budget, with the query path up to {@link #QUERY_TOKENS}.
+     *
+     * @param batch the batch sizes, or null
+     * @param length the token lengths, or null
+     * @param graphMemoryBudget the budget in bytes, or 0
+     */
+    public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
+      this(batch, length, graphMemoryBudget, QUERY_TOKENS);
+    }
+
+    /**
+     * {@return these sizes with the query path for shapes of up to {@code tokens} tokens}
+     *
+     * @param tokens 0 (off) to {@link EncoderKernels#QUERY_ROWS}
+     */
+    public Sizing withQueryTokens(int tokens) {
+      return new Sizing(batch, length, graphMemoryBudget, tokens);
+    }
   }
+
+  /**
+   * The most tokens of a shape that runs, in fp16, on the query path by default: every node one of
+   * the encoder's own kernels launched as a programmatic dependent launch, the products {@link
+   * EncoderKernels#queryLinearBias} and its kind, which copy their weights into shared memory
+   * before they wait for the kernel before them. A query's pass is 44 small dependent nodes whose
+   * cost is their latency, not their work; larger shapes stay on cuBLASLt's products.
+   */
+  public static final int QUERY_TOKENS = EncoderKernels.QUERY_ROWS;
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link
@@ -369,6 +423,19 @@ public final class GpuEncoder implements AutoCloseable {
         covering(sizing.length(), defaultLengthBuckets(maxLength), maxLength, "length");
     this.precision = precision;
     this.gelu = gelu;
+    int ffn = a.intermediate();
+    this.queryTokens =
+        precision == Precision.FP16
+                && hidden % EncoderKernels.QUERY_BIAS_COLUMNS == 0
+                && ffn % EncoderKernels.QUERY_GELU_COLUMNS == 0
+                && Math.max(
+                        EncoderKernels.queryLinearBytes(EncoderKernels.QUERY_BIAS_COLUMNS, hidden),
+                        EncoderKernels.queryLinearBytes(EncoderKernels.QUERY_RESIDUAL_COLUMNS, ffn))
+                    <= stream
+                        .device()
+                        .attribute(cuda.graph.Device.Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            ? sizing.queryTokens()
+            : 0;
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -729,10 +796,15 @@ public final class GpuEncoder implements AutoCloseable {
 
     DeviceBuffer<Integer> idsPrefix = inputs.slice(0, tokens);
     DeviceBuffer<Integer> typesPrefix = inputs.slice(tokens, tokens);
+    if (xHalf != null && tokens <= queryTokens) {
+      recordQuery(
+          shape, scope, x, xHalf, qkv, as(context, ElementType.F16), as(inner, ElementType.F16));
+      return;
+    }
     scope.record(
         half
             ? EncoderKernels.embedLayerNormHalf(
-                idsPrefix, typesPrefix, tables, x, xHalf, batch, length)
+                idsPrefix, typesPrefix, tables, x, xHalf, batch, length, false)
             : EncoderKernels.embedLayerNorm(idsPrefix, typesPrefix, tables, x, batch, length));
     for (Layer l : layers) {
       scope.recordMatmul(
@@ -742,7 +814,14 @@ public final class GpuEncoder implements AutoCloseable {
           half
               ? shortAttention(batch, length)
                   ? EncoderKernels.attentionHalfShort(
-                      qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
+                      qkv,
+                      maskPrefix,
+                      as(context, ElementType.F16),
+                      batch,
+                      length,
+                      heads,
+                      headSize,
+                      false)
                   : EncoderKernels.attentionHalf(
                       qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
               : EncoderKernels.attention(
@@ -774,7 +853,87 @@ public final class GpuEncoder implements AutoCloseable {
             batch,
             length,
             hidden,
-            pooling));
+            pooling,
+            false));
+  }
+
+  /**
+   * Records a small fp16 shape on the query path: the encoder's own kernels only, every one after
+   * the first a programmatic dependent launch. The products copy their slice of the weights into
+   * shared memory before they wait for the kernel before them, so the weights' reads overlap that
+   * kernel and each node's own time is its activations' reads, its few tensor-core steps and its
+   * writes. Its GELU is the exact form (the cuBLASLt path's fp16 epilogue is the tanh form).
+   */
+  private void recordQuery(
+      Shape shape,
+      Counting scope,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Short> xHalf,
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Short> context,
+      DeviceBuffer<Short> inner) {
+    int batch = shape.batch(), length = shape.length(), tokens = batch * length;
+    int ffn = architecture.intermediate();
+    int heads = architecture.heads(), headSize = architecture.headSize();
+    float epsilon = architecture.layerNormEpsilon();
+    DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
+    // The first node has no kernel before it in the graph: a plain launch.
+    scope.record(
+        EncoderKernels.embedLayerNormHalf(
+            inputs.slice(0, tokens),
+            inputs.slice(tokens, tokens),
+            tables,
+            x,
+            xHalf,
+            batch,
+            length,
+            false));
+    for (Layer l : layers) {
+      scope.record(
+          EncoderKernels.queryLinearBias(
+              xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
+      scope.record(
+          EncoderKernels.attentionHalfShort(
+              qkv, maskPrefix, context, batch, length, heads, headSize, true));
+      scope.record(
+          EncoderKernels.queryLinearResidual(
+              context,
+              as(l.attentionOutput(), ElementType.F16),
+              l.attentionOutputBias(),
+              x,
+              tokens,
+              hidden,
+              hidden));
+      scope.record(
+          EncoderKernels.layerNormHalf(
+              x, l.attentionGamma(), l.attentionBeta(), x, xHalf, tokens, epsilon, true));
+      scope.record(
+          EncoderKernels.queryLinearGeluHalf(
+              xHalf,
+              as(l.intermediate(), ElementType.F16),
+              as(l.intermediateBias(), ElementType.F16),
+              inner,
+              tokens,
+              ffn,
+              hidden));
+      scope.record(
+          EncoderKernels.queryLinearResidual(
+              inner, as(l.output(), ElementType.F16), l.outputBias(), x, tokens, hidden, ffn));
+      scope.record(
+          EncoderKernels.layerNormHalf(
+              x, l.outputGamma(), l.outputBeta(), x, xHalf, tokens, epsilon, true));
+    }
+    scope.record(
+        EncoderKernels.poolNormalize(
+            x,
+            maskPrefix,
+            pooled.slice(maxBatch, (long) batch * hidden),
+            pooled.slice(0, batch),
+            batch,
+            length,
+            hidden,
+            pooling,
+            true));
   }
 
   /**
@@ -840,7 +999,7 @@ public final class GpuEncoder implements AutoCloseable {
       float epsilon) {
     return xHalf == null
         ? EncoderKernels.layerNorm(x, gamma, beta, x, tokens, epsilon)
-        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon);
+        : EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon, false);
   }
 
   /** {@return {@code buffer} as a buffer of {@code type}, which it holds} */

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cuda.graph.CudaPlatform;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
 import cuda.graph.Stream;
 import cuda.graph.embeddings.internal.model.BertTokenizer;
@@ -215,29 +217,90 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void inFp16AQueryAndTwoShortSentencesAreSevenNodesALayerAndMeetTheFloor() {
-    try (GpuEncoder fp16 =
-        new GpuEncoder(
-            MiniLm.Ours.WEIGHTS,
-            MiniLm.Ours.TOKENIZER,
-            stream,
-            4,
-            32,
-            GpuEncoder.Precision.FP16,
-            GpuEncoder.Gelu.EPILOGUE,
-            cuda.graph.embeddings.Pooling.MEAN,
-            GpuEncoder.Sizing.DEFAULT)) {
-      List<String> one = List.of("How do I embed a query on the GPU?");
-      // One query (1 x 16 tokens) and two short sentences (2 x 16).
-      float[][] queryEmbedding = fp16.embed(one);
-      float[][] two = fp16.embed(OTHER_BATCH);
-
-      // The embeddings kernel, seven nodes a layer (four of them matmuls), pooling.
+  void inFp16AQueryAndTwoShortSentencesAreSevenNodesALayerOfTheEncodersOwnKernelsAndMeetTheFloor() {
+    List<String> one = List.of("How do I embed a query on the GPU?");
+    float[][] onQueryPath, twoOnQueryPath, onCublasLt;
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT)) {
+      // One query (1 x 16 tokens) and two short sentences (2 x 16): both on the query path.
+      onQueryPath = fp16.embed(one);
+      twoOnQueryPath = fp16.embed(OTHER_BATCH);
+      // The embeddings kernel, seven a layer (four of them the query products), pooling.
+      assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
+      assertEquals(0, fp16.matmulNodesPerGraph(), "a product of the query path on cuBLASLt");
+      assertCloseToTheAnchors(one, onQueryPath, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(OTHER_BATCH, twoOnQueryPath, MIN_FP16_COSINE);
+      // Four sentences (4 x 16 = 64 tokens) are past the query path: cuBLASLt's products.
+      assertCloseToTheAnchors(BATCH, fp16.embed(BATCH), MIN_FP16_COSINE);
+      assertEquals(6 * 4, fp16.matmulNodesPerGraph());
+    }
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryTokens(0))) {
+      onCublasLt = fp16.embed(one);
       assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
       assertEquals(6 * 4, fp16.matmulNodesPerGraph());
-      assertCloseToTheAnchors(one, queryEmbedding, MIN_FP16_COSINE);
-      assertCloseToTheAnchors(OTHER_BATCH, two, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(one, onCublasLt, MIN_FP16_COSINE);
     }
+    // The two paths ran different arithmetic (the query path's exact GELU, its own sums).
+    assertTrue(
+        MiniLm.cosine(onQueryPath[0], onCublasLt[0]) < 1 - 1e-9,
+        "the query path gave cuBLASLt's embedding to the last bit");
+  }
+
+  @Test
+  void theQueryPathTakesShapesOfAtMost32TokensAndNoOtherSizeIsAccepted() {
+    assertEquals(GpuEncoder.QUERY_TOKENS, GpuEncoder.Sizing.DEFAULT.queryTokens());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> GpuEncoder.Sizing.DEFAULT.withQueryTokens(33));
+    assertTrue(e.getMessage().contains("up to 32 tokens; got 33"), e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> GpuEncoder.Sizing.DEFAULT.withQueryTokens(-1));
+  }
+
+  @Test
+  void aQueryProductRefusesRowsWidthsAndBuffersItCannotTakeNamingItselfBeforeAnyLaunch() {
+    try (DeviceBuffer<Short> a = DeviceBuffer.zeros(ElementType.F16, 40 * 64).syncOn(stream);
+        DeviceBuffer<Short> w = DeviceBuffer.zeros(ElementType.F16, 64 * 64).syncOn(stream);
+        DeviceBuffer<Float> bias = DeviceBuffer.zeros(ElementType.F32, 64).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, 40 * 64).syncOn(stream)) {
+      String rows =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> EncoderKernels.queryLinearBias(a, w, bias, out, 33, 64, 64))
+              .getMessage();
+      assertTrue(rows.startsWith("EncoderKernels.query_linear_bias: 33 rows"), rows);
+      String width =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> EncoderKernels.queryLinearResidual(a, w, bias, out, 4, 64, 40))
+              .getMessage();
+      assertTrue(width.contains("a multiple of 16"), width);
+      String columns =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> EncoderKernels.queryLinearBias(a, w, bias, out, 4, 48, 64))
+              .getMessage();
+      assertTrue(columns.contains("columns a multiple of 32"), columns);
+      String shortWeight =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> EncoderKernels.queryLinearBias(a, w, bias, out, 4, 64, 128))
+              .getMessage();
+      assertTrue(shortWeight.contains("w holds 4096 elements, 8192 needed"), shortWeight);
+    }
+  }
+
+  /** {@return an fp16 encoder of batches of up to 4 texts of up to 32 tokens} */
+  private GpuEncoder fp16(GpuEncoder.Sizing sizing) {
+    return new GpuEncoder(
+        MiniLm.Ours.WEIGHTS,
+        MiniLm.Ours.TOKENIZER,
+        stream,
+        4,
+        32,
+        GpuEncoder.Precision.FP16,
+        GpuEncoder.Gelu.EPILOGUE,
+        cuda.graph.embeddings.Pooling.MEAN,
+        sizing);
   }
 
   @Test

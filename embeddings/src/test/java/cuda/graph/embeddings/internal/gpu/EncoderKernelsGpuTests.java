@@ -59,6 +59,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>fp16 outputs: the fp32 tolerance plus one fp16 unit in the last place of the expected
  *       value, since two values that close can round to neighbouring fp16 values (attention keeps
  *       its {@code 4e-3}, an fp16 unit at 4 to 8).
+ *   <li>The query products: a sum of {@code k} exact fp16 products and the bias (and residual) in
+ *       fp32, in any order, is within {@code (k + 2) 2^-24} times the sum of the terms' magnitudes
+ *       of the exact sum (the classical bound of recursive summation), which is the tolerance;
+ *       through the GELU (slope at most 1.13, erff within 2 ulp) that plus {@code 1e-6 (1 + |x|)},
+ *       and one fp16 unit.
  * </ul>
  */
 @Tag("gpu")
@@ -75,7 +80,10 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION_HALF,
           EncoderKernels.ATTENTION_HALF_SHORT,
           EncoderKernels.GELU,
-          EncoderKernels.POOL_NORMALIZE);
+          EncoderKernels.POOL_NORMALIZE,
+          EncoderKernels.QUERY_LINEAR_BIAS,
+          EncoderKernels.QUERY_LINEAR_RESIDUAL,
+          EncoderKernels.QUERY_LINEAR_GELU_HALF);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -247,7 +255,7 @@ class EncoderKernelsGpuTests {
               .syncOn(stream);
       actualAgain =
           EncoderKernels.embedLayerNormHalf(
-                  idsBuffer, typesBuffer, tables, xAgain, xHalf, batch, length)
+                  idsBuffer, typesBuffer, tables, xAgain, xHalf, batch, length, false)
               .andThen(xAgain.toFloatArray())
               .syncOn(stream);
       actualHalf = xHalf.toShortArray().syncOn(stream);
@@ -298,7 +306,7 @@ class EncoderKernelsGpuTests {
               .andThen(in.toFloatArray())
               .syncOn(stream);
       actualAgain =
-          EncoderKernels.layerNormHalf(inAgain, g, b, inAgain, half, rows, EPS)
+          EncoderKernels.layerNormHalf(inAgain, g, b, inAgain, half, rows, EPS, true)
               .andThen(inAgain.toFloatArray())
               .syncOn(stream);
       actualHalf = half.toShortArray().syncOn(stream);
@@ -380,7 +388,8 @@ class EncoderKernelsGpuTests {
           outHalf
               .fill((short) 0)
               .andThen(
-                  EncoderKernels.attentionHalfShort(q, m, outHalf, batch, length, HEADS, HEAD_SIZE))
+                  EncoderKernels.attentionHalfShort(
+                      q, m, outHalf, batch, length, HEADS, HEAD_SIZE, false))
               .andThen(outHalf.toShortArray())
               .syncOn(stream);
     }
@@ -468,7 +477,7 @@ class EncoderKernelsGpuTests {
         DeviceBuffer<Float> norms = DeviceBuffer.zeros(ElementType.F32, batch).syncOn(stream)) {
       actual =
           EncoderKernels.poolNormalize(
-                  xBuffer, maskBuffer, out, norms, batch, length, HIDDEN, pooling)
+                  xBuffer, maskBuffer, out, norms, batch, length, HIDDEN, pooling, false)
               .andThen(out.toFloatArray())
               .syncOn(stream);
       actualNorms = norms.toFloatArray().syncOn(stream);
@@ -486,6 +495,189 @@ class EncoderKernelsGpuTests {
         assertTrue(Math.abs(norm - 1) <= 1e-5, () -> "the norm of sequence " + s + ": " + norm);
         assertTrue(actualNorms[b] > 1, () -> "the pooled norm of sequence " + s);
       }
+    }
+  }
+
+  /** fp16 values of {@code n} gaussians of {@code scale}, as their bits. */
+  private static short[] halfGaussians(Random random, int n, double scale) {
+    short[] v = new short[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = Float.floatToFloat16((float) (scale * random.nextGaussian()));
+    }
+    return v;
+  }
+
+  @ParameterizedTest(name = "{0} rows of {1}: {2}")
+  @CsvSource({
+    "1, 384, BIAS",
+    "7, 384, BIAS",
+    "32, 384, BIAS",
+    "1, 384, RESIDUAL",
+    "19, 384, RESIDUAL",
+    "32, 1536, RESIDUAL",
+    "3, 1536, RESIDUAL",
+    "1, 384, GELU",
+    "32, 384, GELU",
+    "24, 1024, GELU"
+  })
+  void queryProductsOnTheGpuAreTheirReferenceForEveryElementAndWriteNoOtherRow(
+      int rows, int k, EncoderKernels.QueryEpilogue epilogue) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3605L * rows + k + epilogue.ordinal());
+    // The widths of all-MiniLM's products: Q | K | V 1,152, the hidden 384, the inner 1,536.
+    int n =
+        switch (epilogue) {
+          case BIAS -> 3 * HIDDEN;
+          case RESIDUAL -> HIDDEN;
+          case GELU -> 4 * HIDDEN;
+        };
+    int allRows = EncoderKernels.QUERY_ROWS + 2; // rows past `rows` must keep what they hold
+    short[] a = halfGaussians(random, allRows * k, 1);
+    short[] w = halfGaussians(random, k * n, 1 / Math.sqrt(k));
+    float[] bias = gaussians(random, n, 0.1);
+    short[] halfBias = new short[n];
+    for (int c = 0; c < n; c++) {
+      halfBias[c] = Float.floatToFloat16(bias[c]);
+    }
+    float[] before = gaussians(random, allRows * n, 1);
+    short[] halfBefore = new short[allRows * n];
+    Arrays.fill(halfBefore, Float.floatToFloat16(12345f));
+
+    Object[] args = {
+      a, w, epilogue == EncoderKernels.QueryEpilogue.GELU ? halfBias : bias, null, rows, n, k
+    };
+    Kernel kernel;
+    int columns;
+    switch (epilogue) {
+      case BIAS -> {
+        kernel = EncoderKernels.QUERY_LINEAR_BIAS;
+        columns = EncoderKernels.QUERY_BIAS_COLUMNS;
+      }
+      case RESIDUAL -> {
+        kernel = EncoderKernels.QUERY_LINEAR_RESIDUAL;
+        columns = EncoderKernels.QUERY_RESIDUAL_COLUMNS;
+      }
+      default -> {
+        kernel = EncoderKernels.QUERY_LINEAR_GELU_HALF;
+        columns = EncoderKernels.QUERY_GELU_COLUMNS;
+      }
+    }
+    LaunchConfig launch =
+        LaunchConfig.of(n / columns, EncoderKernels.QUERY_BLOCK)
+            .withSharedMemory(EncoderKernels.queryLinearBytes(columns, k));
+    float[] expected = before.clone();
+    short[] expectedHalf = halfBefore.clone();
+    args[3] = epilogue == EncoderKernels.QueryEpilogue.GELU ? expectedHalf : expected;
+    kernel.runReference(launch, args);
+
+    float[] actual;
+    short[] actualHalf;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Short> halfBiasBuffer =
+            DeviceBuffer.fromArray(ElementType.F16, halfBias).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.fromArray(before).syncOn(stream);
+        DeviceBuffer<Short> outHalf =
+            DeviceBuffer.fromArray(ElementType.F16, halfBefore).syncOn(stream)) {
+      var node =
+          switch (epilogue) {
+            case BIAS ->
+                EncoderKernels.queryLinearBias(aBuffer, wBuffer, biasBuffer, out, rows, n, k);
+            case RESIDUAL ->
+                EncoderKernels.queryLinearResidual(aBuffer, wBuffer, biasBuffer, out, rows, n, k);
+            case GELU ->
+                EncoderKernels.queryLinearGeluHalf(
+                    aBuffer, wBuffer, halfBiasBuffer, outHalf, rows, n, k);
+          };
+      node.syncOn(stream);
+      actual = out.toFloatArray().syncOn(stream);
+      actualHalf = outHalf.toShortArray().syncOn(stream);
+    }
+    // Each element's bound: (k + 2) 2^-24 times the magnitudes of what it sums.
+    float[] bound = new float[allRows * n];
+    for (int r = 0; r < rows; r++) {
+      for (int c = 0; c < n; c++) {
+        double magnitude = Math.abs(bias[c]);
+        if (epilogue == EncoderKernels.QueryEpilogue.RESIDUAL) {
+          magnitude += Math.abs(before[r * n + c]);
+        }
+        for (int i = 0; i < k; i++) {
+          magnitude +=
+              Math.abs(
+                  (double) Float.float16ToFloat(a[r * k + i]) * Float.float16ToFloat(w[i * n + c]));
+        }
+        bound[r * n + c] = (float) ((k + 2) * 0x1p-24 * magnitude);
+      }
+    }
+    if (epilogue == EncoderKernels.QueryEpilogue.GELU) {
+      float[] e = floats(expectedHalf), got = floats(actualHalf);
+      for (int i = 0; i < e.length; i++) {
+        double tolerance =
+            i < rows * n
+                ? 1.13 * bound[i] + 1e-6 * (1 + Math.abs(e[i])) + halfUlp(e[i])
+                : 0; // past the rows: untouched
+        assertWithin("query_linear_gelu_half", i, e[i], got[i], tolerance);
+      }
+      assertArrayEquals(before, actual, "the fp32 buffer it was not given");
+    } else {
+      String what = "query_linear_" + epilogue.name().toLowerCase(java.util.Locale.ROOT);
+      for (int i = 0; i < expected.length; i++) {
+        assertWithin(what, i, expected[i], actual[i], bound[i]);
+      }
+      for (int i = rows * n; i < expected.length; i++) {
+        assertEquals(before[i], actual[i], what + ": element " + i + " is past the rows");
+      }
+    }
+  }
+
+  private static void assertWithin(
+      String what, int i, float expected, float actual, double tolerance) {
+    if (!(Math.abs(actual - expected) <= tolerance)) {
+      fail(
+          what
+              + ": element "
+              + i
+              + " is "
+              + actual
+              + ", its reference "
+              + expected
+              + " (tolerance "
+              + tolerance
+              + ")");
+    }
+  }
+
+  @Test
+  void aQueryProductOfMoreRowsThanItTakesWritesNanOverTheRowsItHasOnBothSides() {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3606);
+    int rows = EncoderKernels.QUERY_ROWS + 1, k = 64, n = 32;
+    short[] a = halfGaussians(random, rows * k, 1);
+    short[] w = halfGaussians(random, k * n, 0.1);
+    float[] bias = new float[n];
+    float[] expected = new float[rows * n];
+    LaunchConfig launch =
+        LaunchConfig.of(1, EncoderKernels.QUERY_BLOCK)
+            .withSharedMemory(EncoderKernels.queryLinearBytes(32, k));
+    EncoderKernels.QUERY_LINEAR_BIAS.runReference(launch, a, w, bias, expected, rows, n, k);
+    float[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Float> out = DeviceBuffer.zeros(ElementType.F32, rows * n).syncOn(stream)) {
+      actual =
+          EncoderKernels.QUERY_LINEAR_BIAS
+              .launch(launch, aBuffer, wBuffer, biasBuffer, out, rows, n, k)
+              .andThen(out.toFloatArray())
+              .syncOn(stream);
+    }
+    for (int i = 0; i < rows * n; i++) {
+      boolean nan = i < EncoderKernels.QUERY_ROWS * n;
+      assertEquals(nan, Float.isNaN(expected[i]), "the reference's element " + i);
+      assertEquals(nan, Float.isNaN(actual[i]), "the kernel's element " + i);
     }
   }
 }

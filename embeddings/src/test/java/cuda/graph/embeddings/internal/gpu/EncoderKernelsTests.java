@@ -376,7 +376,7 @@ class EncoderKernelsTests {
             .map(cuda.graph.Kernel::name)
             .collect(java.util.stream.Collectors.toSet());
 
-    assertEquals(9, entries.size(), entries::toString);
+    assertEquals(12, entries.size(), entries::toString);
     assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
   }
 
@@ -391,5 +391,83 @@ class EncoderKernelsTests {
     EncoderKernels.GELU.runReference(LaunchConfig.of(1, BLOCK), x, (long) x.length);
 
     assertArrayEquals(expected, x);
+  }
+
+  @Test
+  void theQueryProductsAreEachRowTimesTheWeightPlusBiasThenTheirEpilogue() {
+    int rows = 3, k = 32, n = 32;
+    short[] a = new short[rows * k], w = new short[k * n], halfBias = new short[n];
+    float[] bias = randoms(n);
+    for (int i = 0; i < a.length; i++) {
+      a[i] = Float.floatToFloat16((float) random.nextGaussian());
+    }
+    for (int i = 0; i < w.length; i++) {
+      w[i] = Float.floatToFloat16((float) (random.nextGaussian() / 4));
+    }
+    for (int c = 0; c < n; c++) {
+      halfBias[c] = Float.floatToFloat16(bias[c]);
+    }
+    float[] before = randoms((rows + 1) * n);
+    float[] plain = new float[(rows + 1) * n], residual = before.clone();
+    short[] gelu = new short[(rows + 1) * n];
+    EncoderKernels.QUERY_LINEAR_BIAS.runReference(launch(32, k, 1), a, w, bias, plain, rows, n, k);
+    EncoderKernels.QUERY_LINEAR_RESIDUAL.runReference(
+        launch(16, k, 2), a, w, bias, residual, rows, n, k);
+    EncoderKernels.QUERY_LINEAR_GELU_HALF.runReference(
+        launch(32, k, 1), a, w, halfBias, gelu, rows, n, k);
+    for (int r = 0; r < rows; r++) {
+      for (int c = 0; c < n; c++) {
+        double sum = 0;
+        for (int i = 0; i < k; i++) {
+          sum += (double) Float.float16ToFloat(a[r * k + i]) * Float.float16ToFloat(w[i * n + c]);
+        }
+        int at = r * n + c;
+        assertEquals((float) (sum + bias[c]), plain[at], "query_linear_bias " + at);
+        assertEquals(
+            (float) (before[at] + sum + bias[c]), residual[at], "query_linear_residual " + at);
+        float inner = (float) (sum + Float.float16ToFloat(halfBias[c]));
+        assertEquals(
+            Float.floatToFloat16((float) ReferenceEncoder.gelu(inner)),
+            gelu[at],
+            "query_linear_gelu_half " + at);
+      }
+    }
+    for (int at = rows * n; at < (rows + 1) * n; at++) {
+      assertEquals(0f, plain[at], "a row past the rows");
+      assertEquals(before[at], residual[at], "a row past the rows");
+      assertEquals(0, gelu[at], "a row past the rows");
+    }
+  }
+
+  @Test
+  void aQueryProductOfMoreRowsThanItTakesOrAnotherBlockIsNanOverItsColumns() {
+    int k = 16, n = 32;
+    for (int[] shape :
+        new int[][] {
+          {EncoderKernels.QUERY_ROWS + 1, EncoderKernels.QUERY_BLOCK}, {2, EncoderKernels.BLOCK}
+        }) {
+      int rows = shape[0];
+      float[] out = new float[rows * n];
+      EncoderKernels.QUERY_LINEAR_BIAS.runReference(
+          LaunchConfig.of(1, shape[1]),
+          new short[rows * k],
+          new short[k * n],
+          new float[n],
+          out,
+          rows,
+          n,
+          k);
+      for (int i = 0; i < out.length; i++) {
+        assertEquals(
+            i < Math.min(rows, EncoderKernels.QUERY_ROWS) * n,
+            Float.isNaN(out[i]),
+            rows + " rows, blocks of " + shape[1] + ": element " + i);
+      }
+    }
+  }
+
+  private static LaunchConfig launch(int columns, int k, int blocks) {
+    return LaunchConfig.of(blocks, EncoderKernels.QUERY_BLOCK)
+        .withSharedMemory(EncoderKernels.queryLinearBytes(columns, k));
   }
 }

@@ -26,8 +26,9 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Mode {@code fp16_cublaslt} runs every shape on the cuBLASLt path, {@code fp32} the
- * same in fp32. Then the replay of shapes of 1 to 64 sequences of 32 tokens in fp16.
+ * tokenization. Mode {@code fp16_query} runs shapes of up to 32 tokens on the query path (the
+ * default), {@code fp16_cublaslt} every shape on the cuBLASLt path, {@code fp32} the same in fp32.
+ * Then the replay of shapes of 1 to 64 sequences of 32 tokens in both fp16 modes.
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
@@ -45,7 +46,13 @@ public final class QueryBreakdown {
 
   private QueryBreakdown() {}
 
-  private record Mode(String name, GpuEncoder.Precision precision) {}
+  /** A precision, and the most tokens of a shape on the fp16 query path (0: none). */
+  private record Mode(String name, GpuEncoder.Precision precision, int queryTokens) {}
+
+  private static final Mode FP16_QUERY =
+      new Mode("fp16_query", GpuEncoder.Precision.FP16, GpuEncoder.QUERY_TOKENS);
+  private static final Mode FP16_CUBLASLT = new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0);
+  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0);
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -137,28 +144,20 @@ public final class QueryBreakdown {
               batchShape[1]);
           continue;
         }
-        for (Mode mode :
-            List.of(
-                new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
-                new Mode("fp32", GpuEncoder.Precision.FP32))) {
+        for (Mode mode : List.of(FP16_QUERY, FP16_CUBLASLT, FP32)) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
-        shapes(
-            platform,
-            model,
-            new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
-            weights,
-            tokenizer,
-            pooling,
-            queries);
+        for (Mode mode : List.of(FP16_QUERY, FP16_CUBLASLT)) {
+          shapes(platform, model, mode, weights, tokenizer, pooling, queries);
+        }
         agreement(platform, model, weights, tokenizer, pooling, queries);
       }
     }
   }
 
   /**
-   * The worst cosine, over the queries, of the cuBLASLt path's fp16 embedding to the fp32 one's;
-   * NaN counts as the worst.
+   * The worst cosine, over the queries, between the modes' embeddings (the query path's to the
+   * cuBLASLt path's and to fp32, the cuBLASLt path's to fp32); NaN counts as the worst.
    */
   private static void agreement(
       CudaPlatform platform,
@@ -167,10 +166,7 @@ public final class QueryBreakdown {
       BertTokenizer tokenizer,
       Pooling pooling,
       List<String> queries) {
-    List<Mode> modes =
-        List.of(
-            new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16),
-            new Mode("fp32", GpuEncoder.Precision.FP32));
+    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT, FP32);
     float[][][] out = new float[modes.size()][queries.size()][];
     for (int m = 0; m < modes.size(); m++) {
       try (Stream stream = platform.defaultDevice().newStream();
@@ -182,16 +178,21 @@ public final class QueryBreakdown {
         }
       }
     }
-    double worst = 1;
+    double[] worst = {1, 1, 1};
     for (int q = 0; q < queries.size(); q++) {
-      worst = Math.min(worst, cosine(out[0][q], out[1][q]));
+      worst[0] = Math.min(worst[0], cosine(out[0][q], out[1][q]));
+      worst[1] = Math.min(worst[1], cosine(out[0][q], out[2][q]));
+      worst[2] = Math.min(worst[2], cosine(out[1][q], out[2][q]));
     }
     System.out.printf(
         Locale.ROOT,
-        "query_agreement,%s,queries,%d,worst_cosine,cublaslt_to_fp32,%.9f%n",
+        "query_agreement,%s,queries,%d,worst_cosine,query_to_cublaslt,%.9f,query_to_fp32,%.9f,"
+            + "cublaslt_to_fp32,%.9f%n",
         model,
         queries.size(),
-        worst);
+        worst[0],
+        worst[1],
+        worst[2]);
   }
 
   /** {@return the cosine of a and b}, -2 where it is not a number */
@@ -216,7 +217,7 @@ public final class QueryBreakdown {
         mode.precision(),
         GpuEncoder.Gelu.defaultFor(mode.precision()),
         pooling,
-        GpuEncoder.Sizing.DEFAULT);
+        GpuEncoder.Sizing.DEFAULT.withQueryTokens(mode.queryTokens()));
   }
 
   private static void breakdown(
@@ -366,7 +367,7 @@ public final class QueryBreakdown {
               + " tokens, not "
               + batch);
     }
-    Mode mode = new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16);
+    Mode mode = FP16_CUBLASLT;
     try (Stream stream = platform.defaultDevice().newStream();
         GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, batch);
         CudaEvent start = platform.defaultDevice().newEvent();
