@@ -378,15 +378,22 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 // NB / 16 column tiles, the block's QUERY_WARPS warps split the k steps among as many warps as
 // there are tiles, their partial tiles summed in the epilogue in a fixed order.
 //
+// The rows come either as fp16 (a) or as the fp32 rows x_pre before a LayerNorm (the _norm_
+// kernels): each block then normalises them itself, as layer_norm does ((v - mean) / sqrt(var +
+// eps) * gamma + beta, the variance about the mean, one warp a row), rounds them to fp16 for the
+// product, and block 0 also writes them in fp32 to normed, the residual a later product adds. The
+// LayerNorm costs no node of its own.
+//
 // Epilogues: QUERY_BIAS out (fp32) = a W + bias (fp32), the attention's Q | K | V;
-// QUERY_RESIDUAL out (fp32) += a W + bias (fp32), an output product onto the residual stream;
-// QUERY_GELU out (fp16) = GELU(a W + bias (fp16)), the exact erf form, the feed-forward's inner
-// rows. Rows past `rows` are zeros in shared memory and are not written.
+// QUERY_RESIDUAL out (fp32) = residual + a W + bias (fp32), an output product onto the residual
+// stream (out may be residual); QUERY_GELU out (fp16) = GELU(a W + bias (fp16)), the exact erf
+// form, the feed-forward's inner rows. Rows past `rows` are zeros in shared memory and are not
+// written.
 //
 // The block checks what it relies on: 1 <= rows <= QUERY_ROWS, k a multiple of 16, n of NB, a and
 // W 16-byte aligned (its copies are 16 bytes), QUERY_WARPS warps, and the dynamic shared memory
 // query_linear_bytes gives; otherwise it writes NaN over its columns of the first min(rows,
-// QUERY_ROWS) rows.
+// QUERY_ROWS) rows (and nothing to normed).
 #define QUERY_ROWS 32
 #define QUERY_WARPS 8
 #define QUERY_PAD 8 // fp16 padding of each shared row, so the rows of a tile start on other banks
@@ -409,9 +416,17 @@ __host__ __device__ constexpr int query_linear_bytes(int nb, int k) {
          QUERY_WARPS / (QUERY_ROWS / 16 * (nb / 16)) * QUERY_ROWS * nb * 4;
 }
 
+// Where a query product's rows come from: fp16 rows a, or (a null) LayerNorm(x_pre).
+struct QueryRows {
+  const __half *a;
+  const float *x_pre, *gamma, *beta;
+  float *normed;
+  float eps;
+};
+
 template <int NB, int EPILOGUE>
-__device__ void query_linear(const __half *a, const __half *w, const void *bias, void *out,
-                             int rows, int n, int k) {
+__device__ void query_linear(QueryRows in, const __half *w, const void *bias,
+                             const float *residual, void *out, int rows, int n, int k) {
   using namespace nvcuda;
   constexpr int COLUMN_TILES = NB / 16, TILES = QUERY_ROWS / 16 * COLUMN_TILES;
   constexpr int SPLITS = QUERY_WARPS / TILES;
@@ -425,8 +440,8 @@ __device__ void query_linear(const __half *a, const __half *w, const void *bias,
   unsigned shared_bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(shared_bytes));
   bool fits = rows >= 1 && rows <= QUERY_ROWS && k >= 16 && k % 16 == 0 && n % NB == 0 &&
-              blockDim.x == QUERY_WARPS * WARP && aligned_16(a) && aligned_16(w) &&
-              shared_bytes >= (unsigned)query_linear_bytes(NB, k);
+              blockDim.x == QUERY_WARPS * WARP && (in.a == nullptr || aligned_16(in.a)) &&
+              aligned_16(w) && shared_bytes >= (unsigned)query_linear_bytes(NB, k);
   if (fits)
     for (int e = threadIdx.x; e < k * (NB / 8); e += blockDim.x) {
       int r = e / (NB / 8), c = e % (NB / 8) * 8;
@@ -447,17 +462,44 @@ __device__ void query_linear(const __half *a, const __half *w, const void *bias,
     }
     return;
   }
-  for (int e = threadIdx.x; e < QUERY_ROWS * (k / 8); e += blockDim.x) {
-    int r = e / (k / 8), c = e % (k / 8) * 8;
-    __half *to = a_rows + r * lda + c;
-    if (r < rows)
-      copy_16_async(to, a + (size_t)r * k + c);
-    else
-      *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  if (in.a != nullptr) {
+    for (int e = threadIdx.x; e < QUERY_ROWS * (k / 8); e += blockDim.x) {
+      int r = e / (k / 8), c = e % (k / 8) * 8;
+      __half *to = a_rows + r * lda + c;
+      if (r < rows)
+        copy_16_async(to, in.a + (size_t)r * k + c);
+      else
+        *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
+    }
+  } else {
+    float *normed = blockIdx.x == 0 ? in.normed : nullptr;
+    for (int r = warp; r < QUERY_ROWS; r += QUERY_WARPS) {
+      __half *to = a_rows + r * lda;
+      if (r >= rows) {
+        for (int i = lane; i < k; i += WARP) to[i] = __float2half_rn(0.f);
+        continue;
+      }
+      const float *src = in.x_pre + (size_t)r * k;
+      float sum = 0.f;
+      for (int i = lane; i < k; i += WARP) sum += src[i];
+      float mean = warp_sum(sum) / k;
+      float squares = 0.f;
+      for (int i = lane; i < k; i += WARP) {
+        float d = src[i] - mean;
+        squares += d * d;
+      }
+      float scale = rsqrtf(warp_sum(squares) / k + in.eps);
+      for (int i = lane; i < k; i += WARP) {
+        float v = (src[i] - mean) * scale * in.gamma[i] + in.beta[i];
+        to[i] = __float2half_rn(v);
+        if (normed) normed[(size_t)r * k + i] = v;
+      }
+    }
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
   __syncthreads();
-  int warp = threadIdx.x / WARP, tile = warp % TILES, split = warp / TILES;
+  int tile = warp % TILES, split = warp / TILES;
   int tile_row = tile / COLUMN_TILES * 16, tile_col = tile % COLUMN_TILES * 16;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
@@ -480,31 +522,58 @@ __device__ void query_linear(const __half *a, const __half *w, const void *bias,
       v += __half2float(((const __half *)bias)[col]);
       store((__half *)out + at, 0.5f * v * (1.f + erff(v * 0.70710678118654752f)));
     } else if (EPILOGUE == QUERY_RESIDUAL) {
-      float *o = (float *)out + at;
-      *o += v + ((const float *)bias)[col];
+      store((float *)out + at, residual[at] + (v + ((const float *)bias)[col]));
     } else {
       store((float *)out + at, v + ((const float *)bias)[col]);
     }
   }
 }
 
+__device__ __forceinline__ QueryRows half_rows(const __half *a) {
+  return QueryRows{a, nullptr, nullptr, nullptr, nullptr, 0.f};
+}
+
+__device__ __forceinline__ QueryRows normed_rows(const float *x_pre, const float *gamma,
+                                                 const float *beta, float *normed, float eps) {
+  return QueryRows{nullptr, x_pre, gamma, beta, normed, eps};
+}
+
 // The attention's Q | K | V: 32 columns a block.
 extern "C" __global__ void query_linear_bias(const __half *a, const __half *w, const float *bias,
                                              float *out, int rows, int n, int k) {
-  query_linear<32, QUERY_BIAS>(a, w, bias, out, rows, n, k);
+  query_linear<32, QUERY_BIAS>(half_rows(a), w, bias, nullptr, out, rows, n, k);
 }
 
-// The output products onto the residual stream, out += a W + bias: 16 columns a block (n is the
-// hidden width, 384: 24 blocks).
+// The output products onto the residual stream, out = residual + a W + bias: 16 columns a block
+// (n is the hidden width, 384: 24 blocks).
 extern "C" __global__ void query_linear_residual(const __half *a, const __half *w,
-                                                 const float *bias, float *out, int rows, int n,
-                                                 int k) {
-  query_linear<16, QUERY_RESIDUAL>(a, w, bias, out, rows, n, k);
+                                                 const float *bias, const float *residual,
+                                                 float *out, int rows, int n, int k) {
+  query_linear<16, QUERY_RESIDUAL>(half_rows(a), w, bias, residual, out, rows, n, k);
 }
 
 // The feed-forward's up product with the exact GELU, fp16 out: 32 columns a block.
 extern "C" __global__ void query_linear_gelu_half(const __half *a, const __half *w,
                                                   const __half *bias, __half *out, int rows, int n,
                                                   int k) {
-  query_linear<32, QUERY_GELU>(a, w, bias, out, rows, n, k);
+  query_linear<32, QUERY_GELU>(half_rows(a), w, bias, nullptr, out, rows, n, k);
+}
+
+// As query_linear_bias over LayerNorm(x_pre), which block 0 also writes to normed.
+extern "C" __global__ void query_norm_linear_bias(const float *x_pre, const float *gamma,
+                                                  const float *beta, float *normed,
+                                                  const __half *w, const float *bias, float *out,
+                                                  int rows, int n, int k, float eps) {
+  query_linear<32, QUERY_BIAS>(normed_rows(x_pre, gamma, beta, normed, eps), w, bias, nullptr,
+                               out, rows, n, k);
+}
+
+// As query_linear_gelu_half over LayerNorm(x_pre), which block 0 also writes to normed.
+extern "C" __global__ void query_norm_linear_gelu_half(const float *x_pre, const float *gamma,
+                                                       const float *beta, float *normed,
+                                                       const __half *w, const __half *bias,
+                                                       __half *out, int rows, int n, int k,
+                                                       float eps) {
+  query_linear<32, QUERY_GELU>(normed_rows(x_pre, gamma, beta, normed, eps), w, bias, nullptr,
+                               out, rows, n, k);
 }

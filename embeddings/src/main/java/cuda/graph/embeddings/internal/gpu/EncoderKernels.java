@@ -74,12 +74,20 @@ public final class EncoderKernels {
           .withReference("gelu", waiting(EncoderKernels::gelu))
           .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
           .withReference(
-              "query_linear_bias", waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS)))
+              "query_linear_bias",
+              waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS, false)))
           .withReference(
               "query_linear_residual",
-              waiting(call -> queryLinear(call, 16, QueryEpilogue.RESIDUAL)))
+              waiting(call -> queryLinear(call, 16, QueryEpilogue.RESIDUAL, false)))
           .withReference(
-              "query_linear_gelu_half", waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU)));
+              "query_linear_gelu_half",
+              waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU, false)))
+          .withReference(
+              "query_norm_linear_bias",
+              waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS, true)))
+          .withReference(
+              "query_norm_linear_gelu_half",
+              waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU, true)));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -160,11 +168,11 @@ public final class EncoderKernels {
       IMAGE.kernel("query_linear_bias", HALF, HALF, FLOAT, FLOAT, I32, I32, I32);
 
   /**
-   * {@code query_linear_residual(a, w, bias, out, rows, n, k)}: {@code out += a W + bias}, {@value
-   * #QUERY_RESIDUAL_COLUMNS} columns a block.
+   * {@code query_linear_residual(a, w, bias, residual, out, rows, n, k)}: {@code out = residual + a
+   * W + bias}, {@value #QUERY_RESIDUAL_COLUMNS} columns a block.
    */
   public static final Kernel QUERY_LINEAR_RESIDUAL =
-      IMAGE.kernel("query_linear_residual", HALF, HALF, FLOAT, FLOAT, I32, I32, I32);
+      IMAGE.kernel("query_linear_residual", HALF, HALF, FLOAT, FLOAT, FLOAT, I32, I32, I32);
 
   /**
    * {@code query_linear_gelu_half(a, w, bias, out, rows, n, k)}: {@code out = GELU(a W + bias)},
@@ -172,6 +180,46 @@ public final class EncoderKernels {
    */
   public static final Kernel QUERY_LINEAR_GELU_HALF =
       IMAGE.kernel("query_linear_gelu_half", HALF, HALF, HALF, HALF, I32, I32, I32);
+
+  /**
+   * {@code query_norm_linear_bias(x_pre, gamma, beta, normed, w, bias, out, rows, n, k, eps)}: as
+   * {@link #QUERY_LINEAR_BIAS} over {@code LayerNorm(x_pre)}, which it also writes to {@code
+   * normed} in fp32.
+   */
+  public static final Kernel QUERY_NORM_LINEAR_BIAS =
+      IMAGE.kernel(
+          "query_norm_linear_bias",
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          HALF,
+          FLOAT,
+          FLOAT,
+          I32,
+          I32,
+          I32,
+          F32);
+
+  /**
+   * {@code query_norm_linear_gelu_half(x_pre, gamma, beta, normed, w, bias, out, rows, n, k, eps)}:
+   * as {@link #QUERY_LINEAR_GELU_HALF} over {@code LayerNorm(x_pre)}, which it also writes to
+   * {@code normed} in fp32.
+   */
+  public static final Kernel QUERY_NORM_LINEAR_GELU_HALF =
+      IMAGE.kernel(
+          "query_norm_linear_gelu_half",
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          FLOAT,
+          HALF,
+          HALF,
+          HALF,
+          I32,
+          I32,
+          I32,
+          F32);
 
   /** The most rows (tokens) a query product takes ({@code QUERY_ROWS} of the .cu). */
   public static final int QUERY_ROWS = 32;
@@ -245,7 +293,9 @@ public final class EncoderKernels {
             POOL_NORMALIZE,
             QUERY_LINEAR_BIAS,
             QUERY_LINEAR_RESIDUAL,
-            QUERY_LINEAR_GELU_HALF)) {
+            QUERY_LINEAR_GELU_HALF,
+            QUERY_NORM_LINEAR_BIAS,
+            QUERY_NORM_LINEAR_GELU_HALF)) {
       k.load(device);
     }
   }
@@ -593,13 +643,14 @@ public final class EncoderKernels {
   }
 
   /**
-   * {@return {@code out += a W + bias} for {@code rows} rows of a query, as a programmatic
-   * dependent launch}: an output product onto the residual stream, fp32
+   * {@return {@code out = residual + a W + bias} for {@code rows} rows of a query, as a
+   * programmatic dependent launch}: an output product onto the residual stream, fp32
    *
    * @param a the rows, {@code rows x k} fp16
    * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
    * @param bias {@code n} floats
-   * @param out {@code rows x n} floats, added to
+   * @param residual {@code rows x n} floats, which may be {@code out}
+   * @param out {@code rows x n} floats
    * @param rows the rows, 1 to {@value #QUERY_ROWS}
    * @param n the columns, a multiple of {@value #QUERY_RESIDUAL_COLUMNS}
    * @param k the width of a row, a multiple of 16
@@ -609,11 +660,128 @@ public final class EncoderKernels {
       DeviceBuffer<Short> a,
       DeviceBuffer<Short> w,
       DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> residual,
       DeviceBuffer<Float> out,
       int rows,
       int n,
       int k) {
-    return queryLinear(QUERY_LINEAR_RESIDUAL, QUERY_RESIDUAL_COLUMNS, a, w, bias, out, rows, n, k);
+    checkQueryLinear(QUERY_LINEAR_RESIDUAL, QUERY_RESIDUAL_COLUMNS, rows, n, k);
+    checkLengths(
+        QUERY_LINEAR_RESIDUAL,
+        rows,
+        n,
+        k,
+        new String[] {"a", "w", "bias", "residual", "out"},
+        new long[] {a.length(), w.length(), bias.length(), residual.length(), out.length()},
+        new long[] {(long) rows * k, (long) k * n, n, (long) rows * n, (long) rows * n});
+    return QUERY_LINEAR_RESIDUAL.launch(
+        queryLaunch(QUERY_RESIDUAL_COLUMNS, n, k), a, w, bias, residual, out, rows, n, k);
+  }
+
+  /**
+   * {@return {@code out = LayerNorm(xPre) W + bias} for {@code rows} rows of a query, as a
+   * programmatic dependent launch, and {@code normed = LayerNorm(xPre)} in fp32}: the attention's
+   * {@code Q | K | V} with the LayerNorm before it folded in
+   *
+   * @param xPre the rows before their LayerNorm, {@code rows x k} floats
+   * @param gamma LayerNorm's scale, {@code k}
+   * @param beta LayerNorm's shift, {@code k}
+   * @param epsilon added to the variance
+   * @param normed the normalised rows, {@code rows x k} floats (not {@code xPre})
+   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
+   * @param bias {@code n} floats
+   * @param out {@code rows x n} floats
+   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
+   */
+  public static GraphNode<@Nullable Void> queryNormLinearBias(
+      DeviceBuffer<Float> xPre,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      float epsilon,
+      DeviceBuffer<Float> normed,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> out,
+      int rows) {
+    return queryNormLinear(
+        QUERY_NORM_LINEAR_BIAS,
+        QUERY_BIAS_COLUMNS,
+        xPre,
+        gamma,
+        beta,
+        epsilon,
+        normed,
+        w,
+        bias,
+        out,
+        rows);
+  }
+
+  /**
+   * {@return {@code out = GELU(LayerNorm(xPre) W + bias)}, fp16, for {@code rows} rows of a query,
+   * as a programmatic dependent launch, and {@code normed = LayerNorm(xPre)} in fp32}: the
+   * feed-forward's up product with the LayerNorm before it folded in
+   *
+   * @param xPre the rows before their LayerNorm, {@code rows x k} floats
+   * @param gamma LayerNorm's scale, {@code k}
+   * @param beta LayerNorm's shift, {@code k}
+   * @param epsilon added to the variance
+   * @param normed the normalised rows, {@code rows x k} floats (not {@code xPre})
+   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
+   * @param bias {@code n} fp16
+   * @param out {@code rows x n} fp16
+   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
+   */
+  public static GraphNode<@Nullable Void> queryNormLinearGeluHalf(
+      DeviceBuffer<Float> xPre,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      float epsilon,
+      DeviceBuffer<Float> normed,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Short> bias,
+      DeviceBuffer<Short> out,
+      int rows) {
+    return queryNormLinear(
+        QUERY_NORM_LINEAR_GELU_HALF,
+        QUERY_GELU_COLUMNS,
+        xPre,
+        gamma,
+        beta,
+        epsilon,
+        normed,
+        w,
+        bias,
+        out,
+        rows);
+  }
+
+  private static GraphNode<@Nullable Void> queryNormLinear(
+      Kernel kernel,
+      int columns,
+      DeviceBuffer<Float> xPre,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      float epsilon,
+      DeviceBuffer<Float> normed,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<?> bias,
+      DeviceBuffer<?> out,
+      int rows) {
+    int k = Math.toIntExact(gamma.length()), n = Math.toIntExact(bias.length());
+    checkQueryLinear(kernel, columns, rows, n, k);
+    checkLengths(
+        kernel,
+        rows,
+        n,
+        k,
+        new String[] {"xPre", "beta", "normed", "w", "out"},
+        new long[] {xPre.length(), beta.length(), normed.length(), w.length(), out.length()},
+        new long[] {(long) rows * k, k, (long) rows * k, (long) k * n, (long) rows * n});
+    return kernel.launch(
+        queryLaunch(columns, n, k), xPre, gamma, beta, normed, w, bias, out, rows, n, k, epsilon);
   }
 
   /**
@@ -650,6 +818,25 @@ public final class EncoderKernels {
       int rows,
       int n,
       int k) {
+    checkQueryLinear(kernel, columns, rows, n, k);
+    checkLengths(
+        kernel,
+        rows,
+        n,
+        k,
+        new String[] {"a", "w", "bias", "out"},
+        new long[] {a.length(), w.length(), bias.length(), out.length()},
+        new long[] {(long) rows * k, (long) k * n, n, (long) rows * n});
+    return kernel.launch(queryLaunch(columns, n, k), a, w, bias, out, rows, n, k);
+  }
+
+  private static LaunchConfig queryLaunch(int columns, int n, int k) {
+    return LaunchConfig.of(n / columns, QUERY_BLOCK)
+        .withSharedMemory(queryLinearBytes(columns, k))
+        .withProgrammaticDependentLaunch();
+  }
+
+  private static void checkQueryLinear(Kernel kernel, int columns, int rows, int n, int k) {
     if (rows < 1 || rows > QUERY_ROWS || n < columns || n % columns != 0 || k < 16 || k % 16 != 0) {
       throw new IllegalArgumentException(
           "EncoderKernels."
@@ -666,24 +853,21 @@ public final class EncoderKernels {
               + columns
               + " (larger shapes go through cuBLASLt)");
     }
-    long[][] needs = {
-      {a.length(), (long) rows * k},
-      {w.length(), (long) k * n},
-      {bias.length(), n},
-      {out.length(), (long) rows * n}
-    };
-    String[] names = {"a", "w", "bias", "out"};
-    for (int i = 0; i < needs.length; i++) {
-      if (needs[i][0] < needs[i][1]) {
+  }
+
+  private static void checkLengths(
+      Kernel kernel, int rows, int n, int k, String[] names, long[] lengths, long[] needed) {
+    for (int i = 0; i < names.length; i++) {
+      if (lengths[i] < needed[i]) {
         throw new IllegalArgumentException(
             "EncoderKernels."
                 + kernel.name()
                 + ": "
                 + names[i]
                 + " holds "
-                + needs[i][0]
+                + lengths[i]
                 + " elements, "
-                + needs[i][1]
+                + needed[i]
                 + " needed for "
                 + rows
                 + " rows of "
@@ -693,17 +877,6 @@ public final class EncoderKernels {
                 + " columns");
       }
     }
-    return kernel.launch(
-        LaunchConfig.of(n / columns, QUERY_BLOCK)
-            .withSharedMemory(queryLinearBytes(columns, k))
-            .withProgrammaticDependentLaunch(),
-        a,
-        w,
-        bias,
-        out,
-        rows,
-        n,
-        k);
   }
 
   /** {@return {@code config} as a programmatic dependent launch where {@code programmatic}} */
@@ -997,13 +1170,22 @@ public final class EncoderKernels {
   }
 
   /**
-   * query_linear's reference: the columns of the blocks the grid has (a block past n returns), each
-   * element the product's sum in double over k of the fp16 values, then the epilogue. Where the
-   * kernel's checks fail (it cannot see its shared memory or alignment; the launch sets both), NaN
-   * over the first min(rows, 32) rows of those columns.
+   * query_linear's reference (query_norm_linear's where {@code norm}): the columns of the blocks
+   * the grid has (a block past n returns), each element the product's sum in double over k of the
+   * fp16 values, then the epilogue. With {@code norm} the rows are {@link
+   * ReferenceEncoder#layerNorm} of x_pre rounded to fp16, and block 0 (every grid has it) writes
+   * them in fp32 to normed. Where the kernel's checks fail (it cannot see its shared memory or
+   * alignment; the launch sets both), NaN over the first min(rows, 32) rows of those columns, and
+   * nothing to normed.
    */
-  private static void queryLinear(KernelCall call, int columns, QueryEpilogue epilogue) {
-    int rows = call.i32(4), n = call.i32(5), k = call.i32(6);
+  private static void queryLinear(
+      KernelCall call, int columns, QueryEpilogue epilogue, boolean norm) {
+    // Arguments: (a, w, bias, [residual], out, rows, n, k) or
+    // (x_pre, gamma, beta, normed, w, bias, out, rows, n, k, eps).
+    boolean residual = epilogue == QueryEpilogue.RESIDUAL;
+    int wIndex = norm ? 4 : 1, biasIndex = wIndex + 1;
+    int outIndex = norm ? 6 : residual ? 4 : 3;
+    int rows = call.i32(outIndex + 1), n = call.i32(outIndex + 2), k = call.i32(outIndex + 3);
     int covered = (int) Math.min((long) call.grid().x() * columns, n);
     int written = Math.min(Math.max(rows, 0), QUERY_ROWS);
     if (covered < 1 || written < 1) {
@@ -1011,7 +1193,8 @@ public final class EncoderKernels {
     }
     boolean half = epilogue == QueryEpilogue.GELU;
     long outElements = (long) (written - 1) * n + covered;
-    MemorySegment outMemory = call.memory(3, outElements * (half ? Short.BYTES : Float.BYTES));
+    MemorySegment outMemory =
+        call.memory(outIndex, outElements * (half ? Short.BYTES : Float.BYTES));
     boolean fits =
         rows <= QUERY_ROWS
             && k >= 16
@@ -1033,23 +1216,47 @@ public final class EncoderKernels {
       }
       return;
     }
-    MemorySegment a = call.memory(0, (long) rows * k * Short.BYTES);
-    MemorySegment w = call.memory(1, ((long) (k - 1) * n + covered) * Short.BYTES);
-    MemorySegment bias = call.memory(2, (long) covered * (half ? Short.BYTES : Float.BYTES));
+    float[][] a = new float[rows][];
+    if (norm) {
+      MemorySegment xPre = floats(call, 0, (long) rows * k);
+      float[] gamma = row(floats(call, 1, k), 0, k);
+      float[] beta = row(floats(call, 2, k), 0, k);
+      MemorySegment normed = floats(call, 3, (long) rows * k);
+      for (int r = 0; r < rows; r++) {
+        float[] v =
+            ReferenceEncoder.layerNorm(row(xPre, (long) r * k, k), gamma, beta, call.f32(10));
+        setRow(normed, (long) r * k, v);
+        a[r] = new float[k];
+        for (int i = 0; i < k; i++) {
+          a[r][i] = Float.float16ToFloat(Float.floatToFloat16(v[i]));
+        }
+      }
+    } else {
+      MemorySegment halves = call.memory(0, (long) rows * k * Short.BYTES);
+      for (int r = 0; r < rows; r++) {
+        a[r] = new float[k];
+        for (int i = 0; i < k; i++) {
+          a[r][i] = Float.float16ToFloat(halves.getAtIndex(H, (long) r * k + i));
+        }
+      }
+    }
+    MemorySegment w = call.memory(wIndex, ((long) (k - 1) * n + covered) * Short.BYTES);
+    MemorySegment bias =
+        call.memory(biasIndex, (long) covered * (half ? Short.BYTES : Float.BYTES));
+    MemorySegment residualRows =
+        residual ? floats(call, 3, (long) (rows - 1) * n + covered) : MemorySegment.NULL;
     for (int r = 0; r < rows; r++) {
       for (int c = 0; c < covered; c++) {
         double sum = 0;
         for (int i = 0; i < k; i++) {
-          sum +=
-              (double) Float.float16ToFloat(a.getAtIndex(H, (long) r * k + i))
-                  * Float.float16ToFloat(w.getAtIndex(H, (long) i * n + c));
+          sum += (double) a[r][i] * Float.float16ToFloat(w.getAtIndex(H, (long) i * n + c));
         }
         long at = (long) r * n + c;
         switch (epilogue) {
           case BIAS -> outMemory.setAtIndex(F, at, (float) (sum + bias.getAtIndex(F, c)));
           case RESIDUAL ->
               outMemory.setAtIndex(
-                  F, at, (float) (outMemory.getAtIndex(F, at) + sum + bias.getAtIndex(F, c)));
+                  F, at, (float) (residualRows.getAtIndex(F, at) + sum + bias.getAtIndex(F, c)));
           case GELU -> {
             float v = (float) (sum + Float.float16ToFloat(bias.getAtIndex(H, c)));
             outMemory.setAtIndex(H, at, Float.floatToFloat16((float) ReferenceEncoder.gelu(v)));

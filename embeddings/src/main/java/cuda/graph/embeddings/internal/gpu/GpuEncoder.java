@@ -161,6 +161,8 @@ public final class GpuEncoder implements AutoCloseable {
   /** The most tokens of a shape on the query path: the sizing's, or 0 where it cannot run. */
   private final int queryTokens;
 
+  private final boolean queryNormsFolded;
+
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
   private final List<Layer> layers = new ArrayList<>();
@@ -288,9 +290,15 @@ public final class GpuEncoder implements AutoCloseable {
    * @param graphMemoryBudget the budget in bytes, or 0
    * @param queryTokens the most tokens (batch times padded length) of a shape on the query path, 0
    *     to {@link EncoderKernels#QUERY_ROWS}
+   * @param queryNormsFolded whether the query path folds each LayerNorm into the product after it
+   *     ({@link #QUERY_NORMS_FOLDED}) rather than running it as a node of its own
    */
   public record Sizing(
-      @Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget, int queryTokens) {
+      @Nullable Buckets batch,
+      @Nullable Buckets length,
+      long graphMemoryBudget,
+      int queryTokens,
+      boolean queryNormsFolded) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
 
@@ -319,7 +327,7 @@ public final class GpuEncoder implements AutoCloseable {
      * @param graphMemoryBudget the budget in bytes, or 0
      */
     public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
-      this(batch, length, graphMemoryBudget, QUERY_TOKENS);
+      this(batch, length, graphMemoryBudget, QUERY_TOKENS, QUERY_NORMS_FOLDED);
     }
 
     /**
@@ -328,7 +336,16 @@ public final class GpuEncoder implements AutoCloseable {
      * @param tokens 0 (off) to {@link EncoderKernels#QUERY_ROWS}
      */
     public Sizing withQueryTokens(int tokens) {
-      return new Sizing(batch, length, graphMemoryBudget, tokens);
+      return new Sizing(batch, length, graphMemoryBudget, tokens, queryNormsFolded);
+    }
+
+    /**
+     * {@return these sizes with the query path's LayerNorms folded into its products or not}
+     *
+     * @param folded whether each LayerNorm is folded into the product after it
+     */
+    public Sizing withQueryNormsFolded(boolean folded) {
+      return new Sizing(batch, length, graphMemoryBudget, queryTokens, folded);
     }
   }
 
@@ -340,6 +357,14 @@ public final class GpuEncoder implements AutoCloseable {
    * cost is their latency, not their work; larger shapes stay on cuBLASLt's products.
    */
   public static final int QUERY_TOKENS = EncoderKernels.QUERY_ROWS;
+
+  /**
+   * Whether the query path folds each LayerNorm into the product that reads its rows by default
+   * ({@link EncoderKernels#queryNormLinearBias}, {@link EncoderKernels#queryNormLinearGeluHalf}):
+   * 33 nodes for all-MiniLM instead of 44, each product's blocks normalising the 32 rows
+   * themselves.
+   */
+  public static final boolean QUERY_NORMS_FOLDED = true;
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link
@@ -436,6 +461,7 @@ public final class GpuEncoder implements AutoCloseable {
                         .attribute(cuda.graph.Device.Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             ? sizing.queryTokens()
             : 0;
+    this.queryNormsFolded = sizing.queryNormsFolded();
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -888,40 +914,45 @@ public final class GpuEncoder implements AutoCloseable {
             batch,
             length,
             false));
-    for (Layer l : layers) {
-      scope.record(
-          EncoderKernels.queryLinearBias(
-              xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
-      scope.record(
-          EncoderKernels.attentionHalfShort(
-              qkv, maskPrefix, context, batch, length, heads, headSize, true));
-      scope.record(
-          EncoderKernels.queryLinearResidual(
-              context,
-              as(l.attentionOutput(), ElementType.F16),
-              l.attentionOutputBias(),
-              x,
-              tokens,
-              hidden,
-              hidden));
-      scope.record(
-          EncoderKernels.layerNormHalf(
-              x, l.attentionGamma(), l.attentionBeta(), x, xHalf, tokens, epsilon, true));
-      scope.record(
-          EncoderKernels.queryLinearGeluHalf(
-              xHalf,
-              as(l.intermediate(), ElementType.F16),
-              as(l.intermediateBias(), ElementType.F16),
-              inner,
-              tokens,
-              ffn,
-              hidden));
-      scope.record(
-          EncoderKernels.queryLinearResidual(
-              inner, as(l.output(), ElementType.F16), l.outputBias(), x, tokens, hidden, ffn));
-      scope.record(
-          EncoderKernels.layerNormHalf(
-              x, l.outputGamma(), l.outputBeta(), x, xHalf, tokens, epsilon, true));
+    if (queryNormsFolded) {
+      recordQueryLayersFolded(scope, x, xHalf, qkv, context, inner, maskPrefix, batch, length);
+    } else {
+      for (Layer l : layers) {
+        scope.record(
+            EncoderKernels.queryLinearBias(
+                xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
+        scope.record(
+            EncoderKernels.attentionHalfShort(
+                qkv, maskPrefix, context, batch, length, heads, headSize, true));
+        scope.record(
+            EncoderKernels.queryLinearResidual(
+                context,
+                as(l.attentionOutput(), ElementType.F16),
+                l.attentionOutputBias(),
+                x,
+                x,
+                tokens,
+                hidden,
+                hidden));
+        scope.record(
+            EncoderKernels.layerNormHalf(
+                x, l.attentionGamma(), l.attentionBeta(), x, xHalf, tokens, epsilon, true));
+        scope.record(
+            EncoderKernels.queryLinearGeluHalf(
+                xHalf,
+                as(l.intermediate(), ElementType.F16),
+                as(l.intermediateBias(), ElementType.F16),
+                inner,
+                tokens,
+                ffn,
+                hidden));
+        scope.record(
+            EncoderKernels.queryLinearResidual(
+                inner, as(l.output(), ElementType.F16), l.outputBias(), x, x, tokens, hidden, ffn));
+        scope.record(
+            EncoderKernels.layerNormHalf(
+                x, l.outputGamma(), l.outputBeta(), x, xHalf, tokens, epsilon, true));
+      }
     }
     scope.record(
         EncoderKernels.poolNormalize(
@@ -934,6 +965,99 @@ public final class GpuEncoder implements AutoCloseable {
             hidden,
             pooling,
             true));
+  }
+
+  /**
+   * The query path's layers with each LayerNorm folded into the product after it: x holds the
+   * residual stream before its LayerNorm, normed after it (written by the product that normalises
+   * it, read by the output product that adds onto it); the first layer's rows come normalised from
+   * the embeddings kernel, and the last LayerNorm is a node of its own before pooling. Five nodes a
+   * layer: Q | K | V over LayerNorm(x), attention, x = normed + context W + b, the up product over
+   * LayerNorm(x), x = normed + inner W + b.
+   */
+  private void recordQueryLayersFolded(
+      Counting scope,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Short> xHalf,
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Short> context,
+      DeviceBuffer<Short> inner,
+      DeviceBuffer<Integer> maskPrefix,
+      int batch,
+      int length) {
+    int tokens = batch * length, ffn = architecture.intermediate();
+    float epsilon = architecture.layerNormEpsilon();
+    DeviceBuffer<Float> normed = scope.temporary(ElementType.F32, (long) tokens * hidden);
+    // What the first layer's residual is: the embeddings' normalised rows.
+    DeviceBuffer<Float> residual = x;
+    Layer previous = null;
+    for (Layer l : layers) {
+      if (previous == null) {
+        scope.record(
+            EncoderKernels.queryLinearBias(
+                xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
+      } else {
+        scope.record(
+            EncoderKernels.queryNormLinearBias(
+                x,
+                previous.outputGamma(),
+                previous.outputBeta(),
+                epsilon,
+                normed,
+                as(l.qkv(), ElementType.F16),
+                l.qkvBias(),
+                qkv,
+                tokens));
+        residual = normed;
+      }
+      scope.record(
+          EncoderKernels.attentionHalfShort(
+              qkv,
+              maskPrefix,
+              context,
+              batch,
+              length,
+              architecture.heads(),
+              architecture.headSize(),
+              true));
+      scope.record(
+          EncoderKernels.queryLinearResidual(
+              context,
+              as(l.attentionOutput(), ElementType.F16),
+              l.attentionOutputBias(),
+              residual,
+              x,
+              tokens,
+              hidden,
+              hidden));
+      scope.record(
+          EncoderKernels.queryNormLinearGeluHalf(
+              x,
+              l.attentionGamma(),
+              l.attentionBeta(),
+              epsilon,
+              normed,
+              as(l.intermediate(), ElementType.F16),
+              as(l.intermediateBias(), ElementType.F16),
+              inner,
+              tokens));
+      scope.record(
+          EncoderKernels.queryLinearResidual(
+              inner,
+              as(l.output(), ElementType.F16),
+              l.outputBias(),
+              normed,
+              x,
+              tokens,
+              hidden,
+              ffn));
+      previous = l;
+    }
+    if (previous != null) {
+      scope.record(
+          EncoderKernels.layerNormHalf(
+              x, previous.outputGamma(), previous.outputBeta(), x, xHalf, tokens, epsilon, true));
+    }
   }
 
   /**

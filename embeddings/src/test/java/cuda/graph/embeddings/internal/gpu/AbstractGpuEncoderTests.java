@@ -217,21 +217,29 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void inFp16AQueryAndTwoShortSentencesAreSevenNodesALayerOfTheEncodersOwnKernelsAndMeetTheFloor() {
+  void inFp16AQueryAndTwoShortSentencesRunOnTheEncodersOwnKernelsAndMeetTheFloor() {
     List<String> one = List.of("How do I embed a query on the GPU?");
-    float[][] onQueryPath, twoOnQueryPath, onCublasLt;
+    float[][] folded, unfolded, onCublasLt;
     try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT)) {
       // One query (1 x 16 tokens) and two short sentences (2 x 16): both on the query path.
-      onQueryPath = fp16.embed(one);
-      twoOnQueryPath = fp16.embed(OTHER_BATCH);
-      // The embeddings kernel, seven a layer (four of them the query products), pooling.
-      assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
+      folded = fp16.embed(one);
+      float[][] two = fp16.embed(OTHER_BATCH);
+      // The embeddings kernel; the first layer's Q | K | V product, then five nodes a layer (the
+      // LayerNorms folded into the products after them); the last LayerNorm; pooling.
+      assertEquals(1 + 6 * 5 + 2, fp16.nodesPerGraph());
       assertEquals(0, fp16.matmulNodesPerGraph(), "a product of the query path on cuBLASLt");
-      assertCloseToTheAnchors(one, onQueryPath, MIN_FP16_COSINE);
-      assertCloseToTheAnchors(OTHER_BATCH, twoOnQueryPath, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(one, folded, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(OTHER_BATCH, two, MIN_FP16_COSINE);
       // Four sentences (4 x 16 = 64 tokens) are past the query path: cuBLASLt's products.
       assertCloseToTheAnchors(BATCH, fp16.embed(BATCH), MIN_FP16_COSINE);
       assertEquals(6 * 4, fp16.matmulNodesPerGraph());
+    }
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryNormsFolded(false))) {
+      unfolded = fp16.embed(one);
+      // The embeddings kernel, seven a layer (four of them the query products), pooling.
+      assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
+      assertEquals(0, fp16.matmulNodesPerGraph());
+      assertCloseToTheAnchors(one, unfolded, MIN_FP16_COSINE);
     }
     try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryTokens(0))) {
       onCublasLt = fp16.embed(one);
@@ -239,10 +247,12 @@ abstract class AbstractGpuEncoderTests {
       assertEquals(6 * 4, fp16.matmulNodesPerGraph());
       assertCloseToTheAnchors(one, onCublasLt, MIN_FP16_COSINE);
     }
-    // The two paths ran different arithmetic (the query path's exact GELU, its own sums).
+    // The paths ran different arithmetic (the query path's exact GELU and own sums; the folded
+    // LayerNorms' warp sums), each within the floor.
     assertTrue(
-        MiniLm.cosine(onQueryPath[0], onCublasLt[0]) < 1 - 1e-9,
+        MiniLm.cosine(folded[0], onCublasLt[0]) < 1 - 1e-9,
         "the query path gave cuBLASLt's embedding to the last bit");
+    assertTrue(MiniLm.cosine(folded[0], unfolded[0]) > 1 - 1e-6, "folded against unfolded");
   }
 
   @Test
@@ -271,7 +281,7 @@ abstract class AbstractGpuEncoderTests {
       String width =
           assertThrows(
                   IllegalArgumentException.class,
-                  () -> EncoderKernels.queryLinearResidual(a, w, bias, out, 4, 64, 40))
+                  () -> EncoderKernels.queryLinearResidual(a, w, bias, out, out, 4, 64, 40))
               .getMessage();
       assertTrue(width.contains("a multiple of 16"), width);
       String columns =

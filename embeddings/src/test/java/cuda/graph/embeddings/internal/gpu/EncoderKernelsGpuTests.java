@@ -83,7 +83,9 @@ class EncoderKernelsGpuTests {
           EncoderKernels.POOL_NORMALIZE,
           EncoderKernels.QUERY_LINEAR_BIAS,
           EncoderKernels.QUERY_LINEAR_RESIDUAL,
-          EncoderKernels.QUERY_LINEAR_GELU_HALF);
+          EncoderKernels.QUERY_LINEAR_GELU_HALF,
+          EncoderKernels.QUERY_NORM_LINEAR_BIAS,
+          EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -507,6 +509,23 @@ class EncoderKernelsGpuTests {
     return v;
   }
 
+  /** The query products the GPU test runs: an epilogue, over fp16 rows or normalised ones. */
+  enum QueryProduct {
+    BIAS(EncoderKernels.QueryEpilogue.BIAS, false),
+    RESIDUAL(EncoderKernels.QueryEpilogue.RESIDUAL, false),
+    GELU(EncoderKernels.QueryEpilogue.GELU, false),
+    NORM_BIAS(EncoderKernels.QueryEpilogue.BIAS, true),
+    NORM_GELU(EncoderKernels.QueryEpilogue.GELU, true);
+
+    final EncoderKernels.QueryEpilogue epilogue;
+    final boolean norm;
+
+    QueryProduct(EncoderKernels.QueryEpilogue epilogue, boolean norm) {
+      this.epilogue = epilogue;
+      this.norm = norm;
+    }
+  }
+
   @ParameterizedTest(name = "{0} rows of {1}: {2}")
   @CsvSource({
     "1, 384, BIAS",
@@ -518,12 +537,18 @@ class EncoderKernelsGpuTests {
     "3, 1536, RESIDUAL",
     "1, 384, GELU",
     "32, 384, GELU",
-    "24, 1024, GELU"
+    "24, 1024, GELU",
+    "1, 384, NORM_BIAS",
+    "32, 384, NORM_BIAS",
+    "5, 384, NORM_GELU",
+    "32, 384, NORM_GELU"
   })
   void queryProductsOnTheGpuAreTheirReferenceForEveryElementAndWriteNoOtherRow(
-      int rows, int k, EncoderKernels.QueryEpilogue epilogue) {
+      int rows, int k, QueryProduct product) {
     CudaPlatform platform = gpu();
-    Random random = new Random(3605L * rows + k + epilogue.ordinal());
+    Random random = new Random(3605L * rows + k + product.ordinal());
+    EncoderKernels.QueryEpilogue epilogue = product.epilogue;
+    boolean gelu = epilogue == EncoderKernels.QueryEpilogue.GELU;
     // The widths of all-MiniLM's products: Q | K | V 1,152, the hidden 384, the inner 1,536.
     int n =
         switch (epilogue) {
@@ -531,104 +556,167 @@ class EncoderKernelsGpuTests {
           case RESIDUAL -> HIDDEN;
           case GELU -> 4 * HIDDEN;
         };
+    int columns =
+        switch (epilogue) {
+          case BIAS -> EncoderKernels.QUERY_BIAS_COLUMNS;
+          case RESIDUAL -> EncoderKernels.QUERY_RESIDUAL_COLUMNS;
+          case GELU -> EncoderKernels.QUERY_GELU_COLUMNS;
+        };
     int allRows = EncoderKernels.QUERY_ROWS + 2; // rows past `rows` must keep what they hold
     short[] a = halfGaussians(random, allRows * k, 1);
+    // Rows before a LayerNorm as a model's residual stream has them: a few units, some offset.
+    float[] xPre = new float[allRows * k];
+    for (int i = 0; i < xPre.length; i++) {
+      xPre[i] = (float) (2 * random.nextGaussian() + (i % 7 == 0 ? 1.5 : 0));
+    }
+    float[] gamma = uniforms(random, k, 0.5, 1.5);
+    float[] beta = uniforms(random, k, -0.5, 0.5);
     short[] w = halfGaussians(random, k * n, 1 / Math.sqrt(k));
     float[] bias = gaussians(random, n, 0.1);
     short[] halfBias = new short[n];
     for (int c = 0; c < n; c++) {
       halfBias[c] = Float.floatToFloat16(bias[c]);
     }
+    float[] residual = gaussians(random, allRows * n, 1);
     float[] before = gaussians(random, allRows * n, 1);
     short[] halfBefore = new short[allRows * n];
     Arrays.fill(halfBefore, Float.floatToFloat16(12345f));
+    float[] normedBefore = new float[allRows * k];
+    Arrays.fill(normedBefore, 777f);
 
-    Object[] args = {
-      a, w, epilogue == EncoderKernels.QueryEpilogue.GELU ? halfBias : bias, null, rows, n, k
-    };
-    Kernel kernel;
-    int columns;
-    switch (epilogue) {
-      case BIAS -> {
-        kernel = EncoderKernels.QUERY_LINEAR_BIAS;
-        columns = EncoderKernels.QUERY_BIAS_COLUMNS;
-      }
-      case RESIDUAL -> {
-        kernel = EncoderKernels.QUERY_LINEAR_RESIDUAL;
-        columns = EncoderKernels.QUERY_RESIDUAL_COLUMNS;
-      }
-      default -> {
-        kernel = EncoderKernels.QUERY_LINEAR_GELU_HALF;
-        columns = EncoderKernels.QUERY_GELU_COLUMNS;
-      }
-    }
+    Kernel kernel =
+        switch (product) {
+          case BIAS -> EncoderKernels.QUERY_LINEAR_BIAS;
+          case RESIDUAL -> EncoderKernels.QUERY_LINEAR_RESIDUAL;
+          case GELU -> EncoderKernels.QUERY_LINEAR_GELU_HALF;
+          case NORM_BIAS -> EncoderKernels.QUERY_NORM_LINEAR_BIAS;
+          case NORM_GELU -> EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF;
+        };
     LaunchConfig launch =
         LaunchConfig.of(n / columns, EncoderKernels.QUERY_BLOCK)
             .withSharedMemory(EncoderKernels.queryLinearBytes(columns, k));
     float[] expected = before.clone();
     short[] expectedHalf = halfBefore.clone();
-    args[3] = epilogue == EncoderKernels.QueryEpilogue.GELU ? expectedHalf : expected;
+    float[] expectedNormed = normedBefore.clone();
+    Object out = gelu ? expectedHalf : expected;
+    Object biasArgument = gelu ? halfBias : bias;
+    Object[] args =
+        product.norm
+            ? new Object[] {
+              xPre, gamma, beta, expectedNormed, w, biasArgument, out, rows, n, k, EPS
+            }
+            : epilogue == EncoderKernels.QueryEpilogue.RESIDUAL
+                ? new Object[] {a, w, bias, residual, out, rows, n, k}
+                : new Object[] {a, w, biasArgument, out, rows, n, k};
     kernel.runReference(launch, args);
 
-    float[] actual;
+    float[] actual, actualNormed;
     short[] actualHalf;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Float> xPreBuffer = DeviceBuffer.fromArray(xPre).syncOn(stream);
+        DeviceBuffer<Float> gammaBuffer = DeviceBuffer.fromArray(gamma).syncOn(stream);
+        DeviceBuffer<Float> betaBuffer = DeviceBuffer.fromArray(beta).syncOn(stream);
+        DeviceBuffer<Float> normed = DeviceBuffer.fromArray(normedBefore).syncOn(stream);
         DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
         DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
         DeviceBuffer<Short> halfBiasBuffer =
             DeviceBuffer.fromArray(ElementType.F16, halfBias).syncOn(stream);
-        DeviceBuffer<Float> out = DeviceBuffer.fromArray(before).syncOn(stream);
+        DeviceBuffer<Float> residualBuffer = DeviceBuffer.fromArray(residual).syncOn(stream);
+        DeviceBuffer<Float> outBuffer = DeviceBuffer.fromArray(before).syncOn(stream);
         DeviceBuffer<Short> outHalf =
             DeviceBuffer.fromArray(ElementType.F16, halfBefore).syncOn(stream)) {
       var node =
-          switch (epilogue) {
+          switch (product) {
             case BIAS ->
-                EncoderKernels.queryLinearBias(aBuffer, wBuffer, biasBuffer, out, rows, n, k);
+                EncoderKernels.queryLinearBias(aBuffer, wBuffer, biasBuffer, outBuffer, rows, n, k);
             case RESIDUAL ->
-                EncoderKernels.queryLinearResidual(aBuffer, wBuffer, biasBuffer, out, rows, n, k);
+                EncoderKernels.queryLinearResidual(
+                    aBuffer, wBuffer, biasBuffer, residualBuffer, outBuffer, rows, n, k);
             case GELU ->
                 EncoderKernels.queryLinearGeluHalf(
                     aBuffer, wBuffer, halfBiasBuffer, outHalf, rows, n, k);
+            case NORM_BIAS ->
+                EncoderKernels.queryNormLinearBias(
+                    xPreBuffer.slice(0, (long) rows * k),
+                    gammaBuffer,
+                    betaBuffer,
+                    EPS,
+                    normed,
+                    wBuffer,
+                    biasBuffer,
+                    outBuffer,
+                    rows);
+            case NORM_GELU ->
+                EncoderKernels.queryNormLinearGeluHalf(
+                    xPreBuffer.slice(0, (long) rows * k),
+                    gammaBuffer,
+                    betaBuffer,
+                    EPS,
+                    normed,
+                    wBuffer,
+                    halfBiasBuffer,
+                    outHalf,
+                    rows);
           };
       node.syncOn(stream);
-      actual = out.toFloatArray().syncOn(stream);
+      actual = outBuffer.toFloatArray().syncOn(stream);
       actualHalf = outHalf.toShortArray().syncOn(stream);
+      actualNormed = normed.toFloatArray().syncOn(stream);
     }
-    // Each element's bound: (k + 2) 2^-24 times the magnitudes of what it sums.
+    // The rows the product multiplies, as the reference has them.
+    float[] rowsUsed = new float[rows * k];
+    for (int i = 0; i < rows * k; i++) {
+      rowsUsed[i] =
+          product.norm
+              ? Float.float16ToFloat(Float.floatToFloat16(expectedNormed[i]))
+              : Float.float16ToFloat(a[i]);
+    }
+    // Each element's bound: (k + 2) 2^-24 times the magnitudes of what it sums; over normalised
+    // rows also an fp16 unit of each row value, which the GPU's LayerNorm may round the other way.
     float[] bound = new float[allRows * n];
     for (int r = 0; r < rows; r++) {
       for (int c = 0; c < n; c++) {
-        double magnitude = Math.abs(bias[c]);
+        double magnitude = Math.abs(bias[c]), flips = 0;
         if (epilogue == EncoderKernels.QueryEpilogue.RESIDUAL) {
-          magnitude += Math.abs(before[r * n + c]);
+          magnitude += Math.abs(residual[r * n + c]);
         }
         for (int i = 0; i < k; i++) {
-          magnitude +=
-              Math.abs(
-                  (double) Float.float16ToFloat(a[r * k + i]) * Float.float16ToFloat(w[i * n + c]));
+          double weight = Math.abs(Float.float16ToFloat(w[i * n + c]));
+          magnitude += Math.abs(rowsUsed[r * k + i]) * weight;
+          if (product.norm) {
+            flips += halfUlp(rowsUsed[r * k + i]) * weight;
+          }
         }
-        bound[r * n + c] = (float) ((k + 2) * 0x1p-24 * magnitude);
+        bound[r * n + c] = (float) ((k + 2) * 0x1p-24 * magnitude + flips);
       }
     }
-    if (epilogue == EncoderKernels.QueryEpilogue.GELU) {
+    String what = kernel.name();
+    if (gelu) {
       float[] e = floats(expectedHalf), got = floats(actualHalf);
       for (int i = 0; i < e.length; i++) {
         double tolerance =
             i < rows * n
                 ? 1.13 * bound[i] + 1e-6 * (1 + Math.abs(e[i])) + halfUlp(e[i])
                 : 0; // past the rows: untouched
-        assertWithin("query_linear_gelu_half", i, e[i], got[i], tolerance);
+        assertWithin(what, i, e[i], got[i], tolerance);
       }
       assertArrayEquals(before, actual, "the fp32 buffer it was not given");
     } else {
-      String what = "query_linear_" + epilogue.name().toLowerCase(java.util.Locale.ROOT);
       for (int i = 0; i < expected.length; i++) {
         assertWithin(what, i, expected[i], actual[i], bound[i]);
       }
       for (int i = rows * n; i < expected.length; i++) {
         assertEquals(before[i], actual[i], what + ": element " + i + " is past the rows");
       }
+    }
+    if (product.norm) {
+      assertElements(what + "'s normalised rows", expectedNormed, actualNormed, ROW);
+      for (int i = rows * k; i < actualNormed.length; i++) {
+        assertEquals(777f, actualNormed[i], what + ": normalised element " + i + " past the rows");
+      }
+    } else {
+      assertArrayEquals(normedBefore, actualNormed, "the normalised rows it was not given");
     }
   }
 

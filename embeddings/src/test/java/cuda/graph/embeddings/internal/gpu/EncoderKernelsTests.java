@@ -376,7 +376,7 @@ class EncoderKernelsTests {
             .map(cuda.graph.Kernel::name)
             .collect(java.util.stream.Collectors.toSet());
 
-    assertEquals(12, entries.size(), entries::toString);
+    assertEquals(14, entries.size(), entries::toString);
     assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
   }
 
@@ -412,7 +412,7 @@ class EncoderKernelsTests {
     short[] gelu = new short[(rows + 1) * n];
     EncoderKernels.QUERY_LINEAR_BIAS.runReference(launch(32, k, 1), a, w, bias, plain, rows, n, k);
     EncoderKernels.QUERY_LINEAR_RESIDUAL.runReference(
-        launch(16, k, 2), a, w, bias, residual, rows, n, k);
+        launch(16, k, 2), a, w, bias, residual, residual, rows, n, k);
     EncoderKernels.QUERY_LINEAR_GELU_HALF.runReference(
         launch(32, k, 1), a, w, halfBias, gelu, rows, n, k);
     for (int r = 0; r < rows; r++) {
@@ -437,6 +437,43 @@ class EncoderKernelsTests {
       assertEquals(before[at], residual[at], "a row past the rows");
       assertEquals(0, gelu[at], "a row past the rows");
     }
+  }
+
+  @Test
+  void theNormalisingQueryProductsAreTheQueryProductsOverTheLayerNormOfTheirRowsRoundedToFp16() {
+    int rows = 2, k = 32, n = 32;
+    float[] xPre = randoms(rows * k), gamma = randoms(k), beta = randoms(k), bias = randoms(n);
+    short[] w = new short[k * n], halfBias = new short[n];
+    for (int i = 0; i < w.length; i++) {
+      w[i] = Float.floatToFloat16((float) (random.nextGaussian() / 4));
+    }
+    for (int c = 0; c < n; c++) {
+      halfBias[c] = Float.floatToFloat16(bias[c]);
+    }
+    short[] a = new short[rows * k];
+    float[] expectedNormed = new float[rows * k];
+    for (int r = 0; r < rows; r++) {
+      float[] v = ReferenceEncoder.layerNorm(row(xPre, r, k), gamma, beta, EPS);
+      for (int i = 0; i < k; i++) {
+        expectedNormed[r * k + i] = v[i];
+        a[r * k + i] = Float.floatToFloat16(v[i]);
+      }
+    }
+    float[] plain = new float[rows * n], normedPlain = new float[rows * n];
+    short[] gelu = new short[rows * n], normedGelu = new short[rows * n];
+    float[] normed = new float[rows * k], normedAgain = new float[rows * k];
+    EncoderKernels.QUERY_LINEAR_BIAS.runReference(launch(32, k, 1), a, w, bias, plain, rows, n, k);
+    EncoderKernels.QUERY_NORM_LINEAR_BIAS.runReference(
+        launch(32, k, 1), xPre, gamma, beta, normed, w, bias, normedPlain, rows, n, k, EPS);
+    EncoderKernels.QUERY_LINEAR_GELU_HALF.runReference(
+        launch(32, k, 1), a, w, halfBias, gelu, rows, n, k);
+    EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF.runReference(
+        launch(32, k, 1), xPre, gamma, beta, normedAgain, w, halfBias, normedGelu, rows, n, k, EPS);
+
+    assertArrayEquals(plain, normedPlain);
+    assertArrayEquals(gelu, normedGelu);
+    assertArrayEquals(expectedNormed, normed);
+    assertArrayEquals(expectedNormed, normedAgain);
   }
 
   @Test

@@ -27,8 +27,9 @@ import java.util.Locale;
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
  * tokenization. Mode {@code fp16_query} runs shapes of up to 32 tokens on the query path (the
- * default), {@code fp16_cublaslt} every shape on the cuBLASLt path, {@code fp32} the same in fp32.
- * Then the replay of shapes of 1 to 64 sequences of 32 tokens in both fp16 modes.
+ * default: its LayerNorms folded into its products), {@code fp16_query_unfolded} the same with each
+ * LayerNorm a node, {@code fp16_cublaslt} every shape on the cuBLASLt path, {@code fp32} the same
+ * in fp32. Then the replay of shapes of 1 to 64 sequences of 32 tokens in the fp16 modes.
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
@@ -46,13 +47,20 @@ public final class QueryBreakdown {
 
   private QueryBreakdown() {}
 
-  /** A precision, and the most tokens of a shape on the fp16 query path (0: none). */
-  private record Mode(String name, GpuEncoder.Precision precision, int queryTokens) {}
+  /**
+   * A precision, the most tokens of a shape on the fp16 query path (0: none), and whether that path
+   * folds its LayerNorms into its products.
+   */
+  private record Mode(
+      String name, GpuEncoder.Precision precision, int queryTokens, boolean normsFolded) {}
 
   private static final Mode FP16_QUERY =
-      new Mode("fp16_query", GpuEncoder.Precision.FP16, GpuEncoder.QUERY_TOKENS);
-  private static final Mode FP16_CUBLASLT = new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0);
-  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0);
+      new Mode("fp16_query", GpuEncoder.Precision.FP16, GpuEncoder.QUERY_TOKENS, true);
+  private static final Mode FP16_QUERY_UNFOLDED =
+      new Mode("fp16_query_unfolded", GpuEncoder.Precision.FP16, GpuEncoder.QUERY_TOKENS, false);
+  private static final Mode FP16_CUBLASLT =
+      new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0, false);
+  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0, false);
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -144,10 +152,10 @@ public final class QueryBreakdown {
               batchShape[1]);
           continue;
         }
-        for (Mode mode : List.of(FP16_QUERY, FP16_CUBLASLT, FP32)) {
+        for (Mode mode : List.of(FP16_QUERY, FP16_QUERY_UNFOLDED, FP16_CUBLASLT, FP32)) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
-        for (Mode mode : List.of(FP16_QUERY, FP16_CUBLASLT)) {
+        for (Mode mode : List.of(FP16_QUERY, FP16_QUERY_UNFOLDED, FP16_CUBLASLT)) {
           shapes(platform, model, mode, weights, tokenizer, pooling, queries);
         }
         agreement(platform, model, weights, tokenizer, pooling, queries);
@@ -166,7 +174,7 @@ public final class QueryBreakdown {
       BertTokenizer tokenizer,
       Pooling pooling,
       List<String> queries) {
-    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT, FP32);
+    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT, FP32, FP16_QUERY_UNFOLDED);
     float[][][] out = new float[modes.size()][queries.size()][];
     for (int m = 0; m < modes.size(); m++) {
       try (Stream stream = platform.defaultDevice().newStream();
@@ -178,21 +186,23 @@ public final class QueryBreakdown {
         }
       }
     }
-    double[] worst = {1, 1, 1};
+    double[] worst = {1, 1, 1, 1};
     for (int q = 0; q < queries.size(); q++) {
       worst[0] = Math.min(worst[0], cosine(out[0][q], out[1][q]));
       worst[1] = Math.min(worst[1], cosine(out[0][q], out[2][q]));
       worst[2] = Math.min(worst[2], cosine(out[1][q], out[2][q]));
+      worst[3] = Math.min(worst[3], cosine(out[0][q], out[3][q]));
     }
     System.out.printf(
         Locale.ROOT,
         "query_agreement,%s,queries,%d,worst_cosine,query_to_cublaslt,%.9f,query_to_fp32,%.9f,"
-            + "cublaslt_to_fp32,%.9f%n",
+            + "cublaslt_to_fp32,%.9f,query_to_unfolded,%.9f%n",
         model,
         queries.size(),
         worst[0],
         worst[1],
-        worst[2]);
+        worst[2],
+        worst[3]);
   }
 
   /** {@return the cosine of a and b}, -2 where it is not a number */
@@ -217,7 +227,9 @@ public final class QueryBreakdown {
         mode.precision(),
         GpuEncoder.Gelu.defaultFor(mode.precision()),
         pooling,
-        GpuEncoder.Sizing.DEFAULT.withQueryTokens(mode.queryTokens()));
+        GpuEncoder.Sizing.DEFAULT
+            .withQueryTokens(mode.queryTokens())
+            .withQueryNormsFolded(mode.normsFolded()));
   }
 
   private static void breakdown(
