@@ -369,8 +369,8 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 
 // ---------------------------------------------------------------------------------------------
 // The products of a query (fp16 mode, at most QUERY_ROWS tokens): out = f(a W + bias) with a the
-// fp16 rows of width k, W [k, n] row-major fp16 (the layout the weights are stored in). A block
-// owns NB columns for every row. The nodes of a query's pass are tiny (a 1 x 32 query's QKV
+// fp16 rows of width k, W [k, n] row-major fp16 (the layout the weights are stored in). Block
+// (x, y) owns NB columns of QUERY_ROWS rows, from y * QUERY_ROWS. The nodes of a query's pass are tiny (a 1 x 32 query's QKV
 // product is 28 MFLOP over 0.9 MB of weights) and dependent, so what costs is each kernel's own
 // latency: the block copies its slice of W into shared memory before it waits for the kernel
 // before it (the weights do not depend on it), and only the activations, 24 to 96 KB, are read
@@ -387,13 +387,12 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 // Epilogues: QUERY_BIAS out (fp32) = a W + bias (fp32), the attention's Q | K | V;
 // QUERY_RESIDUAL out (fp32) = residual + a W + bias (fp32), an output product onto the residual
 // stream (out may be residual); QUERY_GELU out (fp16) = GELU(a W + bias (fp16)), the exact erf
-// form, the feed-forward's inner rows. Rows past `rows` are zeros in shared memory and are not
-// written.
+// form, the feed-forward's inner rows. A block's rows past `rows` are zeros in shared memory and
+// are not written.
 //
-// The block checks what it relies on: 1 <= rows <= QUERY_ROWS, k a multiple of 16, n of NB, a and
-// W 16-byte aligned (its copies are 16 bytes), QUERY_WARPS warps, and the dynamic shared memory
-// query_linear_bytes gives; otherwise it writes NaN over its columns of the first min(rows,
-// QUERY_ROWS) rows (and nothing to normed).
+// The block checks what it relies on: k a multiple of 16, n of NB, a and W 16-byte aligned (its
+// copies are 16 bytes), QUERY_WARPS warps, and the dynamic shared memory query_linear_bytes gives;
+// otherwise it writes NaN over its columns of its rows (and nothing to normed).
 #define QUERY_ROWS 32
 #define QUERY_WARPS 8
 #define QUERY_PAD 8 // fp16 padding of each shared row, so the rows of a tile start on other banks
@@ -410,10 +409,10 @@ __device__ __forceinline__ bool aligned_16(const void *p) {
   return ((unsigned long long)p & 15ull) == 0;
 }
 
-// The dynamic shared memory of a block: W's slice, the rows, the warps' partial tiles.
+// The dynamic shared memory of a block: W's slice, the rows, the warps' partial tiles, the bias.
 __host__ __device__ constexpr int query_linear_bytes(int nb, int k) {
   return k * (nb + QUERY_PAD) * 2 + QUERY_ROWS * (k + QUERY_PAD) * 2 +
-         QUERY_WARPS / (QUERY_ROWS / 16 * (nb / 16)) * QUERY_ROWS * nb * 4;
+         QUERY_WARPS / (QUERY_ROWS / 16 * (nb / 16)) * QUERY_ROWS * nb * 4 + nb * 4;
 }
 
 // Where a query product's rows come from: fp16 rows a, or (a null) LayerNorm(x_pre).
@@ -424,37 +423,61 @@ struct QueryRows {
   float eps;
 };
 
+// A LayerNorm of the block's rows whose width the registers hold: each warp normalises its
+// QUERY_ROWS / QUERY_WARPS rows with every load in flight at once (one trip to L2, not one a row).
+#define QUERY_NORM_PER_LANE 16 // k at most 512
+#define QUERY_ROWS_PER_WARP (QUERY_ROWS / QUERY_WARPS)
+
 template <int NB, int EPILOGUE>
 __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
                              const float *residual, void *out, int rows, int n, int k) {
   using namespace nvcuda;
   constexpr int COLUMN_TILES = NB / 16, TILES = QUERY_ROWS / 16 * COLUMN_TILES;
   constexpr int SPLITS = QUERY_WARPS / TILES;
+  constexpr int PER_THREAD = QUERY_ROWS * NB / (QUERY_WARPS * WARP); // epilogue elements
   extern __shared__ __align__(128) unsigned char query_shared[];
-  int col0 = blockIdx.x * NB;
-  if (col0 >= n) return;
+  int col0 = blockIdx.x * NB, row0 = blockIdx.y * QUERY_ROWS;
+  if (col0 >= n || row0 >= rows) return;
+  int m = min(rows - row0, QUERY_ROWS); // the block's rows
   int ldw = NB + QUERY_PAD, lda = k + QUERY_PAD;
   __half *w_rows = (__half *)query_shared;   // [k][ldw]
   __half *a_rows = w_rows + (size_t)k * ldw; // [QUERY_ROWS][lda]
   float *partial = (float *)(a_rows + (size_t)QUERY_ROWS * lda); // [SPLITS][QUERY_ROWS][NB]
+  float *bias_cols = partial + SPLITS * QUERY_ROWS * NB;         // [NB]
   unsigned shared_bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(shared_bytes));
-  bool fits = rows >= 1 && rows <= QUERY_ROWS && k >= 16 && k % 16 == 0 && n % NB == 0 &&
-              blockDim.x == QUERY_WARPS * WARP && (in.a == nullptr || aligned_16(in.a)) &&
-              aligned_16(w) && shared_bytes >= (unsigned)query_linear_bytes(NB, k);
-  if (fits)
+  bool fits = k >= 16 && k % 16 == 0 && n % NB == 0 && blockDim.x == QUERY_WARPS * WARP &&
+              (in.a == nullptr || aligned_16(in.a)) && aligned_16(w) &&
+              shared_bytes >= (unsigned)query_linear_bytes(NB, k);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  bool norm_in_registers = in.a == nullptr && k <= QUERY_NORM_PER_LANE * WARP;
+  float g[QUERY_NORM_PER_LANE], b[QUERY_NORM_PER_LANE];
+  // What does not depend on the kernel before: the weights' slice, the bias, LayerNorm's gamma
+  // and beta, all requested before the wait.
+  if (fits) {
     for (int e = threadIdx.x; e < k * (NB / 8); e += blockDim.x) {
       int r = e / (NB / 8), c = e % (NB / 8) * 8;
       copy_16_async(w_rows + r * ldw + c, w + (size_t)r * n + col0 + c);
     }
+    for (int c = threadIdx.x; c < NB; c += blockDim.x)
+      bias_cols[c] = EPILOGUE == QUERY_GELU ? __half2float(((const __half *)bias)[col0 + c])
+                                            : ((const float *)bias)[col0 + c];
+    if (norm_in_registers) {
+#pragma unroll
+      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
+        int i = lane + t * WARP;
+        g[t] = i < k ? in.gamma[i] : 0.f;
+        b[t] = i < k ? in.beta[i] : 0.f;
+      }
+    }
+  }
   wait_for_previous_kernel();
   let_next_kernel_launch();
   if (!fits) {
-    int m = min(max(rows, 0), QUERY_ROWS);
     for (int e = threadIdx.x; e < m * NB; e += blockDim.x) {
       int c = col0 + e % NB;
       if (c >= n) continue;
-      size_t at = (size_t)(e / NB) * n + c;
+      size_t at = (size_t)(row0 + e / NB) * n + c;
       if (EPILOGUE == QUERY_GELU)
         store((__half *)out + at, CUDART_NAN_F);
       else
@@ -462,25 +485,69 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
     }
     return;
   }
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  // The residual, written by the kernel before: its loads go out now, beside the rows'.
+  float res[PER_THREAD];
+  if (EPILOGUE == QUERY_RESIDUAL) {
+#pragma unroll
+    for (int j = 0; j < PER_THREAD; j++) {
+      int e = threadIdx.x + j * QUERY_WARPS * WARP;
+      res[j] = e < m * NB ? residual[(size_t)(row0 + e / NB) * n + col0 + e % NB] : 0.f;
+    }
+  }
+  float *normed = blockIdx.x == 0 ? in.normed : nullptr;
   if (in.a != nullptr) {
     for (int e = threadIdx.x; e < QUERY_ROWS * (k / 8); e += blockDim.x) {
       int r = e / (k / 8), c = e % (k / 8) * 8;
       __half *to = a_rows + r * lda + c;
-      if (r < rows)
-        copy_16_async(to, in.a + (size_t)r * k + c);
+      if (r < m)
+        copy_16_async(to, in.a + (size_t)(row0 + r) * k + c);
       else
         *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
     }
+  } else if (norm_in_registers) {
+    float v[QUERY_ROWS_PER_WARP][QUERY_NORM_PER_LANE];
+#pragma unroll
+    for (int j = 0; j < QUERY_ROWS_PER_WARP; j++) {
+      int r = warp + j * QUERY_WARPS;
+      const float *src = in.x_pre + (size_t)(row0 + r) * k;
+#pragma unroll
+      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
+        int i = lane + t * WARP;
+        v[j][t] = r < m && i < k ? src[i] : 0.f;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < QUERY_ROWS_PER_WARP; j++) {
+      int r = warp + j * QUERY_WARPS;
+      __half *to = a_rows + r * lda;
+      float sum = 0.f;
+#pragma unroll
+      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) sum += v[j][t];
+      float mean = warp_sum(sum) / k;
+      float squares = 0.f;
+#pragma unroll
+      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
+        float d = lane + t * WARP < k ? v[j][t] - mean : 0.f;
+        squares += d * d;
+      }
+      float scale = rsqrtf(warp_sum(squares) / k + in.eps);
+#pragma unroll
+      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
+        int i = lane + t * WARP;
+        if (i >= k) continue;
+        float x = r < m ? (v[j][t] - mean) * scale * g[t] + b[t] : 0.f;
+        to[i] = __float2half_rn(x);
+        if (normed && r < m) normed[(size_t)(row0 + r) * k + i] = x;
+      }
+    }
   } else {
-    float *normed = blockIdx.x == 0 ? in.normed : nullptr;
     for (int r = warp; r < QUERY_ROWS; r += QUERY_WARPS) {
       __half *to = a_rows + r * lda;
-      if (r >= rows) {
+      if (r >= m) {
         for (int i = lane; i < k; i += WARP) to[i] = __float2half_rn(0.f);
         continue;
       }
-      const float *src = in.x_pre + (size_t)r * k;
+      const float *src = in.x_pre + (size_t)(row0 + r) * k;
       float sum = 0.f;
       for (int i = lane; i < k; i += WARP) sum += src[i];
       float mean = warp_sum(sum) / k;
@@ -491,9 +558,9 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
       }
       float scale = rsqrtf(warp_sum(squares) / k + in.eps);
       for (int i = lane; i < k; i += WARP) {
-        float v = (src[i] - mean) * scale * in.gamma[i] + in.beta[i];
-        to[i] = __float2half_rn(v);
-        if (normed) normed[(size_t)r * k + i] = v;
+        float x = (src[i] - mean) * scale * in.gamma[i] + in.beta[i];
+        to[i] = __float2half_rn(x);
+        if (normed) normed[(size_t)(row0 + r) * k + i] = x;
       }
     }
   }
@@ -505,27 +572,30 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
   wmma::fill_fragment(acc, 0.f);
-  for (int s = split * 16; s < k; s += SPLITS * 16) {
-    wmma::load_matrix_sync(fa, a_rows + tile_row * lda + s, lda);
-    wmma::load_matrix_sync(fb, w_rows + s * ldw + tile_col, ldw);
-    wmma::mma_sync(acc, fa, fb, acc);
-  }
+  if (tile_row < m) // a tile of padding rows only adds zeros
+    for (int s = split * 16; s < k; s += SPLITS * 16) {
+      wmma::load_matrix_sync(fa, a_rows + tile_row * lda + s, lda);
+      wmma::load_matrix_sync(fb, w_rows + s * ldw + tile_col, ldw);
+      wmma::mma_sync(acc, fa, fb, acc);
+    }
   wmma::store_matrix_sync(partial + (split * QUERY_ROWS + tile_row) * NB + tile_col, acc, NB,
                           wmma::mem_row_major);
   __syncthreads();
-  for (int e = threadIdx.x; e < rows * NB; e += blockDim.x) {
-    int r = e / NB, c = e % NB, col = col0 + c;
+#pragma unroll
+  for (int j = 0; j < PER_THREAD; j++) {
+    int e = threadIdx.x + j * QUERY_WARPS * WARP;
+    if (e >= m * NB) break;
+    int r = e / NB, c = e % NB;
     float v = 0.f;
     for (int p = 0; p < SPLITS; p++) v += partial[(p * QUERY_ROWS + r) * NB + c];
-    size_t at = (size_t)r * n + col;
-    if (EPILOGUE == QUERY_GELU) {
-      v += __half2float(((const __half *)bias)[col]);
+    v += bias_cols[c];
+    size_t at = (size_t)(row0 + r) * n + col0 + c;
+    if (EPILOGUE == QUERY_GELU)
       store((__half *)out + at, 0.5f * v * (1.f + erff(v * 0.70710678118654752f)));
-    } else if (EPILOGUE == QUERY_RESIDUAL) {
-      store((float *)out + at, residual[at] + (v + ((const float *)bias)[col]));
-    } else {
-      store((float *)out + at, v + ((const float *)bias)[col]);
-    }
+    else if (EPILOGUE == QUERY_RESIDUAL)
+      store((float *)out + at, res[j] + v);
+    else
+      store((float *)out + at, v);
   }
 }
 

@@ -221,7 +221,7 @@ public final class EncoderKernels {
           I32,
           F32);
 
-  /** The most rows (tokens) a query product takes ({@code QUERY_ROWS} of the .cu). */
+  /** The rows (tokens) of a query product's block ({@code QUERY_ROWS} of the .cu). */
   public static final int QUERY_ROWS = 32;
 
   /** Threads of a query product's block ({@code QUERY_WARPS} warps). */
@@ -247,8 +247,9 @@ public final class EncoderKernels {
 
   /**
    * {@return the dynamic shared memory of a query product's block of {@code columns} columns over
-   * rows of width {@code k}}: its slice of W and the rows, each row padded by 8 fp16, and the
-   * warps' partial tiles ({@code query_linear_bytes} of the .cu, which writes NaN with less)
+   * rows of width {@code k}}: its slice of W and the rows, each row padded by 8 fp16, the warps'
+   * partial tiles and its columns' bias ({@code query_linear_bytes} of the .cu, which writes NaN
+   * with less)
    *
    * @param columns the block's columns, 16 or 32
    * @param k the width of the rows
@@ -256,7 +257,10 @@ public final class EncoderKernels {
   public static int queryLinearBytes(int columns, int k) {
     int tiles = QUERY_ROWS / 16 * (columns / 16);
     int splits = QUERY_BLOCK / 32 / tiles;
-    return k * (columns + 8) * 2 + QUERY_ROWS * (k + 8) * 2 + splits * QUERY_ROWS * columns * 4;
+    return k * (columns + 8) * 2
+        + QUERY_ROWS * (k + 8) * 2
+        + splits * QUERY_ROWS * columns * 4
+        + columns * 4;
   }
 
   /**
@@ -485,6 +489,7 @@ public final class EncoderKernels {
    * @param length the length they are padded to
    * @param heads the heads
    * @param headSize the width of a head, at most {@value #MAX_HEAD_SIZE}
+   * @param programmatic whether it is a programmatic dependent launch
    */
   public static GraphNode<@Nullable Void> attentionHalf(
       DeviceBuffer<Float> qkv,
@@ -493,9 +498,10 @@ public final class EncoderKernels {
       int batch,
       int length,
       int heads,
-      int headSize) {
+      int headSize,
+      boolean programmatic) {
     return ATTENTION_HALF.launch(
-        attentionLaunch(batch, length, heads),
+        dependent(attentionLaunch(batch, length, heads), programmatic),
         qkv,
         mask,
         out,
@@ -626,7 +632,7 @@ public final class EncoderKernels {
    * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
    * @param bias {@code n} floats
    * @param out {@code rows x n} floats
-   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
    * @param n the columns, a multiple of {@value #QUERY_BIAS_COLUMNS}
    * @param k the width of a row, a multiple of 16
    * @throws IllegalArgumentException for sizes outside these or buffers too short for them
@@ -651,7 +657,7 @@ public final class EncoderKernels {
    * @param bias {@code n} floats
    * @param residual {@code rows x n} floats, which may be {@code out}
    * @param out {@code rows x n} floats
-   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
    * @param n the columns, a multiple of {@value #QUERY_RESIDUAL_COLUMNS}
    * @param k the width of a row, a multiple of 16
    * @throws IllegalArgumentException for sizes outside these or buffers too short for them
@@ -675,7 +681,7 @@ public final class EncoderKernels {
         new long[] {a.length(), w.length(), bias.length(), residual.length(), out.length()},
         new long[] {(long) rows * k, (long) k * n, n, (long) rows * n, (long) rows * n});
     return QUERY_LINEAR_RESIDUAL.launch(
-        queryLaunch(QUERY_RESIDUAL_COLUMNS, n, k), a, w, bias, residual, out, rows, n, k);
+        queryLaunch(QUERY_RESIDUAL_COLUMNS, rows, n, k), a, w, bias, residual, out, rows, n, k);
   }
 
   /**
@@ -691,7 +697,7 @@ public final class EncoderKernels {
    * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
    * @param bias {@code n} floats
    * @param out {@code rows x n} floats
-   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
    * @throws IllegalArgumentException for sizes outside these or buffers too short for them
    */
   public static GraphNode<@Nullable Void> queryNormLinearBias(
@@ -731,7 +737,7 @@ public final class EncoderKernels {
    * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
    * @param bias {@code n} fp16
    * @param out {@code rows x n} fp16
-   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
    * @throws IllegalArgumentException for sizes outside these or buffers too short for them
    */
   public static GraphNode<@Nullable Void> queryNormLinearGeluHalf(
@@ -781,7 +787,18 @@ public final class EncoderKernels {
         new long[] {xPre.length(), beta.length(), normed.length(), w.length(), out.length()},
         new long[] {(long) rows * k, k, (long) rows * k, (long) k * n, (long) rows * n});
     return kernel.launch(
-        queryLaunch(columns, n, k), xPre, gamma, beta, normed, w, bias, out, rows, n, k, epsilon);
+        queryLaunch(columns, rows, n, k),
+        xPre,
+        gamma,
+        beta,
+        normed,
+        w,
+        bias,
+        out,
+        rows,
+        n,
+        k,
+        epsilon);
   }
 
   /**
@@ -792,7 +809,7 @@ public final class EncoderKernels {
    * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
    * @param bias {@code n} fp16
    * @param out {@code rows x n} fp16
-   * @param rows the rows, 1 to {@value #QUERY_ROWS}
+   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
    * @param n the columns, a multiple of {@value #QUERY_GELU_COLUMNS}
    * @param k the width of a row, a multiple of 16
    * @throws IllegalArgumentException for sizes outside these or buffers too short for them
@@ -827,17 +844,18 @@ public final class EncoderKernels {
         new String[] {"a", "w", "bias", "out"},
         new long[] {a.length(), w.length(), bias.length(), out.length()},
         new long[] {(long) rows * k, (long) k * n, n, (long) rows * n});
-    return kernel.launch(queryLaunch(columns, n, k), a, w, bias, out, rows, n, k);
+    return kernel.launch(queryLaunch(columns, rows, n, k), a, w, bias, out, rows, n, k);
   }
 
-  private static LaunchConfig queryLaunch(int columns, int n, int k) {
-    return LaunchConfig.of(n / columns, QUERY_BLOCK)
+  private static LaunchConfig queryLaunch(int columns, int rows, int n, int k) {
+    return new LaunchConfig(
+            Dim3.of(n / columns, (rows + QUERY_ROWS - 1) / QUERY_ROWS), Dim3.of(QUERY_BLOCK), 0)
         .withSharedMemory(queryLinearBytes(columns, k))
         .withProgrammaticDependentLaunch();
   }
 
   private static void checkQueryLinear(Kernel kernel, int columns, int rows, int n, int k) {
-    if (rows < 1 || rows > QUERY_ROWS || n < columns || n % columns != 0 || k < 16 || k % 16 != 0) {
+    if (rows < 1 || n < columns || n % columns != 0 || k < 16 || k % 16 != 0) {
       throw new IllegalArgumentException(
           "EncoderKernels."
               + kernel.name()
@@ -847,11 +865,9 @@ public final class EncoderKernels {
               + k
               + " into "
               + n
-              + " columns; it takes 1 to "
-              + QUERY_ROWS
-              + " rows, a width that is a multiple of 16 and columns a multiple of "
-              + columns
-              + " (larger shapes go through cuBLASLt)");
+              + " columns; it takes at least 1 row, a width that is a multiple of 16 and columns a"
+              + " multiple of "
+              + columns);
     }
   }
 
@@ -1172,11 +1188,11 @@ public final class EncoderKernels {
   /**
    * query_linear's reference (query_norm_linear's where {@code norm}): the columns of the blocks
    * the grid has (a block past n returns), each element the product's sum in double over k of the
-   * fp16 values, then the epilogue. With {@code norm} the rows are {@link
-   * ReferenceEncoder#layerNorm} of x_pre rounded to fp16, and block 0 (every grid has it) writes
-   * them in fp32 to normed. Where the kernel's checks fail (it cannot see its shared memory or
-   * alignment; the launch sets both), NaN over the first min(rows, 32) rows of those columns, and
-   * nothing to normed.
+   * fp16 values, then the epilogue, for the rows of the blocks the grid has (32 a block row). With
+   * {@code norm} the rows are {@link ReferenceEncoder#layerNorm} of x_pre rounded to fp16, and the
+   * blocks of column 0 (every grid has them) write them in fp32 to normed. Where the kernel's
+   * checks fail (it cannot see its shared memory or alignment; the launch sets both), NaN over
+   * those rows' columns, and nothing to normed.
    */
   private static void queryLinear(
       KernelCall call, int columns, QueryEpilogue epilogue, boolean norm) {
@@ -1187,17 +1203,17 @@ public final class EncoderKernels {
     int outIndex = norm ? 6 : residual ? 4 : 3;
     int rows = call.i32(outIndex + 1), n = call.i32(outIndex + 2), k = call.i32(outIndex + 3);
     int covered = (int) Math.min((long) call.grid().x() * columns, n);
-    int written = Math.min(Math.max(rows, 0), QUERY_ROWS);
+    int written = (int) Math.min((long) call.grid().y() * QUERY_ROWS, Math.max(rows, 0));
     if (covered < 1 || written < 1) {
       return;
     }
+    rows = written; // the rows of the blocks the grid has
     boolean half = epilogue == QueryEpilogue.GELU;
     long outElements = (long) (written - 1) * n + covered;
     MemorySegment outMemory =
         call.memory(outIndex, outElements * (half ? Short.BYTES : Float.BYTES));
     boolean fits =
-        rows <= QUERY_ROWS
-            && k >= 16
+        k >= 16
             && k % 16 == 0
             && n % columns == 0
             && call.block().x() == QUERY_BLOCK

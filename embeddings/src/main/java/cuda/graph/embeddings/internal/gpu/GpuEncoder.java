@@ -289,7 +289,7 @@ public final class GpuEncoder implements AutoCloseable {
    * @param length the token lengths, or null
    * @param graphMemoryBudget the budget in bytes, or 0
    * @param queryTokens the most tokens (batch times padded length) of a shape on the query path, 0
-   *     to {@link EncoderKernels#QUERY_ROWS}
+   *     to {@link #QUERY_MAX_TOKENS}
    * @param queryNormsFolded whether the query path folds each LayerNorm into the product after it
    *     ({@link #QUERY_NORMS_FOLDED}) rather than running it as a node of its own
    */
@@ -306,13 +306,13 @@ public final class GpuEncoder implements AutoCloseable {
      * Checks the query path's tokens.
      *
      * @throws IllegalArgumentException if {@code queryTokens} is outside 0 to {@link
-     *     EncoderKernels#QUERY_ROWS}
+     *     #QUERY_MAX_TOKENS}
      */
     public Sizing {
-      if (queryTokens < 0 || queryTokens > EncoderKernels.QUERY_ROWS) {
+      if (queryTokens < 0 || queryTokens > QUERY_MAX_TOKENS) {
         throw new IllegalArgumentException(
             "GpuEncoder.Sizing: the query path takes shapes of up to "
-                + EncoderKernels.QUERY_ROWS
+                + QUERY_MAX_TOKENS
                 + " tokens; got "
                 + queryTokens
                 + " (0 turns it off)");
@@ -333,7 +333,7 @@ public final class GpuEncoder implements AutoCloseable {
     /**
      * {@return these sizes with the query path for shapes of up to {@code tokens} tokens}
      *
-     * @param tokens 0 (off) to {@link EncoderKernels#QUERY_ROWS}
+     * @param tokens 0 (off) to {@link #QUERY_MAX_TOKENS}
      */
     public Sizing withQueryTokens(int tokens) {
       return new Sizing(batch, length, graphMemoryBudget, tokens, queryNormsFolded);
@@ -357,6 +357,12 @@ public final class GpuEncoder implements AutoCloseable {
    * cost is their latency, not their work; larger shapes stay on cuBLASLt's products.
    */
   public static final int QUERY_TOKENS = EncoderKernels.QUERY_ROWS;
+
+  /**
+   * The most tokens a sizing may put on the query path: its products take any number of rows (a
+   * block for each 32), but past a few hundred tokens cuBLASLt's products are the faster.
+   */
+  public static final int QUERY_MAX_TOKENS = 1024;
 
   /**
    * Whether the query path folds each LayerNorm into the product that reads its rows by default
@@ -849,7 +855,14 @@ public final class GpuEncoder implements AutoCloseable {
                       headSize,
                       false)
                   : EncoderKernels.attentionHalf(
-                      qkv, maskPrefix, as(context, ElementType.F16), batch, length, heads, headSize)
+                      qkv,
+                      maskPrefix,
+                      as(context, ElementType.F16),
+                      batch,
+                      length,
+                      heads,
+                      headSize,
+                      false)
               : EncoderKernels.attention(
                   qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
       scope.recordMatmul(
@@ -921,9 +934,7 @@ public final class GpuEncoder implements AutoCloseable {
         scope.record(
             EncoderKernels.queryLinearBias(
                 xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
-        scope.record(
-            EncoderKernels.attentionHalfShort(
-                qkv, maskPrefix, context, batch, length, heads, headSize, true));
+        scope.record(queryAttention(qkv, maskPrefix, context, batch, length));
         scope.record(
             EncoderKernels.queryLinearResidual(
                 context,
@@ -965,6 +976,20 @@ public final class GpuEncoder implements AutoCloseable {
             hidden,
             pooling,
             true));
+  }
+
+  /** The query path's attention: as the cuBLASLt path's, a programmatic dependent launch. */
+  private GraphNode<@Nullable Void> queryAttention(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> context,
+      int batch,
+      int length) {
+    int heads = architecture.heads(), headSize = architecture.headSize();
+    return shortAttention(batch, length)
+        ? EncoderKernels.attentionHalfShort(
+            qkv, mask, context, batch, length, heads, headSize, true)
+        : EncoderKernels.attentionHalf(qkv, mask, context, batch, length, heads, headSize, true);
   }
 
   /**
@@ -1010,16 +1035,7 @@ public final class GpuEncoder implements AutoCloseable {
                 tokens));
         residual = normed;
       }
-      scope.record(
-          EncoderKernels.attentionHalfShort(
-              qkv,
-              maskPrefix,
-              context,
-              batch,
-              length,
-              architecture.heads(),
-              architecture.headSize(),
-              true));
+      scope.record(queryAttention(qkv, maskPrefix, context, batch, length));
       scope.record(
           EncoderKernels.queryLinearResidual(
               context,

@@ -256,12 +256,12 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
-  void theQueryPathTakesShapesOfAtMost32TokensAndNoOtherSizeIsAccepted() {
+  void theQueryPathTakesShapesOfUpTo1024TokensAndNoOtherSizeIsAccepted() {
     assertEquals(GpuEncoder.QUERY_TOKENS, GpuEncoder.Sizing.DEFAULT.queryTokens());
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class, () -> GpuEncoder.Sizing.DEFAULT.withQueryTokens(33));
-    assertTrue(e.getMessage().contains("up to 32 tokens; got 33"), e.getMessage());
+            IllegalArgumentException.class, () -> GpuEncoder.Sizing.DEFAULT.withQueryTokens(1025));
+    assertTrue(e.getMessage().contains("up to 1024 tokens; got 1025"), e.getMessage());
     assertThrows(
         IllegalArgumentException.class, () -> GpuEncoder.Sizing.DEFAULT.withQueryTokens(-1));
   }
@@ -275,9 +275,15 @@ abstract class AbstractGpuEncoderTests {
       String rows =
           assertThrows(
                   IllegalArgumentException.class,
-                  () -> EncoderKernels.queryLinearBias(a, w, bias, out, 33, 64, 64))
+                  () -> EncoderKernels.queryLinearBias(a, w, bias, out, 0, 64, 64))
               .getMessage();
-      assertTrue(rows.startsWith("EncoderKernels.query_linear_bias: 33 rows"), rows);
+      assertTrue(rows.startsWith("EncoderKernels.query_linear_bias: 0 rows"), rows);
+      String shortOut =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> EncoderKernels.queryLinearBias(a, w, bias, out, 41, 64, 64))
+              .getMessage();
+      assertTrue(shortOut.contains("a holds 2560 elements, 2624 needed"), shortOut);
       String width =
           assertThrows(
                   IllegalArgumentException.class,

@@ -383,7 +383,7 @@ class EncoderKernelsGpuTests {
               .andThen(out.toFloatArray())
               .syncOn(stream);
       actualHalf =
-          EncoderKernels.attentionHalf(q, m, outHalf, batch, length, HEADS, HEAD_SIZE)
+          EncoderKernels.attentionHalf(q, m, outHalf, batch, length, HEADS, HEAD_SIZE, false)
               .andThen(outHalf.toShortArray())
               .syncOn(stream);
       actualShort =
@@ -541,7 +541,12 @@ class EncoderKernelsGpuTests {
     "1, 384, NORM_BIAS",
     "32, 384, NORM_BIAS",
     "5, 384, NORM_GELU",
-    "32, 384, NORM_GELU"
+    "32, 384, NORM_GELU",
+    "40, 384, BIAS",
+    "64, 1536, RESIDUAL",
+    "100, 384, NORM_GELU",
+    "33, 384, NORM_BIAS",
+    "72, 1024, GELU"
   })
   void queryProductsOnTheGpuAreTheirReferenceForEveryElementAndWriteNoOtherRow(
       int rows, int k, QueryProduct product) {
@@ -562,7 +567,7 @@ class EncoderKernelsGpuTests {
           case RESIDUAL -> EncoderKernels.QUERY_RESIDUAL_COLUMNS;
           case GELU -> EncoderKernels.QUERY_GELU_COLUMNS;
         };
-    int allRows = EncoderKernels.QUERY_ROWS + 2; // rows past `rows` must keep what they hold
+    int allRows = rows + 2; // rows past `rows` must keep what they hold
     short[] a = halfGaussians(random, allRows * k, 1);
     // Rows before a LayerNorm as a model's residual stream has them: a few units, some offset.
     float[] xPre = new float[allRows * k];
@@ -738,17 +743,17 @@ class EncoderKernelsGpuTests {
   }
 
   @Test
-  void aQueryProductOfMoreRowsThanItTakesWritesNanOverTheRowsItHasOnBothSides() {
+  void aQueryProductLaunchedWithAnotherBlockWritesNanOverItsBlocksRowsOnBothSides() {
     CudaPlatform platform = gpu();
     Random random = new Random(3606);
-    int rows = EncoderKernels.QUERY_ROWS + 1, k = 64, n = 32;
+    int rows = EncoderKernels.QUERY_ROWS + 8, k = 64, n = 32;
     short[] a = halfGaussians(random, rows * k, 1);
     short[] w = halfGaussians(random, k * n, 0.1);
     float[] bias = new float[n];
     float[] expected = new float[rows * n];
+    // Blocks of 128 threads where the kernel takes 256, one block row: NaN over rows 0 to 31.
     LaunchConfig launch =
-        LaunchConfig.of(1, EncoderKernels.QUERY_BLOCK)
-            .withSharedMemory(EncoderKernels.queryLinearBytes(32, k));
+        LaunchConfig.of(1, BLOCK).withSharedMemory(EncoderKernels.queryLinearBytes(32, k));
     EncoderKernels.QUERY_LINEAR_BIAS.runReference(launch, a, w, bias, expected, rows, n, k);
     float[] actual;
     try (Stream stream = platform.defaultDevice().newStream();
@@ -766,6 +771,9 @@ class EncoderKernelsGpuTests {
       boolean nan = i < EncoderKernels.QUERY_ROWS * n;
       assertEquals(nan, Float.isNaN(expected[i]), "the reference's element " + i);
       assertEquals(nan, Float.isNaN(actual[i]), "the kernel's element " + i);
+      if (!nan) {
+        assertEquals(0f, actual[i], "element " + i + " is in no block's rows");
+      }
     }
   }
 }

@@ -477,28 +477,28 @@ class EncoderKernelsTests {
   }
 
   @Test
-  void aQueryProductOfMoreRowsThanItTakesOrAnotherBlockIsNanOverItsColumns() {
-    int k = 16, n = 32;
-    for (int[] shape :
-        new int[][] {
-          {EncoderKernels.QUERY_ROWS + 1, EncoderKernels.QUERY_BLOCK}, {2, EncoderKernels.BLOCK}
-        }) {
-      int rows = shape[0];
+  void aQueryProductWritesTheRowsOfTheBlocksItsGridHasAndNanWhereItsBlockIsNotItsOwn() {
+    int rows = EncoderKernels.QUERY_ROWS + 8, k = 16, n = 32;
+    float[] bias = new float[n];
+    Arrays.fill(bias, 1f);
+    for (int threads : new int[] {EncoderKernels.QUERY_BLOCK, EncoderKernels.BLOCK}) {
       float[] out = new float[rows * n];
+      // One block row: the first 32 rows, not the 8 after them.
       EncoderKernels.QUERY_LINEAR_BIAS.runReference(
-          LaunchConfig.of(1, shape[1]),
+          LaunchConfig.of(1, threads),
           new short[rows * k],
           new short[k * n],
-          new float[n],
+          bias,
           out,
           rows,
           n,
           k);
       for (int i = 0; i < out.length; i++) {
-        assertEquals(
-            i < Math.min(rows, EncoderKernels.QUERY_ROWS) * n,
-            Float.isNaN(out[i]),
-            rows + " rows, blocks of " + shape[1] + ": element " + i);
+        float expected =
+            i >= EncoderKernels.QUERY_ROWS * n
+                ? 0f
+                : threads == EncoderKernels.QUERY_BLOCK ? 1f : Float.NaN;
+        assertEquals(expected, out[i], "blocks of " + threads + " threads: element " + i);
       }
     }
   }
