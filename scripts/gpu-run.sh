@@ -463,7 +463,7 @@ llm_runner() {
   fi
 }
 
-part query-random "issue 39: one query's breakdown on random weights of all-MiniLM's and bge-small's sizes (QueryBreakdown --random-weights: the cuBLASLt path in fp16 and fp32; their agreement), the encoder kernels' tests, then PyTorch's query lines on random weights of the same sizes (minilm_torch.py --random-query); QUERY_RANDOM_CALLS: 2000 (staged: scripts/gpu-llm-pack.sh embeddings, one call; tar xzf .gpu-encoder/pack.tgz)"
+part query-random "issue 39: one query's breakdown on random weights of all-MiniLM's and bge-small's sizes (QueryBreakdown --random-weights: the fp16 query path with its LayerNorms folded and not, the cuBLASLt path in fp16 and fp32; their agreement), the encoder kernels' tests, then PyTorch's query lines on random weights of the same sizes (minilm_torch.py --random-query); QUERY_RANDOM_CALLS: 2000 (staged: scripts/gpu-llm-pack.sh embeddings, one call; tar xzf .gpu-encoder/pack.tgz)"
 part_query_random() {
   if [ ! -x .gpu-encoder/java ] || [ ! -d .gpu-encoder/payload ]; then
     echo "query-random: no staged pack: scripts/gpu-llm-pack.sh embeddings here, tar xzf .gpu-encoder/pack.tgz there"

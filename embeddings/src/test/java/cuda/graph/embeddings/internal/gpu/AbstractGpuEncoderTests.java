@@ -222,24 +222,32 @@ abstract class AbstractGpuEncoderTests {
     float[][] folded, unfolded, onCublasLt;
     try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT)) {
       // One query (1 x 16 tokens) and two short sentences (2 x 16): both on the query path.
-      folded = fp16.embed(one);
+      unfolded = fp16.embed(one);
       float[][] two = fp16.embed(OTHER_BATCH);
-      // The embeddings kernel; the first layer's Q | K | V product, then five nodes a layer (the
-      // LayerNorms folded into the products after them); the last LayerNorm; pooling.
-      assertEquals(1 + 6 * 5 + 2, fp16.nodesPerGraph());
+      // The embeddings kernel, seven a layer (four of them the query products), pooling.
+      assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
       assertEquals(0, fp16.matmulNodesPerGraph(), "a product of the query path on cuBLASLt");
-      assertCloseToTheAnchors(one, folded, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(one, unfolded, MIN_FP16_COSINE);
       assertCloseToTheAnchors(OTHER_BATCH, two, MIN_FP16_COSINE);
       // Four sentences (4 x 16 = 64 tokens) are past the query path: cuBLASLt's products.
       assertCloseToTheAnchors(BATCH, fp16.embed(BATCH), MIN_FP16_COSINE);
       assertEquals(6 * 4, fp16.matmulNodesPerGraph());
     }
-    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryNormsFolded(false))) {
-      unfolded = fp16.embed(one);
-      // The embeddings kernel, seven a layer (four of them the query products), pooling.
-      assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryNormsFolded(true))) {
+      folded = fp16.embed(one);
+      // The embeddings kernel; the first layer's Q | K | V product, then five nodes a layer (the
+      // LayerNorms folded into the products after them); the last LayerNorm; pooling.
+      assertEquals(1 + 6 * 5 + 2, fp16.nodesPerGraph());
       assertEquals(0, fp16.matmulNodesPerGraph());
-      assertCloseToTheAnchors(one, unfolded, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(one, folded, MIN_FP16_COSINE);
+    }
+    // Four sentences of 16 tokens on the query path: two block rows of 32 each product, both forms.
+    for (boolean fold : new boolean[] {false, true}) {
+      try (GpuEncoder fp16 =
+          fp16(GpuEncoder.Sizing.DEFAULT.withQueryTokens(64).withQueryNormsFolded(fold))) {
+        assertCloseToTheAnchors(BATCH, fp16.embed(BATCH), MIN_FP16_COSINE);
+        assertEquals(0, fp16.matmulNodesPerGraph(), "folded " + fold);
+      }
     }
     try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryTokens(0))) {
       onCublasLt = fp16.embed(one);
