@@ -597,8 +597,14 @@ class EncoderKernelsGpuTests {
           case NORM_BIAS -> EncoderKernels.QUERY_NORM_LINEAR_BIAS;
           case NORM_GELU -> EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF;
         };
+    // The launch the encoder makes: a block row for each 32 rows.
     LaunchConfig launch =
-        LaunchConfig.of(n / columns, EncoderKernels.QUERY_BLOCK)
+        new LaunchConfig(
+                cuda.graph.Dim3.of(
+                    n / columns,
+                    (rows + EncoderKernels.QUERY_ROWS - 1) / EncoderKernels.QUERY_ROWS),
+                cuda.graph.Dim3.of(EncoderKernels.QUERY_BLOCK),
+                0)
             .withSharedMemory(EncoderKernels.queryLinearBytes(columns, k));
     float[] expected = before.clone();
     short[] expectedHalf = halfBefore.clone();

@@ -26,10 +26,11 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Mode {@code fp16_query} runs shapes of up to 32 tokens on the query path (the
- * default: its LayerNorms folded into its products), {@code fp16_query_unfolded} the same with each
- * LayerNorm a node, {@code fp16_cublaslt} every shape on the cuBLASLt path, {@code fp32} the same
- * in fp32. Then the replay of shapes of 1 to 64 sequences of 32 tokens in the fp16 modes.
+ * tokenization. Mode {@code fp16_query} runs shapes of up to 256 tokens ({@code
+ * -Dcuda.graph.embeddings.queryTokens}) on the query path with its LayerNorms folded into its
+ * products, {@code fp16_query_unfolded} the same with each LayerNorm a node (the encoder's default
+ * form), {@code fp16_cublaslt} every shape on the cuBLASLt path, {@code fp32} the same in fp32.
+ * Then the replay of shapes of 1 to 64 sequences of 32 tokens in the fp16 modes.
  *
  * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
  * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
