@@ -45,10 +45,11 @@ public final class ServeACheckpoint {
       // The endpoint binds to localhost; port 0 takes a free one.
       try (LlmServer server = LlmServer.start(engine, LlmServer.Config.localhost(0));
           HttpClient client = HttpClient.newHttpClient()) {
+        // Temperature 0 is greedy, as the console's completion was; OpenAI's default is 1.
         String body =
             "{\"model\": \""
                 + engine.modelName()
-                + "\", \"prompt\": \"Once upon a time\", \"max_tokens\": 8}";
+                + "\", \"prompt\": \"Once upon a time\", \"max_tokens\": 8, \"temperature\": 0}";
         HttpRequest request =
             HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + server.port() + "/v1/completions"))
