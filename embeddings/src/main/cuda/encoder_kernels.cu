@@ -378,12 +378,6 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 // NB / 16 column tiles, the block's QUERY_WARPS warps split the k steps among as many warps as
 // there are tiles, their partial tiles summed in the epilogue in a fixed order.
 //
-// The rows come either as fp16 (a) or as the fp32 rows x_pre before a LayerNorm (the _norm_
-// kernels): each block then normalises them itself, as layer_norm does ((v - mean) / sqrt(var +
-// eps) * gamma + beta, the variance about the mean, one warp a row), rounds them to fp16 for the
-// product, and block 0 also writes them in fp32 to normed, the residual a later product adds. The
-// LayerNorm costs no node of its own.
-//
 // Epilogues: QUERY_BIAS out (fp32) = a W + bias (fp32), the attention's Q | K | V;
 // QUERY_RESIDUAL out (fp32) = residual + a W + bias (fp32), an output product onto the residual
 // stream (out may be residual); QUERY_GELU out (fp16) = GELU(a W + bias (fp16)), the exact erf
@@ -392,7 +386,7 @@ extern "C" __global__ void pool_normalize(const float *x, const int *mask, float
 //
 // The block checks what it relies on: k a multiple of 16, n of NB, a and W 16-byte aligned (its
 // copies are 16 bytes), QUERY_WARPS warps, and the dynamic shared memory query_linear_bytes gives;
-// otherwise it writes NaN over its columns of its rows (and nothing to normed).
+// otherwise it writes NaN over its columns of its rows.
 #define QUERY_ROWS 32
 #define QUERY_WARPS 8
 #define QUERY_PAD 8 // fp16 padding of each shared row, so the rows of a tile start on other banks
@@ -415,21 +409,8 @@ __host__ __device__ constexpr int query_linear_bytes(int nb, int k) {
          QUERY_WARPS / (QUERY_ROWS / 16 * (nb / 16)) * QUERY_ROWS * nb * 4 + nb * 4;
 }
 
-// Where a query product's rows come from: fp16 rows a, or (a null) LayerNorm(x_pre).
-struct QueryRows {
-  const __half *a;
-  const float *x_pre, *gamma, *beta;
-  float *normed;
-  float eps;
-};
-
-// A LayerNorm of the block's rows whose width the registers hold: each warp normalises its
-// QUERY_ROWS / QUERY_WARPS rows with every load in flight at once (one trip to L2, not one a row).
-#define QUERY_NORM_PER_LANE 16 // k at most 512
-#define QUERY_ROWS_PER_WARP (QUERY_ROWS / QUERY_WARPS)
-
 template <int NB, int EPILOGUE>
-__device__ void query_linear(QueryRows in, const __half *w, const void *bias,
+__device__ void query_linear(const __half *a, const __half *w, const void *bias,
                              const float *residual, void *out, int rows, int n, int k) {
   using namespace nvcuda;
   constexpr int COLUMN_TILES = NB / 16, TILES = QUERY_ROWS / 16 * COLUMN_TILES;
@@ -447,13 +428,11 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
   unsigned shared_bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(shared_bytes));
   bool fits = k >= 16 && k % 16 == 0 && n % NB == 0 && blockDim.x == QUERY_WARPS * WARP &&
-              (in.a == nullptr || aligned_16(in.a)) && aligned_16(w) &&
+              aligned_16(a) && aligned_16(w) &&
               shared_bytes >= (unsigned)query_linear_bytes(NB, k);
-  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-  bool norm_in_registers = in.a == nullptr && k <= QUERY_NORM_PER_LANE * WARP;
-  float g[QUERY_NORM_PER_LANE], b[QUERY_NORM_PER_LANE];
-  // What does not depend on the kernel before: the weights' slice, the bias, LayerNorm's gamma
-  // and beta, all requested before the wait.
+  int warp = threadIdx.x / WARP;
+  // What does not depend on the kernel before: the weights' slice and the bias, both requested
+  // before the wait.
   if (fits) {
     for (int e = threadIdx.x; e < k * (NB / 8); e += blockDim.x) {
       int r = e / (NB / 8), c = e % (NB / 8) * 8;
@@ -462,14 +441,6 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
     for (int c = threadIdx.x; c < NB; c += blockDim.x)
       bias_cols[c] = EPILOGUE == QUERY_GELU ? __half2float(((const __half *)bias)[col0 + c])
                                             : ((const float *)bias)[col0 + c];
-    if (norm_in_registers) {
-#pragma unroll
-      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
-        int i = lane + t * WARP;
-        g[t] = i < k ? in.gamma[i] : 0.f;
-        b[t] = i < k ? in.beta[i] : 0.f;
-      }
-    }
   }
   wait_for_previous_kernel();
   let_next_kernel_launch();
@@ -494,75 +465,13 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
       res[j] = e < m * NB ? residual[(size_t)(row0 + e / NB) * n + col0 + e % NB] : 0.f;
     }
   }
-  float *normed = blockIdx.x == 0 ? in.normed : nullptr;
-  if (in.a != nullptr) {
-    for (int e = threadIdx.x; e < QUERY_ROWS * (k / 8); e += blockDim.x) {
-      int r = e / (k / 8), c = e % (k / 8) * 8;
-      __half *to = a_rows + r * lda + c;
-      if (r < m)
-        copy_16_async(to, in.a + (size_t)(row0 + r) * k + c);
-      else
-        *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
-    }
-  } else if (norm_in_registers) {
-    float v[QUERY_ROWS_PER_WARP][QUERY_NORM_PER_LANE];
-#pragma unroll
-    for (int j = 0; j < QUERY_ROWS_PER_WARP; j++) {
-      int r = warp + j * QUERY_WARPS;
-      const float *src = in.x_pre + (size_t)(row0 + r) * k;
-#pragma unroll
-      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
-        int i = lane + t * WARP;
-        v[j][t] = r < m && i < k ? src[i] : 0.f;
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < QUERY_ROWS_PER_WARP; j++) {
-      int r = warp + j * QUERY_WARPS;
-      __half *to = a_rows + r * lda;
-      float sum = 0.f;
-#pragma unroll
-      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) sum += v[j][t];
-      float mean = warp_sum(sum) / k;
-      float squares = 0.f;
-#pragma unroll
-      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
-        float d = lane + t * WARP < k ? v[j][t] - mean : 0.f;
-        squares += d * d;
-      }
-      float scale = rsqrtf(warp_sum(squares) / k + in.eps);
-#pragma unroll
-      for (int t = 0; t < QUERY_NORM_PER_LANE; t++) {
-        int i = lane + t * WARP;
-        if (i >= k) continue;
-        float x = r < m ? (v[j][t] - mean) * scale * g[t] + b[t] : 0.f;
-        to[i] = __float2half_rn(x);
-        if (normed && r < m) normed[(size_t)(row0 + r) * k + i] = x;
-      }
-    }
-  } else {
-    for (int r = warp; r < QUERY_ROWS; r += QUERY_WARPS) {
-      __half *to = a_rows + r * lda;
-      if (r >= m) {
-        for (int i = lane; i < k; i += WARP) to[i] = __float2half_rn(0.f);
-        continue;
-      }
-      const float *src = in.x_pre + (size_t)(row0 + r) * k;
-      float sum = 0.f;
-      for (int i = lane; i < k; i += WARP) sum += src[i];
-      float mean = warp_sum(sum) / k;
-      float squares = 0.f;
-      for (int i = lane; i < k; i += WARP) {
-        float d = src[i] - mean;
-        squares += d * d;
-      }
-      float scale = rsqrtf(warp_sum(squares) / k + in.eps);
-      for (int i = lane; i < k; i += WARP) {
-        float x = (src[i] - mean) * scale * in.gamma[i] + in.beta[i];
-        to[i] = __float2half_rn(x);
-        if (normed) normed[(size_t)(row0 + r) * k + i] = x;
-      }
-    }
+  for (int e = threadIdx.x; e < QUERY_ROWS * (k / 8); e += blockDim.x) {
+    int r = e / (k / 8), c = e % (k / 8) * 8;
+    __half *to = a_rows + r * lda + c;
+    if (r < m)
+      copy_16_async(to, a + (size_t)(row0 + r) * k + c);
+    else
+      *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
   __syncthreads();
@@ -599,19 +508,10 @@ __device__ void query_linear(QueryRows in, const __half *w, const void *bias,
   }
 }
 
-__device__ __forceinline__ QueryRows half_rows(const __half *a) {
-  return QueryRows{a, nullptr, nullptr, nullptr, nullptr, 0.f};
-}
-
-__device__ __forceinline__ QueryRows normed_rows(const float *x_pre, const float *gamma,
-                                                 const float *beta, float *normed, float eps) {
-  return QueryRows{nullptr, x_pre, gamma, beta, normed, eps};
-}
-
 // The attention's Q | K | V: 32 columns a block.
 extern "C" __global__ void query_linear_bias(const __half *a, const __half *w, const float *bias,
                                              float *out, int rows, int n, int k) {
-  query_linear<32, QUERY_BIAS>(half_rows(a), w, bias, nullptr, out, rows, n, k);
+  query_linear<32, QUERY_BIAS>(a, w, bias, nullptr, out, rows, n, k);
 }
 
 // The output products onto the residual stream, out = residual + a W + bias: 16 columns a block
@@ -619,31 +519,143 @@ extern "C" __global__ void query_linear_bias(const __half *a, const __half *w, c
 extern "C" __global__ void query_linear_residual(const __half *a, const __half *w,
                                                  const float *bias, const float *residual,
                                                  float *out, int rows, int n, int k) {
-  query_linear<16, QUERY_RESIDUAL>(half_rows(a), w, bias, residual, out, rows, n, k);
+  query_linear<16, QUERY_RESIDUAL>(a, w, bias, residual, out, rows, n, k);
 }
 
 // The feed-forward's up product with the exact GELU, fp16 out: 32 columns a block.
 extern "C" __global__ void query_linear_gelu_half(const __half *a, const __half *w,
                                                   const __half *bias, __half *out, int rows, int n,
                                                   int k) {
-  query_linear<32, QUERY_GELU>(half_rows(a), w, bias, nullptr, out, rows, n, k);
+  query_linear<32, QUERY_GELU>(a, w, bias, nullptr, out, rows, n, k);
 }
 
-// As query_linear_bias over LayerNorm(x_pre), which block 0 also writes to normed.
-extern "C" __global__ void query_norm_linear_bias(const float *x_pre, const float *gamma,
-                                                  const float *beta, float *normed,
-                                                  const __half *w, const float *bias, float *out,
-                                                  int rows, int n, int k, float eps) {
-  query_linear<32, QUERY_BIAS>(normed_rows(x_pre, gamma, beta, normed, eps), w, bias, nullptr,
-                               out, rows, n, k);
+// ---------------------------------------------------------------------------------------------
+// Masked self-attention of sequences of up to ATT_TILES_MAX_LENGTH tokens on the tensor cores
+// (fp16 mode), for batches: block (h, b) takes head h of sequence b whole, with a warp for each 16
+// queries of the length padded to 16. The kernels above score each key on the CUDA cores, one lane
+// a dimension; a batch of 256 sequences of 48 tokens has 7 M scores a layer, and under Nsight
+// Compute they were most of an ingestion batch's time. Here the block rounds the head's Q, K and V
+// rows to fp16 into shared memory once (rows past the length are zeros), and warp w, for queries
+// 16 w to 16 w + 15: S = Q K^T (wmma 16 x 16 x 16, fp32 sums); each row's softmax of scale * S in
+// fp32 over the keys its mask keeps, the weights P = e / sum rounded to fp16; out = P V (fp32 sums)
+// rounded to fp16. A query whose mask keeps no key gets zeros; padding queries within the length
+// are computed like any other, as above.
+//
+// The block checks what it relies on: blockDim.x = 32 per 16 padded queries, 1 <= length <=
+// ATT_TILES_MAX_LENGTH, head_size a multiple of 16 up to ATT_TILES_MAX_HEAD, qkv 16-byte aligned
+// and out 4-byte aligned (its loads are float4, its stores half2), and the dynamic shared memory
+// attention_tiles_bytes gives; otherwise it writes NaN over its head of its sequence's rows.
+#define ATT_TILES_MAX_LENGTH 128
+#define ATT_TILES_MAX_HEAD 64
+#define ATT_TILES_PAD 8 // fp16 padding of each shared row of Q, K, V and P
+
+// The dynamic shared memory of a block: Q, K, V [padded][head + PAD] fp16, the mask [padded]
+// floats, then each warp's scores (later its output) [16][max(padded, head) + 4] floats and
+// weights [16][padded + PAD] fp16.
+__host__ __device__ constexpr int attention_tiles_bytes(int length, int head_size) {
+  return 3 * ((length + 15) / 16 * 16) * (head_size + ATT_TILES_PAD) * 2 +
+         ((length + 15) / 16 * 16) * 4 +
+         ((length + 15) / 16) *
+             (16 * (((length + 15) / 16 * 16 > head_size ? (length + 15) / 16 * 16 : head_size) +
+                    4) * 4 +
+              16 * ((length + 15) / 16 * 16 + ATT_TILES_PAD) * 2);
 }
 
-// As query_linear_gelu_half over LayerNorm(x_pre), which block 0 also writes to normed.
-extern "C" __global__ void query_norm_linear_gelu_half(const float *x_pre, const float *gamma,
-                                                       const float *beta, float *normed,
-                                                       const __half *w, const __half *bias,
-                                                       __half *out, int rows, int n, int k,
-                                                       float eps) {
-  query_linear<32, QUERY_GELU>(normed_rows(x_pre, gamma, beta, normed, eps), w, bias, nullptr,
-                               out, rows, n, k);
+extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mask, __half *out,
+                                                int batch, int length, int heads, int head_size,
+                                                float scale) {
+  using namespace nvcuda;
+  extern __shared__ __align__(128) unsigned char tiles_shared[];
+  int h = blockIdx.x, b = blockIdx.y;
+  if (h >= heads || b >= batch) return;
+  int padded = (length + 15) / 16 * 16, warps = padded / 16;
+  int ld = head_size + ATT_TILES_PAD, lp = padded + ATT_TILES_PAD;
+  int ls = max(padded, head_size) + 4;
+  unsigned shared_bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(shared_bytes));
+  bool fits = length >= 1 && length <= ATT_TILES_MAX_LENGTH && head_size >= 16 &&
+              head_size % 16 == 0 && head_size <= ATT_TILES_MAX_HEAD &&
+              blockDim.x == warps * WARP && aligned_16(qkv) &&
+              ((unsigned long long)out & 3ull) == 0 &&
+              shared_bytes >= (unsigned)attention_tiles_bytes(length, head_size);
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
+  int hidden = heads * head_size;
+  size_t stride = 3 * (size_t)hidden;
+  const float *rows = qkv + (size_t)b * length * stride + h * head_size;
+  __half *out_rows = out + (size_t)b * length * hidden + h * head_size;
+  if (!fits) {
+    for (int e = threadIdx.x; e < length * head_size; e += blockDim.x)
+      store(out_rows + (size_t)(e / head_size) * hidden + e % head_size, CUDART_NAN_F);
+    return;
+  }
+  __half *q_s = (__half *)tiles_shared; // Q, K, V one after another, [padded][ld] each
+  float *keep = (float *)(q_s + 3 * padded * ld);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  float *s = keep + padded + warp * 16 * ls;                   // [16][ls]
+  __half *p = (__half *)(keep + padded + warps * 16 * ls) + warp * 16 * lp; // [16][lp]
+  int quads = head_size / 4;
+  for (int e = threadIdx.x; e < 3 * padded * quads; e += blockDim.x) {
+    int part = e / (padded * quads), rest = e % (padded * quads);
+    int t = rest / quads, d = rest % quads * 4;
+    float4 v = t < length ? *(const float4 *)(rows + (size_t)t * stride + part * hidden + d)
+                          : make_float4(0.f, 0.f, 0.f, 0.f);
+    __half *to = q_s + (part * padded + t) * ld + d;
+    *(__half2 *)to = __floats2half2_rn(v.x, v.y);
+    *(__half2 *)(to + 2) = __floats2half2_rn(v.z, v.w);
+  }
+  for (int t = threadIdx.x; t < padded; t += blockDim.x)
+    keep[t] = t < length && mask[(size_t)b * length + t] != 0 ? 1.f : 0.f;
+  __syncthreads();
+  const __half *k_s = q_s + padded * ld, *v_s = q_s + 2 * padded * ld;
+  int q0 = warp * 16;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fk; // K^T
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fv;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  for (int j0 = 0; j0 < padded; j0 += 16) {
+    wmma::fill_fragment(acc, 0.f);
+    for (int c = 0; c < head_size; c += 16) {
+      wmma::load_matrix_sync(fa, q_s + q0 * ld + c, ld);
+      wmma::load_matrix_sync(fk, k_s + j0 * ld + c, ld);
+      wmma::mma_sync(acc, fa, fk, acc);
+    }
+    wmma::store_matrix_sync(s + j0, acc, ls, wmma::mem_row_major);
+  }
+  __syncwarp();
+  // Lanes 2r and 2r + 1 take row r, the even and the odd keys.
+  int r = lane / 2, side = lane % 2;
+  float *score = s + r * ls;
+  float m = -CUDART_INF_F;
+  for (int j = side; j < length; j += 2)
+    if (keep[j] != 0.f) m = fmaxf(m, score[j] * scale);
+  m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
+  float sum = 0.f;
+  for (int j = side; j < length; j += 2) {
+    float e = keep[j] != 0.f ? expf(score[j] * scale - m) : 0.f;
+    score[j] = e;
+    sum += e;
+  }
+  sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+  __half *weight = p + r * lp;
+  for (int j = side; j < padded; j += 2)
+    weight[j] = __float2half_rn(j < length && sum > 0.f ? score[j] / sum : 0.f);
+  __syncwarp();
+  for (int c = 0; c < head_size; c += 16) {
+    wmma::fill_fragment(acc, 0.f);
+    for (int j0 = 0; j0 < padded; j0 += 16) {
+      wmma::load_matrix_sync(fa, p + j0, lp);
+      wmma::load_matrix_sync(fv, v_s + j0 * ld + c, ld);
+      wmma::mma_sync(acc, fa, fv, acc);
+    }
+    wmma::store_matrix_sync(s + c, acc, ls, wmma::mem_row_major); // S is spent: out in its place
+  }
+  __syncwarp();
+  int pairs = head_size / 2;
+  for (int e = lane; e < 16 * pairs; e += WARP) {
+    int row = e / pairs, c = e % pairs * 2, t = q0 + row;
+    if (t < length)
+      *(__half2 *)(out_rows + (size_t)t * hidden + c) =
+          __floats2half2_rn(s[row * ls + c], s[row * ls + c + 1]);
+  }
 }

@@ -71,23 +71,16 @@ public final class EncoderKernels {
           .withReference("attention", waiting(call -> attention(call, false, 4)))
           .withReference("attention_half", waiting(call -> attention(call, true, 4)))
           .withReference("attention_half_short", waiting(call -> attention(call, true, 1)))
+          .withReference("attention_half_tiles", waiting(EncoderKernels::attentionTiles))
           .withReference("gelu", waiting(EncoderKernels::gelu))
           .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
           .withReference(
-              "query_linear_bias",
-              waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS, false)))
+              "query_linear_bias", waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS)))
           .withReference(
               "query_linear_residual",
-              waiting(call -> queryLinear(call, 16, QueryEpilogue.RESIDUAL, false)))
+              waiting(call -> queryLinear(call, 16, QueryEpilogue.RESIDUAL)))
           .withReference(
-              "query_linear_gelu_half",
-              waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU, false)))
-          .withReference(
-              "query_norm_linear_bias",
-              waiting(call -> queryLinear(call, 32, QueryEpilogue.BIAS, true)))
-          .withReference(
-              "query_norm_linear_gelu_half",
-              waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU, true)));
+              "query_linear_gelu_half", waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU)));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -153,6 +146,19 @@ public final class EncoderKernels {
   public static final Kernel ATTENTION_HALF_SHORT =
       IMAGE.kernel("attention_half_short", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
 
+  /**
+   * As {@link #ATTENTION_HALF} on the tensor cores: a block per head of a sequence, a warp per 16
+   * queries, Q, K, V and the softmax's weights rounded to fp16 ({@link #attentionHalfTiles}).
+   */
+  public static final Kernel ATTENTION_HALF_TILES =
+      IMAGE.kernel("attention_half_tiles", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
+
+  /** The longest sequence {@link #ATTENTION_HALF_TILES} takes ({@code ATT_TILES_MAX_LENGTH}). */
+  public static final int ATTENTION_TILES_MAX_LENGTH = 128;
+
+  /** The widest head {@link #ATTENTION_HALF_TILES} takes ({@code ATT_TILES_MAX_HEAD}). */
+  public static final int ATTENTION_TILES_MAX_HEAD = 64;
+
   /** {@code gelu(x, n)}. */
   public static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
 
@@ -180,46 +186,6 @@ public final class EncoderKernels {
    */
   public static final Kernel QUERY_LINEAR_GELU_HALF =
       IMAGE.kernel("query_linear_gelu_half", HALF, HALF, HALF, HALF, I32, I32, I32);
-
-  /**
-   * {@code query_norm_linear_bias(x_pre, gamma, beta, normed, w, bias, out, rows, n, k, eps)}: as
-   * {@link #QUERY_LINEAR_BIAS} over {@code LayerNorm(x_pre)}, which it also writes to {@code
-   * normed} in fp32.
-   */
-  public static final Kernel QUERY_NORM_LINEAR_BIAS =
-      IMAGE.kernel(
-          "query_norm_linear_bias",
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          HALF,
-          FLOAT,
-          FLOAT,
-          I32,
-          I32,
-          I32,
-          F32);
-
-  /**
-   * {@code query_norm_linear_gelu_half(x_pre, gamma, beta, normed, w, bias, out, rows, n, k, eps)}:
-   * as {@link #QUERY_LINEAR_GELU_HALF} over {@code LayerNorm(x_pre)}, which it also writes to
-   * {@code normed} in fp32.
-   */
-  public static final Kernel QUERY_NORM_LINEAR_GELU_HALF =
-      IMAGE.kernel(
-          "query_norm_linear_gelu_half",
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          FLOAT,
-          HALF,
-          HALF,
-          HALF,
-          I32,
-          I32,
-          I32,
-          F32);
 
   /** The rows (tokens) of a query product's block ({@code QUERY_ROWS} of the .cu). */
   public static final int QUERY_ROWS = 32;
@@ -298,8 +264,7 @@ public final class EncoderKernels {
             QUERY_LINEAR_BIAS,
             QUERY_LINEAR_RESIDUAL,
             QUERY_LINEAR_GELU_HALF,
-            QUERY_NORM_LINEAR_BIAS,
-            QUERY_NORM_LINEAR_GELU_HALF)) {
+            ATTENTION_HALF_TILES)) {
       k.load(device);
     }
   }
@@ -561,6 +526,98 @@ public final class EncoderKernels {
   }
 
   /**
+   * {@return whether {@link #attentionHalfTiles} takes sequences of {@code length} tokens and heads
+   * of {@code headSize}}: 1 to {@value #ATTENTION_TILES_MAX_LENGTH} tokens, a head a multiple of 16
+   * up to {@value #ATTENTION_TILES_MAX_HEAD}
+   *
+   * @param length the padded length
+   * @param headSize the width of a head
+   */
+  public static boolean attentionTilesTake(int length, int headSize) {
+    return length >= 1
+        && length <= ATTENTION_TILES_MAX_LENGTH
+        && headSize >= 16
+        && headSize % 16 == 0
+        && headSize <= ATTENTION_TILES_MAX_HEAD;
+  }
+
+  /**
+   * {@return the dynamic shared memory of an {@link #ATTENTION_HALF_TILES} block}, as {@code
+   * attention_tiles_bytes} of the .cu computes it
+   *
+   * @param length the padded length
+   * @param headSize the width of a head
+   */
+  public static int attentionTilesBytes(int length, int headSize) {
+    int padded = (length + 15) / 16 * 16;
+    return 3 * padded * (headSize + 8) * 2
+        + padded * 4
+        + padded / 16 * (16 * (Math.max(padded, headSize) + 4) * 4 + 16 * (padded + 8) * 2);
+  }
+
+  /**
+   * {@return the launch of {@link #ATTENTION_HALF_TILES}}: a block per head of each sequence, a
+   * warp per 16 of its queries
+   *
+   * @param batch the sequences
+   * @param length the length they are padded to
+   * @param heads the heads
+   * @param headSize the width of a head
+   */
+  public static LaunchConfig attentionTilesLaunch(int batch, int length, int heads, int headSize) {
+    return new LaunchConfig(Dim3.of(heads, batch), Dim3.of((length + 15) / 16 * 32), 0)
+        .withSharedMemory(attentionTilesBytes(length, headSize));
+  }
+
+  /**
+   * {@return the masked attention of a padded batch, as {@link #attentionHalf}, on the tensor
+   * cores}: Q, K and V rounded to fp16, scores summed in fp32, the softmax in fp32, its weights
+   * rounded to fp16 for the product with V
+   *
+   * @param qkv the fused projection's rows, {@code Q | K | V}, 16-byte aligned
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows, fp16
+   * @param batch the sequences
+   * @param length the length they are padded to, at most {@value #ATTENTION_TILES_MAX_LENGTH}
+   * @param heads the heads
+   * @param headSize the width of a head, a multiple of 16 up to {@value #ATTENTION_TILES_MAX_HEAD}
+   * @param programmatic whether it is a programmatic dependent launch
+   * @throws IllegalArgumentException for a length or head it does not take
+   */
+  public static GraphNode<@Nullable Void> attentionHalfTiles(
+      DeviceBuffer<Float> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize,
+      boolean programmatic) {
+    if (!attentionTilesTake(length, headSize)) {
+      throw new IllegalArgumentException(
+          "EncoderKernels.attentionHalfTiles: sequences of 1 to "
+              + ATTENTION_TILES_MAX_LENGTH
+              + " tokens and heads of a multiple of 16 up to "
+              + ATTENTION_TILES_MAX_HEAD
+              + "; got length "
+              + length
+              + ", head "
+              + headSize
+              + " (attentionHalf takes any)");
+    }
+    return ATTENTION_HALF_TILES.launch(
+        dependent(attentionTilesLaunch(batch, length, heads, headSize), programmatic),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        heads,
+        headSize,
+        (float) (1 / Math.sqrt(headSize)));
+  }
+
+  /**
    * {@return the launch of the attention kernel for a padded batch}: a block per {@value
    * #QUERIES_PER_BLOCK} queries of one head of one sequence
    *
@@ -682,123 +739,6 @@ public final class EncoderKernels {
         new long[] {(long) rows * k, (long) k * n, n, (long) rows * n, (long) rows * n});
     return QUERY_LINEAR_RESIDUAL.launch(
         queryLaunch(QUERY_RESIDUAL_COLUMNS, rows, n, k), a, w, bias, residual, out, rows, n, k);
-  }
-
-  /**
-   * {@return {@code out = LayerNorm(xPre) W + bias} for {@code rows} rows of a query, as a
-   * programmatic dependent launch, and {@code normed = LayerNorm(xPre)} in fp32}: the attention's
-   * {@code Q | K | V} with the LayerNorm before it folded in
-   *
-   * @param xPre the rows before their LayerNorm, {@code rows x k} floats
-   * @param gamma LayerNorm's scale, {@code k}
-   * @param beta LayerNorm's shift, {@code k}
-   * @param epsilon added to the variance
-   * @param normed the normalised rows, {@code rows x k} floats (not {@code xPre})
-   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
-   * @param bias {@code n} floats
-   * @param out {@code rows x n} floats
-   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
-   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
-   */
-  public static GraphNode<@Nullable Void> queryNormLinearBias(
-      DeviceBuffer<Float> xPre,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      float epsilon,
-      DeviceBuffer<Float> normed,
-      DeviceBuffer<Short> w,
-      DeviceBuffer<Float> bias,
-      DeviceBuffer<Float> out,
-      int rows) {
-    return queryNormLinear(
-        QUERY_NORM_LINEAR_BIAS,
-        QUERY_BIAS_COLUMNS,
-        xPre,
-        gamma,
-        beta,
-        epsilon,
-        normed,
-        w,
-        bias,
-        out,
-        rows);
-  }
-
-  /**
-   * {@return {@code out = GELU(LayerNorm(xPre) W + bias)}, fp16, for {@code rows} rows of a query,
-   * as a programmatic dependent launch, and {@code normed = LayerNorm(xPre)} in fp32}: the
-   * feed-forward's up product with the LayerNorm before it folded in
-   *
-   * @param xPre the rows before their LayerNorm, {@code rows x k} floats
-   * @param gamma LayerNorm's scale, {@code k}
-   * @param beta LayerNorm's shift, {@code k}
-   * @param epsilon added to the variance
-   * @param normed the normalised rows, {@code rows x k} floats (not {@code xPre})
-   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
-   * @param bias {@code n} fp16
-   * @param out {@code rows x n} fp16
-   * @param rows the rows, at least 1 ({@value #QUERY_ROWS} a block)
-   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
-   */
-  public static GraphNode<@Nullable Void> queryNormLinearGeluHalf(
-      DeviceBuffer<Float> xPre,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      float epsilon,
-      DeviceBuffer<Float> normed,
-      DeviceBuffer<Short> w,
-      DeviceBuffer<Short> bias,
-      DeviceBuffer<Short> out,
-      int rows) {
-    return queryNormLinear(
-        QUERY_NORM_LINEAR_GELU_HALF,
-        QUERY_GELU_COLUMNS,
-        xPre,
-        gamma,
-        beta,
-        epsilon,
-        normed,
-        w,
-        bias,
-        out,
-        rows);
-  }
-
-  private static GraphNode<@Nullable Void> queryNormLinear(
-      Kernel kernel,
-      int columns,
-      DeviceBuffer<Float> xPre,
-      DeviceBuffer<Float> gamma,
-      DeviceBuffer<Float> beta,
-      float epsilon,
-      DeviceBuffer<Float> normed,
-      DeviceBuffer<Short> w,
-      DeviceBuffer<?> bias,
-      DeviceBuffer<?> out,
-      int rows) {
-    int k = Math.toIntExact(gamma.length()), n = Math.toIntExact(bias.length());
-    checkQueryLinear(kernel, columns, rows, n, k);
-    checkLengths(
-        kernel,
-        rows,
-        n,
-        k,
-        new String[] {"xPre", "beta", "normed", "w", "out"},
-        new long[] {xPre.length(), beta.length(), normed.length(), w.length(), out.length()},
-        new long[] {(long) rows * k, k, (long) rows * k, (long) k * n, (long) rows * n});
-    return kernel.launch(
-        queryLaunch(columns, rows, n, k),
-        xPre,
-        gamma,
-        beta,
-        normed,
-        w,
-        bias,
-        out,
-        rows,
-        n,
-        k,
-        epsilon);
   }
 
   /**
@@ -1050,6 +990,106 @@ public final class EncoderKernels {
     public void set(long index, float value);
   }
 
+  /**
+   * attention_half_tiles' reference: for the heads and sequences of the blocks the grid has, each
+   * query's scores the sums in double of Q and K rounded to fp16, the softmax (in double) over the
+   * keys the mask keeps of the scores times the f32 scale, its weights rounded to fp16, and the
+   * sums in double of weight times V rounded to fp16, rounded to fp16. Where the kernel's checks
+   * fail (it cannot see its shared memory or alignment; the launch sets both), NaN over the block's
+   * rows of its head.
+   */
+  private static void attentionTiles(KernelCall call) {
+    int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
+    double scale = call.f32(7);
+    int blockHeads = Math.min(call.grid().x(), heads);
+    int sequences = Math.min(call.grid().y(), batch);
+    if (blockHeads < 1 || sequences < 1 || length < 1) {
+      return;
+    }
+    int hidden = heads * headSize;
+    long stride = 3L * hidden;
+    MemorySegment out =
+        call.memory(
+            2,
+            (((long) sequences * length - 1) * hidden + (long) blockHeads * headSize)
+                * Short.BYTES);
+    boolean fits =
+        attentionTilesTake(length, headSize)
+            && call.block().x() == (length + 15) / 16 * 32
+            && call.block().y() == 1
+            && call.block().z() == 1;
+    if (!fits) {
+      for (int b = 0; b < sequences; b++) {
+        for (int i = 0; i < length; i++) {
+          for (int h = 0; h < blockHeads; h++) {
+            long o = ((long) b * length + i) * hidden + (long) h * headSize;
+            for (int d = 0; d < headSize; d++) {
+              out.setAtIndex(H, o + d, Float.floatToFloat16(Float.NaN));
+            }
+          }
+        }
+      }
+      return;
+    }
+    MemorySegment qkv = floats(call, 0, (long) sequences * length * stride);
+    MemorySegment mask = ints(call, 1, (long) sequences * length);
+    double[] weights = new double[length];
+    for (int b = 0; b < sequences; b++) {
+      long rows = (long) b * length * stride;
+      for (int h = 0; h < blockHeads; h++) {
+        long q = rows + (long) h * headSize;
+        float[][] k = new float[length][], v = new float[length][];
+        for (int j = 0; j < length; j++) {
+          k[j] = rounded(qkv, q + hidden + j * stride, headSize);
+          v[j] = rounded(qkv, q + 2L * hidden + j * stride, headSize);
+        }
+        for (int i = 0; i < length; i++) {
+          float[] query = rounded(qkv, q + i * stride, headSize);
+          double max = Double.NEGATIVE_INFINITY;
+          for (int j = 0; j < length; j++) {
+            if (mask.getAtIndex(I, (long) b * length + j) != 0) {
+              double dot = 0;
+              for (int d = 0; d < headSize; d++) {
+                dot += (double) query[d] * k[j][d];
+              }
+              weights[j] = dot * scale;
+              max = Math.max(max, weights[j]);
+            }
+          }
+          double total = 0;
+          for (int j = 0; j < length; j++) {
+            boolean kept = mask.getAtIndex(I, (long) b * length + j) != 0;
+            weights[j] = kept ? Math.exp(weights[j] - max) : 0;
+            total += weights[j];
+          }
+          for (int j = 0; j < length; j++) { // no key kept: every weight 0, the output zeros
+            weights[j] =
+                total > 0
+                    ? Float.float16ToFloat(Float.floatToFloat16((float) (weights[j] / total)))
+                    : 0;
+          }
+          long o = ((long) b * length + i) * hidden + (long) h * headSize;
+          for (int d = 0; d < headSize; d++) {
+            double sum = 0;
+            for (int j = 0; j < length; j++) {
+              sum += weights[j] * v[j][d];
+            }
+            out.setAtIndex(H, o + d, Float.floatToFloat16((float) sum));
+          }
+        }
+      }
+    }
+  }
+
+  /** {@return {@code n} floats of {@code memory} from element {@code at}, rounded to fp16} */
+  private static float[] rounded(MemorySegment memory, long at, int n) {
+    float[] r = new float[n];
+    for (int i = 0; i < n; i++) {
+      r[i] = Float.float16ToFloat(Float.floatToFloat16(memory.getAtIndex(F, at + i)));
+    }
+    return r;
+  }
+
   private static void attention(KernelCall call, boolean half, int queriesPerWarp) {
     int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
     double scale = call.f32(7);
@@ -1186,21 +1226,16 @@ public final class EncoderKernels {
   }
 
   /**
-   * query_linear's reference (query_norm_linear's where {@code norm}): the columns of the blocks
-   * the grid has (a block past n returns), each element the product's sum in double over k of the
-   * fp16 values, then the epilogue, for the rows of the blocks the grid has (32 a block row). With
-   * {@code norm} the rows are {@link ReferenceEncoder#layerNorm} of x_pre rounded to fp16, and the
-   * blocks of column 0 (every grid has them) write them in fp32 to normed. Where the kernel's
-   * checks fail (it cannot see its shared memory or alignment; the launch sets both), NaN over
-   * those rows' columns, and nothing to normed.
+   * query_linear's reference: the columns of the blocks the grid has (a block past n returns), each
+   * element the product's sum in double over k of the fp16 values, then the epilogue, for the rows
+   * of the blocks the grid has (32 a block row). Where the kernel's checks fail (it cannot see its
+   * shared memory or alignment; the launch sets both), NaN over those rows' columns.
    */
-  private static void queryLinear(
-      KernelCall call, int columns, QueryEpilogue epilogue, boolean norm) {
-    // Arguments: (a, w, bias, [residual], out, rows, n, k) or
-    // (x_pre, gamma, beta, normed, w, bias, out, rows, n, k, eps).
+  private static void queryLinear(KernelCall call, int columns, QueryEpilogue epilogue) {
+    // Arguments: (a, w, bias, [residual], out, rows, n, k).
     boolean residual = epilogue == QueryEpilogue.RESIDUAL;
-    int wIndex = norm ? 4 : 1, biasIndex = wIndex + 1;
-    int outIndex = norm ? 6 : residual ? 4 : 3;
+    int wIndex = 1, biasIndex = 2;
+    int outIndex = residual ? 4 : 3;
     int rows = call.i32(outIndex + 1), n = call.i32(outIndex + 2), k = call.i32(outIndex + 3);
     int covered = (int) Math.min((long) call.grid().x() * columns, n);
     int written = (int) Math.min((long) call.grid().y() * QUERY_ROWS, Math.max(rows, 0));
@@ -1233,27 +1268,11 @@ public final class EncoderKernels {
       return;
     }
     float[][] a = new float[rows][];
-    if (norm) {
-      MemorySegment xPre = floats(call, 0, (long) rows * k);
-      float[] gamma = row(floats(call, 1, k), 0, k);
-      float[] beta = row(floats(call, 2, k), 0, k);
-      MemorySegment normed = floats(call, 3, (long) rows * k);
-      for (int r = 0; r < rows; r++) {
-        float[] v =
-            ReferenceEncoder.layerNorm(row(xPre, (long) r * k, k), gamma, beta, call.f32(10));
-        setRow(normed, (long) r * k, v);
-        a[r] = new float[k];
-        for (int i = 0; i < k; i++) {
-          a[r][i] = Float.float16ToFloat(Float.floatToFloat16(v[i]));
-        }
-      }
-    } else {
-      MemorySegment halves = call.memory(0, (long) rows * k * Short.BYTES);
-      for (int r = 0; r < rows; r++) {
-        a[r] = new float[k];
-        for (int i = 0; i < k; i++) {
-          a[r][i] = Float.float16ToFloat(halves.getAtIndex(H, (long) r * k + i));
-        }
+    MemorySegment halves = call.memory(0, (long) rows * k * Short.BYTES);
+    for (int r = 0; r < rows; r++) {
+      a[r] = new float[k];
+      for (int i = 0; i < k; i++) {
+        a[r][i] = Float.float16ToFloat(halves.getAtIndex(H, (long) r * k + i));
       }
     }
     MemorySegment w = call.memory(wIndex, ((long) (k - 1) * n + covered) * Short.BYTES);

@@ -161,7 +161,11 @@ public final class GpuEncoder implements AutoCloseable {
   /** The most tokens of a shape on the query path: the sizing's, or 0 where it cannot run. */
   private final int queryTokens;
 
-  private final boolean queryNormsFolded;
+  /** The fewest tokens of an fp16 shape whose attention runs on the tensor cores. */
+  private final int attentionTilesTokens;
+
+  /** The device's dynamic shared memory a block may opt in to. */
+  private final int sharedMemoryOptIn;
 
   private final List<DeviceBuffer<?>> owned = new ArrayList<>();
   private final EncoderKernels.Tables tables;
@@ -290,15 +294,16 @@ public final class GpuEncoder implements AutoCloseable {
    * @param graphMemoryBudget the budget in bytes, or 0
    * @param queryTokens the most tokens (batch times padded length) of a shape on the query path, 0
    *     to {@link #QUERY_MAX_TOKENS}
-   * @param queryNormsFolded whether the query path folds each LayerNorm into the product after it
-   *     ({@link #QUERY_NORMS_FOLDED}) rather than running it as a node of its own
+   * @param attentionTilesTokens the fewest tokens of an fp16 shape whose attention runs on the
+   *     tensor cores ({@link EncoderKernels#attentionHalfTiles}) where its length and heads allow
+   *     ({@link #ATTENTION_TILES_TOKENS}; {@link Integer#MAX_VALUE}: none)
    */
   public record Sizing(
       @Nullable Buckets batch,
       @Nullable Buckets length,
       long graphMemoryBudget,
       int queryTokens,
-      boolean queryNormsFolded) {
+      int attentionTilesTokens) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
 
@@ -320,14 +325,15 @@ public final class GpuEncoder implements AutoCloseable {
     }
 
     /**
-     * The buckets and budget, with the query path up to {@link #QUERY_TOKENS}.
+     * The buckets and budget, with the query path up to {@link #QUERY_TOKENS} and the attention on
+     * the tensor cores from {@link #ATTENTION_TILES_TOKENS}.
      *
      * @param batch the batch sizes, or null
      * @param length the token lengths, or null
      * @param graphMemoryBudget the budget in bytes, or 0
      */
     public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
-      this(batch, length, graphMemoryBudget, QUERY_TOKENS, QUERY_NORMS_FOLDED);
+      this(batch, length, graphMemoryBudget, QUERY_TOKENS, ATTENTION_TILES_TOKENS);
     }
 
     /**
@@ -336,16 +342,16 @@ public final class GpuEncoder implements AutoCloseable {
      * @param tokens 0 (off) to {@link #QUERY_MAX_TOKENS}
      */
     public Sizing withQueryTokens(int tokens) {
-      return new Sizing(batch, length, graphMemoryBudget, tokens, queryNormsFolded);
+      return new Sizing(batch, length, graphMemoryBudget, tokens, attentionTilesTokens);
     }
 
     /**
-     * {@return these sizes with the query path's LayerNorms folded into its products or not}
+     * {@return these sizes with the fp16 attention on the tensor cores from {@code tokens} tokens}
      *
-     * @param folded whether each LayerNorm is folded into the product after it
+     * @param tokens the fewest tokens of such a shape; {@link Integer#MAX_VALUE} for none
      */
-    public Sizing withQueryNormsFolded(boolean folded) {
-      return new Sizing(batch, length, graphMemoryBudget, queryTokens, folded);
+    public Sizing withAttentionTilesTokens(int tokens) {
+      return new Sizing(batch, length, graphMemoryBudget, queryTokens, tokens);
     }
   }
 
@@ -367,14 +373,12 @@ public final class GpuEncoder implements AutoCloseable {
   public static final int QUERY_MAX_TOKENS = 1024;
 
   /**
-   * Whether the query path folds each LayerNorm into the product that reads its rows by default
-   * ({@link EncoderKernels#queryNormLinearBias}, {@link EncoderKernels#queryNormLinearGeluHalf}):
-   * 33 nodes for all-MiniLM instead of 44, each product's blocks normalising the rows themselves.
-   * Off: on an H100 (2026-12-07) a 1 x 32 query replayed in 141.0 us folded against 134.4 with the
-   * LayerNorms as nodes (bge-small 273.6 against 268.5); the eleven nodes saved cost less than the
-   * LayerNorm each of the 22 products then does.
+   * The fewest tokens (batch times padded length) of an fp16 shape whose attention runs on the
+   * tensor cores ({@link EncoderKernels#attentionHalfTiles}, sequences of up to {@value
+   * EncoderKernels#ATTENTION_TILES_MAX_LENGTH} tokens): every such shape. Not yet measured on a
+   * GPU.
    */
-  public static final boolean QUERY_NORMS_FOLDED = false;
+  public static final int ATTENTION_TILES_TOKENS = 1;
 
   /**
    * The longest padded length whose fp16 attention runs one query a warp ({@link
@@ -459,6 +463,8 @@ public final class GpuEncoder implements AutoCloseable {
     this.precision = precision;
     this.gelu = gelu;
     int ffn = a.intermediate();
+    this.sharedMemoryOptIn =
+        stream.device().attribute(cuda.graph.Device.Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     this.queryTokens =
         precision == Precision.FP16
                 && hidden % EncoderKernels.QUERY_BIAS_COLUMNS == 0
@@ -466,12 +472,10 @@ public final class GpuEncoder implements AutoCloseable {
                 && Math.max(
                         EncoderKernels.queryLinearBytes(EncoderKernels.QUERY_BIAS_COLUMNS, hidden),
                         EncoderKernels.queryLinearBytes(EncoderKernels.QUERY_RESIDUAL_COLUMNS, ffn))
-                    <= stream
-                        .device()
-                        .attribute(cuda.graph.Device.Attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+                    <= sharedMemoryOptIn
             ? sizing.queryTokens()
             : 0;
-    this.queryNormsFolded = sizing.queryNormsFolded();
+    this.attentionTilesTokens = sizing.attentionTilesTokens();
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -848,25 +852,7 @@ public final class GpuEncoder implements AutoCloseable {
               .withEpilogue(Epilogue.BIAS, l.qkvBias())));
       scope.record(
           half
-              ? shortAttention(batch, length)
-                  ? EncoderKernels.attentionHalfShort(
-                      qkv,
-                      maskPrefix,
-                      as(context, ElementType.F16),
-                      batch,
-                      length,
-                      heads,
-                      headSize,
-                      false)
-                  : EncoderKernels.attentionHalf(
-                      qkv,
-                      maskPrefix,
-                      as(context, ElementType.F16),
-                      batch,
-                      length,
-                      heads,
-                      headSize,
-                      false)
+              ? halfAttention(qkv, maskPrefix, as(context, ElementType.F16), batch, length, false)
               : EncoderKernels.attention(
                   qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
       scope.recordMatmul(
@@ -917,7 +903,6 @@ public final class GpuEncoder implements AutoCloseable {
       DeviceBuffer<Short> inner) {
     int batch = shape.batch(), length = shape.length(), tokens = batch * length;
     int ffn = architecture.intermediate();
-    int heads = architecture.heads(), headSize = architecture.headSize();
     float epsilon = architecture.layerNormEpsilon();
     DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
     // The first node has no kernel before it in the graph: a plain launch.
@@ -931,43 +916,39 @@ public final class GpuEncoder implements AutoCloseable {
             batch,
             length,
             false));
-    if (queryNormsFolded) {
-      recordQueryLayersFolded(scope, x, xHalf, qkv, context, inner, maskPrefix, batch, length);
-    } else {
-      for (Layer l : layers) {
-        scope.record(
-            EncoderKernels.queryLinearBias(
-                xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
-        scope.record(queryAttention(qkv, maskPrefix, context, batch, length));
-        scope.record(
-            EncoderKernels.queryLinearResidual(
-                context,
-                as(l.attentionOutput(), ElementType.F16),
-                l.attentionOutputBias(),
-                x,
-                x,
-                tokens,
-                hidden,
-                hidden));
-        scope.record(
-            EncoderKernels.layerNormHalf(
-                x, l.attentionGamma(), l.attentionBeta(), x, xHalf, tokens, epsilon, true));
-        scope.record(
-            EncoderKernels.queryLinearGeluHalf(
-                xHalf,
-                as(l.intermediate(), ElementType.F16),
-                as(l.intermediateBias(), ElementType.F16),
-                inner,
-                tokens,
-                ffn,
-                hidden));
-        scope.record(
-            EncoderKernels.queryLinearResidual(
-                inner, as(l.output(), ElementType.F16), l.outputBias(), x, x, tokens, hidden, ffn));
-        scope.record(
-            EncoderKernels.layerNormHalf(
-                x, l.outputGamma(), l.outputBeta(), x, xHalf, tokens, epsilon, true));
-      }
+    for (Layer l : layers) {
+      scope.record(
+          EncoderKernels.queryLinearBias(
+              xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
+      scope.record(halfAttention(qkv, maskPrefix, context, batch, length, true));
+      scope.record(
+          EncoderKernels.queryLinearResidual(
+              context,
+              as(l.attentionOutput(), ElementType.F16),
+              l.attentionOutputBias(),
+              x,
+              x,
+              tokens,
+              hidden,
+              hidden));
+      scope.record(
+          EncoderKernels.layerNormHalf(
+              x, l.attentionGamma(), l.attentionBeta(), x, xHalf, tokens, epsilon, true));
+      scope.record(
+          EncoderKernels.queryLinearGeluHalf(
+              xHalf,
+              as(l.intermediate(), ElementType.F16),
+              as(l.intermediateBias(), ElementType.F16),
+              inner,
+              tokens,
+              ffn,
+              hidden));
+      scope.record(
+          EncoderKernels.queryLinearResidual(
+              inner, as(l.output(), ElementType.F16), l.outputBias(), x, x, tokens, hidden, ffn));
+      scope.record(
+          EncoderKernels.layerNormHalf(
+              x, l.outputGamma(), l.outputBeta(), x, xHalf, tokens, epsilon, true));
     }
     scope.record(
         EncoderKernels.poolNormalize(
@@ -982,102 +963,30 @@ public final class GpuEncoder implements AutoCloseable {
             true));
   }
 
-  /** The query path's attention: as the cuBLASLt path's, a programmatic dependent launch. */
-  private GraphNode<@Nullable Void> queryAttention(
+  /**
+   * The fp16 attention of a shape: on the tensor cores from the sizing's tokens where the kernel
+   * takes the length and head and the device the shared memory it asks; otherwise one query a warp
+   * for short shapes ({@link #shortAttention}), four for the rest.
+   */
+  private GraphNode<@Nullable Void> halfAttention(
       DeviceBuffer<Float> qkv,
       DeviceBuffer<Integer> mask,
       DeviceBuffer<Short> context,
       int batch,
-      int length) {
+      int length,
+      boolean programmatic) {
     int heads = architecture.heads(), headSize = architecture.headSize();
+    if ((long) batch * length >= attentionTilesTokens
+        && EncoderKernels.attentionTilesTake(length, headSize)
+        && EncoderKernels.attentionTilesBytes(length, headSize) <= sharedMemoryOptIn) {
+      return EncoderKernels.attentionHalfTiles(
+          qkv, mask, context, batch, length, heads, headSize, programmatic);
+    }
     return shortAttention(batch, length)
         ? EncoderKernels.attentionHalfShort(
-            qkv, mask, context, batch, length, heads, headSize, true)
-        : EncoderKernels.attentionHalf(qkv, mask, context, batch, length, heads, headSize, true);
-  }
-
-  /**
-   * The query path's layers with each LayerNorm folded into the product after it: x holds the
-   * residual stream before its LayerNorm, normed after it (written by the product that normalises
-   * it, read by the output product that adds onto it); the first layer's rows come normalised from
-   * the embeddings kernel, and the last LayerNorm is a node of its own before pooling. Five nodes a
-   * layer: Q | K | V over LayerNorm(x), attention, x = normed + context W + b, the up product over
-   * LayerNorm(x), x = normed + inner W + b.
-   */
-  private void recordQueryLayersFolded(
-      Counting scope,
-      DeviceBuffer<Float> x,
-      DeviceBuffer<Short> xHalf,
-      DeviceBuffer<Float> qkv,
-      DeviceBuffer<Short> context,
-      DeviceBuffer<Short> inner,
-      DeviceBuffer<Integer> maskPrefix,
-      int batch,
-      int length) {
-    int tokens = batch * length, ffn = architecture.intermediate();
-    float epsilon = architecture.layerNormEpsilon();
-    DeviceBuffer<Float> normed = scope.temporary(ElementType.F32, (long) tokens * hidden);
-    // What the first layer's residual is: the embeddings' normalised rows.
-    DeviceBuffer<Float> residual = x;
-    Layer previous = null;
-    for (Layer l : layers) {
-      if (previous == null) {
-        scope.record(
-            EncoderKernels.queryLinearBias(
-                xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
-      } else {
-        scope.record(
-            EncoderKernels.queryNormLinearBias(
-                x,
-                previous.outputGamma(),
-                previous.outputBeta(),
-                epsilon,
-                normed,
-                as(l.qkv(), ElementType.F16),
-                l.qkvBias(),
-                qkv,
-                tokens));
-        residual = normed;
-      }
-      scope.record(queryAttention(qkv, maskPrefix, context, batch, length));
-      scope.record(
-          EncoderKernels.queryLinearResidual(
-              context,
-              as(l.attentionOutput(), ElementType.F16),
-              l.attentionOutputBias(),
-              residual,
-              x,
-              tokens,
-              hidden,
-              hidden));
-      scope.record(
-          EncoderKernels.queryNormLinearGeluHalf(
-              x,
-              l.attentionGamma(),
-              l.attentionBeta(),
-              epsilon,
-              normed,
-              as(l.intermediate(), ElementType.F16),
-              as(l.intermediateBias(), ElementType.F16),
-              inner,
-              tokens));
-      scope.record(
-          EncoderKernels.queryLinearResidual(
-              inner,
-              as(l.output(), ElementType.F16),
-              l.outputBias(),
-              normed,
-              x,
-              tokens,
-              hidden,
-              ffn));
-      previous = l;
-    }
-    if (previous != null) {
-      scope.record(
-          EncoderKernels.layerNormHalf(
-              x, previous.outputGamma(), previous.outputBeta(), x, xHalf, tokens, epsilon, true));
-    }
+            qkv, mask, context, batch, length, heads, headSize, programmatic)
+        : EncoderKernels.attentionHalf(
+            qkv, mask, context, batch, length, heads, headSize, programmatic);
   }
 
   /**

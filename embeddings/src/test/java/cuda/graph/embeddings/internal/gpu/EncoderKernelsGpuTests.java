@@ -79,13 +79,12 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION,
           EncoderKernels.ATTENTION_HALF,
           EncoderKernels.ATTENTION_HALF_SHORT,
+          EncoderKernels.ATTENTION_HALF_TILES,
           EncoderKernels.GELU,
           EncoderKernels.POOL_NORMALIZE,
           EncoderKernels.QUERY_LINEAR_BIAS,
           EncoderKernels.QUERY_LINEAR_RESIDUAL,
-          EncoderKernels.QUERY_LINEAR_GELU_HALF,
-          EncoderKernels.QUERY_NORM_LINEAR_BIAS,
-          EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF);
+          EncoderKernels.QUERY_LINEAR_GELU_HALF);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -403,6 +402,99 @@ class EncoderKernelsGpuTests {
     }
   }
 
+  @ParameterizedTest(name = "length {0}, heads of {1}")
+  @CsvSource({"1, 32", "16, 32", "37, 32", "48, 32", "64, 64", "100, 32", "128, 32", "128, 64"})
+  void attentionOnTheTensorCoresIsItsReferenceUpToTheRoundingOfItsWeightsAndWritesNoOtherRow(
+      int length, int headSize) {
+    CudaPlatform platform = gpu();
+    int batch = 3, heads = HIDDEN / headSize, beyond = 5;
+    Random random = new Random(31L * length + headSize);
+    float[] qkv = gaussians(random, batch * length * 3 * HIDDEN, 1.5);
+    // Sequence 0 keeps every token, sequence 1 its first half or so, sequence 2 nothing.
+    int[] mask = new int[batch * length];
+    for (int t = 0; t < length; t++) {
+      mask[t] = 1;
+      mask[length + t] = t <= length / 2 ? 1 : 0;
+    }
+    float scale = (float) (1 / Math.sqrt(headSize));
+    short[] before = new short[batch * length * HIDDEN + beyond];
+    Arrays.fill(before, Float.floatToFloat16(777f));
+    short[] expected = before.clone();
+    LaunchConfig launch = EncoderKernels.attentionTilesLaunch(batch, length, heads, headSize);
+    EncoderKernels.ATTENTION_HALF_TILES.runReference(
+        launch, qkv, mask, expected, batch, length, heads, headSize, scale);
+    short[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> q = DeviceBuffer.fromArray(qkv).syncOn(stream);
+        DeviceBuffer<Integer> m = DeviceBuffer.fromArray(mask).syncOn(stream);
+        DeviceBuffer<Short> out = DeviceBuffer.fromArray(ElementType.F16, before).syncOn(stream)) {
+      actual =
+          EncoderKernels.attentionHalfTiles(q, m, out, batch, length, heads, headSize, false)
+              .andThen(out.toShortArray())
+              .syncOn(stream);
+    }
+    // A weight P_j the GPU rounds the other way (its exp and sums are fp32, the reference's
+    // double) moves the output by an fp16 unit of P_j times |V_j|: at most (2^-11 + length
+    // 2^-24) max |V| with the fp32 scores' own error (1e-4 of a weight), plus an fp16 unit of
+    // the output.
+    float[] e = floats(expected), got = floats(actual);
+    int hidden = heads * headSize;
+    for (int b = 0; b < batch; b++) {
+      for (int h = 0; h < heads; h++) {
+        for (int d = 0; d < headSize; d++) {
+          double largest = 0;
+          for (int j = 0; j < length; j++) {
+            float v = qkv[(b * length + j) * 3 * hidden + 2 * hidden + h * headSize + d];
+            largest = Math.max(largest, Math.abs(v));
+          }
+          for (int t = 0; t < length; t++) {
+            int i = (b * length + t) * hidden + h * headSize + d;
+            double tolerance = largest * (0x1p-11 + 1e-4 + length * 0x1p-24) + halfUlp(e[i]);
+            assertWithin("attention_half_tiles", i, e[i], got[i], tolerance);
+          }
+        }
+      }
+    }
+    for (int i = 2 * length * HIDDEN; i < batch * length * HIDDEN; i++) {
+      assertEquals(0f, got[i], "the sequence whose mask keeps nothing gets zeros");
+    }
+    for (int i = batch * length * HIDDEN; i < actual.length; i++) {
+      assertEquals(777f, got[i], "element " + i + " is past the rows");
+    }
+  }
+
+  @Test
+  void attentionOnTheTensorCoresLaunchedWithTooFewWarpsWritesNanOverItsRowsOnBothSides() {
+    CudaPlatform platform = gpu();
+    int length = 40; // three warps' queries
+    float[] qkv = gaussians(new Random(3607), length * 3 * HIDDEN, 1);
+    int[] mask = new int[length];
+    Arrays.fill(mask, 1);
+    LaunchConfig twoWarps =
+        LaunchConfig.of(cuda.graph.Dim3.of(HEADS, 1), cuda.graph.Dim3.of(64))
+            .withSharedMemory(EncoderKernels.attentionTilesBytes(length, HEAD_SIZE));
+    float scale = (float) (1 / Math.sqrt(HEAD_SIZE));
+    short[] expected = new short[length * HIDDEN];
+    EncoderKernels.ATTENTION_HALF_TILES.runReference(
+        twoWarps, qkv, mask, expected, 1, length, HEADS, HEAD_SIZE, scale);
+    short[] actual;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> q = DeviceBuffer.fromArray(qkv).syncOn(stream);
+        DeviceBuffer<Integer> m = DeviceBuffer.fromArray(mask).syncOn(stream);
+        DeviceBuffer<Short> out =
+            DeviceBuffer.zeros(ElementType.F16, length * HIDDEN).syncOn(stream)) {
+      actual =
+          EncoderKernels.ATTENTION_HALF_TILES
+              .launch(twoWarps, q, m, out, 1, length, HEADS, HEAD_SIZE, scale)
+              .andThen(out.toShortArray())
+              .syncOn(stream);
+    }
+    for (int i = 0; i < actual.length; i++) {
+      assertTrue(Float.isNaN(Float.float16ToFloat(expected[i])), "the reference's element " + i);
+      assertTrue(Float.isNaN(Float.float16ToFloat(actual[i])), "the kernel's element " + i);
+    }
+  }
+
   @Test
   void geluOnTheGpuIsItsReferenceForEveryElementOfAGridStrideLaunchAndWritesNoFurther() {
     CudaPlatform platform = gpu();
@@ -509,23 +601,6 @@ class EncoderKernelsGpuTests {
     return v;
   }
 
-  /** The query products the GPU test runs: an epilogue, over fp16 rows or normalised ones. */
-  enum QueryProduct {
-    BIAS(EncoderKernels.QueryEpilogue.BIAS, false),
-    RESIDUAL(EncoderKernels.QueryEpilogue.RESIDUAL, false),
-    GELU(EncoderKernels.QueryEpilogue.GELU, false),
-    NORM_BIAS(EncoderKernels.QueryEpilogue.BIAS, true),
-    NORM_GELU(EncoderKernels.QueryEpilogue.GELU, true);
-
-    final EncoderKernels.QueryEpilogue epilogue;
-    final boolean norm;
-
-    QueryProduct(EncoderKernels.QueryEpilogue epilogue, boolean norm) {
-      this.epilogue = epilogue;
-      this.norm = norm;
-    }
-  }
-
   @ParameterizedTest(name = "{0} rows of {1}: {2}")
   @CsvSource({
     "1, 384, BIAS",
@@ -538,21 +613,17 @@ class EncoderKernelsGpuTests {
     "1, 384, GELU",
     "32, 384, GELU",
     "24, 1024, GELU",
-    "1, 384, NORM_BIAS",
-    "32, 384, NORM_BIAS",
-    "5, 384, NORM_GELU",
-    "32, 384, NORM_GELU",
+    "5, 384, GELU",
     "40, 384, BIAS",
+    "33, 384, BIAS",
     "64, 1536, RESIDUAL",
-    "100, 384, NORM_GELU",
-    "33, 384, NORM_BIAS",
+    "100, 384, GELU",
     "72, 1024, GELU"
   })
   void queryProductsOnTheGpuAreTheirReferenceForEveryElementAndWriteNoOtherRow(
-      int rows, int k, QueryProduct product) {
+      int rows, int k, EncoderKernels.QueryEpilogue epilogue) {
     CudaPlatform platform = gpu();
-    Random random = new Random(3605L * rows + k + product.ordinal());
-    EncoderKernels.QueryEpilogue epilogue = product.epilogue;
+    Random random = new Random(3605L * rows + k + epilogue.ordinal());
     boolean gelu = epilogue == EncoderKernels.QueryEpilogue.GELU;
     // The widths of all-MiniLM's products: Q | K | V 1,152, the hidden 384, the inner 1,536.
     int n =
@@ -569,13 +640,6 @@ class EncoderKernelsGpuTests {
         };
     int allRows = rows + 2; // rows past `rows` must keep what they hold
     short[] a = halfGaussians(random, allRows * k, 1);
-    // Rows before a LayerNorm as a model's residual stream has them: a few units, some offset.
-    float[] xPre = new float[allRows * k];
-    for (int i = 0; i < xPre.length; i++) {
-      xPre[i] = (float) (2 * random.nextGaussian() + (i % 7 == 0 ? 1.5 : 0));
-    }
-    float[] gamma = uniforms(random, k, 0.5, 1.5);
-    float[] beta = uniforms(random, k, -0.5, 0.5);
     short[] w = halfGaussians(random, k * n, 1 / Math.sqrt(k));
     float[] bias = gaussians(random, n, 0.1);
     short[] halfBias = new short[n];
@@ -586,16 +650,12 @@ class EncoderKernelsGpuTests {
     float[] before = gaussians(random, allRows * n, 1);
     short[] halfBefore = new short[allRows * n];
     Arrays.fill(halfBefore, Float.floatToFloat16(12345f));
-    float[] normedBefore = new float[allRows * k];
-    Arrays.fill(normedBefore, 777f);
 
     Kernel kernel =
-        switch (product) {
+        switch (epilogue) {
           case BIAS -> EncoderKernels.QUERY_LINEAR_BIAS;
           case RESIDUAL -> EncoderKernels.QUERY_LINEAR_RESIDUAL;
           case GELU -> EncoderKernels.QUERY_LINEAR_GELU_HALF;
-          case NORM_BIAS -> EncoderKernels.QUERY_NORM_LINEAR_BIAS;
-          case NORM_GELU -> EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF;
         };
     // The launch the encoder makes: a block row for each 32 rows.
     LaunchConfig launch =
@@ -608,27 +668,18 @@ class EncoderKernelsGpuTests {
             .withSharedMemory(EncoderKernels.queryLinearBytes(columns, k));
     float[] expected = before.clone();
     short[] expectedHalf = halfBefore.clone();
-    float[] expectedNormed = normedBefore.clone();
     Object out = gelu ? expectedHalf : expected;
     Object biasArgument = gelu ? halfBias : bias;
     Object[] args =
-        product.norm
-            ? new Object[] {
-              xPre, gamma, beta, expectedNormed, w, biasArgument, out, rows, n, k, EPS
-            }
-            : epilogue == EncoderKernels.QueryEpilogue.RESIDUAL
-                ? new Object[] {a, w, bias, residual, out, rows, n, k}
-                : new Object[] {a, w, biasArgument, out, rows, n, k};
+        epilogue == EncoderKernels.QueryEpilogue.RESIDUAL
+            ? new Object[] {a, w, bias, residual, out, rows, n, k}
+            : new Object[] {a, w, biasArgument, out, rows, n, k};
     kernel.runReference(launch, args);
 
-    float[] actual, actualNormed;
+    float[] actual;
     short[] actualHalf;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
-        DeviceBuffer<Float> xPreBuffer = DeviceBuffer.fromArray(xPre).syncOn(stream);
-        DeviceBuffer<Float> gammaBuffer = DeviceBuffer.fromArray(gamma).syncOn(stream);
-        DeviceBuffer<Float> betaBuffer = DeviceBuffer.fromArray(beta).syncOn(stream);
-        DeviceBuffer<Float> normed = DeviceBuffer.fromArray(normedBefore).syncOn(stream);
         DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
         DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
         DeviceBuffer<Short> halfBiasBuffer =
@@ -638,7 +689,7 @@ class EncoderKernelsGpuTests {
         DeviceBuffer<Short> outHalf =
             DeviceBuffer.fromArray(ElementType.F16, halfBefore).syncOn(stream)) {
       var node =
-          switch (product) {
+          switch (epilogue) {
             case BIAS ->
                 EncoderKernels.queryLinearBias(aBuffer, wBuffer, biasBuffer, outBuffer, rows, n, k);
             case RESIDUAL ->
@@ -647,59 +698,25 @@ class EncoderKernelsGpuTests {
             case GELU ->
                 EncoderKernels.queryLinearGeluHalf(
                     aBuffer, wBuffer, halfBiasBuffer, outHalf, rows, n, k);
-            case NORM_BIAS ->
-                EncoderKernels.queryNormLinearBias(
-                    xPreBuffer.slice(0, (long) rows * k),
-                    gammaBuffer,
-                    betaBuffer,
-                    EPS,
-                    normed,
-                    wBuffer,
-                    biasBuffer,
-                    outBuffer,
-                    rows);
-            case NORM_GELU ->
-                EncoderKernels.queryNormLinearGeluHalf(
-                    xPreBuffer.slice(0, (long) rows * k),
-                    gammaBuffer,
-                    betaBuffer,
-                    EPS,
-                    normed,
-                    wBuffer,
-                    halfBiasBuffer,
-                    outHalf,
-                    rows);
           };
       node.syncOn(stream);
       actual = outBuffer.toFloatArray().syncOn(stream);
       actualHalf = outHalf.toShortArray().syncOn(stream);
-      actualNormed = normed.toFloatArray().syncOn(stream);
     }
-    // The rows the product multiplies, as the reference has them.
-    float[] rowsUsed = new float[rows * k];
-    for (int i = 0; i < rows * k; i++) {
-      rowsUsed[i] =
-          product.norm
-              ? Float.float16ToFloat(Float.floatToFloat16(expectedNormed[i]))
-              : Float.float16ToFloat(a[i]);
-    }
-    // Each element's bound: (k + 2) 2^-24 times the magnitudes of what it sums; over normalised
-    // rows also an fp16 unit of each row value, which the GPU's LayerNorm may round the other way.
+    // Each element's bound: (k + 2) 2^-24 times the magnitudes of what it sums.
     float[] bound = new float[allRows * n];
     for (int r = 0; r < rows; r++) {
       for (int c = 0; c < n; c++) {
-        double magnitude = Math.abs(bias[c]), flips = 0;
+        double magnitude = Math.abs(bias[c]);
         if (epilogue == EncoderKernels.QueryEpilogue.RESIDUAL) {
           magnitude += Math.abs(residual[r * n + c]);
         }
         for (int i = 0; i < k; i++) {
-          double weight = Math.abs(Float.float16ToFloat(w[i * n + c]));
-          magnitude += Math.abs(rowsUsed[r * k + i]) * weight;
-          if (product.norm) {
-            flips += halfUlp(rowsUsed[r * k + i]) * weight;
-          }
+          magnitude +=
+              Math.abs(Float.float16ToFloat(a[r * k + i]))
+                  * Math.abs(Float.float16ToFloat(w[i * n + c]));
         }
-        bound[r * n + c] = (float) ((k + 2) * 0x1p-24 * magnitude + flips);
+        bound[r * n + c] = (float) ((k + 2) * 0x1p-24 * magnitude);
       }
     }
     String what = kernel.name();
@@ -720,14 +737,6 @@ class EncoderKernelsGpuTests {
       for (int i = rows * n; i < expected.length; i++) {
         assertEquals(before[i], actual[i], what + ": element " + i + " is past the rows");
       }
-    }
-    if (product.norm) {
-      assertElements(what + "'s normalised rows", expectedNormed, actualNormed, ROW);
-      for (int i = rows * k; i < actualNormed.length; i++) {
-        assertEquals(777f, actualNormed[i], what + ": normalised element " + i + " past the rows");
-      }
-    } else {
-      assertArrayEquals(normedBefore, actualNormed, "the normalised rows it was not given");
     }
   }
 

@@ -269,6 +269,106 @@ class EncoderKernelsTests {
   }
 
   @Test
+  void attentionOnTheTensorCoresIsTheAttentionOfItsFp16RowsUpToTheRoundingOfItsWeights() {
+    // Three sequences of 37 tokens (three warps, the last with 11 padded queries): all kept, the
+    // first 20 kept, none kept.
+    int batch = 3, length = 37;
+    float[] qkv = randoms(batch * length * 3 * HIDDEN);
+    int[] mask = new int[batch * length];
+    for (int t = 0; t < length; t++) {
+      mask[t] = 1;
+      mask[length + t] = t < 20 ? 1 : 0;
+    }
+    short[] out = new short[batch * length * HIDDEN];
+    Arrays.fill(out, Float.floatToFloat16(99f));
+    EncoderKernels.ATTENTION_HALF_TILES.runReference(
+        EncoderKernels.attentionTilesLaunch(batch, length, HEADS, HEAD_SIZE),
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        (float) (1 / Math.sqrt(HEAD_SIZE)));
+
+    for (int b = 0; b < 2; b++) {
+      int tokens = b == 0 ? length : 20;
+      float[][] q = new float[length][], k = new float[tokens][], v = new float[tokens][];
+      for (int t = 0; t < length; t++) {
+        float[] r = halfRounded(row(qkv, b * length + t, 3 * HIDDEN));
+        q[t] = Arrays.copyOfRange(r, 0, HIDDEN);
+        if (t < tokens) {
+          k[t] = Arrays.copyOfRange(r, HIDDEN, 2 * HIDDEN);
+          v[t] = Arrays.copyOfRange(r, 2 * HIDDEN, 3 * HIDDEN);
+        }
+      }
+      for (int t = 0; t < length; t++) { // every query, the padded ones too
+        // Query t alone against the sequence's kept keys: the reference encoder's attention.
+        float[][] queries = new float[tokens][];
+        Arrays.fill(queries, q[t]);
+        int[] all = new int[tokens];
+        Arrays.fill(all, 1);
+        float[] expected = ReferenceEncoder.attention(queries, k, v, all, HEADS)[0];
+        float[] actual = row(halfFloats(out), b * length + t, HIDDEN);
+        for (int h = 0; h < HIDDEN; h++) {
+          // The weights are rounded to fp16 (2^-11 of each, values under 4 or so), then the sum.
+          assertEquals(expected[h], actual[h], 4e-3, "sequence " + b + ", token " + t);
+        }
+      }
+    }
+    for (int i = 2 * length * HIDDEN; i < out.length; i++) {
+      assertEquals(0, Float.float16ToFloat(out[i]), "the sequence whose mask keeps nothing");
+    }
+  }
+
+  @Test
+  void attentionOnTheTensorCoresLaunchedWithTheWrongBlockWritesNanOverItsRowsAndRefusesLongRows() {
+    int length = 20;
+    float[] qkv = randoms(length * 3 * HIDDEN);
+    int[] mask = new int[length];
+    Arrays.fill(mask, 1);
+    short[] out = new short[length * HIDDEN];
+    // One warp where 20 tokens take two.
+    EncoderKernels.ATTENTION_HALF_TILES.runReference(
+        LaunchConfig.of(cuda.graph.Dim3.of(HEADS, 1), cuda.graph.Dim3.of(32)),
+        qkv,
+        mask,
+        out,
+        1,
+        length,
+        HEADS,
+        HEAD_SIZE,
+        (float) (1 / Math.sqrt(HEAD_SIZE)));
+    for (short h : out) {
+      assertTrue(Float.isNaN(Float.float16ToFloat(h)));
+    }
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> EncoderKernels.attentionHalfTiles(null, null, null, 1, 129, HEADS, 32, false));
+    assertTrue(e.getMessage().contains("got length 129, head 32"), e.getMessage());
+    assertTrue(EncoderKernels.attentionTilesTake(128, 64));
+    assertTrue(!EncoderKernels.attentionTilesTake(64, 24), "a head of 24 is not tiles of 16");
+  }
+
+  private static float[] halfRounded(float[] values) {
+    float[] r = new float[values.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = Float.float16ToFloat(Float.floatToFloat16(values[i]));
+    }
+    return r;
+  }
+
+  private static float[] halfFloats(short[] halves) {
+    float[] r = new float[halves.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = Float.float16ToFloat(halves[i]);
+    }
+    return r;
+  }
+
+  @Test
   void aSequenceWhoseMaskKeepsNothingGetsZerosFromAttentionAndFromPooling() {
     int length = 3;
     float[] qkv = randoms(length * 3 * HIDDEN);
@@ -376,7 +476,7 @@ class EncoderKernelsTests {
             .map(cuda.graph.Kernel::name)
             .collect(java.util.stream.Collectors.toSet());
 
-    assertEquals(14, entries.size(), entries::toString);
+    assertEquals(13, entries.size(), entries::toString);
     assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
   }
 
@@ -437,43 +537,6 @@ class EncoderKernelsTests {
       assertEquals(before[at], residual[at], "a row past the rows");
       assertEquals(0, gelu[at], "a row past the rows");
     }
-  }
-
-  @Test
-  void theNormalisingQueryProductsAreTheQueryProductsOverTheLayerNormOfTheirRowsRoundedToFp16() {
-    int rows = 2, k = 32, n = 32;
-    float[] xPre = randoms(rows * k), gamma = randoms(k), beta = randoms(k), bias = randoms(n);
-    short[] w = new short[k * n], halfBias = new short[n];
-    for (int i = 0; i < w.length; i++) {
-      w[i] = Float.floatToFloat16((float) (random.nextGaussian() / 4));
-    }
-    for (int c = 0; c < n; c++) {
-      halfBias[c] = Float.floatToFloat16(bias[c]);
-    }
-    short[] a = new short[rows * k];
-    float[] expectedNormed = new float[rows * k];
-    for (int r = 0; r < rows; r++) {
-      float[] v = ReferenceEncoder.layerNorm(row(xPre, r, k), gamma, beta, EPS);
-      for (int i = 0; i < k; i++) {
-        expectedNormed[r * k + i] = v[i];
-        a[r * k + i] = Float.floatToFloat16(v[i]);
-      }
-    }
-    float[] plain = new float[rows * n], normedPlain = new float[rows * n];
-    short[] gelu = new short[rows * n], normedGelu = new short[rows * n];
-    float[] normed = new float[rows * k], normedAgain = new float[rows * k];
-    EncoderKernels.QUERY_LINEAR_BIAS.runReference(launch(32, k, 1), a, w, bias, plain, rows, n, k);
-    EncoderKernels.QUERY_NORM_LINEAR_BIAS.runReference(
-        launch(32, k, 1), xPre, gamma, beta, normed, w, bias, normedPlain, rows, n, k, EPS);
-    EncoderKernels.QUERY_LINEAR_GELU_HALF.runReference(
-        launch(32, k, 1), a, w, halfBias, gelu, rows, n, k);
-    EncoderKernels.QUERY_NORM_LINEAR_GELU_HALF.runReference(
-        launch(32, k, 1), xPre, gamma, beta, normedAgain, w, halfBias, normedGelu, rows, n, k, EPS);
-
-    assertArrayEquals(plain, normedPlain);
-    assertArrayEquals(gelu, normedGelu);
-    assertArrayEquals(expectedNormed, normed);
-    assertArrayEquals(expectedNormed, normedAgain);
   }
 
   @Test

@@ -27,14 +27,13 @@ import java.util.Locale;
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
  * tokenization. Mode {@code fp16_query} runs shapes of up to 256 tokens ({@code
- * -Dcuda.graph.embeddings.queryTokens}) on the query path with its LayerNorms folded into its
- * products, {@code fp16_query_unfolded} the same with each LayerNorm a node (the encoder's default
- * form), {@code fp16_cublaslt} every shape on the cuBLASLt path, {@code fp32} the same in fp32.
- * Then the replay of shapes of 1 to 64 sequences of 32 tokens in the fp16 modes.
+ * -Dcuda.graph.embeddings.queryTokens}) on the query path, {@code fp16_cublaslt} every shape on the
+ * cuBLASLt path, {@code fp32} the same in fp32. Then the replay of shapes of 1 to 64 sequences of
+ * 32 tokens in the fp16 modes.
  *
- * <p>With {@code --batch-shape BxL} it only replays one ingestion-sized shape on the cuBLASLt fp16
- * path, B sequences of L - 7 to L tokens from the corpus, 20 times untimed then 100 timed: the
- * shape to put under Nsight Compute.
+ * <p>With {@code --batch-shape BxL[,BxL...]} it only replays ingestion-sized shapes on the cuBLASLt
+ * fp16 path, with the attention on the tensor cores and without, B sequences of L - 7 to L tokens
+ * from the corpus, 20 times untimed then 100 timed: the shapes to put under Nsight Compute.
  *
  * <p>With {@code --random-weights} (and {@code --tokenizer FILE}, the model's tokenizer.json) the
  * models are {@code minilm} and {@code bge}: their sizes with random values, for a host the models'
@@ -49,11 +48,14 @@ public final class QueryBreakdown {
   private QueryBreakdown() {}
 
   /**
-   * A precision, the most tokens of a shape on the fp16 query path (0: none), and whether that path
-   * folds its LayerNorms into its products.
+   * A precision, the most tokens of a shape on the fp16 query path (0: none), and the fewest whose
+   * fp16 attention runs on the tensor cores.
    */
   private record Mode(
-      String name, GpuEncoder.Precision precision, int queryTokens, boolean normsFolded) {}
+      String name, GpuEncoder.Precision precision, int queryTokens, int attentionTilesTokens) {}
+
+  private static final int NO_TILES = Integer.MAX_VALUE;
+  private static final int TILES = 1;
 
   /**
    * The query path's tokens in these runs: every query of the corpus (up to 128 tokens) and the
@@ -63,18 +65,20 @@ public final class QueryBreakdown {
       Integer.getInteger("cuda.graph.embeddings.queryTokens", 256);
 
   private static final Mode FP16_QUERY =
-      new Mode("fp16_query", GpuEncoder.Precision.FP16, QUERY_TOKENS, true);
-  private static final Mode FP16_QUERY_UNFOLDED =
-      new Mode("fp16_query_unfolded", GpuEncoder.Precision.FP16, QUERY_TOKENS, false);
+      new Mode("fp16_query", GpuEncoder.Precision.FP16, QUERY_TOKENS, TILES);
+  private static final Mode FP16_QUERY_NO_TILES =
+      new Mode("fp16_query_no_tiles", GpuEncoder.Precision.FP16, QUERY_TOKENS, NO_TILES);
   private static final Mode FP16_CUBLASLT =
-      new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0, false);
-  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0, false);
+      new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0, TILES);
+  private static final Mode FP16_CUBLASLT_NO_TILES =
+      new Mode("fp16_cublaslt_no_tiles", GpuEncoder.Precision.FP16, 0, NO_TILES);
+  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0, NO_TILES);
 
   public static void main(String[] args) throws IOException {
     Path file = null;
     int count = 2000;
     List<String> models = List.of("minilm", "bge-q");
-    int[] batchShape = null;
+    List<int[]> batchShapes = List.of();
     boolean random = false;
     Path tokenizerFile = null;
     for (int i = 0; i < args.length; i++) {
@@ -85,7 +89,10 @@ public final class QueryBreakdown {
         case "--queries" -> count = Integer.parseInt(args[++i]);
         case "--models" -> models = List.of(args[++i].split(","));
         case "--batch-shape" ->
-            batchShape = Arrays.stream(args[++i].split("x")).mapToInt(Integer::parseInt).toArray();
+            batchShapes =
+                Arrays.stream(args[++i].split(","))
+                    .map(b -> Arrays.stream(b.split("x")).mapToInt(Integer::parseInt).toArray())
+                    .toList();
         default ->
             throw new IllegalArgumentException("QueryBreakdown: unknown argument " + args[i]);
       }
@@ -148,22 +155,21 @@ public final class QueryBreakdown {
         pooling = artifact.pooling();
       }
       try (BertTokenizer tokenizer = BertTokenizer.load(artifact)) {
-        if (batchShape != null) {
-          batchShape(
-              platform,
-              model,
-              weights,
-              tokenizer,
-              pooling,
-              Files.readAllLines(file, StandardCharsets.UTF_8),
-              batchShape[0],
-              batchShape[1]);
+        if (!batchShapes.isEmpty()) {
+          List<String> corpus = Files.readAllLines(file, StandardCharsets.UTF_8);
+          for (int[] shape : batchShapes) {
+            for (Mode mode : List.of(FP16_CUBLASLT, FP16_CUBLASLT_NO_TILES)) {
+              batchShape(
+                  platform, model, mode, weights, tokenizer, pooling, corpus, shape[0], shape[1]);
+            }
+          }
           continue;
         }
-        for (Mode mode : List.of(FP16_QUERY, FP16_QUERY_UNFOLDED, FP16_CUBLASLT, FP32)) {
+        for (Mode mode : List.of(FP16_QUERY, FP16_QUERY_NO_TILES, FP16_CUBLASLT, FP32)) {
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
-        for (Mode mode : List.of(FP16_QUERY, FP16_QUERY_UNFOLDED, FP16_CUBLASLT)) {
+        for (Mode mode :
+            List.of(FP16_QUERY, FP16_QUERY_NO_TILES, FP16_CUBLASLT, FP16_CUBLASLT_NO_TILES)) {
           shapes(platform, model, mode, weights, tokenizer, pooling, queries);
         }
         agreement(platform, model, weights, tokenizer, pooling, queries);
@@ -182,7 +188,7 @@ public final class QueryBreakdown {
       BertTokenizer tokenizer,
       Pooling pooling,
       List<String> queries) {
-    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT, FP32, FP16_QUERY_UNFOLDED);
+    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT, FP32, FP16_QUERY_NO_TILES);
     float[][][] out = new float[modes.size()][queries.size()][];
     for (int m = 0; m < modes.size(); m++) {
       try (Stream stream = platform.defaultDevice().newStream();
@@ -204,7 +210,7 @@ public final class QueryBreakdown {
     System.out.printf(
         Locale.ROOT,
         "query_agreement,%s,queries,%d,worst_cosine,query_to_cublaslt,%.9f,query_to_fp32,%.9f,"
-            + "cublaslt_to_fp32,%.9f,query_to_unfolded,%.9f%n",
+            + "cublaslt_to_fp32,%.9f,query_to_query_no_tiles,%.9f%n",
         model,
         queries.size(),
         worst[0],
@@ -237,7 +243,7 @@ public final class QueryBreakdown {
         pooling,
         GpuEncoder.Sizing.DEFAULT
             .withQueryTokens(mode.queryTokens())
-            .withQueryNormsFolded(mode.normsFolded()));
+            .withAttentionTilesTokens(mode.attentionTilesTokens()));
   }
 
   private static void breakdown(
@@ -359,6 +365,7 @@ public final class QueryBreakdown {
   private static void batchShape(
       CudaPlatform platform,
       String model,
+      Mode mode,
       EncoderWeights weights,
       BertTokenizer tokenizer,
       Pooling pooling,
@@ -387,7 +394,6 @@ public final class QueryBreakdown {
               + " tokens, not "
               + batch);
     }
-    Mode mode = FP16_CUBLASLT;
     try (Stream stream = platform.defaultDevice().newStream();
         GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, batch);
         CudaEvent start = platform.defaultDevice().newEvent();
