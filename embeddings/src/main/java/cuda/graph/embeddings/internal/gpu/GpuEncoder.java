@@ -8,6 +8,7 @@ import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphNode;
+import cuda.graph.MappedHostBuffer;
 import cuda.graph.Scope;
 import cuda.graph.Stream;
 import cuda.graph.blas.Blas;
@@ -20,6 +21,8 @@ import cuda.graph.embeddings.internal.model.Architecture;
 import cuda.graph.embeddings.internal.model.BertTokenizer;
 import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -182,6 +185,20 @@ public final class GpuEncoder implements AutoCloseable {
    * {@code hidden} (a shape of {@code batch} sequences uses the first {@code batch} of each).
    */
   private final DeviceBuffer<Float> pooled;
+
+  /**
+   * A query shape's inputs and outputs in mapped host memory (null where there is no query path):
+   * the host writes the ids, types and mask into {@code queryIn} and the graph's first node copies
+   * them to {@link #inputs}; the pooling kernel writes the norms and unit vectors straight into
+   * {@code queryOut} ({@link #queryBatch} norms, then as many rows), which the host reads once the
+   * stream is done. A query then costs one launch and one wait, not two copies of their own.
+   */
+  private final @Nullable MappedHostBuffer<Integer> queryIn;
+
+  private final @Nullable MappedHostBuffer<Float> queryOut;
+
+  /** The most sequences of a query shape: {@code min(maxBatch, queryTokens)}. */
+  private final int queryBatch;
 
   private final Blas blas;
   private final Workspace workspace;
@@ -522,6 +539,19 @@ public final class GpuEncoder implements AutoCloseable {
       int tokens = maxBatch * maxLength;
       inputs = zeros(ElementType.I32, 3L * tokens);
       pooled = zeros(ElementType.F32, maxBatch + (long) maxBatch * hidden);
+      queryBatch = Math.min(maxBatch, queryTokens);
+      if (queryTokens > 0) {
+        queryIn = stream.device().allocateMapped(ElementType.I32, 3L * queryTokens);
+        closeOnFailure.add(queryIn);
+        queryOut =
+            stream
+                .device()
+                .allocateMapped(ElementType.F32, queryBatch + (long) queryBatch * hidden);
+        closeOnFailure.add(queryOut);
+      } else {
+        queryIn = null;
+        queryOut = null;
+      }
       Blas openedBlas = Blas.open(stream.device());
       closeOnFailure.add(openedBlas);
       blas = openedBlas;
@@ -836,7 +866,7 @@ public final class GpuEncoder implements AutoCloseable {
 
     DeviceBuffer<Integer> idsPrefix = inputs.slice(0, tokens);
     DeviceBuffer<Integer> typesPrefix = inputs.slice(tokens, tokens);
-    if (xHalf != null && tokens <= queryTokens) {
+    if (xHalf != null && onQueryPath(shape)) {
       recordQuery(
           shape, scope, x, xHalf, qkv, as(context, ElementType.F16), as(inner, ElementType.F16));
       return;
@@ -905,7 +935,10 @@ public final class GpuEncoder implements AutoCloseable {
     int ffn = architecture.intermediate();
     float epsilon = architecture.layerNormEpsilon();
     DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
-    // The first node has no kernel before it in the graph: a plain launch.
+    MappedHostBuffer<Integer> in = java.util.Objects.requireNonNull(queryIn);
+    MappedHostBuffer<Float> out = java.util.Objects.requireNonNull(queryOut);
+    scope.record(inputs.slice(0, 3L * tokens).copyFrom(in.deviceView().slice(0, 3L * tokens)));
+    // The embeddings kernel follows a copy, not a kernel: a plain launch.
     scope.record(
         EncoderKernels.embedLayerNormHalf(
             inputs.slice(0, tokens),
@@ -954,8 +987,8 @@ public final class GpuEncoder implements AutoCloseable {
         EncoderKernels.poolNormalize(
             x,
             maskPrefix,
-            pooled.slice(maxBatch, (long) batch * hidden),
-            pooled.slice(0, batch),
+            out.deviceView().slice(queryBatch, (long) batch * hidden),
+            out.deviceView().slice(0, batch),
             batch,
             length,
             hidden,
@@ -1325,22 +1358,65 @@ public final class GpuEncoder implements AutoCloseable {
     int size = batch.size();
     DeviceOp<?> work = graphed && !overBudget.contains(shape) ? launch(shape) : eagerWork(shape);
     long started = System.nanoTime();
-    // The norms of the shape's sequences, then (from maxBatch) their unit vectors.
-    float[] flat =
-        inputs
-            .slice(0, batch.in().length)
-            .write(batch.in())
-            .andThen(work)
-            .andThen(pooled.slice(0, maxBatch + (long) size * hidden).toFloatArray())
-            .syncOn(stream);
+    float[] flat;
+    int unitsAt;
+    if (onQueryPath(shape)) {
+      // In and out through mapped memory: the graph copies the inputs in and writes the rows out.
+      writeQueryInputs(batch.in());
+      work.syncOn(stream);
+      flat = readQueryOutputs(size);
+      unitsAt = queryBatch;
+    } else {
+      // The norms of the shape's sequences, then (from maxBatch) their unit vectors.
+      flat =
+          inputs
+              .slice(0, batch.in().length)
+              .write(batch.in())
+              .andThen(work)
+              .andThen(pooled.slice(0, maxBatch + (long) size * hidden).toFloatArray())
+              .syncOn(stream);
+      unitsAt = maxBatch;
+    }
     streamWaitNanos += System.nanoTime() - started;
     List<Integer> slots = batch.slots();
     for (int b = 0; b < size; b++) {
       int slot = slots == null ? b : slots.get(b);
       units[slot] =
-          java.util.Arrays.copyOfRange(flat, maxBatch + b * hidden, maxBatch + (b + 1) * hidden);
+          java.util.Arrays.copyOfRange(flat, unitsAt + b * hidden, unitsAt + (b + 1) * hidden);
       norms[slot] = flat[b];
     }
+  }
+
+  /** {@return whether a shape runs on the query path} */
+  private boolean onQueryPath(Shape shape) {
+    return precision == Precision.FP16 && (long) shape.batch() * shape.length() <= queryTokens;
+  }
+
+  /** Writes a query shape's ids, types and mask where its graph's first node copies them from. */
+  private void writeQueryInputs(int[] in) {
+    MemorySegment.copy(
+        in,
+        0,
+        java.util.Objects.requireNonNull(queryIn).segment(),
+        ValueLayout.JAVA_INT,
+        0,
+        in.length);
+  }
+
+  /**
+   * {@return the first {@code size} norms and, from {@link #queryBatch}, unit vectors a query
+   * shape's graph wrote, once its stream is done}
+   */
+  private float[] readQueryOutputs(int size) {
+    float[] flat = new float[queryBatch + size * hidden];
+    MemorySegment.copy(
+        java.util.Objects.requireNonNull(queryOut).segment(),
+        ValueLayout.JAVA_FLOAT,
+        0,
+        flat,
+        0,
+        flat.length);
+    return flat;
   }
 
   /**
@@ -1348,20 +1424,31 @@ public final class GpuEncoder implements AutoCloseable {
    * maxBatch, of up to maxLength tokens) as {@link #embedParts} does, in its graph, but waiting for
    * each step before the next, and returns each step's nanoseconds as the host sees it: the copy of
    * the token ids in, the graph's replay, the copy of the pooled rows out (each including one wait
-   * for the stream; {@link #embedParts} waits once for the three), then the replay as the GPU sees
-   * it, between events {@code start} and {@code end} recorded around it.
+   * for the stream; {@link #embedParts} waits once for the three; on the query path the copies are
+   * the host's writes to and reads of mapped memory, no wait, and the replay holds the copy in),
+   * then the replay as the GPU sees it, between events {@code start} and {@code end} recorded
+   * around it.
    */
   long[] stepNanos(
       List<BertTokenizer.Part> parts, cuda.graph.CudaEvent start, cuda.graph.CudaEvent end) {
     Padded batch = padded(parts, null);
     Shape shape = batch.shape();
     int[] in = batch.in();
+    boolean query = onQueryPath(shape);
     long began = System.nanoTime();
-    inputs.slice(0, in.length).write(in).syncOn(stream);
+    if (query) {
+      writeQueryInputs(in);
+    } else {
+      inputs.slice(0, in.length).write(in).syncOn(stream);
+    }
     long copiedIn = System.nanoTime();
     start.record().andThen(launch(shape)).andThen(end.record()).syncOn(stream);
     long replayed = System.nanoTime();
-    pooled.slice(0, maxBatch + (long) batch.size() * hidden).toFloatArray().syncOn(stream);
+    if (query) {
+      readQueryOutputs(batch.size());
+    } else {
+      pooled.slice(0, maxBatch + (long) batch.size() * hidden).toFloatArray().syncOn(stream);
+    }
     long copiedOut = System.nanoTime();
     return new long[] {
       copiedIn - began,
@@ -1402,6 +1489,12 @@ public final class GpuEncoder implements AutoCloseable {
     graphs.close();
     workspace.close();
     blas.close();
+    if (queryIn != null) {
+      queryIn.close();
+    }
+    if (queryOut != null) {
+      queryOut.close();
+    }
     for (DeviceBuffer<?> b : owned) {
       b.close();
     }

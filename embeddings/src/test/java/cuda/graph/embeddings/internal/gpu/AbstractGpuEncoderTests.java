@@ -225,8 +225,9 @@ abstract class AbstractGpuEncoderTests {
       // block rows of each product): all on the query path.
       onQueryPath = fp16.embed(one);
       float[][] two = fp16.embed(OTHER_BATCH);
-      // The embeddings kernel, seven a layer (four of them the query products), pooling.
-      assertEquals(2 + 6 * 7, fp16.nodesPerGraph());
+      // The inputs' copy from mapped memory, the embeddings kernel, seven a layer (four of them
+      // the query products), pooling.
+      assertEquals(3 + 6 * 7, fp16.nodesPerGraph());
       assertEquals(0, fp16.matmulNodesPerGraph(), "a product of the query path on cuBLASLt");
       assertCloseToTheAnchors(one, onQueryPath, MIN_FP16_COSINE);
       assertCloseToTheAnchors(OTHER_BATCH, two, MIN_FP16_COSINE);
