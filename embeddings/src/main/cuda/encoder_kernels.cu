@@ -543,7 +543,7 @@ extern "C" __global__ void query_linear_gelu_half(const __half *a, const __half 
 //
 // The block checks what it relies on: blockDim.x = 32 per 16 padded queries, 1 <= length <=
 // ATT_TILES_MAX_LENGTH, head_size a multiple of 16 up to ATT_TILES_MAX_HEAD, qkv 16-byte aligned
-// and out 4-byte aligned (its loads are float4, its stores half2), and the dynamic shared memory
+// and out 4-byte aligned (its loads are 16 bytes, its stores half2), and the dynamic shared memory
 // attention_tiles_bytes gives; otherwise it writes NaN over its head of its sequence's rows.
 #define ATT_TILES_MAX_LENGTH 128
 #define ATT_TILES_MAX_HEAD 64
@@ -561,9 +561,23 @@ __host__ __device__ constexpr int attention_tiles_bytes(int length, int head_siz
               16 * ((length + 15) / 16 * 16 + ATT_TILES_PAD) * 2);
 }
 
-extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mask, __half *out,
-                                                int batch, int length, int heads, int head_size,
-                                                float scale) {
+// Eight elements of a row into shared memory as fp16: from fp32 rows two 16-byte loads, rounded;
+// from fp16 rows one, as they are.
+__device__ __forceinline__ void stage_eight(__half *to, const float *from) {
+  float4 a = *(const float4 *)from, b = *(const float4 *)(from + 4);
+  *(__half2 *)to = __floats2half2_rn(a.x, a.y);
+  *(__half2 *)(to + 2) = __floats2half2_rn(a.z, a.w);
+  *(__half2 *)(to + 4) = __floats2half2_rn(b.x, b.y);
+  *(__half2 *)(to + 6) = __floats2half2_rn(b.z, b.w);
+}
+
+__device__ __forceinline__ void stage_eight(__half *to, const __half *from) {
+  *(uint4 *)to = *(const uint4 *)from;
+}
+
+template <typename In>
+__device__ void attend_tiles(const In *qkv, const int *mask, __half *out, int batch, int length,
+                             int heads, int head_size, float scale) {
   using namespace nvcuda;
   extern __shared__ __align__(128) unsigned char tiles_shared[];
   int h = blockIdx.x, b = blockIdx.y;
@@ -582,7 +596,7 @@ extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mas
   let_next_kernel_launch();
   int hidden = heads * head_size;
   size_t stride = 3 * (size_t)hidden;
-  const float *rows = qkv + (size_t)b * length * stride + h * head_size;
+  const In *rows = qkv + (size_t)b * length * stride + h * head_size;
   __half *out_rows = out + (size_t)b * length * hidden + h * head_size;
   if (!fits) {
     for (int e = threadIdx.x; e < length * head_size; e += blockDim.x)
@@ -594,15 +608,15 @@ extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mas
   int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
   float *s = keep + padded + warp * 16 * ls;                   // [16][ls]
   __half *p = (__half *)(keep + padded + warps * 16 * ls) + warp * 16 * lp; // [16][lp]
-  int quads = head_size / 4;
-  for (int e = threadIdx.x; e < 3 * padded * quads; e += blockDim.x) {
-    int part = e / (padded * quads), rest = e % (padded * quads);
-    int t = rest / quads, d = rest % quads * 4;
-    float4 v = t < length ? *(const float4 *)(rows + (size_t)t * stride + part * hidden + d)
-                          : make_float4(0.f, 0.f, 0.f, 0.f);
+  int eights = head_size / 8;
+  for (int e = threadIdx.x; e < 3 * padded * eights; e += blockDim.x) {
+    int part = e / (padded * eights), rest = e % (padded * eights);
+    int t = rest / eights, d = rest % eights * 8;
     __half *to = q_s + (part * padded + t) * ld + d;
-    *(__half2 *)to = __floats2half2_rn(v.x, v.y);
-    *(__half2 *)(to + 2) = __floats2half2_rn(v.z, v.w);
+    if (t < length)
+      stage_eight(to, rows + (size_t)t * stride + part * hidden + d);
+    else
+      *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
   }
   for (int t = threadIdx.x; t < padded; t += blockDim.x)
     keep[t] = t < length && mask[(size_t)b * length + t] != 0 ? 1.f : 0.f;
@@ -658,4 +672,19 @@ extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mas
       *(__half2 *)(out_rows + (size_t)t * hidden + c) =
           __floats2half2_rn(s[row * ls + c], s[row * ls + c + 1]);
   }
+}
+
+extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mask, __half *out,
+                                                int batch, int length, int heads, int head_size,
+                                                float scale) {
+  attend_tiles(qkv, mask, out, batch, length, heads, head_size, scale);
+}
+
+// As attention_half_tiles over Q | K | V rows already in fp16 (the QKV product's output in the
+// fp16 mode's batches): half the bytes to read, and the same values, since the kernel above
+// rounds its rows to fp16 as it stages them.
+extern "C" __global__ void attention_half_tiles_half_qkv(const __half *qkv, const int *mask,
+                                                         __half *out, int batch, int length,
+                                                         int heads, int head_size, float scale) {
+  attend_tiles(qkv, mask, out, batch, length, heads, head_size, scale);
 }

@@ -71,7 +71,9 @@ public final class EncoderKernels {
           .withReference("attention", waiting(call -> attention(call, false, 4)))
           .withReference("attention_half", waiting(call -> attention(call, true, 4)))
           .withReference("attention_half_short", waiting(call -> attention(call, true, 1)))
-          .withReference("attention_half_tiles", waiting(EncoderKernels::attentionTiles))
+          .withReference("attention_half_tiles", waiting(call -> attentionTiles(call, false)))
+          .withReference(
+              "attention_half_tiles_half_qkv", waiting(call -> attentionTiles(call, true)))
           .withReference("gelu", waiting(EncoderKernels::gelu))
           .withReference("pool_normalize", waiting(EncoderKernels::poolNormalize))
           .withReference(
@@ -152,6 +154,10 @@ public final class EncoderKernels {
    */
   public static final Kernel ATTENTION_HALF_TILES =
       IMAGE.kernel("attention_half_tiles", FLOAT, INT, HALF, I32, I32, I32, I32, F32);
+
+  /** As {@link #ATTENTION_HALF_TILES} over fp16 {@code Q | K | V} rows. */
+  public static final Kernel ATTENTION_HALF_TILES_HALF_QKV =
+      IMAGE.kernel("attention_half_tiles_half_qkv", HALF, INT, HALF, I32, I32, I32, I32, F32);
 
   /** The longest sequence {@link #ATTENTION_HALF_TILES} takes ({@code ATT_TILES_MAX_LENGTH}). */
   public static final int ATTENTION_TILES_MAX_LENGTH = 128;
@@ -264,7 +270,8 @@ public final class EncoderKernels {
             QUERY_LINEAR_BIAS,
             QUERY_LINEAR_RESIDUAL,
             QUERY_LINEAR_GELU_HALF,
-            ATTENTION_HALF_TILES)) {
+            ATTENTION_HALF_TILES,
+            ATTENTION_HALF_TILES_HALF_QKV)) {
       k.load(device);
     }
   }
@@ -593,9 +600,61 @@ public final class EncoderKernels {
       int heads,
       int headSize,
       boolean programmatic) {
+    return launchTiles(
+        ATTENTION_HALF_TILES, qkv, mask, out, batch, length, heads, headSize, programmatic);
+  }
+
+  /**
+   * {@return the masked attention of a padded batch, as {@link #attentionHalfTiles}, over {@code Q
+   * | K | V} rows in fp16}: the same values, since that kernel rounds its rows to fp16, from half
+   * the bytes
+   *
+   * @param qkv the fused projection's rows in fp16, {@code Q | K | V}, 16-byte aligned
+   * @param mask 1 for a token, 0 for padding
+   * @param out the context rows, fp16
+   * @param batch the sequences
+   * @param length the length they are padded to, at most {@value #ATTENTION_TILES_MAX_LENGTH}
+   * @param heads the heads
+   * @param headSize the width of a head, a multiple of 16 up to {@value #ATTENTION_TILES_MAX_HEAD}
+   * @param programmatic whether it is a programmatic dependent launch
+   * @throws IllegalArgumentException for a length or head it does not take
+   */
+  public static GraphNode<@Nullable Void> attentionHalfTilesHalfQkv(
+      DeviceBuffer<Short> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize,
+      boolean programmatic) {
+    return launchTiles(
+        ATTENTION_HALF_TILES_HALF_QKV,
+        qkv,
+        mask,
+        out,
+        batch,
+        length,
+        heads,
+        headSize,
+        programmatic);
+  }
+
+  private static GraphNode<@Nullable Void> launchTiles(
+      Kernel kernel,
+      DeviceBuffer<?> qkv,
+      DeviceBuffer<Integer> mask,
+      DeviceBuffer<Short> out,
+      int batch,
+      int length,
+      int heads,
+      int headSize,
+      boolean programmatic) {
     if (!attentionTilesTake(length, headSize)) {
       throw new IllegalArgumentException(
-          "EncoderKernels.attentionHalfTiles: sequences of 1 to "
+          "EncoderKernels."
+              + kernel.name()
+              + ": sequences of 1 to "
               + ATTENTION_TILES_MAX_LENGTH
               + " tokens and heads of a multiple of 16 up to "
               + ATTENTION_TILES_MAX_HEAD
@@ -605,7 +664,7 @@ public final class EncoderKernels {
               + headSize
               + " (attentionHalf takes any)");
     }
-    return ATTENTION_HALF_TILES.launch(
+    return kernel.launch(
         dependent(attentionTilesLaunch(batch, length, heads, headSize), programmatic),
         qkv,
         mask,
@@ -991,14 +1050,14 @@ public final class EncoderKernels {
   }
 
   /**
-   * attention_half_tiles' reference: for the heads and sequences of the blocks the grid has, each
-   * query's scores the sums in double of Q and K rounded to fp16, the softmax (in double) over the
-   * keys the mask keeps of the scores times the f32 scale, its weights rounded to fp16, and the
-   * sums in double of weight times V rounded to fp16, rounded to fp16. Where the kernel's checks
-   * fail (it cannot see its shared memory or alignment; the launch sets both), NaN over the block's
-   * rows of its head.
+   * attention_half_tiles' reference (attention_half_tiles_half_qkv's over fp16 rows): for the heads
+   * and sequences of the blocks the grid has, each query's scores the sums in double of Q and K
+   * rounded to fp16, the softmax (in double) over the keys the mask keeps of the scores times the
+   * f32 scale, its weights rounded to fp16, and the sums in double of weight times V rounded to
+   * fp16, rounded to fp16. Where the kernel's checks fail (it cannot see its shared memory or
+   * alignment; the launch sets both), NaN over the block's rows of its head.
    */
-  private static void attentionTiles(KernelCall call) {
+  private static void attentionTiles(KernelCall call, boolean halfQkv) {
     int batch = call.i32(3), length = call.i32(4), heads = call.i32(5), headSize = call.i32(6);
     double scale = call.f32(7);
     int blockHeads = Math.min(call.grid().x(), heads);
@@ -1031,7 +1090,9 @@ public final class EncoderKernels {
       }
       return;
     }
-    MemorySegment qkv = floats(call, 0, (long) sequences * length * stride);
+    long qkvElements = (long) sequences * length * stride;
+    MemorySegment qkv =
+        halfQkv ? call.memory(0, qkvElements * Short.BYTES) : floats(call, 0, qkvElements);
     MemorySegment mask = ints(call, 1, (long) sequences * length);
     double[] weights = new double[length];
     for (int b = 0; b < sequences; b++) {
@@ -1040,11 +1101,11 @@ public final class EncoderKernels {
         long q = rows + (long) h * headSize;
         float[][] k = new float[length][], v = new float[length][];
         for (int j = 0; j < length; j++) {
-          k[j] = rounded(qkv, q + hidden + j * stride, headSize);
-          v[j] = rounded(qkv, q + 2L * hidden + j * stride, headSize);
+          k[j] = rounded(qkv, halfQkv, q + hidden + j * stride, headSize);
+          v[j] = rounded(qkv, halfQkv, q + 2L * hidden + j * stride, headSize);
         }
         for (int i = 0; i < length; i++) {
-          float[] query = rounded(qkv, q + i * stride, headSize);
+          float[] query = rounded(qkv, halfQkv, q + i * stride, headSize);
           double max = Double.NEGATIVE_INFINITY;
           for (int j = 0; j < length; j++) {
             if (mask.getAtIndex(I, (long) b * length + j) != 0) {
@@ -1081,11 +1142,18 @@ public final class EncoderKernels {
     }
   }
 
-  /** {@return {@code n} floats of {@code memory} from element {@code at}, rounded to fp16} */
-  private static float[] rounded(MemorySegment memory, long at, int n) {
+  /**
+   * {@return {@code n} elements of {@code memory} from element {@code at}: fp16 ones as they are,
+   * fp32 ones rounded to fp16}
+   */
+  private static float[] rounded(MemorySegment memory, boolean half, long at, int n) {
     float[] r = new float[n];
     for (int i = 0; i < n; i++) {
-      r[i] = Float.float16ToFloat(Float.floatToFloat16(memory.getAtIndex(F, at + i)));
+      r[i] =
+          Float.float16ToFloat(
+              half
+                  ? memory.getAtIndex(H, at + i)
+                  : Float.floatToFloat16(memory.getAtIndex(F, at + i)));
     }
     return r;
   }

@@ -132,6 +132,7 @@ public final class GpuEncoder implements AutoCloseable {
   private record Layer(
       DeviceBuffer<?> qkv,
       DeviceBuffer<Float> qkvBias,
+      DeviceBuffer<?> qkvBiasInput,
       DeviceBuffer<?> attentionOutput,
       DeviceBuffer<Float> attentionOutputBias,
       DeviceBuffer<Float> attentionGamma,
@@ -509,6 +510,9 @@ public final class GpuEncoder implements AutoCloseable {
       Stacked<?> qkv = stackedWeight(ls, l -> sideBySide(l.query(), l.key(), l.value()));
       Stacked<Float> qkvBias =
           stacked(ls, l -> concatenated(l.query().bias(), l.key().bias(), l.value().bias()));
+      // In the products' input type, for a Q | K | V product that writes it (fp16 in FP16 mode).
+      Stacked<?> qkvBiasInput =
+          stackedWeight(ls, l -> concatenated(l.query().bias(), l.key().bias(), l.value().bias()));
       Stacked<?> attentionOutput = stackedWeight(ls, l -> l.attentionOutput().weight());
       Stacked<Float> attentionOutputBias = stacked(ls, l -> l.attentionOutput().bias());
       Stacked<Float> attentionGamma = stacked(ls, l -> l.attentionNorm().gamma());
@@ -525,6 +529,7 @@ public final class GpuEncoder implements AutoCloseable {
             new Layer(
                 qkv.layer(n),
                 qkvBias.layer(n),
+                qkvBiasInput.layer(n),
                 attentionOutput.layer(n),
                 attentionOutputBias.layer(n),
                 attentionGamma.layer(n),
@@ -787,7 +792,8 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * {@return the bytes of a graph's temporaries for {@code tokens} tokens}
+   * {@return the bytes of a graph's temporaries for {@code tokens} tokens}: at most, since a shape
+   * whose attention runs on the tensor cores holds its {@code Q | K | V} rows in fp16, not fp32
    *
    * @param architecture the model's architecture
    * @param tokens the tokens of the shape (batch times length)
@@ -854,13 +860,18 @@ public final class GpuEncoder implements AutoCloseable {
     DeviceBuffer<Float> x = scope.temporary(ElementType.F32, (long) tokens * hidden);
     @Nullable DeviceBuffer<Short> xHalf =
         half ? scope.temporary(ElementType.F16, (long) tokens * hidden) : null;
-    DeviceBuffer<Float> qkv = scope.temporary(ElementType.F32, (long) tokens * 3 * hidden);
+    // Q | K | V in fp16 where the attention on the tensor cores reads it (it rounds its rows to
+    // fp16 anyway); the query path's products write fp32.
+    boolean halfQkv = half && !onQueryPath(shape) && attentionTiles(batch, length);
+    ElementType<?> qkvType = halfQkv ? ElementType.F16 : ElementType.F32;
+    DeviceBuffer<?> qkv = scope.temporary(qkvType, (long) tokens * 3 * hidden);
     DeviceBuffer<?> context = scope.temporary(inputType, (long) tokens * hidden);
     DeviceBuffer<?> inner = scope.temporary(inputType, (long) tokens * ffn);
     DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
     MatrixView xView = MatrixView.rowMajor(x, tokens, hidden);
     MatrixView xInput = half ? MatrixView.rowMajor(xHalf, tokens, hidden) : xView;
     MatrixView qkvView = MatrixView.rowMajor(qkv, tokens, 3 * hidden);
+    @Nullable DeviceBuffer<Float> qkvFloats = halfQkv ? null : as(qkv, ElementType.F32);
     MatrixView contextView = MatrixView.rowMajor(context, tokens, hidden);
     MatrixView innerView = MatrixView.rowMajor(inner, tokens, ffn);
 
@@ -868,7 +879,13 @@ public final class GpuEncoder implements AutoCloseable {
     DeviceBuffer<Integer> typesPrefix = inputs.slice(tokens, tokens);
     if (xHalf != null && onQueryPath(shape)) {
       recordQuery(
-          shape, scope, x, xHalf, qkv, as(context, ElementType.F16), as(inner, ElementType.F16));
+          shape,
+          scope,
+          x,
+          xHalf,
+          as(qkv, ElementType.F32),
+          as(context, ElementType.F16),
+          as(inner, ElementType.F16));
       return;
     }
     scope.record(
@@ -879,12 +896,34 @@ public final class GpuEncoder implements AutoCloseable {
     for (Layer l : layers) {
       scope.recordMatmul(
           (Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), hidden, 3 * hidden), qkvView)
-              .withEpilogue(Epilogue.BIAS, l.qkvBias())));
+              .withEpilogue(Epilogue.BIAS, halfQkv ? l.qkvBiasInput() : l.qkvBias())));
       scope.record(
-          half
-              ? halfAttention(qkv, maskPrefix, as(context, ElementType.F16), batch, length, false)
-              : EncoderKernels.attention(
-                  qkv, maskPrefix, as(context, ElementType.F32), batch, length, heads, headSize));
+          halfQkv
+              ? EncoderKernels.attentionHalfTilesHalfQkv(
+                  as(qkv, ElementType.F16),
+                  maskPrefix,
+                  as(context, ElementType.F16),
+                  batch,
+                  length,
+                  heads,
+                  headSize,
+                  false)
+              : half
+                  ? halfAttention(
+                      java.util.Objects.requireNonNull(qkvFloats),
+                      maskPrefix,
+                      as(context, ElementType.F16),
+                      batch,
+                      length,
+                      false)
+                  : EncoderKernels.attention(
+                      java.util.Objects.requireNonNull(qkvFloats),
+                      maskPrefix,
+                      as(context, ElementType.F32),
+                      batch,
+                      length,
+                      heads,
+                      headSize));
       scope.recordMatmul(
           (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), hidden, hidden), xView)
               .accumulating(1f)
@@ -997,9 +1036,9 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
-   * The fp16 attention of a shape: on the tensor cores from the sizing's tokens where the kernel
-   * takes the length and head and the device the shared memory it asks; otherwise one query a warp
-   * for short shapes ({@link #shortAttention}), four for the rest.
+   * The fp16 attention of a shape over fp32 {@code Q | K | V} rows: on the tensor cores where
+   * {@link #attentionTiles} says; otherwise one query a warp for short shapes ({@link
+   * #shortAttention}), four for the rest.
    */
   private GraphNode<@Nullable Void> halfAttention(
       DeviceBuffer<Float> qkv,
@@ -1009,9 +1048,7 @@ public final class GpuEncoder implements AutoCloseable {
       int length,
       boolean programmatic) {
     int heads = architecture.heads(), headSize = architecture.headSize();
-    if ((long) batch * length >= attentionTilesTokens
-        && EncoderKernels.attentionTilesTake(length, headSize)
-        && EncoderKernels.attentionTilesBytes(length, headSize) <= sharedMemoryOptIn) {
+    if (attentionTiles(batch, length)) {
       return EncoderKernels.attentionHalfTiles(
           qkv, mask, context, batch, length, heads, headSize, programmatic);
     }
@@ -1385,6 +1422,17 @@ public final class GpuEncoder implements AutoCloseable {
           java.util.Arrays.copyOfRange(flat, unitsAt + b * hidden, unitsAt + (b + 1) * hidden);
       norms[slot] = flat[b];
     }
+  }
+
+  /**
+   * {@return whether an fp16 shape's attention runs on the tensor cores}: from the sizing's tokens,
+   * where the kernel takes the length and head and the device the shared memory it asks
+   */
+  private boolean attentionTiles(int batch, int length) {
+    int headSize = architecture.headSize();
+    return (long) batch * length >= attentionTilesTokens
+        && EncoderKernels.attentionTilesTake(length, headSize)
+        && EncoderKernels.attentionTilesBytes(length, headSize) <= sharedMemoryOptIn;
   }
 
   /** {@return whether a shape runs on the query path} */

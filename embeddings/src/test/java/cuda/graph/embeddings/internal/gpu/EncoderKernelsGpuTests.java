@@ -80,6 +80,7 @@ class EncoderKernelsGpuTests {
           EncoderKernels.ATTENTION_HALF,
           EncoderKernels.ATTENTION_HALF_SHORT,
           EncoderKernels.ATTENTION_HALF_TILES,
+          EncoderKernels.ATTENTION_HALF_TILES_HALF_QKV,
           EncoderKernels.GELU,
           EncoderKernels.POOL_NORMALIZE,
           EncoderKernels.QUERY_LINEAR_BIAS,
@@ -423,16 +424,35 @@ class EncoderKernelsGpuTests {
     LaunchConfig launch = EncoderKernels.attentionTilesLaunch(batch, length, heads, headSize);
     EncoderKernels.ATTENTION_HALF_TILES.runReference(
         launch, qkv, mask, expected, batch, length, heads, headSize, scale);
-    short[] actual;
+    // The same rows in fp16: the kernel that reads them has the same reference.
+    short[] halfQkv = new short[qkv.length];
+    for (int i = 0; i < qkv.length; i++) {
+      halfQkv[i] = Float.floatToFloat16(qkv[i]);
+    }
+    short[] expectedFromHalves = before.clone();
+    EncoderKernels.ATTENTION_HALF_TILES_HALF_QKV.runReference(
+        launch, halfQkv, mask, expectedFromHalves, batch, length, heads, headSize, scale);
+    assertArrayEquals(expected, expectedFromHalves, "the references over fp32 and fp16 rows");
+    short[] actual, actualFromHalves;
     try (Stream stream = platform.defaultDevice().newStream();
         DeviceBuffer<Float> q = DeviceBuffer.fromArray(qkv).syncOn(stream);
+        DeviceBuffer<Short> qHalf =
+            DeviceBuffer.fromArray(ElementType.F16, halfQkv).syncOn(stream);
         DeviceBuffer<Integer> m = DeviceBuffer.fromArray(mask).syncOn(stream);
-        DeviceBuffer<Short> out = DeviceBuffer.fromArray(ElementType.F16, before).syncOn(stream)) {
+        DeviceBuffer<Short> out = DeviceBuffer.fromArray(ElementType.F16, before).syncOn(stream);
+        DeviceBuffer<Short> outFromHalves =
+            DeviceBuffer.fromArray(ElementType.F16, before).syncOn(stream)) {
       actual =
           EncoderKernels.attentionHalfTiles(q, m, out, batch, length, heads, headSize, false)
               .andThen(out.toShortArray())
               .syncOn(stream);
+      actualFromHalves =
+          EncoderKernels.attentionHalfTilesHalfQkv(
+                  qHalf, m, outFromHalves, batch, length, heads, headSize, false)
+              .andThen(outFromHalves.toShortArray())
+              .syncOn(stream);
     }
+    assertArrayEquals(actual, actualFromHalves, "the kernel over fp32 rows and over fp16 rows");
     // A weight P_j the GPU rounds the other way (its exp and sums are fp32, the reference's
     // double) moves the output by an fp16 unit of P_j times |V_j|: at most (2^-11 + length
     // 2^-24) max |V| with the fp32 scores' own error (1e-4 of a weight), plus an fp16 unit of
