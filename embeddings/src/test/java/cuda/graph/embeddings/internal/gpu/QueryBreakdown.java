@@ -35,13 +35,19 @@ import java.util.Locale;
  * fp16 path, with the attention on the tensor cores and without, B sequences of L - 7 to L tokens
  * from the corpus, 20 times untimed then 100 timed: the shapes to put under Nsight Compute.
  *
+ * <p>With {@code --ingest N} it only ingests N sentences of the corpus (repeated as needed) through
+ * {@code SentenceEmbedder.embedAll}, the module's ingestion (tokenization on a pool of the host's
+ * cores, chunks sorted by length, batches of 256), with the attention on the tensor cores and
+ * without: one untimed pass, then three timed, each's sentences a second and the share of its time
+ * spent waiting for the stream.
+ *
  * <p>With {@code --random-weights} (and {@code --tokenizer FILE}, the model's tokenizer.json) the
  * models are {@code minilm} and {@code bge}: their sizes with random values, for a host the models'
  * artifacts cannot reach (time depends on the sizes, not the values). Last, for each model, the
  * worst cosine over the queries between the modes ({@code query_agreement}).
  *
  * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]
- *     [--batch-shape 256x48] [--random-weights --tokenizer FILE]</pre>
+ *     [--batch-shape 256x48] [--ingest 100000] [--random-weights --tokenizer FILE]</pre>
  */
 public final class QueryBreakdown {
 
@@ -79,6 +85,7 @@ public final class QueryBreakdown {
     int count = 2000;
     List<String> models = List.of("minilm", "bge-q");
     List<int[]> batchShapes = List.of();
+    int ingest = 0;
     boolean random = false;
     Path tokenizerFile = null;
     for (int i = 0; i < args.length; i++) {
@@ -88,6 +95,7 @@ public final class QueryBreakdown {
         case "--sentences" -> file = Path.of(args[++i]);
         case "--queries" -> count = Integer.parseInt(args[++i]);
         case "--models" -> models = List.of(args[++i].split(","));
+        case "--ingest" -> ingest = Integer.parseInt(args[++i]);
         case "--batch-shape" ->
             batchShapes =
                 Arrays.stream(args[++i].split(","))
@@ -155,6 +163,17 @@ public final class QueryBreakdown {
         pooling = artifact.pooling();
       }
       try (BertTokenizer tokenizer = BertTokenizer.load(artifact)) {
+        if (ingest > 0) {
+          List<String> corpus = Files.readAllLines(file, StandardCharsets.UTF_8);
+          List<String> texts = new ArrayList<>(ingest);
+          for (int t = 0; t < ingest; t++) {
+            texts.add(corpus.get(t % corpus.size()));
+          }
+          for (Mode mode : List.of(FP16_CUBLASLT, FP16_CUBLASLT_NO_TILES)) {
+            ingest(platform, model, mode, weights, tokenizer, pooling, texts);
+          }
+          continue;
+        }
         if (!batchShapes.isEmpty()) {
           List<String> corpus = Files.readAllLines(file, StandardCharsets.UTF_8);
           for (int[] shape : batchShapes) {
@@ -359,6 +378,52 @@ public final class QueryBreakdown {
             gpu[(int) (0.99 * (n - 1))],
             host[n / 2]);
       }
+    }
+  }
+
+  private static void ingest(
+      CudaPlatform platform,
+      String model,
+      Mode mode,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      List<String> texts) {
+    int batch = 256;
+    Stream stream = platform.defaultDevice().newStream();
+    GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, batch);
+    try (var embedder =
+        new cuda.graph.embeddings.internal.serving.SentenceEmbedder(
+            encoder, batch, java.time.Duration.ZERO)) {
+      embedder.embedAll(texts, p -> {}); // every shape captured, the JIT warm
+      StringBuilder line =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "ingest,%s,%s,sentences,%d,batch,%d",
+                  model,
+                  mode.name(),
+                  texts.size(),
+                  batch));
+      for (int run = 0; run < 3; run++) {
+        long waited = encoder.streamWaitNanos();
+        long began = System.nanoTime();
+        float[][] out = embedder.embedAll(texts, p -> {});
+        long took = System.nanoTime() - began;
+        if (out.length != texts.size() || out[out.length - 1] == null) {
+          throw new IllegalStateException("QueryBreakdown: ingestion lost texts");
+        }
+        line.append(
+            String.format(
+                Locale.ROOT,
+                ",run%d,per_s,%.0f,stream_wait_share,%.3f",
+                run,
+                texts.size() / (took / 1e9),
+                (encoder.streamWaitNanos() - waited) / (double) took));
+      }
+      System.out.println(line);
+    } finally {
+      stream.close();
     }
   }
 
