@@ -253,6 +253,36 @@ abstract class AbstractGpuEncoderTests {
   }
 
   @Test
+  void inFp16TheAttentionOnTheTensorCoresMeetsTheFloorOnBothPathsAndIsItsOwnArithmetic() {
+    List<String> one = List.of("How do I embed a query on the GPU?");
+    // By default only shapes of 512 tokens or more attend on the tensor cores: none here.
+    assertEquals(512, GpuEncoder.Sizing.DEFAULT.attentionTilesTokens());
+    float[][] plain, tiles, plainBatch, tilesBatch;
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT)) {
+      plain = fp16.embed(one);
+    }
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withAttentionTilesTokens(1))) {
+      // The query path: Q | K | V in fp32, rounded as the kernel stages them.
+      tiles = fp16.embed(one);
+      assertCloseToTheAnchors(one, tiles, MIN_FP16_COSINE);
+      assertCloseToTheAnchors(OTHER_BATCH, fp16.embed(OTHER_BATCH), MIN_FP16_COSINE);
+    }
+    GpuEncoder.Sizing cublasLt = GpuEncoder.Sizing.DEFAULT.withQueryTokens(0);
+    try (GpuEncoder fp16 = fp16(cublasLt)) {
+      plainBatch = fp16.embed(BATCH);
+    }
+    try (GpuEncoder fp16 = fp16(cublasLt.withAttentionTilesTokens(1))) {
+      // The cuBLASLt path: the Q | K | V product writes fp16 for the kernel.
+      tilesBatch = fp16.embed(BATCH);
+      assertCloseToTheAnchors(BATCH, tilesBatch, MIN_FP16_COSINE);
+      assertEquals(6 * 4, fp16.matmulNodesPerGraph());
+    }
+    // The weights rounded to fp16 make each embedding its own, within the floor of both.
+    assertTrue(MiniLm.cosine(plain[0], tiles[0]) < 1 - 1e-9, "the tiles did not run");
+    assertTrue(MiniLm.cosine(plainBatch[0], tilesBatch[0]) < 1 - 1e-9, "the tiles did not run");
+  }
+
+  @Test
   void theQueryPathTakesShapesOfUpTo1024TokensAndNoOtherSizeIsAccepted() {
     assertEquals(GpuEncoder.QUERY_TOKENS, GpuEncoder.Sizing.DEFAULT.queryTokens());
     IllegalArgumentException e =

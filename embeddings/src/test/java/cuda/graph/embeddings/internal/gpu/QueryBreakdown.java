@@ -61,7 +61,7 @@ public final class QueryBreakdown {
       String name, GpuEncoder.Precision precision, int queryTokens, int attentionTilesTokens) {}
 
   private static final int NO_TILES = Integer.MAX_VALUE;
-  private static final int TILES = 1;
+  private static final int TILES = 1; // every shape the kernel takes, to compare
 
   /**
    * The query path's tokens in these runs: every query of the corpus (up to 128 tokens) and the
