@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <math_constants.h>
+#include <cooperative_groups.h>
 #include <mma.h>
 
 // Blocks of any multiple of WARP threads up to 1024 (the host launches 128); loops stride by
@@ -527,6 +528,201 @@ extern "C" __global__ void query_linear_gelu_half(const __half *a, const __half 
                                                   const __half *bias, __half *out, int rows, int n,
                                                   int k) {
   query_linear<32, QUERY_GELU>(a, w, bias, nullptr, out, rows, n, k);
+}
+
+// ---------------------------------------------------------------------------------------------
+// An output product onto the residual stream and the LayerNorm after it, in one node of the query
+// path: out = LayerNorm(residual + a W + bias) in fp32, and rounded to fp16 into out_half (the
+// next product's rows). LayerNorm needs whole rows and a row is 384 columns, more than one block's
+// product should take, so a cluster of NORM_CLUSTER blocks shares each band of 16 or 32 rows
+// (query_linear_residual_norm_16 and _32), a block for each NORM_COLUMNS columns. Each block takes
+// the mean of its part of every row and the sum of squares about it, reads the other blocks' from
+// their shared memory (distributed shared memory) and merges them without cancellation. The
+// product is query_linear's: W's slice and the columns' bias, gamma and beta requested before the
+// wait, the rows after it; SPLITS warps share each 16-column tile's k steps, their partial tiles
+// written over W's slice once every warp is done with it (W's slice of the down product, 1,536 x
+// 56 fp16, is most of the 227 KB a block may have, hence bands of 16 rows for it; the output
+// product's rows, 384 wide, fit bands of 32, which read W's slice half as often).
+//
+// The block checks what it relies on: n = NORM_CLUSTER * NORM_COLUMNS (the grid's x), k a multiple
+// of 16 whose slice of W can hold the partial tiles, NORM_WARPS warps, a and W 16-byte aligned,
+// and the dynamic shared memory query_norm_bytes gives; otherwise it writes NaN over its columns
+// of its rows, in both outputs. Each check is the same for every block of a cluster, so either all
+// of a cluster's blocks meet at its barriers or none does.
+#define NORM_CLUSTER 8
+#define NORM_COLUMNS 48
+#define NORM_WARPS 12
+
+__host__ __device__ constexpr int query_norm_bytes(int rows, int k) {
+  return k * (NORM_COLUMNS + QUERY_PAD) * 2 + rows * (k + QUERY_PAD) * 2 + 3 * NORM_COLUMNS * 4 +
+         rows * 8;
+}
+
+template <int NORM_ROWS>
+__device__ void residual_norm(const __half *a, const __half *w, const float *bias,
+                              const float *residual, const float *gamma, const float *beta,
+                              float *out, __half *out_half, int rows, int n, int k, float eps) {
+  using namespace nvcuda;
+  namespace cg = cooperative_groups;
+  constexpr int COLUMN_TILES = NORM_COLUMNS / 16, TILES = NORM_ROWS / 16 * COLUMN_TILES;
+  constexpr int SPLITS = NORM_WARPS / TILES;
+  constexpr int BANDS = (NORM_ROWS + NORM_WARPS - 1) / NORM_WARPS; // rows a warp normalises
+  constexpr int LANES = (NORM_COLUMNS + WARP - 1) / WARP;          // columns a lane of a row
+  extern __shared__ __align__(128) unsigned char norm_shared[];
+  cg::cluster_group cluster = cg::this_cluster();
+  int col0 = blockIdx.x * NORM_COLUMNS, row0 = blockIdx.y * NORM_ROWS;
+  if (row0 >= rows) return; // the same for the whole cluster: its blocks share blockIdx.y
+  int m = min(rows - row0, NORM_ROWS);
+  int ldw = NORM_COLUMNS + QUERY_PAD, lda = k + QUERY_PAD;
+  __half *w_rows = (__half *)norm_shared;   // [k][ldw]
+  __half *a_rows = w_rows + (size_t)k * ldw; // [NORM_ROWS][lda]
+  float *bias_cols = (float *)(a_rows + (size_t)NORM_ROWS * lda);
+  float *gamma_cols = bias_cols + NORM_COLUMNS, *beta_cols = gamma_cols + NORM_COLUMNS;
+  float2 *row_stats = (float2 *)(beta_cols + NORM_COLUMNS); // [NORM_ROWS]: mean, squares
+  float *partial = (float *)norm_shared; // [SPLITS][NORM_ROWS][NORM_COLUMNS], over W's slice
+  unsigned shared_bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(shared_bytes));
+  bool fits = n == NORM_CLUSTER * NORM_COLUMNS && gridDim.x == NORM_CLUSTER && k >= 16 &&
+              k % 16 == 0 && k * ldw * 2 >= SPLITS * NORM_ROWS * NORM_COLUMNS * 4 &&
+              blockDim.x == NORM_WARPS * WARP && aligned_16(a) && aligned_16(w) &&
+              shared_bytes >= (unsigned)query_norm_bytes(NORM_ROWS, k);
+  int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+  if (fits) {
+    for (int e = threadIdx.x; e < k * (NORM_COLUMNS / 8); e += blockDim.x) {
+      int r = e / (NORM_COLUMNS / 8), c = e % (NORM_COLUMNS / 8) * 8;
+      copy_16_async(w_rows + r * ldw + c, w + (size_t)r * n + col0 + c);
+    }
+    for (int c = threadIdx.x; c < NORM_COLUMNS; c += blockDim.x) {
+      bias_cols[c] = bias[col0 + c];
+      gamma_cols[c] = gamma[col0 + c];
+      beta_cols[c] = beta[col0 + c];
+    }
+  }
+  wait_for_previous_kernel();
+  let_next_kernel_launch();
+  if (!fits) {
+    for (int e = threadIdx.x; e < m * NORM_COLUMNS; e += blockDim.x) {
+      int c = col0 + e % NORM_COLUMNS;
+      if (c >= n) continue;
+      size_t at = (size_t)(row0 + e / NORM_COLUMNS) * n + c;
+      out[at] = CUDART_NAN_F;
+      out_half[at] = __float2half_rn(CUDART_NAN_F);
+    }
+    return;
+  }
+  // Warp w normalises rows w, w + NORM_WARPS, ...; lane l columns l, l + 32, ... of them. The
+  // residual, written by the kernel before, is loaded now, beside the rows.
+  float v[BANDS][LANES];
+#pragma unroll
+  for (int i = 0; i < BANDS; i++)
+#pragma unroll
+    for (int j = 0; j < LANES; j++) {
+      int r = warp + i * NORM_WARPS, c = lane + j * WARP;
+      v[i][j] = r < m && c < NORM_COLUMNS ? residual[(size_t)(row0 + r) * n + col0 + c] : 0.f;
+    }
+  for (int e = threadIdx.x; e < NORM_ROWS * (k / 8); e += blockDim.x) {
+    int r = e / (k / 8), c = e % (k / 8) * 8;
+    __half *to = a_rows + r * lda + c;
+    if (r < m)
+      copy_16_async(to, a + (size_t)(row0 + r) * k + c);
+    else
+      *(uint4 *)to = make_uint4(0u, 0u, 0u, 0u);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  int tile = warp % TILES, split = warp / TILES;
+  int tile_row = tile / COLUMN_TILES * 16, tile_col = tile % COLUMN_TILES * 16;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+  wmma::fill_fragment(acc, 0.f);
+  if (tile_row < m) // a tile of padding rows only adds zeros
+    for (int s = split * 16; s < k; s += SPLITS * 16) {
+      wmma::load_matrix_sync(fa, a_rows + tile_row * lda + s, lda);
+      wmma::load_matrix_sync(fb, w_rows + s * ldw + tile_col, ldw);
+      wmma::mma_sync(acc, fa, fb, acc);
+    }
+  __syncthreads(); // every warp is done with W's slice before the partial tiles go over it
+  wmma::store_matrix_sync(partial + (split * NORM_ROWS + tile_row) * NORM_COLUMNS + tile_col, acc,
+                          NORM_COLUMNS, wmma::mem_row_major);
+  __syncthreads();
+  // residual + (a W + bias); each row's mean over the block's columns and the sum of its squares
+  // about that mean (two passes over registers).
+#pragma unroll
+  for (int i = 0; i < BANDS; i++) {
+    int r = warp + i * NORM_WARPS;
+    if (r >= NORM_ROWS) break; // the same for the whole warp
+    float sum = 0.f;
+#pragma unroll
+    for (int j = 0; j < LANES; j++) {
+      int c = lane + j * WARP;
+      if (c >= NORM_COLUMNS) continue;
+      float p = 0.f;
+      for (int s = 0; s < SPLITS; s++) p += partial[(s * NORM_ROWS + r) * NORM_COLUMNS + c];
+      p += bias_cols[c];
+      v[i][j] += p;
+      sum += v[i][j];
+    }
+    float local = warp_sum(sum) / NORM_COLUMNS, squares = 0.f;
+#pragma unroll
+    for (int j = 0; j < LANES; j++) {
+      int c = lane + j * WARP;
+      if (c >= NORM_COLUMNS) continue;
+      float d = v[i][j] - local;
+      squares += d * d;
+    }
+    squares = warp_sum(squares);
+    if (lane == 0) row_stats[r] = make_float2(local, squares);
+  }
+  cluster.sync();
+  // The row's mean and squares about it from the cluster's parts (Chan et al.'s merge of equal
+  // counts: the squares about each part's mean plus the part's count times its mean's distance
+  // from the row's, squared), so one exchange serves both, without E[v^2] - mean^2's cancellation.
+  float mean[BANDS], scale[BANDS];
+#pragma unroll
+  for (int i = 0; i < BANDS; i++) {
+    int r = warp + i * NORM_WARPS;
+    if (r >= NORM_ROWS) break;
+    float2 part = lane < NORM_CLUSTER ? cluster.map_shared_rank(row_stats, lane)[r]
+                                      : make_float2(0.f, 0.f);
+    mean[i] = warp_sum(part.x) / NORM_CLUSTER;
+    float d = lane < NORM_CLUSTER ? part.x - mean[i] : 0.f;
+    scale[i] = rsqrtf(warp_sum(part.y + NORM_COLUMNS * d * d) / n + eps);
+  }
+  // Done with the other blocks' shared memory: they may leave once every block has said so (the
+  // wait below), while this one writes its rows.
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
+#pragma unroll
+  for (int i = 0; i < BANDS; i++) {
+    int r = warp + i * NORM_WARPS;
+    if (r >= m) break;
+#pragma unroll
+    for (int j = 0; j < LANES; j++) {
+      int c = lane + j * WARP;
+      if (c >= NORM_COLUMNS) continue;
+      float y = (v[i][j] - mean[i]) * scale[i] * gamma_cols[c] + beta_cols[c];
+      size_t at = (size_t)(row0 + r) * n + col0 + c;
+      out[at] = y;
+      out_half[at] = __float2half_rn(y);
+    }
+  }
+  asm volatile("barrier.cluster.wait;" ::: "memory"); // no block leaves while another reads it
+}
+
+// Bands of 16 rows (the down product, k = 1,536).
+extern "C" __global__ void __cluster_dims__(NORM_CLUSTER, 1, 1)
+    query_linear_residual_norm_16(const __half *a, const __half *w, const float *bias,
+                                  const float *residual, const float *gamma, const float *beta,
+                                  float *out, __half *out_half, int rows, int n, int k, float eps) {
+  residual_norm<16>(a, w, bias, residual, gamma, beta, out, out_half, rows, n, k, eps);
+}
+
+// Bands of 32 rows (the attention's output product, k = 384).
+extern "C" __global__ void __cluster_dims__(NORM_CLUSTER, 1, 1)
+    query_linear_residual_norm_32(const __half *a, const __half *w, const float *bias,
+                                  const float *residual, const float *gamma, const float *beta,
+                                  float *out, __half *out_half, int rows, int n, int k, float eps) {
+  residual_norm<32>(a, w, bias, residual, gamma, beta, out, out_half, rows, n, k, eps);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -82,7 +82,11 @@ public final class EncoderKernels {
               "query_linear_residual",
               waiting(call -> queryLinear(call, 16, QueryEpilogue.RESIDUAL)))
           .withReference(
-              "query_linear_gelu_half", waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU)));
+              "query_linear_gelu_half", waiting(call -> queryLinear(call, 32, QueryEpilogue.GELU)))
+          .withReference(
+              "query_linear_residual_norm_16", waiting(call -> queryLinearResidualNorm(call, 16)))
+          .withReference(
+              "query_linear_residual_norm_32", waiting(call -> queryLinearResidualNorm(call, 32)));
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -193,6 +197,49 @@ public final class EncoderKernels {
   public static final Kernel QUERY_LINEAR_GELU_HALF =
       IMAGE.kernel("query_linear_gelu_half", HALF, HALF, HALF, HALF, I32, I32, I32);
 
+  /**
+   * {@code query_linear_residual_norm_16(a, w, bias, residual, gamma, beta, out, out_half, rows, n,
+   * k, eps)}: {@code out = LayerNorm(residual + a W + bias)} and {@code out_half} the same rounded
+   * to fp16, a cluster of {@value #QUERY_NORM_CLUSTER} blocks of {@value #QUERY_NORM_COLUMNS}
+   * columns for each 16 rows.
+   */
+  public static final Kernel QUERY_LINEAR_RESIDUAL_NORM_16 = residualNorm(16);
+
+  /** As {@link #QUERY_LINEAR_RESIDUAL_NORM_16} with a cluster for each 32 rows. */
+  public static final Kernel QUERY_LINEAR_RESIDUAL_NORM_32 = residualNorm(32);
+
+  private static Kernel residualNorm(int rows) {
+    return IMAGE.kernel(
+        "query_linear_residual_norm_" + rows,
+        HALF,
+        HALF,
+        FLOAT,
+        FLOAT,
+        FLOAT,
+        FLOAT,
+        FLOAT,
+        HALF,
+        I32,
+        I32,
+        I32,
+        F32);
+  }
+
+  /** The blocks of a {@link #queryLinearResidualNorm} cluster, which share its rows. */
+  public static final int QUERY_NORM_CLUSTER = 8;
+
+  /** Columns of a {@link #queryLinearResidualNorm} block. */
+  public static final int QUERY_NORM_COLUMNS = 48;
+
+  /** The width of the rows {@link #queryLinearResidualNorm} takes: a cluster's columns. */
+  public static final int QUERY_NORM_WIDTH = QUERY_NORM_CLUSTER * QUERY_NORM_COLUMNS;
+
+  /** The widest rows {@code a} of a product with its LayerNorm in bands of 32 rows. */
+  public static final int QUERY_NORM_WIDE_BAND_MAX_K = 512;
+
+  /** Threads of a {@link #queryLinearResidualNorm} block (12 warps). */
+  public static final int QUERY_NORM_BLOCK = 12 * 32;
+
   /** The rows (tokens) of a query product's block ({@code QUERY_ROWS} of the .cu). */
   public static final int QUERY_ROWS = 32;
 
@@ -236,6 +283,33 @@ public final class EncoderKernels {
   }
 
   /**
+   * {@return the rows of a band of a product with its LayerNorm over rows {@code a} of width {@code
+   * k}}: 32 up to {@value #QUERY_NORM_WIDE_BAND_MAX_K}, whose slice of W and rows fit a block's
+   * shared memory, else 16
+   *
+   * @param k the width of the rows
+   */
+  public static int queryNormRows(int k) {
+    return k <= QUERY_NORM_WIDE_BAND_MAX_K ? 32 : 16;
+  }
+
+  /**
+   * {@return the dynamic shared memory of a block of a product with its LayerNorm over rows of
+   * width {@code k}}: its slice of W and its rows ({@link #queryNormRows}), each row padded by 8
+   * fp16 (the warps' partial tiles go over W's slice), its columns' bias, gamma and beta, and its
+   * rows' sums and squares ({@code query_norm_bytes} of the .cu, which writes NaN with less)
+   *
+   * @param k the width of the rows
+   */
+  public static int queryNormBytes(int k) {
+    int rows = queryNormRows(k);
+    return k * (QUERY_NORM_COLUMNS + 8) * 2
+        + rows * (k + 8) * 2
+        + 3 * QUERY_NORM_COLUMNS * 4
+        + 2 * rows * 4;
+  }
+
+  /**
    * {@return {@code reference} preceded by what each CUDA kernel does first}: wait for the kernel
    * before it and let the next one launch (encoder_kernels.cu's {@code wait_for_previous_kernel}
    * and {@code let_next_kernel_launch}), so that the simulator, which starts a programmatic
@@ -270,6 +344,8 @@ public final class EncoderKernels {
             QUERY_LINEAR_BIAS,
             QUERY_LINEAR_RESIDUAL,
             QUERY_LINEAR_GELU_HALF,
+            QUERY_LINEAR_RESIDUAL_NORM_16,
+            QUERY_LINEAR_RESIDUAL_NORM_32,
             ATTENTION_HALF_TILES,
             ATTENTION_HALF_TILES_HALF_QKV)) {
       k.load(device);
@@ -824,6 +900,106 @@ public final class EncoderKernels {
     return queryLinear(QUERY_LINEAR_GELU_HALF, QUERY_GELU_COLUMNS, a, w, bias, out, rows, n, k);
   }
 
+  /**
+   * {@return {@code out = LayerNorm(residual + a W + bias)} for {@code rows} rows of a query, and
+   * the same rounded to fp16 into {@code outHalf}, as a programmatic dependent launch}: an output
+   * product onto the residual stream and the LayerNorm after it in one node, a cluster of {@value
+   * #QUERY_NORM_CLUSTER} blocks sharing each band of {@link #queryNormRows} rows
+   *
+   * @param a the rows, {@code rows x k} fp16
+   * @param w the weight, {@code [k, n]} row-major fp16, 16-byte aligned
+   * @param bias {@code n} floats
+   * @param residual {@code rows x n} floats, which may be {@code out}
+   * @param gamma LayerNorm's scale, {@code n} floats: {@code n} must be {@value #QUERY_NORM_WIDTH}
+   * @param beta LayerNorm's shift, {@code n} floats
+   * @param out {@code rows x n} floats
+   * @param outHalf {@code rows x n} fp16
+   * @param rows the rows, at least 1
+   * @param k the width of a row of {@code a}, a multiple of 16 from 112
+   * @param epsilon added to the variance
+   * @throws IllegalArgumentException for sizes outside these or buffers too short for them
+   */
+  public static GraphNode<@Nullable Void> queryLinearResidualNorm(
+      DeviceBuffer<Short> a,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> residual,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> out,
+      DeviceBuffer<Short> outHalf,
+      int rows,
+      int k,
+      float epsilon) {
+    int n = Math.toIntExact(gamma.length());
+    if (rows < 1 || n != QUERY_NORM_WIDTH || k < 112 || k % 16 != 0) {
+      throw new IllegalArgumentException(
+          "EncoderKernels.query_linear_residual_norm: "
+              + rows
+              + " rows of "
+              + k
+              + " into "
+              + n
+              + " columns; it takes at least 1 row, a width that is a multiple of 16 from 112 and"
+              + " exactly "
+              + QUERY_NORM_WIDTH
+              + " columns (a cluster of "
+              + QUERY_NORM_CLUSTER
+              + " blocks of "
+              + QUERY_NORM_COLUMNS
+              + "); use queryLinearResidual and layerNormHalf for other widths");
+    }
+    Kernel kernel = queryNormKernel(k);
+    checkLengths(
+        kernel,
+        rows,
+        n,
+        k,
+        new String[] {"a", "w", "bias", "residual", "beta", "out", "outHalf"},
+        new long[] {
+          a.length(),
+          w.length(),
+          bias.length(),
+          residual.length(),
+          beta.length(),
+          out.length(),
+          outHalf.length()
+        },
+        new long[] {
+          (long) rows * k, (long) k * n, n, (long) rows * n, n, (long) rows * n, (long) rows * n
+        });
+    return kernel.launch(
+        queryNormLaunch(rows, k),
+        a,
+        w,
+        bias,
+        residual,
+        gamma,
+        beta,
+        out,
+        outHalf,
+        rows,
+        n,
+        k,
+        epsilon);
+  }
+
+  /**
+   * {@return the launch of a product with its LayerNorm the encoder makes}: a cluster across the
+   * columns for each band of {@link #queryNormRows} rows, a programmatic dependent launch
+   *
+   * @param rows the rows
+   * @param k the width of a row of {@code a}
+   */
+  public static LaunchConfig queryNormLaunch(int rows, int k) {
+    return new LaunchConfig(
+            Dim3.of(QUERY_NORM_CLUSTER, (rows + queryNormRows(k) - 1) / queryNormRows(k)),
+            Dim3.of(QUERY_NORM_BLOCK),
+            0)
+        .withSharedMemory(queryNormBytes(k))
+        .withProgrammaticDependentLaunch();
+  }
+
   private static GraphNode<@Nullable Void> queryLinear(
       Kernel kernel,
       int columns,
@@ -895,6 +1071,16 @@ public final class EncoderKernels {
   }
 
   /** {@return {@code config} as a programmatic dependent launch where {@code programmatic}} */
+  /**
+   * {@return the kernel of a product with its LayerNorm over rows of width {@code k}}: bands of
+   * {@link #queryNormRows} rows
+   *
+   * @param k the width of the rows
+   */
+  public static Kernel queryNormKernel(int k) {
+    return queryNormRows(k) == 32 ? QUERY_LINEAR_RESIDUAL_NORM_32 : QUERY_LINEAR_RESIDUAL_NORM_16;
+  }
+
   private static LaunchConfig dependent(LaunchConfig config, boolean programmatic) {
     return programmatic ? config.withProgrammaticDependentLaunch() : config;
   }
@@ -1365,6 +1551,70 @@ public final class EncoderKernels {
             outMemory.setAtIndex(H, at, Float.floatToFloat16((float) ReferenceEncoder.gelu(v)));
           }
         }
+      }
+    }
+  }
+
+  /**
+   * query_linear_residual_norm's reference: query_linear_residual's sums for the rows of the block
+   * rows the grid has ({@code band} a block row), then each row's LayerNorm as {@link #layerNorm},
+   * into out and, rounded to fp16, out_half. Where the kernel's checks fail (the grid's x, n, k or
+   * the block; it cannot see its shared memory or alignment, which the launch sets), NaN over those
+   * rows' columns of the blocks the grid has, in both outputs.
+   */
+  private static void queryLinearResidualNorm(KernelCall call, int band) {
+    // Arguments: (a, w, bias, residual, gamma, beta, out, out_half, rows, n, k, eps).
+    int rows = call.i32(8), n = call.i32(9), k = call.i32(10);
+    int covered = (int) Math.min((long) call.grid().x() * QUERY_NORM_COLUMNS, n);
+    int written = (int) Math.min((long) call.grid().y() * band, Math.max(rows, 0));
+    if (covered < 1 || written < 1) {
+      return;
+    }
+    long outElements = (long) (written - 1) * n + covered;
+    MemorySegment out = floats(call, 6, outElements);
+    MemorySegment outHalf = call.memory(7, outElements * Short.BYTES);
+    boolean fits =
+        n == QUERY_NORM_WIDTH
+            && call.grid().x() == QUERY_NORM_CLUSTER
+            && k >= 112
+            && k % 16 == 0
+            && call.block().x() == QUERY_NORM_BLOCK
+            && call.block().y() == 1
+            && call.block().z() == 1;
+    if (!fits) {
+      for (int r = 0; r < written; r++) {
+        for (int c = 0; c < covered; c++) {
+          out.setAtIndex(F, (long) r * n + c, Float.NaN);
+          outHalf.setAtIndex(H, (long) r * n + c, Float.floatToFloat16(Float.NaN));
+        }
+      }
+      return;
+    }
+    MemorySegment a = call.memory(0, (long) written * k * Short.BYTES);
+    MemorySegment w = call.memory(1, (long) k * n * Short.BYTES);
+    MemorySegment bias = floats(call, 2, n);
+    MemorySegment residual = floats(call, 3, (long) written * n);
+    float[] gamma = row(floats(call, 4, n), 0, n);
+    float[] beta = row(floats(call, 5, n), 0, n);
+    float[] weights = new float[k * n];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = Float.float16ToFloat(w.getAtIndex(H, i));
+    }
+    float[] sum = new float[n];
+    for (int r = 0; r < written; r++) {
+      for (int c = 0; c < n; c++) {
+        double product = 0;
+        for (int i = 0; i < k; i++) {
+          product +=
+              (double) Float.float16ToFloat(a.getAtIndex(H, (long) r * k + i)) * weights[i * n + c];
+        }
+        sum[c] =
+            (float) (residual.getAtIndex(F, (long) r * n + c) + product + bias.getAtIndex(F, c));
+      }
+      float[] normalised = ReferenceEncoder.layerNorm(sum, gamma, beta, call.f32(11));
+      setRow(out, (long) r * n, normalised);
+      for (int c = 0; c < n; c++) {
+        outHalf.setAtIndex(H, (long) r * n + c, Float.floatToFloat16(normalised[c]));
       }
     }
   }

@@ -168,6 +168,9 @@ public final class GpuEncoder implements AutoCloseable {
   /** The fewest tokens of an fp16 shape whose attention runs on the tensor cores. */
   private final int attentionTilesTokens;
 
+  /** The widest rows of a query path's output product that takes its LayerNorm in the same node. */
+  private final int queryNormsMaxK;
+
   /** The device's dynamic shared memory a block may opt in to. */
   private final int sharedMemoryOptIn;
 
@@ -315,13 +318,17 @@ public final class GpuEncoder implements AutoCloseable {
    * @param attentionTilesTokens the fewest tokens of an fp16 shape whose attention runs on the
    *     tensor cores ({@link EncoderKernels#attentionHalfTiles}) where its length and heads allow
    *     ({@link #ATTENTION_TILES_TOKENS}; {@link Integer#MAX_VALUE}: none)
+   * @param queryNormsMaxK the widest rows (k) of a query path's output product that takes the
+   *     LayerNorm after it in the same node ({@link EncoderKernels#queryLinearResidualNorm}) where
+   *     the hidden width allows ({@link #QUERY_NORMS_MAX_K}; 0: none, two nodes each)
    */
   public record Sizing(
       @Nullable Buckets batch,
       @Nullable Buckets length,
       long graphMemoryBudget,
       int queryTokens,
-      int attentionTilesTokens) {
+      int attentionTilesTokens,
+      int queryNormsMaxK) {
     /** The defaults. */
     public static final Sizing DEFAULT = new Sizing(null, null, 0);
 
@@ -351,7 +358,13 @@ public final class GpuEncoder implements AutoCloseable {
      * @param graphMemoryBudget the budget in bytes, or 0
      */
     public Sizing(@Nullable Buckets batch, @Nullable Buckets length, long graphMemoryBudget) {
-      this(batch, length, graphMemoryBudget, QUERY_TOKENS, ATTENTION_TILES_TOKENS);
+      this(
+          batch,
+          length,
+          graphMemoryBudget,
+          QUERY_TOKENS,
+          ATTENTION_TILES_TOKENS,
+          QUERY_NORMS_MAX_K);
     }
 
     /**
@@ -360,7 +373,8 @@ public final class GpuEncoder implements AutoCloseable {
      * @param tokens 0 (off) to {@link #QUERY_MAX_TOKENS}
      */
     public Sizing withQueryTokens(int tokens) {
-      return new Sizing(batch, length, graphMemoryBudget, tokens, attentionTilesTokens);
+      return new Sizing(
+          batch, length, graphMemoryBudget, tokens, attentionTilesTokens, queryNormsMaxK);
     }
 
     /**
@@ -369,7 +383,17 @@ public final class GpuEncoder implements AutoCloseable {
      * @param tokens the fewest tokens of such a shape; {@link Integer#MAX_VALUE} for none
      */
     public Sizing withAttentionTilesTokens(int tokens) {
-      return new Sizing(batch, length, graphMemoryBudget, queryTokens, tokens);
+      return new Sizing(batch, length, graphMemoryBudget, queryTokens, tokens, queryNormsMaxK);
+    }
+
+    /**
+     * {@return these sizes with the query path's output products over rows of up to {@code k} wide
+     * taking their LayerNorm in the same node}
+     *
+     * @param k the widest rows of such a product; 0 for none
+     */
+    public Sizing withQueryNormsMaxK(int k) {
+      return new Sizing(batch, length, graphMemoryBudget, queryTokens, attentionTilesTokens, k);
     }
   }
 
@@ -389,6 +413,12 @@ public final class GpuEncoder implements AutoCloseable {
    * block for each 32), but past a few hundred tokens cuBLASLt's products are the faster.
    */
   public static final int QUERY_MAX_TOKENS = 1024;
+
+  /**
+   * The widest rows of a query path's output product that takes the LayerNorm after it in the same
+   * node by default ({@link EncoderKernels#queryLinearResidualNorm}).
+   */
+  public static final int QUERY_NORMS_MAX_K = 0;
 
   /**
    * The fewest tokens (batch times padded length) of an fp16 shape whose attention runs on the
@@ -496,6 +526,7 @@ public final class GpuEncoder implements AutoCloseable {
             ? sizing.queryTokens()
             : 0;
     this.attentionTilesTokens = sizing.attentionTilesTokens();
+    this.queryNormsMaxK = hidden == EncoderKernels.QUERY_NORM_WIDTH ? sizing.queryNormsMaxK() : 0;
     // What is made before a failure is closed here: nobody else holds it.
     List<AutoCloseable> closeOnFailure = new ArrayList<>();
     try {
@@ -899,33 +930,32 @@ public final class GpuEncoder implements AutoCloseable {
       scope.recordMatmul(
           (Matmul.of(xInput, MatrixView.rowMajor(l.qkv(), hidden, 3 * hidden), qkvView)
               .withEpilogue(Epilogue.BIAS, halfQkv ? l.qkvBiasInput() : l.qkvBias())));
-      scope.record(
-          halfQkv
-              ? EncoderKernels.attentionHalfTilesHalfQkv(
-                  as(qkv, ElementType.F16),
-                  maskPrefix,
-                  as(context, ElementType.F16),
-                  batch,
-                  length,
-                  heads,
-                  headSize,
-                  false)
-              : half
-                  ? halfAttention(
-                      java.util.Objects.requireNonNull(qkvFloats),
-                      maskPrefix,
-                      as(context, ElementType.F16),
-                      batch,
-                      length,
-                      false)
-                  : EncoderKernels.attention(
-                      java.util.Objects.requireNonNull(qkvFloats),
-                      maskPrefix,
-                      as(context, ElementType.F32),
-                      batch,
-                      length,
-                      heads,
-                      headSize));
+      if (halfQkv) {
+        scope.record(
+            EncoderKernels.attentionHalfTilesHalfQkv(
+                as(qkv, ElementType.F16),
+                maskPrefix,
+                as(context, ElementType.F16),
+                batch,
+                length,
+                heads,
+                headSize,
+                false));
+      } else {
+        DeviceBuffer<Float> rows = java.util.Objects.requireNonNull(qkvFloats);
+        scope.record(
+            half
+                ? halfAttention(
+                    rows, maskPrefix, as(context, ElementType.F16), batch, length, false)
+                : EncoderKernels.attention(
+                    rows,
+                    maskPrefix,
+                    as(context, ElementType.F32),
+                    batch,
+                    length,
+                    heads,
+                    headSize));
+      }
       scope.recordMatmul(
           (Matmul.of(contextView, MatrixView.rowMajor(l.attentionOutput(), hidden, hidden), xView)
               .accumulating(1f)
@@ -958,6 +988,33 @@ public final class GpuEncoder implements AutoCloseable {
   }
 
   /**
+   * Records x = LayerNorm(x + a W + bias), and x rounded to fp16 into xHalf, on the query path: one
+   * node where the hidden width allows ({@link EncoderKernels#queryLinearResidualNorm}), else the
+   * product and the LayerNorm.
+   */
+  private void recordResidualNorm(
+      Counting scope,
+      DeviceBuffer<Short> a,
+      DeviceBuffer<Short> w,
+      DeviceBuffer<Float> bias,
+      DeviceBuffer<Float> gamma,
+      DeviceBuffer<Float> beta,
+      DeviceBuffer<Float> x,
+      DeviceBuffer<Short> xHalf,
+      int tokens,
+      int k) {
+    float epsilon = architecture.layerNormEpsilon();
+    if (k <= queryNormsMaxK && EncoderKernels.queryNormBytes(k) <= sharedMemoryOptIn) {
+      scope.record(
+          EncoderKernels.queryLinearResidualNorm(
+              a, w, bias, x, gamma, beta, x, xHalf, tokens, k, epsilon));
+    } else {
+      scope.record(EncoderKernels.queryLinearResidual(a, w, bias, x, x, tokens, hidden, k));
+      scope.record(EncoderKernels.layerNormHalf(x, gamma, beta, x, xHalf, tokens, epsilon, true));
+    }
+  }
+
+  /**
    * Records a small fp16 shape on the query path: the encoder's own kernels only, every one after
    * the first a programmatic dependent launch. The products copy their slice of the weights into
    * shared memory before they wait for the kernel before them, so the weights' reads overlap that
@@ -974,7 +1031,6 @@ public final class GpuEncoder implements AutoCloseable {
       DeviceBuffer<Short> inner) {
     int batch = shape.batch(), length = shape.length(), tokens = batch * length;
     int ffn = architecture.intermediate();
-    float epsilon = architecture.layerNormEpsilon();
     DeviceBuffer<Integer> maskPrefix = inputs.slice(2L * tokens, tokens);
     MappedHostBuffer<Integer> in = java.util.Objects.requireNonNull(queryIn);
     MappedHostBuffer<Float> out = java.util.Objects.requireNonNull(queryOut);
@@ -995,19 +1051,17 @@ public final class GpuEncoder implements AutoCloseable {
           EncoderKernels.queryLinearBias(
               xHalf, as(l.qkv(), ElementType.F16), l.qkvBias(), qkv, tokens, 3 * hidden, hidden));
       scope.record(halfAttention(qkv, maskPrefix, context, batch, length, true));
-      scope.record(
-          EncoderKernels.queryLinearResidual(
-              context,
-              as(l.attentionOutput(), ElementType.F16),
-              l.attentionOutputBias(),
-              x,
-              x,
-              tokens,
-              hidden,
-              hidden));
-      scope.record(
-          EncoderKernels.layerNormHalf(
-              x, l.attentionGamma(), l.attentionBeta(), x, xHalf, tokens, epsilon, true));
+      recordResidualNorm(
+          scope,
+          context,
+          as(l.attentionOutput(), ElementType.F16),
+          l.attentionOutputBias(),
+          l.attentionGamma(),
+          l.attentionBeta(),
+          x,
+          xHalf,
+          tokens,
+          hidden);
       scope.record(
           EncoderKernels.queryLinearGeluHalf(
               xHalf,
@@ -1017,12 +1071,17 @@ public final class GpuEncoder implements AutoCloseable {
               tokens,
               ffn,
               hidden));
-      scope.record(
-          EncoderKernels.queryLinearResidual(
-              inner, as(l.output(), ElementType.F16), l.outputBias(), x, x, tokens, hidden, ffn));
-      scope.record(
-          EncoderKernels.layerNormHalf(
-              x, l.outputGamma(), l.outputBeta(), x, xHalf, tokens, epsilon, true));
+      recordResidualNorm(
+          scope,
+          inner,
+          as(l.output(), ElementType.F16),
+          l.outputBias(),
+          l.outputGamma(),
+          l.outputBeta(),
+          x,
+          xHalf,
+          tokens,
+          ffn);
     }
     scope.record(
         EncoderKernels.poolNormalize(

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The encoder as graphs gives LangChain4j's embeddings: every sentence of a batch within cosine
@@ -225,9 +227,10 @@ abstract class AbstractGpuEncoderTests {
       // block rows of each product): all on the query path.
       onQueryPath = fp16.embed(one);
       float[][] two = fp16.embed(OTHER_BATCH);
-      // The inputs' copy from mapped memory, the embeddings kernel, seven a layer (four of them
-      // the query products), pooling.
-      assertEquals(3 + 6 * 7, fp16.nodesPerGraph());
+      // The inputs' copy from mapped memory, the embeddings kernel, seven a layer (the Q | K | V
+      // product, attention, the output product, LayerNorm, the up product, the down product,
+      // LayerNorm) less the LayerNorms the products take by default, pooling.
+      assertEquals(3 + 6 * (7 - fusedNorms(GpuEncoder.QUERY_NORMS_MAX_K)), fp16.nodesPerGraph());
       assertEquals(0, fp16.matmulNodesPerGraph(), "a product of the query path on cuBLASLt");
       assertCloseToTheAnchors(one, onQueryPath, MIN_FP16_COSINE);
       assertCloseToTheAnchors(OTHER_BATCH, two, MIN_FP16_COSINE);
@@ -250,6 +253,35 @@ abstract class AbstractGpuEncoderTests {
     assertTrue(
         MiniLm.cosine(onQueryPath[0], onCublasLt[0]) < 1 - 1e-9,
         "the query path gave cuBLASLt's embedding to the last bit");
+  }
+
+  /** {@return the LayerNorms of a layer that its products over rows of up to maxK take} */
+  private static int fusedNorms(int maxK) {
+    return (384 <= maxK ? 1 : 0) + (1536 <= maxK ? 1 : 0);
+  }
+
+  @ParameterizedTest(name = "products over rows of up to {0} take their LayerNorm")
+  @ValueSource(ints = {384, 1536})
+  void onTheQueryPathAnOutputProductWithItsLayerNormInOneNodeGivesTheTwoNodesEmbeddings(int maxK) {
+    List<String> one = List.of("How do I embed a query on the GPU?");
+    float[][] fused, twoNodes, fusedBatch, twoNodesBatch;
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryNormsMaxK(maxK))) {
+      fused = fp16.embed(one);
+      fusedBatch = fp16.embed(BATCH); // 4 x 16: 64 rows, two bands of 32 or four of 16
+      assertEquals(3 + 6 * (7 - fusedNorms(maxK)), fp16.nodesPerGraph());
+    }
+    try (GpuEncoder fp16 = fp16(GpuEncoder.Sizing.DEFAULT.withQueryNormsMaxK(0))) {
+      twoNodes = fp16.embed(one);
+      twoNodesBatch = fp16.embed(BATCH);
+      assertEquals(3 + 6 * 7, fp16.nodesPerGraph());
+    }
+    assertCloseToTheAnchors(one, fused, MIN_FP16_COSINE);
+    assertCloseToTheAnchors(BATCH, fusedBatch, MIN_FP16_COSINE);
+    // The same sums, in another order on a GPU (a row's mean from the cluster's parts).
+    assertTrue(MiniLm.cosine(fused[0], twoNodes[0]) >= 1 - 1e-6, "one query");
+    for (int i = 0; i < BATCH.size(); i++) {
+      assertTrue(MiniLm.cosine(fusedBatch[i], twoNodesBatch[i]) >= 1 - 1e-6, "sentence " + i);
+    }
   }
 
   @Test
@@ -329,6 +361,55 @@ abstract class AbstractGpuEncoderTests {
                   () -> EncoderKernels.queryLinearBias(a, w, bias, out, 4, 64, 128))
               .getMessage();
       assertTrue(shortWeight.contains("w holds 4096 elements, 8192 needed"), shortWeight);
+    }
+  }
+
+  @Test
+  void theProductWithItsLayerNormRefusesAnyWidthButItsClustersAndShortBuffersBeforeAnyLaunch() {
+    int n = EncoderKernels.QUERY_NORM_WIDTH, k = 128;
+    try (DeviceBuffer<Short> a = DeviceBuffer.zeros(ElementType.F16, 20 * k).syncOn(stream);
+        DeviceBuffer<Short> w = DeviceBuffer.zeros(ElementType.F16, k * n).syncOn(stream);
+        DeviceBuffer<Float> vector = DeviceBuffer.zeros(ElementType.F32, n).syncOn(stream);
+        DeviceBuffer<Float> narrow = DeviceBuffer.zeros(ElementType.F32, 256).syncOn(stream);
+        DeviceBuffer<Float> x = DeviceBuffer.zeros(ElementType.F32, 20 * n).syncOn(stream);
+        DeviceBuffer<Short> xHalf = DeviceBuffer.zeros(ElementType.F16, 20 * n).syncOn(stream)) {
+      String width =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () ->
+                      EncoderKernels.queryLinearResidualNorm(
+                          a, w, vector, x, narrow, narrow, x, xHalf, 20, k, 1e-12f))
+              .getMessage();
+      assertTrue(
+          width.startsWith("EncoderKernels.query_linear_residual_norm: 20 rows of 128 into 256")
+              && width.contains("exactly 384 columns"),
+          width);
+      String shortK =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () ->
+                      EncoderKernels.queryLinearResidualNorm(
+                          a, w, vector, x, vector, vector, x, xHalf, 20, 96, 1e-12f))
+              .getMessage();
+      assertTrue(shortK.contains("a multiple of 16 from 112"), shortK);
+      String shortHalf =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () ->
+                      EncoderKernels.queryLinearResidualNorm(
+                          a,
+                          w,
+                          vector,
+                          x,
+                          vector,
+                          vector,
+                          x,
+                          xHalf.slice(0, 19L * n),
+                          20,
+                          k,
+                          1e-12f))
+              .getMessage();
+      assertTrue(shortHalf.contains("outHalf holds 7296 elements, 7680 needed"), shortHalf);
     }
   }
 

@@ -64,6 +64,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       of the exact sum (the classical bound of recursive summation), which is the tolerance;
  *       through the GELU (slope at most 1.13, erff within 2 ulp) that plus {@code 1e-6 (1 + |x|)},
  *       and one fp16 unit.
+ *   <li>The product with its LayerNorm: each sum within the bound above, D the largest of a row;
+ *       the row's mean moves by at most D, each deviation by 2D and the inverse deviation s by
+ *       about 2 D s^2 in relative terms, so an output moves by at most {@code |gamma| s (2D + 2D
+ *       |y'|)}, y' the normalised value; twice that, plus {@code 1e-5 (1 + |y|)} for the fp32 sums
+ *       of the row (the LayerNorm's own tolerance), and one fp16 unit for the fp16 copy.
  * </ul>
  */
 @Tag("gpu")
@@ -85,7 +90,9 @@ class EncoderKernelsGpuTests {
           EncoderKernels.POOL_NORMALIZE,
           EncoderKernels.QUERY_LINEAR_BIAS,
           EncoderKernels.QUERY_LINEAR_RESIDUAL,
-          EncoderKernels.QUERY_LINEAR_GELU_HALF);
+          EncoderKernels.QUERY_LINEAR_GELU_HALF,
+          EncoderKernels.QUERY_LINEAR_RESIDUAL_NORM_16,
+          EncoderKernels.QUERY_LINEAR_RESIDUAL_NORM_32);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -806,6 +813,143 @@ class EncoderKernelsGpuTests {
       boolean nan = i < EncoderKernels.QUERY_ROWS * n;
       assertEquals(nan, Float.isNaN(expected[i]), "the reference's element " + i);
       assertEquals(nan, Float.isNaN(actual[i]), "the kernel's element " + i);
+      if (!nan) {
+        assertEquals(0f, actual[i], "element " + i + " is in no block's rows");
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0} rows of {1}")
+  @CsvSource({
+    "1, 384",
+    "16, 384",
+    "17, 384",
+    "32, 384",
+    "64, 384",
+    "33, 384",
+    "100, 384",
+    "3, 1536",
+    "32, 1536",
+    "64, 1536"
+  })
+  void theProductWithItsLayerNormOnTheGpuIsItsReferenceThroughTheNormAndWritesNoOtherRow(
+      int rows, int k) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3607L * rows + k);
+    int n = HIDDEN, allRows = rows + 2; // rows past `rows` must keep what they hold
+    short[] a = halfGaussians(random, allRows * k, 1);
+    short[] w = halfGaussians(random, k * n, 1 / Math.sqrt(k));
+    float[] bias = gaussians(random, n, 0.1);
+    float[] gamma = uniforms(random, n, 0.5, 1.5);
+    float[] beta = gaussians(random, n, 0.1);
+    float[] residual = gaussians(random, allRows * n, 1);
+    short[] halfBefore = new short[allRows * n];
+    Arrays.fill(halfBefore, Float.floatToFloat16(12345f));
+    LaunchConfig launch = EncoderKernels.queryNormLaunch(rows, k);
+    float[] expected = residual.clone();
+    short[] expectedHalf = halfBefore.clone();
+    // In place, as the encoder runs it: the residual stream is the output.
+    Kernel kernel = EncoderKernels.queryNormKernel(k); // bands of 32 rows at 384, 16 at 1,536
+    kernel.runReference(
+        launch, a, w, bias, expected, gamma, beta, expected, expectedHalf, rows, n, k, EPS);
+
+    float[] actual;
+    short[] actualHalf;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> biasBuffer = DeviceBuffer.fromArray(bias).syncOn(stream);
+        DeviceBuffer<Float> gammaBuffer = DeviceBuffer.fromArray(gamma).syncOn(stream);
+        DeviceBuffer<Float> betaBuffer = DeviceBuffer.fromArray(beta).syncOn(stream);
+        DeviceBuffer<Float> x = DeviceBuffer.fromArray(residual).syncOn(stream);
+        DeviceBuffer<Short> xHalf =
+            DeviceBuffer.fromArray(ElementType.F16, halfBefore).syncOn(stream)) {
+      EncoderKernels.queryLinearResidualNorm(
+              aBuffer, wBuffer, biasBuffer, x, gammaBuffer, betaBuffer, x, xHalf, rows, k, EPS)
+          .syncOn(stream);
+      actual = x.toFloatArray().syncOn(stream);
+      actualHalf = xHalf.toShortArray().syncOn(stream);
+    }
+    String what = kernel.name();
+    for (int r = 0; r < rows; r++) {
+      // The row's sums in double, their bound, and its inverse deviation.
+      double[] sum = new double[n];
+      double largest = 0, mean = 0;
+      for (int c = 0; c < n; c++) {
+        double magnitude = Math.abs(bias[c]) + Math.abs(residual[r * n + c]), product = 0;
+        for (int i = 0; i < k; i++) {
+          double term =
+              (double) Float.float16ToFloat(a[r * k + i]) * Float.float16ToFloat(w[i * n + c]);
+          product += term;
+          magnitude += Math.abs(term);
+        }
+        sum[c] = residual[r * n + c] + product + bias[c];
+        mean += sum[c] / n;
+        largest = Math.max(largest, (k + 2) * 0x1p-24 * magnitude);
+      }
+      double variance = 0;
+      for (int c = 0; c < n; c++) {
+        variance += (sum[c] - mean) * (sum[c] - mean) / n;
+      }
+      double s = 1 / Math.sqrt(variance + EPS);
+      for (int c = 0; c < n; c++) {
+        int at = r * n + c;
+        double normalised = (sum[c] - mean) * s;
+        double tolerance =
+            2 * Math.abs(gamma[c]) * s * (2 * largest + 2 * largest * s * Math.abs(normalised))
+                + 1e-5 * (1 + Math.abs(expected[at]));
+        assertWithin(what, at, expected[at], actual[at], tolerance);
+        float e = Float.float16ToFloat(expectedHalf[at]);
+        assertWithin(
+            what + " in fp16", at, e, Float.float16ToFloat(actualHalf[at]), tolerance + halfUlp(e));
+      }
+    }
+    for (int at = rows * n; at < allRows * n; at++) {
+      assertEquals(residual[at], actual[at], what + ": element " + at + " is past the rows");
+      assertEquals(halfBefore[at], actualHalf[at], what + ": fp16 element " + at + " is past them");
+    }
+  }
+
+  @ParameterizedTest(name = "rows of {0}")
+  @ValueSource(ints = {128, 1536})
+  void theProductWithItsLayerNormLaunchedWithAnotherBlockWritesNanOverItsRowsOnBothSides(int k) {
+    CudaPlatform platform = gpu();
+    Random random = new Random(3608);
+    int rows = 20, n = HIDDEN;
+    Kernel kernel = EncoderKernels.queryNormKernel(k);
+    short[] a = halfGaussians(random, rows * k, 1);
+    short[] w = halfGaussians(random, k * n, 0.1);
+    float[] ones = new float[n];
+    Arrays.fill(ones, 1f);
+    // The cluster's grid, one band (all 20 rows at k = 128, 16 of them at 1,536), blocks of 256
+    // threads where the kernel takes 384.
+    LaunchConfig own = EncoderKernels.queryNormLaunch(16, k);
+    LaunchConfig launch =
+        new LaunchConfig(
+            own.grid(), cuda.graph.Dim3.of(EncoderKernels.QUERY_BLOCK), own.sharedMemoryBytes());
+    float[] expected = new float[rows * n];
+    short[] expectedHalf = new short[rows * n];
+    kernel.runReference(
+        launch, a, w, ones, expected, ones, ones, expected, expectedHalf, rows, n, k, EPS);
+    float[] actual;
+    short[] actualHalf;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Short> aBuffer = DeviceBuffer.fromArray(ElementType.F16, a).syncOn(stream);
+        DeviceBuffer<Short> wBuffer = DeviceBuffer.fromArray(ElementType.F16, w).syncOn(stream);
+        DeviceBuffer<Float> vector = DeviceBuffer.fromArray(ones).syncOn(stream);
+        DeviceBuffer<Float> x = DeviceBuffer.zeros(ElementType.F32, rows * n).syncOn(stream);
+        DeviceBuffer<Short> xHalf = DeviceBuffer.zeros(ElementType.F16, rows * n).syncOn(stream)) {
+      kernel
+          .launch(launch, aBuffer, wBuffer, vector, x, vector, vector, x, xHalf, rows, n, k, EPS)
+          .syncOn(stream);
+      actual = x.toFloatArray().syncOn(stream);
+      actualHalf = xHalf.toShortArray().syncOn(stream);
+    }
+    for (int i = 0; i < rows * n; i++) {
+      boolean nan = i < Math.min(rows, EncoderKernels.queryNormRows(k)) * n;
+      assertEquals(nan, Float.isNaN(expected[i]), "the reference's element " + i);
+      assertEquals(nan, Float.isNaN(actual[i]), "the kernel's element " + i);
+      assertEquals(nan, Float.isNaN(Float.float16ToFloat(actualHalf[i])), "its fp16 element " + i);
       if (!nan) {
         assertEquals(0f, actual[i], "element " + i + " is in no block's rows");
       }

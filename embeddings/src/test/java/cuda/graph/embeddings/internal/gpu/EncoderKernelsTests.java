@@ -9,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import cuda.graph.LaunchConfig;
 import cuda.graph.embeddings.internal.model.ReferenceEncoder;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The kernels' Java references (what the simulator runs for encoder_kernels.cu), run on small
@@ -476,7 +479,7 @@ class EncoderKernelsTests {
             .map(cuda.graph.Kernel::name)
             .collect(java.util.stream.Collectors.toSet());
 
-    assertEquals(14, entries.size(), entries::toString);
+    assertEquals(16, entries.size(), entries::toString);
     assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
   }
 
@@ -562,6 +565,106 @@ class EncoderKernelsTests {
                 ? 0f
                 : threads == EncoderKernels.QUERY_BLOCK ? 1f : Float.NaN;
         assertEquals(expected, out[i], "blocks of " + threads + " threads: element " + i);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "rows of {0}")
+  @ValueSource(ints = {128, 1536})
+  void theProductWithItsLayerNormIsTheResidualProductThenEachRowsLayerNormInBothOutputs(int k) {
+    // Bands of 32 rows (k = 128) or 16 (k = 1,536), the last partly padding; a row past the rows
+    // keeps what it holds.
+    int rows = 40, n = EncoderKernels.QUERY_NORM_WIDTH;
+    short[] a = new short[rows * k], w = new short[k * n];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = Float.floatToFloat16((float) random.nextGaussian());
+    }
+    for (int i = 0; i < w.length; i++) {
+      w[i] = Float.floatToFloat16((float) (random.nextGaussian() / 8));
+    }
+    float[] bias = randoms(n), gamma = randoms(n), beta = randoms(n);
+    float[] before = randoms((rows + 1) * n);
+    float[] x = before.clone();
+    short[] xHalf = new short[(rows + 1) * n];
+    Arrays.fill(xHalf, Float.floatToFloat16(7f));
+
+    EncoderKernels.queryNormKernel(k)
+        .runReference(
+            EncoderKernels.queryNormLaunch(rows, k),
+            a,
+            w,
+            bias,
+            x,
+            gamma,
+            beta,
+            x,
+            xHalf,
+            rows,
+            n,
+            k,
+            EPS);
+
+    for (int r = 0; r < rows; r++) {
+      float[] sum = new float[n];
+      for (int c = 0; c < n; c++) {
+        double product = 0;
+        for (int i = 0; i < k; i++) {
+          product +=
+              (double) Float.float16ToFloat(a[r * k + i]) * Float.float16ToFloat(w[i * n + c]);
+        }
+        sum[c] = (float) (before[r * n + c] + product + bias[c]);
+      }
+      float[] expected = ReferenceEncoder.layerNorm(sum, gamma, beta, EPS);
+      assertArrayEquals(expected, row(x, r, n), "row " + r);
+      for (int c = 0; c < n; c++) {
+        assertEquals(Float.floatToFloat16(expected[c]), xHalf[r * n + c], "row " + r + " in fp16");
+      }
+    }
+    assertArrayEquals(row(before, rows, n), row(x, rows, n), "the row past the rows");
+    assertEquals(Float.floatToFloat16(7f), xHalf[rows * n + 5], "the row past the rows in fp16");
+  }
+
+  @ParameterizedTest(name = "rows of {0}")
+  @ValueSource(ints = {128, 1536})
+  void theProductWithItsLayerNormLaunchedWithoutItsClusterOrBlockWritesNanOverItsRows(int k) {
+    int rows = 16, n = EncoderKernels.QUERY_NORM_WIDTH;
+    LaunchConfig own = EncoderKernels.queryNormLaunch(rows, k);
+    for (LaunchConfig launch :
+        List.of(
+            LaunchConfig.of(1, EncoderKernels.QUERY_NORM_BLOCK)
+                .withSharedMemory(EncoderKernels.queryNormBytes(k)),
+            new LaunchConfig(
+                own.grid(),
+                cuda.graph.Dim3.of(EncoderKernels.QUERY_BLOCK),
+                own.sharedMemoryBytes()))) {
+      float[] x = new float[rows * n];
+      short[] xHalf = new short[rows * n];
+      float[] ones = new float[n];
+      Arrays.fill(ones, 1f);
+      EncoderKernels.queryNormKernel(k)
+          .runReference(
+              launch,
+              new short[rows * k],
+              new short[k * n],
+              ones,
+              x,
+              ones,
+              ones,
+              x,
+              xHalf,
+              rows,
+              n,
+              k,
+              EPS);
+      // One block of the cluster covers 48 columns of each row; the full grid all of them.
+      int covered = (int) Math.min((long) launch.grid().x() * EncoderKernels.QUERY_NORM_COLUMNS, n);
+      for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < n; c++) {
+          int at = r * n + c;
+          boolean nan = c < covered;
+          assertEquals(nan, Float.isNaN(x[at]), launch + ": element " + at);
+          assertEquals(nan, Float.isNaN(Float.float16ToFloat(xHalf[at])), launch + ": fp16 " + at);
+        }
       }
     }
   }

@@ -27,9 +27,13 @@ import java.util.Locale;
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
  * tokenization. Mode {@code fp16_query} runs shapes of up to 256 tokens ({@code
- * -Dcuda.graph.embeddings.queryTokens}) on the query path, {@code fp16_cublaslt} every shape on the
- * cuBLASLt path, {@code fp32} the same in fp32. Then the replay of shapes of 1 to 64 sequences of
- * 32 tokens in the fp16 modes.
+ * -Dcuda.graph.embeddings.queryTokens}) on the query path, otherwise as the defaults; {@code
+ * fp16_query_two_nodes} the same with the product and the LayerNorm as two nodes, {@code
+ * fp16_query_norm_after_attention} with only the attention's output product taking its LayerNorm,
+ * {@code fp16_query_norms_fused} with both taking theirs; {@code fp16_cublaslt_no_tiles} every
+ * shape on the cuBLASLt path with the attention on the CUDA cores, {@code fp32} the same in fp32.
+ * Then the replay of shapes of 1 to 64 sequences of 32 tokens in the fp16 modes, the cuBLASLt path
+ * also with the attention on the tensor cores ({@code fp16_cublaslt}).
  *
  * <p>With {@code --batch-shape BxL[,BxL...]} it only replays ingestion-sized shapes on the cuBLASLt
  * fp16 path, with the attention on the tensor cores and without, B sequences of L - 7 to L tokens
@@ -47,18 +51,26 @@ import java.util.Locale;
  * worst cosine over the queries between the modes ({@code query_agreement}).
  *
  * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]
- *     [--batch-shape 256x48] [--ingest 100000] [--random-weights --tokenizer FILE]</pre>
+ *     [--batch-shape 256x48] [--ingest 100000] [--random-weights --tokenizer FILE]
+ *     [--modes fp16_query,...]</pre>
+ *
+ * <p>With {@code --modes} only the breakdown of those modes runs (to put one under Nsight Compute).
  */
 public final class QueryBreakdown {
 
   private QueryBreakdown() {}
 
   /**
-   * A precision, the most tokens of a shape on the fp16 query path (0: none), and the fewest whose
-   * fp16 attention runs on the tensor cores.
+   * A precision, the most tokens of a shape on the fp16 query path (0: none), the fewest whose fp16
+   * attention runs on the tensor cores, and whether the query path's output products take their
+   * LayerNorm in the same node.
    */
   private record Mode(
-      String name, GpuEncoder.Precision precision, int queryTokens, int attentionTilesTokens) {}
+      String name,
+      GpuEncoder.Precision precision,
+      int queryTokens,
+      int attentionTilesTokens,
+      int normsMaxK) {}
 
   private static final int NO_TILES = Integer.MAX_VALUE;
   private static final int TILES = 1; // every shape the kernel takes, to compare
@@ -71,14 +83,38 @@ public final class QueryBreakdown {
       Integer.getInteger("cuda.graph.embeddings.queryTokens", 256);
 
   private static final Mode FP16_QUERY =
-      new Mode("fp16_query", GpuEncoder.Precision.FP16, QUERY_TOKENS, TILES);
-  private static final Mode FP16_QUERY_NO_TILES =
-      new Mode("fp16_query_no_tiles", GpuEncoder.Precision.FP16, QUERY_TOKENS, NO_TILES);
+      new Mode(
+          "fp16_query",
+          GpuEncoder.Precision.FP16,
+          QUERY_TOKENS,
+          GpuEncoder.ATTENTION_TILES_TOKENS,
+          GpuEncoder.QUERY_NORMS_MAX_K);
+  private static final Mode FP16_QUERY_TWO_NODES =
+      new Mode(
+          "fp16_query_two_nodes",
+          GpuEncoder.Precision.FP16,
+          QUERY_TOKENS,
+          GpuEncoder.ATTENTION_TILES_TOKENS,
+          0);
+  private static final Mode FP16_QUERY_NORM_AFTER_ATTENTION =
+      new Mode(
+          "fp16_query_norm_after_attention",
+          GpuEncoder.Precision.FP16,
+          QUERY_TOKENS,
+          GpuEncoder.ATTENTION_TILES_TOKENS,
+          384);
+  private static final Mode FP16_QUERY_NORMS_FUSED =
+      new Mode(
+          "fp16_query_norms_fused",
+          GpuEncoder.Precision.FP16,
+          QUERY_TOKENS,
+          GpuEncoder.ATTENTION_TILES_TOKENS,
+          Integer.MAX_VALUE);
   private static final Mode FP16_CUBLASLT =
-      new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0, TILES);
+      new Mode("fp16_cublaslt", GpuEncoder.Precision.FP16, 0, TILES, 0);
   private static final Mode FP16_CUBLASLT_NO_TILES =
-      new Mode("fp16_cublaslt_no_tiles", GpuEncoder.Precision.FP16, 0, NO_TILES);
-  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0, NO_TILES);
+      new Mode("fp16_cublaslt_no_tiles", GpuEncoder.Precision.FP16, 0, NO_TILES, 0);
+  private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0, NO_TILES, 0);
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -88,6 +124,7 @@ public final class QueryBreakdown {
     int ingest = 0;
     boolean random = false;
     Path tokenizerFile = null;
+    java.util.Set<String> only = null; // --modes: the breakdown's modes to run, without the rest
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--random-weights" -> random = true;
@@ -95,6 +132,7 @@ public final class QueryBreakdown {
         case "--sentences" -> file = Path.of(args[++i]);
         case "--queries" -> count = Integer.parseInt(args[++i]);
         case "--models" -> models = List.of(args[++i].split(","));
+        case "--modes" -> only = java.util.Set.of(args[++i].split(","));
         case "--ingest" -> ingest = Integer.parseInt(args[++i]);
         case "--batch-shape" ->
             batchShapes =
@@ -184,14 +222,34 @@ public final class QueryBreakdown {
           }
           continue;
         }
-        for (Mode mode : List.of(FP16_QUERY, FP16_QUERY_NO_TILES, FP16_CUBLASLT, FP32)) {
+        for (Mode mode :
+            List.of(
+                FP16_QUERY,
+                FP16_QUERY_TWO_NODES,
+                FP16_QUERY_NORM_AFTER_ATTENTION,
+                FP16_QUERY_NORMS_FUSED,
+                FP16_CUBLASLT_NO_TILES,
+                FP32)) {
+          if (only != null && !only.contains(mode.name())) {
+            continue;
+          }
           breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
         }
         for (Mode mode :
-            List.of(FP16_QUERY, FP16_QUERY_NO_TILES, FP16_CUBLASLT, FP16_CUBLASLT_NO_TILES)) {
-          shapes(platform, model, mode, weights, tokenizer, pooling, queries);
+            List.of(
+                FP16_QUERY,
+                FP16_QUERY_TWO_NODES,
+                FP16_QUERY_NORM_AFTER_ATTENTION,
+                FP16_QUERY_NORMS_FUSED,
+                FP16_CUBLASLT_NO_TILES,
+                FP16_CUBLASLT)) {
+          if (only == null) {
+            shapes(platform, model, mode, weights, tokenizer, pooling, queries);
+          }
         }
-        agreement(platform, model, weights, tokenizer, pooling, queries);
+        if (only == null) {
+          agreement(platform, model, weights, tokenizer, pooling, queries);
+        }
       }
     }
   }
@@ -207,7 +265,7 @@ public final class QueryBreakdown {
       BertTokenizer tokenizer,
       Pooling pooling,
       List<String> queries) {
-    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT, FP32, FP16_QUERY_NO_TILES);
+    List<Mode> modes = List.of(FP16_QUERY, FP16_CUBLASLT_NO_TILES, FP32, FP16_QUERY_TWO_NODES);
     float[][][] out = new float[modes.size()][queries.size()][];
     for (int m = 0; m < modes.size(); m++) {
       try (Stream stream = platform.defaultDevice().newStream();
@@ -229,7 +287,7 @@ public final class QueryBreakdown {
     System.out.printf(
         Locale.ROOT,
         "query_agreement,%s,queries,%d,worst_cosine,query_to_cublaslt,%.9f,query_to_fp32,%.9f,"
-            + "cublaslt_to_fp32,%.9f,query_to_query_no_tiles,%.9f%n",
+            + "cublaslt_to_fp32,%.9f,query_to_two_nodes,%.9f%n",
         model,
         queries.size(),
         worst[0],
@@ -262,7 +320,8 @@ public final class QueryBreakdown {
         pooling,
         GpuEncoder.Sizing.DEFAULT
             .withQueryTokens(mode.queryTokens())
-            .withAttentionTilesTokens(mode.attentionTilesTokens()));
+            .withAttentionTilesTokens(mode.attentionTilesTokens())
+            .withQueryNormsMaxK(mode.normsMaxK()));
   }
 
   private static void breakdown(
