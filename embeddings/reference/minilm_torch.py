@@ -26,7 +26,8 @@ with its settings:
   torch_query_us          one query (EmbedBench's: the first 200 sentences of 6 to 24 words),
                           p50/p99 over 2,000 calls after 200 to warm up: eager (unpadded) and a
                           CUDA graph per padded length bucket (16, 32, 64, 128, as GpuEncoder
-                          pads), fp16 and fp32, with and without tokenization.
+                          pads), fp16 and fp32, with and without tokenization; and the graph
+                          over the latency target's queries alone (8 to 32 tokens).
 
 Run: python3 minilm_torch.py DIR   (on the GPU host; nothing is downloaded)
      python3 minilm_torch.py DIR --random-query   (the query lines only, on random weights of
@@ -582,6 +583,16 @@ def query_section(d, sentences, tokenizer, model16):
             p50, p99 = timed_calls(fn, len(queries), calls, warmup)
             print(f"torch_query_us,{mode},{dtype},p50,{p50:.1f},p99,{p99:.1f},{common},"
                   f"buckets,{buckets},tokenization,{tok},copies,pinned_h2d+d2h,{settings}")
+        # the latency target's queries alone (8 to 32 tokens), tokenization included
+        target = plan.target_queries(lengths)
+        if target:
+            p50, p99 = timed_calls(lambda j: graphed(target[j]), len(target), calls, warmup)
+            print(f"torch_query_us,cuda_graph_8_32_tokens,{dtype},p50,{p50:.1f},p99,{p99:.1f},"
+                  f"calls,{calls},warmup,{warmup},queries,{len(target)},"
+                  f"tokens,{plan.TARGET_MIN_TOKENS}-{plan.TARGET_MAX_TOKENS},"
+                  f"tokenization,included,copies,pinned_h2d+d2h,{settings}")
+        else:
+            print(f"torch_query_us,cuda_graph_8_32_tokens,{dtype},failed,no query of 8-32 tokens")
         del graphs, pick, pre_filled
     section("query latency")
 

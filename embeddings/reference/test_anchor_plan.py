@@ -96,6 +96,12 @@ class HistogramTest(unittest.TestCase):
             plan.histogram([0])
 
 
+class TargetQueriesTest(unittest.TestCase):
+    def test_the_targets_queries_are_those_of_8_to_32_tokens_the_edges_included(self):
+        self.assertEqual([1, 2, 4], plan.target_queries([7, 8, 32, 33, 20, 119]))
+        self.assertEqual([], plan.target_queries([]))
+
+
 class PercentilesTest(unittest.TestCase):
     def test_p50_and_p99_are_the_elements_embed_bench_takes(self):
         micros = list(range(2000, 0, -1))  # 1..2000, unsorted

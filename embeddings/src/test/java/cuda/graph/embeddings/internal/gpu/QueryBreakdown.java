@@ -26,9 +26,10 @@ import java.util.Locale;
  * corpus' sentences of 6 to 24 words, as EmbedBench picks them), the p50 and p99 of tokenization,
  * the copy in, the replay (as the host sees it, and between events as the GPU does), the copy out,
  * each step waited for on its own; and the whole of {@link GpuEncoder#embedParts} (one wait) with
- * tokenization. Mode {@code fp16_query} runs shapes of up to 256 tokens ({@code
- * -Dcuda.graph.embeddings.queryTokens}) on the query path, otherwise as the defaults; {@code
- * fp16_query_two_nodes} the same with the product and the LayerNorm as two nodes, {@code
+ * tokenization; over every query, then over those of 8 to 32 tokens (issue 39's latency target's,
+ * {@code query_breakdown_8_32_tokens_us}). Mode {@code fp16_query} runs shapes of up to 256 tokens
+ * ({@code -Dcuda.graph.embeddings.queryTokens}) on the query path, otherwise as the defaults;
+ * {@code fp16_query_two_nodes} the same with the product and the LayerNorm as two nodes, {@code
  * fp16_query_norm_after_attention} with only the attention's output product taking its LayerNorm,
  * {@code fp16_query_norms_fused} with both taking theirs; {@code fp16_cublaslt_no_tiles} every
  * shape on the cuBLASLt path with the attention on the CUDA cores, {@code fp32} the same in fp32.
@@ -343,11 +344,14 @@ public final class QueryBreakdown {
         encoder.stepNanos(encoder.tokenize(q, "QueryBreakdown", "a query"), start, end);
       }
       double[][] steps = new double[6][count];
+      boolean[] target = new boolean[count];
       for (int i = 0; i < count; i++) {
         String q = queries.get(i % queries.size());
         long t0 = System.nanoTime();
         List<BertTokenizer.Part> parts = encoder.tokenize(q, "QueryBreakdown", "a query");
         long t1 = System.nanoTime();
+        int tokens = parts.getFirst().ids().length;
+        target[i] = parts.size() == 1 && tokens >= TARGET_MIN_TOKENS && tokens <= TARGET_MAX_TOKENS;
         encoder.embedParts(List.of(parts));
         long t2 = System.nanoTime();
         long[] s = encoder.stepNanos(parts, start, end);
@@ -357,30 +361,57 @@ public final class QueryBreakdown {
           steps[2 + k][i] = s[k] / 1e3;
         }
       }
-      String[] names = {
-        "tokenize",
-        "query_total",
-        "copy_in_waited",
-        "replay_waited",
-        "copy_out_waited",
-        "replay_gpu"
-      };
-      StringBuilder line =
-          new StringBuilder(
-              String.format(Locale.ROOT, "query_breakdown_us,%s,%s", model, mode.name()));
-      for (int k = 0; k < names.length; k++) {
-        Arrays.sort(steps[k]);
-        line.append(
-            String.format(
-                Locale.ROOT,
-                ",%s,p50,%.1f,p99,%.1f",
-                names[k],
-                steps[k][count / 2],
-                steps[k][(int) (0.99 * (count - 1))]));
-      }
-      line.append(String.format(Locale.ROOT, ",nodes,%d", encoder.nodesPerGraph()));
-      System.out.println(line);
+      // Every query, then those of the target's 8 to 32 tokens (special tokens included).
+      boolean[] every = new boolean[count];
+      Arrays.fill(every, true);
+      printSteps("query_breakdown_us", model, mode, steps, every, encoder.nodesPerGraph());
+      printSteps(
+          "query_breakdown_8_32_tokens_us", model, mode, steps, target, encoder.nodesPerGraph());
     }
+  }
+
+  /** The fewest tokens of a query of issue 39's latency target (special tokens included). */
+  static final int TARGET_MIN_TOKENS = 8;
+
+  /** The most tokens of a query of issue 39's latency target. */
+  static final int TARGET_MAX_TOKENS = 32;
+
+  /** One line: each step's p50 and p99 over the calls {@code kept} marks, and their count. */
+  private static void printSteps(
+      String label, String model, Mode mode, double[][] steps, boolean[] kept, int nodes) {
+    String[] names = {
+      "tokenize", "query_total", "copy_in_waited", "replay_waited", "copy_out_waited", "replay_gpu"
+    };
+    StringBuilder line =
+        new StringBuilder(String.format(Locale.ROOT, "%s,%s,%s", label, model, mode.name()));
+    for (int k = 0; k < names.length; k++) {
+      double[] values = new double[steps[k].length];
+      int n = 0;
+      for (int i = 0; i < values.length; i++) {
+        if (kept[i]) {
+          values[n++] = steps[k][i];
+        }
+      }
+      if (n == 0) {
+        System.out.println(label + "," + model + "," + mode.name() + ",no such query");
+        return;
+      }
+      double[] sorted = Arrays.copyOf(values, n);
+      Arrays.sort(sorted);
+      line.append(
+          String.format(
+              Locale.ROOT,
+              ",%s,p50,%.1f,p99,%.1f",
+              names[k],
+              sorted[n / 2],
+              sorted[(int) (0.99 * (n - 1))]));
+    }
+    long calls = 0;
+    for (boolean b : kept) {
+      calls += b ? 1 : 0;
+    }
+    line.append(String.format(Locale.ROOT, ",calls,%d,nodes,%d", calls, nodes));
+    System.out.println(line);
   }
 
   private static void shapes(
