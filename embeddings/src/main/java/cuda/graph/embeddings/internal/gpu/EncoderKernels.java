@@ -985,6 +985,16 @@ public final class EncoderKernels {
   }
 
   /**
+   * {@return the kernel of a product with its LayerNorm over rows of width {@code k}}: bands of
+   * {@link #queryNormRows} rows
+   *
+   * @param k the width of the rows
+   */
+  public static Kernel queryNormKernel(int k) {
+    return queryNormRows(k) == 32 ? QUERY_LINEAR_RESIDUAL_NORM_32 : QUERY_LINEAR_RESIDUAL_NORM_16;
+  }
+
+  /**
    * {@return the launch of a product with its LayerNorm the encoder makes}: a cluster across the
    * columns for each band of {@link #queryNormRows} rows, a programmatic dependent launch
    *
@@ -1071,16 +1081,6 @@ public final class EncoderKernels {
   }
 
   /** {@return {@code config} as a programmatic dependent launch where {@code programmatic}} */
-  /**
-   * {@return the kernel of a product with its LayerNorm over rows of width {@code k}}: bands of
-   * {@link #queryNormRows} rows
-   *
-   * @param k the width of the rows
-   */
-  public static Kernel queryNormKernel(int k) {
-    return queryNormRows(k) == 32 ? QUERY_LINEAR_RESIDUAL_NORM_32 : QUERY_LINEAR_RESIDUAL_NORM_16;
-  }
-
   private static LaunchConfig dependent(LaunchConfig config, boolean programmatic) {
     return programmatic ? config.withProgrammaticDependentLaunch() : config;
   }

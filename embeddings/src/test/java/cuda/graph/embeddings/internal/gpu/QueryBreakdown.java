@@ -117,6 +117,21 @@ public final class QueryBreakdown {
       new Mode("fp16_cublaslt_no_tiles", GpuEncoder.Precision.FP16, 0, NO_TILES, 0);
   private static final Mode FP32 = new Mode("fp32", GpuEncoder.Precision.FP32, 0, NO_TILES, 0);
 
+  /** The fp16 modes of the breakdown and of the shapes. */
+  private static final List<Mode> QUERY_MODES =
+      List.of(
+          FP16_QUERY,
+          FP16_QUERY_TWO_NODES,
+          FP16_QUERY_NORM_AFTER_ATTENTION,
+          FP16_QUERY_NORMS_FUSED,
+          FP16_CUBLASLT_NO_TILES);
+
+  private static List<Mode> withOne(List<Mode> modes, Mode last) {
+    List<Mode> all = new ArrayList<>(modes);
+    all.add(last);
+    return all;
+  }
+
   public static void main(String[] args) throws IOException {
     Path file = null;
     int count = 2000;
@@ -223,34 +238,18 @@ public final class QueryBreakdown {
           }
           continue;
         }
-        for (Mode mode :
-            List.of(
-                FP16_QUERY,
-                FP16_QUERY_TWO_NODES,
-                FP16_QUERY_NORM_AFTER_ATTENTION,
-                FP16_QUERY_NORMS_FUSED,
-                FP16_CUBLASLT_NO_TILES,
-                FP32)) {
-          if (only != null && !only.contains(mode.name())) {
-            continue;
-          }
-          breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
-        }
-        for (Mode mode :
-            List.of(
-                FP16_QUERY,
-                FP16_QUERY_TWO_NODES,
-                FP16_QUERY_NORM_AFTER_ATTENTION,
-                FP16_QUERY_NORMS_FUSED,
-                FP16_CUBLASLT_NO_TILES,
-                FP16_CUBLASLT)) {
-          if (only == null) {
-            shapes(platform, model, mode, weights, tokenizer, pooling, queries);
+        for (Mode mode : withOne(QUERY_MODES, FP32)) {
+          if (only == null || only.contains(mode.name())) {
+            breakdown(platform, model, mode, weights, tokenizer, pooling, queries, count);
           }
         }
-        if (only == null) {
-          agreement(platform, model, weights, tokenizer, pooling, queries);
+        if (only != null) {
+          continue;
         }
+        for (Mode mode : withOne(QUERY_MODES, FP16_CUBLASLT)) {
+          shapes(platform, model, mode, weights, tokenizer, pooling, queries);
+        }
+        agreement(platform, model, weights, tokenizer, pooling, queries);
       }
     }
   }
