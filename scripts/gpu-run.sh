@@ -591,6 +591,49 @@ part_llm_sweep() {
     | paste -d' ' - - - - -
 }
 
+part timeline "issues 39 and 40: where a replay's time goes, from the kernels' own timestamps (testkit's KernelTimeline; the packs carry the traced PTX under trace/): the trace's GPU tests, a 1 x 32 query's replay (QueryBreakdown --trace, random weights of all-MiniLM's and bge-small's sizes) where .gpu-encoder is staged, and where .gpu-llm is, one step of one token at position TIMELINE_POSITION (default 129) through the engine (LlmBench --mode trace, LLM_BENCH_MODEL, made if absent) and the decode example's traced step at the same position, Llama-3.2-1B's shape; about 4 minutes (staged: scripts/gpu-llm-pack.sh embeddings and/or llm)"
+part_timeline() {
+  local start=$SECONDS pos=${TIMELINE_POSITION:-129}
+  mkdir -p target
+  if [ -x .gpu-encoder/java ] && [ -d .gpu-encoder/trace ]; then
+    local p=.gpu-encoder/payload
+    CP_FIRST=$PWD/.gpu-encoder/trace timeout 100 .gpu-encoder/junit --disable-ansi-colors \
+      --select-method=cuda.graph.embeddings.internal.gpu.EncoderKernelsGpuTests#aLaunchBetweenTraceToCallsRecordsEachBlockOnlyWhereThePtxIsBuiltToTrace \
+      > "$out/timeline-encoder-test.log" 2>&1
+    echo "timeline encoder test exit $? ($((SECONDS - start)) s)"
+    grep -aE "tests (successful|failed|aborted)|✘" "$out/timeline-encoder-test.log" | head -4
+    CP_FIRST=$PWD/.gpu-encoder/trace timeout 200 .gpu-encoder/java -Dcuda.graph.provider=cuda \
+      cuda.graph.embeddings.internal.gpu.QueryBreakdown --random-weights --tokenizer "$p/minilm-tokenizer.json" \
+      --sentences "$p/sentences.txt" --models minilm,bge --trace 100 > "$out/timeline-query.log" 2>&1
+    echo "timeline query exit $? ($((SECONDS - start)) s)"
+    grep -aE "^query_trace|^span" "$out/timeline-query.log" | cut -c1-300
+  fi
+  if [ -x .gpu-llm/java ] && [ -d .gpu-llm/trace ]; then
+    local model=${LLM_BENCH_MODEL:-/tmp/llama-bench-bf16}
+    CP_FIRST=$PWD/.gpu-llm/trace timeout 100 .gpu-llm/junit --disable-ansi-colors \
+      --select-method=cuda.graph.llm.internal.engine.LlmKernelsGpuTests#aLaunchBetweenTraceToCallsRecordsEachBlockOnlyWhereThePtxIsBuiltToTrace \
+      > "$out/timeline-llm-test.log" 2>&1
+    echo "timeline llm test exit $? ($((SECONDS - start)) s)"
+    grep -aE "tests (successful|failed|aborted)|✘" "$out/timeline-llm-test.log" | head -4
+    if [ ! -f "$model/expected.json" ]; then
+      rm -rf "$model"
+      timeout 200 python3 -B llm/reference/make_checkpoint.py --out "$model" --dtype bfloat16 --new-tokens 8 \
+        > "$out/timeline-checkpoint.log" 2>&1
+      echo "timeline checkpoint exit $? ($((SECONDS - start)) s)"
+    fi
+    CP_FIRST=$PWD/.gpu-llm/trace timeout 150 .gpu-llm/java -Dcuda.graph.provider=cuda cuda.graph.llm.bench.LlmBench \
+      --model "$model" --mode trace --context "$pos" --steps 50 --warmup 5 > "$out/timeline-engine.log" 2>&1
+    echo "timeline engine exit $? ($((SECONDS - start)) s)"
+    grep -aE "^trace|^# span" "$out/timeline-engine.log" | cut -c1-300
+    # The example traces the step at position tokens + 1.
+    CP_FIRST=$PWD/.gpu-llm/trace timeout 150 .gpu-llm/java -Dcuda.graph.provider=cuda cuda.graph.examples.decode.Decode \
+      --model llama-3.2-1B --check-steps 2 --tokens $((pos - 1)) --reps 3 --trace "$out/timeline-decode" \
+      > "$out/timeline-decode.log" 2>&1
+    echo "timeline decode example exit $? ($((SECONDS - start)) s)"
+    grep -aE "graph\+pdl|trace of one step" "$out/timeline-decode.log" | head -3 | cut -c1-300
+  fi
+}
+
 usage() {
   echo "usage: scripts/gpu-run.sh [PART...]   (default: tests bench examples); the parts:"
   for p in "${known[@]}"; do printf '  %-13s %s\n' "$p" "${about[$p]}"; done

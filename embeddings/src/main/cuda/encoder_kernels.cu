@@ -19,6 +19,8 @@
 #include <math_constants.h>
 #include <cooperative_groups.h>
 #include <mma.h>
+// The measurement tools' kernel timeline (in testkit's resources): nothing without -DKERNEL_TRACE.
+#include "kernel_trace.cuh"
 
 // Blocks of any multiple of WARP threads up to 1024 (the host launches 128); loops stride by
 // blockDim.x, and the reductions' scratch has room for a 1024-thread block's warps.
@@ -43,6 +45,7 @@ __device__ __forceinline__ float warp_max(float v) {
 // it returns at once. Every kernel here calls it before reading or writing activations.
 __device__ __forceinline__ void wait_for_previous_kernel() {
   asm volatile("griddepcontrol.wait;" ::: "memory");
+  KERNEL_TRACE_WAITED();
 }
 
 // Lets the next kernel, if launched as a programmatic dependent launch, start its launch now; it
@@ -143,6 +146,7 @@ extern "C" __global__ void embed_layer_norm(const int *ids, const int *types, co
                                             const float *gamma, const float *beta, float *x,
                                             int tokens, int length, int hidden, int vocabulary,
                                             int positions, int type_count, float eps) {
+  KERNEL_TRACE_SCOPE(0);
   embed_row(ids, types, word, position, type_table, gamma, beta, x, nullptr, tokens, length, hidden,
             vocabulary, positions, type_count, eps);
 }
@@ -155,6 +159,7 @@ extern "C" __global__ void embed_layer_norm_half(const int *ids, const int *type
                                                  int length, int hidden, int vocabulary,
                                                  int positions, int type_count, float eps,
                                                  __half *x_half) {
+  KERNEL_TRACE_SCOPE(1);
   embed_row(ids, types, word, position, type_table, gamma, beta, x, x_half, tokens, length, hidden,
             vocabulary, positions, type_count, eps);
 }
@@ -182,6 +187,7 @@ __device__ void normalize(const float *in, const float *gamma, const float *beta
 
 extern "C" __global__ void layer_norm(const float *in, const float *gamma, const float *beta,
                                       float *out, int rows, int hidden, float eps) {
+  KERNEL_TRACE_SCOPE(2);
   normalize(in, gamma, beta, out, nullptr, rows, hidden, eps);
 }
 
@@ -189,6 +195,7 @@ extern "C" __global__ void layer_norm(const float *in, const float *gamma, const
 extern "C" __global__ void layer_norm_half(const float *in, const float *gamma, const float *beta,
                                            float *out, int rows, int hidden, float eps,
                                            __half *out_half) {
+  KERNEL_TRACE_SCOPE(3);
   normalize(in, gamma, beta, out, out_half, rows, hidden, eps);
 }
 
@@ -293,12 +300,14 @@ __device__ void attend(const float *qkv, const int *mask, Out *out, int batch, i
 
 extern "C" __global__ void attention(const float *qkv, const int *mask, float *out, int batch,
                                      int length, int heads, int head_size, float scale) {
+  KERNEL_TRACE_SCOPE(4);
   attend<float, QUERIES_PER_WARP>(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
 extern "C" __global__ void attention_half(const float *qkv, const int *mask, __half *out,
                                           int batch, int length, int heads, int head_size,
                                           float scale) {
+  KERNEL_TRACE_SCOPE(5);
   attend<__half, QUERIES_PER_WARP>(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
@@ -307,11 +316,13 @@ extern "C" __global__ void attention_half(const float *qkv, const int *mask, __h
 extern "C" __global__ void attention_half_short(const float *qkv, const int *mask, __half *out,
                                                 int batch, int length, int heads, int head_size,
                                                 float scale) {
+  KERNEL_TRACE_SCOPE(6);
   attend<__half, 1>(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
 // x[i] = GELU(x[i]) for i < n in BERT's exact form, x/2 (1 + erf(x / sqrt 2)); a grid-stride loop.
 extern "C" __global__ void gelu(float *x, long long n) {
+  KERNEL_TRACE_SCOPE(7);
   wait_for_previous_kernel();
   let_next_kernel_launch();
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
@@ -329,6 +340,7 @@ extern "C" __global__ void gelu(float *x, long long n) {
 // long text's runs, then normalises.
 extern "C" __global__ void pool_normalize(const float *x, const int *mask, float *out, float *norms,
                                           int batch, int length, int hidden, int cls) {
+  KERNEL_TRACE_SCOPE(8);
   __shared__ float pooled[MAX_HIDDEN];
   __shared__ float scratch[MAX_WARPS];
   int b = blockIdx.x;
@@ -512,6 +524,7 @@ __device__ void query_linear(const __half *a, const __half *w, const void *bias,
 // The attention's Q | K | V: 32 columns a block.
 extern "C" __global__ void query_linear_bias(const __half *a, const __half *w, const float *bias,
                                              float *out, int rows, int n, int k) {
+  KERNEL_TRACE_SCOPE(9);
   query_linear<32, QUERY_BIAS>(a, w, bias, nullptr, out, rows, n, k);
 }
 
@@ -520,6 +533,7 @@ extern "C" __global__ void query_linear_bias(const __half *a, const __half *w, c
 extern "C" __global__ void query_linear_residual(const __half *a, const __half *w,
                                                  const float *bias, const float *residual,
                                                  float *out, int rows, int n, int k) {
+  KERNEL_TRACE_SCOPE(10);
   query_linear<16, QUERY_RESIDUAL>(a, w, bias, residual, out, rows, n, k);
 }
 
@@ -527,6 +541,7 @@ extern "C" __global__ void query_linear_residual(const __half *a, const __half *
 extern "C" __global__ void query_linear_gelu_half(const __half *a, const __half *w,
                                                   const __half *bias, __half *out, int rows, int n,
                                                   int k) {
+  KERNEL_TRACE_SCOPE(11);
   query_linear<32, QUERY_GELU>(a, w, bias, nullptr, out, rows, n, k);
 }
 
@@ -714,6 +729,7 @@ extern "C" __global__ void __cluster_dims__(NORM_CLUSTER, 1, 1)
     query_linear_residual_norm_16(const __half *a, const __half *w, const float *bias,
                                   const float *residual, const float *gamma, const float *beta,
                                   float *out, __half *out_half, int rows, int n, int k, float eps) {
+  KERNEL_TRACE_SCOPE(12);
   residual_norm<16>(a, w, bias, residual, gamma, beta, out, out_half, rows, n, k, eps);
 }
 
@@ -722,6 +738,7 @@ extern "C" __global__ void __cluster_dims__(NORM_CLUSTER, 1, 1)
     query_linear_residual_norm_32(const __half *a, const __half *w, const float *bias,
                                   const float *residual, const float *gamma, const float *beta,
                                   float *out, __half *out_half, int rows, int n, int k, float eps) {
+  KERNEL_TRACE_SCOPE(13);
   residual_norm<32>(a, w, bias, residual, gamma, beta, out, out_half, rows, n, k, eps);
 }
 
@@ -873,6 +890,7 @@ __device__ void attend_tiles(const In *qkv, const int *mask, __half *out, int ba
 extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mask, __half *out,
                                                 int batch, int length, int heads, int head_size,
                                                 float scale) {
+  KERNEL_TRACE_SCOPE(14);
   attend_tiles(qkv, mask, out, batch, length, heads, head_size, scale);
 }
 
@@ -882,5 +900,6 @@ extern "C" __global__ void attention_half_tiles(const float *qkv, const int *mas
 extern "C" __global__ void attention_half_tiles_half_qkv(const __half *qkv, const int *mask,
                                                          __half *out, int batch, int length,
                                                          int heads, int head_size, float scale) {
+  KERNEL_TRACE_SCOPE(15);
   attend_tiles(qkv, mask, out, batch, length, heads, head_size, scale);
 }

@@ -22,6 +22,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+// The measurement tools' kernel timeline (in testkit's resources): nothing without -DKERNEL_TRACE.
+#include "kernel_trace.cuh"
 
 // Every kernel starts with STEP_START: it lets the next kernel of the step launch, then waits for
 // the kernel before it to finish. The step launches its kernels after the first programmatically
@@ -30,7 +32,8 @@
 // Launched normally, both calls return at once.
 #define STEP_START                           \
   cudaTriggerProgrammaticLaunchCompletion(); \
-  cudaGridDependencySynchronize()
+  cudaGridDependencySynchronize();           \
+  KERNEL_TRACE_WAITED()
 
 #define WARP 32
 #define BLOCK_SIZE 16    // tokens of a KV cache block (KvCache.BLOCK_SIZE)
@@ -927,6 +930,7 @@ __device__ void gemv_stream_rows(Rows in, const T *__restrict__ w, Map map, Out 
     for (int t = 0; t < stages && t < count; t++) request(t);
   }
   cudaGridDependencySynchronize(); // x and y are the kernels' before: read them after this
+  KERNEL_TRACE_WAITED();
   in.prepare();
   __syncthreads(); // the barriers' initialization (and what prepare wrote), seen by every thread
   int wpr = cut.warps_per_row, part_cols = k / wpr, chunks = part_cols / N;
@@ -999,11 +1003,13 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
 #define INSTANTIATE(SUFFIX, T)                                                                    \
   extern "C" __global__ void embed_##SUFFIX(const int *ids, const T *table, float *x, int hidden, \
                                             int vocab) {                                         \
+    KERNEL_TRACE_SCOPE(0);                                                                        \
     STEP_START;                                                                                   \
     embed_body<T>(ids, table, x, hidden, vocab);                                                  \
   }                                                                                               \
   extern "C" __global__ void rms_norm_##SUFFIX(const float *x, const T *weight, T *out,          \
                                                int hidden, float eps) {                          \
+    KERNEL_TRACE_SCOPE(1);                                                                        \
     STEP_START;                                                                                   \
     rms_norm_row<T>(x + (size_t)blockIdx.x * hidden, weight, out + (size_t)blockIdx.x * hidden,  \
                     hidden, eps);                                                                 \
@@ -1011,6 +1017,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void gather_rms_norm_##SUFFIX(const float *x, const int *rows,           \
                                                       const T *weight, T *out, int hidden,       \
                                                       float eps) {                               \
+    KERNEL_TRACE_SCOPE(2);                                                                        \
     STEP_START;                                                                                   \
     rms_norm_row<T>(x + (size_t)rows[blockIdx.x] * hidden, weight,                               \
                     out + (size_t)blockIdx.x * hidden, hidden, eps);                              \
@@ -1019,6 +1026,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       float *qkv, const float *inv_freq, const int *positions, const int *seq_of_token,          \
       const int *block_tables, T *k_cache, T *v_cache, int heads, int kv_heads, int head_dim,    \
       int max_blocks) {                                                                           \
+    KERNEL_TRACE_SCOPE(3);                                                                        \
     STEP_START;                                                                                   \
     rope_cache_body<T>(qkv, inv_freq, positions, seq_of_token, block_tables, k_cache, v_cache,   \
                        heads, kv_heads, head_dim, max_blocks);                                    \
@@ -1027,6 +1035,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
       int head_dim, int max_blocks, float scale) {                                               \
+    KERNEL_TRACE_SCOPE(4);                                                                        \
     STEP_START;                                                                                   \
     attention_body<T>(qkv, k_cache, v_cache, positions, seq_of_token, block_tables, out, heads,  \
                       kv_heads, head_dim, max_blocks, scale);                                     \
@@ -1035,6 +1044,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
       int head_dim, int max_blocks, float scale, float *partials) {                              \
+    KERNEL_TRACE_SCOPE(5);                                                                        \
     attention_grouped_body<T, false>(qkv, k_cache, v_cache, positions, seq_of_token,             \
                                      block_tables, out, heads, kv_heads, head_dim, max_blocks,   \
                                      scale, partials);                                            \
@@ -1043,6 +1053,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *qkv, const T *k_cache, const T *v_cache, const int *positions,                \
       const int *seq_of_token, const int *block_tables, T *out, int heads, int kv_heads,         \
       int head_dim, int max_blocks, float scale, float *partials) {                              \
+    KERNEL_TRACE_SCOPE(6);                                                                        \
     attention_grouped_body<T, true>(qkv, k_cache, v_cache, positions, seq_of_token,              \
                                     block_tables, out, heads, kv_heads, head_dim, max_blocks,    \
                                     scale, partials);                                             \
@@ -1050,21 +1061,25 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   extern "C" __global__ void attention_combine_##SUFFIX(const float *partials,                   \
                                                         const int *positions, T *out, int heads, \
                                                         int kv_heads, int head_dim, int splits) { \
+    KERNEL_TRACE_SCOPE(7);                                                                        \
     STEP_START;                                                                                   \
     attention_combine_body<T>(partials, positions, out, heads, kv_heads, head_dim, splits);      \
   }                                                                                               \
   extern "C" __global__ void gemv_##SUFFIX(const T *x, const T *w, float *y, int tokens, int rows, \
                                            int k, int accumulate) {                              \
+    KERNEL_TRACE_SCOPE(8);                                                                        \
     STEP_START;                                                                                   \
     gemv_body<T>(x, w, y, tokens, rows, k, accumulate);                                           \
   }                                                                                               \
   extern "C" __global__ void gemv_stream_##SUFFIX(const T *x, const T *w, float *y, int tokens,   \
                                                   int rows, int k, int accumulate) {             \
+    KERNEL_TRACE_SCOPE(9);                                                                        \
     __shared__ float sums[2 * GEMV_MAX_TOKENS * GEMV_MAX_TILE_ROWS];                               \
     gemv_stream_body<T>(TypedRows<T>{x, k}, w, y, tokens, rows, k, accumulate, sums);             \
   }                                                                                               \
   extern "C" __global__ void gemv_stream1_##SUFFIX(const T *x, const T *w, float *y, int tokens,  \
                                                    int rows, int k, int accumulate) {            \
+    KERNEL_TRACE_SCOPE(10);                                                                       \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     gemv_stream_rows<T, 1>(TypedRows<T>{x, k}, w, RowsOfUnits{}, StoreSums{y, rows, accumulate},  \
@@ -1072,6 +1087,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   }                                                                                               \
   extern "C" __global__ void gemv_norm1_##SUFFIX(const float *x, const T *norm, const T *w,       \
                                                  float *y, int rows, int k, float eps) {         \
+    KERNEL_TRACE_SCOPE(11);                                                                       \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
@@ -1080,6 +1096,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
   }                                                                                               \
   extern "C" __global__ void gemv_norm_silu1_##SUFFIX(const float *x, const T *norm, const T *w,  \
                                                       T *h, int inter, int k, float eps) {       \
+    KERNEL_TRACE_SCOPE(12);                                                                       \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
@@ -1090,6 +1107,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
       const float *x, const T *norm, const T *w, float *qkv, const float *inv_freq,              \
       const int *positions, const int *seq_of_token, const int *block_tables, T *k_cache,        \
       T *v_cache, int heads, int kv_heads, int head_dim, int max_blocks, int k, float eps) {     \
+    KERNEL_TRACE_SCOPE(13);                                                                       \
     __shared__ float sums[2 * GEMV_MAX_TILE_ROWS];                                                 \
     cudaTriggerProgrammaticLaunchCompletion();                                                    \
     NormedRow<T> in{x, norm, reinterpret_cast<T *>(dynamic_smem), k, eps};                        \
@@ -1100,6 +1118,7 @@ __device__ void silu_mul_body(const float *gu, T *h, int tokens, int inter) {
                            normed_row_bytes(k, sizeof(T)));                                       \
   }                                                                                               \
   extern "C" __global__ void silu_mul_##SUFFIX(const float *gu, T *h, int tokens, int inter) {   \
+    KERNEL_TRACE_SCOPE(14);                                                                       \
     STEP_START;                                                                                   \
     silu_mul_body<T>(gu, h, tokens, inter);                                                       \
   }
@@ -1139,6 +1158,7 @@ __device__ __forceinline__ unsigned long long warp_max_key(unsigned long long k)
 // the row writes 0, no key), into keys[2 (s parts + p) ..] as two ints (low word first). Spread
 // over parts, a sequence's scan of a 128,256-wide vocabulary is not one SM's work.
 extern "C" __global__ void argmax_parts(const float *logits, int *keys, int vocab) {
+  KERNEL_TRACE_SCOPE(15);
   STEP_START;
   __shared__ unsigned long long best[SAMPLE_THREADS / WARP];
   int s = blockIdx.x, part = blockIdx.y, parts = gridDim.y;
@@ -1194,6 +1214,7 @@ extern "C" __global__ void argmax_parts(const float *logits, int *keys, int voca
 // rounding leaves none).
 extern "C" __global__ void sample(const float *logits, const int *params, int *out, int vocab,
                                   const int *keys, int parts) {
+  KERNEL_TRACE_SCOPE(16);
   STEP_START;
   __shared__ unsigned long long best[SAMPLE_THREADS / WARP];
   __shared__ float prefix[SAMPLE_THREADS];

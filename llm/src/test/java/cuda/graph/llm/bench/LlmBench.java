@@ -4,8 +4,11 @@ package cuda.graph.llm.bench;
 
 import cuda.graph.CudaPlatform;
 import cuda.graph.Device;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphMemory;
+import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.Checkpoint;
 import cuda.graph.llm.internal.checkpoint.DType;
 import cuda.graph.llm.internal.checkpoint.ModelConfig;
@@ -14,12 +17,14 @@ import cuda.graph.llm.internal.engine.BatchStep;
 import cuda.graph.llm.internal.engine.KvCache;
 import cuda.graph.llm.internal.engine.LlmKernels;
 import cuda.graph.llm.internal.engine.ModelWeights;
+import cuda.graph.llm.internal.engine.Sampling;
 import cuda.graph.llm.internal.server.GenerationRequest;
 import cuda.graph.llm.internal.server.TokenSink;
 import cuda.graph.llm.internal.serving.Scheduler;
 import cuda.graph.llm.internal.serving.StreamSteps;
 import cuda.graph.llm.internal.text.Tokenizer;
 import cuda.graph.simulator.Simulator;
+import cuda.graph.testkit.KernelTimeline;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -79,14 +84,21 @@ import org.jspecify.annotations.Nullable;
  *       --seed}; throughput, time to first token and inter-token latency (p50, p99; both read by
  *       the after-step hook, so they are the step's end as the engine thread sees it), peak KV
  *       blocks.
+ *   <li>{@code trace} (not by default): for each tuning, a step of one token at position {@code
+ *       --context} on a step of its own (one sequence, the blocks of its positions; what they hold
+ *       does not change the time), {@code --warmup} times untimed, then {@code --steps} times a
+ *       step timed by the host's clock followed by a step whose kernels record the kernel timeline
+ *       (testkit's {@code KernelTimeline}): each launch's handoff, work and lead, medians over the
+ *       traced steps. It needs the PTX that {@code src/main/cuda/regenerate.sh --trace DIR} builds,
+ *       DIR first on the class path; with the committed PTX it says that nothing was recorded.
  * </ul>
  *
  * <pre>
- * java ... cuda.graph.llm.bench.LlmBench --model DIR [--mode decode,load] [--batches 1,8,32,64,128]
+ * java ... cuda.graph.llm.bench.LlmBench --model DIR [--mode decode,load,trace] [--batches 1,8,32,64,128]
  *     [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]
  *     [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]
  *     [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]
- *     [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart,4:rope:s8]  (with --mode decode)
+ *     [--limit-s 120] [--tunings 4:rope,4:inside,4:apart,0:apart,4:rope:s8]  (decode, trace)
  * java ... cuda.graph.llm.bench.LlmBench --quick      (the simulator, a tiny checkpoint, seconds)
  * </pre>
  *
@@ -175,14 +187,14 @@ public final class LlmBench {
         }
       }
       for (String m : modes) {
-        if (!m.equals("decode") && !m.equals("load")) {
+        if (!m.equals("decode") && !m.equals("load") && !m.equals("trace")) {
           throw new IllegalArgumentException(
-              "LlmBench: --mode " + m + " is neither decode nor load; " + USAGE);
+              "LlmBench: --mode " + m + " is none of decode, load and trace; " + USAGE);
         }
       }
-      if (!tunings.isEmpty() && !modes.equals(List.of("decode"))) {
+      if (!tunings.isEmpty() && modes.contains("load")) {
         throw new IllegalArgumentException(
-            "LlmBench: --tunings compares decode only; give --mode decode");
+            "LlmBench: --tunings compares decode and trace only; give --mode decode or trace");
       }
       if (model == null && !quick) {
         throw new IllegalArgumentException(
@@ -314,12 +326,15 @@ public final class LlmBench {
         decode = Math.max(decode, context + decodeTokens(b));
       }
       int load = promptMax + outputMax;
-      return Math.max(modes.contains("decode") ? decode : 1, modes.contains("load") ? load : 1);
+      int trace = modes.contains("trace") ? context + 1 : 1;
+      return Math.max(
+          trace,
+          Math.max(modes.contains("decode") ? decode : 1, modes.contains("load") ? load : 1));
     }
   }
 
   private static final String USAGE =
-      "usage: LlmBench --model DIR | --quick [--mode decode,load] [--batches 1,8,32,64,128]"
+      "usage: LlmBench --model DIR | --quick [--mode decode,load,trace] [--batches 1,8,32,64,128]"
           + " [--context 512] [--steps 64] [--warmup 8] [--rounds 5] [--bandwidth-tbs 3.35]"
           + " [--requests 1000] [--rate 20] [--prompt 128-1024] [--output 128-512] [--seed 40]"
           + " [--max-sequences 128] [--max-tokens-per-step 2048] [--kv-blocks N] [--max-context N]"
@@ -425,6 +440,14 @@ public final class LlmBench {
           2L * config.numHiddenLayers() * config.kvDim() * weights.type().bytes();
       List<BatchStep.Tuning> tunings =
           o.tunings().isEmpty() ? List.of(BatchStep.Tuning.defaults()) : o.tunings();
+      if (o.modes().contains("trace")) {
+        for (BatchStep.Tuning tuning : tunings) {
+          trace(o, weights, device, tuning, out);
+        }
+        if (o.modes().equals(List.of("trace"))) {
+          return;
+        }
+      }
       List<Scheduler> schedulers = new ArrayList<>();
       try {
         List<Engine> engines = new ArrayList<>();
@@ -501,6 +524,60 @@ public final class LlmBench {
       } finally {
         closeAll(schedulers);
       }
+    }
+  }
+
+  /** The {@code trace} mode (see the class comment). */
+  private static void trace(
+      Options o, ModelWeights weights, Device device, BatchStep.Tuning tuning, PrintStream out) {
+    int position = o.context(), capacity = 1 << 16;
+    BatchStep.Limits limits =
+        new BatchStep.Limits(1, 1, position + 1, KvCache.blocksFor(position + 1));
+    String label =
+        String.format(
+            Locale.ROOT,
+            "trace,engine=batchstep,tuning=%s,position=%d",
+            o.tunings().isEmpty() ? "default" : Options.name(tuning),
+            position);
+    try (Stream setup = device.newStream();
+        StreamSteps steps = StreamSteps.open(device, weights, limits, 0, tuning);
+        DeviceBuffer<Long> buffer =
+            DeviceBuffer.zeros(ElementType.I64, KernelTimeline.words(capacity)).syncOn(setup)) {
+      buffer.slice(1, 1).write(new long[] {capacity}).syncOn(setup);
+      int[] table = new int[limits.kvBlocks()];
+      Arrays.setAll(table, b -> b);
+      List<BatchStep.Chunk> one =
+          List.of(new BatchStep.Chunk(new int[] {1}, position, table, Sampling.GREEDY));
+      for (int i = 0; i < o.warmup(); i++) {
+        steps.run(one);
+      }
+      double[] host = new double[o.steps()];
+      List<KernelTimeline> timelines = new ArrayList<>();
+      for (int i = 0; i < o.steps(); i++) {
+        long started = System.nanoTime();
+        steps.run(one);
+        host[i] = (System.nanoTime() - started) / 1e3;
+        steps.step().runTraced(one, buffer);
+        timelines.add(KernelTimeline.read(buffer.toLongArray().syncOn(setup)));
+      }
+      if (timelines.getFirst().launches().isEmpty()) {
+        out.println(
+            label
+                + ",records=0,note=the committed PTX records nothing: regenerate.sh --trace DIR"
+                + " then DIR first on the class path");
+        return;
+      }
+      Arrays.sort(host);
+      out.printf(
+          Locale.ROOT,
+          "%s,steps=%d,launches_traced=%d,untraced_step_us_host_p50=%.1f%n",
+          label,
+          o.steps(),
+          timelines.getFirst().launches().size(),
+          host[host.length / 2]);
+      KernelTimeline.table(timelines, LlmKernels.TRACED::get)
+          .lines()
+          .forEach(line -> out.println("# " + line));
     }
   }
 

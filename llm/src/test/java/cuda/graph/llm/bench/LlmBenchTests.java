@@ -159,6 +159,21 @@ class LlmBenchTests {
   }
 
   @Test
+  void aTraceOnTheSimulatorRunsItsStepsAndSaysThatNothingWasRecorded() {
+    List<Line> lines = run("--quick", "--mode", "trace", "--tunings", "4:inside,0:apart");
+
+    assertEquals(
+        List.of("4:inside", "0:apart"),
+        lines.stream().map(l -> l.values().get("tuning")).toList(),
+        "a line a tuning, and nothing else: " + lines);
+    for (Line l : lines) {
+      assertEquals("trace", l.figure());
+      assertEquals(24, l.number("position"), "--quick's context");
+      assertEquals(0, l.number("records"), "the simulator's kernels are Java references");
+    }
+  }
+
+  @Test
   void badOptionsAreRefusedNamingTheOptionAndTheValue() {
     IllegalArgumentException unknown =
         assertThrows(

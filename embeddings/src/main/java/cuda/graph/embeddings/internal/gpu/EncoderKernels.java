@@ -86,7 +86,8 @@ public final class EncoderKernels {
           .withReference(
               "query_linear_residual_norm_16", waiting(call -> queryLinearResidualNorm(call, 16)))
           .withReference(
-              "query_linear_residual_norm_32", waiting(call -> queryLinearResidualNorm(call, 32)));
+              "query_linear_residual_norm_32", waiting(call -> queryLinearResidualNorm(call, 32)))
+          .withReference("trace_to", call -> {}); // the simulator has no timer to record
 
   /**
    * {@code embed_layer_norm(ids, types, word, position, type_table, gamma, beta, x, tokens, length,
@@ -169,6 +170,15 @@ public final class EncoderKernels {
   /** The widest head {@link #ATTENTION_HALF_TILES} takes ({@code ATT_TILES_MAX_HEAD}). */
   public static final int ATTENTION_TILES_MAX_HEAD = 64;
 
+  /**
+   * {@code trace_to(out, on)}: names the buffer of the kernel timeline (testkit's {@code
+   * KernelTimeline}) for the launches after it (on != 0), or stops recording (on == 0). Only the
+   * PTX that {@code regenerate.sh --trace} builds records anything; the committed one's kernels
+   * never read the pointer. One thread; the reference does nothing.
+   */
+  public static final Kernel TRACE_TO =
+      IMAGE.kernel("trace_to", KernelParam.pointer(ElementType.I64), I32);
+
   /** {@code gelu(x, n)}. */
   public static final Kernel GELU = IMAGE.kernel("gelu", FLOAT, I64);
 
@@ -207,6 +217,29 @@ public final class EncoderKernels {
 
   /** As {@link #QUERY_LINEAR_RESIDUAL_NORM_16} with a cluster for each 32 rows. */
   public static final Kernel QUERY_LINEAR_RESIDUAL_NORM_32 = residualNorm(32);
+
+  /**
+   * The kernels by their number in the kernel timeline's records: the order of the .cu, whose
+   * {@code KERNEL_TRACE_SCOPE(n)} opens each (EncoderKernelsTests checks the two agree).
+   */
+  public static final List<Kernel> TRACED =
+      List.of(
+          EMBED_LAYER_NORM,
+          EMBED_LAYER_NORM_HALF,
+          LAYER_NORM,
+          LAYER_NORM_HALF,
+          ATTENTION,
+          ATTENTION_HALF,
+          ATTENTION_HALF_SHORT,
+          GELU,
+          POOL_NORMALIZE,
+          QUERY_LINEAR_BIAS,
+          QUERY_LINEAR_RESIDUAL,
+          QUERY_LINEAR_GELU_HALF,
+          QUERY_LINEAR_RESIDUAL_NORM_16,
+          QUERY_LINEAR_RESIDUAL_NORM_32,
+          ATTENTION_HALF_TILES,
+          ATTENTION_HALF_TILES_HALF_QKV);
 
   private static Kernel residualNorm(int rows) {
     return IMAGE.kernel(

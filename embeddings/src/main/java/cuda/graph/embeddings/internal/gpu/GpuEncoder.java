@@ -8,6 +8,7 @@ import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphNode;
+import cuda.graph.LaunchConfig;
 import cuda.graph.MappedHostBuffer;
 import cuda.graph.Scope;
 import cuda.graph.Stream;
@@ -1565,6 +1566,32 @@ public final class GpuEncoder implements AutoCloseable {
       copiedOut - replayed,
       Math.round(end.elapsedMillisSince(start) * 1e6)
     };
+  }
+
+  /**
+   * For measurement tools (the tests' QueryBreakdown --trace): runs the graph of {@code parts}'
+   * shape once, as {@link #stepNanos} does, between {@link EncoderKernels#TRACE_TO} launches naming
+   * {@code buffer} (its count of records set to 0 first), and returns the buffer's words: the
+   * kernel timeline's records where the PTX was built to trace, none otherwise.
+   */
+  long[] traceReplay(List<BertTokenizer.Part> parts, DeviceBuffer<Long> buffer) {
+    Padded batch = padded(parts, null);
+    Shape shape = batch.shape();
+    int[] in = batch.in();
+    if (onQueryPath(shape)) {
+      writeQueryInputs(in);
+    } else {
+      inputs.slice(0, in.length).write(in).syncOn(stream);
+    }
+    LaunchConfig one = LaunchConfig.of(1, 1);
+    return buffer
+        .slice(0, 1)
+        .write(new long[] {0})
+        .andThen(EncoderKernels.TRACE_TO.launch(one, buffer, 1))
+        .andThen(launch(shape))
+        .andThen(EncoderKernels.TRACE_TO.launch(one, buffer, 0))
+        .andThen(buffer.toLongArray())
+        .syncOn(stream);
   }
 
   /**

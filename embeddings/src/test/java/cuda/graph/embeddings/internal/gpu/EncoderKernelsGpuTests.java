@@ -15,6 +15,7 @@ import cuda.graph.LaunchConfig;
 import cuda.graph.Stream;
 import cuda.graph.embeddings.Pooling;
 import cuda.graph.embeddings.internal.model.MiniLm;
+import cuda.graph.testkit.KernelTimeline;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -92,7 +93,8 @@ class EncoderKernelsGpuTests {
           EncoderKernels.QUERY_LINEAR_RESIDUAL,
           EncoderKernels.QUERY_LINEAR_GELU_HALF,
           EncoderKernels.QUERY_LINEAR_RESIDUAL_NORM_16,
-          EncoderKernels.QUERY_LINEAR_RESIDUAL_NORM_32);
+          EncoderKernels.QUERY_LINEAR_RESIDUAL_NORM_32,
+          EncoderKernels.TRACE_TO);
 
   // all-MiniLM-L6-v2's and bge-small-en-v1.5's sizes and epsilon.
   private static final int HIDDEN = 384;
@@ -549,6 +551,58 @@ class EncoderKernelsGpuTests {
     }
     for (int i = n; i < n + beyond; i++) {
       assertEquals(12345f, actual[i], "element " + i + ", past n, is not the kernel's");
+    }
+  }
+
+  /**
+   * The kernel timeline: with the committed PTX nothing is recorded; with the PTX that {@code
+   * regenerate.sh --trace} builds first on the class path (QueryBreakdown --trace), each block of
+   * the launch between the two trace_to calls records once, and nothing after them.
+   */
+  @Test
+  void aLaunchBetweenTraceToCallsRecordsEachBlockOnlyWhereThePtxIsBuiltToTrace()
+      throws java.io.IOException {
+    CudaPlatform platform = gpu();
+    boolean traced;
+    try (var in = EncoderKernels.class.getResourceAsStream("encoder_kernels.ptx")) {
+      traced =
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)
+              .contains("%globaltimer");
+    }
+    int blocks = 3, capacity = 16;
+    long n = 3L * BLOCK;
+    long[] words;
+    try (Stream stream = platform.defaultDevice().newStream();
+        DeviceBuffer<Float> x = DeviceBuffer.fromArray(new float[(int) n]).syncOn(stream);
+        DeviceBuffer<Long> buffer =
+            DeviceBuffer.zeros(ElementType.I64, KernelTimeline.words(capacity)).syncOn(stream)) {
+      LaunchConfig one = LaunchConfig.of(1, 1), grid = LaunchConfig.of(blocks, BLOCK);
+      words =
+          buffer
+              .slice(1, 1)
+              .write(new long[] {capacity})
+              .andThen(EncoderKernels.TRACE_TO.launch(one, buffer, 1))
+              .andThen(EncoderKernels.GELU.launch(grid, x, n))
+              .andThen(EncoderKernels.TRACE_TO.launch(one, buffer, 0))
+              .andThen(EncoderKernels.GELU.launch(grid, x, n))
+              .andThen(buffer.toLongArray())
+              .syncOn(stream);
+    }
+
+    KernelTimeline timeline = KernelTimeline.read(words);
+    if (!traced) {
+      assertEquals(0, words[0], "records from the committed PTX");
+      return;
+    }
+    assertEquals(1, timeline.launches().size(), "launches recorded");
+    KernelTimeline.Launch launch = timeline.launches().getFirst();
+    assertEquals(EncoderKernels.TRACED.indexOf(EncoderKernels.GELU), launch.kernel());
+    assertEquals(
+        List.of(0L, 1L, 2L),
+        launch.blocks().stream().map(KernelTimeline.Block::index).sorted().toList());
+    for (KernelTimeline.Block b : launch.blocks()) {
+      assertTrue(
+          0 < b.startNs() && b.startNs() <= b.waitedNs() && b.waitedNs() <= b.endNs(), b::toString);
     }
   }
 

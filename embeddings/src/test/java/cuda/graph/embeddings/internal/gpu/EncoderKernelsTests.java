@@ -479,8 +479,36 @@ class EncoderKernelsTests {
             .map(cuda.graph.Kernel::name)
             .collect(java.util.stream.Collectors.toSet());
 
-    assertEquals(16, entries.size(), entries::toString);
+    assertEquals(17, entries.size(), entries::toString);
     assertEquals(entries, tested, "the PTX's kernels and those EncoderKernelsGpuTests runs");
+  }
+
+  @Test
+  void theTimelineNumbersEachKernelAsItsSourceOpensItsTraceScope() throws java.io.IOException {
+    String cu =
+        java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/encoder_kernels.cu"));
+    java.util.regex.Matcher entry =
+        java.util.regex.Pattern.compile(
+                "extern \"C\" __global__ void (?:__cluster_dims__\\([^)]*\\)\\s*)?(\\w+)\\(")
+            .matcher(cu);
+    java.util.regex.Pattern scope =
+        java.util.regex.Pattern.compile("KERNEL_TRACE_SCOPE\\((\\d+)\\);");
+    java.util.List<String> numbered = new java.util.ArrayList<>();
+    while (entry.find()) {
+      java.util.regex.Matcher s = scope.matcher(cu).region(entry.end(), cu.length());
+      assertTrue(s.find(), entry.group(1) + " opens no KERNEL_TRACE_SCOPE");
+      assertEquals(
+          -1,
+          cu.substring(entry.end(), s.start()).indexOf(';'),
+          entry.group(1) + "'s trace scope is not its first statement");
+      numbered.add(s.group(1) + " " + entry.group(1));
+    }
+    java.util.List<String> traced = new java.util.ArrayList<>();
+    for (int i = 0; i < EncoderKernels.TRACED.size(); i++) {
+      traced.add(i + " " + EncoderKernels.TRACED.get(i).name());
+    }
+
+    assertEquals(traced, numbered);
   }
 
   @Test

@@ -4,6 +4,8 @@ package cuda.graph.embeddings.internal.gpu;
 
 import cuda.graph.CudaEvent;
 import cuda.graph.CudaPlatform;
+import cuda.graph.DeviceBuffer;
+import cuda.graph.ElementType;
 import cuda.graph.Stream;
 import cuda.graph.embeddings.ModelSource;
 import cuda.graph.embeddings.Pooling;
@@ -11,6 +13,7 @@ import cuda.graph.embeddings.internal.model.BertTokenizer;
 import cuda.graph.embeddings.internal.model.EncoderWeights;
 import cuda.graph.embeddings.internal.model.ModelArtifact;
 import cuda.graph.embeddings.internal.model.OnnxModel;
+import cuda.graph.testkit.KernelTimeline;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,9 +56,16 @@ import java.util.Locale;
  *
  * <pre>java ... QueryBreakdown --sentences FILE [--queries N] [--models minilm,bge-q]
  *     [--batch-shape 256x48] [--ingest 100000] [--random-weights --tokenizer FILE]
- *     [--modes fp16_query,...]</pre>
+ *     [--modes fp16_query,...] [--trace N]</pre>
  *
  * <p>With {@code --modes} only the breakdown of those modes runs (to put one under Nsight Compute).
+ *
+ * <p>With {@code --trace N} it only traces N replays of one query of 17 to 32 tokens (a 1 x 32
+ * shape) in each fp16 query mode (or those of {@code --modes}): the kernel timeline of each launch
+ * (testkit's {@code KernelTimeline}: handoff, work, how early it started), medians over the
+ * replays, beside the same shape's replay between events, each traced replay after an untraced one.
+ * It needs the PTX that {@code src/main/cuda/regenerate.sh --trace DIR} builds, DIR first on the
+ * class path; with the committed PTX it says that nothing was recorded.
  */
 public final class QueryBreakdown {
 
@@ -141,6 +151,7 @@ public final class QueryBreakdown {
     boolean random = false;
     Path tokenizerFile = null;
     java.util.Set<String> only = null; // --modes: the breakdown's modes to run, without the rest
+    int trace = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--random-weights" -> random = true;
@@ -150,6 +161,7 @@ public final class QueryBreakdown {
         case "--models" -> models = List.of(args[++i].split(","));
         case "--modes" -> only = java.util.Set.of(args[++i].split(","));
         case "--ingest" -> ingest = Integer.parseInt(args[++i]);
+        case "--trace" -> trace = Integer.parseInt(args[++i]);
         case "--batch-shape" ->
             batchShapes =
                 Arrays.stream(args[++i].split(","))
@@ -225,6 +237,14 @@ public final class QueryBreakdown {
           }
           for (Mode mode : List.of(FP16_CUBLASLT, FP16_CUBLASLT_NO_TILES)) {
             ingest(platform, model, mode, weights, tokenizer, pooling, texts);
+          }
+          continue;
+        }
+        if (trace > 0) {
+          for (Mode mode : QUERY_MODES) {
+            if (only == null || only.contains(mode.name())) {
+              trace(platform, model, mode, weights, tokenizer, pooling, queries, trace);
+            }
           }
           continue;
         }
@@ -366,6 +386,78 @@ public final class QueryBreakdown {
       printSteps("query_breakdown_us", model, mode, steps, every, encoder.nodesPerGraph());
       printSteps(
           "query_breakdown_8_32_tokens_us", model, mode, steps, target, encoder.nodesPerGraph());
+    }
+  }
+
+  /**
+   * The kernel timeline of {@code replays} replays of one query of 17 to 32 tokens, each after an
+   * untraced replay between events (see the class comment).
+   */
+  private static void trace(
+      CudaPlatform platform,
+      String model,
+      Mode mode,
+      EncoderWeights weights,
+      BertTokenizer tokenizer,
+      Pooling pooling,
+      List<String> queries,
+      int replays) {
+    List<BertTokenizer.Part> query = null;
+    for (String q : queries) {
+      List<BertTokenizer.Part> parts = tokenizer.parts(q, "QueryBreakdown", "a query");
+      int n = parts.getFirst().ids().length;
+      if (parts.size() == 1 && n > 16 && n <= 32) {
+        query = parts;
+        break;
+      }
+    }
+    if (query == null) {
+      System.out.println("query_trace," + model + "," + mode.name() + ",no query of 17-32 tokens");
+      return;
+    }
+    int capacity = 1 << 16; // records: every block of every launch of one replay
+    try (Stream stream = platform.defaultDevice().newStream();
+        GpuEncoder encoder = open(stream, mode, weights, tokenizer, pooling, 64);
+        CudaEvent start = platform.defaultDevice().newEvent();
+        CudaEvent end = platform.defaultDevice().newEvent();
+        DeviceBuffer<Long> buffer =
+            DeviceBuffer.zeros(ElementType.I64, KernelTimeline.words(capacity)).syncOn(stream)) {
+      buffer.slice(1, 1).write(new long[] {capacity}).syncOn(stream);
+      for (int i = 0; i < 50; i++) { // captured and warm
+        encoder.stepNanos(query, start, end);
+      }
+      double[] untraced = new double[replays];
+      List<KernelTimeline> timelines = new ArrayList<>();
+      for (int i = 0; i < replays; i++) {
+        untraced[i] = encoder.stepNanos(query, start, end)[3] / 1e3;
+        timelines.add(KernelTimeline.read(encoder.traceReplay(query, buffer)));
+      }
+      GpuEncoder.Shape shape = encoder.shapeFor(1, query.getFirst().ids().length);
+      String label =
+          String.format(
+              Locale.ROOT,
+              "query_trace,%s,%s,%dx%d",
+              model,
+              mode.name(),
+              shape.batch(),
+              shape.length());
+      if (timelines.getFirst().launches().isEmpty()) {
+        System.out.println(
+            label
+                + ",no records: the PTX on the class path is the committed one (regenerate.sh"
+                + " --trace DIR, DIR first on the class path)");
+        return;
+      }
+      Arrays.sort(untraced);
+      System.out.printf(
+          Locale.ROOT,
+          "%s,replays,%d,nodes,%d,launches_traced,%d,replay_gpu_between_events_p50,%.1f%n",
+          label,
+          replays,
+          encoder.nodesPerGraph(),
+          timelines.getFirst().launches().size(),
+          untraced[replays / 2]);
+      System.out.print(KernelTimeline.table(timelines, k -> EncoderKernels.TRACED.get(k).name()));
     }
   }
 

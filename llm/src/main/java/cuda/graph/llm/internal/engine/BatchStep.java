@@ -4,9 +4,11 @@ package cuda.graph.llm.internal.engine;
 
 import cuda.graph.Buckets;
 import cuda.graph.DeviceBuffer;
+import cuda.graph.DeviceOp;
 import cuda.graph.ElementType;
 import cuda.graph.GraphCache;
 import cuda.graph.GraphNode;
+import cuda.graph.LaunchConfig;
 import cuda.graph.Scope;
 import cuda.graph.Stream;
 import cuda.graph.blas.Blas;
@@ -586,6 +588,23 @@ public final class BatchStep implements AutoCloseable {
    *     cache, a token outside the vocabulary
    */
   public int[] run(List<Chunk> chunks) {
+    return run(chunks, null);
+  }
+
+  /**
+   * For measurement tools (LlmBench's trace): {@link #run} with the step's graph between {@link
+   * LlmKernels#TRACE_TO} launches naming {@code trace} (its count of records set to 0 first), whose
+   * words hold the kernel timeline's records when this returns, where the PTX was built to trace.
+   *
+   * @param chunks as {@link #run}'s
+   * @param trace the timeline's buffer (testkit's KernelTimeline: its capacity in word 1)
+   * @return as {@link #run}'s
+   */
+  public int[] runTraced(List<Chunk> chunks, DeviceBuffer<Long> trace) {
+    return run(chunks, Objects.requireNonNull(trace, "trace"));
+  }
+
+  private int[] run(List<Chunk> chunks, @Nullable DeviceBuffer<Long> trace) {
     int total = check(chunks);
     int tokens = bucketFor(total);
     int sequences = sequencesOf(tokens);
@@ -614,11 +633,22 @@ public final class BatchStep implements AutoCloseable {
       in[lastRows + s] = row - 1;
       System.arraycopy(c.blockTable(), 0, in, tables + s * maxBlocks, c.blockTable().length);
     }
+    DeviceOp<?> step = graphs.launch(tokens);
+    if (trace != null) {
+      LaunchConfig one = LaunchConfig.of(1, 1);
+      step =
+          trace
+              .slice(0, 1)
+              .write(new long[] {0})
+              .andThen(LlmKernels.TRACE_TO.launch(one, trace, 1))
+              .andThen(step)
+              .andThen(LlmKernels.TRACE_TO.launch(one, trace, 0));
+    }
     int[] out =
         inputs
             .slice(0, in.length)
             .write(in)
-            .andThen(graphs.launch(tokens))
+            .andThen(step)
             .andThen(sampled.slice(0, chunks.size()).toIntArray())
             .syncOn(stream);
     lastSequences = chunks.size();

@@ -186,7 +186,8 @@ public final class LlmKernels {
     }
     return image
         .withReference("argmax_parts", stepStart(LlmKernels::argmaxParts))
-        .withReference("sample", stepStart(LlmKernels::sample));
+        .withReference("sample", stepStart(LlmKernels::sample))
+        .withReference("trace_to", call -> {}); // the simulator has no timer to record
   }
 
   /**
@@ -354,6 +355,40 @@ public final class LlmKernels {
   public static final Kernel SAMPLE = IMAGE.kernel("sample", FLOAT, INT, INT, I32, INT, I32);
 
   /**
+   * {@code trace_to(out, on)}: names the buffer of the kernel timeline (testkit's {@code
+   * KernelTimeline}) for the launches after it (on != 0), or stops recording (on == 0). Only the
+   * PTX that {@code regenerate.sh --trace} builds records anything; the committed one's kernels
+   * never read the pointer. One thread; the reference does nothing.
+   */
+  public static final Kernel TRACE_TO =
+      IMAGE.kernel("trace_to", KernelParam.pointer(ElementType.I64), I32);
+
+  /**
+   * The kernels' names, without their weights' type, by their number in the kernel timeline's
+   * records: the order of the .cu, whose {@code KERNEL_TRACE_SCOPE(n)} opens each (LlmKernelsTests
+   * checks the two agree).
+   */
+  public static final List<String> TRACED =
+      List.of(
+          "embed",
+          "rms_norm",
+          "gather_rms_norm",
+          "rope_cache",
+          "attention",
+          "attention_grouped",
+          "attention_grouped8",
+          "attention_combine",
+          "gemv",
+          "gemv_stream",
+          "gemv_stream1",
+          "gemv_norm1",
+          "gemv_norm_silu1",
+          "gemv_norm_rope1",
+          "silu_mul",
+          "argmax_parts",
+          "sample");
+
+  /**
    * The blocks a step's argmax aims for: at batch 1 a 128,256-wide row in 64 parts, not one SM's
    * scan (61 us a step on an H100, 2026-12-07).
    */
@@ -382,6 +417,7 @@ public final class LlmKernels {
     }
     all.add(ARGMAX_PARTS);
     all.add(SAMPLE);
+    all.add(TRACE_TO);
     return List.copyOf(all);
   }
 

@@ -14,6 +14,7 @@ import cuda.graph.Kernel;
 import cuda.graph.LaunchConfig;
 import cuda.graph.Stream;
 import cuda.graph.llm.internal.checkpoint.DType;
+import cuda.graph.testkit.KernelTimeline;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -77,6 +78,7 @@ class LlmKernelsGpuTests {
     }
     names.add("argmax_parts");
     names.add("sample");
+    names.add("trace_to");
     return List.copyOf(names);
   }
 
@@ -98,6 +100,58 @@ class LlmKernelsGpuTests {
   void close() {
     if (stream != null) {
       stream.close();
+    }
+  }
+
+  /**
+   * The kernel timeline: with the committed PTX nothing is recorded; with the PTX that {@code
+   * regenerate.sh --trace} builds first on the class path (LlmBench's trace mode), each block of
+   * the launch between the two trace_to calls records once, and nothing after them.
+   */
+  @Test
+  void aLaunchBetweenTraceToCallsRecordsEachBlockOnlyWhereThePtxIsBuiltToTrace()
+      throws java.io.IOException {
+    boolean traced;
+    try (var in = LlmKernels.class.getResourceAsStream("llm_kernels.ptx")) {
+      traced =
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)
+              .contains("%globaltimer");
+    }
+    int blocks = 3, capacity = 16, tokens = 2, inter = 3 * 256 / tokens;
+    Kernel silu = LlmKernels.of(DType.F32).siluMul();
+    long[] words;
+    try (DeviceBuffer<Float> gu =
+            DeviceBuffer.fromArray(new float[2 * tokens * inter]).syncOn(stream);
+        DeviceBuffer<Float> h = DeviceBuffer.fromArray(new float[tokens * inter]).syncOn(stream);
+        DeviceBuffer<Long> buffer =
+            DeviceBuffer.zeros(ElementType.I64, KernelTimeline.words(capacity)).syncOn(stream)) {
+      LaunchConfig one = LaunchConfig.of(1, 1), grid = LaunchConfig.of(blocks, 256);
+      words =
+          buffer
+              .slice(1, 1)
+              .write(new long[] {capacity})
+              .andThen(LlmKernels.TRACE_TO.launch(one, buffer, 1))
+              .andThen(silu.launch(grid, gu, h, tokens, inter))
+              .andThen(LlmKernels.TRACE_TO.launch(one, buffer, 0))
+              .andThen(silu.launch(grid, gu, h, tokens, inter))
+              .andThen(buffer.toLongArray())
+              .syncOn(stream);
+    }
+
+    KernelTimeline timeline = KernelTimeline.read(words);
+    if (!traced) {
+      assertEquals(0, words[0], "records from the committed PTX");
+      return;
+    }
+    assertEquals(1, timeline.launches().size(), "launches recorded");
+    KernelTimeline.Launch launch = timeline.launches().getFirst();
+    assertEquals(LlmKernels.TRACED.indexOf("silu_mul"), launch.kernel());
+    assertEquals(
+        List.of(0L, 1L, 2L),
+        launch.blocks().stream().map(KernelTimeline.Block::index).sorted().toList());
+    for (KernelTimeline.Block b : launch.blocks()) {
+      assertTrue(
+          0 < b.startNs() && b.startNs() <= b.waitedNs() && b.waitedNs() <= b.endNs(), b::toString);
     }
   }
 

@@ -621,6 +621,31 @@ class LlmKernelsTests {
   }
 
   @Test
+  void theTimelineNumbersEachKernelAsItsSourceOpensItsTraceScope() throws IOException {
+    String cu =
+        java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/llm_kernels.cu"));
+    Matcher entry =
+        Pattern.compile("extern \"C\" __global__ void (\\w+?)(?:_##SUFFIX)?\\(").matcher(cu);
+    Pattern scope = Pattern.compile("KERNEL_TRACE_SCOPE\\((\\d+)\\);");
+    List<String> numbered = new ArrayList<>();
+    while (entry.find()) {
+      Matcher s = scope.matcher(cu).region(entry.end(), cu.length());
+      assertTrue(s.find(), entry.group(1) + " opens no KERNEL_TRACE_SCOPE");
+      assertEquals(
+          -1,
+          cu.substring(entry.end(), s.start()).indexOf(';'),
+          entry.group(1) + "'s trace scope is not its first statement");
+      numbered.add(s.group(1) + " " + entry.group(1));
+    }
+    List<String> traced = new ArrayList<>();
+    for (int i = 0; i < LlmKernels.TRACED.size(); i++) {
+      traced.add(i + " " + LlmKernels.TRACED.get(i));
+    }
+
+    assertEquals(traced, numbered);
+  }
+
+  @Test
   void everyKernelOfThePtxHasAReferenceAndAGpuTest() throws IOException {
     String ptx;
     try (InputStream in = LlmKernels.class.getResourceAsStream("llm_kernels.ptx")) {
