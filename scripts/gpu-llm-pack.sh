@@ -45,14 +45,11 @@ if command -v strip > /dev/null; then
 fi
 # Nor does anything here draw, play or decode an image: java.desktop's native libraries stay home.
 rm -f "$stage"/jre/lib/lib{awt,awt_xawt,awt_headless,fontmanager,freetype,lcms,mlib_image,javajpeg,splashscreen,jsound}.so
-for j in .gpu/cp/*.jar; do
-  case "$(basename "$j")" in
-    *-cuda-graph-api-*|*-cuda-graph-spi-*|*-cuda-graph-simulator-*|*-cuda-graph-driver-*|\
-    *-cuda-graph-blas-*|*-cuda-graph-testkit-*|*-jspecify-*) cp "$j" "$stage/cp/" ;;
-  esac
-done
+# The project's jars as this build made them (the bundle's may be older), then the third parties'.
 for j in $(tr ':' '\n' < "$module/target/$name-classpath.txt"); do
   case "$(basename "$j")" in
+    cuda-graph-api-*|cuda-graph-spi-*|cuda-graph-simulator-*|cuda-graph-driver-*|\
+    cuda-graph-blas-*|cuda-graph-testkit-*|jspecify-*|apiguardian-api-*) cp "$j" "$stage/cp/" ;;
     tokenizers-*.jar)
       cp "$j" "$stage/cp/"; chmod u+w "$stage/cp/$(basename "$j")"
       zip -q -d "$stage/cp/$(basename "$j")" 'native/lib/linux-aarch64/*' 'native/lib/osx-*' \
@@ -76,9 +73,9 @@ if [ "$module" = embeddings ]; then
   # serving package's tests stay home, which keeps the pack and the tree within one call.
   rm -rf "$stage/test-classes/cuda/graph/embeddings/internal/serving"
   find "$stage/test-classes/cuda/graph/embeddings" -maxdepth 1 -name '*.class' -delete
-  # Annotations only; and DJL's tar and SAM2 classes, which a tokenizer never loads.
-  rm -f "$stage"/cp/error_prone_annotations-*.jar "$stage"/cp/commons-*.jar
 fi
+# Annotations only; and DJL's tar and SAM2 classes, which a tokenizer never loads.
+rm -f "$stage"/cp/error_prone_annotations-*.jar "$stage"/cp/commons-*.jar
 # The module's PTX with the kernel timeline compiled in (regenerate.sh --trace), for its tools'
 # --trace: CP_FIRST=$PWD/.NAME/trace puts it before the committed PTX on the class path.
 if command -v nvcc > /dev/null; then

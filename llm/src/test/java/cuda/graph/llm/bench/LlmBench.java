@@ -563,8 +563,10 @@ public final class LlmBench {
       if (timelines.getFirst().launches().isEmpty()) {
         out.println(
             label
-                + ",records=0,note=the committed PTX records nothing: regenerate.sh --trace DIR"
-                + " then DIR first on the class path");
+                + (device.platform().providerId().equals("simulator")
+                    ? ",records=0,note=the simulator's kernels are Java references"
+                    : ",records=0,note=the committed PTX records nothing: regenerate.sh --trace DIR"
+                        + " then DIR first on the class path"));
         return;
       }
       Arrays.sort(host);

@@ -486,7 +486,17 @@ class EncoderKernelsTests {
   @Test
   void theTimelineNumbersEachKernelAsItsSourceOpensItsTraceScope() throws java.io.IOException {
     String cu =
-        java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/encoder_kernels.cu"));
+        java.nio.file.Files.readString(
+            java.util.stream.Stream.of(
+                    "src/main/cuda/encoder_kernels.cu",
+                    "embeddings/src/main/cuda/encoder_kernels.cu")
+                .map(java.nio.file.Path::of)
+                .filter(java.nio.file.Files::isRegularFile)
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new AssertionError(
+                            "encoder_kernels.cu: run from the module or the repository")));
     java.util.regex.Matcher entry =
         java.util.regex.Pattern.compile(
                 "extern \"C\" __global__ void (?:__cluster_dims__\\([^)]*\\)\\s*)?(\\w+)\\(")

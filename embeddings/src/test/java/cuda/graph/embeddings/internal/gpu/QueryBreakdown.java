@@ -60,7 +60,7 @@ import java.util.Locale;
  *
  * <p>With {@code --modes} only the breakdown of those modes runs (to put one under Nsight Compute).
  *
- * <p>With {@code --trace N} it only traces N replays of one query of 17 to 32 tokens (a 1 x 32
+ * <p>With {@code --trace N} it only traces N replays of one query of 25 to 32 tokens (a 1 x 32
  * shape) in each fp16 query mode (or those of {@code --modes}): the kernel timeline of each launch
  * (testkit's {@code KernelTimeline}: handoff, work, how early it started), medians over the
  * replays, beside the same shape's replay between events, each traced replay after an untraced one.
@@ -390,7 +390,7 @@ public final class QueryBreakdown {
   }
 
   /**
-   * The kernel timeline of {@code replays} replays of one query of 17 to 32 tokens, each after an
+   * The kernel timeline of {@code replays} replays of one query of 25 to 32 tokens, each after an
    * untraced replay between events (see the class comment).
    */
   private static void trace(
@@ -406,13 +406,13 @@ public final class QueryBreakdown {
     for (String q : queries) {
       List<BertTokenizer.Part> parts = tokenizer.parts(q, "QueryBreakdown", "a query");
       int n = parts.getFirst().ids().length;
-      if (parts.size() == 1 && n > 16 && n <= 32) {
+      if (parts.size() == 1 && n > 24 && n <= 32) {
         query = parts;
         break;
       }
     }
     if (query == null) {
-      System.out.println("query_trace," + model + "," + mode.name() + ",no query of 17-32 tokens");
+      System.out.println("query_trace," + model + "," + mode.name() + ",no query of 25-32 tokens");
       return;
     }
     int capacity = 1 << 16; // records: every block of every launch of one replay
@@ -444,8 +444,10 @@ public final class QueryBreakdown {
       if (timelines.getFirst().launches().isEmpty()) {
         System.out.println(
             label
-                + ",no records: the PTX on the class path is the committed one (regenerate.sh"
-                + " --trace DIR, DIR first on the class path)");
+                + (platform.providerId().equals("simulator")
+                    ? ",no records: the simulator's kernels are Java references"
+                    : ",no records: the PTX on the class path is the committed one (regenerate.sh"
+                        + " --trace DIR, DIR first on the class path)"));
         return;
       }
       Arrays.sort(untraced);

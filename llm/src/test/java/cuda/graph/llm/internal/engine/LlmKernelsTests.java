@@ -623,7 +623,16 @@ class LlmKernelsTests {
   @Test
   void theTimelineNumbersEachKernelAsItsSourceOpensItsTraceScope() throws IOException {
     String cu =
-        java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/llm_kernels.cu"));
+        java.nio.file.Files.readString(
+            java.util.stream.Stream.of(
+                    "src/main/cuda/llm_kernels.cu", "llm/src/main/cuda/llm_kernels.cu")
+                .map(java.nio.file.Path::of)
+                .filter(java.nio.file.Files::isRegularFile)
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new AssertionError(
+                            "llm_kernels.cu: run from the module or the repository")));
     Matcher entry =
         Pattern.compile("extern \"C\" __global__ void (\\w+?)(?:_##SUFFIX)?\\(").matcher(cu);
     Pattern scope = Pattern.compile("KERNEL_TRACE_SCOPE\\((\\d+)\\);");
