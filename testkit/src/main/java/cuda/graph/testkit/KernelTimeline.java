@@ -130,7 +130,12 @@ public final class KernelTimeline {
     this.steps = List.copyOf(s);
   }
 
-  /** {@return the buffer's length in words for {@code capacity} records} */
+  /**
+   * {@return the buffer's length in words for {@code capacity} records}
+   *
+   * @param capacity the records the buffer keeps, at least 1
+   * @throws IllegalArgumentException for a capacity below 1
+   */
   public static long words(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException(
