@@ -92,14 +92,21 @@ class KernelTimelineTests {
   }
 
   @Test
-  void aLaunchEndingInsideAnEarlierOneAddsNoWorkAndTheSpanStillTiles() {
+  void aLaunchEndingInsideAnEarlierOneAddsNoWorkAndTheNextIsMeasuredFromTheLaterEnd() {
     KernelTimeline t =
         KernelTimeline.read(
-            buffer(new R(1, 0, 0, 0, 0, 100, 5_000), new R(2, 1, 0, 0, 1_000, 0, 2_000)));
+            buffer(
+                new R(1, 0, 0, 0, 0, 100, 5_000),
+                new R(2, 1, 0, 0, 1_000, 0, 2_000),
+                new R(3, 2, 0, 0, 4_000, 5_600, 6_000)));
 
     assertEquals(0, t.steps().get(1).handoffNs());
     assertEquals(0, t.steps().get(1).workNs());
-    assertEquals(5_000, t.spanNs());
+    assertEquals(
+        600, t.steps().get(2).handoffNs(), "from the first launch's end, not the second's");
+    assertEquals(400, t.steps().get(2).workNs());
+    assertEquals(1_000, t.steps().get(2).earlyNs());
+    assertEquals(6_000, t.spanNs());
   }
 
   @Test
