@@ -219,8 +219,9 @@ public final class EncoderKernels {
   public static final Kernel QUERY_LINEAR_RESIDUAL_NORM_32 = residualNorm(32);
 
   /**
-   * The kernels by their number in the kernel timeline's records: the order of the .cu, whose
-   * {@code KERNEL_TRACE_SCOPE(n)} opens each (EncoderKernelsTests checks the two agree).
+   * Every kernel of the image but {@link #TRACE_TO}, by its number in the kernel timeline's
+   * records: the order of the .cu, whose {@code KERNEL_TRACE_SCOPE(n)} opens each
+   * (EncoderKernelsTests checks the two agree).
    */
   public static final List<Kernel> TRACED =
       List.of(
@@ -363,24 +364,7 @@ public final class EncoderKernels {
    * @param device the device the kernels run on
    */
   public static void loadAll(cuda.graph.Device device) {
-    for (Kernel k :
-        List.of(
-            EMBED_LAYER_NORM,
-            EMBED_LAYER_NORM_HALF,
-            LAYER_NORM,
-            LAYER_NORM_HALF,
-            ATTENTION,
-            ATTENTION_HALF,
-            ATTENTION_HALF_SHORT,
-            GELU,
-            POOL_NORMALIZE,
-            QUERY_LINEAR_BIAS,
-            QUERY_LINEAR_RESIDUAL,
-            QUERY_LINEAR_GELU_HALF,
-            QUERY_LINEAR_RESIDUAL_NORM_16,
-            QUERY_LINEAR_RESIDUAL_NORM_32,
-            ATTENTION_HALF_TILES,
-            ATTENTION_HALF_TILES_HALF_QKV)) {
+    for (Kernel k : TRACED) { // every kernel but trace_to, which no graph holds
       k.load(device);
     }
   }
